@@ -1,0 +1,37 @@
+# costsense: the two commands of the README, and a few for developers.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP_CORE := $(VENV)/.installed-experiments
+STAMP_DEV := $(VENV)/.installed-dev
+
+.PHONY: demo test lint format clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP_CORE): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[experiments]"
+	touch $@
+
+$(STAMP_DEV): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@ $(STAMP_CORE)
+
+demo: $(STAMP_CORE)
+	$(BIN)/costsense evaluate --dataset pima --cost 5 --model plain,weighting,threshold,metacost
+
+test: $(STAMP_DEV)
+	$(BIN)/python -m pytest -n 2 -q
+
+lint: $(STAMP_DEV)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+format: $(STAMP_DEV)
+	$(BIN)/ruff format src tests benchmarks
+	$(BIN)/ruff check --fix src tests benchmarks
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .hypothesis

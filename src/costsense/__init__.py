@@ -1,0 +1,11 @@
+"""costsense: cost-sensitive and class-imbalanced classification.
+
+Subpackages are imported on demand: ``costsense.costs``, ``costsense.metrics``,
+``costsense.datasets``, ``costsense.rescale``.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0.dev0"
+
+__all__ = ["__version__"]
