@@ -1,0 +1,225 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+
+from costsense.costs import (
+    as_binary_costs,
+    as_cost_matrix,
+    as_cost_rows,
+    bayes_decision,
+    bayes_threshold,
+    binary_costs_from_matrix,
+    check_cost_matrix,
+    cost_rows_from_scores,
+    costcla_to_cost_rows,
+    resolve_cost,
+    resolve_pos_label,
+    sample_costs,
+    task_scores,
+)
+
+positive_floats = st.floats(min_value=1e-3, max_value=1e3)
+
+
+def test_minority_class_is_positive_by_default():
+    y = np.array(["neg", "pos", "neg", "neg"])
+    assert resolve_pos_label(y) == "pos"
+    assert resolve_pos_label(y, "neg") == "neg"
+
+
+def test_count_tie_goes_to_last_sorted_label():
+    assert resolve_pos_label([3, 1, 3, 1]) == 3
+
+
+@pytest.mark.parametrize("bad", ["1", 7, None])
+def test_unknown_pos_label_is_rejected_with_the_known_labels(bad):
+    if bad is None:
+        with pytest.raises(ValueError, match="empty"):
+            resolve_pos_label([])
+        return
+    with pytest.raises(ValueError, match=r"pos_label=.*not one of the class labels"):
+        resolve_pos_label([0, 1, 1], bad)
+
+
+def test_ratio_pair_and_matrix_forms_agree():
+    classes = np.array(["a", "b"])
+    by_ratio = as_cost_matrix(4.0, classes, pos_label="a")
+    by_pair = as_cost_matrix((8.0, 2.0), classes, pos_label="a") / 2
+    assert_array_equal(by_ratio, by_pair)
+    # cost[true, predicted]: a positive "a" predicted "b" is the false negative, C1.
+    assert by_ratio[0, 1] == 4.0 and by_ratio[1, 0] == 1.0
+    assert_array_equal(as_cost_matrix(by_ratio, classes), by_ratio)
+    assert binary_costs_from_matrix(by_ratio, classes, "a") == (4.0, 1.0)
+
+
+def test_positive_class_index_follows_label_not_position():
+    classes = np.array([0, 1])
+    m = as_cost_matrix((5, 1), classes, pos_label=0)
+    assert m[0, 1] == 5 and m[1, 0] == 1
+    m = as_cost_matrix((5, 1), classes, y=[0, 1, 1])  # minority is 0
+    assert m[0, 1] == 5
+
+
+def test_balanced_costs_are_inverse_class_frequencies():
+    y = np.array([0] * 6 + [1] * 2 + [2] * 4)
+    m = as_cost_matrix(None, [0, 1, 2], y=y)
+    n, k = 12, 3
+    for i, count in enumerate([6, 2, 4]):
+        off = np.delete(m[i], i)
+        assert_allclose(off, n / (k * count))
+        assert m[i, i] == 0
+    # binary: the ratio is the imbalance ratio
+    m2 = as_cost_matrix(None, [0, 1], y=[0] * 9 + [1] * 3)
+    assert_allclose(m2[1, 0] / m2[0, 1], 3.0)
+
+
+@pytest.mark.parametrize(
+    "cost, message",
+    [
+        (0, "> 0"),
+        (-2, "> 0"),
+        (np.nan, "> 0"),
+        (np.inf, "> 0"),
+        ((5, 0), "> 0"),
+        ((1, 2, 3), "binary cost"),
+        ("5", "string"),
+        ([[0, 1], [-1, 0]], "negative"),
+        ([[1, 1], [1, 0]], "zero diagonal"),
+        ([[0, np.nan], [1, 0]], "NaN"),
+        ([[0, 1, 1], [1, 0, 1]], "square"),
+        ([[0, 0], [1, 0]], "> 0|no positive"),
+    ],
+)
+def test_invalid_costs_raise_a_clear_error(cost, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        as_cost_matrix(cost, [0, 1], pos_label=1)
+
+
+def test_ratio_for_multiclass_and_matrix_of_wrong_size_are_rejected():
+    with pytest.raises(ValueError, match="binary problem"):
+        as_cost_matrix(5, [0, 1, 2], pos_label=1)
+    with pytest.raises(ValueError, match="3 classes"):
+        check_cost_matrix([[0, 1], [1, 0]], n_classes=3)
+
+
+def test_binary_bayes_decision_is_the_threshold_rule():
+    c1, c2 = 5.0, 2.0
+    threshold = bayes_threshold((c1, c2))
+    assert threshold == pytest.approx(2 / 7)
+    p = np.linspace(0, 1, 1001)
+    proba = np.column_stack([1 - p, p])  # column 1 is the positive class
+    matrix = as_cost_matrix((c1, c2), [0, 1], pos_label=1)
+    decision = bayes_decision(proba, matrix)
+    # expected cost of predicting + is c2 * (1 - p), of predicting - is c1 * p
+    assert_array_equal(decision == 1, c1 * p > c2 * (1 - p))
+    away = np.abs(p - threshold) > 1e-12
+    assert_array_equal((decision == 1)[away], (p > threshold)[away])
+
+
+def test_multiclass_bayes_decision_minimises_expected_cost_by_hand():
+    matrix = np.array([[0, 1, 10], [2, 0, 1], [3, 3, 0]], dtype=float)
+    proba = np.array([[0.5, 0.3, 0.2], [0.1, 0.1, 0.8], [0.9, 0.05, 0.05]])
+    # hand: row 0 costs per prediction j = sum_i p_i m[i, j]
+    # j=0: .3*2+.2*3=1.2; j=1: .5*1+.2*3=1.1; j=2: .5*10+.3*1=5.3 -> 1
+    # row 1: j=0: .1*2+.8*3=2.6; j=1: .1+.8*3=2.5; j=2: .1*10+.1=1.1 -> 2
+    # row 2: j=0: .05*2+.05*3=.25; j=1: .9+.15=1.05; j=2: 9+.05 -> 0
+    assert_array_equal(bayes_decision(proba, matrix), [1, 2, 0])
+
+
+def test_example_dependent_bayes_decision_uses_each_samples_matrix():
+    proba = np.array([[0.5, 0.5], [0.5, 0.5]])
+    matrices = np.array([[[0, 3], [1, 0]], [[0, 1], [3, 0]]], dtype=float)
+    assert_array_equal(bayes_decision(proba, matrices), [0, 1])
+
+
+def test_costcla_layout_becomes_cost_rows():
+    y = np.array([1, 0, 1, 0])
+    layout = np.array(
+        [[1.0, 9.0, 0.5, 0.0], [2.0, 7.0, 0.5, 0.1], [1.5, 4.0, 0.2, 0.0], [3, 3, 3, 3]]
+    )
+    rows = costcla_to_cost_rows(layout, y, [0, 1], pos_label=1)
+    # positives: predicting 1 costs TP, predicting 0 costs FN; negatives: FP / TN
+    assert_array_equal(rows[0], [9.0, 0.5])
+    assert_array_equal(rows[1], [0.1, 2.0])
+    assert_array_equal(rows[2], [4.0, 0.2])
+    assert_array_equal(rows[3], [3, 3])
+    auto = as_cost_rows(y, [0, 1], sample_cost=layout, pos_label=1)
+    assert_array_equal(auto, rows)
+
+
+def test_per_sample_vector_costs_only_errors():
+    y = np.array(["x", "y", "z"])
+    rows = as_cost_rows(y, ["x", "y", "z"], sample_cost=[1.0, 2.0, 3.0])
+    assert_array_equal(rows, [[0, 1, 1], [2, 0, 2], [3, 3, 0]])
+
+
+@pytest.mark.parametrize(
+    "sample_cost, message",
+    [
+        ([1.0, -1.0, 1.0], "negative"),
+        ([1.0, np.nan, 1.0], "NaN"),
+        ([0.0, 0.0, 0.0], "all zero"),
+        ([1.0, 1.0], "3 samples"),
+        (np.ones((3, 5)), "shape"),
+    ],
+)
+def test_invalid_sample_costs_raise(sample_cost, message):
+    with pytest.raises(ValueError, match=message):
+        as_cost_rows([0, 1, 1], [0, 1], sample_cost=sample_cost)
+
+
+@given(c1=positive_floats, c2=positive_floats)
+@settings(max_examples=50, deadline=None)
+def test_sample_costs_of_a_binary_problem_are_c1_and_c2(c1, c2):
+    y = np.array([0, 1, 1, 0, 1])
+    resolved = resolve_cost((c1, c2), y, pos_label=1)
+    assert_allclose(resolved.sample_cost, np.where(y == 1, c1, c2))
+    assert resolved.pos_index == 1
+
+
+@given(scale=positive_floats)
+@settings(max_examples=30, deadline=None)
+def test_bayes_decision_is_invariant_to_scaling_the_costs(scale):
+    rng = np.random.default_rng(0)
+    proba = rng.dirichlet(np.ones(3), size=50)
+    matrix = np.array([[0, 1, 4], [2, 0, 1], [5, 1, 0]], dtype=float)
+    assert_array_equal(
+        bayes_decision(proba, matrix), bayes_decision(proba, matrix * scale)
+    )
+
+
+def test_sample_costs_are_mean_extra_cost_of_a_wrong_class():
+    rows = np.array([[0.0, 2.0, 4.0], [1.0, 1.0, 7.0]])
+    assert_allclose(sample_costs(rows, [0, 1]), [3.0, 3.0])  # (2+4)/2; (1+7)/2 - 1
+
+
+def test_task_scores_round_trip_and_one_hot():
+    y = np.array([0, 2, 1])
+    one_hot_rows = as_cost_rows(y, [0, 1, 2], cost=np.ones((3, 3)) - np.eye(3))
+    assert_array_equal(task_scores(one_hot_rows), np.eye(3)[y])
+    matrix = np.array([[0, 1], [5, 0]], dtype=float)  # class 1 positive
+    rows = as_cost_rows([1, 0], [0, 1], cost=matrix)
+    scores = task_scores(rows)
+    # paper 004: a negative at C1/C2 = 5 scores (1, 0.8)
+    assert_allclose(scores[1], [1.0, 0.8])
+    assert_allclose(cost_rows_from_scores(scores), rows / rows.max())
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        cost_rows_from_scores([[1.2, 0.0]])
+
+
+def test_resolve_cost_with_example_costs_summarises_a_class_matrix():
+    y = np.array([0, 0, 1])
+    resolved = resolve_cost(None, y, sample_cost=[1.0, 3.0, 10.0])
+    assert resolved.example_dependent
+    assert_allclose(resolved.matrix, [[0, 2], [10, 0]])
+    assert resolved.pos_label == 1
+
+
+def test_as_binary_costs_rejects_bools_and_strings():
+    with pytest.raises((TypeError, ValueError)):
+        as_binary_costs(("a", 1))
+    assert as_binary_costs(3) == (3.0, 1.0)
