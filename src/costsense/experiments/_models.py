@@ -1,0 +1,94 @@
+"""Named models for the command line and the studies.
+
+A model is named ``"<method>"`` and built on a named base learner; every model is a
+scikit-learn pipeline whose preprocessing (scaling) is fitted inside each training fold
+only, followed by the cost-sensitive wrapper around the base learner. The wrapper goes
+last so that it sees the costs and the base learner receives ``sample_weight`` directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sklearn.base import BaseEstimator
+from sklearn.linear_model import LogisticRegression
+from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
+
+from costsense.rescale import (
+    CostWeighting,
+    MetaCost,
+    RejectionSampling,
+    ThresholdMoving,
+)
+
+__all__ = ["BASE_LEARNERS", "METHODS", "make_model"]
+
+#: Base learners by name: a factory taking a seed.
+BASE_LEARNERS: dict[str, Callable[[int], BaseEstimator]] = {
+    "logistic": lambda seed: LogisticRegression(max_iter=1000),
+    "tree": lambda seed: DecisionTreeClassifier(min_samples_leaf=5, random_state=seed),
+    "naive-bayes": lambda seed: GaussianNB(),
+}
+
+
+def _plain(base: BaseEstimator, cost: Any, pos_label: Any, seed: int) -> BaseEstimator:
+    return base
+
+
+#: Cost-sensitive methods by name: (base, cost, pos_label, seed) -> classifier.
+METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
+    "plain": _plain,
+    "weighting": lambda base, cost, pos, seed: CostWeighting(
+        base, cost=cost, pos_label=pos
+    ),
+    "rejection": lambda base, cost, pos, seed: RejectionSampling(
+        base, cost=cost, pos_label=pos, random_state=seed
+    ),
+    "threshold": lambda base, cost, pos, seed: ThresholdMoving(
+        base, cost=cost, pos_label=pos
+    ),
+    "threshold-calibrated": lambda base, cost, pos, seed: ThresholdMoving(
+        base, cost=cost, pos_label=pos, calibration="sigmoid"
+    ),
+    "metacost": lambda base, cost, pos, seed: MetaCost(
+        base, cost=cost, pos_label=pos, random_state=seed
+    ),
+}
+
+
+def make_model(
+    method: str, *, base: str = "logistic", cost: Any, pos_label: Any, seed: int = 0
+) -> Pipeline:
+    """Build a named cost-sensitive model as a pipeline ``scale -> method(base)``.
+
+    Parameters
+    ----------
+    method : str
+        A key of :data:`METHODS` ("plain" is the cost-blind base learner).
+    base : str, default="logistic"
+        A key of :data:`BASE_LEARNERS`.
+    cost : cost specification
+        Any class-level form of :mod:`costsense.costs`.
+    pos_label : hashable
+        The positive (costly) class.
+    seed : int, default=0
+        Seed of every random part of the model.
+
+    Returns
+    -------
+    sklearn.pipeline.Pipeline
+        Unfitted; standard scaling, then the model.
+    """
+    if method not in METHODS:
+        raise ValueError(f"model {method!r} is unknown; choose from {sorted(METHODS)}.")
+    if base not in BASE_LEARNERS:
+        raise ValueError(
+            f"base {base!r} is unknown; choose from {sorted(BASE_LEARNERS)}."
+        )
+    learner = BASE_LEARNERS[base](seed)
+    model = METHODS[method](learner, cost, pos_label, seed)
+    return Pipeline([("scale", StandardScaler()), ("model", model)])

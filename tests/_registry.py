@@ -1,0 +1,47 @@
+"""Fast, small instances of every registered estimator, for the shared test suites.
+
+Settings here only make the estimators cheap (fewer members, shallow trees); they never
+change what a check asserts. An estimator missing from FAST_PARAMS is tested with its
+defaults.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sklearn.base import BaseEstimator
+from sklearn.tree import DecisionTreeClassifier
+
+from costsense.utils import all_estimators
+
+FAST_PARAMS: dict[str, dict[str, Any]] = {
+    "RejectionSampling": {"n_estimators": 3},
+    "MetaCost": {"n_resamples": 3},
+}
+
+#: Estimators whose constructor takes a base learner.
+WRAPPED_BASE = {"estimator": DecisionTreeClassifier(max_depth=3, random_state=0)}
+
+
+def fast_instance(cls: type[BaseEstimator], **overrides: Any) -> BaseEstimator:
+    """A small, seeded instance of ``cls``."""
+    params = dict(FAST_PARAMS.get(cls.__name__, {}))
+    accepted = cls().get_params(deep=False)
+    if "estimator" in accepted and accepted["estimator"] is None:
+        params.setdefault("estimator", WRAPPED_BASE["estimator"])
+    if "random_state" in accepted:
+        params.setdefault("random_state", 0)
+    params.update(overrides)
+    return cls(**params)
+
+
+def classifiers() -> list[type[BaseEstimator]]:
+    return [cls for _, cls in all_estimators("classifier")]
+
+
+def samplers() -> list[type[BaseEstimator]]:
+    return [cls for _, cls in all_estimators("sampler")]
+
+
+def takes(cls: type[BaseEstimator], name: str) -> bool:
+    return name in cls().get_params(deep=False)

@@ -1,0 +1,40 @@
+"""scikit-learn's (and imbalanced-learn's) estimator checks over the whole registry."""
+
+from __future__ import annotations
+
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from tests._registry import classifiers, fast_instance, samplers
+
+# Each entry: estimator name -> {check name: reason}. Reviewed like code.
+EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {}
+
+
+def _expected_failed(estimator):
+    return EXPECTED_FAILED_CHECKS.get(type(estimator).__name__, {})
+
+
+ESTIMATORS = [fast_instance(cls) for cls in classifiers() + samplers()]
+
+
+def test_registry_is_not_empty():
+    names = {type(e).__name__ for e in ESTIMATORS}
+    wrappers = {"CostWeighting", "RejectionSampling", "ThresholdMoving", "MetaCost"}
+    assert wrappers <= names
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failed)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
+
+
+SAMPLERS = [fast_instance(cls) for cls in samplers()]
+
+if SAMPLERS:  # imbalanced-learn's sampler checks, once a sampler is registered
+    from imblearn.utils.estimator_checks import (
+        parametrize_with_checks as imblearn_parametrize_with_checks,
+    )
+
+    @imblearn_parametrize_with_checks(SAMPLERS)
+    def test_imblearn_compatible_sampler(estimator, check):
+        check(estimator)
