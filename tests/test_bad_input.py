@@ -25,6 +25,27 @@ CLASSIFIERS = classifiers()
 ids = [cls.__name__ for cls in CLASSIFIERS]
 
 
+def having(parameter: str) -> list:
+    """Registered classifiers whose constructor takes ``parameter``."""
+    return [cls for cls in CLASSIFIERS if takes(cls, parameter)]
+
+
+def name_of(cls: type) -> str:
+    return cls.__name__
+
+
+INVALID_COSTS = [
+    0,
+    -1.0,
+    np.nan,
+    np.inf,
+    (5, 0),
+    (-1, 1),
+    [[0, 1], [-2, 0]],
+    [[1, 1], [1, 0]],
+]
+
+
 def _data(n: int = 90, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     X, y = make_classification(
         n_samples=n,
@@ -77,17 +98,15 @@ def test_structural_errors_name_the_problem(cls):
         model.predict(X[:, :3])
 
 
-@pytest.mark.parametrize("cls", [c for c in CLASSIFIERS if takes(c, "cost")], ids=str)
-@pytest.mark.parametrize(
-    "cost", [0, -1.0, np.nan, np.inf, (5, 0), (-1, 1), [[0, 1], [-2, 0]], [[1, 1], [1, 0]]]
-)
+@pytest.mark.parametrize("cls", having("cost"), ids=name_of)
+@pytest.mark.parametrize("cost", INVALID_COSTS)
 def test_invalid_costs_are_rejected(cls, cost):
     X, y = _data()
     with pytest.raises((ValueError, TypeError), match="cost"):
         fast_instance(cls, cost=cost).fit(X, y)
 
 
-@pytest.mark.parametrize("cls", [c for c in CLASSIFIERS if takes(c, "cost")], ids=str)
+@pytest.mark.parametrize("cls", having("cost"), ids=name_of)
 def test_invalid_example_costs_are_rejected(cls):
     X, y = _data()
     for sample_cost, pattern in [
@@ -99,7 +118,7 @@ def test_invalid_example_costs_are_rejected(cls):
             fast_instance(cls).fit(X, y, sample_cost=sample_cost)
 
 
-@pytest.mark.parametrize("cls", [c for c in CLASSIFIERS if takes(c, "pos_label")], ids=str)
+@pytest.mark.parametrize("cls", having("pos_label"), ids=name_of)
 def test_unknown_pos_label_is_rejected(cls):
     X, y = _data()
     with pytest.raises(ValueError, match="pos_label"):
@@ -145,7 +164,7 @@ class _NoSampleWeight(ClassifierMixin, BaseEstimator):
         return self._knn.predict_proba(X)
 
 
-@pytest.mark.parametrize("cls", [c for c in CLASSIFIERS if takes(c, "estimator")], ids=str)
+@pytest.mark.parametrize("cls", having("estimator"), ids=name_of)
 def test_base_learner_without_sample_weight_works_or_is_refused_clearly(cls):
     X, y = _data()
     model = fast_instance(cls, estimator=_NoSampleWeight(), cost=5)
