@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import StratifiedKFold
+
+from costsense.experiments import FOLD_METRICS, evaluate, make_model, summarise
+
+
+def _data(n=200, seed=1):
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.2, "pos", "neg")
+    X = rng.normal(size=(n, 2)) + 1.2 * (y == "pos")[:, None]
+    return X, y
+
+
+def test_fold_costs_equal_a_hand_recomputation_on_the_same_folds():
+    X, y = _data()
+    rows = evaluate(X, y, ["plain", "threshold"], cost=(5, 1), n_splits=4, seed=3)
+    assert len(rows) == 8
+    splitter = StratifiedKFold(n_splits=4, shuffle=True, random_state=3)
+    for fold, (train, test) in enumerate(splitter.split(X, y)):
+        for name in ("plain", "threshold"):
+            model = clone(
+                make_model(
+                    name, cost=np.array([[0, 1], [5, 0]]), pos_label="pos", seed=3
+                )
+            ).fit(X[train], y[train])
+            pred = model.predict(X[test])
+            fn = np.sum((y[test] == "pos") & (pred == "neg"))
+            fp = np.sum((y[test] == "neg") & (pred == "pos"))
+            row = next(r for r in rows if r["model"] == name and r["fold"] == fold)
+            assert row["cost"] == pytest.approx(5 * fn + fp)
+            assert row["mean_cost"] == pytest.approx((5 * fn + fp) / len(test))
+            tp = np.sum((y[test] == "pos") & (pred == "pos"))
+            assert row["recall"] == pytest.approx(tp / np.sum(y[test] == "pos"))
+
+
+def test_threshold_moving_lowers_the_cost_of_a_high_cost_ratio():
+    X, y = _data(n=600)
+    rows = evaluate(X, y, ["plain", "threshold"], cost=10, n_splits=3, seed=0)
+    mean = {
+        m: np.mean([r["cost"] for r in rows if r["model"] == m])
+        for m in ("plain", "threshold")
+    }
+    assert mean["threshold"] < mean["plain"]
+
+
+def test_summary_cells_are_mean_and_sample_std_with_the_best_marked():
+    rows = [
+        {"model": "a", "fold": 0, **dict.fromkeys(FOLD_METRICS, 1.0)},
+        {"model": "a", "fold": 1, **dict.fromkeys(FOLD_METRICS, 3.0)},
+        {"model": "b", "fold": 0, **dict.fromkeys(FOLD_METRICS, 4.0)},
+        {"model": "b", "fold": 1, **dict.fromkeys(FOLD_METRICS, 4.0)},
+    ]
+    table = summarise(rows, ["a", "b"])
+    header, a, b = table
+    assert header[1] == "cost"
+    # mean 2, sample std sqrt(2) = 1.414; lowest cost is best
+    assert a[1] == "2.0 (1.4)*"
+    assert b[1] == "4.0 (0.0) "
+    recall = header.index("recall")
+    assert a[recall] == "2.000 (1.414) "
+    assert b[recall] == "4.000 (0.000)*"
+    assert a[-1] == "2"
+
+
+def test_evaluate_refuses_multiclass_targets():
+    X = np.zeros((9, 2))
+    with pytest.raises(ValueError, match="binary"):
+        evaluate(X, np.repeat([0, 1, 2], 3), ["plain"], cost=5)
+
+
+def test_unknown_model_and_base_are_named():
+    with pytest.raises(ValueError, match="magic"):
+        make_model("magic", cost=5, pos_label=1)
+    with pytest.raises(ValueError, match="forest"):
+        make_model("plain", base="forest", cost=5, pos_label=1)
