@@ -18,6 +18,10 @@ __all__ = ["GaussianProblem", "make_gaussian_problem"]
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
+#: Radius (in whitened units) beyond which a standard normal has no mass in double
+#: precision for any practical dimension: gammaincc(d/2, 1e3**2/2) == 0.
+_MAX_RADIUS = 1e3
+
 #: Paper 000's positive (costly) class: mean and covariance.
 _PAPER_000_MEANS = ((-1.0, 1.0), (1.0, -1.0))
 _PAPER_000_COVS = (((5.2, 2.0), (2.0, 3.7)), ((3.3, 1.5), (1.5, 4.6)))
@@ -461,7 +465,10 @@ class GaussianProblem:
         real = disc >= 0
         bps = [np.zeros_like(q)]
         for r in (r1, r2):
-            ok = real & np.isfinite(r) & (r > 0)
+            # Roots beyond _MAX_RADIUS bound no mass (the chi survival is 0 there
+            # in double precision) and, kept, make the sign test below evaluate g
+            # at a huge radius where it rounds to zero.
+            ok = real & np.isfinite(r) & (r > 0) & (r < _MAX_RADIUS)
             bps.append(np.where(ok, r, np.inf))
         bps.append(np.full_like(q, np.inf))
         bp = np.sort(np.stack(bps, axis=1), axis=1)
@@ -470,7 +477,7 @@ class GaussianProblem:
         for j in range(3):
             a, e = bp[:, j], bp[:, j + 1]
             with np.errstate(invalid="ignore"):
-                s = np.where(np.isinf(e), a + 1.0, 0.5 * (a + e))
+                s = 0.5 * (a + np.where(np.isinf(e), _MAX_RADIUS, e))
                 positive = q * s * s + beta * s + c > 0
             width = surv[:, j] - surv[:, j + 1]
             mass += np.where(positive & np.isfinite(a), width, 0.0)

@@ -140,6 +140,7 @@ def _read(collection: str, name: str) -> tuple[Any, NDArray[np.bool_]]:
     return pd.DataFrame(columns), categorical
 
 
+@functools.cache
 def _same_data(name: str) -> bool:
     """Whether both collections' files of ``name`` hold the same rows.
 
@@ -161,14 +162,10 @@ def _same_data(name: str) -> bool:
     pairs = set(zip(keys[0][1].tolist(), keys[1][1].tolist(), strict=True))
     left = Counter(p[0] for p in pairs)
     right = Counter(p[1] for p in pairs)
-    # A bijection between label sets; with duplicate feature rows the sorted pairing
-    # is still consistent because rows are also ordered by label within ties.
+    # A bijection between the label sets. Identical feature rows with different
+    # labels are paired in label order; if the renaming reorders them, the check
+    # fails safe (reports different data, and load_keel asks for a collection).
     return max(left.values()) == 1 and max(right.values()) == 1
-
-
-@functools.cache
-def _equivalent(name: str) -> bool:
-    return _same_data(name)
 
 
 def _resolve(name: Any, collection: str | None) -> tuple[str, str]:
@@ -201,7 +198,7 @@ def _resolve(name: Any, collection: str | None) -> tuple[str, str]:
         return collection, key
     if len(where) == 1:
         return where[0], key
-    if not _equivalent(key):
+    if not _same_data(key):
         raise ValueError(
             f"KEEL set {key!r} exists in both collections {list(where)} with "
             "different data; pass collection='balanced' or collection='imbalanced'."
