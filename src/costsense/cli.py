@@ -67,7 +67,8 @@ def _match_label(classes: np.ndarray, text: str | None) -> Any:
     )
 
 
-def _print_table(table: list[list[str]], out: Any = sys.stdout) -> None:
+def _print_table(table: list[list[str]], out: Any = None) -> None:
+    out = sys.stdout if out is None else out  # at call time: tests swap sys.stdout
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for index, row in enumerate(table):
         cells = [row[0].ljust(widths[0])] + [

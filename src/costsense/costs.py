@@ -92,7 +92,9 @@ def _label_index(classes: ArrayLike, label: Any, name: str = "pos_label") -> int
     )
 
 
-def resolve_pos_label(y: ArrayLike, pos_label: Any = None) -> Any:
+def resolve_pos_label(
+    y: ArrayLike, pos_label: Any = None, *, sample_weight: ArrayLike | None = None
+) -> Any:
     """Return the positive (costly) class label of ``y``.
 
     Parameters
@@ -102,6 +104,9 @@ def resolve_pos_label(y: ArrayLike, pos_label: Any = None) -> Any:
     pos_label : hashable, default=None
         The label to use. ``None`` picks the minority class; a tie between class counts
         goes to the last label in sorted order.
+    sample_weight : array-like of shape (n_samples,), default=None
+        If given, the minority class is the one of least total weight (so integer
+        weights and repeated samples choose the same class).
 
     Returns
     -------
@@ -113,7 +118,11 @@ def resolve_pos_label(y: ArrayLike, pos_label: Any = None) -> Any:
     ValueError
         If ``pos_label`` is not a label of ``y``, or ``y`` is empty.
     """
-    classes, counts = np.unique(np.asarray(y), return_counts=True)
+    classes, inverse, counts = np.unique(
+        np.asarray(y), return_inverse=True, return_counts=True
+    )
+    if sample_weight is not None:
+        counts = np.bincount(inverse, weights=sample_weight, minlength=classes.size)
     if classes.size == 0:
         raise ValueError("y is empty: cannot choose a positive class from no labels.")
     if pos_label is not None:
@@ -235,22 +244,30 @@ def check_cost_matrix(
     return matrix
 
 
-def _balanced_matrix(y: ArrayLike, classes: NDArray[Any]) -> FloatArray:
+def _balanced_matrix(
+    y: ArrayLike, classes: NDArray[Any], sample_weight: ArrayLike | None = None
+) -> FloatArray:
     y = np.asarray(y)
-    counts = np.array([np.sum(y == c) for c in classes], dtype=np.float64)
+    weight = np.ones(y.shape[0]) if sample_weight is None else np.asarray(sample_weight)
+    counts = np.array([weight[y == c].sum() for c in classes], dtype=np.float64)
     if np.any(counts == 0):
         raise ValueError(
             "cost=None (balanced costs) needs every class present in y; classes "
             f"{classes[counts == 0].tolist()} have no samples."
         )
-    weights = y.shape[0] / (classes.size * counts)
+    weights = counts.sum() / (classes.size * counts)
     matrix = np.repeat(weights[:, None], classes.size, axis=1)
     np.fill_diagonal(matrix, 0.0)
     return matrix
 
 
 def as_cost_matrix(
-    cost: Any, classes: ArrayLike, pos_label: Any = None, *, y: ArrayLike | None = None
+    cost: Any,
+    classes: ArrayLike,
+    pos_label: Any = None,
+    *,
+    y: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
 ) -> FloatArray:
     """Convert any class-level cost specification to a ``(K, K)`` matrix.
 
@@ -266,6 +283,9 @@ def as_cost_matrix(
         ``y``, which must then be given.
     y : array-like of shape (n_samples,), default=None
         Labels, used for balanced costs and for the minority class.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights of ``y`` in the class frequencies of balanced costs and of the
+        minority class.
 
     Returns
     -------
@@ -285,7 +305,7 @@ def as_cost_matrix(
     if cost is None:
         if y is None:
             raise ValueError("cost=None means balanced costs, which need the labels y.")
-        return _balanced_matrix(y, classes)
+        return _balanced_matrix(y, classes, sample_weight)
     is_matrix = not isinstance(cost, Real | np.number | str) and np.ndim(cost) == 2
     if is_matrix:
         return check_cost_matrix(cost, n_classes)
@@ -305,7 +325,7 @@ def as_cost_matrix(
                 "pos_label is None and no y was given to find the minority class; "
                 "pass pos_label (the costly class) or y."
             )
-        pos_label = resolve_pos_label(y)
+        pos_label = resolve_pos_label(y, sample_weight=sample_weight)
     pos = _label_index(classes, pos_label)
     matrix = np.zeros((2, 2))
     matrix[pos, 1 - pos] = c1
@@ -429,8 +449,10 @@ def costcla_to_cost_rows(
 
 def _class_indices(y: ArrayLike, classes: NDArray[Any]) -> NDArray[np.intp]:
     y = np.asarray(y)
-    index = np.searchsorted(classes, y)
-    index = np.clip(index, 0, classes.size - 1)
+    order = np.argsort(classes, kind="stable")  # classes need not be sorted
+    index = order[
+        np.clip(np.searchsorted(classes, y, sorter=order), 0, classes.size - 1)
+    ]
     if not np.all(classes[index] == y):
         unknown = sorted(set(np.asarray(y).tolist()) - set(classes.tolist()), key=str)
         raise ValueError(f"y contains labels {unknown} that are not in classes.")
@@ -632,6 +654,7 @@ def resolve_cost(
     classes: ArrayLike | None = None,
     pos_label: Any = None,
     sample_cost: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
 ) -> ResolvedCost:
     """Resolve a cost specification against training labels (the estimators' entry).
 
@@ -648,6 +671,9 @@ def resolve_cost(
         Positive class of a binary problem; the minority class if None.
     sample_cost : array-like, default=None
         Example-dependent costs (see :func:`as_cost_rows`).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Training weights: class frequencies (balanced costs, the minority class)
+        are weighted by them.
 
     Returns
     -------
@@ -657,15 +683,18 @@ def resolve_cost(
     classes = np.unique(y) if classes is None else np.asarray(classes)
     index = _class_indices(y, classes)
     binary = classes.size == 2
-    resolved_pos = resolve_pos_label(y, pos_label) if binary else None
+    resolved_pos = (
+        resolve_pos_label(y, pos_label, sample_weight=sample_weight) if binary else None
+    )
     if not binary and pos_label is not None:
         _label_index(classes, pos_label)  # still reject an unknown label
-    rows = as_cost_rows(
-        y, classes, cost=cost, sample_cost=sample_cost, pos_label=resolved_pos
-    )
     if sample_cost is None:
-        matrix = as_cost_matrix(cost, classes, resolved_pos, y=y)
+        matrix = as_cost_matrix(
+            cost, classes, resolved_pos, y=y, sample_weight=sample_weight
+        )
+        rows = matrix[index]
     else:
+        rows = as_cost_rows(y, classes, sample_cost=sample_cost, pos_label=resolved_pos)
         matrix = np.vstack(
             [
                 rows[index == k].mean(axis=0)

@@ -144,7 +144,11 @@ def _build_bunch(
     """Encode a cleaned frame (features + target column) into the returned Bunch."""
     features = frame.drop(columns=[target])
     X, names, categories = _encode(features, categorical, encoding)
-    y = frame[target].to_numpy(dtype=object)
+    labels = frame[target]
+    # Numbers keep a numeric dtype: scikit-learn reads an object array of numbers
+    # as an "unknown" target type and refuses it. Other labels stay objects.
+    numeric = _require_pandas("load_frame").api.types.is_numeric_dtype(labels)
+    y = labels.to_numpy() if numeric else labels.to_numpy(dtype=object)
     if y.size == 0:
         raise ValueError("The data have no rows (after dropping missing values).")
     pos = resolve_pos_label(y, pos_label)
@@ -173,8 +177,9 @@ _BUNCH_DOC = """\
         X : ndarray of shape (n_samples, n_encoded_features)
             Float features: numeric columns as they are, categorical columns one-hot
             encoded (``encoding="onehot"``) or as category indices (``"ordinal"``).
-        y : ndarray of shape (n_samples,), dtype object
-            Class labels.
+        y : ndarray of shape (n_samples,)
+            Class labels: numeric if the target column is numeric, else objects
+            (strings).
         pos_label : label
             The positive (costly) class: ``pos_label`` if given, else the minority
             class (:func:`costsense.costs.resolve_pos_label`).

@@ -1,0 +1,904 @@
+"""Make any scikit-learn classifier cost-sensitive.
+
+Four general reductions, each a meta-estimator around a base ``estimator`` with a
+``cost`` given as in :mod:`costsense.costs` (papers 000 and 002 cite them as the
+standard ways of "rescaling" a cost-blind learner):
+
+:class:`CostWeighting`
+    Train the base learner with ``sample_weight`` proportional to each sample's cost
+    of error (the folk theorem of Zadrozny, Langford & Abe 2003; for several classes
+    the consistent class weights of Zhou & Liu 2010).
+:class:`RejectionSampling`
+    "Costing" (Zadrozny, Langford & Abe 2003): keep each sample with probability
+    proportional to its cost, train on the kept ones, repeat and vote. Needs no
+    ``sample_weight`` support.
+:class:`ThresholdMoving`
+    Train the base learner on the data as it is, then predict the class of least
+    expected cost under its (optionally calibrated) probabilities: for two classes,
+    positive iff ``P(+|x) > C2 / (C1 + C2)`` (Elkan 2001).
+:class:`MetaCost`
+    Relabel each training sample with its least-expected-cost class under a bagged
+    probability estimate, then train the base learner on the relabelled data
+    (Domingos 1999).
+
+The positive (costly) class of a binary cost is the minority class unless
+``pos_label`` names it; ``cost=None`` means balanced costs (each class's error cost
+inversely proportional to its frequency).
+
+References
+----------
+.. [1] B. Zadrozny, J. Langford, N. Abe, "Cost-sensitive learning by
+   cost-proportionate example weighting", ICDM 2003.
+.. [2] C. Elkan, "The foundations of cost-sensitive learning", IJCAI 2001.
+.. [3] P. Domingos, "MetaCost: a general method for making classifiers
+   cost-sensitive", KDD 1999.
+.. [4] Z.-H. Zhou, X.-Y. Liu, "On multi-class cost-sensitive learning",
+   Computational Intelligence 26(3), 2010.
+.. [5] L. Breiman, J. Friedman, R. Olshen, C. Stone, "Classification and Regression
+   Trees", 1984 (class weights from cost-matrix row sums).
+"""
+
+from __future__ import annotations
+
+import warnings
+from abc import ABCMeta, abstractmethod
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.utils import check_random_state
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    check_is_fitted,
+    has_fit_parameter,
+)
+
+from costsense.costs import ResolvedCost, bayes_decision, resolve_cost
+from costsense.utils._param_validation import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    _fit_context,
+    validate_data,
+)
+
+__all__ = [
+    "CostWeighting",
+    "MetaCost",
+    "RejectionSampling",
+    "ThresholdMoving",
+    "consistent_class_weights",
+]
+
+FloatArray = NDArray[np.float64]
+
+
+# --------------------------------------------------------------- cost weights
+def consistent_class_weights(cost_matrix: ArrayLike) -> FloatArray | None:
+    """Class weights that make rescaling exact for a cost matrix, if any exist.
+
+    Rescaling the classes by weights ``w`` gives the cost-sensitive Bayes decision
+    for every distribution iff ``w_i / w_j = cost[i, j] / cost[j, i]`` for all pairs
+    (Zhou & Liu 2010, Theorem 1; ``cost[i, j]`` is the cost of predicting ``j`` for
+    a sample of class ``i``). Two classes always admit such weights,
+    ``w = (C1, C2)`` up to scale; more classes only when the pairwise ratios are
+    consistent (the homogeneous system has a non-trivial, positive solution).
+
+    Parameters
+    ----------
+    cost_matrix : array-like of shape (K, K)
+        A valid cost matrix.
+
+    Returns
+    -------
+    ndarray of shape (K,) or None
+        Positive weights, or None if the matrix is not consistent. They are scaled
+        to sum to the sum of the classes' mean error costs, so a binary matrix gives
+        ``(C2, C1)`` in class order and a matrix with constant rows gives each
+        row's cost (``cost=None``, balanced costs, gives scikit-learn's
+        ``class_weight="balanced"``).
+
+    Examples
+    --------
+    >>> from costsense.rescale import consistent_class_weights
+    >>> consistent_class_weights([[0, 1], [5, 0]]).round(12).tolist()  # C2=1, C1=5
+    [1.0, 5.0]
+    >>> print(consistent_class_weights([[0, 1, 1], [5, 0, 1], [1, 1, 0]]))
+    None
+    """
+    matrix = np.asarray(cost_matrix, dtype=np.float64)
+    k = matrix.shape[0]
+    if np.any(matrix[~np.eye(k, dtype=bool)] <= 0):
+        return None
+    equations = []
+    for i in range(k):
+        for j in range(i + 1, k):
+            row = np.zeros(k)
+            row[i], row[j] = matrix[j, i], -matrix[i, j]
+            equations.append(row)
+    _, singular, vt = np.linalg.svd(np.asarray(equations))
+    singular = np.concatenate([singular, np.zeros(k - singular.size)])
+    if singular[-1] > 1e-10 * singular[0]:
+        return None
+    weights = vt[-1] * np.sign(vt[-1].sum())
+    if np.any(weights <= 0):
+        return None
+    row_means = matrix.sum(axis=1) / (k - 1)
+    return weights * (row_means.sum() / weights.sum())
+
+
+def _cost_weights(resolved: ResolvedCost, estimator_name: str) -> FloatArray:
+    """Per-sample weight ``c_i`` of the rescaling reductions.
+
+    Binary (class-level or example-dependent): the cost of an error on the sample,
+    exact (Zadrozny et al. 2003). More classes, class-level: Zhou & Liu's
+    consistent weights when they exist, else each class's mean error cost with a
+    warning. More classes, example-dependent: each sample's mean error cost.
+    """
+    k = resolved.classes.size
+    if k == 2 or resolved.example_dependent:
+        return resolved.sample_cost
+    weights = consistent_class_weights(resolved.matrix)
+    if weights is None:
+        warnings.warn(
+            f"{estimator_name}: the {k} x {k} cost matrix is not consistent (Zhou & "
+            "Liu 2010), so no class weights make rescaling exact; weighting each "
+            "class by its mean error cost instead. ThresholdMoving and MetaCost "
+            "handle any cost matrix.",
+            UserWarning,
+            stacklevel=4,
+        )
+        weights = resolved.matrix.sum(axis=1) / (k - 1)
+    return weights[resolved.y_index]
+
+
+# ------------------------------------------------------------------- the base
+def _proba_in(model: Any, X: ArrayLike, classes: NDArray[Any]) -> FloatArray:
+    """Probabilities of ``model`` with one column per label of ``classes``.
+
+    A model trained on a subset of the classes gives 0 for the others; a model
+    without ``predict_proba`` gives one-hot votes.
+    """
+    columns = np.searchsorted(classes, model.classes_)
+    if hasattr(model, "predict_proba"):
+        own = np.asarray(model.predict_proba(X), dtype=np.float64)
+    else:
+        own = (model.predict(X)[:, None] == model.classes_[None, :]).astype(float)
+    proba = np.zeros((own.shape[0], classes.size))
+    proba[:, columns] = own
+    return proba
+
+
+def _seed(estimator: BaseEstimator, random_state: np.random.RandomState) -> None:
+    """Give every ``random_state`` parameter of ``estimator`` a seed drawn here."""
+    seeds = {
+        name: int(random_state.randint(np.iinfo(np.int32).max))
+        for name in sorted(estimator.get_params(deep=True))
+        if name == "random_state" or name.endswith("__random_state")
+    }
+    if seeds:
+        estimator.set_params(**seeds)
+
+
+def _base_has(attribute: str) -> Any:
+    """``available_if`` test: the (fitted, else given) base learner has the method."""
+
+    def check(self: _CostSensitiveWrapper) -> bool:
+        model = getattr(self, "estimator_", None)
+        return hasattr(self._base() if model is None else model, attribute)
+
+    return check
+
+
+class _CostSensitiveWrapper(
+    ClassifierMixin, MetaEstimatorMixin, BaseEstimator, metaclass=ABCMeta
+):
+    """Shared validation, costs and prediction plumbing of the rescaling wrappers.
+
+    Subclasses implement ``_fit(X, y, resolved, sample_weight)`` and may override
+    ``_needs_sample_weight``.
+    """
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        "estimator": [HasMethods(["fit", "predict"]), None],
+        "cost": "no_validation",  # costsense.costs validates and names the problem
+        "pos_label": "no_validation",
+    }
+    #: Whether the method itself needs the base learner's sample_weight.
+    _needs_sample_weight = False
+
+    def __init__(
+        self, estimator: Any = None, *, cost: Any = None, pos_label: Any = None
+    ) -> None:
+        self.estimator = estimator
+        self.cost = cost
+        self.pos_label = pos_label
+
+    def _base(self) -> BaseEstimator:
+        if self.estimator is None:
+            return LogisticRegression(max_iter=1000)
+        return self.estimator
+
+    def _check_sample_weight_support(self, passed: bool) -> None:
+        base = self._base()
+        if (self._needs_sample_weight or passed) and not has_fit_parameter(
+            base, "sample_weight"
+        ):
+            why = (
+                "to weight samples by their cost"
+                if self._needs_sample_weight
+                else "because sample_weight was passed to fit"
+            )
+            raise TypeError(
+                f"{type(self).__name__}: the base learner {type(base).__name__}.fit "
+                f"does not accept sample_weight, which is needed {why}. Use a base "
+                "learner that accepts sample_weight, or RejectionSampling / "
+                "ThresholdMoving, which do not need it."
+            )
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        sample_cost: ArrayLike | None = None,
+    ) -> _CostSensitiveWrapper:
+        """Fit the cost-sensitive model.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples.
+        y : array-like of shape (n_samples,)
+            Class labels (any hashable values, at least two classes).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Sample weights, combined with the costs.
+        sample_cost : array-like of shape (n_samples,), (n_samples, K) or \
+(n_samples, 4), default=None
+            Example-dependent costs (see :mod:`costsense.costs`); replace ``cost``.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        X, y = validate_data(self, X, y)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.size < 2:
+            raise ValueError(
+                f"y has only one class ({self.classes_[0].item()!r}); a classifier "
+                "needs at least two classes to learn from."
+            )
+        weight = None
+        if sample_weight is not None:
+            weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        self._check_sample_weight_support(sample_weight is not None)
+        resolved = resolve_cost(
+            self.cost,
+            y,
+            classes=self.classes_,
+            pos_label=self.pos_label,
+            sample_cost=sample_cost,
+            sample_weight=weight,
+        )
+        self.cost_matrix_ = resolved.matrix
+        self.pos_label_ = resolved.pos_label
+        self._fit(X, y, resolved, weight)
+        return self
+
+    @abstractmethod
+    def _fit(
+        self,
+        X: FloatArray,
+        y: NDArray[Any],
+        resolved: ResolvedCost,
+        sample_weight: FloatArray | None,
+    ) -> None:
+        """Learn from validated data; set ``estimator_`` and the method's state."""
+
+    def _fit_base(
+        self,
+        X: FloatArray,
+        y: NDArray[Any],
+        sample_weight: FloatArray | None,
+        random_state: np.random.RandomState | None = None,
+    ) -> BaseEstimator:
+        model = clone(self._base())
+        if random_state is not None:
+            _seed(model, random_state)
+        if sample_weight is None:
+            return model.fit(X, y)
+        return model.fit(X, y, sample_weight=sample_weight)
+
+    def _validated(self, X: ArrayLike) -> FloatArray:
+        check_is_fitted(self)
+        return validate_data(self, X, reset=False)
+
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """Class probabilities (see the class docstring for what they estimate).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
+        X = self._validated(X)
+        return _proba_in(self.estimator_, X, self.classes_)
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Predict class labels.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        return self.estimator_.predict(X)
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        return tags
+
+
+_PARAMETERS = """
+    estimator : classifier, default=None
+        The base learner (cloned). None means
+        ``LogisticRegression(max_iter=1000)``.
+    cost : None, float, pair of floats or array-like of shape (K, K), default=None
+        What errors cost (:mod:`costsense.costs`): a ratio ``C1/C2`` (``C2 = 1``),
+        a pair ``(C1, C2)``, a matrix ``cost[true, predicted]`` in the order of
+        the sorted labels, or None for balanced costs (inverse class frequencies).
+        Example-dependent costs go to ``fit(..., sample_cost=...)``.
+    pos_label : hashable, default=None
+        The positive (costly) class of a binary cost; the minority class if None."""
+
+_ATTRIBUTES = """
+    classes_ : ndarray of shape (n_classes,)
+        Class labels.
+    cost_matrix_ : ndarray of shape (n_classes, n_classes)
+        The class-level cost matrix used (for example-dependent costs, the mean cost
+        row of each true class).
+    pos_label_ : label or None
+        The positive class of a binary problem.
+    estimator_ : classifier
+        The fitted base learner (the final one, for MetaCost).
+    n_features_in_ : int
+        Number of features seen in fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names."""
+
+
+def _document(cls: type) -> type:
+    cls.__doc__ = (
+        (cls.__doc__ or "")
+        .replace("    {parameters}", _PARAMETERS.strip("\n"))
+        .replace("    {attributes}", _ATTRIBUTES.strip("\n"))
+    )
+    return cls
+
+
+# -------------------------------------------------------------- the four methods
+@_document
+class CostWeighting(_CostSensitiveWrapper):
+    """Cost-proportionate weighting: train with ``sample_weight`` = cost of error.
+
+    For two classes, a learner that minimises weighted error on weights
+    ``c_i`` (``C1`` for positives, ``C2`` for negatives, or each sample's own cost)
+    minimises the expected cost (Zadrozny, Langford & Abe 2003, Theorem 2.1). For
+    ``K`` classes the class weights of Zhou & Liu (2010) are used when the matrix
+    is consistent (:func:`consistent_class_weights`); otherwise each class's mean
+    error cost, with a warning. The weights are not rescaled: as with
+    scikit-learn's ``class_weight``, ``cost=5`` gives positives weight 5 and negatives
+    1, so ``CostWeighting(LogisticRegression(), cost=5)`` is
+    ``LogisticRegression(class_weight={pos: 5, neg: 1})``, and ``cost=None`` is
+    ``class_weight="balanced"``.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+
+    See Also
+    --------
+    RejectionSampling : the same reduction by resampling, for any base learner.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.rescale import CostWeighting
+    >>> X, y = make_classification(weights=[0.9], random_state=0)
+    >>> model = CostWeighting(cost=10).fit(X, y)
+    >>> int(model.predict(X).sum()) >= int(y.sum())  # more positive predictions
+    True
+    """
+
+    _needs_sample_weight = True
+
+    def _fit(
+        self,
+        X: FloatArray,
+        y: NDArray[Any],
+        resolved: ResolvedCost,
+        sample_weight: FloatArray | None,
+    ) -> None:
+        weight = _cost_weights(resolved, type(self).__name__)
+        if sample_weight is not None:
+            weight = weight * sample_weight
+        if weight.sum() <= 0:
+            raise ValueError("every sample has zero cost-weight; check the costs.")
+        self.estimator_ = self._fit_base(X, y, weight)
+
+    @available_if(_base_has("decision_function"))
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Decision function of the cost-weighted base learner.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+        """
+        X = self._validated(X)
+        return self.estimator_.decision_function(X)
+
+    @available_if(_base_has("predict_proba"))
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """Probabilities of the cost-weighted base learner.
+
+        They estimate the *reweighted* class distribution, not ``P(y|x)``; the most
+        probable class is the cost-sensitive decision.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        return super().predict_proba(X)
+
+
+@_document
+class RejectionSampling(_CostSensitiveWrapper):
+    """Cost-proportionate rejection sampling with voting ("Costing").
+
+    Each member is trained, without weights, on a sample in which training example
+    ``i`` is kept with probability ``c_i / max(c)``; the kept sample is distributed
+    as the cost-weighted data, so any learner becomes cost-sensitive (Zadrozny,
+    Langford & Abe 2003). ``n_estimators`` members vote. A draw that misses a class
+    is redrawn (at most 100 times).
+
+    Parameters
+    ----------
+    {parameters}
+    n_estimators : int, default=10
+        Number of rejection-sampled members.
+    voting : {"hard", "soft"}, default="hard"
+        "hard": members vote with their predictions (as published); "soft": their
+        probabilities are averaged (needs ``predict_proba``).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the draws and the members' own ``random_state``.
+
+    Attributes
+    ----------
+    {attributes}
+    estimators_ : list of classifiers
+        The fitted members (``estimator_`` is the first).
+    acceptance_rate_ : float
+        Mean fraction of the training samples kept per draw.
+
+    Notes
+    -----
+    ``predict_proba`` is the share of member votes ("hard") or the mean member
+    probability ("soft"); ``predict`` is its argmax. With ``sample_weight`` the
+    acceptance probability is proportional to ``c_i * w_i``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from costsense.rescale import RejectionSampling
+    >>> X, y = make_classification(weights=[0.9], random_state=0)
+    >>> model = RejectionSampling(
+    ...     DecisionTreeClassifier(max_depth=3), cost=5, random_state=0
+    ... ).fit(X, y)
+    >>> len(model.estimators_)
+    10
+    """
+
+    _parameter_constraints = {
+        **_CostSensitiveWrapper._parameter_constraints,
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "voting": [StrOptions({"hard", "soft"})],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        estimator: Any = None,
+        *,
+        cost: Any = None,
+        pos_label: Any = None,
+        n_estimators: int = 10,
+        voting: str = "hard",
+        random_state: Any = None,
+    ) -> None:
+        super().__init__(estimator, cost=cost, pos_label=pos_label)
+        self.n_estimators = n_estimators
+        self.voting = voting
+        self.random_state = random_state
+
+    def _check_sample_weight_support(self, passed: bool) -> None:
+        # Weights enter through the acceptance probability, never the base learner.
+        if self.voting == "soft" and not hasattr(self._base(), "predict_proba"):
+            raise TypeError(
+                f"RejectionSampling(voting='soft') needs predict_proba, which "
+                f"{type(self._base()).__name__} lacks; use voting='hard'."
+            )
+
+    def _fit(
+        self,
+        X: FloatArray,
+        y: NDArray[Any],
+        resolved: ResolvedCost,
+        sample_weight: FloatArray | None,
+    ) -> None:
+        weight = _cost_weights(resolved, type(self).__name__)
+        if sample_weight is not None:
+            weight = weight * sample_weight
+        if weight.max() <= 0:
+            raise ValueError("every sample has zero cost-weight; check the costs.")
+        accept = weight / weight.max()
+        rng = check_random_state(self.random_state)
+        members, kept = [], []
+        for _ in range(self.n_estimators):
+            for _attempt in range(100):
+                keep = rng.random_sample(X.shape[0]) < accept
+                if np.unique(resolved.y_index[keep]).size == self.classes_.size:
+                    break
+            else:
+                raise ValueError(
+                    "RejectionSampling: 100 draws in a row missed a class (its "
+                    f"samples are kept with probability {accept.min():.2g}); use "
+                    "CostWeighting, or more samples of the cheap class."
+                )
+            kept.append(keep.mean())
+            members.append(self._fit_base(X[keep], y[keep], None, rng))
+        self.estimators_ = members
+        self.estimator_ = members[0]
+        self.acceptance_rate_ = float(np.mean(kept))
+
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """Share of member votes, or mean member probability (``voting``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        X = self._validated(X)
+        total = np.zeros((X.shape[0], self.classes_.size))
+        for member in self.estimators_:
+            if self.voting == "soft":
+                total += _proba_in(member, X, self.classes_)
+            else:
+                votes = np.searchsorted(self.classes_, member.predict(X))
+                total[np.arange(X.shape[0]), votes] += 1.0
+        return total / len(self.estimators_)
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Predict the class with the most votes (ties: the first in ``classes_``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+
+@_document
+class ThresholdMoving(_CostSensitiveWrapper):
+    """Predict the class of least expected cost under the base learner's probabilities.
+
+    The base learner is trained on the data as given; at prediction the decision is
+    ``argmin_j sum_i P(i|x) cost[i, j]``, for two classes positive iff
+    ``P(+|x) > C2 / (C1 + C2)`` (Elkan 2001, Theorem 1). The decision is only as
+    good as the probabilities, so ``calibration`` can wrap the base learner in
+    scikit-learn's :class:`~sklearn.calibration.CalibratedClassifierCV`.
+
+    Parameters
+    ----------
+    {parameters}
+    calibration : {"sigmoid", "isotonic"} or None, default=None
+        Calibrate the base learner's probabilities (Platt scaling or isotonic
+        regression, fitted by cross-validation) before moving the threshold.
+        Needed for learners whose scores are not probabilities.
+    cv : int or cross-validation generator, default=5
+        Folds of the calibration (ignored without ``calibration``).
+
+    Attributes
+    ----------
+    {attributes}
+    threshold_ : float or None
+        ``C2 / (C1 + C2)``, the probability of the positive class above which it is
+        predicted; None for more than two classes.
+
+    Notes
+    -----
+    With example-dependent costs the decision uses ``cost_matrix_``, the mean cost
+    of each (true, predicted) pair: test samples' own costs are not known at
+    prediction time.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.rescale import ThresholdMoving
+    >>> X, y = make_classification(weights=[0.9], random_state=0)
+    >>> ThresholdMoving(cost=5).fit(X, y).threshold_
+    0.16666666666666666
+    """
+
+    _parameter_constraints = {
+        **_CostSensitiveWrapper._parameter_constraints,
+        "calibration": [StrOptions({"sigmoid", "isotonic"}), None],
+        "cv": ["cv_object"],
+    }
+
+    def __init__(
+        self,
+        estimator: Any = None,
+        *,
+        cost: Any = None,
+        pos_label: Any = None,
+        calibration: str | None = None,
+        cv: Any = 5,
+    ) -> None:
+        super().__init__(estimator, cost=cost, pos_label=pos_label)
+        self.calibration = calibration
+        self.cv = cv
+
+    def _base(self) -> BaseEstimator:
+        base = super()._base()
+        if self.calibration is None:
+            return base
+        return CalibratedClassifierCV(base, method=self.calibration, cv=self.cv)
+
+    def _check_sample_weight_support(self, passed: bool) -> None:
+        base = self._base()
+        if not hasattr(base, "predict_proba"):
+            raise TypeError(
+                f"ThresholdMoving needs class probabilities, but "
+                f"{type(base).__name__} has no predict_proba; pass "
+                "calibration='sigmoid' to calibrate its decision_function."
+            )
+        super()._check_sample_weight_support(passed)
+
+    def _fit(
+        self,
+        X: FloatArray,
+        y: NDArray[Any],
+        resolved: ResolvedCost,
+        sample_weight: FloatArray | None,
+    ) -> None:
+        self.estimator_ = self._fit_base(X, y, sample_weight)
+        self.threshold_ = None
+        if self.classes_.size == 2:
+            pos = resolved.pos_index
+            c1, c2 = resolved.matrix[pos, 1 - pos], resolved.matrix[1 - pos, pos]
+            self.threshold_ = float(c2 / (c1 + c2))
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Predict the class of least expected cost.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[bayes_decision(proba, self.cost_matrix_)]
+
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """Probabilities of the (calibrated) base learner, on which predict acts.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        return super().predict_proba(X)
+
+
+@_document
+class MetaCost(_CostSensitiveWrapper):
+    """MetaCost: relabel the training data by bagged expected cost, then retrain.
+
+    ``n_resamples`` bootstrap replicates of the training set train copies of the
+    base learner; their averaged probabilities ``P(j|x_i)`` give each training sample
+    the label of least expected cost ``argmin_k sum_j P(j|x_i) cost[j, k]``; the
+    base learner trained on the relabelled set is the model (Domingos 1999).
+
+    Parameters
+    ----------
+    {parameters}
+    n_resamples : int, default=10
+        Number of bootstrap replicates (Domingos: 10).
+    sample_fraction : float in (0, 1], default=1.0
+        Size of each replicate as a fraction of the training set.
+    oob : bool, default=False
+        Estimate ``P(j|x_i)`` only from the members whose replicate left ``x_i``
+        out (Domingos's ``q = False``); a sample in every replicate uses all
+        members. False averages all members (``q = True``, Domingos's choice).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the replicates and the members' own ``random_state``.
+
+    Attributes
+    ----------
+    {attributes}
+    relabelled_fraction_ : float
+        Fraction of training samples whose label the relabelling changed.
+
+    Notes
+    -----
+    Members without ``predict_proba`` contribute one-hot votes. If the relabelling
+    leaves a single class, the final model predicts that class. ``predict_proba`` is
+    the final learner's estimate of the *relabelled* classes (the cost-sensitive
+    decision), not of ``P(y|x)``. With example-dependent costs the relabelling uses
+    ``cost_matrix_``. With ``sample_weight`` every fit of the base learner receives
+    the weights of its samples.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from costsense.rescale import MetaCost
+    >>> X, y = make_classification(weights=[0.9], random_state=0)
+    >>> model = MetaCost(
+    ...     DecisionTreeClassifier(max_depth=3), cost=10, random_state=0
+    ... ).fit(X, y)
+    >>> model.relabelled_fraction_ > 0
+    True
+    """
+
+    _parameter_constraints = {
+        **_CostSensitiveWrapper._parameter_constraints,
+        "n_resamples": [Interval(Integral, 1, None, closed="left")],
+        "sample_fraction": [Interval(Real, 0, 1, closed="right")],
+        "oob": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        estimator: Any = None,
+        *,
+        cost: Any = None,
+        pos_label: Any = None,
+        n_resamples: int = 10,
+        sample_fraction: float = 1.0,
+        oob: bool = False,
+        random_state: Any = None,
+    ) -> None:
+        super().__init__(estimator, cost=cost, pos_label=pos_label)
+        self.n_resamples = n_resamples
+        self.sample_fraction = sample_fraction
+        self.oob = oob
+        self.random_state = random_state
+
+    def _fit(
+        self,
+        X: FloatArray,
+        y: NDArray[Any],
+        resolved: ResolvedCost,
+        sample_weight: FloatArray | None,
+    ) -> None:
+        rng = check_random_state(self.random_state)
+        n = X.shape[0]
+        size = max(1, int(round(self.sample_fraction * n)))
+        total = np.zeros((n, self.classes_.size))
+        oob_total = np.zeros_like(total)
+        oob_count = np.zeros(n)
+        for _ in range(self.n_resamples):
+            for _attempt in range(100):
+                index = rng.randint(0, n, size=size)
+                if np.unique(resolved.y_index[index]).size >= 2:
+                    break
+            else:
+                raise ValueError(
+                    "MetaCost: 100 bootstrap replicates in a row held one class; "
+                    "raise sample_fraction."
+                )
+            weight = None if sample_weight is None else sample_weight[index]
+            member = self._fit_base(X[index], y[index], weight, rng)
+            proba = _proba_in(member, X, self.classes_)
+            total += proba
+            out = np.ones(n, dtype=bool)
+            out[index] = False
+            oob_total[out] += proba[out]
+            oob_count += out
+        proba = total / self.n_resamples
+        if self.oob:
+            has_oob = oob_count > 0
+            proba[has_oob] = oob_total[has_oob] / oob_count[has_oob, None]
+        relabelled = self.classes_[bayes_decision(proba, resolved.matrix)]
+        self.relabelled_fraction_ = float(np.mean(relabelled != y))
+        if np.unique(relabelled).size < 2:
+            final = DummyClassifier(strategy="most_frequent")
+            self.estimator_ = final.fit(X, relabelled)
+        else:
+            self.estimator_ = self._fit_base(X, relabelled, sample_weight, rng)
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Predict with the learner trained on the relabelled data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return super().predict(X)
+
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """Return the final learner's probabilities of the relabelled classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns in ``classes_`` order; a class the relabelling removed has 0.
+        """
+        return super().predict_proba(X)
