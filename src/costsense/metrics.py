@@ -95,11 +95,16 @@ def _labels(
 
 
 def _positive(y_true: NDArray[Any], classes: NDArray[Any], pos_label: Any) -> Any:
-    """Return ``pos_label`` if given, else the minority label of ``y_true``."""
+    """Return ``pos_label`` if given, else the minority label of ``y_true``.
+
+    The minority is taken over ``classes``: a label absent from ``y_true`` (only
+    predicted, or named in ``labels=``) has count 0, so a test set without positives
+    still treats the missing class as the positive one. Ties go to the last label.
+    """
     if pos_label is not None:
         return classes[_label_index(classes, pos_label)]
-    present, counts = np.unique(y_true, return_counts=True)
-    return present[np.flatnonzero(counts == counts.min())[-1]]
+    counts = np.array([np.sum(y_true == c) for c in classes])
+    return classes[np.flatnonzero(counts == counts.min())[-1]]
 
 
 def _binary(
@@ -188,6 +193,26 @@ def _cost_rows(
     pos_label: Any,
 ) -> FloatArray:
     """Cost rows of the test samples, columns in ``classes`` order."""
+    if pos_label is not None:
+        _label_index(classes, pos_label)  # an unknown label is an error
+    if classes.size == 1:
+        # One label in truth and prediction: no error is possible, whatever the
+        # costs; still refuse malformed costs rather than ignore them.
+        if sample_cost is not None:
+            values = np.asarray(sample_cost, dtype=np.float64)
+            if values.shape[0] != y_true.shape[0]:
+                raise ValueError(
+                    f"sample_cost has {values.shape[0]} rows but y_true has "
+                    f"{y_true.shape[0]} samples; give one cost (row) per sample."
+                )
+            if not np.all(np.isfinite(values)) or np.any(values < 0):
+                raise ValueError("sample_cost must be finite and non-negative.")
+        elif cost is None:
+            raise ValueError(
+                "cost is None: a cost metric needs the costs. Pass cost= (a ratio "
+                "C1/C2, a pair (C1, C2) or a cost matrix) or sample_cost=."
+            )
+        return np.zeros((y_true.shape[0], 1))
     if sample_cost is None:
         if cost is None:
             raise ValueError(
@@ -201,10 +226,6 @@ def _cost_rows(
                 f"y_pred hold {classes.size} labels {classes.tolist()[:10]}; pass "
                 "labels= (all class labels, in the matrix's order)."
             )
-        if not is_matrix and classes.size == 1:
-            # A binary cost on a sample with one label: the other is unknown but
-            # never predicted, so only this class's row matters (and it is 0).
-            return np.zeros((y_true.shape[0], 1))
         positive = None if is_matrix else _positive(y_true, classes, pos_label)
         matrix = as_cost_matrix(cost, classes, positive)
         return matrix[_index(classes, y_true)]
@@ -553,15 +574,17 @@ def g_mean_score(
     -------
     float
         Binary: ``sqrt(recall * specificity)``. ``K`` classes: the ``K``-th root of
-        the product of the recalls of the classes present in ``y_true``
-        (imbalanced-learn's ``geometric_mean_score(average="multiclass")``).
+        the product of the per-class recalls over the labels of ``y_true`` and
+        ``y_pred``; a label that is predicted but never true has recall 0, with an
+        UndefinedMetricWarning (imbalanced-learn's
+        ``geometric_mean_score(average="multiclass")``).
     """
     y_true, y_pred, classes = _labels(y_true, y_pred)
     if pos_label is not None:
         _label_index(classes, pos_label)
     weight = _weights(sample_weight, y_true.shape[0])
     recalls = []
-    for label in np.unique(y_true):
+    for label in classes:  # a label only predicted has recall 0 (as imblearn)
         mine = y_true == label
         hits = weight[mine & (y_pred == label)].sum()
         recalls.append(_ratio(hits, weight[mine].sum(), "G-mean"))
