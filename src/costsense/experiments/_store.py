@@ -1,0 +1,263 @@
+"""The results store: one SQLite file per study run that never loses finished work.
+
+Why SQLite (not CSV or Parquet): every finished cell is one transaction, so a crash
+or Ctrl-C at any moment leaves either the whole cell or nothing (an appended CSV line
+can be cut in half; Parquet files cannot be appended to at all); the primary key
+makes a re-run skip finished cells without reading the whole file; it needs nothing
+beyond the Python standard library; and pandas reads it directly.
+
+Layout (``DIR/results.sqlite``):
+
+``meta(key, value)``
+    ``study`` (the study as JSON), ``fingerprint`` (what determines the results),
+    ``created``, ``version`` (costsense's version that created the store).
+``cells(key, dataset, cost, algorithm, repeat, fold, seed, params, version,
+finished, n_train, n_test, fit_time, predict_time, metrics)``
+    One row per finished cell; ``params`` the algorithm's declared parameters and
+    the fitted model's parameters, ``metrics`` a JSON object of metric values (JSON
+    keeps every float exactly).
+``curves(key, stage, split, value)``
+    Mean cost per sample after each stage of a staged model (train and test).
+
+Other artefacts (decision-boundary grids) are ``.npz`` files under ``DIR/artifacts``,
+each written to a temporary name and renamed, so a file is complete or absent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from costsense import __version__
+
+__all__ = ["ResultsStore", "save_npz_atomically"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cells (
+    key TEXT PRIMARY KEY,
+    dataset TEXT NOT NULL,
+    cost TEXT NOT NULL,
+    algorithm TEXT NOT NULL,
+    repeat INTEGER NOT NULL,
+    fold INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    params TEXT NOT NULL,
+    version TEXT NOT NULL,
+    finished TEXT NOT NULL,
+    n_train INTEGER NOT NULL,
+    n_test INTEGER NOT NULL,
+    fit_time REAL NOT NULL,
+    predict_time REAL NOT NULL,
+    metrics TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS curves (
+    key TEXT NOT NULL,
+    stage INTEGER NOT NULL,
+    split TEXT NOT NULL,
+    value REAL NOT NULL,
+    PRIMARY KEY (key, stage, split)
+);
+"""
+
+_CELL_COLUMNS = (
+    "key",
+    "dataset",
+    "cost",
+    "algorithm",
+    "repeat",
+    "fold",
+    "seed",
+    "params",
+    "version",
+    "finished",
+    "n_train",
+    "n_test",
+    "fit_time",
+    "predict_time",
+    "metrics",
+)
+
+
+def save_npz_atomically(path: Path, **arrays: Any) -> None:
+    """Write ``arrays`` to ``path`` (``.npz``) under a temporary name, then rename.
+
+    Parameters
+    ----------
+    path : Path
+        Destination; its folder is created.
+    **arrays : array-like
+        Named arrays.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npz.part")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            np.savez_compressed(file, **arrays)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+class ResultsStore:
+    """The results of one study run, in ``folder / "results.sqlite"``.
+
+    Parameters
+    ----------
+    folder : str or Path
+        Output folder (created if missing).
+    """
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self.path = self.folder / "results.sqlite"
+        self.artifacts = self.folder / "artifacts"
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(self.path, timeout=60)
+        try:
+            connection.executescript(_SCHEMA)
+            yield connection
+        finally:
+            connection.close()
+
+    def exists(self) -> bool:
+        """Whether the store file exists."""
+        return self.path.is_file()
+
+    def initialise(self, study: dict[str, Any], fingerprint: str) -> None:
+        """Record the study, or check that the store holds the same study.
+
+        Parameters
+        ----------
+        study : dict
+            The study's plain data (recorded as JSON).
+        fingerprint : str
+            Canonical text of what determines the results.
+
+        Raises
+        ------
+        ValueError
+            If the store already holds results of a different study definition.
+        """
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT value FROM meta WHERE key = 'fingerprint'"
+            ).fetchone()
+            if row is not None:
+                if row[0] != fingerprint:
+                    raise ValueError(
+                        f"{self.folder} holds results of a different study definition "
+                        "(datasets, costs, algorithms, protocol or seed differ); "
+                        "choose another --out folder, or remove this one."
+                    )
+                # titles, notes and metric lists may change: keep the latest
+                with db:
+                    db.execute(
+                        "UPDATE meta SET value = ? WHERE key = 'study'",
+                        (json.dumps(study),),
+                    )
+                return
+            now = datetime.now(UTC).isoformat(timespec="seconds")
+            with db:
+                db.executemany(
+                    "INSERT INTO meta VALUES (?, ?)",
+                    [
+                        ("study", json.dumps(study)),
+                        ("fingerprint", fingerprint),
+                        ("created", now),
+                        ("version", __version__),
+                    ],
+                )
+
+    def study(self) -> dict[str, Any]:
+        """Return the recorded study's plain data."""
+        if not self.exists():
+            raise ValueError(f"{self.folder} holds no results store (results.sqlite).")
+        with self._connect() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'study'").fetchone()
+        if row is None:
+            raise ValueError(f"{self.path} records no study.")
+        return json.loads(row[0])
+
+    def done_keys(self) -> set[str]:
+        """Return the keys of the finished cells."""
+        if not self.exists():
+            return set()
+        with self._connect() as db:
+            return {key for (key,) in db.execute("SELECT key FROM cells")}
+
+    def add(self, cell: dict[str, Any]) -> None:
+        """Save one finished cell and its curves in a single transaction.
+
+        Parameters
+        ----------
+        cell : dict
+            The cell's columns (see the module docstring); ``params`` and
+            ``metrics`` dicts, and an optional ``curves`` list of
+            ``(stage, split, value)``.
+        """
+        row = dict(cell)
+        curves = row.pop("curves", [])
+        row["params"] = json.dumps(row["params"], sort_keys=True, default=str)
+        row["metrics"] = json.dumps(row["metrics"], sort_keys=True)
+        row.setdefault("version", __version__)
+        row.setdefault("finished", datetime.now(UTC).isoformat(timespec="seconds"))
+        values = [row[c] for c in _CELL_COLUMNS]
+        with self._connect() as db, db:
+            db.execute(
+                f"INSERT OR IGNORE INTO cells VALUES ({', '.join('?' * len(values))})",
+                values,
+            )
+            db.executemany(
+                "INSERT OR IGNORE INTO curves VALUES (?, ?, ?, ?)",
+                [(row["key"], int(s), str(p), float(v)) for s, p, v in curves],
+            )
+
+    def results(self) -> Any:
+        """Return the finished cells as a DataFrame, one column per metric.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Sorted by key; columns ``key, dataset, cost, algorithm, repeat, fold,
+            seed, n_train, n_test, fit_time, predict_time`` and the metrics.
+        """
+        import pandas as pd
+
+        with self._connect() as db:
+            frame = pd.read_sql_query("SELECT * FROM cells ORDER BY key", db)
+        metrics = pd.DataFrame(
+            [json.loads(m) for m in frame.pop("metrics")], index=frame.index
+        )
+        return pd.concat([frame.drop(columns=["params"]), metrics], axis=1)
+
+    def curves(self) -> Any:
+        """Return the staged-cost curves joined with their cells' identifiers.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``dataset, cost, algorithm, repeat, fold, stage, split, value``.
+        """
+        import pandas as pd
+
+        query = (
+            "SELECT c.dataset, c.cost, c.algorithm, c.repeat, c.fold, "
+            "k.stage, k.split, k.value FROM curves k JOIN cells c ON c.key = k.key "
+            "ORDER BY c.key, k.split, k.stage"
+        )
+        with self._connect() as db:
+            return pd.read_sql_query(query, db)

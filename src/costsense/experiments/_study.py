@@ -1,0 +1,403 @@
+"""Studies declared as data: what to compare, on what, at what costs, how.
+
+A study is a TOML file (or the equivalent dict)::
+
+    name = "rescaling"
+    title = "Rescaling methods against a plain classifier"
+    seed = 0
+    metrics = ["cost", "mean_cost", "recall", "precision", "g_mean", "f1", "auc"]
+    reference = "threshold"          # the algorithm the statistics compare to
+    datasets = ["pima", "haberman", "gaussian"]   # KEEL names, or "gaussian"
+    costs = [5, 10, 20]              # C1/C2 ratios, or [C1, C2] pairs
+
+    [protocol]
+    kind = "kfold"                   # "kfold": repeated stratified k-fold
+    n_splits = 5                     # "holdout": repeated stratified random splits
+    n_repeats = 2
+    scale = "standard"               # "standard", "minmax" or "none" (fit on train)
+
+    [[algorithms]]
+    name = "threshold"               # its name in tables
+    method = "threshold"             # a named method of costsense.experiments
+    base = "logistic"                # a named base learner
+    params = { calibration = "sigmoid" }   # set on the method, optional
+    grid = { calibration = ["sigmoid", "isotonic"] }  # inner CV search, optional
+
+    [quick]                          # overrides applied by --quick
+    datasets = ["pima"]
+    costs = [5]
+    protocol = { n_repeats = 1 }
+
+The ``holdout`` protocol takes ``test_size`` (default 1/3) and ``inner_splits``
+(default 5, the folds of the grid search on the training part); with a ``grid``
+every algorithm is tuned that way in every cell (paper 002's protocol). A
+``"gaussian"`` dataset is paper 000's two-Gaussian problem, ``n_samples`` points
+(``gaussian_samples``, default 2000), drawn once from the study seed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from costsense.experiments._evaluate import ALL_METRICS
+
+__all__ = [
+    "Algorithm",
+    "Protocol",
+    "Study",
+    "builtin_studies",
+    "cost_label",
+    "load_study",
+    "study_from_dict",
+]
+
+_PROTOCOLS = ("kfold", "holdout")
+_SCALES = ("standard", "minmax", "none")
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """How each (dataset, cost) pair is split into training and test sets.
+
+    Attributes
+    ----------
+    kind : {"kfold", "holdout"}
+        Repeated stratified k-fold, or repeated stratified random holdout.
+    n_splits : int
+        Folds per repeat (k-fold only).
+    n_repeats : int
+        Repeats; every repeat reshuffles.
+    test_size : float
+        Test share of a holdout split.
+    inner_splits : int
+        Folds of the inner grid search of algorithms with a ``grid``.
+    scale : {"standard", "minmax", "none"}
+        Feature scaling, fitted on each training set only.
+    """
+
+    kind: str = "kfold"
+    n_splits: int = 5
+    n_repeats: int = 1
+    test_size: float = 1 / 3
+    inner_splits: int = 5
+    scale: str = "standard"
+
+    @property
+    def folds_per_repeat(self) -> int:
+        """Test sets per repeat: ``n_splits`` for k-fold, 1 for holdout."""
+        return self.n_splits if self.kind == "kfold" else 1
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One compared algorithm: a named method around a named base learner.
+
+    Attributes
+    ----------
+    name : str
+        Its name in tables and in the results store.
+    method : str
+        A key of :data:`costsense.experiments.METHODS`.
+    base : str
+        A key of :data:`costsense.experiments.BASE_LEARNERS`.
+    params : dict
+        Parameters set on the method (``set_params``).
+    grid : dict
+        Parameter grid of an inner cross-validated search minimising the cost;
+        empty for none.
+    """
+
+    name: str
+    method: str
+    base: str = "logistic"
+    params: dict[str, Any] = field(default_factory=dict)
+    grid: dict[str, list[Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Study:
+    """A declared comparison; see the module docstring for the file format.
+
+    Attributes
+    ----------
+    name : str
+        Short name (the built-in studies are reproduced by name).
+    title : str
+        Report title.
+    seed : int
+        Every split and model seed derives from it.
+    datasets : tuple of str
+        KEEL set names, or ``"gaussian"``.
+    costs : tuple
+        C1/C2 ratios or (C1, C2) pairs.
+    algorithms : tuple of Algorithm
+        The compared algorithms.
+    protocol : Protocol
+        Splitting and preprocessing.
+    metrics : tuple of str
+        Reported metrics, the first being the main one.
+    reference : str or None
+        The algorithm the statistical tests compare against.
+    gaussian_samples : int
+        Sample size of the ``"gaussian"`` dataset.
+    notes : str
+        Text for the report.
+    paper : tuple of dict
+        The paper's published numbers, each ``{dataset, cost, algorithm, metric,
+        value}``, shown beside ours in the report.
+    """
+
+    name: str
+    title: str
+    seed: int
+    datasets: tuple[str, ...]
+    costs: tuple[Any, ...]
+    algorithms: tuple[Algorithm, ...]
+    protocol: Protocol
+    metrics: tuple[str, ...] = ALL_METRICS
+    reference: str | None = None
+    gaussian_samples: int = 2000
+    notes: str = ""
+    paper: tuple[dict[str, Any], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the plain-data form (what the results store records)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "seed": self.seed,
+            "datasets": list(self.datasets),
+            "costs": [list(c) if isinstance(c, tuple) else c for c in self.costs],
+            "algorithms": [
+                {
+                    "name": a.name,
+                    "method": a.method,
+                    "base": a.base,
+                    "params": a.params,
+                    "grid": a.grid,
+                }
+                for a in self.algorithms
+            ],
+            "protocol": vars(self.protocol).copy(),
+            "metrics": list(self.metrics),
+            "reference": self.reference,
+            "gaussian_samples": self.gaussian_samples,
+            "notes": self.notes,
+            "paper": [dict(p) for p in self.paper],
+        }
+
+    def fingerprint(self) -> str:
+        """Return a canonical JSON text of everything that determines the results."""
+        data = self.to_dict()
+        for key in ("title", "notes", "metrics", "reference", "paper"):
+            data.pop(key)
+        return json.dumps(data, sort_keys=True)
+
+    @property
+    def n_cells(self) -> int:
+        """Number of (dataset, cost, algorithm, repeat, fold) cells."""
+        return (
+            len(self.datasets)
+            * len(self.costs)
+            * len(self.algorithms)
+            * self.protocol.n_repeats
+            * self.protocol.folds_per_repeat
+        )
+
+
+def cost_label(cost: Any) -> str:
+    """Text form of a cost: ``"5"`` for a ratio, ``"5:2"`` for a pair (C1, C2)."""
+    if isinstance(cost, list | tuple):
+        return ":".join(f"{float(c):g}" for c in cost)
+    return f"{float(cost):g}"
+
+
+def _fail(source: str, message: str) -> None:
+    raise ValueError(f"study {source}: {message}")
+
+
+def _check_keys(data: dict[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        _fail(where, f"unknown keys {unknown}; allowed: {sorted(allowed)}")
+
+
+def _merge_quick(data: dict[str, Any]) -> dict[str, Any]:
+    quick = data.get("quick", {})
+    merged = copy.deepcopy(data)
+    for key, value in quick.items():
+        if key == "protocol":
+            merged.setdefault("protocol", {}).update(value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def study_from_dict(
+    data: dict[str, Any], *, quick: bool = False, source: str = "<dict>"
+) -> Study:
+    """Validate a study's plain data and build the :class:`Study`.
+
+    Parameters
+    ----------
+    data : dict
+        Parsed TOML (see the module docstring).
+    quick : bool, default=False
+        Apply the ``[quick]`` overrides.
+    source : str, default="<dict>"
+        Where the data came from, for error messages.
+
+    Returns
+    -------
+    Study
+    """
+    from costsense.experiments._models import BASE_LEARNERS, METHODS
+
+    top = {
+        "name",
+        "title",
+        "seed",
+        "datasets",
+        "costs",
+        "algorithms",
+        "protocol",
+        "metrics",
+        "reference",
+        "gaussian_samples",
+        "notes",
+        "quick",
+        "paper",
+    }
+    _check_keys(data, top, source)
+    if quick:
+        data = _merge_quick(data)
+    for key in ("name", "datasets", "costs", "algorithms"):
+        if key not in data:
+            _fail(source, f"missing required key {key!r}")
+    protocol_data = data.get("protocol", {})
+    _check_keys(protocol_data, set(Protocol.__dataclass_fields__), f"{source} protocol")
+    protocol = Protocol(**protocol_data)
+    if protocol.kind not in _PROTOCOLS:
+        _fail(
+            source, f"protocol.kind must be one of {_PROTOCOLS}, got {protocol.kind!r}"
+        )
+    if protocol.scale not in _SCALES:
+        _fail(
+            source, f"protocol.scale must be one of {_SCALES}, got {protocol.scale!r}"
+        )
+    if protocol.n_repeats < 1 or protocol.n_splits < 2 or protocol.inner_splits < 2:
+        _fail(source, "protocol needs n_repeats >= 1, n_splits >= 2, inner_splits >= 2")
+    if not 0 < protocol.test_size < 1:
+        _fail(source, f"protocol.test_size must be in (0, 1), got {protocol.test_size}")
+    algorithms = []
+    for entry in data["algorithms"]:
+        _check_keys(entry, set(Algorithm.__dataclass_fields__), f"{source} algorithm")
+        if "name" not in entry or "method" not in entry:
+            _fail(source, f"every algorithm needs a name and a method, got {entry}")
+        algorithm = Algorithm(**entry)
+        if algorithm.method not in METHODS:
+            _fail(
+                source,
+                f"algorithm {algorithm.name!r}: unknown method {algorithm.method!r}; "
+                f"choose from {sorted(METHODS)}",
+            )
+        if algorithm.base not in BASE_LEARNERS:
+            _fail(
+                source,
+                f"algorithm {algorithm.name!r}: unknown base {algorithm.base!r}; "
+                f"choose from {sorted(BASE_LEARNERS)}",
+            )
+        algorithms.append(algorithm)
+    names = [a.name for a in algorithms]
+    if len(set(names)) != len(names) or not names:
+        _fail(source, f"algorithm names must be unique and non-empty, got {names}")
+    metrics = tuple(data.get("metrics", ALL_METRICS))
+    unknown = sorted(set(metrics) - set(ALL_METRICS))
+    if unknown:
+        _fail(source, f"unknown metrics {unknown}; choose from {list(ALL_METRICS)}")
+    reference = data.get("reference")
+    if reference is not None and reference not in names:
+        _fail(source, f"reference {reference!r} is not one of the algorithms {names}")
+    costs = tuple(tuple(c) if isinstance(c, list) else c for c in data["costs"])
+    from costsense.costs import as_binary_costs
+
+    for cost in costs:
+        try:
+            as_binary_costs(cost)
+        except (TypeError, ValueError) as error:
+            _fail(source, str(error))
+    datasets = tuple(str(d) for d in data["datasets"])
+    if not datasets or not costs:
+        _fail(source, "datasets and costs must not be empty")
+    return Study(
+        name=str(data["name"]),
+        title=str(data.get("title", data["name"])),
+        seed=int(data.get("seed", 0)),
+        datasets=datasets,
+        costs=costs,
+        algorithms=tuple(algorithms),
+        protocol=protocol,
+        metrics=metrics,
+        reference=reference,
+        gaussian_samples=int(data.get("gaussian_samples", 2000)),
+        notes=str(data.get("notes", "")),
+        paper=tuple(_paper_rows(data.get("paper", []), source)),
+    )
+
+
+def _paper_rows(rows: list[dict[str, Any]], source: str) -> list[dict[str, Any]]:
+    needed = {"dataset", "cost", "algorithm", "metric", "value"}
+    for row in rows:
+        if set(row) != needed:
+            _fail(source, f"paper rows need exactly the keys {sorted(needed)}: {row}")
+    return [{**row, "cost": cost_label(row["cost"])} for row in rows]
+
+
+def builtin_studies() -> dict[str, Path]:
+    """Return the studies shipped with costsense, by name.
+
+    Returns
+    -------
+    dict of str to Path
+        Name -> TOML file.
+    """
+    folder = resources.files("costsense.experiments") / "studies"
+    return {
+        Path(entry.name).stem: Path(str(entry))
+        for entry in folder.iterdir()
+        if entry.name.endswith(".toml")
+    }
+
+
+def load_study(name_or_path: str | Path, *, quick: bool = False) -> Study:
+    """Load a built-in study by name, or a study file.
+
+    Parameters
+    ----------
+    name_or_path : str or Path
+        A name from :func:`builtin_studies`, or the path of a TOML study file.
+    quick : bool, default=False
+        Apply the study's ``[quick]`` overrides.
+
+    Returns
+    -------
+    Study
+    """
+    studies = builtin_studies()
+    path = studies.get(str(name_or_path), Path(name_or_path))
+    if not path.is_file():
+        raise ValueError(
+            f"no study {str(name_or_path)!r}: give a built-in study "
+            f"({', '.join(sorted(studies))}) or the path of a TOML study file."
+        )
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"study file {path}: {error}") from None
+    return study_from_dict(data, quick=quick, source=str(path))

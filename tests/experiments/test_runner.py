@@ -1,0 +1,225 @@
+"""The study runner and its store: resumable, identical however it runs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from pandas.testing import assert_frame_equal
+from sklearn.ensemble import AdaBoostClassifier
+from sklearn.tree import DecisionTreeClassifier
+
+from costsense.experiments import (
+    METHODS,
+    ResultsStore,
+    builtin_studies,
+    load_study,
+    plan,
+    run_study,
+    study_from_dict,
+)
+
+# Columns that depend on the machine's speed or the clock, not on the computation.
+VOLATILE = ["fit_time", "predict_time", "finished"]
+
+
+def tiny(**overrides):
+    data = {
+        "name": "tiny",
+        "seed": 3,
+        "datasets": ["gaussian"],
+        "gaussian_samples": 240,
+        "costs": [5, [2, 1]],
+        "algorithms": [
+            {"name": "plain", "method": "plain"},
+            {"name": "threshold", "method": "threshold"},
+            {"name": "metacost", "method": "metacost", "base": "tree"},
+        ],
+        "protocol": {"kind": "kfold", "n_splits": 3, "n_repeats": 2},
+        "reference": "threshold",
+    }
+    data.update(overrides)
+    return study_from_dict(data)
+
+
+def stable(folder):
+    frame = ResultsStore(folder).results()
+    return frame.drop(columns=VOLATILE).reset_index(drop=True)
+
+
+def test_the_plan_has_one_cell_per_combination_and_unique_keys():
+    study = tiny()
+    cells = plan(study)
+    assert len(cells) == study.n_cells == 1 * 2 * 3 * 2 * 3
+    assert len({cell.key for cell in cells}) == len(cells)
+
+
+def test_folds_partition_the_data_and_are_shared_by_all_algorithms(tmp_path):
+    run_study(tiny(), tmp_path)
+    results = ResultsStore(tmp_path).results()
+    per_split = results.groupby(["dataset", "cost", "algorithm", "repeat"])["n_test"]
+    assert (per_split.sum() == 240).all()  # the test folds cover every sample once
+    sizes = results.pivot_table(
+        index=["cost", "repeat", "fold"], columns="algorithm", values="n_test"
+    )
+    assert (sizes.nunique(axis=1) == 1).all()  # same test set for every algorithm
+
+
+def test_an_interrupted_run_resumes_to_the_uninterrupted_results(tmp_path, monkeypatch):
+    study = tiny()
+    run_study(study, tmp_path / "whole")
+
+    real_add = ResultsStore.add
+    calls = {"n": 0}
+
+    def add_then_interrupt(self, cell):
+        real_add(self, cell)
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(ResultsStore, "add", add_then_interrupt)
+    first = run_study(study, tmp_path / "resumed")
+    assert first.interrupted and first.ran == 5
+    assert len(ResultsStore(tmp_path / "resumed").done_keys()) == 5
+    monkeypatch.setattr(ResultsStore, "add", real_add)
+    second = run_study(study, tmp_path / "resumed")
+    assert not second.interrupted
+    assert (second.skipped, second.ran) == (5, study.n_cells - 5)
+    assert_frame_equal(stable(tmp_path / "resumed"), stable(tmp_path / "whole"))
+    third = run_study(study, tmp_path / "resumed")
+    assert third.ran == 0  # nothing left to do
+
+
+def test_one_job_two_jobs_and_a_dask_cluster_give_identical_results(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    study = tiny()
+    run_study(study, tmp_path / "one", jobs=1)
+    run_study(study, tmp_path / "two", jobs=2)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        run_study(study, tmp_path / "dask", scheduler=cluster.scheduler_address)
+    reference = stable(tmp_path / "one")
+    assert len(reference) == study.n_cells
+    assert_frame_equal(stable(tmp_path / "two"), reference)
+    assert_frame_equal(stable(tmp_path / "dask"), reference)
+
+
+def test_a_store_refuses_a_different_study(tmp_path):
+    run_study(tiny(), tmp_path)
+    with pytest.raises(ValueError, match="different study"):
+        run_study(tiny(seed=4), tmp_path)
+    # a new title or report settings is the same study
+    run_study(tiny(title="renamed", reference="plain"), tmp_path)
+    assert ResultsStore(tmp_path).study()["title"] == "renamed"
+
+
+def test_the_store_records_version_parameters_and_seeds(tmp_path):
+    import sqlite3
+
+    from costsense import __version__
+
+    run_study(tiny(), tmp_path)
+    with sqlite3.connect(tmp_path / "results.sqlite") as db:
+        rows = pd.read_sql_query("SELECT * FROM cells", db)
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+    assert (rows["version"] == __version__).all()
+    assert rows["seed"].nunique() == len(rows)  # every cell its own seed
+    assert rows["params"].str.contains('"method": "metacost"').any()
+    assert meta["version"] == __version__
+    assert '"seed": 3' in meta["study"]
+
+
+def test_costs_in_the_store_match_the_rates_of_the_same_cells(tmp_path):
+    run_study(tiny(), tmp_path)
+    results = ResultsStore(tmp_path).results()
+    for _, row in results.iterrows():
+        c1, c2 = (5.0, 1.0) if row["cost"] == "5" else (2.0, 1.0)
+        n_test = row["n_test"]
+        n_pos = n_test / 2  # the Gaussian sample is balanced, folds stratified
+        fn = (1 - row["recall"]) * n_pos
+        fp = (1 - row["specificity"]) * (n_test - n_pos)
+        assert row["cost_total"] == pytest.approx(c1 * fn + c2 * fp)
+        assert row["mean_cost"] == pytest.approx(row["cost_total"] / n_test)
+
+
+def test_holdout_with_inner_grid_search_records_the_choice(tmp_path):
+    study = tiny(
+        algorithms=[
+            {
+                "name": "tuned",
+                "method": "threshold",
+                "grid": {"calibration": ["sigmoid", "isotonic"]},
+            }
+        ],
+        protocol={"kind": "holdout", "n_repeats": 3, "inner_splits": 3},
+        reference=None,
+        costs=[5],
+    )
+    run_study(study, tmp_path)
+    results = ResultsStore(tmp_path).results()
+    assert len(results) == 3
+    assert (results["n_test"] == 80).all()  # a third of 240, stratified
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "results.sqlite") as db:
+        params = [p for (p,) in db.execute("SELECT params FROM cells")]
+    assert all('"chosen": {"model__calibration": ' in p for p in params)
+
+
+def test_staged_models_get_cost_curves_ending_at_their_test_cost(tmp_path, monkeypatch):
+    def adaboost(base, cost, pos, seed):
+        return AdaBoostClassifier(
+            DecisionTreeClassifier(max_depth=1), n_estimators=7, random_state=seed
+        )
+
+    monkeypatch.setitem(METHODS, "adaboost-test", adaboost)
+    study = tiny(
+        algorithms=[{"name": "ada", "method": "adaboost-test"}],
+        reference=None,
+        protocol={"n_splits": 2},
+    )
+    run_study(study, tmp_path)
+    store = ResultsStore(tmp_path)
+    curves, results = store.curves(), store.results()
+    assert set(curves["split"]) == {"train", "test"}
+    assert (curves.groupby(["cost", "fold", "split"])["stage"].max() == 7).all()
+    last = curves[(curves["stage"] == 7) & (curves["split"] == "test")]
+    merged = last.merge(results, on=["dataset", "cost", "algorithm", "repeat", "fold"])
+    assert np.allclose(merged["value"], merged["mean_cost"])
+
+
+def test_study_files_are_validated_with_the_problem_named(tmp_path):
+    with pytest.raises(ValueError, match="unknown method 'magic'"):
+        tiny(algorithms=[{"name": "x", "method": "magic"}])
+    with pytest.raises(ValueError, match="reference 'nope'"):
+        tiny(reference="nope")
+    with pytest.raises(ValueError, match="unknown keys"):
+        tiny(colour="blue")
+    with pytest.raises(ValueError, match="C1"):
+        tiny(costs=[-5])
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        'name = "mine"\ndatasets = ["gaussian"]\ncosts = [3]\n'
+        '[[algorithms]]\nname = "a"\nmethod = "plain"\n'
+    )
+    mine = load_study(path)
+    assert (mine.name, mine.costs, mine.algorithms[0].method) == ("mine", (3,), "plain")
+    with pytest.raises(ValueError, match="no study"):
+        load_study(tmp_path / "missing.toml")
+
+
+def test_the_builtin_rescaling_study_and_its_quick_version():
+    assert "rescaling" in builtin_studies()
+    full, quick = load_study("rescaling"), load_study("rescaling", quick=True)
+    assert quick.n_cells < full.n_cells
+    assert set(quick.datasets) <= set(full.datasets)
+    assert {a.method for a in full.algorithms} == {
+        "plain",
+        "weighting",
+        "rejection",
+        "threshold",
+        "threshold-calibrated",
+        "metacost",
+    }
