@@ -20,7 +20,7 @@ $(STAMP_DEV): pyproject.toml | $(BIN)/python
 	touch $@ $(STAMP_CORE)
 
 demo: $(STAMP_CORE)
-	$(BIN)/costsense evaluate --dataset pima --cost 5 --model plain,weighting,threshold,metacost
+	$(BIN)/costsense reproduce rescaling --quick --jobs 2 --out results/rescaling-quick
 
 test: $(STAMP_DEV)
 	$(BIN)/python -m pytest -n 2 -q

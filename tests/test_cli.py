@@ -112,3 +112,87 @@ def test_usage_errors_are_reported_not_raised(tmp_path, capsys):
     )
     assert status == 2
     assert "nope" in capsys.readouterr().err
+
+
+TINY_STUDY = """
+name = "tiny"
+title = "A tiny study"
+seed = 1
+datasets = ["gaussian"]
+gaussian_samples = 200
+costs = [5]
+metrics = ["cost_total", "recall"]
+reference = "threshold"
+
+[protocol]
+n_splits = 3
+
+[[algorithms]]
+name = "plain"
+method = "plain"
+
+[[algorithms]]
+name = "threshold"
+method = "threshold"
+"""
+
+
+def test_reproduce_a_study_file_writes_a_report_with_every_mean(tmp_path, capsys):
+    pd = pytest.importorskip("pandas")
+    study = tmp_path / "tiny.toml"
+    study.write_text(TINY_STUDY)
+    out = tmp_path / "out"
+    status = cli.main(["reproduce", str(study), "--out", str(out), "--quiet"])
+    assert status == 0
+    assert study.read_text() == TINY_STUDY  # the input is never written
+    printed = capsys.readouterr().out
+    assert str(out / "report.md") in printed
+    report = (out / "report.md").read_text()
+    import sqlite3
+
+    with sqlite3.connect(out / "results.sqlite") as db:
+        cells = pd.read_sql_query("SELECT algorithm, metrics FROM cells", db)
+    totals = cells.assign(
+        total=[float(m.split('"cost_total": ')[1].split(",")[0]) for m in cells.metrics]
+    ).groupby("algorithm")["total"]
+    for algorithm, values in totals:
+        cell = f"{values.mean():.2f} ({values.std(ddof=1):.2f})"
+        assert cell in report, (algorithm, cell)
+    assert (out / "figures" / "boundary_gaussian_5.png").is_file()
+    # report rebuilds the same file from the store alone
+    (out / "report.md").unlink()
+    assert cli.main(["report", str(out)]) == 0
+    assert (out / "report.md").read_text() == report
+
+
+def test_reproduce_interrupted_then_resumed(tmp_path, monkeypatch, capsys):
+    from costsense.experiments import _runner
+
+    study = tmp_path / "tiny.toml"
+    study.write_text(TINY_STUDY)
+    out = tmp_path / "out"
+    real = _runner.run_cell
+    calls = {"n": 0}
+
+    def interrupt_on_fourth_cell(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_runner, "run_cell", interrupt_on_fourth_cell)
+    args = ["reproduce", str(study), "--out", str(out), "--quiet"]
+    assert cli.main(args) == 130
+    assert "3 of 6 cells are saved" in capsys.readouterr().err
+    monkeypatch.setattr(_runner, "run_cell", real)
+    assert cli.main(args) == 0
+    assert "3 cells run" in capsys.readouterr().err
+
+
+def test_report_of_a_folder_without_results_is_an_error(tmp_path, capsys):
+    assert cli.main(["report", str(tmp_path)]) == 2
+    assert "results.sqlite" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["reproduce", "rescaling", "--jobs", "0"])
+    assert cli.main(["reproduce", "no-such-study"]) == 2
+    assert "no study" in capsys.readouterr().err

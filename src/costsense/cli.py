@@ -128,7 +128,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     from tqdm.auto import tqdm
 
     from costsense.costs import as_binary_costs, resolve_pos_label
-    from costsense.experiments import FOLD_METRICS, evaluate, summarise
+    from costsense.experiments import evaluate, summarise
+    from costsense.experiments._evaluate import FOLD_COLUMNS
 
     methods = [m.strip() for m in args.model.split(",") if m.strip()]
     output = Path(args.output) if args.output else None
@@ -151,7 +152,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         f"C2 (false positive) = {c2:g}; {args.folds}-fold stratified CV, "
         f"base learner {args.base}, seed {args.seed}"
     )
-    writer = _RowWriter(output, ["model", "fold", *FOLD_METRICS]) if output else None
+    writer = _RowWriter(output, ["model", "fold", *FOLD_COLUMNS]) if output else None
     rows: list[dict[str, Any]] = []
 
     def keep(row: dict[str, Any]) -> None:
@@ -259,11 +260,19 @@ def _write_report(out: Path) -> int:
         index=["dataset", "cost"], columns="algorithm", values=main, aggfunc="mean"
     )
     table = table[[name for name in order if name in table.columns]]
+    table = table.sort_index(
+        key=lambda level: level.map(_cost_key) if level.name == "cost" else level
+    )
     print(f"\nmean {main} over repeats and folds\n")
     print(table.round(3).to_string())
     print(f"\nreport: {files.markdown}\n        {files.html}")
     print(f"figures: {len(files.figures)} in {files.markdown.parent / 'figures'}")
     return 0
+
+
+def _cost_key(label: str) -> tuple[float, ...]:
+    """Sort key of a cost label ("5", "5:2"): numerically."""
+    return tuple(float(part) for part in str(label).split(":"))
 
 
 def _cmd_report(args: argparse.Namespace) -> int:

@@ -18,12 +18,23 @@ from costsense.experiments._evaluate import (
     summarise,
 )
 from costsense.experiments._models import BASE_LEARNERS, METHODS, make_model
+from costsense.experiments._report import Boundary, ReportFiles, write_report
 from costsense.experiments._runner import (
     RunSummary,
     plan,
     report_study,
     run_cell,
     run_study,
+)
+from costsense.experiments._stats import (
+    PairedTest,
+    best_mask,
+    corrected_paired_t_test,
+    describe,
+    mean_ranks,
+    paired_t_test,
+    wilcoxon_test,
+    win_tie_loss,
 )
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import (
@@ -41,18 +52,29 @@ __all__ = [
     "FOLD_METRICS",
     "METHODS",
     "Algorithm",
+    "Boundary",
+    "PairedTest",
     "Protocol",
+    "ReportFiles",
     "ResultsStore",
     "RunSummary",
     "Study",
+    "best_mask",
     "builtin_studies",
+    "corrected_paired_t_test",
+    "describe",
     "evaluate",
     "load_study",
     "make_model",
+    "mean_ranks",
+    "paired_t_test",
     "plan",
     "report_study",
     "run_cell",
     "run_study",
     "study_from_dict",
     "summarise",
+    "wilcoxon_test",
+    "win_tie_loss",
+    "write_report",
 ]

@@ -16,6 +16,7 @@ from costsense.experiments._models import make_model
 
 __all__ = [
     "ALL_METRICS",
+    "FOLD_COLUMNS",
     "FOLD_METRICS",
     "evaluate",
     "fold_metrics",
@@ -35,16 +36,13 @@ FOLD_METRICS = (
     "auc",
 )
 
-#: Every metric a study can report: those of :func:`fold_metrics`, with the total
-#: cost named ``cost_total`` (a study's table also has a ``cost`` column: the cost
-#: setting, such as ``"5"``).
-ALL_METRICS = (
-    "cost_total",
-    *FOLD_METRICS[1:4],
-    "specificity",
-    "savings",
-    *FOLD_METRICS[4:],
-)
+#: Every metric :func:`fold_metrics` computes, in order.
+FOLD_COLUMNS = (*FOLD_METRICS[:4], "specificity", "savings", *FOLD_METRICS[4:])
+
+#: Every metric a study can report: :data:`FOLD_COLUMNS` with the total cost named
+#: ``cost_total`` (a study's table also has a ``cost`` column: the cost setting,
+#: such as ``"5"``).
+ALL_METRICS = ("cost_total", *FOLD_COLUMNS[1:])
 
 #: Metrics where lower is better.
 LOWER_IS_BETTER = ("cost", "cost_total", "mean_cost")

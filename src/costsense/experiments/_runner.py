@@ -514,6 +514,11 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> Any:
     results = store.results()
     if results.empty:
         raise ValueError(f"{store.path} holds no finished cells yet.")
+    # tables list the algorithms in the study's order (their first appearance)
+    order = {a["name"]: i for i, a in enumerate(study["algorithms"])}
+    results = results.sort_values(
+        "algorithm", key=lambda names: names.map(order), kind="stable"
+    )
     boundaries = []
     for dataset in study["datasets"]:
         for cost in study["costs"]:

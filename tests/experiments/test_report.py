@@ -1,0 +1,439 @@
+from __future__ import annotations
+
+import base64
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from costsense.experiments._report import (
+    Boundary,
+    ReportFiles,
+    _average_curves,
+    write_report,
+)
+from costsense.experiments._stats import win_tie_loss
+
+# First appearance order; alphabetical order would be adac2, boost, ref.
+ALGS = ["ref", "boost", "adac2"]
+# Numeric order of the rows; the string order of the costs would put "10" first.
+ROWS = [("d1", "5"), ("d1", "10"), ("d2", "5"), ("d2", "10")]
+METRICS = ["cost_total", "mean_cost", "recall", "g_mean", "auc"]
+LOWER = {"cost_total", "mean_cost"}
+# Decimals by the documented rule: 3 for rates within [0, 1], else 2.
+DECIMALS = {"cost_total": 2, "mean_cost": 2, "recall": 3, "g_mean": 3, "auc": 3}
+# Designed cost_total difference ref - boost per row: 2 wins, 1 tie, 1 loss.
+SHIFT = {("d1", "5"): -10.0, ("d1", "10"): -10.0, ("d2", "5"): 0.0, ("d2", "10"): 10.0}
+SYMMETRIC = np.array([1.0, -1.0, 2.0, -2.0, 0.5, -0.5])  # mean 0: t = 0, a tie
+
+
+def _results(seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    records = []
+    for dataset, cost in [("d1", "10"), ("d1", "5"), ("d2", "10"), ("d2", "5")]:
+        boost_cost = rng.uniform(20.0, 80.0, size=6)
+        boost_gmean = rng.uniform(0.1, 0.8, size=6)
+        shared_recall = rng.uniform(0.5, 1.0, size=6)
+        noise = rng.normal(0.0, 1.0, size=6)
+        for alg in ALGS:
+            if alg == "boost":
+                cost_total, g_mean = boost_cost, boost_gmean
+            elif alg == "ref":
+                shift = SHIFT[(dataset, cost)]
+                cost_total = boost_cost + (SYMMETRIC if shift == 0 else shift + noise)
+                g_mean = boost_gmean + 0.1 + rng.uniform(-0.01, 0.01, size=6)
+            else:
+                cost_total = rng.uniform(20.0, 80.0, size=6)
+                g_mean = rng.uniform(0.0, 1.0, size=6)
+            if (dataset, cost) == ("d1", "5"):
+                # boost and adac2 tie for the best recall in this row
+                recall = rng.uniform(0.0, 0.3, 6) if alg == "ref" else shared_recall
+            else:
+                recall = rng.uniform(0.0, 1.0, size=6)
+            auc = rng.uniform(0.0, 1.0, size=6)
+            for k in range(6):
+                records.append(
+                    {
+                        "dataset": dataset,
+                        "cost": cost,
+                        "algorithm": alg,
+                        "repeat": k // 3,
+                        "fold": k % 3,
+                        "cost_total": cost_total[k],
+                        "mean_cost": cost_total[k] / 50.0,
+                        "recall": recall[k],
+                        "precision": rng.uniform(),
+                        "g_mean": g_mean[k],
+                        "auc": auc[k],
+                        "fit_time": rng.uniform(0.0, 3.0),
+                    }
+                )
+    frame = pd.DataFrame.from_records(records)
+    # Shuffle the cells (pairing must go by repeat and fold, not by position),
+    # keeping one cell of each algorithm first so the column order stays ALGS.
+    firsts = [int(frame.index[frame["algorithm"] == a][0]) for a in ALGS]
+    rest = rng.permutation(frame.index.difference(firsts))
+    return frame.loc[firsts + list(rest)].reset_index(drop=True)
+
+
+def _curves(settings: list[tuple[str, str]], seed: int = 1) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    records = [
+        {
+            "dataset": dataset,
+            "cost": cost,
+            "algorithm": alg,
+            "repeat": repeat,
+            "fold": fold,
+            "stage": stage,
+            "split": split,
+            "value": rng.uniform(),
+        }
+        for dataset, cost in settings
+        for alg in ("ref", "boost")
+        for repeat in range(2)
+        for fold in range(3)
+        for stage in range(1, 6)
+        for split in ("train", "test")
+    ]
+    return pd.DataFrame.from_records(records)
+
+
+def _boundary(dataset: str = "d1", cost: str = "5") -> Boundary:
+    rng = np.random.default_rng(2)
+    grid = np.linspace(-2.0, 2.0, 30)
+    xx, yy = np.meshgrid(grid, grid)
+    X = rng.normal(size=(40, 2))
+    y = (X.sum(axis=1) > 0).astype(int)
+    return Boundary(
+        dataset=dataset,
+        cost=cost,
+        xx=xx,
+        yy=yy,
+        predictions={"ref": (xx > 0).astype(int), "boost": (yy > 0.5).astype(int)},
+        reference=xx + yy,
+        X=X,
+        y=y,
+    )
+
+
+def _expected(results: pd.DataFrame) -> dict:
+    """(metric, dataset, cost, algorithm) -> (mean, std) by numpy."""
+    out = {}
+    for metric in METRICS:
+        for dataset, cost in ROWS:
+            for alg in ALGS:
+                values = results.loc[
+                    (results["dataset"] == dataset)
+                    & (results["cost"] == cost)
+                    & (results["algorithm"] == alg),
+                    metric,
+                ].to_numpy()
+                assert values.size == 6
+                # fsum: the mean of the same values does not depend on their order
+                mean = math.fsum(values) / 6
+                out[metric, dataset, cost, alg] = (mean, values.std(ddof=1))
+    return out
+
+
+def _cell(metric: str, mean: float, std: float) -> str:
+    d = DECIMALS[metric]
+    return f"{mean:.{d}f} ({std:.{d}f})"
+
+
+def _md_table(text: str, heading: str) -> list[list[str]]:
+    """Cells of the first Markdown table after a heading line, header included."""
+    lines = text.splitlines()
+    start = lines.index(heading)
+    table = []
+    for line in lines[start + 1 :]:
+        if line.startswith("|"):
+            table.append([c.strip() for c in line.strip().strip("|").split("|")])
+        elif table:
+            break
+        elif line.startswith("#"):
+            raise AssertionError(f"no table under {heading!r}")
+    return [table[0], *table[2:]]  # drop the |---| rule
+
+
+@pytest.fixture(scope="module")
+def full(tmp_path_factory) -> tuple[pd.DataFrame, ReportFiles, str, str, Path]:
+    results = _results()
+    paper = pd.DataFrame(
+        {
+            "dataset": ["d1", "d2", "d1"],
+            "cost": [5, "10", 5.0],
+            "algorithm": ["ref", "boost", "unknown"],
+            "metric": ["cost_total", "recall", "auc"],
+            "value": [42.0, 0.5, 0.9],
+        }
+    )
+    out = tmp_path_factory.mktemp("report") / "out"
+    files = write_report(
+        results,
+        out,
+        title="Study <1> & co",
+        metrics=METRICS,
+        reference="ref",
+        curves=_curves([("d2", "10"), ("d1", "5")]),
+        boundaries=[_boundary(), _boundary("two moons/v2", "10")],
+        paper=paper,
+        notes="First note with a < b.\n\nSecond paragraph.",
+    )
+    md = files.markdown.read_text(encoding="utf-8")
+    page = files.html.read_text(encoding="utf-8")
+    return results, files, md, page, out
+
+
+def test_files_are_written_into_out_dir(full):
+    _, files, _, _, out = full
+    assert files.markdown == out / "report.md"
+    assert files.html == out / "report.html"
+    assert all(p.parent == out / "figures" for p in files.figures)
+
+
+def test_header_counts_and_escaped_text(full):
+    _, _, md, page, _ = full
+    assert "72 cells, 2 datasets, 2 costs, 3 algorithms." in md
+    assert "72 cells, 2 datasets, 2 costs, 3 algorithms." in page
+    assert md.startswith("# Study <1> & co\n")
+    assert "<title>Study &lt;1&gt; &amp; co</title>" in page
+    assert "<p>First note with a &lt; b.</p>" in page
+    assert "<p>Second paragraph.</p>" in page
+    assert "First note with a < b.\n\nSecond paragraph." in md
+
+
+def test_every_cell_is_mean_and_std_in_both_formats(full):
+    results, _, md, page, _ = full
+    assert (results["mean_cost"] > 1).any()  # mean_cost is not a rate
+    for metric in ("recall", "g_mean", "auc"):
+        assert results[metric].between(0, 1).all()
+    expected = _expected(results)
+    for metric in METRICS:
+        table = _md_table(md, f"### {metric}")
+        assert table[0] == ["dataset", "cost", *ALGS]
+        assert [tuple(r[:2]) for r in table[1:-1]] == ROWS
+        for row, (dataset, cost) in zip(table[1:-1], ROWS, strict=True):
+            for alg, text in zip(ALGS, row[2:], strict=True):
+                cell = _cell(metric, *expected[metric, dataset, cost, alg])
+                assert text.strip("*") == cell
+                assert f"<td>{cell}</td>" in page or f"<td><b>{cell}</b></td>" in page
+
+
+def test_bold_cells_are_the_best_means(full):
+    results, _, md, page, _ = full
+    expected = _expected(results)
+    n_bold = 0
+    for metric in METRICS:
+        table = _md_table(md, f"### {metric}")
+        for row, (dataset, cost) in zip(table[1:-1], ROWS, strict=True):
+            means = np.array([expected[metric, dataset, cost, a][0] for a in ALGS])
+            best = means.min() if metric in LOWER else means.max()
+            for alg, text, mean in zip(ALGS, row[2:], means, strict=True):
+                cell = _cell(metric, *expected[metric, dataset, cost, alg])
+                is_best = bool(np.isclose(mean, best, rtol=1e-9, atol=0))
+                assert text.startswith("**") == is_best, (metric, dataset, alg)
+                html_cell = f"<td><b>{cell}</b></td>" if is_best else f"<td>{cell}</td>"
+                assert html_cell in page
+                n_bold += is_best
+    assert n_bold >= len(METRICS) * len(ROWS)
+    # designed ties are marked together: equal recall of boost and adac2 in
+    # d1/5 (the best there), equal mean cost of ref and boost in d2/5
+    recall = _md_table(md, "### recall")
+    assert recall[1][3].startswith("**") and recall[1][4].startswith("**")
+    for metric in LOWER:
+        d2_5 = _md_table(md, f"### {metric}")[3]
+        assert d2_5[:2] == ["d2", "5"]
+        assert d2_5[2].split(" (")[0] == d2_5[3].split(" (")[0]
+
+
+def test_mean_rank_row_by_hand(full):
+    results, _, md, _, _ = full
+    expected = _expected(results)
+    for metric in METRICS:
+        means = np.array(
+            [[expected[metric, d, c, a][0] for a in ALGS] for d, c in ROWS]
+        )
+        keyed = means if metric in LOWER else -means
+        ranks = np.mean([stats.rankdata(row) for row in keyed], axis=0)
+        last = _md_table(md, f"### {metric}")[-1]
+        assert last[0] == "mean rank"
+        assert [float(x) for x in last[2:]] == pytest.approx(ranks, abs=0.005)
+
+
+def _pairs(results: pd.DataFrame, metric: str, other: str) -> list:
+    pairs = []
+    for dataset, cost in ROWS:
+        row = results[(results["dataset"] == dataset) & (results["cost"] == cost)]
+        a = row[row["algorithm"] == "ref"][["repeat", "fold", metric]]
+        b = row[row["algorithm"] == other][["repeat", "fold", metric]]
+        merged = a.merge(b, on=["repeat", "fold"], suffixes=("_a", "_b"))
+        pairs.append((merged[f"{metric}_a"], merged[f"{metric}_b"]))
+    return pairs
+
+
+def test_win_tie_loss_equals_the_stats_function(full):
+    results, _, md, page, _ = full
+    table = _md_table(md, "## Statistical comparison")
+    header = table[0]
+    printed = {(r[0], r[1]): dict(zip(header, r, strict=True)) for r in table[1:]}
+    assert set(printed) == {(m, a) for m in METRICS for a in ("boost", "adac2")}
+    for (metric, other), row in printed.items():
+        expected = win_tie_loss(
+            _pairs(results, metric, other),
+            test="t",
+            alpha=0.05,
+            lower_is_better=metric in LOWER,
+        )
+        got = (int(row["wins"]), int(row["ties"]), int(row["losses"]))
+        assert got == expected, (metric, other)
+        assert row["rows"] == "4"
+        html_row = "".join(f"<td>{c}</td>" for c in row.values())
+        assert f"<tr>{html_row}</tr>" in page
+    # The designed rows: the answer is known without any test code.
+    assert printed["cost_total", "boost"]["wins"] == "2"
+    assert printed["cost_total", "boost"]["ties"] == "1"
+    assert printed["cost_total", "boost"]["losses"] == "1"
+    assert printed["g_mean", "boost"]["wins"] == "4"  # higher g_mean is better
+
+
+def test_wilcoxon_across_row_means_equals_scipy(full):
+    results, _, md, _, _ = full
+    expected = _expected(results)
+    table = _md_table(md, "## Statistical comparison")
+    for row in table[1:]:
+        metric, other, statistic, pvalue = row[0], row[1], row[6], row[7]
+        a = [expected[metric, d, c, "ref"][0] for d, c in ROWS]
+        b = [expected[metric, d, c, other][0] for d, c in ROWS]
+        scipy_result = stats.wilcoxon(a, b)
+        assert float(statistic) == pytest.approx(scipy_result.statistic)
+        assert float(pvalue) == pytest.approx(scipy_result.pvalue, rel=5e-3)
+
+
+def test_paper_table_shows_paper_value_ours_and_difference(full):
+    results, _, md, page, _ = full
+    expected = _expected(results)
+    table = _md_table(md, "## Paper vs ours")
+    assert table[0] == [
+        "dataset",
+        "cost",
+        "algorithm",
+        "metric",
+        "paper",
+        "ours",
+        "difference",
+    ]
+    ours = expected["cost_total", "d1", "5", "ref"][0]
+    assert table[1] == [
+        "d1",
+        "5",
+        "ref",
+        "cost_total",
+        "42.00",
+        f"{ours:.2f}",
+        f"{ours - 42.0:+.2f}",
+    ]
+    ours = expected["recall", "d2", "10", "boost"][0]
+    assert table[2] == [
+        "d2",
+        "10",
+        "boost",
+        "recall",
+        "0.500",
+        f"{ours:.3f}",
+        f"{ours - 0.5:+.3f}",
+    ]
+    # cost 5.0 matches our "5"; an algorithm we did not run has no value
+    assert table[3] == ["d1", "5.0", "unknown", "auc", "0.900", "n/a", "n/a"]
+    assert f"<td>{ours:.3f}</td><td>{ours - 0.5:+.3f}</td>" in page
+
+
+def test_figures_are_pngs_referenced_and_inlined(full):
+    _, files, md, page, out = full
+    names = [p.name for p in files.figures]
+    assert names == [
+        "bar_cost_total.png",
+        "curve_d1_5.png",
+        "curve_d2_10.png",
+        "boundary_d1_5.png",
+        "boundary_two_moons_v2_10.png",
+    ]
+    assert {p.name for p in (out / "figures").iterdir()} == set(names)
+    for path in files.figures:
+        data = path.read_bytes()
+        assert data.startswith(b"\x89PNG\r\n\x1a\n")
+        assert re.search(rf"!\[[^\]]*\]\(figures/{re.escape(path.name)}\)", md)
+        assert base64.b64encode(data).decode("ascii") in page
+    assert page.count('src="data:image/png;base64,') == len(names)
+    assert 'src="figures/' not in page
+    assert "http://" not in page and "https://" not in page
+    assert "<script" not in page
+
+
+def test_curve_averages_over_repeats_and_folds():
+    curves = _curves([("d1", "5")])
+    averaged = _average_curves(curves)
+    assert len(averaged) == 2 * 2 * 5  # algorithm x split x stage
+    for alg, split, stage in [("ref", "test", 1), ("boost", "train", 5)]:
+        raw = curves[
+            (curves["algorithm"] == alg)
+            & (curves["split"] == split)
+            & (curves["stage"] == stage)
+        ]["value"].to_numpy()
+        assert raw.size == 6
+        got = averaged[
+            (averaged["algorithm"] == alg)
+            & (averaged["split"] == split)
+            & (averaged["stage"] == stage)
+        ]["value"]
+        assert got.item() == pytest.approx(raw.sum() / 6)
+
+
+def test_optional_sections_and_figures_only_when_given(tmp_path):
+    files = write_report(
+        _results(seed=3),
+        tmp_path,
+        title="Plain",
+        metrics=["recall", "cost_total"],
+        curves=pd.DataFrame(columns=["dataset", "cost", "value"]),
+    )
+    md = files.markdown.read_text(encoding="utf-8")
+    assert [p.name for p in files.figures] == ["bar_recall.png"]
+    assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == [
+        "bar_recall.png"
+    ]
+    for absent in ("Statistical comparison", "Paper vs ours", "curve_", "boundary_"):
+        assert absent not in md
+        assert absent not in files.html.read_text(encoding="utf-8")
+
+
+def test_wilcoxon_is_na_with_one_row(tmp_path):
+    results = _results()
+    one = results[(results["dataset"] == "d1") & (results["cost"] == "5")]
+    files = write_report(
+        one, tmp_path, title="One", metrics=["cost_total"], reference="ref"
+    )
+    table = _md_table(
+        files.markdown.read_text(encoding="utf-8"), "## Statistical comparison"
+    )
+    rows = {r[1]: r for r in table[1:]}
+    assert rows["boost"][2:] == ["1", "1", "0", "0", "n/a", "n/a"]  # SHIFT -10: a win
+    assert rows["adac2"][6:] == ["n/a", "n/a"]
+
+
+def test_invalid_input_raises(tmp_path):
+    results = _results()
+    with pytest.raises(ValueError, match="reference 'nope'"):
+        write_report(results, tmp_path, title="x", metrics=["auc"], reference="nope")
+    with pytest.raises(ValueError, match="missing the columns \\['kappa'\\]"):
+        write_report(results, tmp_path, title="x", metrics=["auc", "kappa"])
+    with pytest.raises(ValueError, match="duplicated cells"):
+        write_report(
+            pd.concat([results, results.iloc[:1]]), tmp_path, title="x", metrics=["auc"]
+        )
+    with pytest.raises(ValueError, match="at least one metric"):
+        write_report(results, tmp_path, title="x", metrics=[])
