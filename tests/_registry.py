@@ -10,13 +10,30 @@ from __future__ import annotations
 from typing import Any
 
 from sklearn.base import BaseEstimator
-from sklearn.tree import DecisionTreeClassifier
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from costsense.utils import all_estimators
+
+_REGRESSOR = DecisionTreeRegressor(max_depth=2, random_state=0)
 
 FAST_PARAMS: dict[str, dict[str, Any]] = {
     "RejectionSampling": {"n_estimators": 3},
     "MetaCost": {"n_resamples": 3},
+    # LogitBoost variants boost regressors
+    "AsyBLClassifier": {"estimator": _REGRESSOR, "n_estimators": 10},
+    "AsymLogitBoostClassifier": {"estimator": _REGRESSOR, "n_estimators": 10},
+    "AdaCostClassifier": {"n_estimators": 10},
+    "AdaBoostClassifier": {"n_estimators": 10},
+    "AdaBoostCClassifier": {"n_estimators": 10},
+    "AdaC1Classifier": {"n_estimators": 10},
+    "AdaC2Classifier": {"n_estimators": 10},
+    "AdaC3Classifier": {"n_estimators": 10},
+    "CSB0Classifier": {"n_estimators": 10},
+    "CSB1Classifier": {"n_estimators": 10},
+    "CSB2Classifier": {"n_estimators": 10},
+    "AsymBoostClassifier": {"n_estimators": 10},
+    "AsyBClassifier": {"n_estimators": 10},
+    "CalibratedAdaBoostClassifier": {"n_estimators": 10},
 }
 
 #: Estimators whose constructor takes a base learner.

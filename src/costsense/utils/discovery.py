@@ -17,10 +17,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 #: Modules that hold public estimators. The experiment runner and CLI are not here:
 #: estimators never depend on them.
-ESTIMATOR_MODULES: tuple[str, ...] = ("costsense.rescale",)
+ESTIMATOR_MODULES: tuple[str, ...] = ("costsense.rescale", "costsense.boosting")
 
 _OPTIONAL_MODULES: tuple[str, ...] = (
-    "costsense.boosting",
     "costsense.margin",
     "costsense.sampling",
     "costsense.tree",

@@ -1,0 +1,47 @@
+"""Cost-sensitive boosting: one engine, one small rule per variant (papers 000, 001).
+
+Discrete variants (a weak classifier per round, ``H = sign(sum alpha h)``):
+:class:`AdaBoostClassifier` (the reference), :class:`AdaBoostCClassifier`,
+:class:`AdaCostClassifier`, :class:`AdaC1Classifier`, :class:`AdaC2Classifier`,
+:class:`AdaC3Classifier`, :class:`CSB0Classifier`, :class:`CSB1Classifier`,
+:class:`CSB2Classifier`, :class:`AsymBoostClassifier`, :class:`AsyBClassifier`.
+LogitBoost variants (a regressor per round): :class:`AsyBLClassifier`,
+:class:`AsymLogitBoostClassifier`. And the strongest simple baseline:
+:class:`CalibratedAdaBoostClassifier` (AdaBoost, Platt scaling, Bayes threshold).
+"""
+
+from __future__ import annotations
+
+from costsense.boosting._estimators import (
+    AdaBoostCClassifier,
+    AdaBoostClassifier,
+    AdaC1Classifier,
+    AdaC2Classifier,
+    AdaC3Classifier,
+    AdaCostClassifier,
+    AsyBClassifier,
+    AsyBLClassifier,
+    AsymBoostClassifier,
+    AsymLogitBoostClassifier,
+    CalibratedAdaBoostClassifier,
+    CSB0Classifier,
+    CSB1Classifier,
+    CSB2Classifier,
+)
+
+__all__ = [
+    "AdaBoostCClassifier",
+    "AdaBoostClassifier",
+    "AdaC1Classifier",
+    "AdaC2Classifier",
+    "AdaC3Classifier",
+    "AdaCostClassifier",
+    "AsyBClassifier",
+    "AsyBLClassifier",
+    "AsymBoostClassifier",
+    "AsymLogitBoostClassifier",
+    "CSB0Classifier",
+    "CSB1Classifier",
+    "CSB2Classifier",
+    "CalibratedAdaBoostClassifier",
+]

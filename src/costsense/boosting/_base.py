@@ -1,0 +1,123 @@
+"""What every binary cost-sensitive boosting estimator shares: validation and costs.
+
+Both engines (the discrete forward-stagewise one and the LogitBoost one) start a fit
+the same way: validate ``X`` and ``y``, insist on two classes, resolve the costs
+with :mod:`costsense.costs`, and map the labels to ``-1`` (negative) and ``+1``
+(the positive, costly class).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+
+from costsense.costs import resolve_cost
+from costsense.utils._param_validation import validate_data
+
+FloatArray = NDArray[np.float64]
+
+__all__ = ["BinaryCostClassifier", "cost_of_signs"]
+
+
+def cost_of_signs(y: FloatArray, score: FloatArray, c: FloatArray) -> float:
+    """Mean cost per sample of predicting ``sign(score)`` (0 counts as negative).
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        Labels in ``{-1, +1}``.
+    score : ndarray of shape (n_samples,)
+        Scores, positive for the positive class.
+    c : ndarray of shape (n_samples,)
+        Cost of an error on each sample.
+
+    Returns
+    -------
+    float
+    """
+    wrong = np.where(score > 0, 1.0, -1.0) != y
+    return float(np.sum(c[wrong]) / y.shape[0])
+
+
+class BinaryCostClassifier(ClassifierMixin, BaseEstimator):
+    """Shared fit prelude and label mapping of the binary boosting estimators."""
+
+    def _prepare(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None,
+        sample_cost: ArrayLike | None,
+    ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray | None]:
+        """Validate; return ``X``, ``y`` in {-1, +1}, costs ``c`` and weights.
+
+        Sets ``classes_``, ``pos_label_``, ``cost_matrix_`` and ``costs_`` (the
+        pair ``(C1, C2)``: mean false-negative and false-positive costs).
+        """
+        X, y = validate_data(self, X, y)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.size != 2:
+            kind = type_of_target(y)
+            if self.classes_.size < 2:
+                raise ValueError(
+                    f"y has only one class ({self.classes_[0].item()!r}); a "
+                    "classifier needs at least two classes to learn from."
+                )
+            raise ValueError(
+                "Only binary classification is supported. The type of the target "
+                f"is {kind}."
+            )
+        weight = None
+        if sample_weight is not None:
+            weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        resolved = resolve_cost(
+            self.cost,
+            y,
+            classes=self.classes_,
+            pos_label=self.pos_label,
+            sample_cost=sample_cost,
+            sample_weight=weight,
+        )
+        pos = resolved.pos_index
+        self.pos_label_ = resolved.pos_label
+        self.cost_matrix_ = resolved.matrix
+        self.costs_ = (
+            float(resolved.matrix[pos, 1 - pos]),
+            float(resolved.matrix[1 - pos, pos]),
+        )
+        signs = np.where(resolved.y_index == pos, 1.0, -1.0)
+        return X, signs, resolved.sample_cost, weight
+
+    def _to_labels(self, score: FloatArray) -> NDArray[Any]:
+        """Labels from a score whose positive sign means the positive class."""
+        pos = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
+        index = np.where(score > 0, pos, 1 - pos)
+        return self.classes_[index]
+
+    def _oriented(self, score: FloatArray) -> FloatArray:
+        """Orient a positive-class score as scikit-learn's (``classes_[1]`` > 0)."""
+        return score if self.classes_[1] == self.pos_label_ else -score
+
+    def _proba(self, p_pos: FloatArray) -> FloatArray:
+        """Two probability columns in ``classes_`` order from ``P(positive)``."""
+        proba = np.empty((p_pos.shape[0], 2))
+        pos = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
+        proba[:, pos] = p_pos
+        proba[:, 1 - pos] = 1.0 - p_pos
+        return proba
+
+    def _validated(self, X: ArrayLike) -> FloatArray:
+        check_is_fitted(self)
+        return validate_data(self, X, reset=False)
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.allow_nan = False
+        return tags

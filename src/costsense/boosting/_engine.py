@@ -1,0 +1,298 @@
+"""One forward-stagewise engine for every discrete cost-sensitive boosting variant.
+
+The engine owns the loop; a rule (:mod:`costsense.boosting._rules`) owns the
+formulas. Each round: fit the base learner with ``sample_weight = D``, read its
+predictions ``h`` on the training set, ask the rule for ``alpha``, scale it by the
+learning rate, ask the rule for the new weights and normalise them.
+
+Guards, each recorded in ``stop_reason_``:
+
+- a perfect round (no weighted error): ``alpha`` is infinite. The learner is kept
+  with the weight of a round at error ``1e-10`` (``1/2 ln((1 - e) / e)`` = 11.5)
+  if it is the first, and boosting stops (nothing is left to correct);
+- ``alpha`` not finite, or ``alpha <= 0`` with ``early_stopping=True``: the round is
+  dropped and boosting stops (scikit-learn stops at error >= 1/2 the same way). If
+  no round was kept, the model is the constant rule of least training cost
+  (``constant_``), never a silent error: ``stop_reason_`` says so;
+  with ``early_stopping=False`` rounds with ``alpha <= 0`` are kept and counted in
+  ``n_nonpositive_alpha_`` (the printed AsyB needs this to be reproduced);
+- weights that underflow or overflow (sum 0 or not finite): boosting stops.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import clone
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import has_fit_parameter
+
+from costsense.boosting._base import BinaryCostClassifier, cost_of_signs
+from costsense.boosting._rules import BoostRule, Round
+from costsense.utils._param_validation import (
+    HasMethods,
+    Interval,
+    _fit_context,
+)
+
+FloatArray = NDArray[np.float64]
+
+__all__ = ["CostBoostingClassifier"]
+
+#: alpha of a perfect first round: 1/2 ln((1 - e) / e) at e = 1e-10.
+_PERFECT_ALPHA = 0.5 * np.log((1 - 1e-10) / 1e-10)
+
+
+class CostBoostingClassifier(BinaryCostClassifier):
+    """Base of the discrete boosting estimators: ``_rule()`` gives the formulas.
+
+    Subclasses set ``_rule`` (a callable returning a :class:`BoostRule`) and their
+    docstring; see :class:`costsense.boosting.AdaBoostClassifier` for the
+    parameters and attributes.
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "estimator": [HasMethods(["fit", "predict"]), None],
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "learning_rate": [Interval(Real, 0, None, closed="neither")],
+        "cost": "no_validation",  # costsense.costs validates and names the problem
+        "pos_label": "no_validation",
+        "early_stopping": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        estimator: Any = None,
+        *,
+        n_estimators: int = 50,
+        learning_rate: float = 1.0,
+        cost: Any = None,
+        pos_label: Any = None,
+        early_stopping: bool = True,
+        random_state: Any = None,
+    ) -> None:
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.cost = cost
+        self.pos_label = pos_label
+        self.early_stopping = early_stopping
+        self.random_state = random_state
+
+    def _rule(self) -> BoostRule:
+        return BoostRule()
+
+    def _base(self) -> Any:
+        if self.estimator is None:
+            return DecisionTreeClassifier(max_depth=1)
+        return self.estimator
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        sample_cost: ArrayLike | None = None,
+    ) -> CostBoostingClassifier:
+        """Boost the base learner.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples.
+        y : array-like of shape (n_samples,)
+            Binary labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Multiplies the initial weights.
+        sample_cost : array-like of shape (n_samples,) or (n_samples, 2 or 4), \
+default=None
+            Example-dependent costs (:mod:`costsense.costs`); replace ``cost``.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        X, y, c, weight = self._prepare(X, y, sample_weight, sample_cost)
+        base = self._base()
+        if not has_fit_parameter(base, "sample_weight"):
+            raise TypeError(
+                f"{type(self).__name__}: the base learner {type(base).__name__}.fit "
+                "does not accept sample_weight, which boosting needs; use a base "
+                "learner that accepts sample_weight."
+            )
+        rule = self._rule()
+        rng = check_random_state(self.random_state)
+        D = rule.init_weights(c)
+        if weight is not None:
+            D = D * weight
+        D = D / D.sum()
+        self.estimators_: list[Any] = []
+        alphas: list[float] = []
+        errors: list[float] = []
+        self.stop_reason_ = "completed all rounds"
+        self.n_nonpositive_alpha_ = 0
+        for t in range(self.n_estimators):
+            learner = clone(base)
+            if "random_state" in learner.get_params():
+                seed = int(rng.randint(np.iinfo(np.int32).max))
+                learner.set_params(random_state=seed)
+            learner.fit(X, y, sample_weight=D)
+            h = np.where(learner.predict(X) > 0, 1.0, -1.0)
+            r = Round(y=y, h=h, D=D, c=c)
+            alpha = rule.alpha(r)
+            perfect = r.error == 0
+            if perfect:
+                if t == 0:
+                    self.estimators_.append(learner)
+                    alphas.append(_PERFECT_ALPHA * self.learning_rate)
+                    errors.append(0.0)
+                self.stop_reason_ = f"round {t + 1}: perfect (no weighted error)"
+                break
+            if not np.isfinite(alpha) or (self.early_stopping and alpha <= 0):
+                self.stop_reason_ = (
+                    f"round {t + 1}: alpha = {alpha:.3g} (the learner does not help)"
+                )
+                break
+            alpha *= self.learning_rate
+            if alpha <= 0:
+                self.n_nonpositive_alpha_ += 1
+            self.estimators_.append(learner)
+            alphas.append(alpha)
+            errors.append(r.error)
+            new = rule.update(r, alpha)
+            total = new.sum()
+            if not np.isfinite(total) or total <= 0:
+                self.stop_reason_ = f"round {t + 1}: weights under- or overflowed"
+                break
+            D = new / total
+        self.estimator_weights_ = np.asarray(alphas, dtype=np.float64)
+        self.estimator_errors_ = np.asarray(errors, dtype=np.float64)
+        # With no useful round, the model is the constant rule of least cost.
+        weighted = c if weight is None else c * weight
+        self.constant_ = 1.0 if weighted[y > 0].sum() > weighted[y < 0].sum() else -1.0
+        self.train_cost_ = np.array(
+            [cost_of_signs(y, score, c) for score in self._staged_scores(X)]
+        )
+        return self
+
+    # ------------------------------------------------------------ prediction
+    def _weak_predictions(self, X: FloatArray) -> FloatArray:
+        return np.array(
+            [np.where(e.predict(X) > 0, 1.0, -1.0) for e in self.estimators_]
+        )
+
+    def _score(self, X: FloatArray) -> FloatArray:
+        if not self.estimators_:
+            return np.full(X.shape[0], self.constant_)
+        c1, c2 = self.costs_
+        return self._rule().votes(
+            self._weak_predictions(X), self.estimator_weights_, c1, c2
+        )
+
+    def _staged_scores(self, X: FloatArray) -> Any:
+        """Yield the internal score (positive class > 0) after each round."""
+        if not self.estimators_:
+            yield np.full(X.shape[0], self.constant_)
+            return
+        H = self._weak_predictions(X)
+        c1, c2 = self.costs_
+        rule = self._rule()
+        for t in range(len(self.estimators_)):
+            yield rule.votes(H[: t + 1], self.estimator_weights_[: t + 1], c1, c2)
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Return the ensemble score, positive for ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``F(x) = sum_t alpha_t h_t(x)`` (Ting's rules: ``C1`` times the positive
+            vote minus ``C2`` times the negative vote), sign-flipped when the
+            positive class is ``classes_[0]``.
+        """
+        X = self._validated(X)
+        return self._oriented(self._score(X))
+
+    def staged_decision_function(self, X: ArrayLike) -> Any:
+        """Yield the decision function after each round.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        for score in self._staged_scores(X):
+            yield self._oriented(score)
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Predict the sign of the ensemble score.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        return self._to_labels(self._score(X))
+
+    def staged_predict(self, X: ArrayLike) -> Any:
+        """Yield the predictions after each round (cost-vs-iteration curves).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        for score in self._staged_scores(X):
+            yield self._to_labels(score)
+
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """Probabilities from the exponential loss's link.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            ``P(+|x) = 1 / (1 + exp(-2 F(x)))``, the population minimiser of the
+            exponential loss (Friedman, Hastie & Tibshirani 2000). For the
+            cost-weighted losses (AsyB, AdaBoostC) ``F`` estimates
+            ``1/2 ln(C1 P(+|x) / (C2 P(-|x)))`` instead, and
+            ``P(+|x) = 1 / (1 + (C1/C2) exp(-2 F))``. These are rough estimates:
+            boosting's scores are known to be poorly calibrated, so use
+            :class:`CalibratedAdaBoostClassifier` for calibrated probabilities.
+        """
+        X = self._validated(X)
+        F = self._score(X)
+        c1, c2 = self.costs_
+        shift = np.log(c1 / c2) if self._rule().cost_in_loss else 0.0
+        return self._proba(1.0 / (1.0 + np.exp(np.clip(shift - 2 * F, -700, 700))))

@@ -1,0 +1,708 @@
+"""The public boosting estimators: a rule (or a link) and a docstring each."""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.special import expit
+from sklearn.base import clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold, check_cv
+from sklearn.utils import check_random_state
+
+from costsense.boosting import _rules
+from costsense.boosting._base import BinaryCostClassifier
+from costsense.boosting._engine import CostBoostingClassifier
+from costsense.boosting._logit import LogitCostBoostingClassifier
+from costsense.utils._param_validation import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    _fit_context,
+)
+
+__all__ = [
+    "AdaBoostCClassifier",
+    "AdaBoostClassifier",
+    "AdaC1Classifier",
+    "AdaC2Classifier",
+    "AdaC3Classifier",
+    "AdaCostClassifier",
+    "AsyBClassifier",
+    "AsyBLClassifier",
+    "AsymBoostClassifier",
+    "AsymLogitBoostClassifier",
+    "CSB0Classifier",
+    "CSB1Classifier",
+    "CSB2Classifier",
+    "CalibratedAdaBoostClassifier",
+]
+
+FloatArray = NDArray[np.float64]
+
+_COMMON_PARAMETERS = """\
+    estimator : classifier with ``sample_weight``, default=None
+        The weak learner (cloned each round). None means a decision stump,
+        ``DecisionTreeClassifier(max_depth=1)``. Paper 000 used a perceptron on
+        the Gaussian problem and C4.5 on the UCI sets (an entropy tree,
+        ``DecisionTreeClassifier(criterion="entropy")``, is the stand-in).
+    n_estimators : int, default=50
+        Maximum number of rounds.
+    learning_rate : float, default=1.0
+        Shrinks every ``alpha`` (in the ensemble and in the weight update).
+    cost : None, float, pair of floats or array-like of shape (2, 2), default=None
+        What errors cost (:mod:`costsense.costs`): ``C1/C2`` (``C2 = 1``),
+        ``(C1, C2)``, a cost matrix, or None for balanced costs. Example-dependent
+        costs go to ``fit(..., sample_cost=...)``.
+    pos_label : hashable, default=None
+        The positive (costly) class; the minority class if None.
+    early_stopping : bool, default=True
+        Stop at the first round whose ``alpha`` is not positive (the learner does
+        not help); False keeps such rounds (see ``n_nonpositive_alpha_``).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the weak learners' own ``random_state``."""
+
+_COMMON_ATTRIBUTES = """\
+    classes_ : ndarray of shape (2,)
+        Class labels.
+    pos_label_ : label
+        The positive class.
+    cost_matrix_ : ndarray of shape (2, 2)
+        Cost matrix in ``classes_`` order.
+    costs_ : tuple of float
+        ``(C1, C2)``: false-negative and false-positive costs (class means for
+        example-dependent costs).
+    estimators_ : list of estimators
+        The weak learners, one per kept round.
+    estimator_weights_ : ndarray of shape (n_rounds,)
+        ``alpha`` of each kept round (learning rate included).
+    estimator_errors_ : ndarray of shape (n_rounds,)
+        Weighted training error of each kept round.
+    train_cost_ : ndarray of shape (n_rounds,)
+        Mean training cost per sample after each round.
+    stop_reason_ : str
+        Why boosting stopped ("completed all rounds", a perfect round, a round
+        whose alpha was not positive, or weights that under- or overflowed).
+    n_nonpositive_alpha_ : int
+        Kept rounds whose ``alpha`` was not positive (``early_stopping=False``).
+    constant_ : float
+        ``+1`` or ``-1``: the class of least training cost, predicted when no
+        round was kept (the first round's ``alpha`` was not positive).
+    n_features_in_ : int
+        Number of features seen in fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names."""
+
+
+def _documented(cls: type) -> type:
+    cls.__doc__ = (
+        (cls.__doc__ or "")
+        .replace("    {parameters}", _COMMON_PARAMETERS)
+        .replace("    {attributes}", _COMMON_ATTRIBUTES)
+    )
+    return cls
+
+
+@_documented
+class AdaBoostClassifier(CostBoostingClassifier):
+    """Discrete AdaBoost, the textbook algorithm (Freund & Schapire 1997).
+
+    ``alpha = 1/2 ln((1 - err) / err)``, ``D <- D exp(-alpha y h) / Z``,
+    ``H = sign(sum alpha h)``. It ignores the costs (they only define
+    ``pos_label_`` and the reported ``train_cost_``); it is the reference every
+    variant reduces to. scikit-learn's SAMME stores ``2 alpha``.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.boosting import AdaBoostClassifier
+    >>> X, y = make_classification(random_state=0)
+    >>> model = AdaBoostClassifier(n_estimators=10, random_state=0).fit(X, y)
+    >>> len(model.estimator_weights_) <= 10
+    True
+    """
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.BoostRule()
+
+
+@_documented
+class AdaBoostCClassifier(CostBoostingClassifier):
+    """AdaBoost started from cost-proportional weights (Landesa-Vazquez 2012).
+
+    The exact stagewise minimisation of ``sum c_i exp(-y_i F)``: costs enter only
+    through ``D_1 ∝ c``.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+    """
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.AdaBoostC()
+
+
+@_documented
+class AdaCostClassifier(CostBoostingClassifier):
+    """AdaCost (Fan et al. 1999): a cost-adjusted step inside the exponent.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+
+    Notes
+    -----
+    See :class:`costsense.boosting._rules.AdaCost` for the formulas.
+    """
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.AdaCost()
+
+
+@_documented
+class AdaC1Classifier(CostBoostingClassifier):
+    """AdaC1 (Sun et al. 2007): the cost inside the exponent of the update.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+    """
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.AdaC1()
+
+
+@_documented
+class AdaC2Classifier(CostBoostingClassifier):
+    """AdaC2 (Sun et al. 2007): the cost outside the exponent of the update.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+    """
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.AdaC2()
+
+
+@_documented
+class AdaC3Classifier(CostBoostingClassifier):
+    """AdaC3 (Sun et al. 2007): the cost inside and outside the exponent.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+    """
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.AdaC3()
+
+
+@_documented
+class CSB0Classifier(CostBoostingClassifier):
+    """CSB0 (Ting 2000): misclassified weights times their cost, no exponent.
+
+    Predicts the class of minimum expected cost under the weighted votes.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+    """
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.CSB0()
+
+
+@_documented
+class CSB1Classifier(CostBoostingClassifier):
+    """CSB1 (Ting 2000): ``D <- k D exp(-y h)``, a fixed unit step.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+    """
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.CSB1()
+
+
+@_documented
+class CSB2Classifier(CostBoostingClassifier):
+    """CSB2 (Ting 2000): ``D <- k D exp(-alpha y h)`` with AdaBoost's alpha.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+    """
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.CSB2()
+
+
+@_documented
+class AsymBoostClassifier(CostBoostingClassifier):
+    """Asymmetric boosting of Masnadi-Shirazi & Vasconcelos (2007), "CS-AdaBoost".
+
+    Not imbalanced-ensemble's ``AsymBoostClassifier`` (Viola & Jones 2001), which
+    reweights by ``k^(1/T)`` each round. Here ``alpha`` is the exact minimiser of
+    the round's cost-sensitive exponential loss ``sum D exp(-C_y alpha y h)``.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+    """
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.AsymBoost()
+
+
+@_documented
+class AsyBClassifier(CostBoostingClassifier):
+    """AsyB (paper 000, Algorithm 1): Fisher-consistent cost-sensitive AdaBoost.
+
+    ``alpha = 1/2 ln((C1 W+_ok + C2 W-_ok) / (C1 W+_bad + C2 W-_bad))``,
+    ``D <- D exp(-alpha y h) / Z``, ``H = sign(sum alpha h)``; ``predict_proba``
+    inverts the loss's minimiser ``F* = 1/2 ln(C1 P(+|x) / (C2 P(-|x)))``.
+
+    Parameters
+    ----------
+    {parameters}
+    init_weights : {"cost", "uniform"}, default="cost"
+        ``"cost"``: ``D_1 ∝ c`` as printed; ``"uniform"``: ``D_1 = 1/n``.
+
+    Attributes
+    ----------
+    {attributes}
+
+    Notes
+    -----
+    As printed, the algorithm puts the cost both in ``D_1`` and in ``alpha``: it
+    counts the cost twice. The exact stagewise minimisation of its own loss
+    ``sum c exp(-y F)`` is :class:`AdaBoostCClassifier` (cost in ``D_1`` only).
+    Measured on the Gaussian problem with stumps, the printed form's ``alpha``
+    becomes non-positive after a few rounds; it is implemented faithfully (it is
+    what the paper evaluated): run it with ``early_stopping=False`` to reproduce
+    the paper, and read ``n_nonpositive_alpha_``. The printed equations (5)-(6)
+    use ``I[y = 1]`` in both sums; the ``alpha`` above is the minimiser of the
+    stated objective and reduces to AdaBoost's when ``C1 = C2``.
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **CostBoostingClassifier._parameter_constraints,
+        "init_weights": [StrOptions({"cost", "uniform"})],
+    }
+
+    def __init__(
+        self,
+        estimator: Any = None,
+        *,
+        n_estimators: int = 50,
+        learning_rate: float = 1.0,
+        cost: Any = None,
+        pos_label: Any = None,
+        early_stopping: bool = True,
+        init_weights: str = "cost",
+        random_state: Any = None,
+    ) -> None:
+        super().__init__(
+            estimator,
+            n_estimators=n_estimators,
+            learning_rate=learning_rate,
+            cost=cost,
+            pos_label=pos_label,
+            early_stopping=early_stopping,
+            random_state=random_state,
+        )
+        self.init_weights = init_weights
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.AsyB(self.init_weights)
+
+
+_LOGIT_PARAMETERS = """\
+    estimator : regressor with ``sample_weight``, default=None
+        Fitted to the working response each round; None means
+        ``DecisionTreeRegressor(max_depth=3)`` (CART, as in paper 000).
+    n_estimators : int, default=50
+        Number of rounds.
+    learning_rate : float, default=0.1
+        Shrinkage of each Newton step. Without shrinkage (1.0) deep regressors
+        overfit fast: measured up to 100 % excess cost over the Bayes risk on the
+        Gaussian problem, against 7-17 % at 0.1.
+    cost : None, float, pair of floats or array-like of shape (2, 2), default=None
+        What errors cost (:mod:`costsense.costs`).
+    pos_label : hashable, default=None
+        The positive (costly) class; the minority class if None.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the regressors' own ``random_state``."""
+
+_LOGIT_ATTRIBUTES = """\
+    classes_ : ndarray of shape (2,)
+        Class labels.
+    pos_label_ : label
+        The positive class.
+    cost_matrix_ : ndarray of shape (2, 2)
+        Cost matrix in ``classes_`` order.
+    costs_ : tuple of float
+        ``(C1, C2)``.
+    link_ : tuple of float
+        ``(g, eta)`` of the link ``p(F) = sigmoid(2 (g F + eta))``.
+    z_max_ : float
+        Clip of the working response.
+    estimators_ : list of regressors
+        One per round.
+    train_cost_ : ndarray of shape (n_estimators,)
+        Mean training cost per sample after each round.
+    n_features_in_ : int
+        Number of features seen in fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names."""
+
+
+def _documented_logit(cls: type) -> type:
+    cls.__doc__ = (
+        (cls.__doc__ or "")
+        .replace("    {parameters}", _LOGIT_PARAMETERS)
+        .replace("    {attributes}", _LOGIT_ATTRIBUTES)
+    )
+    return cls
+
+
+@_documented_logit
+class AsyBLClassifier(LogitCostBoostingClassifier):
+    """AsyBL (paper 000, Algorithm 2): LogitBoost with a cost-sensitive link.
+
+    ``p(F) = C2 e^F / (C1 e^-F + C2 e^F)``; ``F_0 = 0``; each round fits a
+    regressor to ``z = (y* - p) / (p (1 - p))`` with weights ``p (1 - p)`` and adds
+    half of it; ``H = sign(F)``. With ``C1 = C2`` it is LogitBoost.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.boosting import AsyBLClassifier
+    >>> X, y = make_classification(weights=[0.8], random_state=0)
+    >>> model = AsyBLClassifier(cost=5, random_state=0).fit(X, y)
+    >>> g, eta = model.link_  # g = 1, eta = 1/2 ln(C2 / C1) = -1/2 ln 5
+    >>> print(g, round(eta, 6))
+    1.0 -0.804719
+    """
+
+
+@_documented_logit
+class AsymLogitBoostClassifier(LogitCostBoostingClassifier):
+    """Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011).
+
+    The link ``p(F) = sigmoid(2 (g F + eta))`` with ``g = (C1 + C2) / 2`` and
+    ``eta = 1/2 ln(C2 / C1)``; Newton steps as in :class:`AsyBLClassifier`.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+    """
+
+    def _link(self, c1: float, c2: float) -> tuple[float, float]:
+        return 0.5 * (c1 + c2), 0.5 * float(np.log(c2 / c1))
+
+
+class CalibratedAdaBoostClassifier(BinaryCostClassifier):
+    """AdaBoost, Platt-calibrated, thresholded at the Bayes threshold.
+
+    Nikolaou et al. (2016) found that plain AdaBoost with calibrated probabilities
+    and the cost-sensitive threshold ``P(+|x) > C2 / (C1 + C2)`` matches or beats
+    the cost-sensitive boosting variants. The calibration ``P(+|x) =
+    sigmoid(a F(x) + b)`` (Platt 1999) is fitted on out-of-fold scores of ``cv``
+    stratified folds (Nikolaou et al. held out part of the training set; folds
+    use all of it), and the ensemble is refitted on all the data.
+
+    Parameters
+    ----------
+    estimator : classifier with ``sample_weight``, default=None
+        The weak learner; a decision stump if None.
+    n_estimators : int, default=50
+        Rounds of AdaBoost.
+    learning_rate : float, default=1.0
+        Shrinkage of AdaBoost's ``alpha``.
+    cost : None, float, pair of floats or array-like of shape (2, 2), default=None
+        What errors cost: used only by the threshold.
+    pos_label : hashable, default=None
+        The positive (costly) class; the minority class if None.
+    cv : int, cross-validation generator or iterable, default=3
+        Folds for the out-of-fold scores of the calibration: a number of shuffled
+        stratified folds, or any scikit-learn splitter or list of splits.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the folds and the weak learners.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        Class labels.
+    pos_label_ : label
+        The positive class.
+    cost_matrix_ : ndarray of shape (2, 2)
+        Cost matrix in ``classes_`` order.
+    costs_ : tuple of float
+        ``(C1, C2)``.
+    adaboost_ : AdaBoostClassifier
+        The ensemble fitted on all the data.
+    calibration_ : tuple of float
+        ``(a, b)`` of ``P(+|x) = sigmoid(a F + b)``.
+    train_cost_ : ndarray of shape (n_rounds,)
+        Mean training cost per sample after each round, with the calibrated
+        threshold.
+    n_features_in_ : int
+        Number of features seen in fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names.
+
+    Notes
+    -----
+    The staged predictions apply the final calibration to each stage's score.
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "estimator": [HasMethods(["fit", "predict"]), None],
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "learning_rate": [Interval(Real, 0, None, closed="neither")],
+        "cost": "no_validation",
+        "pos_label": "no_validation",
+        "cv": ["cv_object"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        estimator: Any = None,
+        *,
+        n_estimators: int = 50,
+        learning_rate: float = 1.0,
+        cost: Any = None,
+        pos_label: Any = None,
+        cv: int = 3,
+        random_state: Any = None,
+    ) -> None:
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.cost = cost
+        self.pos_label = pos_label
+        self.cv = cv
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        sample_cost: ArrayLike | None = None,
+    ) -> CalibratedAdaBoostClassifier:
+        """Fit AdaBoost, calibrate its score out of fold, refit on all the data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples.
+        y : array-like of shape (n_samples,)
+            Binary labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            AdaBoost's initial weights.
+        sample_cost : array-like, default=None
+            Example-dependent costs; their class means set the threshold.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        X, signs, _, weight = self._prepare(X, y, sample_weight, sample_cost)
+        labels = np.where(signs > 0, 1, 0)
+        booster = AdaBoostClassifier(
+            self.estimator,
+            n_estimators=self.n_estimators,
+            learning_rate=self.learning_rate,
+            cost=1.0,
+            pos_label=1,
+            random_state=self.random_state,
+        )
+        if isinstance(self.cv, Integral):
+            seed = self._fold_seed()
+            folds: Any = StratifiedKFold(self.cv, shuffle=True, random_state=seed)
+        else:
+            folds = check_cv(self.cv, labels, classifier=True)
+        scores = np.full(X.shape[0], np.nan)
+        for train, test in folds.split(X, labels):
+            sw = None if weight is None else weight[train]
+            member = clone(booster).fit(X[train], labels[train], sample_weight=sw)
+            scores[test] = member.decision_function(X[test])
+        scored = ~np.isnan(scores)  # a list of splits may leave rows untested
+        platt = LogisticRegression(C=1e6).fit(
+            scores[scored, None],
+            labels[scored],
+            sample_weight=None if weight is None else weight[scored],
+        )
+        self.calibration_ = (float(platt.coef_[0, 0]), float(platt.intercept_[0]))
+        self.adaboost_ = booster.fit(X, labels, sample_weight=weight)
+        c1, c2 = self.costs_
+        costs = np.where(signs > 0, c1, c2)
+        self.train_cost_ = np.array(
+            [
+                float(np.sum(costs[np.where(s > 0, 1.0, -1.0) != signs]) / X.shape[0])
+                for s in self._staged_scores(X)
+            ]
+        )
+        return self
+
+    def _fold_seed(self) -> int:
+        rng = check_random_state(self.random_state)
+        return int(rng.randint(np.iinfo(np.int32).max))
+
+    def _calibrated_score(self, F: FloatArray) -> FloatArray:
+        """Return ``a F + b - ln(C2/C1)``, positive iff ``P(+|x) > C2/(C1 + C2)``."""
+        a, b = self.calibration_
+        c1, c2 = self.costs_
+        return a * F + b - np.log(c2 / c1)
+
+    def _staged_scores(self, X: FloatArray) -> Any:
+        for F in self.adaboost_.staged_decision_function(X):
+            yield self._calibrated_score(F)
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Return the calibrated log-odds minus the threshold's (``classes_[1]`` > 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        return self._oriented(
+            self._calibrated_score(self.adaboost_.decision_function(X))
+        )
+
+    def staged_decision_function(self, X: ArrayLike) -> Any:
+        """Yield the decision function after each round.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        for score in self._staged_scores(X):
+            yield self._oriented(score)
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Predict positive iff the calibrated ``P(+|x) > C2 / (C1 + C2)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        return self._to_labels(
+            self._calibrated_score(self.adaboost_.decision_function(X))
+        )
+
+    def staged_predict(self, X: ArrayLike) -> Any:
+        """Yield the predictions after each round.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        for score in self._staged_scores(X):
+            yield self._to_labels(score)
+
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """Return the Platt-calibrated probabilities.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+        """
+        X = self._validated(X)
+        a, b = self.calibration_
+        return self._proba(expit(a * self.adaboost_.decision_function(X) + b))

@@ -1,0 +1,421 @@
+"""The cost-sensitive boosting variants as rules: each one is its formulas only.
+
+Notation (binary): labels ``y`` and weak predictions ``h`` in ``{-1, +1}``, margin
+``m = y h``, normalised weights ``D``, per-sample cost ``c`` (``C1`` for positives,
+``C2`` for negatives, or each sample's own cost). A rule states
+
+- ``init_weights(c)``: the initial distribution (before normalisation);
+- ``alpha(r)``: the weight of this round's learner;
+- ``update(r, alpha)``: the next weights (the engine normalises them);
+- ``round_loss(r, alpha)``: the objective whose minimiser ``alpha`` is, when the
+  closed form is exact (None for heuristics and bound minimisers);
+- ``votes(H, alphas, c1, c2)``: the real-valued score whose sign is the prediction.
+
+The engine (:mod:`costsense.boosting._engine`) owns everything else: the loop,
+normalisation, learning rate, guards and records.
+
+References
+----------
+.. [1] Y. Freund, R. Schapire, "A decision-theoretic generalization of on-line
+   learning and an application to boosting", JCSS 55, 1997 (AdaBoost).
+.. [2] W. Fan, S. Stolfo, J. Zhang, P. Chan, "AdaCost: misclassification
+   cost-sensitive boosting", ICML 1999.
+.. [3] K. M. Ting, "A comparative study of cost-sensitive boosting algorithms",
+   ICML 2000 (CSB0, CSB1, CSB2).
+.. [4] Y. Sun, M. Kamel, A. Wong, Y. Wang, "Cost-sensitive boosting for
+   classification of imbalanced data", Pattern Recognition 40, 2007 (AdaC1-3).
+.. [5] H. Masnadi-Shirazi, N. Vasconcelos, "Asymmetric boosting", ICML 2007.
+.. [6] I. Landesa-Vazquez, J. L. Alba-Castro, "Shedding light on the asymmetric
+   learning capability of AdaBoost", Pattern Recognition Letters 33, 2012
+   (AdaBoost with cost-proportional initial weights, "AdaBoostC").
+.. [7] Cao et al., paper 000 of this project (AsyB, Algorithm 1); see
+   ALGORITHMS.md for its errata.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import optimize
+
+FloatArray = NDArray[np.float64]
+
+__all__ = ["RULES", "BoostRule", "Round"]
+
+
+@dataclass(frozen=True)
+class Round:
+    """Everything a rule may read in one boosting round.
+
+    Attributes
+    ----------
+    y : ndarray of shape (n_samples,)
+        Labels in ``{-1, +1}``.
+    h : ndarray of shape (n_samples,)
+        This round's weak predictions in ``{-1, +1}``.
+    D : ndarray of shape (n_samples,)
+        Current weights, summing to 1.
+    c : ndarray of shape (n_samples,)
+        Per-sample costs of an error (``C1`` for positives, ``C2`` for negatives).
+    """
+
+    y: FloatArray
+    h: FloatArray
+    D: FloatArray
+    c: FloatArray
+
+    @property
+    def margin(self) -> FloatArray:
+        """``y * h``: +1 where the weak learner is right, -1 where wrong."""
+        return self.y * self.h
+
+    @property
+    def error(self) -> float:
+        """Weighted error ``sum D [h != y]``."""
+        return float(self.D[self.margin < 0].sum())
+
+
+def _half_log_ratio(good: float, bad: float) -> float:
+    """``1/2 ln(good / bad)``, +inf for ``bad = 0``, -inf for ``good = 0``."""
+    with np.errstate(divide="ignore"):
+        return float(0.5 * (np.log(good) - np.log(bad)))
+
+
+class BoostRule:
+    """A boosting variant's formulas; the defaults are AdaBoost's.
+
+    Attributes
+    ----------
+    name : str
+        Registry name.
+    scale_free : bool
+        Whether multiplying every cost by a constant leaves the model unchanged.
+    cost_in_loss : bool
+        Whether the rule minimises a cost-weighted exponential loss
+        ``sum c exp(-y F)``, whose minimiser is ``1/2 ln(C1 P(+|x) / (C2 P(-|x)))``
+        (so the probability link is shifted by ``ln(C1/C2)``).
+    """
+
+    name = "adaboost"
+    scale_free = True
+    cost_in_loss = False
+
+    def init_weights(self, c: FloatArray) -> FloatArray:
+        """Return the initial weights (uniform)."""
+        return np.ones_like(c)
+
+    def alpha(self, r: Round) -> float:
+        """Return AdaBoost's ``1/2 ln((1 - err) / err)``."""
+        correct = float(r.D[r.margin > 0].sum())
+        return _half_log_ratio(correct, r.error)
+
+    def update(self, r: Round, alpha: float) -> FloatArray:
+        """Return ``D exp(-alpha m)``."""
+        return r.D * np.exp(-alpha * r.margin)
+
+    def round_loss(self, r: Round, alpha: float) -> float | None:
+        """Return ``sum D exp(-alpha m)``, the exponential loss of the round."""
+        return float(np.sum(r.D * np.exp(-alpha * r.margin)))
+
+    def votes(
+        self, H: FloatArray, alphas: FloatArray, c1: float, c2: float
+    ) -> FloatArray:
+        """Return the score ``F = sum_t alpha_t h_t``; its sign is the prediction.
+
+        Parameters
+        ----------
+        H : ndarray of shape (n_rounds, n_samples)
+            Weak predictions in ``{-1, +1}``.
+        alphas : ndarray of shape (n_rounds,)
+            Learner weights (learning rate included).
+        c1, c2 : float
+            False-negative and false-positive costs (used by Ting's rule).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return alphas @ H
+
+
+class AdaBoostC(BoostRule):
+    """AdaBoost with cost-proportional initial weights (Landesa-Vazquez 2012).
+
+    The exact functional-gradient boosting of ``sum c_i exp(-y_i F)``.
+    """
+
+    name = "adaboostc"
+    cost_in_loss = True
+
+    def init_weights(self, c: FloatArray) -> FloatArray:
+        """Return ``c``."""
+        return c.copy()
+
+
+class AdaCost(BoostRule):
+    """AdaCost (Fan et al. 1999): a cost-adjustment function inside the exponent.
+
+    Costs are normalised to ``(0, 1]`` by their maximum; ``beta = (1 - c) / 2``
+    where the learner is right, ``(1 + c) / 2`` where wrong;
+    ``r = sum D m beta``, ``alpha = 1/2 ln((1 + r) / (1 - r))`` (the minimiser of
+    the convex upper bound of the round's loss, not of the loss itself), and
+    ``D <- D exp(-alpha m beta)``.
+    """
+
+    name = "adacost"
+
+    def init_weights(self, c: FloatArray) -> FloatArray:
+        """Return ``c``."""
+        return c.copy()
+
+    @staticmethod
+    def _beta(r: Round) -> FloatArray:
+        unit = r.c / r.c.max()
+        return np.where(r.margin > 0, 0.5 * (1 - unit), 0.5 * (1 + unit))
+
+    def alpha(self, r: Round) -> float:
+        """Return ``1/2 ln((1 + r) / (1 - r))`` with ``r = sum D m beta``."""
+        s = float(np.sum(r.D * r.margin * self._beta(r)))
+        return _half_log_ratio(1 + s, 1 - s)
+
+    def update(self, r: Round, alpha: float) -> FloatArray:
+        """Return ``D exp(-alpha m beta)``."""
+        return r.D * np.exp(-alpha * r.margin * self._beta(r))
+
+    def round_loss(self, r: Round, alpha: float) -> float | None:
+        """Return None: alpha minimises an upper bound, not the loss."""
+        return None
+
+
+class _SunRule(BoostRule):
+    """Shared set-up of AdaC1-3: cost items scaled to ``(0, 1]`` (Sun et al. 2007)."""
+
+    @staticmethod
+    def _unit(r: Round) -> FloatArray:
+        return r.c / r.c.max()
+
+    def round_loss(self, r: Round, alpha: float) -> float | None:
+        """Return None: the closed form minimises an upper bound."""
+        return None
+
+
+class AdaC1(_SunRule):
+    """AdaC1: the cost inside the exponent, ``D <- D exp(-alpha C m)``.
+
+    ``alpha = 1/2 ln((1 + S_ok - S_bad) / (1 - S_ok + S_bad))`` with ``S`` the
+    sums of ``C D`` over correctly / wrongly classified samples, ``C`` the costs
+    scaled to ``(0, 1]``.
+    """
+
+    name = "adac1"
+
+    def alpha(self, r: Round) -> float:
+        """Return Sun et al.'s AdaC1 step."""
+        weighted = self._unit(r) * r.D
+        ok, bad = weighted[r.margin > 0].sum(), weighted[r.margin < 0].sum()
+        return _half_log_ratio(1 + ok - bad, 1 - ok + bad)
+
+    def update(self, r: Round, alpha: float) -> FloatArray:
+        """Return ``D exp(-alpha C m)``."""
+        return r.D * np.exp(-alpha * self._unit(r) * r.margin)
+
+
+class AdaC2(_SunRule):
+    """AdaC2: the cost outside the exponent, ``D <- C D exp(-alpha m)``.
+
+    ``alpha = 1/2 ln(sum_ok C D / sum_bad C D)``, the exact minimiser of
+    ``sum C D exp(-alpha m)``; the factor ``C`` compounds every round.
+    """
+
+    name = "adac2"
+
+    def alpha(self, r: Round) -> float:
+        """Return ``1/2 ln(sum_ok C D / sum_bad C D)``."""
+        weighted = self._unit(r) * r.D
+        return _half_log_ratio(
+            weighted[r.margin > 0].sum(), weighted[r.margin < 0].sum()
+        )
+
+    def update(self, r: Round, alpha: float) -> FloatArray:
+        """Return ``C D exp(-alpha m)``."""
+        return self._unit(r) * r.D * np.exp(-alpha * r.margin)
+
+    def round_loss(self, r: Round, alpha: float) -> float | None:
+        """Return ``sum C D exp(-alpha m)``."""
+        return float(np.sum(self._unit(r) * r.D * np.exp(-alpha * r.margin)))
+
+
+class AdaC3(_SunRule):
+    """AdaC3: the cost inside and outside, ``D <- C D exp(-alpha C m)``.
+
+    ``alpha = 1/2 ln((S + Q_ok - Q_bad) / (S - Q_ok + Q_bad))``, ``S = sum C D``,
+    ``Q`` the sums of ``C^2 D`` over correct / wrong samples.
+    """
+
+    name = "adac3"
+
+    def alpha(self, r: Round) -> float:
+        """Return Sun et al.'s AdaC3 step."""
+        unit = self._unit(r)
+        total = float(np.sum(unit * r.D))
+        squared = unit * unit * r.D
+        ok, bad = squared[r.margin > 0].sum(), squared[r.margin < 0].sum()
+        return _half_log_ratio(total + ok - bad, total - ok + bad)
+
+    def update(self, r: Round, alpha: float) -> FloatArray:
+        """Return ``C D exp(-alpha C m)``."""
+        unit = self._unit(r)
+        return unit * r.D * np.exp(-alpha * unit * r.margin)
+
+
+class _TingRule(BoostRule):
+    """Shared parts of CSB0-2 (Ting 2000).
+
+    Initial weights proportional to the cost; a wrongly classified sample's weight
+    is multiplied by its cost (``k = c`` if wrong, 1 if right); AdaBoost's alpha
+    weighs the votes. The prediction is the class of minimum expected cost under
+    the weighted votes: positive iff ``C1 sum_{h=+1} alpha > C2 sum_{h=-1} alpha``.
+    """
+
+    scale_free = False  # k multiplies by the costs themselves, not their ratio
+
+    def init_weights(self, c: FloatArray) -> FloatArray:
+        """Return ``c``."""
+        return c.copy()
+
+    @staticmethod
+    def _k(r: Round) -> FloatArray:
+        return np.where(r.margin < 0, r.c, 1.0)
+
+    def round_loss(self, r: Round, alpha: float) -> float | None:
+        """Return None: a heuristic without a loss."""
+        return None
+
+    def votes(
+        self, H: FloatArray, alphas: FloatArray, c1: float, c2: float
+    ) -> FloatArray:
+        """Return ``C1 sum_{h=+1} alpha - C2 sum_{h=-1} alpha``."""
+        positive = alphas @ (H > 0)
+        negative = alphas @ (H < 0)
+        return c1 * positive - c2 * negative
+
+
+class CSB0(_TingRule):
+    """CSB0: ``D <- k D`` (no exponential factor)."""
+
+    name = "csb0"
+
+    def update(self, r: Round, alpha: float) -> FloatArray:
+        """Return ``k D``."""
+        return self._k(r) * r.D
+
+
+class CSB1(_TingRule):
+    """CSB1: ``D <- k D exp(-m)`` (a fixed step of 1)."""
+
+    name = "csb1"
+
+    def update(self, r: Round, alpha: float) -> FloatArray:
+        """Return ``k D exp(-m)``."""
+        return self._k(r) * r.D * np.exp(-r.margin)
+
+
+class CSB2(_TingRule):
+    """CSB2: ``D <- k D exp(-alpha m)``."""
+
+    name = "csb2"
+
+    def update(self, r: Round, alpha: float) -> FloatArray:
+        """Return ``k D exp(-alpha m)``."""
+        return self._k(r) * r.D * np.exp(-alpha * r.margin)
+
+
+class AsymBoost(BoostRule):
+    """Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007).
+
+    Loss ``sum_{y=+1} exp(-C1 F) + sum_{y=-1} exp(C2 F)``; a round adds ``alpha h``
+    with ``alpha`` the exact minimiser of the convex 1-D function
+    ``sum D exp(-C_y alpha m)`` (bracketed root of its derivative, to ``1e-12``),
+    and ``D <- D exp(-C_y alpha m)``.
+    """
+
+    name = "asymboost"
+    scale_free = False  # C1 and C2 scale the margin, not only its weight
+
+    def alpha(self, r: Round) -> float:
+        """Return the minimiser of ``sum D exp(-C_y alpha m)``."""
+        a = r.c * r.margin  # the round loss is sum D exp(-alpha a)
+        if np.all(a[r.D > 0] >= 0):
+            return np.inf
+        if np.all(a[r.D > 0] <= 0):
+            return -np.inf
+
+        def slope(alpha: float) -> float:
+            return float(-np.sum(r.D * a * np.exp(-alpha * a)))
+
+        lo, hi = -1.0, 1.0
+        while slope(lo) > 0:
+            lo *= 2
+        while slope(hi) < 0:
+            hi *= 2
+        return float(optimize.brentq(slope, lo, hi, xtol=1e-14, rtol=1e-14))
+
+    def update(self, r: Round, alpha: float) -> FloatArray:
+        """Return ``D exp(-C_y alpha m)``."""
+        return r.D * np.exp(-alpha * r.c * r.margin)
+
+    def round_loss(self, r: Round, alpha: float) -> float | None:
+        """Return ``sum D exp(-C_y alpha m)``."""
+        return float(np.sum(r.D * np.exp(-alpha * r.c * r.margin)))
+
+
+class AsyB(BoostRule):
+    """AsyB (paper 000, Algorithm 1), as printed.
+
+    ``alpha = 1/2 ln((C1 W+_ok + C2 W-_ok) / (C1 W+_bad + C2 W-_bad))``, the exact
+    minimiser of ``sum D c exp(-alpha m)``; ``D <- D exp(-alpha m)``. The printed
+    algorithm also starts from ``D ∝ c`` (``init_weights="cost"``), which counts
+    the cost twice; ``init_weights="uniform"`` counts it once (in alpha only).
+    """
+
+    name = "asyb"
+    cost_in_loss = True
+
+    def __init__(self, init_weights: str = "cost") -> None:
+        self.init = init_weights
+
+    def init_weights(self, c: FloatArray) -> FloatArray:
+        """Return ``c`` (as printed) or uniform weights."""
+        return c.copy() if self.init == "cost" else np.ones_like(c)
+
+    def alpha(self, r: Round) -> float:
+        """Return the cost-weighted half log-ratio of right to wrong weight."""
+        weighted = r.c * r.D
+        return _half_log_ratio(
+            weighted[r.margin > 0].sum(), weighted[r.margin < 0].sum()
+        )
+
+    def round_loss(self, r: Round, alpha: float) -> float | None:
+        """Return ``sum D c exp(-alpha m)``."""
+        return float(np.sum(r.D * r.c * np.exp(-alpha * r.margin)))
+
+
+#: Every rule by name (AsyB with its printed initial weights).
+RULES: dict[str, BoostRule] = {
+    rule.name: rule
+    for rule in (
+        BoostRule(),
+        AdaBoostC(),
+        AdaCost(),
+        AdaC1(),
+        AdaC2(),
+        AdaC3(),
+        CSB0(),
+        CSB1(),
+        CSB2(),
+        AsymBoost(),
+        AsyB(),
+    )
+}
