@@ -143,7 +143,7 @@ default=None
             if "random_state" in learner.get_params():
                 seed = int(rng.randint(np.iinfo(np.int32).max))
                 learner.set_params(random_state=seed)
-            learner.fit(X, y, sample_weight=D)
+            learner.fit(X, y, sample_weight=rule.learner_weights(D, c))
             h = np.where(learner.predict(X) > 0, 1.0, -1.0)
             r = Round(y=y, h=h, D=D, c=c)
             alpha = rule.alpha(r)

@@ -5,6 +5,7 @@ Notation (binary): labels ``y`` and weak predictions ``h`` in ``{-1, +1}``, marg
 ``C2`` for negatives, or each sample's own cost). A rule states
 
 - ``init_weights(c)``: the initial distribution (before normalisation);
+- ``learner_weights(D, c)``: the weights the weak learner is fitted with (``D``);
 - ``alpha(r)``: the weight of this round's learner;
 - ``update(r, alpha)``: the next weights (the engine normalises them);
 - ``round_loss(r, alpha)``: the objective whose minimiser ``alpha`` is, when the
@@ -105,6 +106,10 @@ class BoostRule:
     def init_weights(self, c: FloatArray) -> FloatArray:
         """Return the initial weights (uniform)."""
         return np.ones_like(c)
+
+    def learner_weights(self, D: FloatArray, c: FloatArray) -> FloatArray:
+        """Return the ``sample_weight`` the weak learner is fitted with (``D``)."""
+        return D
 
     def alpha(self, r: Round) -> float:
         """Return AdaBoost's ``1/2 ln((1 - err) / err)``."""
@@ -343,6 +348,18 @@ class AsymBoost(BoostRule):
 
     name = "asymboost"
     scale_free = False  # C1 and C2 scale the margin, not only its weight
+
+    def learner_weights(self, D: FloatArray, c: FloatArray) -> FloatArray:
+        """Return ``D c``: the weak learner minimises the loss's first-order term.
+
+        Masnadi-Shirazi & Vasconcelos pick the weak learner of least
+        cost-sensitive loss; at ``alpha -> 0`` that is the one of least
+        ``sum D C_y [h != y]``, i.e. a learner fitted with weights ``D c``.
+        Fitted on ``D`` alone the learner ignores the costs and ``alpha``
+        soon becomes non-positive.
+        """
+        weights = D * c
+        return weights / weights.sum()
 
     def alpha(self, r: Round) -> float:
         """Return the minimiser of ``sum D exp(-C_y alpha m)``."""

@@ -42,10 +42,10 @@ FOLD_COLUMNS = (*FOLD_METRICS[:4], "specificity", "savings", *FOLD_METRICS[4:])
 #: Every metric a study can report: :data:`FOLD_COLUMNS` with the total cost named
 #: ``cost_total`` (a study's table also has a ``cost`` column: the cost setting,
 #: such as ``"5"``).
-ALL_METRICS = ("cost_total", *FOLD_COLUMNS[1:])
+ALL_METRICS = ("cost_total", *FOLD_COLUMNS[1:], "excess_cost")
 
 #: Metrics where lower is better.
-LOWER_IS_BETTER = ("cost", "cost_total", "mean_cost")
+LOWER_IS_BETTER = ("cost", "cost_total", "mean_cost", "excess_cost")
 
 
 def positive_scores(model: Any, X: ArrayLike, pos_index: int) -> NDArray[np.float64]:

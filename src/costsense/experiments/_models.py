@@ -12,12 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 from sklearn.base import BaseEstimator
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LogisticRegression, Perceptron
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.tree import DecisionTreeClassifier
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
+from costsense import boosting
 from costsense.rescale import (
     CostWeighting,
     MetaCost,
@@ -32,7 +33,26 @@ BASE_LEARNERS: dict[str, Callable[[int], BaseEstimator]] = {
     "logistic": lambda seed: LogisticRegression(max_iter=1000),
     "tree": lambda seed: DecisionTreeClassifier(min_samples_leaf=5, random_state=seed),
     "naive-bayes": lambda seed: GaussianNB(),
+    # boosting's weak learners (paper 000)
+    "stump": lambda seed: DecisionTreeClassifier(max_depth=1, random_state=seed),
+    # C4.5 stand-in: an entropy tree, depth-limited (an unpruned tree is perfect on
+    # its training set in round 1, and boosting then stops at once)
+    "entropy-tree": lambda seed: DecisionTreeClassifier(
+        criterion="entropy", max_depth=4, random_state=seed
+    ),
+    "perceptron": lambda seed: Perceptron(random_state=seed),
+    # CART regression tree: the base of the LogitBoost variants (AsyBL)
+    "regression-tree": lambda seed: DecisionTreeRegressor(
+        max_depth=3, random_state=seed
+    ),
 }
+
+
+def _booster(cls: type) -> Callable[[BaseEstimator, Any, Any, int], BaseEstimator]:
+    def build(base: BaseEstimator, cost: Any, pos: Any, seed: int) -> BaseEstimator:
+        return cls(base, cost=cost, pos_label=pos, random_state=seed)
+
+    return build
 
 
 def _plain(base: BaseEstimator, cost: Any, pos_label: Any, seed: int) -> BaseEstimator:
@@ -57,6 +77,21 @@ METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
     "metacost": lambda base, cost, pos, seed: MetaCost(
         base, cost=cost, pos_label=pos, random_state=seed
     ),
+    # the boosting family (papers 000, 001)
+    "adaboost": _booster(boosting.AdaBoostClassifier),
+    "adaboostc": _booster(boosting.AdaBoostCClassifier),
+    "adacost": _booster(boosting.AdaCostClassifier),
+    "adac1": _booster(boosting.AdaC1Classifier),
+    "adac2": _booster(boosting.AdaC2Classifier),
+    "adac3": _booster(boosting.AdaC3Classifier),
+    "csb0": _booster(boosting.CSB0Classifier),
+    "csb1": _booster(boosting.CSB1Classifier),
+    "csb2": _booster(boosting.CSB2Classifier),
+    "asymboost": _booster(boosting.AsymBoostClassifier),
+    "asyb": _booster(boosting.AsyBClassifier),
+    "asybl": _booster(boosting.AsyBLClassifier),
+    "asymlogitboost": _booster(boosting.AsymLogitBoostClassifier),
+    "calibrated-adaboost": _booster(boosting.CalibratedAdaBoostClassifier),
 }
 
 

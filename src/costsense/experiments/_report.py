@@ -891,6 +891,7 @@ def write_report(
     curves: pd.DataFrame | None = None,
     boundaries: Iterable[Boundary] = (),
     paper: pd.DataFrame | None = None,
+    claims: Sequence[tuple[str, str, str]] = (),
     notes: str = "",
     alpha: float = 0.05,
 ) -> ReportFiles:
@@ -924,6 +925,9 @@ def write_report(
     paper : DataFrame, default=None
         Published numbers: columns ``dataset``, ``cost``, ``algorithm``,
         ``metric``, ``value``. Adds a "paper vs ours" table.
+    claims : sequence of (str, str, str), default=()
+        The paper's claims as ``(text, verdict, evidence)``, from
+        :func:`costsense.experiments._claims.check_claims`; a table when given.
     notes : str, default=""
         Free text placed under the title (blank lines separate paragraphs).
     alpha : float, default=0.05
@@ -1021,6 +1025,24 @@ def write_report(
             )
         )
         blocks.append(_results_table(summary, rows, algorithms, lower))
+
+    if claims:
+        blocks.append(_Heading("The paper's claims", 2))
+        blocks.append(
+            _Paragraph(
+                "Each claim checked on our means per dataset x cost row: "
+                "reproduced (holds on every row), partly, or not reproduced."
+            )
+        )
+        blocks.append(
+            _Table(
+                ["claim", "verdict", "evidence"],
+                [
+                    [_Cell(text), _Cell(verdict, bold=True), _Cell(evidence)]
+                    for text, verdict, evidence in claims
+                ],
+            )
+        )
 
     if paper is not None and not paper.empty:
         _check_columns(paper, _PAPER_COLUMNS, "paper")

@@ -151,6 +151,9 @@ class Study:
     paper : tuple of dict
         The paper's published numbers, each ``{dataset, cost, algorithm, metric,
         value}``, shown beside ours in the report.
+    claims : tuple of dict
+        The paper's claims, checked against our results in the report (see
+        :mod:`costsense.experiments._claims`).
     """
 
     name: str
@@ -165,6 +168,7 @@ class Study:
     gaussian_samples: int = 2000
     notes: str = ""
     paper: tuple[dict[str, Any], ...] = ()
+    claims: tuple[dict[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-data form (what the results store records)."""
@@ -190,12 +194,13 @@ class Study:
             "gaussian_samples": self.gaussian_samples,
             "notes": self.notes,
             "paper": [dict(p) for p in self.paper],
+            "claims": [dict(c) for c in self.claims],
         }
 
     def fingerprint(self) -> str:
         """Return a canonical JSON text of everything that determines the results."""
         data = self.to_dict()
-        for key in ("title", "notes", "metrics", "reference", "paper"):
+        for key in ("title", "notes", "metrics", "reference", "paper", "claims"):
             data.pop(key)
         return json.dumps(data, sort_keys=True)
 
@@ -273,6 +278,7 @@ def study_from_dict(
         "notes",
         "quick",
         "paper",
+        "claims",
     }
     _check_keys(data, top, source)
     if quick:
@@ -348,7 +354,15 @@ def study_from_dict(
         gaussian_samples=int(data.get("gaussian_samples", 2000)),
         notes=str(data.get("notes", "")),
         paper=tuple(_paper_rows(data.get("paper", []), source)),
+        claims=tuple(_claims(data.get("claims", []), source)),
     )
+
+
+def _claims(claims: list[dict[str, Any]], source: str) -> list[dict[str, Any]]:
+    from costsense.experiments._claims import validate_claims
+
+    validate_claims(claims, source)
+    return [dict(c) for c in claims]
 
 
 def _paper_rows(rows: list[dict[str, Any]], source: str) -> list[dict[str, Any]]:
