@@ -1,7 +1,9 @@
 """costsense: cost-sensitive and class-imbalanced classification.
 
 Subpackages are imported on demand: ``costsense.costs``, ``costsense.metrics``,
-``costsense.datasets``, ``costsense.rescale``.
+``costsense.datasets``, ``costsense.rescale``, ``costsense.boosting`` and
+``costsense.experiments`` (studies, results store, reports; needs the
+``experiments`` extra).
 """
 
 from __future__ import annotations

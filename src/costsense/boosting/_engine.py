@@ -1,7 +1,8 @@
 """One forward-stagewise engine for every discrete cost-sensitive boosting variant.
 
 The engine owns the loop; a rule (:mod:`costsense.boosting._rules`) owns the
-formulas. Each round: fit the base learner with ``sample_weight = D``, read its
+formulas. Each round: fit the base learner with the rule's ``learner_weights``
+(``D``; ``D c`` for AsymBoost), read its
 predictions ``h`` on the training set, ask the rule for ``alpha``, scale it by the
 learning rate, ask the rule for the new weights and normalise them.
 
