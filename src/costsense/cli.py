@@ -217,7 +217,8 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         f"Dask scheduler {args.scheduler}" if args.scheduler else f"{args.jobs} job(s)"
     )
     print(
-        f"study {study.name}: {len(study.datasets)} datasets x {len(study.costs)} "
+        f"study {study.name}: {len(study.datasets)} datasets x "
+        f"{len({c for d in study.datasets for c in study.costs_for(d)})} "
         f"costs x {len(study.algorithms)} algorithms x "
         f"{study.protocol.n_repeats * study.protocol.folds_per_repeat} splits = "
         f"{study.n_cells} cells, on {where}; results in {out}",

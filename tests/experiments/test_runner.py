@@ -223,3 +223,18 @@ def test_the_builtin_rescaling_study_and_its_quick_version():
         "threshold-calibrated",
         "metacost",
     }
+
+
+def test_dataset_costs_replace_the_costs_of_one_dataset():
+    study = tiny(
+        datasets=["gaussian", "haberman"],
+        costs=[5],
+        dataset_costs={"gaussian": [2, 8]},
+        protocol={"n_splits": 2},
+    )
+    cells = plan(study)
+    assert {cell.cost for cell in cells if cell.dataset == "haberman"} == {5}
+    assert {cell.cost for cell in cells if cell.dataset == "gaussian"} == {2, 8}
+    assert len(cells) == study.n_cells == (1 + 2) * 3 * 1 * 2  # 1 repeat, 2 folds
+    with pytest.raises(ValueError, match="not in datasets"):
+        tiny(dataset_costs={"pima": [3]})

@@ -121,7 +121,7 @@ def plan(study: Study) -> list[Cell]:
         for dataset in study.datasets
         for repeat in range(study.protocol.n_repeats)
         for fold in range(study.protocol.folds_per_repeat)
-        for cost in study.costs
+        for cost in study.costs_for(dataset)
         for algorithm in study.algorithms
     ]
 
@@ -493,7 +493,7 @@ def boundary_path(store: ResultsStore, dataset: str, cost: Any) -> Path:
 
 def _save_boundaries(study: Study, store: ResultsStore) -> None:
     for dataset in study.datasets:
-        for cost in study.costs:
+        for cost in study.costs_for(dataset):
             path = boundary_path(store, dataset, cost)
             if path.exists():
                 continue
@@ -537,7 +537,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> Any:
     )
     boundaries = []
     for dataset in study["datasets"]:
-        for cost in study["costs"]:
+        for cost in study.get("dataset_costs", {}).get(dataset, study["costs"]):
             path = boundary_path(store, dataset, cost)
             if not path.exists():
                 continue

@@ -154,6 +154,9 @@ class Study:
     claims : tuple of dict
         The paper's claims, checked against our results in the report (see
         :mod:`costsense.experiments._claims`).
+    dataset_costs : dict of str to tuple
+        Costs for particular datasets, replacing ``costs`` there (paper 000 runs
+        its Gaussian problem at four costs, its UCI sets at one).
     """
 
     name: str
@@ -169,6 +172,7 @@ class Study:
     notes: str = ""
     paper: tuple[dict[str, Any], ...] = ()
     claims: tuple[dict[str, Any], ...] = ()
+    dataset_costs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-data form (what the results store records)."""
@@ -195,6 +199,10 @@ class Study:
             "notes": self.notes,
             "paper": [dict(p) for p in self.paper],
             "claims": [dict(c) for c in self.claims],
+            "dataset_costs": {
+                d: [list(c) if isinstance(c, tuple) else c for c in costs]
+                for d, costs in self.dataset_costs.items()
+            },
         }
 
     def fingerprint(self) -> str:
@@ -204,12 +212,15 @@ class Study:
             data.pop(key)
         return json.dumps(data, sort_keys=True)
 
+    def costs_for(self, dataset: str) -> tuple[Any, ...]:
+        """Return the costs run on ``dataset`` (``dataset_costs``, else ``costs``)."""
+        return self.dataset_costs.get(dataset, self.costs)
+
     @property
     def n_cells(self) -> int:
         """Number of (dataset, cost, algorithm, repeat, fold) cells."""
         return (
-            len(self.datasets)
-            * len(self.costs)
+            sum(len(self.costs_for(d)) for d in self.datasets)
             * len(self.algorithms)
             * self.protocol.n_repeats
             * self.protocol.folds_per_repeat
@@ -279,6 +290,7 @@ def study_from_dict(
         "quick",
         "paper",
         "claims",
+        "dataset_costs",
     }
     _check_keys(data, top, source)
     if quick:
@@ -330,15 +342,14 @@ def study_from_dict(
     reference = data.get("reference")
     if reference is not None and reference not in names:
         _fail(source, f"reference {reference!r} is not one of the algorithms {names}")
-    costs = tuple(tuple(c) if isinstance(c, list) else c for c in data["costs"])
-    from costsense.costs import as_binary_costs
-
-    for cost in costs:
-        try:
-            as_binary_costs(cost)
-        except (TypeError, ValueError) as error:
-            _fail(source, str(error))
+    costs = _costs(data["costs"], source)
     datasets = tuple(str(d) for d in data["datasets"])
+    dataset_costs = {
+        str(d): _costs(c, source) for d, c in data.get("dataset_costs", {}).items()
+    }
+    stray = sorted(set(dataset_costs) - set(datasets))
+    if stray:
+        _fail(source, f"dataset_costs names datasets {stray} that are not in datasets")
     if not datasets or not costs:
         _fail(source, "datasets and costs must not be empty")
     return Study(
@@ -355,7 +366,20 @@ def study_from_dict(
         notes=str(data.get("notes", "")),
         paper=tuple(_paper_rows(data.get("paper", []), source)),
         claims=tuple(_claims(data.get("claims", []), source)),
+        dataset_costs=dataset_costs,
     )
+
+
+def _costs(values: list[Any], source: str) -> tuple[Any, ...]:
+    from costsense.costs import as_binary_costs
+
+    costs = tuple(tuple(c) if isinstance(c, list) else c for c in values)
+    for cost in costs:
+        try:
+            as_binary_costs(cost)
+        except (TypeError, ValueError) as error:
+            _fail(source, str(error))
+    return costs
 
 
 def _claims(claims: list[dict[str, Any]], source: str) -> list[dict[str, Any]]:
