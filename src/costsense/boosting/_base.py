@@ -95,10 +95,12 @@ class BinaryCostClassifier(ClassifierMixin, BaseEstimator):
         return X, signs, resolved.sample_cost, weight
 
     def _to_labels(self, score: FloatArray) -> NDArray[Any]:
-        """Labels from a score whose positive sign means the positive class."""
-        pos = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
-        index = np.where(score > 0, pos, 1 - pos)
-        return self.classes_[index]
+        """Labels from a score whose positive sign means the positive class.
+
+        A zero score gets the label ``decision_function`` gives it in
+        scikit-learn's convention (``classes_[1]`` iff > 0).
+        """
+        return self.classes_[(self._oriented(score) > 0).astype(int)]
 
     def _oriented(self, score: FloatArray) -> FloatArray:
         """Orient a positive-class score as scikit-learn's (``classes_[1]`` > 0)."""

@@ -288,12 +288,12 @@ default=None
             exponential loss (Friedman, Hastie & Tibshirani 2000). For the
             cost-weighted losses (AsyB, AdaBoostC) ``F`` estimates
             ``1/2 ln(C1 P(+|x) / (C2 P(-|x)))`` instead, and
-            ``P(+|x) = 1 / (1 + (C1/C2) exp(-2 F))``. These are rough estimates:
+            ``P(+|x) = 1 / (1 + (C1/C2) exp(-2 F))``; for AsymBoost's loss
+            ``P(+|x) = 1 / (1 + (C1/C2) exp(-(C1 + C2) F))`` (each rule's
+            ``probability``). These are rough estimates:
             boosting's scores are known to be poorly calibrated, so use
             :class:`CalibratedAdaBoostClassifier` for calibrated probabilities.
         """
         X = self._validated(X)
-        F = self._score(X)
         c1, c2 = self.costs_
-        shift = np.log(c1 / c2) if self._rule().cost_in_loss else 0.0
-        return self._proba(1.0 / (1.0 + np.exp(np.clip(shift - 2 * F, -700, 700))))
+        return self._proba(self._rule().probability(self._score(X), c1, c2))

@@ -78,6 +78,11 @@ class Round:
         return float(self.D[self.margin < 0].sum())
 
 
+def _cost_weighted_link(F: FloatArray, c1: float, c2: float) -> FloatArray:
+    """``1 / (1 + (C1/C2) exp(-2F))``, the inverse of ``1/2 ln(C1 P / (C2 (1-P)))``."""
+    return 1.0 / (1.0 + np.exp(np.clip(np.log(c1 / c2) - 2.0 * F, -700, 700)))
+
+
 def _half_log_ratio(good: float, bad: float) -> float:
     """``1/2 ln(good / bad)``, +inf for ``bad = 0``, -inf for ``good = 0``."""
     with np.errstate(divide="ignore"):
@@ -93,15 +98,20 @@ class BoostRule:
         Registry name.
     scale_free : bool
         Whether multiplying every cost by a constant leaves the model unchanged.
-    cost_in_loss : bool
-        Whether the rule minimises a cost-weighted exponential loss
-        ``sum c exp(-y F)``, whose minimiser is ``1/2 ln(C1 P(+|x) / (C2 P(-|x)))``
-        (so the probability link is shifted by ``ln(C1/C2)``).
     """
 
     name = "adaboost"
     scale_free = True
-    cost_in_loss = False
+
+    def probability(self, F: FloatArray, c1: float, c2: float) -> FloatArray:
+        """Return ``P(+|x)`` from the score: the inverse of the loss's minimiser.
+
+        The exponential loss ``sum exp(-y F)`` is minimised by
+        ``F* = 1/2 ln(P / (1 - P))`` (Friedman, Hastie & Tibshirani 2000), so
+        ``P = 1 / (1 + exp(-2 F))``. For heuristic rules without a loss this is
+        only a monotone squashing of the score.
+        """
+        return 1.0 / (1.0 + np.exp(np.clip(-2.0 * F, -700, 700)))
 
     def init_weights(self, c: FloatArray) -> FloatArray:
         """Return the initial weights (uniform)."""
@@ -152,7 +162,13 @@ class AdaBoostC(BoostRule):
     """
 
     name = "adaboostc"
-    cost_in_loss = True
+
+    def probability(self, F: FloatArray, c1: float, c2: float) -> FloatArray:
+        """Return ``1 / (1 + (C1/C2) exp(-2F))``.
+
+        ``sum c exp(-y F)`` is minimised by ``F* = 1/2 ln(C1 P / (C2 (1 - P)))``.
+        """
+        return _cost_weighted_link(F, c1, c2)
 
     def init_weights(self, c: FloatArray) -> FloatArray:
         """Return ``c``."""
@@ -218,9 +234,10 @@ class AdaC1(_SunRule):
 
     def alpha(self, r: Round) -> float:
         """Return Sun et al.'s AdaC1 step."""
-        weighted = self._unit(r) * r.D
-        ok, bad = weighted[r.margin > 0].sum(), weighted[r.margin < 0].sum()
-        return _half_log_ratio(1 + ok - bad, 1 - ok + bad)
+        # 1 + S_ok - S_bad = sum D (1 + C m): a sum of non-negative terms, exact
+        # even when the wrong weight is far below the rounding of 1
+        u = self._unit(r) * r.margin
+        return _half_log_ratio(np.sum(r.D * (1 + u)), np.sum(r.D * (1 - u)))
 
     def update(self, r: Round, alpha: float) -> FloatArray:
         """Return ``D exp(-alpha C m)``."""
@@ -263,11 +280,12 @@ class AdaC3(_SunRule):
 
     def alpha(self, r: Round) -> float:
         """Return Sun et al.'s AdaC3 step."""
+        # S + Q_ok - Q_bad = sum C D (1 + C m), summed as non-negative terms
         unit = self._unit(r)
-        total = float(np.sum(unit * r.D))
-        squared = unit * unit * r.D
-        ok, bad = squared[r.margin > 0].sum(), squared[r.margin < 0].sum()
-        return _half_log_ratio(total + ok - bad, total - ok + bad)
+        u = unit * r.margin
+        return _half_log_ratio(
+            np.sum(unit * r.D * (1 + u)), np.sum(unit * r.D * (1 - u))
+        )
 
     def update(self, r: Round, alpha: float) -> FloatArray:
         """Return ``C D exp(-alpha C m)``."""
@@ -363,14 +381,15 @@ class AsymBoost(BoostRule):
 
     def alpha(self, r: Round) -> float:
         """Return the minimiser of ``sum D exp(-C_y alpha m)``."""
-        a = r.c * r.margin  # the round loss is sum D exp(-alpha a)
-        if np.all(a[r.D > 0] >= 0):
+        live = r.D > 0  # zero-weight samples add nothing (and 0 * inf is NaN)
+        D, a = r.D[live], (r.c * r.margin)[live]  # the loss is sum D exp(-alpha a)
+        if np.all(a >= 0):
             return np.inf
-        if np.all(a[r.D > 0] <= 0):
+        if np.all(a <= 0):
             return -np.inf
 
         def slope(alpha: float) -> float:
-            return float(-np.sum(r.D * a * np.exp(-alpha * a)))
+            return float(-np.sum(D * a * np.exp(-alpha * a)))
 
         lo, hi = -1.0, 1.0
         while slope(lo) > 0:
@@ -378,6 +397,15 @@ class AsymBoost(BoostRule):
         while slope(hi) < 0:
             hi *= 2
         return float(optimize.brentq(slope, lo, hi, xtol=1e-14, rtol=1e-14))
+
+    def probability(self, F: FloatArray, c1: float, c2: float) -> FloatArray:
+        """Return ``1 / (1 + (C1/C2) exp(-(C1 + C2) F))``.
+
+        The loss ``I(y=1) e^{-C1 F} + I(y=-1) e^{C2 F}`` is minimised by
+        ``F* = ln(C1 P / (C2 (1 - P))) / (C1 + C2)``.
+        """
+        z = np.log(c1 / c2) - (c1 + c2) * F
+        return 1.0 / (1.0 + np.exp(np.clip(z, -700, 700)))
 
     def update(self, r: Round, alpha: float) -> FloatArray:
         """Return ``D exp(-C_y alpha m)``."""
@@ -398,7 +426,10 @@ class AsyB(BoostRule):
     """
 
     name = "asyb"
-    cost_in_loss = True
+
+    def probability(self, F: FloatArray, c1: float, c2: float) -> FloatArray:
+        """Return ``1 / (1 + (C1/C2) exp(-2F))``: paper 000's ``f*`` inverted."""
+        return _cost_weighted_link(F, c1, c2)
 
     def __init__(self, init_weights: str = "cost") -> None:
         self.init = init_weights
