@@ -184,29 +184,26 @@ default=None
         return self
 
     # ------------------------------------------------------------ prediction
-    def _weak_predictions(self, X: FloatArray) -> FloatArray:
-        return np.array(
-            [np.where(e.predict(X) > 0, 1.0, -1.0) for e in self.estimators_]
-        )
-
     def _score(self, X: FloatArray) -> FloatArray:
-        if not self.estimators_:
-            return np.full(X.shape[0], self.constant_)
-        c1, c2 = self.costs_
-        return self._rule().votes(
-            self._weak_predictions(X), self.estimator_weights_, c1, c2
-        )
+        for score in self._staged_scores(X):  # noqa: B007 - the last stage is it
+            pass
+        return score
 
     def _staged_scores(self, X: FloatArray) -> Any:
         """Yield the internal score (positive class > 0) after each round."""
         if not self.estimators_:
             yield np.full(X.shape[0], self.constant_)
             return
-        H = self._weak_predictions(X)
         c1, c2 = self.costs_
         rule = self._rule()
-        for t in range(len(self.estimators_)):
-            yield rule.votes(H[: t + 1], self.estimator_weights_[: t + 1], c1, c2)
+        score = np.zeros(X.shape[0])
+        for learner, alpha in zip(
+            self.estimators_, self.estimator_weights_, strict=True
+        ):
+            h = np.where(learner.predict(X) > 0, 1.0, -1.0)
+            # votes are additive over rounds: one pass, O(rounds x samples)
+            score = score + rule.votes(h[None, :], np.array([alpha]), c1, c2)
+            yield score
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """Return the ensemble score, positive for ``classes_[1]``.

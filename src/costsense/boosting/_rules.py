@@ -139,6 +139,9 @@ class BoostRule:
     ) -> FloatArray:
         """Return the score ``F = sum_t alpha_t h_t``; its sign is the prediction.
 
+        Every rule's score is a sum over rounds (the engine accumulates it round
+        by round for the staged predictions).
+
         Parameters
         ----------
         H : ndarray of shape (n_rounds, n_samples)
