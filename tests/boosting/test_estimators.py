@@ -523,3 +523,18 @@ def test_a_zero_score_is_labelled_as_decision_function_says():
     dec = model.decision_function(X)
     assert_array_equal(dec, 0.0)
     assert_array_equal(model.predict(X), model.classes_[(dec > 0).astype(int)])
+
+
+@pytest.mark.parametrize("cost", [None, 3.0])
+def test_asymboost_integer_weights_equal_repeated_rows(cost):
+    X, y, X_test, _ = data(n=180)
+    w = np.random.default_rng(2).integers(1, 4, size=len(y))
+    params = {"estimator": clone(STUMP), "n_estimators": 8, "cost": cost}
+    weighted = AsymBoostClassifier(**params, random_state=0).fit(X, y, sample_weight=w)
+    repeated = AsymBoostClassifier(**params, random_state=0).fit(
+        np.repeat(X, w, axis=0), np.repeat(y, w)
+    )
+    assert_allclose(weighted.estimator_weights_, repeated.estimator_weights_)
+    assert_allclose(
+        weighted.predict_proba(X_test), repeated.predict_proba(X_test), atol=1e-12
+    )
