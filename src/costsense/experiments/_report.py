@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import matplotlib
+import matplotlib.colors
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -690,9 +692,16 @@ def _colours(names: Sequence[str]) -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        Colour ``"C<k>"`` of each algorithm.
+        Colour of each algorithm: matplotlib's ten cycle colours, or the twenty
+        of ``tab20`` when there are more than ten algorithms.
     """
-    return {name: f"C{k % 10}" for k, name in enumerate(names)}
+    if len(names) <= 10:
+        return {name: f"C{k}" for k, name in enumerate(names)}
+    palette = matplotlib.colormaps["tab20"].colors
+    return {
+        name: matplotlib.colors.to_hex(palette[k % len(palette)])
+        for k, name in enumerate(names)
+    }
 
 
 def _bar_chart(
@@ -793,11 +802,11 @@ def _curve_plot(
     Path
         ``path``.
     """
-    fig = Figure(figsize=(6.0, 4.0), layout="tight")
-    ax = fig.add_subplot()
+    fig = Figure(figsize=(11.0, 4.2), layout="constrained")
+    axes = fig.subplots(1, 2, sharey=True)
     present = {str(a) for a in frame["algorithm"]}
-    for alg in [a for a in colours if a in present]:
-        for split, style in (("test", "-"), ("train", "--")):
+    for ax, split, style in zip(axes, ("test", "train"), ("-", "--"), strict=True):
+        for alg in [a for a in colours if a in present]:
             part = frame[(frame["algorithm"] == alg) & (frame["split"] == split)]
             if part.empty:
                 continue
@@ -806,13 +815,16 @@ def _curve_plot(
                 part["value"],
                 linestyle=style,
                 color=colours.get(str(alg), "k"),
-                label=_plain(f"{alg} ({split})"),
+                label=_plain(str(alg)),
             )
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("stage")
-    ax.set_ylabel("mean cost per sample")
-    ax.set_title(_plain(f"{dataset}, cost {cost}"))
-    ax.legend(fontsize="small")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("stage")
+        ax.set_title(_plain(f"{dataset}, cost {cost}: {split}"))
+    axes[0].set_ylabel("mean cost per sample")
+    handles, labels = axes[0].get_legend_handles_labels()
+    if not handles:
+        handles, labels = axes[1].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside right center", fontsize="small")
     return _save(fig, path)
 
 
@@ -1099,7 +1111,7 @@ def write_report(
                 _Image(
                     path,
                     f"{ds}, cost {cost}: mean cost per sample by stage "
-                    "(solid test, dashed train), averaged over repeats x folds",
+                    "(left test, right train), averaged over repeats x folds",
                 )
             )
 
