@@ -846,8 +846,12 @@ def _boundary_plot(boundary: Boundary, path: Path) -> Path:
     xx, yy = np.asarray(boundary.xx), np.asarray(boundary.yy)
     X, y = np.asarray(boundary.X), np.asarray(boundary.y)
     n = max(len(boundary.predictions), 1)
-    fig = Figure(figsize=(3.2 * n, 3.4), layout="tight")
-    axes = fig.subplots(1, n, squeeze=False)[0]
+    ncols = min(n, 5)
+    nrows = -(-n // ncols)
+    fig = Figure(figsize=(3.2 * ncols, 3.2 * nrows + 0.3), layout="tight")
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    for ax in axes[n:]:
+        ax.set_visible(False)
     reference = None if boundary.reference is None else np.asarray(boundary.reference)
     for ax, (alg, pred) in zip(axes, boundary.predictions.items(), strict=False):
         pred = np.asarray(pred, dtype=np.float64)
