@@ -23,7 +23,21 @@ _ADACOST_EQUAL_COSTS = (
     "classified sample of the costliest class, so r < 0): boosting stops at round 1 "
     "and the model is the constant rule of least cost, below the check's accuracy"
 )
+_SOLVER_TOLERANCE = (
+    "the dual coordinate descent stops at tol=1e-3 on the projected gradient, so "
+    "weighted and repeated fits agree only to that tolerance, not to the check's "
+    "rtol=1e-7; at tol=1e-12 they agree (tests/margin)"
+)
 EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {
+    "LDMClassifier": {
+        "check_sample_weight_equivalence_on_dense_data": _SOLVER_TOLERANCE
+    },
+    "CSLDMClassifier": {
+        "check_sample_weight_equivalence_on_dense_data": _SOLVER_TOLERANCE
+    },
+    "CSSVMClassifier": {
+        "check_sample_weight_equivalence_on_dense_data": _SOLVER_TOLERANCE
+    },
     "RejectionSampling": {
         "check_sample_weight_equivalence_on_dense_data": _RANDOM_DRAWS
     },

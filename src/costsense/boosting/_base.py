@@ -76,11 +76,12 @@ class BinaryCostClassifier(ClassifierMixin, BaseEstimator):
         weight = None
         if sample_weight is not None:
             weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        # an estimator without a ``cost`` parameter is cost-blind: C1 = C2 = 1
         resolved = resolve_cost(
-            self.cost,
+            getattr(self, "cost", 1.0),
             y,
             classes=self.classes_,
-            pos_label=self.pos_label,
+            pos_label=getattr(self, "pos_label", None),
             sample_cost=sample_cost,
             sample_weight=weight,
         )

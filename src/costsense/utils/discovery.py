@@ -17,10 +17,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 #: Modules that hold public estimators. The experiment runner and CLI are not here:
 #: estimators never depend on them.
-ESTIMATOR_MODULES: tuple[str, ...] = ("costsense.rescale", "costsense.boosting")
+ESTIMATOR_MODULES: tuple[str, ...] = (
+    "costsense.rescale",
+    "costsense.boosting",
+    "costsense.margin",
+)
 
 _OPTIONAL_MODULES: tuple[str, ...] = (
-    "costsense.margin",
     "costsense.sampling",
     "costsense.tree",
 )

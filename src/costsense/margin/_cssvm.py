@@ -1,0 +1,246 @@
+"""CS-SVM: scikit-learn's SVMs with cost-weighted slacks, under costsense's cost API.
+
+The cost-sensitive SVM of Brefeld et al. (2003), paper 002's baseline, is
+``min 1/2 |w|^2 + C sum_i c_i xi_i``: a soft-margin SVM whose sample weights are the
+costs. scikit-learn already solves it (``sample_weight`` scales each sample's
+``C``), so this is a thin wrapper: it resolves the costs as every costsense estimator
+does and fits :class:`~sklearn.svm.LinearSVC` (hinge loss, dual coordinate
+descent, the liblinear solver LDM's linear solver mirrors) or
+:class:`~sklearn.svm.SVC` (libsvm) with ``sample_weight = c``.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.svm import SVC, LinearSVC
+from sklearn.utils.metaestimators import available_if
+
+from costsense.boosting._base import BinaryCostClassifier
+from costsense.utils._param_validation import Interval, StrOptions, _fit_context
+
+FloatArray = NDArray[np.float64]
+
+__all__ = ["CSSVMClassifier"]
+
+
+def _has_probability(self: Any) -> bool:
+    return bool(self.probability)
+
+
+class CSSVMClassifier(BinaryCostClassifier):
+    """Cost-sensitive SVM: scikit-learn's LinearSVC or SVC with cost weights.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Weight of the hinge losses; sample ``i``'s is ``C c_i``.
+    kernel : {"linear", "rbf", "poly", "sigmoid"}, default="linear"
+        "linear" uses LinearSVC (liblinear, hinge loss, dual coordinate descent);
+        the others SVC (libsvm).
+    gamma : "scale" or float, default="scale"
+        SVC's kernel coefficient.
+    degree : int, default=3
+        Degree of the poly kernel.
+    coef0 : float, default=0.0
+        Constant of the poly and sigmoid kernels.
+    cost : None, float, pair of floats or array-like of shape (2, 2), default=None
+        What errors cost (:mod:`costsense.costs`); None: balanced costs.
+    pos_label : hashable, default=None
+        The positive (costly) class; the minority class if None.
+    fit_intercept : bool, default=True
+        LinearSVC's intercept (SVC always has one).
+    tol : float, default=1e-3
+        Stopping tolerance of the solver.
+    max_iter : int, default=1000
+        Iteration cap of LinearSVC (epochs) and SVC; scikit-learn warns with a
+        ConvergenceWarning when it is reached.
+    probability : bool, default=False
+        Fit SVC's Platt scaling for ``predict_proba`` (then SVC is used for the
+        linear kernel too).
+    random_state : int, RandomState instance or None, default=None
+        Seed of the solver.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        Class labels.
+    pos_label_ : label
+        The positive class.
+    cost_matrix_ : ndarray of shape (2, 2)
+        Cost matrix in ``classes_`` order.
+    costs_ : tuple of float
+        ``(C1, C2)``.
+    estimator_ : LinearSVC or SVC
+        The fitted scikit-learn model (trained on labels -1 / +1, +1 positive).
+    n_iter_ : int
+        Iterations the solver ran.
+    n_features_in_ : int
+        Number of features seen in fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.margin import CSSVMClassifier
+    >>> X, y = make_classification(weights=[0.9], random_state=0)
+    >>> model = CSSVMClassifier(cost=10, random_state=0).fit(X, y)
+    >>> type(model.estimator_).__name__
+    'LinearSVC'
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "kernel": [StrOptions({"linear", "rbf", "poly", "sigmoid"})],
+        "gamma": [
+            StrOptions({"scale", "auto"}),
+            Interval(Real, 0, None, closed="neither"),
+        ],
+        "degree": [Interval(Integral, 1, None, closed="left")],
+        "coef0": [Real],
+        "cost": "no_validation",
+        "pos_label": "no_validation",
+        "fit_intercept": ["boolean"],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "probability": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        *,
+        C: float = 1.0,
+        kernel: str = "linear",
+        gamma: Any = "scale",
+        degree: int = 3,
+        coef0: float = 0.0,
+        cost: Any = None,
+        pos_label: Any = None,
+        fit_intercept: bool = True,
+        tol: float = 1e-3,
+        max_iter: int = 1000,
+        probability: bool = False,
+        random_state: Any = None,
+    ) -> None:
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.cost = cost
+        self.pos_label = pos_label
+        self.fit_intercept = fit_intercept
+        self.tol = tol
+        self.max_iter = max_iter
+        self.probability = probability
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        sample_cost: ArrayLike | None = None,
+    ) -> CSSVMClassifier:
+        """Fit the SVM with ``sample_weight = c_i`` (times ``sample_weight``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples.
+        y : array-like of shape (n_samples,)
+            Binary labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Multiplies the cost weights.
+        sample_cost : array-like, default=None
+            Example-dependent costs; replace ``cost``.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        X, signs, c, weight = self._prepare(X, y, sample_weight, sample_cost)
+        if self.kernel == "linear" and not self.probability:
+            model: Any = LinearSVC(
+                C=self.C,
+                loss="hinge",
+                dual=True,
+                tol=self.tol,
+                max_iter=self.max_iter,
+                fit_intercept=self.fit_intercept,
+                random_state=self.random_state,
+            )
+        else:
+            model = SVC(
+                C=self.C,
+                kernel=self.kernel,
+                gamma=self.gamma,
+                degree=self.degree,
+                coef0=self.coef0,
+                tol=self.tol,
+                max_iter=self.max_iter,
+                probability=self.probability,
+                random_state=self.random_state,
+            )
+        weights = c if weight is None else c * weight
+        self.estimator_ = model.fit(X, signs, sample_weight=weights)
+        self.n_iter_ = int(np.max(self.estimator_.n_iter_))
+        return self
+
+    def _score(self, X: FloatArray) -> FloatArray:
+        return np.asarray(self.estimator_.decision_function(X), dtype=np.float64)
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Return the SVM's decision values, positive for ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        return self._oriented(self._score(X))
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Predict the sign of the decision values.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        return self._to_labels(self._score(X))
+
+    @available_if(_has_probability)
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """SVC's Platt-scaled probabilities (``probability=True``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+        """
+        X = self._validated(X)
+        proba = self.estimator_.predict_proba(X)
+        positive = int(np.flatnonzero(self.estimator_.classes_ == 1)[0])
+        return self._proba(proba[:, positive])

@@ -1,0 +1,618 @@
+"""The large margin distribution machine (LDM) and its cost-sensitive version.
+
+Primal (Zhang & Zhou 2014; paper 002 weighs the slacks by the costs): with margins
+``gamma_i = y_i w'phi(x_i)``,
+
+    min_w  1/2 |w|^2 + lambda1 * var(gamma) - lambda2 * mean(gamma)
+           + C sum_i c_i max(0, 1 - gamma_i)
+
+where ``mean(gamma) = (1/n) sum gamma_i`` and ``var(gamma)`` is the LDM paper's
+pairwise margin variance ``(1/n^2) sum_{i,j} (gamma_i - gamma_j)^2
+= (2/n^2) (n sum gamma_i^2 - (sum gamma_i)^2)`` (twice the population variance;
+paper 002's printed ``Q`` lost the minus sign, see ALGORITHMS.md). ``c_i = 1`` for
+LDM; ``C1`` for positives and ``C2`` for negatives (or each sample's own cost) for
+CS-LDM, so CS-LDM with ``C1 = C2 = 1`` is LDM.
+
+In ``w`` this is ``1/2 w'Aw - p'w + C sum c_i hinge`` with
+``A = I + 4 lambda1 (n X'X - X'y y'X) / n^2`` and ``p = lambda2 X'y / n``.
+
+Linear solver (``solver="linear"``). With ``A = L L'`` and ``z_i = L^-1 x_i``,
+``u = L'w`` turns the problem into a linear SVM without the margin terms,
+``1/2 |u|^2 - (L^-1 p)'u + C sum c_i hinge(y_i u'z_i)``, solved by dual coordinate
+descent (:func:`costsense.margin._dcd.solve_linear`); set-up ``O(n d^2 + d^3)``,
+``O(n d)`` per epoch, no ``n x n`` matrix. The dual starts at ``beta = 0``, where
+``u = L^-1 p``: the margin-mean term is in the starting point.
+
+Exact kernel solver (``solver="exact"``). By the representer theorem
+``w = sum a_i phi(x_i)``; with the kernel matrix ``K = S^2`` (``S`` its symmetric
+square root) and ``M = I + 4 lambda1 S (n I - y y') S / n^2``, the dual is
+``min_beta 1/2 beta' Y G Y beta + (lambda2 Y G y / n - 1)' beta``,
+``0 <= beta_i <= C c_i``, with ``G = S M^-1 S`` (``= K Q^+ K`` of the papers,
+computed without inverting the singular ``Q``), and ``a = S^+ M^-1 S u`` with
+``u = lambda2 y / n + Y beta``. Dense ``n x n``: for moderate ``n``.
+
+Nystroem solver (``solver="nystroem"``): scikit-learn's
+:class:`~sklearn.kernel_approximation.Nystroem` map with ``n_components`` features,
+then the linear solver; for large ``n`` with a non-linear kernel.
+
+``solver="auto"`` picks ``"linear"`` for the linear kernel, ``"exact"`` for other
+kernels up to ``exact_max_samples`` samples, ``"nystroem"`` beyond.
+
+The intercept is a constant feature of value 1 (regularised, as liblinear's
+``intercept_scaling = 1``); for kernels, a constant 1 added to the kernel.
+
+References
+----------
+.. [1] T. Zhang, Z.-H. Zhou, "Large margin distribution machine", KDD 2014.
+.. [2] Paper 002 of this project (cost-sensitive LDM).
+.. [3] C.-J. Hsieh et al., "A dual coordinate descent method for large-scale linear
+   SVM", ICML 2008.
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import linalg
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.kernel_approximation import Nystroem
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics.pairwise import pairwise_kernels
+from sklearn.model_selection import StratifiedKFold
+from sklearn.utils import check_random_state
+from sklearn.utils.metaestimators import available_if
+
+from costsense.boosting._base import BinaryCostClassifier
+from costsense.margin._dcd import solve_dense, solve_linear
+from costsense.utils._param_validation import Interval, StrOptions, _fit_context
+
+FloatArray = NDArray[np.float64]
+
+__all__ = ["CSLDMClassifier", "LDMClassifier"]
+
+
+def _has_probability(self: Any) -> bool:
+    return bool(self.probability)
+
+
+class _BaseLDM(BinaryCostClassifier):
+    """Shared fit and prediction of LDM and CS-LDM."""
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "lambda1": [Interval(Real, 0, None, closed="left")],
+        "lambda2": [Interval(Real, 0, None, closed="left")],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "kernel": [StrOptions({"linear", "rbf", "poly", "sigmoid"}), callable],
+        "gamma": [StrOptions({"scale"}), Interval(Real, 0, None, closed="neither")],
+        "degree": [Interval(Integral, 1, None, closed="left")],
+        "coef0": [Real],
+        "solver": [StrOptions({"auto", "linear", "exact", "nystroem"})],
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "exact_max_samples": [Interval(Integral, 1, None, closed="left")],
+        "fit_intercept": ["boolean"],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "probability": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
+    def _fit_all(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None,
+        sample_cost: ArrayLike | None,
+    ) -> _BaseLDM:
+        X, signs, c, weight = self._prepare(X, y, sample_weight, sample_cost)
+        weight = np.ones(X.shape[0]) if weight is None else weight
+        self._fit_solver(X, signs, c, weight)
+        if self.probability:
+            self._fit_platt(X, signs, c, weight)
+        return self
+
+    # ----------------------------------------------------------------- solvers
+    def _chosen_solver(self, n: int) -> str:
+        if self.solver != "auto":
+            return self.solver
+        if self.kernel == "linear":
+            return "linear"
+        return "exact" if n <= self.exact_max_samples else "nystroem"
+
+    def _seed(self) -> int:
+        rng = check_random_state(self.random_state)
+        return int(rng.randint(np.iinfo(np.int32).max))
+
+    def _fit_solver(
+        self, X: FloatArray, y: FloatArray, c: FloatArray, weight: FloatArray
+    ) -> None:
+        """Solve with hinge weights ``C c_i w_i``; ``w`` weighs the margins too."""
+        n = X.shape[0]
+        upper = self.C * c * weight
+        self.solver_ = self._chosen_solver(n)
+        seed = self._seed()
+        if self.solver_ == "exact":
+            self._fit_exact(X, y, upper, weight, seed)
+        else:
+            self.nystroem_ = None
+            features = X
+            if self.solver_ == "nystroem":
+                self.nystroem_ = Nystroem(
+                    kernel=self.kernel,
+                    gamma=self._gamma(X),
+                    degree=self.degree,
+                    coef0=self.coef0,
+                    n_components=min(self.n_components, n),
+                    random_state=seed,
+                )
+                features = self.nystroem_.fit_transform(X)
+            self._fit_linear(features, y, upper, weight, seed)
+        if not self.converged_:
+            warnings.warn(
+                f"{type(self).__name__} did not converge in {self.max_iter} epochs "
+                f"(tol={self.tol}); raise max_iter, or tol, and compare baselines "
+                "at the same settings.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+
+    def _design(self, X: FloatArray) -> FloatArray:
+        if not self.fit_intercept:
+            return X
+        return np.hstack([X, np.ones((X.shape[0], 1))])
+
+    def _fit_linear(
+        self,
+        features: FloatArray,
+        y: FloatArray,
+        upper: FloatArray,
+        weight: FloatArray,
+        seed: int,
+    ) -> None:
+        # sample weights weigh the margin mean and variance as repeated rows would
+        Xa = self._design(features)
+        d = Xa.shape[1]
+        n = float(weight.sum())
+        Xy = Xa.T @ (weight * y)
+        A = np.eye(d) + (4.0 * self.lambda1 / n**2) * (
+            n * (Xa.T @ (weight[:, None] * Xa)) - np.outer(Xy, Xy)
+        )
+        p = (self.lambda2 / n) * Xy
+        L = linalg.cholesky(A, lower=True)
+        Z = linalg.solve_triangular(L, Xa.T, lower=True).T
+        p_tilde = linalg.solve_triangular(L, p, lower=True)
+        beta, u, n_iter, converged, objective = solve_linear(
+            Z, y, upper, p_tilde, tol=self.tol, max_iter=self.max_iter, seed=seed
+        )
+        w = linalg.solve_triangular(L.T, u, lower=False)
+        self.dual_coef_ = beta
+        self.n_iter_ = n_iter
+        self.converged_ = converged
+        self.dual_objective_ = objective
+        self.coef_ = w[: features.shape[1]]
+        self.intercept_ = float(w[-1]) if self.fit_intercept else 0.0
+        margins = y * (Xa @ w)
+        self.objective_ = float(
+            0.5 * w @ A @ w - p @ w + np.sum(upper * np.maximum(0.0, 1.0 - margins))
+        )
+
+    def _gamma(self, X: FloatArray) -> float:
+        if self.gamma == "scale":
+            variance = X.var()
+            return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+        return float(self.gamma)
+
+    def _kernel(self, X: FloatArray, Y: FloatArray) -> FloatArray:
+        if callable(self.kernel):
+            K = np.asarray(self.kernel(X, Y), dtype=np.float64)
+        else:
+            params: dict[str, Any] = {}
+            if self.kernel in ("rbf", "poly", "sigmoid"):
+                params["gamma"] = self.gamma_
+            if self.kernel in ("poly", "sigmoid"):
+                params["coef0"] = self.coef0
+            if self.kernel == "poly":
+                params["degree"] = self.degree
+            K = pairwise_kernels(X, Y, metric=self.kernel, **params)
+        return K + 1.0 if self.fit_intercept else K
+
+    def _fit_exact(
+        self,
+        X: FloatArray,
+        y: FloatArray,
+        upper: FloatArray,
+        weight: FloatArray,
+        seed: int,
+    ) -> None:
+        n = float(weight.sum())
+        wy = weight * y
+        self.gamma_ = self._gamma(X)
+        self.nystroem_ = None
+        K = self._kernel(X, X)
+        K = 0.5 * (K + K.T)
+        eigval, eigvec = linalg.eigh(K)
+        eigval = np.clip(eigval, 0.0, None)
+        root = np.sqrt(eigval)
+        S = (eigvec * root) @ eigvec.T
+        kept = root > root.max() * 1e-10
+        inverse_root = np.where(kept, 1.0 / np.where(kept, root, 1.0), 0.0)
+        S_pinv = (eigvec * inverse_root) @ eigvec.T
+        centring = n * np.diag(weight) - np.outer(wy, wy)
+        M = np.eye(X.shape[0]) + (4.0 * self.lambda1 / n**2) * (S @ centring @ S)
+        M_inv_S = linalg.solve(M, S, assume_a="sym")
+        G = S @ M_inv_S
+        G = 0.5 * (G + G.T)
+        H = (y[:, None] * G) * y[None, :]
+        g = (self.lambda2 / n) * y * (G @ wy) - 1.0
+        beta, n_iter, converged, objective = solve_dense(
+            H, g, upper, tol=self.tol, max_iter=self.max_iter, seed=seed
+        )
+        u = (self.lambda2 / n) * wy + y * beta
+        a = S_pinv @ (M_inv_S @ u)
+        self.X_fit_ = X
+        self.dual_coef_ = beta
+        self.alpha_ = a
+        self.n_iter_ = n_iter
+        self.converged_ = converged
+        self.dual_objective_ = objective
+        Ka = K @ a
+        Q = K + (4.0 * self.lambda1 / n**2) * (K @ centring @ K)
+        self.objective_ = float(
+            0.5 * a @ Q @ a
+            - (self.lambda2 / n) * (wy @ Ka)
+            + np.sum(upper * np.maximum(0.0, 1.0 - y * Ka))
+        )
+        if self.kernel == "linear" and not callable(self.kernel):
+            w = X.T @ a
+            self.coef_ = w
+            self.intercept_ = float(a.sum()) if self.fit_intercept else 0.0
+
+    # --------------------------------------------------------------- predicting
+    def _score(self, X: FloatArray) -> FloatArray:
+        if self.solver_ == "exact":
+            return self._kernel(X, self.X_fit_) @ self.alpha_
+        features = X if self.nystroem_ is None else self.nystroem_.transform(X)
+        return features @ self.coef_ + self.intercept_
+
+    def _fit_platt(
+        self, X: FloatArray, y: FloatArray, c: FloatArray, weight: FloatArray
+    ) -> None:
+        """Platt scaling on out-of-fold decision values (5 stratified folds)."""
+        scores = np.empty(X.shape[0])
+        folds = StratifiedKFold(5, shuffle=True, random_state=self._seed())
+        final = {k: getattr(self, k) for k in self._fitted_names()}
+        for train, test in folds.split(X, y):
+            self._fit_solver(X[train], y[train], c[train], weight[train])
+            scores[test] = self._score(X[test])
+        for name, value in final.items():
+            setattr(self, name, value)
+        platt = LogisticRegression(C=1e6).fit(scores[:, None], (y > 0).astype(int))
+        self.platt_ = (float(platt.coef_[0, 0]), float(platt.intercept_[0]))
+
+    def _fitted_names(self) -> list[str]:
+        return [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Return ``w'phi(x)``, positive for ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        return self._oriented(self._score(X))
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Predict ``sign(w'phi(x))``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        return self._to_labels(self._score(X))
+
+    @available_if(_has_probability)
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """Platt-scaled probabilities (fitted when ``probability=True``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+        """
+        X = self._validated(X)
+        a, b = self.platt_
+        return self._proba(1.0 / (1.0 + np.exp(-(a * self._score(X) + b))))
+
+
+_SHARED_PARAMETERS = """\
+    lambda1 : float, default=1.0
+        Weight of the margin variance (the LDM paper's pairwise definition).
+    lambda2 : float, default=1.0
+        Weight of the margin mean (it is subtracted: larger means push margins up).
+    C : float, default=1.0
+        Weight of the (cost-weighted) hinge losses.
+    kernel : {"linear", "rbf", "poly", "sigmoid"} or callable, default="linear"
+        Kernel; a callable takes two arrays and returns their kernel matrix.
+    gamma : "scale" or float, default="scale"
+        Kernel coefficient of rbf, poly and sigmoid; "scale" is
+        ``1 / (n_features * X.var())`` as in scikit-learn's SVC.
+    degree : int, default=3
+        Degree of the poly kernel.
+    coef0 : float, default=0.0
+        Constant of the poly and sigmoid kernels.
+    solver : {"auto", "linear", "exact", "nystroem"}, default="auto"
+        "linear": dual coordinate descent in the input space (linear kernel);
+        "exact": the kernel dual with dense ``n x n`` matrices; "nystroem": a
+        Nystroem feature map then the linear solver. "auto": "linear" for the
+        linear kernel, else "exact" up to ``exact_max_samples``, "nystroem" beyond.
+    n_components : int, default=300
+        Nystroem features.
+    exact_max_samples : int, default=3000
+        Largest training set the "auto" solver gives the exact kernel solver.
+    fit_intercept : bool, default=True
+        Learn an intercept (a constant feature, regularised as in liblinear).
+    tol : float, default=1e-3
+        Stop when the spread of the dual's projected gradient is below it.
+    max_iter : int, default=1000
+        Maximum number of epochs; a ConvergenceWarning says when it is reached.
+    probability : bool, default=False
+        Fit Platt scaling on 5-fold out-of-fold decision values, for
+        ``predict_proba`` (five extra fits).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the coordinate orders, the Nystroem sample and the Platt folds."""
+
+_SHARED_ATTRIBUTES = """\
+    classes_ : ndarray of shape (2,)
+        Class labels.
+    pos_label_ : label
+        The positive class.
+    cost_matrix_ : ndarray of shape (2, 2)
+        Cost matrix in ``classes_`` order (all ones off the diagonal for LDM).
+    costs_ : tuple of float
+        ``(C1, C2)``.
+    solver_ : str
+        The solver used.
+    coef_ : ndarray of shape (n_features,) or (n_components,)
+        ``w`` (linear and Nystroem solvers, and the exact solver with the linear
+        kernel).
+    intercept_ : float
+        The intercept (linear and Nystroem solvers, exact linear kernel).
+    alpha_ : ndarray of shape (n_samples,)
+        Representer coefficients ``a`` (exact solver only).
+    X_fit_ : ndarray of shape (n_samples, n_features)
+        Training samples (exact solver only).
+    gamma_ : float
+        The kernel coefficient used (exact solver only).
+    nystroem_ : Nystroem or None
+        The feature map of the Nystroem solver.
+    dual_coef_ : ndarray of shape (n_samples,)
+        The dual solution ``beta``.
+    dual_objective_ : ndarray of shape (n_iter_,)
+        Dual objective after each epoch (never increases).
+    objective_ : float
+        Primal objective at the solution.
+    n_iter_ : int
+        Epochs run.
+    converged_ : bool
+        Whether the stopping rule was met.
+    platt_ : tuple of float
+        ``(a, b)`` of ``P(+|x) = sigmoid(a f(x) + b)`` (``probability=True``).
+    n_features_in_ : int
+        Number of features seen in fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names."""
+
+
+def _documented(cls: type) -> type:
+    cls.__doc__ = (
+        (cls.__doc__ or "")
+        .replace("    {parameters}", _SHARED_PARAMETERS)
+        .replace("    {attributes}", _SHARED_ATTRIBUTES)
+    )
+    return cls
+
+
+@_documented
+class LDMClassifier(_BaseLDM):
+    """Large margin distribution machine (Zhang & Zhou 2014).
+
+    Maximises the margin mean and minimises the margin variance besides the
+    hinge loss; see :mod:`costsense.margin._ldm` for the objective and the
+    solvers.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.margin import LDMClassifier
+    >>> X, y = make_classification(random_state=0)
+    >>> model = LDMClassifier(random_state=0).fit(X, y)
+    >>> bool(model.converged_)
+    True
+    """
+
+    def __init__(
+        self,
+        *,
+        lambda1: float = 1.0,
+        lambda2: float = 1.0,
+        C: float = 1.0,
+        kernel: Any = "linear",
+        gamma: Any = "scale",
+        degree: int = 3,
+        coef0: float = 0.0,
+        solver: str = "auto",
+        n_components: int = 300,
+        exact_max_samples: int = 3000,
+        fit_intercept: bool = True,
+        tol: float = 1e-3,
+        max_iter: int = 1000,
+        probability: bool = False,
+        random_state: Any = None,
+    ) -> None:
+        self.lambda1 = lambda1
+        self.lambda2 = lambda2
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.solver = solver
+        self.n_components = n_components
+        self.exact_max_samples = exact_max_samples
+        self.fit_intercept = fit_intercept
+        self.tol = tol
+        self.max_iter = max_iter
+        self.probability = probability
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> LDMClassifier:
+        """Fit the LDM.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples.
+        y : array-like of shape (n_samples,)
+            Binary labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Multiplies each sample's hinge loss.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        return self._fit_all(X, y, sample_weight, None)
+
+
+@_documented
+class CSLDMClassifier(_BaseLDM):
+    """Cost-sensitive LDM (paper 002): the hinge loss of sample ``i`` weighs ``c_i``.
+
+    With equal costs it is :class:`LDMClassifier`.
+
+    Parameters
+    ----------
+    {parameters}
+    cost : None, float, pair of floats or array-like of shape (2, 2), default=None
+        What errors cost (:mod:`costsense.costs`); the positive (costly) class's
+        slacks weigh ``C1``, the others' ``C2``. None: balanced costs.
+    pos_label : hashable, default=None
+        The positive (costly) class; the minority class if None.
+
+    Attributes
+    ----------
+    {attributes}
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.margin import CSLDMClassifier
+    >>> X, y = make_classification(weights=[0.9], random_state=0)
+    >>> model = CSLDMClassifier(cost=10, random_state=0).fit(X, y)
+    >>> model.costs_
+    (10.0, 1.0)
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **_BaseLDM._parameter_constraints,
+        "cost": "no_validation",
+        "pos_label": "no_validation",
+    }
+
+    def __init__(
+        self,
+        *,
+        lambda1: float = 1.0,
+        lambda2: float = 1.0,
+        C: float = 1.0,
+        kernel: Any = "linear",
+        gamma: Any = "scale",
+        degree: int = 3,
+        coef0: float = 0.0,
+        solver: str = "auto",
+        n_components: int = 300,
+        exact_max_samples: int = 3000,
+        fit_intercept: bool = True,
+        tol: float = 1e-3,
+        max_iter: int = 1000,
+        probability: bool = False,
+        cost: Any = None,
+        pos_label: Any = None,
+        random_state: Any = None,
+    ) -> None:
+        self.lambda1 = lambda1
+        self.lambda2 = lambda2
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.solver = solver
+        self.n_components = n_components
+        self.exact_max_samples = exact_max_samples
+        self.fit_intercept = fit_intercept
+        self.tol = tol
+        self.max_iter = max_iter
+        self.probability = probability
+        self.cost = cost
+        self.pos_label = pos_label
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        sample_cost: ArrayLike | None = None,
+    ) -> CSLDMClassifier:
+        """Fit the cost-sensitive LDM.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples.
+        y : array-like of shape (n_samples,)
+            Binary labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Multiplies each sample's hinge loss.
+        sample_cost : array-like, default=None
+            Example-dependent costs; replace ``cost``.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        return self._fit_all(X, y, sample_weight, sample_cost)
