@@ -9,6 +9,10 @@ metric over repeats and folds, per (dataset, cost) row:
     ``algorithm`` has a better mean than each algorithm of ``than`` on every row.
 ``kind = "at_least"`` / ``"at_most"``
     each algorithm of ``algorithms`` has a mean >= / <= ``value`` on every row.
+``kind = "mean_change"``
+    the average over rows of ``mean(algorithm) / mean(baseline) - 1`` is at least
+    as favourable as ``value`` (e.g. ``-0.24``: 24 % lower cost). "partly" when our
+    change has the claimed sign but not its size.
 
 Optional ``datasets`` and ``costs`` restrict the rows. The verdict is
 "reproduced" when the statement holds on every checked row (or pair), "partly"
@@ -33,6 +37,7 @@ _KINDS = {
     "better": {"text", "kind", "metric", "algorithm", "than"},
     "at_least": {"text", "kind", "metric", "algorithms", "value"},
     "at_most": {"text", "kind", "metric", "algorithms", "value"},
+    "mean_change": {"text", "kind", "metric", "algorithm", "baseline", "value"},
 }
 _OPTIONAL = {"datasets", "costs"}
 
@@ -136,6 +141,8 @@ def _check(results: Any, claim: dict[str, Any]) -> tuple[str, str]:
                     )
         evidence = f"better in {held} of {total} comparisons"
         return _verdict(held, total), "; ".join([evidence, *notes[:8]])
+    if kind == "mean_change":
+        return _mean_change(table, claim, sign)
     names = [a for a in claim["algorithms"] if a in table.columns]
     bound = float(claim["value"])
     cells = [
@@ -153,6 +160,27 @@ def _check(results: Any, claim: dict[str, Any]) -> tuple[str, str]:
     ]
     evidence = f"{relation} {bound:g} in {sum(ok)} of {len(ok)} cases"
     return _verdict(sum(ok), len(ok)), "; ".join([evidence, *misses[:8]])
+
+
+def _mean_change(table: Any, claim: dict[str, Any], sign: float) -> tuple[str, str]:
+    name, base = claim["algorithm"], claim["baseline"]
+    if name not in table.columns or base not in table.columns:
+        return "not run", f"{name} or {base} was not run"
+    rows = table[[name, base]].dropna()
+    rows = rows[rows[base] != 0]
+    if rows.empty:
+        return "not run", "no row with both algorithms"
+    change = float(np.mean(rows[name] / rows[base] - 1.0))
+    claimed = float(claim["value"])
+    evidence = (
+        f"average change {100 * change:+.1f} % over {len(rows)} rows "
+        f"(claimed {100 * claimed:+.1f} %)"
+    )
+    if sign * change <= sign * claimed:
+        return "reproduced", evidence
+    if np.sign(change) == np.sign(claimed) and change != 0:
+        return "partly", evidence
+    return "not reproduced", evidence
 
 
 def check_claims(

@@ -18,7 +18,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
-from costsense import boosting
+from costsense import boosting, margin
 from costsense.rescale import (
     CostWeighting,
     MetaCost,
@@ -92,6 +92,18 @@ METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
     "asybl": _booster(boosting.AsyBLClassifier),
     "asymlogitboost": _booster(boosting.AsymLogitBoostClassifier),
     "calibrated-adaboost": _booster(boosting.CalibratedAdaBoostClassifier),
+    # margin learners (paper 002): the base learner is not used; every one gets
+    # the same tolerance and iteration cap (the baselines' defaults)
+    "svm": lambda base, cost, pos, seed: margin.CSSVMClassifier(
+        cost=1.0, pos_label=pos, random_state=seed
+    ),
+    "cssvm": lambda base, cost, pos, seed: margin.CSSVMClassifier(
+        cost=cost, pos_label=pos, random_state=seed
+    ),
+    "ldm": lambda base, cost, pos, seed: margin.LDMClassifier(random_state=seed),
+    "csldm": lambda base, cost, pos, seed: margin.CSLDMClassifier(
+        cost=cost, pos_label=pos, random_state=seed
+    ),
 }
 
 

@@ -758,6 +758,67 @@ def _bar_chart(
     return _save(fig, path)
 
 
+def _ratio_chart(
+    summary: _Summary,
+    rows: Sequence[tuple[str, str]],
+    algorithms: Sequence[str],
+    metric: str,
+    baseline: str,
+    path: Path,
+) -> Path:
+    """Draw each algorithm's mean divided by the baseline's, per row.
+
+    Parameters
+    ----------
+    summary : _Summary
+        The metric's summary.
+    rows : sequence of (str, str)
+        Groups (dataset, cost).
+    algorithms : sequence of str
+        Bars within a group (the baseline is left out: it is 1).
+    metric : str
+        Metric name.
+    baseline : str
+        The algorithm every mean is divided by.
+    path : Path
+        Destination PNG.
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
+    base = summary.means[:, list(algorithms).index(baseline)]
+    others = [a for a in algorithms if a != baseline]
+    n_rows = len(rows)
+    fig = Figure(
+        figsize=(max(6.0, 0.5 + 0.3 * n_rows * len(others)), 4.0), layout="tight"
+    )
+    ax = fig.add_subplot()
+    x = np.arange(n_rows)
+    width = 0.8 / max(len(others), 1)
+    colours = _colours(algorithms)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for j, alg in enumerate(others):
+            ratio = summary.means[:, list(algorithms).index(alg)] / base
+            shown = np.isfinite(ratio)
+            ax.bar(
+                x[shown] + (j - (len(others) - 1) / 2) * width,
+                ratio[shown],
+                width,
+                color=colours[alg],
+                label=_plain(alg),
+            )
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(x, [_plain(f"{ds}\n{cost}") for ds, cost in rows])
+    if n_rows > 8:
+        ax.tick_params(axis="x", labelrotation=60)
+    ax.set_ylabel(_plain(f"{metric} / {baseline}'s"))
+    ax.set_title(_plain(f"{metric} relative to {baseline}"))
+    ax.legend(fontsize="small")
+    return _save(fig, path)
+
+
 def _average_curves(curves: pd.DataFrame) -> pd.DataFrame:
     """Average the staged curves over repeats and folds.
 
@@ -908,6 +969,7 @@ def write_report(
     boundaries: Iterable[Boundary] = (),
     paper: pd.DataFrame | None = None,
     claims: Sequence[tuple[str, str, str]] = (),
+    ratio_to: str | None = None,
     notes: str = "",
     alpha: float = 0.05,
 ) -> ReportFiles:
@@ -941,6 +1003,9 @@ def write_report(
     paper : DataFrame, default=None
         Published numbers: columns ``dataset``, ``cost``, ``algorithm``,
         ``metric``, ``value``. Adds a "paper vs ours" table.
+    ratio_to : str, default=None
+        An algorithm: adds a bar chart of every algorithm's mean of the main
+        metric divided by this one's, per dataset and cost (paper 002, figure 1).
     claims : sequence of (str, str, str), default=()
         The paper's claims as ``(text, verdict, evidence)``, from
         :func:`costsense.experiments._claims.check_claims`; a table when given.
@@ -1098,6 +1163,17 @@ def write_report(
     blocks.append(
         _Image(path, f"{main}: mean per dataset and cost, error bars one std")
     )
+
+    if ratio_to is not None:
+        if ratio_to not in algorithms:
+            raise ValueError(f"ratio_to={ratio_to!r} is not one of {algorithms}.")
+        path = _unique_path(figure_dir, _safe_name(f"ratio_{main}_to_{ratio_to}"), used)
+        figures.append(
+            _ratio_chart(summary_of[main], rows, algorithms, main, ratio_to, path)
+        )
+        blocks.append(
+            _Image(path, f"{main} of each algorithm divided by {ratio_to}'s (1 = same)")
+        )
 
     if curves is not None and not curves.empty:
         _check_columns(curves, _CURVE_COLUMNS, "curves")

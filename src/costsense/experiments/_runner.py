@@ -572,6 +572,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> Any:
         boundaries=boundaries,
         paper=paper if not paper.empty else None,
         claims=claims,
+        ratio_to=study.get("ratio_to"),
         notes=study["notes"],
         alpha=alpha,
     )

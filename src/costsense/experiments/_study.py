@@ -157,6 +157,8 @@ class Study:
     dataset_costs : dict of str to tuple
         Costs for particular datasets, replacing ``costs`` there (paper 000 runs
         its Gaussian problem at four costs, its UCI sets at one).
+    ratio_to : str or None
+        An algorithm the report divides the main metric by (a ratio chart).
     """
 
     name: str
@@ -173,6 +175,7 @@ class Study:
     paper: tuple[dict[str, Any], ...] = ()
     claims: tuple[dict[str, Any], ...] = ()
     dataset_costs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    ratio_to: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-data form (what the results store records)."""
@@ -199,6 +202,7 @@ class Study:
             "notes": self.notes,
             "paper": [dict(p) for p in self.paper],
             "claims": [dict(c) for c in self.claims],
+            "ratio_to": self.ratio_to,
             "dataset_costs": {
                 d: [list(c) if isinstance(c, tuple) else c for c in costs]
                 for d, costs in self.dataset_costs.items()
@@ -208,7 +212,8 @@ class Study:
     def fingerprint(self) -> str:
         """Return a canonical JSON text of everything that determines the results."""
         data = self.to_dict()
-        for key in ("title", "notes", "metrics", "reference", "paper", "claims"):
+        report_only = ("title", "notes", "metrics", "reference", "paper", "claims")
+        for key in (*report_only, "ratio_to"):
             data.pop(key)
         return json.dumps(data, sort_keys=True)
 
@@ -291,6 +296,7 @@ def study_from_dict(
         "paper",
         "claims",
         "dataset_costs",
+        "ratio_to",
     }
     _check_keys(data, top, source)
     if quick:
@@ -342,6 +348,9 @@ def study_from_dict(
     reference = data.get("reference")
     if reference is not None and reference not in names:
         _fail(source, f"reference {reference!r} is not one of the algorithms {names}")
+    ratio_to = data.get("ratio_to")
+    if ratio_to is not None and ratio_to not in names:
+        _fail(source, f"ratio_to {ratio_to!r} is not one of the algorithms {names}")
     costs = _costs(data["costs"], source)
     datasets = tuple(str(d) for d in data["datasets"])
     dataset_costs = {
@@ -367,6 +376,7 @@ def study_from_dict(
         paper=tuple(_paper_rows(data.get("paper", []), source)),
         claims=tuple(_claims(data.get("claims", []), source)),
         dataset_costs=dataset_costs,
+        ratio_to=ratio_to,
     )
 
 
