@@ -16,6 +16,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from sklearn.base import clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.svm import SVC, LinearSVC
 from sklearn.utils.metaestimators import available_if
 
@@ -59,8 +62,8 @@ class CSSVMClassifier(BinaryCostClassifier):
         Iteration cap of LinearSVC (epochs) and SVC; scikit-learn warns with a
         ConvergenceWarning when it is reached.
     probability : bool, default=False
-        Fit SVC's Platt scaling for ``predict_proba`` (then SVC is used for the
-        linear kernel too).
+        Fit Platt scaling on 5-fold out-of-fold decision values, for
+        ``predict_proba``.
     random_state : int, RandomState instance or None, default=None
         Seed of the solver.
 
@@ -78,6 +81,8 @@ class CSSVMClassifier(BinaryCostClassifier):
         The fitted scikit-learn model (trained on labels -1 / +1, +1 positive).
     n_iter_ : int
         Iterations the solver ran.
+    platt_ : tuple of float
+        ``(a, b)`` of ``P(+|x) = sigmoid(a f(x) + b)`` (``probability=True``).
     n_features_in_ : int
         Number of features seen in fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -167,7 +172,7 @@ class CSSVMClassifier(BinaryCostClassifier):
             The fitted estimator.
         """
         X, signs, c, weight = self._prepare(X, y, sample_weight, sample_cost)
-        if self.kernel == "linear" and not self.probability:
+        if self.kernel == "linear":
             model: Any = LinearSVC(
                 C=self.C,
                 loss="hinge",
@@ -186,11 +191,23 @@ class CSSVMClassifier(BinaryCostClassifier):
                 coef0=self.coef0,
                 tol=self.tol,
                 max_iter=self.max_iter,
-                probability=self.probability,
                 random_state=self.random_state,
             )
         weights = c if weight is None else c * weight
         self.estimator_ = model.fit(X, signs, sample_weight=weights)
+        if self.probability:
+            # Platt scaling on out-of-fold decision values (SVC's own
+            # ``probability`` is deprecated in scikit-learn 1.9)
+            scores = cross_val_predict(
+                clone(model),
+                X,
+                signs,
+                cv=StratifiedKFold(5, shuffle=True, random_state=0),
+                method="decision_function",
+                params={"sample_weight": weights},
+            )
+            platt = LogisticRegression(C=1e6).fit(scores[:, None], signs > 0)
+            self.platt_ = (float(platt.coef_[0, 0]), float(platt.intercept_[0]))
         self.n_iter_ = int(np.max(self.estimator_.n_iter_))
         return self
 
@@ -229,7 +246,7 @@ class CSSVMClassifier(BinaryCostClassifier):
 
     @available_if(_has_probability)
     def predict_proba(self, X: ArrayLike) -> FloatArray:
-        """SVC's Platt-scaled probabilities (``probability=True``).
+        """Platt-scaled probabilities (``probability=True``).
 
         Parameters
         ----------
@@ -241,6 +258,5 @@ class CSSVMClassifier(BinaryCostClassifier):
         ndarray of shape (n_samples, 2)
         """
         X = self._validated(X)
-        proba = self.estimator_.predict_proba(X)
-        positive = int(np.flatnonzero(self.estimator_.classes_ == 1)[0])
-        return self._proba(proba[:, positive])
+        a, b = self.platt_
+        return self._proba(1.0 / (1.0 + np.exp(-(a * self._score(X) + b))))

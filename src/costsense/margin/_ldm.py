@@ -116,6 +116,12 @@ class _BaseLDM(BinaryCostClassifier):
 
     # ----------------------------------------------------------------- solvers
     def _chosen_solver(self, n: int) -> str:
+        if self.solver == "linear" and self.kernel != "linear":
+            raise ValueError(
+                f"solver='linear' solves the linear kernel only, got "
+                f"kernel={self.kernel!r}; use solver='exact' or 'nystroem' (or "
+                "'auto')."
+            )
         if self.solver != "auto":
             return self.solver
         if self.kernel == "linear":
@@ -129,9 +135,24 @@ class _BaseLDM(BinaryCostClassifier):
     def _fit_solver(
         self, X: FloatArray, y: FloatArray, c: FloatArray, weight: FloatArray
     ) -> None:
-        """Solve with hinge weights ``C c_i w_i``; ``w`` weighs the margins too."""
-        n = X.shape[0]
+        """Solve with hinge weights ``C c_i w_i``; ``w`` weighs the margins too.
+
+        Samples whose hinge weight is 0 (zero weight or zero cost) cannot affect
+        the solution and would stall the stopping rule: they are left out.
+        """
         upper = self.C * c * weight
+        if np.any(upper <= 0):
+            keep = upper > 0
+            X, y, c, weight, upper = (
+                X[keep],
+                y[keep],
+                c[keep],
+                weight[keep],
+                upper[keep],
+            )
+        n = X.shape[0]
+        for stale in ("coef_", "intercept_", "alpha_", "X_fit_", "gamma_"):
+            self.__dict__.pop(stale, None)  # a refit with another solver sets others
         self.solver_ = self._chosen_solver(n)
         seed = self._seed()
         if self.solver_ == "exact":
@@ -237,9 +258,6 @@ class _BaseLDM(BinaryCostClassifier):
         eigval = np.clip(eigval, 0.0, None)
         root = np.sqrt(eigval)
         S = (eigvec * root) @ eigvec.T
-        kept = root > root.max() * 1e-10
-        inverse_root = np.where(kept, 1.0 / np.where(kept, root, 1.0), 0.0)
-        S_pinv = (eigvec * inverse_root) @ eigvec.T
         centring = n * np.diag(weight) - np.outer(wy, wy)
         M = np.eye(X.shape[0]) + (4.0 * self.lambda1 / n**2) * (S @ centring @ S)
         M_inv_S = linalg.solve(M, S, assume_a="sym")
@@ -251,7 +269,12 @@ class _BaseLDM(BinaryCostClassifier):
             H, g, upper, tol=self.tol, max_iter=self.max_iter, seed=seed
         )
         u = (self.lambda2 / n) * wy + y * beta
-        a = S_pinv @ (M_inv_S @ u)
+        # Any a with Q a = K u gives the same function; a = (I + c C K)^-1 u is one
+        # (Q = K (I + c C K), and I + c C K is invertible: C and K are PSD), with
+        # no pseudo-inverse of the possibly singular K.
+        a = linalg.solve(
+            np.eye(X.shape[0]) + (4.0 * self.lambda1 / n**2) * (centring @ K), u
+        )
         self.X_fit_ = X
         self.dual_coef_ = beta
         self.alpha_ = a
