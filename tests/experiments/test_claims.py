@@ -88,3 +88,27 @@ def test_malformed_claims_are_refused():
         validate_claims([{"text": "t", "kind": "magic"}], "s")
     with pytest.raises(ValueError, match="needs the keys"):
         validate_claims([{"text": "t", "kind": "better", "metric": "m"}], "s")
+
+
+def test_the_report_shows_the_claims_and_the_ratio_chart(tmp_path):
+    from costsense.experiments import write_report
+
+    claim = {"text": "X is best", "kind": "best", "metric": "cost_total",
+             "algorithm": "X", "among": ["X", "Y", "Z"]}  # fmt: skip
+    checked = check_claims(results(), [claim])
+    files = write_report(
+        results(),
+        tmp_path,
+        title="t",
+        metrics=["cost_total"],
+        claims=checked,
+        ratio_to="Y",
+    )
+    text = files.markdown.read_text()
+    assert "The paper's claims" in text and "| X is best | **reproduced** |" in text
+    ratio = [f for f in files.figures if f.name.startswith("ratio_")]
+    assert len(ratio) == 1 and ratio[0].read_bytes().startswith(b"\x89PNG")
+    assert f"figures/{ratio[0].name}" in text
+    with pytest.raises(ValueError, match="ratio_to"):
+        write_report(results(), tmp_path, title="t", metrics=["cost_total"],
+                     ratio_to="nope")  # fmt: skip

@@ -790,32 +790,35 @@ def _ratio_chart(
     """
     base = summary.means[:, list(algorithms).index(baseline)]
     others = [a for a in algorithms if a != baseline]
-    n_rows = len(rows)
-    fig = Figure(
-        figsize=(max(6.0, 0.5 + 0.3 * n_rows * len(others)), 4.0), layout="tight"
-    )
-    ax = fig.add_subplot()
-    x = np.arange(n_rows)
+    costs = list(dict.fromkeys(cost for _, cost in rows))  # one panel per cost
+    datasets = list(dict.fromkeys(ds for ds, _ in rows))
+    width_in = max(6.0, 1.0 + 0.22 * len(datasets) * len(others))
+    fig = Figure(figsize=(min(width_in, 16.0), 2.6 * len(costs) + 0.6), layout="tight")
+    axes = fig.subplots(len(costs), 1, squeeze=False)[:, 0]
     width = 0.8 / max(len(others), 1)
     colours = _colours(algorithms)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for j, alg in enumerate(others):
-            ratio = summary.means[:, list(algorithms).index(alg)] / base
-            shown = np.isfinite(ratio)
-            ax.bar(
-                x[shown] + (j - (len(others) - 1) / 2) * width,
-                ratio[shown],
-                width,
-                color=colours[alg],
-                label=_plain(alg),
-            )
-    ax.axhline(1.0, color="black", linewidth=0.8)
-    ax.set_xticks(x, [_plain(f"{ds}\n{cost}") for ds, cost in rows])
-    if n_rows > 8:
-        ax.tick_params(axis="x", labelrotation=60)
-    ax.set_ylabel(_plain(f"{metric} / {baseline}'s"))
-    ax.set_title(_plain(f"{metric} relative to {baseline}"))
-    ax.legend(fontsize="small")
+    for ax, cost in zip(axes, costs, strict=True):
+        index = [k for k, (_, c) in enumerate(rows) if c == cost]
+        names = [rows[k][0] for k in index]
+        x = np.arange(len(index))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for j, alg in enumerate(others):
+                ratio = summary.means[index, list(algorithms).index(alg)] / base[index]
+                shown = np.isfinite(ratio)
+                ax.bar(
+                    x[shown] + (j - (len(others) - 1) / 2) * width,
+                    ratio[shown],
+                    width,
+                    color=colours[alg],
+                    label=_plain(alg),
+                )
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.set_xticks(x, [_plain(name) for name in names])
+        if len(index) > 8:
+            ax.tick_params(axis="x", labelrotation=45)
+        ax.set_ylabel(_plain(f"/ {baseline}"))
+        ax.set_title(_plain(f"{metric} relative to {baseline}, cost {cost}"))
+    axes[0].legend(fontsize="small")
     return _save(fig, path)
 
 
