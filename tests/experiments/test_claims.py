@@ -23,6 +23,7 @@ def results():
                         "dataset": dataset,
                         "cost": cost,
                         "algorithm": alg,
+                        "repeat": 0,
                         "fold": fold,
                         "cost_total": value,
                         "recall": value / 10,
