@@ -21,7 +21,7 @@ from costsense.utils._param_validation import validate_data
 
 FloatArray = NDArray[np.float64]
 
-__all__ = ["BinaryCostClassifier", "cost_of_signs"]
+__all__ = ["BinaryCostClassifier", "StagedMixin", "cost_of_signs"]
 
 
 def cost_of_signs(y: FloatArray, score: FloatArray, c: FloatArray) -> float:
@@ -119,8 +119,84 @@ class BinaryCostClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         return validate_data(self, X, reset=False)
 
+    def _score(self, X: FloatArray) -> FloatArray:
+        """Return the model's score, positive for the positive class (subclasses)."""
+        raise AttributeError(f"{type(self).__name__} defines no score")
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Return the model's score, positive for ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The ensemble score ``F(x)`` (Ting's rules: ``C1`` times the positive
+            vote minus ``C2`` times the negative one; calibrated AdaBoost: the
+            calibrated log-odds minus those of the Bayes threshold; LDM and SVM:
+            ``w'phi(x)``), sign-flipped when the positive class is ``classes_[0]``.
+        """
+        X = self._validated(X)
+        return self._oriented(self._score(X))
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Predict the class the sign of the score points to.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``classes_[1]`` where :meth:`decision_function` is positive, else
+            ``classes_[0]``.
+        """
+        X = self._validated(X)
+        return self._to_labels(self._score(X))
+
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         tags.input_tags.allow_nan = False
         return tags
+
+
+class StagedMixin:
+    """Staged predictions of boosting models from their ``_staged_scores``."""
+
+    def staged_decision_function(self, X: ArrayLike) -> Any:
+        """Yield the decision function after each round.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)  # type: ignore[attr-defined]
+        for score in self._staged_scores(X):  # type: ignore[attr-defined]
+            yield self._oriented(score)  # type: ignore[attr-defined]
+
+    def staged_predict(self, X: ArrayLike) -> Any:
+        """Yield the predictions after each round (cost-vs-iteration curves).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)  # type: ignore[attr-defined]
+        for score in self._staged_scores(X):  # type: ignore[attr-defined]
+            yield self._to_labels(score)  # type: ignore[attr-defined]

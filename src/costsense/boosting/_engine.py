@@ -32,7 +32,11 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
 
-from costsense.boosting._base import BinaryCostClassifier, cost_of_signs
+from costsense.boosting._base import (
+    BinaryCostClassifier,
+    StagedMixin,
+    cost_of_signs,
+)
 from costsense.boosting._rules import BoostRule, Round
 from costsense.utils._param_validation import (
     HasMethods,
@@ -48,7 +52,7 @@ __all__ = ["CostBoostingClassifier"]
 _PERFECT_ALPHA = 0.5 * np.log((1 - 1e-10) / 1e-10)
 
 
-class CostBoostingClassifier(BinaryCostClassifier):
+class CostBoostingClassifier(StagedMixin, BinaryCostClassifier):
     """Base of the discrete boosting estimators: ``_rule()`` gives the formulas.
 
     Subclasses set ``_rule`` (a callable returning a :class:`BoostRule`) and their
@@ -204,71 +208,6 @@ default=None
             # votes are additive over rounds: one pass, O(rounds x samples)
             score = score + rule.votes(h[None, :], np.array([alpha]), c1, c2)
             yield score
-
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Return the ensemble score, positive for ``classes_[1]``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            ``F(x) = sum_t alpha_t h_t(x)`` (Ting's rules: ``C1`` times the positive
-            vote minus ``C2`` times the negative vote), sign-flipped when the
-            positive class is ``classes_[0]``.
-        """
-        X = self._validated(X)
-        return self._oriented(self._score(X))
-
-    def staged_decision_function(self, X: ArrayLike) -> Any:
-        """Yield the decision function after each round.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Yields
-        ------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        for score in self._staged_scores(X):
-            yield self._oriented(score)
-
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
-        """Predict the sign of the ensemble score.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        return self._to_labels(self._score(X))
-
-    def staged_predict(self, X: ArrayLike) -> Any:
-        """Yield the predictions after each round (cost-vs-iteration curves).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Yields
-        ------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        for score in self._staged_scores(X):
-            yield self._to_labels(score)
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Probabilities from the exponential loss's link.

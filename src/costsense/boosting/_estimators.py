@@ -14,7 +14,7 @@ from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils import check_random_state
 
 from costsense.boosting import _rules
-from costsense.boosting._base import BinaryCostClassifier
+from costsense.boosting._base import BinaryCostClassifier, StagedMixin
 from costsense.boosting._engine import CostBoostingClassifier
 from costsense.boosting._logit import LogitCostBoostingClassifier
 from costsense.utils._param_validation import (
@@ -463,7 +463,7 @@ class AsymLogitBoostClassifier(LogitCostBoostingClassifier):
         return 0.5 * (c1 + c2), 0.5 * float(np.log(c2 / c1))
 
 
-class CalibratedAdaBoostClassifier(BinaryCostClassifier):
+class CalibratedAdaBoostClassifier(StagedMixin, BinaryCostClassifier):
     """AdaBoost, Platt-calibrated, thresholded at the Bayes threshold.
 
     Nikolaou et al. (2016) found that plain AdaBoost with calibrated probabilities
@@ -621,75 +621,12 @@ class CalibratedAdaBoostClassifier(BinaryCostClassifier):
         c1, c2 = self.costs_
         return a * F + b - np.log(c2 / c1)
 
+    def _score(self, X: FloatArray) -> FloatArray:
+        return self._calibrated_score(self.adaboost_.decision_function(X))
+
     def _staged_scores(self, X: FloatArray) -> Any:
         for F in self.adaboost_.staged_decision_function(X):
             yield self._calibrated_score(F)
-
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Return the calibrated log-odds minus the threshold's (``classes_[1]`` > 0).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        return self._oriented(
-            self._calibrated_score(self.adaboost_.decision_function(X))
-        )
-
-    def staged_decision_function(self, X: ArrayLike) -> Any:
-        """Yield the decision function after each round.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Yields
-        ------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        for score in self._staged_scores(X):
-            yield self._oriented(score)
-
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
-        """Predict positive iff the calibrated ``P(+|x) > C2 / (C1 + C2)``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        return self._to_labels(
-            self._calibrated_score(self.adaboost_.decision_function(X))
-        )
-
-    def staged_predict(self, X: ArrayLike) -> Any:
-        """Yield the predictions after each round.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Yields
-        ------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        for score in self._staged_scores(X):
-            yield self._to_labels(score)
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Return the Platt-calibrated probabilities.

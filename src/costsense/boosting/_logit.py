@@ -39,7 +39,11 @@ from sklearn.tree import DecisionTreeRegressor
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
 
-from costsense.boosting._base import BinaryCostClassifier, cost_of_signs
+from costsense.boosting._base import (
+    BinaryCostClassifier,
+    StagedMixin,
+    cost_of_signs,
+)
 from costsense.utils._param_validation import HasMethods, Interval, _fit_context
 
 FloatArray = NDArray[np.float64]
@@ -49,7 +53,7 @@ __all__ = ["LogitCostBoostingClassifier"]
 _WEIGHT_FLOOR = 1e-10
 
 
-class LogitCostBoostingClassifier(BinaryCostClassifier):
+class LogitCostBoostingClassifier(StagedMixin, BinaryCostClassifier):
     """Base of AsyBL and Asymmetric LogitBoost; ``_link(c1, c2)`` gives ``(g, eta)``."""
 
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
@@ -160,68 +164,6 @@ class LogitCostBoostingClassifier(BinaryCostClassifier):
         for F in self._staged_scores(X):  # noqa: B007 - the last stage is the score
             pass
         return F
-
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Return ``F(x)``, positive for ``classes_[1]``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        return self._oriented(self._score(X))
-
-    def staged_decision_function(self, X: ArrayLike) -> Any:
-        """Yield ``F(x)`` after each round.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Yields
-        ------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        for F in self._staged_scores(X):
-            yield self._oriented(F)
-
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
-        """Predict ``sign(F)``: the cost-sensitive Bayes rule under ``p(F)``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        return self._to_labels(self._score(X))
-
-    def staged_predict(self, X: ArrayLike) -> Any:
-        """Yield the predictions after each round.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Yields
-        ------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        for F in self._staged_scores(X):
-            yield self._to_labels(F)
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Return ``P(+|x) = p(F(x))``, the link of the loss.

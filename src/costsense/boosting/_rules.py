@@ -411,8 +411,15 @@ class AsymBoost(BoostRule):
         return 1.0 / (1.0 + np.exp(np.clip(z, -700, 700)))
 
     def update(self, r: Round, alpha: float) -> FloatArray:
-        """Return ``D exp(-C_y alpha m)``."""
-        return r.D * np.exp(-alpha * r.c * r.margin)
+        """Return ``D exp(-C_y alpha m)``, up to a factor the engine normalises away.
+
+        The exponent is shifted by its maximum over the weighted samples: with
+        costs far apart, ``C_y alpha`` can exceed the range of ``exp``.
+        """
+        exponent = -alpha * r.c * r.margin
+        live = r.D > 0
+        shift = exponent[live].max() if np.any(live) else 0.0
+        return r.D * np.exp(np.minimum(exponent - shift, 0.0))
 
     def round_loss(self, r: Round, alpha: float) -> float | None:
         """Return ``sum D exp(-C_y alpha m)``."""

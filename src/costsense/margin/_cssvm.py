@@ -214,36 +214,6 @@ class CSSVMClassifier(BinaryCostClassifier):
     def _score(self, X: FloatArray) -> FloatArray:
         return np.asarray(self.estimator_.decision_function(X), dtype=np.float64)
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Return the SVM's decision values, positive for ``classes_[1]``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        return self._oriented(self._score(X))
-
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
-        """Predict the sign of the decision values.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        return self._to_labels(self._score(X))
-
     @available_if(_has_probability)
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Platt-scaled probabilities (``probability=True``).

@@ -318,36 +318,6 @@ class _BaseLDM(BinaryCostClassifier):
     def _fitted_names(self) -> list[str]:
         return [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Return ``w'phi(x)``, positive for ``classes_[1]``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        return self._oriented(self._score(X))
-
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
-        """Predict ``sign(w'phi(x))``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validated(X)
-        return self._to_labels(self._score(X))
-
     @available_if(_has_probability)
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Platt-scaled probabilities (fitted when ``probability=True``).
