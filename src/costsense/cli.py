@@ -251,6 +251,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 
 def _write_report(out: Path) -> int:
     from costsense.experiments import ResultsStore, report_study
+    from costsense.experiments._study import cost_order
 
     files = report_study(out)
     results = ResultsStore(out).results()
@@ -262,18 +263,13 @@ def _write_report(out: Path) -> int:
     )
     table = table[[name for name in order if name in table.columns]]
     table = table.sort_index(
-        key=lambda level: level.map(_cost_key) if level.name == "cost" else level
+        key=lambda level: level.map(cost_order) if level.name == "cost" else level
     )
     print(f"\nmean {main} over repeats and folds\n")
     print(table.round(3).to_string())
     print(f"\nreport: {files.markdown}\n        {files.html}")
     print(f"figures: {len(files.figures)} in {files.markdown.parent / 'figures'}")
     return 0
-
-
-def _cost_key(label: str) -> tuple[float, ...]:
-    """Sort key of a cost label ("5", "5:2"): numerically."""
-    return tuple(float(part) for part in str(label).split(":"))
 
 
 def _cmd_report(args: argparse.Namespace) -> int:

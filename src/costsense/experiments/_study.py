@@ -53,6 +53,7 @@ __all__ = [
     "Study",
     "builtin_studies",
     "cost_label",
+    "cost_order",
     "load_study",
     "study_from_dict",
 ]
@@ -230,6 +231,11 @@ class Study:
             * self.protocol.n_repeats
             * self.protocol.folds_per_repeat
         )
+
+
+def cost_order(label: str) -> tuple[float, ...]:
+    """Return the numeric sort key of a cost label (``"2"`` before ``"10"``)."""
+    return tuple(float(part) for part in str(label).split(":"))
 
 
 def cost_label(cost: Any) -> str:
