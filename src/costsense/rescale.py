@@ -68,6 +68,7 @@ from costsense.utils._param_validation import (
     _fit_context,
     validate_data,
 )
+from costsense.utils._random import seeded_clone
 
 __all__ = [
     "CostWeighting",
@@ -174,17 +175,6 @@ def _proba_in(model: Any, X: ArrayLike, classes: NDArray[Any]) -> FloatArray:
     proba = np.zeros((own.shape[0], classes.size))
     proba[:, columns] = own
     return proba
-
-
-def _seed(estimator: BaseEstimator, random_state: np.random.RandomState) -> None:
-    """Give every ``random_state`` parameter of ``estimator`` a seed drawn here."""
-    seeds = {
-        name: int(random_state.randint(np.iinfo(np.int32).max))
-        for name in sorted(estimator.get_params(deep=True))
-        if name == "random_state" or name.endswith("__random_state")
-    }
-    if seeds:
-        estimator.set_params(**seeds)
 
 
 def _base_has(attribute: str) -> Any:
@@ -312,9 +302,10 @@ class _CostSensitiveWrapper(
         sample_weight: FloatArray | None,
         random_state: np.random.RandomState | None = None,
     ) -> BaseEstimator:
-        model = clone(self._base())
-        if random_state is not None:
-            _seed(model, random_state)
+        base = self._base()
+        model = (
+            clone(base) if random_state is None else seeded_clone(base, random_state)
+        )
         if sample_weight is None:
             return model.fit(X, y)
         return model.fit(X, y, sample_weight=sample_weight)

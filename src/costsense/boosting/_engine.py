@@ -27,7 +27,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import clone
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
@@ -43,6 +42,7 @@ from costsense.utils._param_validation import (
     Interval,
     _fit_context,
 )
+from costsense.utils._random import seeded_clone
 
 FloatArray = NDArray[np.float64]
 
@@ -144,10 +144,7 @@ default=None
         self.stop_reason_ = "completed all rounds"
         self.n_nonpositive_alpha_ = 0
         for t in range(self.n_estimators):
-            learner = clone(base)
-            if "random_state" in learner.get_params():
-                seed = int(rng.randint(np.iinfo(np.int32).max))
-                learner.set_params(random_state=seed)
+            learner = seeded_clone(base, rng)
             learner.fit(X, y, sample_weight=rule.learner_weights(D, c))
             h = np.where(learner.predict(X) > 0, 1.0, -1.0)
             r = Round(y=y, h=h, D=D, c=c)

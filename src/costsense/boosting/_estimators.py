@@ -11,7 +11,6 @@ from scipy.special import expit
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, check_cv
-from sklearn.utils import check_random_state
 
 from costsense.boosting import _rules
 from costsense.boosting._base import BinaryCostClassifier, StagedMixin
@@ -23,6 +22,7 @@ from costsense.utils._param_validation import (
     StrOptions,
     _fit_context,
 )
+from costsense.utils._random import draw_seed
 
 __all__ = [
     "AdaBoostCClassifier",
@@ -584,7 +584,7 @@ class CalibratedAdaBoostClassifier(StagedMixin, BinaryCostClassifier):
             random_state=self.random_state,
         )
         if isinstance(self.cv, Integral):
-            seed = self._fold_seed()
+            seed = draw_seed(self.random_state)
             folds: Any = StratifiedKFold(self.cv, shuffle=True, random_state=seed)
         else:
             folds = check_cv(self.cv, labels, classifier=True)
@@ -610,10 +610,6 @@ class CalibratedAdaBoostClassifier(StagedMixin, BinaryCostClassifier):
             ]
         )
         return self
-
-    def _fold_seed(self) -> int:
-        rng = check_random_state(self.random_state)
-        return int(rng.randint(np.iinfo(np.int32).max))
 
     def _calibrated_score(self, F: FloatArray) -> FloatArray:
         """Return ``a F + b - ln(C2/C1)``, positive iff ``P(+|x) > C2/(C1 + C2)``."""

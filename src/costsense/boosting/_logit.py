@@ -34,7 +34,6 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit
-from sklearn.base import clone
 from sklearn.tree import DecisionTreeRegressor
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
@@ -45,6 +44,7 @@ from costsense.boosting._base import (
     cost_of_signs,
 )
 from costsense.utils._param_validation import HasMethods, Interval, _fit_context
+from costsense.utils._random import seeded_clone
 
 FloatArray = NDArray[np.float64]
 
@@ -139,10 +139,7 @@ class LogitCostBoostingClassifier(StagedMixin, BinaryCostClassifier):
             z = np.clip((target - p) / w, -self.z_max_, self.z_max_)
             if weight is not None:
                 w = w * weight
-            learner = clone(base)
-            if "random_state" in learner.get_params():
-                seed = int(rng.randint(np.iinfo(np.int32).max))
-                learner.set_params(random_state=seed)
+            learner = seeded_clone(base, rng)
             learner.fit(X, z, sample_weight=w)
             F = F + self._step(learner.predict(X))
             self.estimators_.append(learner)

@@ -63,12 +63,12 @@ from sklearn.kernel_approximation import Nystroem
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.model_selection import StratifiedKFold
-from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 
 from costsense.boosting._base import BinaryCostClassifier
 from costsense.margin._dcd import solve_dense, solve_linear
 from costsense.utils._param_validation import Interval, StrOptions, _fit_context
+from costsense.utils._random import draw_seed
 
 FloatArray = NDArray[np.float64]
 
@@ -129,8 +129,7 @@ class _BaseLDM(BinaryCostClassifier):
         return "exact" if n <= self.exact_max_samples else "nystroem"
 
     def _seed(self) -> int:
-        rng = check_random_state(self.random_state)
-        return int(rng.randint(np.iinfo(np.int32).max))
+        return draw_seed(self.random_state)
 
     def _fit_solver(
         self, X: FloatArray, y: FloatArray, c: FloatArray, weight: FloatArray
