@@ -58,6 +58,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import linalg
+from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.kernel_approximation import Nystroem
 from sklearn.linear_model import LogisticRegression
@@ -92,6 +93,7 @@ class _BaseLDM(BinaryCostClassifier):
         "coef0": [Real],
         "solver": [StrOptions({"auto", "linear", "exact", "nystroem"})],
         "n_components": [Interval(Integral, 1, None, closed="left")],
+        "landmarks": [StrOptions({"random", "kmeans"})],
         "exact_max_samples": [Interval(Integral, 1, None, closed="left")],
         "fit_intercept": ["boolean"],
         "tol": [Interval(Real, 0, None, closed="neither")],
@@ -156,20 +158,19 @@ class _BaseLDM(BinaryCostClassifier):
         seed = self._seed()
         if self.solver_ == "exact":
             self._fit_exact(X, y, upper, weight, seed)
+        elif self.solver_ == "nystroem":
+            self.nystroem_ = self._fit_nystroem(X, weight, n, seed)
+            self._fit_linear(
+                self._landmark_kernel(X),
+                y,
+                upper,
+                weight,
+                seed,
+                T=self.nystroem_.normalization_.T,
+            )
         else:
             self.nystroem_ = None
-            features = X
-            if self.solver_ == "nystroem":
-                self.nystroem_ = Nystroem(
-                    kernel=self.kernel,
-                    gamma=self._gamma(X),
-                    degree=self.degree,
-                    coef0=self.coef0,
-                    n_components=min(self.n_components, n),
-                    random_state=seed,
-                )
-                features = self.nystroem_.fit_transform(X)
-            self._fit_linear(features, y, upper, weight, seed)
+            self._fit_linear(X, y, upper, weight, seed)
         if not self.converged_:
             warnings.warn(
                 f"{type(self).__name__} did not converge in {self.max_iter} epochs "
@@ -179,44 +180,107 @@ class _BaseLDM(BinaryCostClassifier):
                 stacklevel=3,
             )
 
-    def _design(self, X: FloatArray) -> FloatArray:
-        if not self.fit_intercept:
-            return X
-        return np.hstack([X, np.ones((X.shape[0], 1))])
-
     def _fit_linear(
         self,
-        features: FloatArray,
+        B: FloatArray,
         y: FloatArray,
         upper: FloatArray,
         weight: FloatArray,
         seed: int,
+        T: FloatArray | None = None,
     ) -> None:
-        # sample weights weigh the margin mean and variance as repeated rows would
-        Xa = self._design(features)
-        d = Xa.shape[1]
+        """Solve on the features ``F = B T`` (``F = B`` if T is None) by DCD.
+
+        The Nystroem solver passes the kernel columns ``B = K(X, landmarks)`` and
+        the map's normalisation ``T``, so ``F`` is never formed: the Gram matrix
+        ``F'WF = T'(B'WB)T`` and the solver's rows ``Z = [F, 1] L^-T`` each take
+        one ``n d^2`` product (a symmetric one for the Gram matrix), the rest is
+        ``O(d^3)``. Sample weights weigh the margin mean and variance as repeated
+        rows would.
+        """
+        k = B.shape[1] if T is None else T.shape[1]
+        d = k + 1 if self.fit_intercept else k
+        root = np.sqrt(weight)[:, None]
+        scaled = B * root
+        gram_B = scaled.T @ scaled  # numpy's symmetric rank-k update (syrk)
+        del scaled
+        sums_B = B.T @ weight
+        Xy_B = B.T @ (weight * y)
+        if T is not None:
+            gram_B, sums_B, Xy_B = T.T @ gram_B @ T, T.T @ sums_B, T.T @ Xy_B
+        gram = np.empty((d, d))
+        gram[:k, :k] = gram_B
+        Xy = np.empty(d)
+        Xy[:k] = Xy_B
+        if self.fit_intercept:
+            gram[:k, k] = gram[k, :k] = sums_B
+            gram[k, k] = weight.sum()
+            Xy[k] = weight @ y
         n = float(weight.sum())
-        Xy = Xa.T @ (weight * y)
-        A = np.eye(d) + (4.0 * self.lambda1 / n**2) * (
-            n * (Xa.T @ (weight[:, None] * Xa)) - np.outer(Xy, Xy)
-        )
+        A = np.eye(d) + (4.0 * self.lambda1 / n**2) * (n * gram - np.outer(Xy, Xy))
         p = (self.lambda2 / n) * Xy
         L = linalg.cholesky(A, lower=True)
-        Z = linalg.solve_triangular(L, Xa.T, lower=True).T
-        p_tilde = linalg.solve_triangular(L, p, lower=True)
+        # A >= I, so L^-1 has norm <= 1: forming it is as stable as solving with L
+        inv_LT = linalg.solve_triangular(L, np.eye(d), lower=True).T
+        rows = inv_LT[:k] if T is None else T @ inv_LT[:k]
+        Z = B @ rows
+        if self.fit_intercept:
+            Z += inv_LT[k]
         beta, u, n_iter, converged, objective = solve_linear(
-            Z, y, upper, p_tilde, tol=self.tol, max_iter=self.max_iter, seed=seed
+            Z, y, upper, inv_LT.T @ p, tol=self.tol, max_iter=self.max_iter, seed=seed
         )
-        w = linalg.solve_triangular(L.T, u, lower=False)
+        w = inv_LT @ u
         self.dual_coef_ = beta
         self.n_iter_ = n_iter
         self.converged_ = converged
         self.dual_objective_ = objective
-        self.coef_ = w[: features.shape[1]]
-        self.intercept_ = float(w[-1]) if self.fit_intercept else 0.0
-        margins = y * (Xa @ w)
+        self.coef_ = w[:k]
+        self.intercept_ = float(w[k]) if self.fit_intercept else 0.0
+        # w'Aw = |L'w|^2 = |u|^2 and [F, 1] w = Z u
+        margins = y * (Z @ u)
         self.objective_ = float(
-            0.5 * w @ A @ w - p @ w + np.sum(upper * np.maximum(0.0, 1.0 - margins))
+            0.5 * u @ u - p @ w + np.sum(upper * np.maximum(0.0, 1.0 - margins))
+        )
+
+    def _fit_nystroem(
+        self, X: FloatArray, weight: FloatArray, n: int, seed: int
+    ) -> Nystroem:
+        """Fit scikit-learn's Nystroem map on uniform or k-means landmarks.
+
+        ``landmarks="kmeans"`` (Zhang, Tsang & Kwok 2008): the centres of Lloyd's
+        k-means started from a uniform sample of the rows (scikit-learn's KMeans,
+        ``init="random"``, one run, weighted by ``sample_weight``); the map is then
+        fitted on the centres, every one of them a landmark.
+        """
+        m = min(self.n_components, n)
+        string_kernel = not callable(self.kernel)
+        nystroem = Nystroem(
+            kernel=self.kernel,
+            gamma=self._gamma(X) if string_kernel else None,
+            degree=self.degree if string_kernel else None,
+            coef0=self.coef0 if string_kernel else None,
+            n_components=m,
+            random_state=seed,
+        )
+        if self.landmarks == "random" or m == n:
+            return nystroem.fit(X)
+        kmeans = KMeans(n_clusters=m, init="random", n_init=1, random_state=seed)
+        return nystroem.fit(kmeans.fit(X, sample_weight=weight).cluster_centers_)
+
+    def _landmark_kernel(self, X: FloatArray) -> FloatArray:
+        """Return ``K(X, landmarks)``, the Nystroem map before its normalisation."""
+        nystroem = self.nystroem_
+        params = {
+            name: getattr(nystroem, name)
+            for name in ("gamma", "degree", "coef0")
+            if getattr(nystroem, name) is not None
+        }
+        return pairwise_kernels(
+            X,
+            nystroem.components_,
+            metric=nystroem.kernel,
+            filter_params=True,
+            **params,
         )
 
     def _gamma(self, X: FloatArray) -> float:
@@ -296,8 +360,11 @@ class _BaseLDM(BinaryCostClassifier):
     def _score(self, X: FloatArray) -> FloatArray:
         if self.solver_ == "exact":
             return self._kernel(X, self.X_fit_) @ self.alpha_
-        features = X if self.nystroem_ is None else self.nystroem_.transform(X)
-        return features @ self.coef_ + self.intercept_
+        if self.nystroem_ is None:
+            return X @ self.coef_ + self.intercept_
+        # nystroem_.transform(X) @ coef_ without the n x m x m product
+        coef = self.nystroem_.normalization_.T @ self.coef_
+        return self._landmark_kernel(X) @ coef + self.intercept_
 
     def _fit_platt(
         self, X: FloatArray, y: FloatArray, c: FloatArray, weight: FloatArray
@@ -357,7 +424,12 @@ _SHARED_PARAMETERS = """\
         Nystroem feature map then the linear solver. "auto": "linear" for the
         linear kernel, else "exact" up to ``exact_max_samples``, "nystroem" beyond.
     n_components : int, default=300
-        Nystroem features.
+        Nystroem features (landmarks).
+    landmarks : {"random", "kmeans"}, default="random"
+        Nystroem landmarks: a uniform sample of the training rows
+        (scikit-learn's), or the centres of k-means started from such a sample
+        (Zhang, Tsang & Kwok 2008), which approximate stationary kernels such as
+        rbf better at the same rank for the price of a k-means run.
     exact_max_samples : int, default=3000
         Largest training set the "auto" solver gives the exact kernel solver.
     fit_intercept : bool, default=True
@@ -461,6 +533,7 @@ class LDMClassifier(_BaseLDM):
         coef0: float = 0.0,
         solver: str = "auto",
         n_components: int = 300,
+        landmarks: str = "random",
         exact_max_samples: int = 3000,
         fit_intercept: bool = True,
         tol: float = 1e-3,
@@ -477,6 +550,7 @@ class LDMClassifier(_BaseLDM):
         self.coef0 = coef0
         self.solver = solver
         self.n_components = n_components
+        self.landmarks = landmarks
         self.exact_max_samples = exact_max_samples
         self.fit_intercept = fit_intercept
         self.tol = tol
@@ -554,6 +628,7 @@ class CSLDMClassifier(_BaseLDM):
         coef0: float = 0.0,
         solver: str = "auto",
         n_components: int = 300,
+        landmarks: str = "random",
         exact_max_samples: int = 3000,
         fit_intercept: bool = True,
         tol: float = 1e-3,
@@ -572,6 +647,7 @@ class CSLDMClassifier(_BaseLDM):
         self.coef0 = coef0
         self.solver = solver
         self.n_components = n_components
+        self.landmarks = landmarks
         self.exact_max_samples = exact_max_samples
         self.fit_intercept = fit_intercept
         self.tol = tol
