@@ -31,9 +31,15 @@ square root) and ``M = I + 4 lambda1 S (n I - y y') S / n^2``, the dual is
 computed without inverting the singular ``Q``), and ``a = S^+ M^-1 S u`` with
 ``u = lambda2 y / n + Y beta``. Dense ``n x n``: for moderate ``n``.
 
-Nystroem solver (``solver="nystroem"``): scikit-learn's
-:class:`~sklearn.kernel_approximation.Nystroem` map with ``n_components`` features,
-then the linear solver; for large ``n`` with a non-linear kernel.
+Nystroem solver (``solver="nystroem"``): ``m = n_components`` landmarks (distinct
+rows sampled uniformly, or k-means centres) and the model ``f(x) = b(x)'v + v0`` on
+the kernel columns ``b(x) = K(x, landmarks)``, regularised by ``v'K_mm v``: the
+Nystroem approximation (Williams & Seeger 2001). With scikit-learn's map
+``phi(x) = K_mm^-1/2 b(x)`` and ``w = K_mm^1/2 v`` it is the linear problem on
+``phi`` exactly (tested against :class:`~sklearn.kernel_approximation.Nystroem`),
+but it needs neither the SVD of ``K_mm`` nor the ``n m^2`` product that forms
+``phi``: ``A = K_mm + 4 lambda1 (n B'B - B'yy'B) / n^2`` on the columns ``B``, then
+the linear solver (a singular ``A`` is factored by its eigenvalues).
 
 ``solver="auto"`` picks ``"linear"`` for the linear kernel, ``"exact"`` for other
 kernels up to ``exact_max_samples`` samples, ``"nystroem"`` beyond.
@@ -47,6 +53,10 @@ References
 .. [2] Paper 002 of this project (cost-sensitive LDM).
 .. [3] C.-J. Hsieh et al., "A dual coordinate descent method for large-scale linear
    SVM", ICML 2008.
+.. [4] C. K. I. Williams, M. Seeger, "Using the Nystroem method to speed up kernel
+   machines", NIPS 2001.
+.. [5] K. Zhang, I. W. Tsang, J. T. Kwok, "Improved Nystroem low-rank approximation
+   and error analysis", ICML 2008 (k-means landmarks).
 """
 
 from __future__ import annotations
@@ -60,7 +70,6 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import linalg
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.kernel_approximation import Nystroem
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.model_selection import StratifiedKFold
@@ -74,6 +83,58 @@ from costsense.utils._random import draw_seed
 FloatArray = NDArray[np.float64]
 
 __all__ = ["CSLDMClassifier", "LDMClassifier"]
+
+
+class _Factor:
+    """``A = F F'`` for the change of variables ``u = F'w`` (``A`` symmetric PSD).
+
+    Cholesky's ``F = L`` when ``A`` is positive definite (always for the linear
+    solver, where ``A >= I``); otherwise ``F = U S^-1/2`` from the eigenvalues
+    above ``sqrt(eps) max(S)``, so ``F'AF = I`` on the range of ``A`` (a Nystroem
+    regulariser ``K_mm`` can be singular, and then so are the kernel columns in
+    the same directions: restricting ``w`` to the range loses nothing).
+    """
+
+    def __init__(self, A: FloatArray) -> None:
+        self.cholesky: FloatArray | None = None
+        self.whitening: FloatArray | None = None
+        try:
+            self.cholesky = linalg.cholesky(A, lower=True)
+        except linalg.LinAlgError:
+            values, vectors = linalg.eigh(A)
+            # numerically zero below sqrt(eps) of the largest (MASS::ginv's rule)
+            keep = values > np.sqrt(np.finfo(float).eps) * max(values.max(), 0.0)
+            self.whitening = vectors[:, keep] / np.sqrt(values[keep])
+
+    def rows(self, B: FloatArray, intercept: bool) -> FloatArray:
+        """``Z = [B, 1] F^-T``, C-contiguous (the solver's rows)."""
+        k = B.shape[1]
+        if self.cholesky is None:
+            Z = B @ self.whitening[:k]
+            if intercept:
+                Z += self.whitening[k]
+            return np.ascontiguousarray(Z)
+        # solve in place on [B, 1]' held in Fortran order, whose transpose is Z
+        Zt = np.empty((self.cholesky.shape[0], B.shape[0]), order="F")
+        Zt[:k] = B.T
+        if intercept:
+            Zt[k] = 1.0
+        Zt = linalg.solve_triangular(
+            self.cholesky, Zt, lower=True, overwrite_b=True, check_finite=False
+        )
+        return Zt.T
+
+    def forward(self, p: FloatArray) -> FloatArray:
+        """``F^-1 p`` (``F' p`` on the range for the eigen-decomposition)."""
+        if self.cholesky is None:
+            return self.whitening.T @ p
+        return linalg.solve_triangular(self.cholesky, p, lower=True)
+
+    def back(self, u: FloatArray) -> FloatArray:
+        """``w = F^-T u``."""
+        if self.cholesky is None:
+            return self.whitening @ u
+        return linalg.solve_triangular(self.cholesky, u, lower=True, trans="T")
 
 
 def _has_probability(self: Any) -> bool:
@@ -152,24 +213,32 @@ class _BaseLDM(BinaryCostClassifier):
                 upper[keep],
             )
         n = X.shape[0]
-        for stale in ("coef_", "intercept_", "alpha_", "X_fit_", "gamma_"):
+        stale_names = (
+            "coef_",
+            "intercept_",
+            "alpha_",
+            "X_fit_",
+            "gamma_",
+            "landmarks_",
+        )
+        for stale in stale_names:
             self.__dict__.pop(stale, None)  # a refit with another solver sets others
         self.solver_ = self._chosen_solver(n)
         seed = self._seed()
         if self.solver_ == "exact":
             self._fit_exact(X, y, upper, weight, seed)
         elif self.solver_ == "nystroem":
-            self.nystroem_ = self._fit_nystroem(X, weight, n, seed)
+            self.gamma_ = self._gamma(X)
+            self.landmarks_ = self._choose_landmarks(X, weight, seed)
             self._fit_linear(
-                self._landmark_kernel(X),
+                self._raw_kernel(X, self.landmarks_),
                 y,
                 upper,
                 weight,
                 seed,
-                T=self.nystroem_.normalization_.T,
+                regulariser=self._raw_kernel(self.landmarks_, self.landmarks_),
             )
         else:
-            self.nystroem_ = None
             self._fit_linear(X, y, upper, weight, seed)
         if not self.converged_:
             warnings.warn(
@@ -187,101 +256,79 @@ class _BaseLDM(BinaryCostClassifier):
         upper: FloatArray,
         weight: FloatArray,
         seed: int,
-        T: FloatArray | None = None,
+        regulariser: FloatArray | None = None,
     ) -> None:
-        """Solve on the features ``F = B T`` (``F = B`` if T is None) by DCD.
+        """Solve ``1/2 v'Rv + margin terms + hinge`` on the columns ``B`` by DCD.
 
-        The Nystroem solver passes the kernel columns ``B = K(X, landmarks)`` and
-        the map's normalisation ``T``, so ``F`` is never formed: the Gram matrix
-        ``F'WF = T'(B'WB)T`` and the solver's rows ``Z = [F, 1] L^-T`` each take
-        one ``n d^2`` product (a symmetric one for the Gram matrix), the rest is
-        ``O(d^3)``. Sample weights weigh the margin mean and variance as repeated
-        rows would.
+        ``R`` is the identity (linear solver, ``B = X``) or ``K_mm`` (Nystroem
+        solver, ``B = K(X, landmarks)``). The intercept is one more column of ones
+        with regulariser 1. Sample weights weigh the margin mean and variance as
+        repeated rows would. Work: one symmetric ``n d^2`` product for the Gram
+        matrix, one triangular solve for the rows ``Z``, the rest ``O(d^3)``.
         """
-        k = B.shape[1] if T is None else T.shape[1]
+        k = B.shape[1]
         d = k + 1 if self.fit_intercept else k
         root = np.sqrt(weight)[:, None]
         scaled = B * root
-        gram_B = scaled.T @ scaled  # numpy's symmetric rank-k update (syrk)
-        del scaled
-        sums_B = B.T @ weight
-        Xy_B = B.T @ (weight * y)
-        if T is not None:
-            gram_B, sums_B, Xy_B = T.T @ gram_B @ T, T.T @ sums_B, T.T @ Xy_B
         gram = np.empty((d, d))
-        gram[:k, :k] = gram_B
+        gram[:k, :k] = scaled.T @ scaled  # numpy's symmetric rank-k update (syrk)
+        del scaled
         Xy = np.empty(d)
-        Xy[:k] = Xy_B
+        Xy[:k] = B.T @ (weight * y)
         if self.fit_intercept:
-            gram[:k, k] = gram[k, :k] = sums_B
+            gram[:k, k] = gram[k, :k] = B.T @ weight
             gram[k, k] = weight.sum()
             Xy[k] = weight @ y
         n = float(weight.sum())
-        A = np.eye(d) + (4.0 * self.lambda1 / n**2) * (n * gram - np.outer(Xy, Xy))
+        A = (4.0 * self.lambda1 / n**2) * (n * gram - np.outer(Xy, Xy))
+        if regulariser is None:
+            A[np.diag_indices(d)] += 1.0
+        else:
+            A[:k, :k] += regulariser
+            if self.fit_intercept:
+                A[k, k] += 1.0
         p = (self.lambda2 / n) * Xy
-        L = linalg.cholesky(A, lower=True)
-        # A >= I, so L^-1 has norm <= 1: forming it is as stable as solving with L
-        inv_LT = linalg.solve_triangular(L, np.eye(d), lower=True).T
-        rows = inv_LT[:k] if T is None else T @ inv_LT[:k]
-        Z = B @ rows
-        if self.fit_intercept:
-            Z += inv_LT[k]
+        factor = _Factor(A)
+        Z = factor.rows(B, self.fit_intercept)
         beta, u, n_iter, converged, objective = solve_linear(
-            Z, y, upper, inv_LT.T @ p, tol=self.tol, max_iter=self.max_iter, seed=seed
+            Z,
+            y,
+            upper,
+            factor.forward(p),
+            tol=self.tol,
+            max_iter=self.max_iter,
+            seed=seed,
         )
-        w = inv_LT @ u
+        w = factor.back(u)
         self.dual_coef_ = beta
         self.n_iter_ = n_iter
         self.converged_ = converged
         self.dual_objective_ = objective
         self.coef_ = w[:k]
         self.intercept_ = float(w[k]) if self.fit_intercept else 0.0
-        # w'Aw = |L'w|^2 = |u|^2 and [F, 1] w = Z u
+        # w'Aw = |u|^2 and [B, 1] w = Z u
         margins = y * (Z @ u)
         self.objective_ = float(
             0.5 * u @ u - p @ w + np.sum(upper * np.maximum(0.0, 1.0 - margins))
         )
 
-    def _fit_nystroem(
-        self, X: FloatArray, weight: FloatArray, n: int, seed: int
-    ) -> Nystroem:
-        """Fit scikit-learn's Nystroem map on uniform or k-means landmarks.
+    def _choose_landmarks(
+        self, X: FloatArray, weight: FloatArray, seed: int
+    ) -> FloatArray:
+        """Nystroem landmarks: distinct rows sampled uniformly, or k-means centres.
 
-        ``landmarks="kmeans"`` (Zhang, Tsang & Kwok 2008): the centres of Lloyd's
-        k-means started from a uniform sample of the rows (scikit-learn's KMeans,
-        ``init="random"``, one run, weighted by ``sample_weight``); the map is then
-        fitted on the centres, every one of them a landmark.
+        ``landmarks="kmeans"`` (Zhang, Tsang & Kwok 2008): Lloyd's k-means
+        (scikit-learn's KMeans, one run, weighted by ``sample_weight``) started
+        from the uniform sample, so it refines the "random" landmarks.
         """
+        n = X.shape[0]
         m = min(self.n_components, n)
-        string_kernel = not callable(self.kernel)
-        nystroem = Nystroem(
-            kernel=self.kernel,
-            gamma=self._gamma(X) if string_kernel else None,
-            degree=self.degree if string_kernel else None,
-            coef0=self.coef0 if string_kernel else None,
-            n_components=m,
-            random_state=seed,
-        )
-        if self.landmarks == "random" or m == n:
-            return nystroem.fit(X)
-        kmeans = KMeans(n_clusters=m, init="random", n_init=1, random_state=seed)
-        return nystroem.fit(kmeans.fit(X, sample_weight=weight).cluster_centers_)
-
-    def _landmark_kernel(self, X: FloatArray) -> FloatArray:
-        """Return ``K(X, landmarks)``, the Nystroem map before its normalisation."""
-        nystroem = self.nystroem_
-        params = {
-            name: getattr(nystroem, name)
-            for name in ("gamma", "degree", "coef0")
-            if getattr(nystroem, name) is not None
-        }
-        return pairwise_kernels(
-            X,
-            nystroem.components_,
-            metric=nystroem.kernel,
-            filter_params=True,
-            **params,
-        )
+        rng = np.random.default_rng(seed)
+        sample = np.unique(X[rng.choice(n, size=m, replace=False)], axis=0)
+        if self.landmarks == "random" or sample.shape[0] == n:
+            return sample
+        kmeans = KMeans(n_clusters=sample.shape[0], init=sample, n_init=1)
+        return kmeans.fit(X, sample_weight=weight).cluster_centers_
 
     def _gamma(self, X: FloatArray) -> float:
         if self.gamma == "scale":
@@ -289,18 +336,21 @@ class _BaseLDM(BinaryCostClassifier):
             return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
         return float(self.gamma)
 
-    def _kernel(self, X: FloatArray, Y: FloatArray) -> FloatArray:
+    def _raw_kernel(self, X: FloatArray, Y: FloatArray) -> FloatArray:
         if callable(self.kernel):
-            K = np.asarray(self.kernel(X, Y), dtype=np.float64)
-        else:
-            params: dict[str, Any] = {}
-            if self.kernel in ("rbf", "poly", "sigmoid"):
-                params["gamma"] = self.gamma_
-            if self.kernel in ("poly", "sigmoid"):
-                params["coef0"] = self.coef0
-            if self.kernel == "poly":
-                params["degree"] = self.degree
-            K = pairwise_kernels(X, Y, metric=self.kernel, **params)
+            return np.asarray(self.kernel(X, Y), dtype=np.float64)
+        params: dict[str, Any] = {}
+        if self.kernel in ("rbf", "poly", "sigmoid"):
+            params["gamma"] = self.gamma_
+        if self.kernel in ("poly", "sigmoid"):
+            params["coef0"] = self.coef0
+        if self.kernel == "poly":
+            params["degree"] = self.degree
+        return pairwise_kernels(X, Y, metric=self.kernel, **params)
+
+    def _kernel(self, X: FloatArray, Y: FloatArray) -> FloatArray:
+        """Return the kernel plus 1 for the intercept (exact solver)."""
+        K = self._raw_kernel(X, Y)
         return K + 1.0 if self.fit_intercept else K
 
     def _fit_exact(
@@ -314,7 +364,6 @@ class _BaseLDM(BinaryCostClassifier):
         n = float(weight.sum())
         wy = weight * y
         self.gamma_ = self._gamma(X)
-        self.nystroem_ = None
         K = self._kernel(X, X)
         K = 0.5 * (K + K.T)
         eigval, eigvec = linalg.eigh(K)
@@ -360,11 +409,9 @@ class _BaseLDM(BinaryCostClassifier):
     def _score(self, X: FloatArray) -> FloatArray:
         if self.solver_ == "exact":
             return self._kernel(X, self.X_fit_) @ self.alpha_
-        if self.nystroem_ is None:
-            return X @ self.coef_ + self.intercept_
-        # nystroem_.transform(X) @ coef_ without the n x m x m product
-        coef = self.nystroem_.normalization_.T @ self.coef_
-        return self._landmark_kernel(X) @ coef + self.intercept_
+        if self.solver_ == "nystroem":
+            return self._raw_kernel(X, self.landmarks_) @ self.coef_ + self.intercept_
+        return X @ self.coef_ + self.intercept_
 
     def _fit_platt(
         self, X: FloatArray, y: FloatArray, c: FloatArray, weight: FloatArray
@@ -424,12 +471,12 @@ _SHARED_PARAMETERS = """\
         Nystroem feature map then the linear solver. "auto": "linear" for the
         linear kernel, else "exact" up to ``exact_max_samples``, "nystroem" beyond.
     n_components : int, default=300
-        Nystroem features (landmarks).
+        Nystroem landmarks (fewer if the sample repeats a row).
     landmarks : {"random", "kmeans"}, default="random"
-        Nystroem landmarks: a uniform sample of the training rows
-        (scikit-learn's), or the centres of k-means started from such a sample
-        (Zhang, Tsang & Kwok 2008), which approximate stationary kernels such as
-        rbf better at the same rank for the price of a k-means run.
+        Nystroem landmarks: a uniform sample of the training rows (as
+        scikit-learn's Nystroem), or the centres of k-means started from that
+        sample (Zhang, Tsang & Kwok 2008), which approximate stationary kernels
+        such as rbf better at the same rank for the price of a k-means run.
     exact_max_samples : int, default=3000
         Largest training set the "auto" solver gives the exact kernel solver.
     fit_intercept : bool, default=True
@@ -455,9 +502,9 @@ _SHARED_ATTRIBUTES = """\
         ``(C1, C2)``.
     solver_ : str
         The solver used.
-    coef_ : ndarray of shape (n_features,) or (n_components,)
-        ``w`` (linear and Nystroem solvers, and the exact solver with the linear
-        kernel).
+    coef_ : ndarray of shape (n_features,) or (n_landmarks,)
+        ``w`` (linear solver, and the exact solver with the linear kernel); the
+        coefficients ``v`` of ``K(x, landmarks_)`` (Nystroem solver).
     intercept_ : float
         The intercept (linear and Nystroem solvers, exact linear kernel).
     alpha_ : ndarray of shape (n_samples,)
@@ -465,9 +512,9 @@ _SHARED_ATTRIBUTES = """\
     X_fit_ : ndarray of shape (n_samples, n_features)
         Training samples (exact solver only).
     gamma_ : float
-        The kernel coefficient used (exact solver only).
-    nystroem_ : Nystroem or None
-        The feature map of the Nystroem solver.
+        The kernel coefficient used (exact and Nystroem solvers).
+    landmarks_ : ndarray of shape (n_landmarks, n_features)
+        The Nystroem solver's landmarks.
     dual_coef_ : ndarray of shape (n_samples,)
         The dual solution ``beta``.
     dual_objective_ : ndarray of shape (n_iter_,)
