@@ -27,9 +27,14 @@ Exact kernel solver (``solver="exact"``). By the representer theorem
 ``w = sum a_i phi(x_i)``; with the kernel matrix ``K = S^2`` (``S`` its symmetric
 square root) and ``M = I + 4 lambda1 S (n I - y y') S / n^2``, the dual is
 ``min_beta 1/2 beta' Y G Y beta + (lambda2 Y G y / n - 1)' beta``,
-``0 <= beta_i <= C c_i``, with ``G = S M^-1 S`` (``= K Q^+ K`` of the papers,
-computed without inverting the singular ``Q``), and ``a = S^+ M^-1 S u`` with
-``u = lambda2 y / n + Y beta``. Dense ``n x n``: for moderate ``n``.
+``0 <= beta_i <= C c_i``, with ``G = S M^-1 S`` (``= K Q^+ K`` of the papers),
+and ``a = S^+ M^-1 S u`` with ``u = lambda2 y / n + Y beta``. By the push-through
+identity ``S (I + T S S)^-1 = (I + S T S)^-1 S``, ``G = K P^-1`` and ``a = P^-1 u``
+(up to the null space of ``K``, which no prediction sees) with
+``P = I + 4 lambda1 (n I - y y') K / n^2``, whose eigenvalues are those of
+``I + S (.) S``, at least 1: one LU factorisation of ``P``, no square root of
+``K``, no inverse of the singular ``Q``. Dense ``n x n``, ``O(n^3)``: for moderate
+``n``.
 
 Nystroem solver (``solver="nystroem"``): ``m = n_components`` landmarks (distinct
 rows sampled uniformly, or k-means centres) and the model ``f(x) = b(x)'v + v0`` on
@@ -363,30 +368,28 @@ class _BaseLDM(BinaryCostClassifier):
     ) -> None:
         n = float(weight.sum())
         wy = weight * y
+        c = 4.0 * self.lambda1 / n**2
         self.gamma_ = self._gamma(X)
         K = self._kernel(X, X)
         K = 0.5 * (K + K.T)
-        eigval, eigvec = linalg.eigh(K)
-        eigval = np.clip(eigval, 0.0, None)
-        root = np.sqrt(eigval)
-        S = (eigvec * root) @ eigvec.T
-        centring = n * np.diag(weight) - np.outer(wy, wy)
-        M = np.eye(X.shape[0]) + (4.0 * self.lambda1 / n**2) * (S @ centring @ S)
-        M_inv_S = linalg.solve(M, S, assume_a="sym")
-        G = S @ M_inv_S
+        Kwy = K @ wy
+        # P = I + c C K with the weighted centring C = n diag(w) - wy wy', built
+        # without forming C; G = K P^-1 = P^-T K (G is symmetric)
+        P = c * (n * weight[:, None] * K - np.outer(wy, Kwy))
+        P[np.diag_indices_from(P)] += 1.0
+        lu = linalg.lu_factor(P, overwrite_a=True, check_finite=False)
+        G = linalg.lu_solve(lu, K, trans=1, check_finite=False)
         G = 0.5 * (G + G.T)
         H = (y[:, None] * G) * y[None, :]
         g = (self.lambda2 / n) * y * (G @ wy) - 1.0
+        del G
         beta, n_iter, converged, objective = solve_dense(
             H, g, upper, tol=self.tol, max_iter=self.max_iter, seed=seed
         )
         u = (self.lambda2 / n) * wy + y * beta
-        # Any a with Q a = K u gives the same function; a = (I + c C K)^-1 u is one
-        # (Q = K (I + c C K), and I + c C K is invertible: C and K are PSD), with
-        # no pseudo-inverse of the possibly singular K.
-        a = linalg.solve(
-            np.eye(X.shape[0]) + (4.0 * self.lambda1 / n**2) * (centring @ K), u
-        )
+        # Any a with Q a = K u gives the same function; a = P^-1 u is one
+        # (Q = K P), with no pseudo-inverse of the possibly singular K.
+        a = linalg.lu_solve(lu, u, check_finite=False)
         self.X_fit_ = X
         self.dual_coef_ = beta
         self.alpha_ = a
@@ -394,9 +397,10 @@ class _BaseLDM(BinaryCostClassifier):
         self.converged_ = converged
         self.dual_objective_ = objective
         Ka = K @ a
-        Q = K + (4.0 * self.lambda1 / n**2) * (K @ centring @ K)
+        # a'Qa = a'Ka + c (Ka)'C(Ka), in O(n^2)
+        quadratic = a @ Ka + c * (n * np.sum(weight * Ka**2) - (wy @ Ka) ** 2)
         self.objective_ = float(
-            0.5 * a @ Q @ a
+            0.5 * quadratic
             - (self.lambda2 / n) * (wy @ Ka)
             + np.sum(upper * np.maximum(0.0, 1.0 - y * Ka))
         )
