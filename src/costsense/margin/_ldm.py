@@ -273,10 +273,11 @@ class _BaseLDM(BinaryCostClassifier):
         """
         k = B.shape[1]
         d = k + 1 if self.fit_intercept else k
-        root = np.sqrt(weight)[:, None]
-        scaled = B * root
+        # B'WB as (W^1/2 B)'(W^1/2 B): numpy's symmetric rank-k update (syrk); no
+        # copy of B when the weights are all 1
+        scaled = B if np.all(weight == 1.0) else B * np.sqrt(weight)[:, None]
         gram = np.empty((d, d))
-        gram[:k, :k] = scaled.T @ scaled  # numpy's symmetric rank-k update (syrk)
+        gram[:k, :k] = scaled.T @ scaled
         del scaled
         Xy = np.empty(d)
         Xy[:k] = B.T @ (weight * y)
@@ -471,8 +472,9 @@ _SHARED_PARAMETERS = """\
         Constant of the poly and sigmoid kernels.
     solver : {"auto", "linear", "exact", "nystroem"}, default="auto"
         "linear": dual coordinate descent in the input space (linear kernel);
-        "exact": the kernel dual with dense ``n x n`` matrices; "nystroem": a
-        Nystroem feature map then the linear solver. "auto": "linear" for the
+        "exact": the kernel dual with dense ``n x n`` matrices; "nystroem": the
+        Nystroem approximation on ``n_components`` landmarks, solved by the linear
+        solver. "auto": "linear" for the
         linear kernel, else "exact" up to ``exact_max_samples``, "nystroem" beyond.
     n_components : int, default=300
         Nystroem landmarks (fewer if the sample repeats a row). The rank a
