@@ -34,6 +34,7 @@ FAST_PARAMS: dict[str, dict[str, Any]] = {
     "AsymBoostClassifier": {"n_estimators": 10},
     "AsyBClassifier": {"n_estimators": 10},
     "CalibratedAdaBoostClassifier": {"n_estimators": 10},
+    "OBPDSampler": {"max_components": 2},
 }
 
 #: Estimators whose constructor takes a base learner.

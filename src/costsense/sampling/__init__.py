@@ -1,0 +1,12 @@
+"""Oversamplers that model each class (paper 003): OBPD and RWO.
+
+Both follow imbalanced-learn's ``fit_resample`` contract (``sampling_strategy``,
+``random_state``) and work inside its :class:`~imblearn.pipeline.Pipeline`;
+categorical columns are drawn by roulette wheel from the class's frequencies.
+SMOTE is imbalanced-learn's own.
+"""
+
+from costsense.sampling._obpd import OBPDSampler
+from costsense.sampling._rwo import RWOSampler
+
+__all__ = ["OBPDSampler", "RWOSampler"]
