@@ -113,31 +113,54 @@ def gibbs_draws(
         Each chain's state after ``n_sweeps`` sweeps.
     """
     means = mixture.means_
-    precisions = np.linalg.inv(component_covariances(mixture))
-    log_det = np.linalg.slogdet(component_covariances(mixture))[1]
-    log_prior = np.log(mixture.weights_) - 0.5 * log_det
-    diagonal = np.einsum("lii->li", precisions)  # (L, D)
+    covariances = component_covariances(mixture)
+    precisions = np.linalg.inv(covariances)
+    log_prior = np.log(mixture.weights_) - 0.5 * np.linalg.slogdet(covariances)[1]
     x = np.array(starts, dtype=np.float64, copy=True)
+    for _ in range(n_sweeps):
+        r, q = residuals(x, means, precisions)  # exact at each sweep's start
+        gibbs_sweep(x, r, q, precisions, log_prior, rng)
+    return x
+
+
+def residuals(
+    x: FloatArray, means: FloatArray, precisions: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """``r[n, l] = P_l (x_n - mu_l)`` and ``q[n, l] = (x_n - mu_l)' r[n, l]``."""
+    centred = x[:, None, :] - means[None]
+    r = np.einsum("lij,nlj->nli", precisions, centred)
+    return r, np.einsum("nli,nli->nl", centred, r)
+
+
+def gibbs_sweep(
+    x: FloatArray,
+    r: FloatArray,
+    q: FloatArray,
+    precisions: FloatArray,
+    log_prior: FloatArray,
+    rng: np.random.Generator,
+) -> None:
+    """One Gibbs sweep over every coordinate of every chain, in place.
+
+    ``r`` and ``q`` (see :func:`residuals`) are kept current: moving ``x_i`` by
+    ``delta`` adds ``delta P_l[:, i]`` to ``r_l`` and ``2 delta r_l,i + delta^2
+    P_l,ii`` to ``q_l``. ``log_prior[l] = log pi_l - 1/2 log det Sigma_l``.
+    """
     n_chains, D = x.shape
     chains = np.arange(n_chains)
-    for _ in range(n_sweeps):
-        centred = x[:, None, :] - means[None]  # (n, L, D)
-        r = np.einsum("lij,nlj->nli", precisions, centred)
-        q = np.einsum("nli,nli->nl", centred, r)
-        for i in range(D):
-            r_i, p_ii = r[:, :, i], diagonal[:, i]
-            log_weight = log_prior - 0.5 * q + 0.5 * r_i**2 / p_ii - 0.5 * np.log(p_ii)
-            component = np.argmax(
-                log_weight + rng.gumbel(size=log_weight.shape), axis=1
-            )
-            p_chosen = p_ii[component]
-            mean = x[:, i] - r_i[chains, component] / p_chosen
-            new = mean + rng.standard_normal(n_chains) / np.sqrt(p_chosen)
-            delta = new - x[:, i]
-            q += 2.0 * delta[:, None] * r_i + delta[:, None] ** 2 * p_ii
-            r += delta[:, None, None] * precisions[None, :, :, i]
-            x[:, i] = new
-    return x
+    diagonal = np.einsum("lii->li", precisions)  # (L, D)
+    for i in range(D):
+        r_i, p_ii = r[:, :, i], diagonal[:, i]  # a view: q is updated before r
+        # log pi_l + log N_l(x_-i) = log pi_l + log N_l(x) - log N_l(x_i | x_-i)
+        log_weight = log_prior - 0.5 * q + 0.5 * r_i**2 / p_ii - 0.5 * np.log(p_ii)
+        component = np.argmax(log_weight + rng.gumbel(size=log_weight.shape), axis=1)
+        p_chosen = p_ii[component]
+        mean = x[:, i] - r_i[chains, component] / p_chosen
+        new = mean + rng.standard_normal(n_chains) / np.sqrt(p_chosen)
+        delta = new - x[:, i]
+        q += 2.0 * delta[:, None] * r_i + delta[:, None] ** 2 * p_ii
+        r += delta[:, None, None] * precisions[None, :, :, i]
+        x[:, i] = new
 
 
 class OBPDSampler(ClassDensityOverSampler):
