@@ -312,6 +312,26 @@ def test_bad_categorical_features_are_refused_by_name(categorical_features, mess
         OBPDSampler(categorical_features=categorical_features).fit_resample(X, y)
 
 
+def test_a_class_of_one_row_is_refused_with_the_way_out():
+    X, y = _imbalanced(np.array([[0.5, 1.0]]), n_majority=10)
+    with pytest.raises(ValueError, match="at least 2 rows.*sampling_strategy"):
+        OBPDSampler(random_state=0).fit_resample(X, y)
+
+
+@pytest.mark.parametrize("sampler", ["ancestral", "gibbs"])
+def test_a_class_of_two_rows_is_grown_near_its_rows(sampler):
+    minority = np.array([[3.0, 3.0, 3.0], [4.0, 2.0, 3.5]])
+    X, y = _imbalanced(minority, n_majority=12)
+    X_res, _ = OBPDSampler(sampler=sampler, gibbs_steps=5, random_state=0).fit_resample(
+        X, y
+    )
+    synthetic = X_res[len(y) :]
+    assert synthetic.shape == (10, 3)
+    # two rows support one component, whose law is concentrated on their line
+    low, high = minority.min(axis=0) - 3.0, minority.max(axis=0) + 3.0
+    assert np.all((synthetic > low) & (synthetic < high))
+
+
 def test_in_a_pipeline_the_classifier_sees_balanced_classes():
     rng = np.random.default_rng(17)
     X, y = _imbalanced(rng.normal(size=(40, 3)), n_majority=360)

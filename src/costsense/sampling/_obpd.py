@@ -273,6 +273,13 @@ class OBPDSampler(ClassDensityOverSampler):
         return range(1, cap + 1)
 
     def _fit_model(self, X_class: FloatArray, rng: np.random.Generator) -> Pipeline:
+        if X_class.shape[0] < 2:
+            raise ValueError(
+                "OBPDSampler fits a Gaussian mixture to every class it grows and needs "
+                "at least 2 rows of each; a class to grow has 1. Leave it out with "
+                "sampling_strategy (a dict of the classes to grow), or oversample it "
+                "with imbalanced-learn's RandomOverSampler."
+            )
         scaler = StandardScaler().fit(X_class)
         Z = scaler.transform(X_class)
         seed = int(rng.integers(2**31 - 1))
