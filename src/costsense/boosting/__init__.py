@@ -8,10 +8,13 @@ Discrete variants (a weak classifier per round, ``H = sign(sum alpha h)``):
 LogitBoost variants (a regressor per round): :class:`AsyBLClassifier`,
 :class:`AsymLogitBoostClassifier`. And the strongest simple baseline:
 :class:`CalibratedAdaBoostClassifier` (AdaBoost, Platt scaling, Bayes threshold).
+Paper 003: :class:`EFSBoostClassifier` (AdaBoost.M1 over naive Bayes with feature
+selection in every round).
 """
 
 from __future__ import annotations
 
+from costsense.boosting._efs import EFSBoostClassifier
 from costsense.boosting._estimators import (
     AdaBoostCClassifier,
     AdaBoostClassifier,
@@ -44,4 +47,5 @@ __all__ = [
     "CSB1Classifier",
     "CSB2Classifier",
     "CalibratedAdaBoostClassifier",
+    "EFSBoostClassifier",
 ]

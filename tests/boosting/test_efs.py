@@ -1,0 +1,172 @@
+"""EFSBoost (paper 003, algorithm 2): reductions, equation 14 by hand, invariants."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.datasets import make_classification
+from sklearn.ensemble import AdaBoostClassifier as SklearnAdaBoost
+from sklearn.naive_bayes import GaussianNB
+
+from costsense.boosting import EFSBoostClassifier
+
+
+def _data(seed: int = 0, n: int = 300, d: int = 6, classes: int = 2):
+    return make_classification(
+        n_samples=n,
+        n_features=d,
+        n_informative=3,
+        n_redundant=0,
+        n_classes=classes,
+        n_clusters_per_class=2 if classes == 2 else 1,
+        flip_y=0.1,
+        random_state=seed,
+    )
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_without_feature_selection_it_is_adaboost_m1_over_naive_bayes(seed):
+    # binary SAMME is AdaBoost.M1 with alpha = ln(1/beta) (ours is half of it), the
+    # same weight update after normalisation, and the same stop at error >= 1/2
+    X, y = _data(seed)
+    ours = EFSBoostClassifier(n_estimators=15, feature_selection=False).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        theirs = SklearnAdaBoost(GaussianNB(), n_estimators=15).fit(X, y)
+    kept = len(ours.estimators_)
+    assert kept == len(theirs.estimators_)
+    np.testing.assert_allclose(
+        2 * ours.estimator_weights_, theirs.estimator_weights_[:kept]
+    )
+    np.testing.assert_allclose(ours.estimator_errors_, theirs.estimator_errors_[:kept])
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    assert ours.support_.all()
+
+
+@pytest.mark.parametrize("feature_update", ["weighted", "literal"])
+@pytest.mark.parametrize("feature_score", ["log_ratio", "density"])
+def test_first_round_feature_weights_are_equation_14(feature_update, feature_score):
+    X, y = _data(3)
+    model = EFSBoostClassifier(
+        n_estimators=1, feature_update=feature_update, feature_score=feature_score
+    ).fit(X, y)
+    nb = GaussianNB().fit(X, y)  # round 1: all features, uniform weights
+    predicted = nb.predict(X)
+    wrong = predicted != y
+    true_index, predicted_index = y[wrong], predicted[wrong]
+    expected = np.full(X.shape[1], 1.0 / X.shape[1])
+    sd = np.sqrt(nb.var_)
+    scale = X.std(axis=0)
+    for m in range(X.shape[1]):
+        x = X[wrong, m]
+        p_true = stats.norm.pdf(x, nb.theta_[true_index, m], sd[true_index, m])
+        p_pred = stats.norm.pdf(
+            x, nb.theta_[predicted_index, m], sd[predicted_index, m]
+        )
+        if feature_score == "log_ratio":
+            terms = np.log(p_true) - np.log(p_pred)
+        else:
+            terms = (p_true - p_pred) * scale[m]
+        if feature_update == "weighted":
+            terms = terms / len(y)  # round 1's weights are uniform
+        expected[m] += terms.sum()
+    np.testing.assert_allclose(model.feature_weights_, expected, rtol=1e-10)
+    np.testing.assert_array_equal(model.support_, expected >= 0)
+
+
+def test_the_vote_is_for_the_class_the_rounds_predict():
+    # the paper prints C(x) = argmax_y sum_{t: C_t(x) != y} alpha_t; it must be "="
+    X, y = _data(4, classes=3, d=8)
+    model = EFSBoostClassifier(n_estimators=10).fit(X, y)
+    votes = np.zeros((len(y), 3))
+    for nb, columns, alpha in zip(
+        model.estimators_, model.feature_subsets_, model.estimator_weights_, strict=True
+    ):
+        votes[
+            np.arange(len(y)),
+            np.searchsorted(model.classes_, nb.predict(X[:, columns])),
+        ] += alpha
+    np.testing.assert_array_equal(
+        model.predict(X), model.classes_[votes.argmax(axis=1)]
+    )
+    np.testing.assert_allclose(model.decision_function(X), votes)
+    assert np.mean(model.predict(X) == y) > 0.6  # well above the constant 1/3
+
+
+def test_binary_decision_function_is_the_vote_margin():
+    X, y = _data(5)
+    model = EFSBoostClassifier(n_estimators=8).fit(X, y)
+    score = model.decision_function(X)
+    np.testing.assert_array_equal(
+        model.predict(X), model.classes_[(score > 0).astype(int)]
+    )
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_literal_update_never_drops_the_last_feature(seed):
+    # the literal sum of log-ratios collapses subsets fast: the last feature stays
+    X, y = _data(seed, d=10)
+    model = EFSBoostClassifier(
+        n_estimators=30, feature_update="literal", on_weak_round="reset"
+    ).fit(X, y)
+    assert model.support_.sum() >= 1
+    for earlier, later in zip(
+        model.feature_subsets_, model.feature_subsets_[1:], strict=False
+    ):
+        assert set(later) <= set(earlier)  # a dropped feature never returns
+        assert len(later) >= 1
+
+
+@pytest.mark.parametrize("feature_score", ["log_ratio", "density"])
+def test_rescaling_a_feature_changes_nothing(feature_score):
+    # log-ratios are scale-free; densities are taken in standard deviations
+    X, y = _data(6)
+    scaled = X * np.array([1.0, 100.0, 0.01, 5.0, 1e3, 0.2])
+    params = {"n_estimators": 10, "feature_score": feature_score, "var_smoothing": 0.0}
+    a = EFSBoostClassifier(**params).fit(X, y)
+    b = EFSBoostClassifier(**params).fit(scaled, y)
+    np.testing.assert_allclose(
+        a.feature_weights_, b.feature_weights_, rtol=1e-6, atol=1e-12
+    )
+    np.testing.assert_array_equal(a.support_, b.support_)
+    np.testing.assert_array_equal(a.predict(X), b.predict(scaled))
+
+
+def test_weak_rounds_stop_or_reset_and_count_towards_n_estimators():
+    X, y = _data(7, n=200)
+    stop = EFSBoostClassifier(n_estimators=40).fit(X, y)
+    assert stop.stop_reason_.endswith(">= 1/2")  # naive Bayes runs out of steam
+    reset = EFSBoostClassifier(n_estimators=40, on_weak_round="reset").fit(X, y)
+    assert reset.n_resets_ >= 1
+    assert len(reset.estimators_) + reset.n_resets_ == 40
+    assert len(reset.estimators_) > len(stop.estimators_)
+    # up to the first weak round, both are the same boosting run
+    k = len(stop.estimators_)
+    np.testing.assert_allclose(reset.estimator_weights_[:k], stop.estimator_weights_)
+    assert np.all(np.asarray(reset.estimator_errors_) < 0.5)
+
+
+def test_sample_weight_starts_the_boosting_weights():
+    X, y = _data(8)
+    rng = np.random.default_rng(0)
+    counts = rng.integers(1, 4, size=len(y))
+    weighted = EFSBoostClassifier(n_estimators=6).fit(X, y, sample_weight=counts)
+    repeated = EFSBoostClassifier(n_estimators=6).fit(
+        np.repeat(X, counts, axis=0), np.repeat(y, counts)
+    )
+    np.testing.assert_allclose(weighted.estimator_weights_, repeated.estimator_weights_)
+    np.testing.assert_allclose(weighted.feature_weights_, repeated.feature_weights_)
+
+
+def test_a_hopeless_first_round_is_refused_clearly():
+    # both classes hold the same rows: naive Bayes cannot beat a coin
+    rows = np.random.default_rng(9).normal(size=(50, 3))
+    X = np.vstack([rows, rows])
+    y = np.r_[np.zeros(50, int), np.ones(50, int)]
+    with pytest.raises(ValueError, match="no round had a weighted error below 1/2"):
+        EFSBoostClassifier(n_estimators=3).fit(X, y)
+    with pytest.raises(ValueError, match="no round had a weighted error below 1/2"):
+        EFSBoostClassifier(n_estimators=3, on_weak_round="reset").fit(X, y)
