@@ -12,6 +12,7 @@ from typing import Any
 from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
+from costsense.sampling import OBPDSampler
 from costsense.utils import all_estimators
 
 _REGRESSOR = DecisionTreeRegressor(max_depth=2, random_state=0)
@@ -35,6 +36,13 @@ FAST_PARAMS: dict[str, dict[str, Any]] = {
     "AsyBClassifier": {"n_estimators": 10},
     "CalibratedAdaBoostClassifier": {"n_estimators": 10},
     "OBPDSampler": {"max_components": 2},
+    "SMOTEBoostClassifier": {"n_estimators": 5},
+    "RWOBoostClassifier": {"n_estimators": 5},
+    "OBPDBoostClassifier": {
+        "n_estimators": 5,
+        "sampler": OBPDSampler(max_components=2),
+    },
+    "EFSBoostClassifier": {"n_estimators": 10},
 }
 
 #: Estimators whose constructor takes a base learner.

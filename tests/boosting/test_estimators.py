@@ -36,6 +36,7 @@ from costsense.boosting import (
     CSB1Classifier,
     CSB2Classifier,
 )
+from costsense.boosting._base import BinaryCostClassifier
 from costsense.datasets import make_gaussian_problem
 
 STUMP = DecisionTreeClassifier(max_depth=1)
@@ -485,6 +486,8 @@ def test_calibrated_adaboost_thresholds_its_probability_at_the_bayes_threshold()
 def every_estimator():
     for name in boosting.__all__:
         cls = getattr(boosting, name)
+        if not issubclass(cls, BinaryCostClassifier):
+            continue  # EFSBoost: multiclass, no costs (tests/boosting/test_efs.py)
         base = (
             DecisionTreeRegressor(max_depth=2)
             if cls in LOGIT

@@ -9,7 +9,9 @@ LogitBoost variants (a regressor per round): :class:`AsyBLClassifier`,
 :class:`AsymLogitBoostClassifier`. And the strongest simple baseline:
 :class:`CalibratedAdaBoostClassifier` (AdaBoost, Platt scaling, Bayes threshold).
 Paper 003: :class:`EFSBoostClassifier` (AdaBoost.M1 over naive Bayes with feature
-selection in every round).
+selection in every round) and AdaBoost with an oversampler in every round,
+:class:`SMOTEBoostClassifier`, :class:`RWOBoostClassifier` and
+:class:`OBPDBoostClassifier`.
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ from costsense.boosting._estimators import (
     CSB1Classifier,
     CSB2Classifier,
 )
+from costsense.boosting._resample import (
+    OBPDBoostClassifier,
+    RWOBoostClassifier,
+    SMOTEBoostClassifier,
+)
 
 __all__ = [
     "AdaBoostCClassifier",
@@ -48,4 +55,7 @@ __all__ = [
     "CSB2Classifier",
     "CalibratedAdaBoostClassifier",
     "EFSBoostClassifier",
+    "OBPDBoostClassifier",
+    "RWOBoostClassifier",
+    "SMOTEBoostClassifier",
 ]

@@ -145,7 +145,7 @@ default=None
         self.n_nonpositive_alpha_ = 0
         for t in range(self.n_estimators):
             learner = seeded_clone(base, rng)
-            learner.fit(X, y, sample_weight=rule.learner_weights(D, c))
+            self._fit_learner(learner, X, y, rule.learner_weights(D, c), rng)
             h = np.where(learner.predict(X) > 0, 1.0, -1.0)
             r = Round(y=y, h=h, D=D, c=c)
             alpha = rule.alpha(r)
@@ -183,6 +183,17 @@ default=None
             [cost_of_signs(y, score, c) for score in self._staged_scores(X)]
         )
         return self
+
+    def _fit_learner(
+        self,
+        learner: Any,
+        X: FloatArray,
+        y: FloatArray,
+        weights: FloatArray,
+        rng: np.random.RandomState,
+    ) -> None:
+        """Fit one round's learner; the resampling variants add synthetic rows."""
+        learner.fit(X, y, sample_weight=weights)
 
     # ------------------------------------------------------------ prediction
     def _score(self, X: FloatArray) -> FloatArray:

@@ -1,0 +1,153 @@
+"""SMOTEBoost, RWOBoost, OBPDBoost: synthetic rows for the learner, AdaBoost on rows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from imblearn import FunctionSampler
+from imblearn.over_sampling import SMOTE
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import make_classification
+from sklearn.naive_bayes import GaussianNB
+
+from costsense.boosting import (
+    AdaBoostClassifier,
+    OBPDBoostClassifier,
+    RWOBoostClassifier,
+    SMOTEBoostClassifier,
+)
+from costsense.sampling import OBPDSampler
+
+BOOSTERS = [SMOTEBoostClassifier, RWOBoostClassifier, OBPDBoostClassifier]
+FITS: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+
+class RecordingNB(ClassifierMixin, BaseEstimator):
+    """Gaussian naive Bayes that records what each round trains on."""
+
+    def fit(self, X, y, sample_weight=None):
+        FITS.append((X.copy(), y.copy(), np.asarray(sample_weight).copy()))
+        self.model_ = GaussianNB().fit(X, y, sample_weight=sample_weight)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+
+def _data(seed: int = 0):
+    X, y = make_classification(
+        n_samples=240,
+        n_features=5,
+        n_informative=3,
+        weights=[0.85],
+        flip_y=0.05,
+        random_state=seed,
+    )
+    return X, np.where(y == 1, 1, -1)  # the engine's own signs: positive = minority
+
+
+def _fast(cls, **params):
+    if cls is OBPDBoostClassifier:
+        params.setdefault("sampler", OBPDSampler(max_components=2))
+    return cls(**params)
+
+
+@pytest.mark.parametrize("cls", BOOSTERS)
+def test_no_oversampling_is_adaboost(cls):
+    X, y = _data(1)
+    ours = _fast(cls, oversampling=0.0, n_estimators=12, random_state=0).fit(X, y)
+    plain = AdaBoostClassifier(GaussianNB(), n_estimators=12, random_state=0).fit(X, y)
+    assert ours.n_synthetic_ == 0
+    np.testing.assert_allclose(ours.estimator_weights_, plain.estimator_weights_)
+    np.testing.assert_array_equal(ours.predict(X), plain.predict(X))
+
+
+@pytest.mark.parametrize("cls", BOOSTERS)
+@pytest.mark.parametrize("oversampling", [0.5, 2.0])
+def test_each_learner_sees_the_rows_plus_synthetic_positives_at_their_mean_weight(
+    cls, oversampling
+):
+    X, y = _data(2)
+    n, positive = len(y), y > 0
+    FITS.clear()
+    model = _fast(
+        cls,
+        estimator=RecordingNB(),
+        oversampling=oversampling,
+        n_estimators=6,
+        random_state=0,
+    ).fit(X, y)
+    n_new = int(round(oversampling * positive.sum()))
+    assert model.n_synthetic_ == n_new
+    # AdaBoost on the original rows, rebuilt by hand from the kept learners
+    D = np.full(n, 1.0 / n)
+    for t, (X_t, y_t, w_t) in enumerate(FITS[: len(model.estimators_)]):
+        assert X_t.shape == (n + n_new, X.shape[1])
+        np.testing.assert_array_equal(X_t[:n], X)
+        np.testing.assert_array_equal(y_t, np.r_[y, np.ones(n_new)])
+        np.testing.assert_allclose(w_t[:n], D, rtol=1e-10)
+        np.testing.assert_allclose(w_t[n:], D[positive].mean(), rtol=1e-10)
+        h = model.estimators_[t].predict(X)
+        error = D[h != y].sum()
+        assert model.estimator_errors_[t] == pytest.approx(error, rel=1e-10)
+        alpha = 0.5 * np.log((1 - error) / error)
+        assert model.estimator_weights_[t] == pytest.approx(alpha, rel=1e-10)
+        D = D * np.exp(-alpha * y * h)
+        D = D / D.sum()
+
+
+def test_smote_rows_lie_between_positive_rows():
+    # SMOTE interpolates: every synthetic row is on a segment between two positives
+    X, y = _data(3)
+    FITS.clear()
+    SMOTEBoostClassifier(RecordingNB(), n_estimators=1, random_state=0).fit(X, y)
+    X_t, _, _ = FITS[0]
+    lower, upper = X[y > 0].min(axis=0), X[y > 0].max(axis=0)
+    synthetic = X_t[len(y) :]
+    assert np.all((synthetic >= lower - 1e-12) & (synthetic <= upper + 1e-12))
+
+
+def test_rounds_draw_fresh_synthetic_rows():
+    X, y = _data(4)
+    FITS.clear()
+    model = SMOTEBoostClassifier(RecordingNB(), n_estimators=3, random_state=0).fit(
+        X, y
+    )
+    assert len(model.estimators_) >= 2
+    assert not np.allclose(FITS[0][0][len(y) :], FITS[1][0][len(y) :])
+
+
+@pytest.mark.parametrize(("n_positive", "expected_new"), [(3, 6), (1, 0)])
+def test_small_positive_classes(n_positive, expected_new):
+    # SMOTE's k is lowered to n_pos - 1; a single positive row gets no company
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(40, 3))
+    y = -np.ones(40)
+    y[:n_positive] = 1
+    X[:n_positive] += 2.0
+    model = SMOTEBoostClassifier(n_estimators=3, random_state=0).fit(X, y)
+    assert model.n_synthetic_ == expected_new
+
+
+class _ShuffledSMOTE(SMOTE):
+    """SMOTE whose output rows come in random order."""
+
+    def fit_resample(self, X, y):
+        X_res, y_res = super().fit_resample(X, y)
+        order = np.random.default_rng(0).permutation(len(y_res))
+        return X_res[order], y_res[order]
+
+
+def test_a_sampler_that_reorders_the_rows_is_refused():
+    X, y = _data(6)
+    booster = SMOTEBoostClassifier(sampler=_ShuffledSMOTE(), n_estimators=2)
+    with pytest.raises(ValueError, match="original rows first"):
+        booster.fit(X, y)
+
+
+def test_a_sampler_without_sampling_strategy_is_refused_by_name():
+    X, y = _data(7)
+    booster = SMOTEBoostClassifier(sampler=FunctionSampler(), n_estimators=2)
+    with pytest.raises(TypeError, match="FunctionSampler has no sampling_strategy"):
+        booster.fit(X, y)
