@@ -12,6 +12,7 @@ from sklearn.ensemble import AdaBoostClassifier as SklearnAdaBoost
 from sklearn.naive_bayes import GaussianNB
 
 from costsense.boosting import EFSBoostClassifier
+from costsense.datasets import load_keel
 
 
 def _data(seed: int = 0, n: int = 300, d: int = 6, classes: int = 2):
@@ -161,12 +162,26 @@ def test_sample_weight_starts_the_boosting_weights():
     np.testing.assert_allclose(weighted.feature_weights_, repeated.feature_weights_)
 
 
-def test_a_hopeless_first_round_is_refused_clearly():
+@pytest.mark.parametrize("on_weak_round", ["stop", "reset"])
+def test_a_hopeless_first_round_leaves_the_class_of_largest_weight(on_weak_round):
     # both classes hold the same rows: naive Bayes cannot beat a coin
     rows = np.random.default_rng(9).normal(size=(50, 3))
     X = np.vstack([rows, rows])
-    y = np.r_[np.zeros(50, int), np.ones(50, int)]
-    with pytest.raises(ValueError, match="no round had a weighted error below 1/2"):
-        EFSBoostClassifier(n_estimators=3).fit(X, y)
-    with pytest.raises(ValueError, match="no round had a weighted error below 1/2"):
-        EFSBoostClassifier(n_estimators=3, on_weak_round="reset").fit(X, y)
+    y = np.r_[np.full(50, 7), np.full(50, 3)]
+    model = EFSBoostClassifier(n_estimators=3, on_weak_round=on_weak_round).fit(X, y)
+    assert model.estimators_ == []
+    assert "no round was kept" in model.stop_reason_
+    assert model.constant_ == 3  # equal weights: the first class
+    np.testing.assert_array_equal(model.predict(X), np.full(100, 3))
+    assert np.all(model.decision_function(X) < 0)
+
+
+def test_on_yeast4_naive_bayes_is_hopeless_and_the_majority_is_predicted():
+    # yeast4's minority class has near-constant features: naive Bayes calls most
+    # rows minority (training error above 0.8), so no round can be kept
+    data = load_keel("yeast4")
+    model = EFSBoostClassifier(n_estimators=5).fit(data.X, data.y)
+    assert model.estimators_ == []
+    majority = max(set(data.y), key=list(data.y).count)
+    assert model.constant_ == majority
+    assert set(model.predict(data.X)) == {majority}

@@ -9,11 +9,14 @@ from pandas.testing import assert_frame_equal
 from sklearn.ensemble import AdaBoostClassifier
 from sklearn.tree import DecisionTreeClassifier
 
+from costsense.datasets import list_keel
 from costsense.experiments import (
+    BASE_LEARNERS,
     METHODS,
     ResultsStore,
     builtin_studies,
     load_study,
+    make_model,
     plan,
     run_study,
     study_from_dict,
@@ -223,6 +226,29 @@ def test_the_builtin_rescaling_study_and_its_quick_version():
         "threshold-calibrated",
         "metacost",
     }
+
+
+@pytest.mark.parametrize("name", builtin_studies())
+def test_every_builtin_study_names_what_exists(name):
+    # a study file is data: check that everything it names can be built and found
+    full, quick = load_study(name), load_study(name, quick=True)
+    assert 0 < quick.n_cells < full.n_cells
+    assert set(quick.datasets) <= set(full.datasets)
+    known = set(list_keel()["name"]) | {"gaussian"}
+    assert set(full.datasets) <= known, set(full.datasets) - known
+    names = {a.name for a in full.algorithms}
+    for algorithm in full.algorithms:
+        assert algorithm.base in BASE_LEARNERS
+        model = make_model(algorithm.method, base=algorithm.base, cost=5, pos_label=1)
+        model.set_params(**{f"model__{k}": v for k, v in algorithm.params.items()})
+    for row in full.paper:
+        assert row["algorithm"] in names and row["dataset"] in full.datasets
+        assert row["metric"] in full.metrics
+    for claim in full.claims:
+        named = {claim.get("algorithm"), claim.get("baseline"), *claim.get("than", ())}
+        named |= set(claim.get("among", ())) | set(claim.get("algorithms", ()))
+        assert named - {None} <= names, named - names
+    assert full.reference in names
 
 
 def test_dataset_costs_replace_the_costs_of_one_dataset():

@@ -33,6 +33,10 @@ Choices the paper leaves open (ALGORITHMS.md, paper 003), as parameters:
   ``n_estimators`` either way.
 - A perfect round (``e = 0``) is kept with the weight of a round at ``e = 1e-10``
   and boosting stops.
+- If no round is kept (naive Bayes errs on half the weight or more from the start,
+  as it does on yeast4, whose minority class has near-constant features), the model
+  predicts the class of largest starting weight and ``stop_reason_`` says so, as
+  costsense's other boosters fall back to their constant rule.
 """
 
 from __future__ import annotations
@@ -142,6 +146,9 @@ class EFSBoostClassifier(ClassifierMixin, BaseEstimator):
         The features still in the subset at the end.
     stop_reason_ : str
         Why boosting ended.
+    constant_ : label
+        The class of largest starting weight, predicted when no round was kept
+        (naive Bayes never reached a weighted error below 1/2).
     n_resets_ : int
         Rounds whose error >= 1/2 reset the weights (``on_weak_round="reset"``).
     n_features_in_ : int
@@ -286,17 +293,20 @@ class EFSBoostClassifier(ClassifierMixin, BaseEstimator):
         self.estimator_errors_ = np.asarray(errors, dtype=np.float64)
         self.feature_weights_ = weights
         self.support_ = support
+        # With no useful round, the model is the class of largest starting weight.
+        self.constant_ = self.classes_[np.argmax(np.bincount(target, weights=start))]
         if not self.estimators_:
-            raise ValueError(
-                "EFSBoostClassifier: no round had a weighted error below 1/2 (naive "
-                "Bayes does no better than chance on this data), so there is nothing "
-                "to boost."
+            self.stop_reason_ += (
+                "; no round was kept: the model predicts the class of largest weight"
             )
         return self
 
     def _votes(self, X: FloatArray) -> FloatArray:
         """Return the corrected vote ``sum_{t: C_t(x) = c} alpha_t`` of each class."""
         votes = np.zeros((X.shape[0], self.classes_.size))
+        if not self.estimators_:
+            votes[:, np.searchsorted(self.classes_, self.constant_)] = 1.0
+            return votes
         rows = np.arange(X.shape[0])
         for model, columns, alpha in zip(
             self.estimators_,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from imblearn.pipeline import Pipeline as SamplingPipeline
 from sklearn.base import BaseEstimator
 from sklearn.linear_model import LogisticRegression, Perceptron
 from sklearn.naive_bayes import GaussianNB
@@ -25,6 +26,7 @@ from costsense.rescale import (
     RejectionSampling,
     ThresholdMoving,
 )
+from costsense.sampling import OBPDSampler
 
 __all__ = ["BASE_LEARNERS", "METHODS", "make_model"]
 
@@ -92,6 +94,20 @@ METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
     "asybl": _booster(boosting.AsyBLClassifier),
     "asymlogitboost": _booster(boosting.AsymLogitBoostClassifier),
     "calibrated-adaboost": _booster(boosting.CalibratedAdaBoostClassifier),
+    # oversampling and feature selection in boosting (paper 003); not
+    # cost-sensitive: the costs only name the positive class
+    "efsboost": lambda base, cost, pos, seed: boosting.EFSBoostClassifier(),
+    "smoteboost": _booster(boosting.SMOTEBoostClassifier),
+    "rwoboost": _booster(boosting.RWOBoostClassifier),
+    "obpdboost": _booster(boosting.OBPDBoostClassifier),
+    # OBPD once to balance the training fold (the paper's Gibbs sampler, T = 100),
+    # then EFSBoost
+    "obpd-efsboost": lambda base, cost, pos, seed: SamplingPipeline(
+        [
+            ("obpd", OBPDSampler(sampler="gibbs", gibbs_steps=100, random_state=seed)),
+            ("efsboost", boosting.EFSBoostClassifier()),
+        ]
+    ),
     # margin learners (paper 002): the base learner is not used; every one gets
     # the same tolerance and iteration cap (the baselines' defaults)
     "svm": lambda base, cost, pos, seed: margin.CSSVMClassifier(
