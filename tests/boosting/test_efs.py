@@ -185,3 +185,15 @@ def test_on_yeast4_naive_bayes_is_hopeless_and_the_majority_is_predicted():
     majority = max(set(data.y), key=list(data.y).count)
     assert model.constant_ == majority
     assert set(model.predict(data.X)) == {majority}
+
+
+def test_constant_features_are_never_used():
+    # a constant feature's term is 0: left in, it would outlive the useful ones and
+    # leave naive Bayes dividing by a zero variance
+    X, y = _data(10, d=4)
+    X = np.column_stack([X, np.full(len(y), 2.5), np.zeros(len(y))])
+    model = EFSBoostClassifier(n_estimators=30, feature_update="literal").fit(X, y)
+    assert not model.support_[-2:].any()
+    assert all(not {4, 5} & set(subset) for subset in model.feature_subsets_)
+    assert np.all(np.isfinite(model.feature_weights_))
+    assert np.all(np.isfinite(model.decision_function(X)))

@@ -12,7 +12,9 @@ and with the weighted error ``e``:
   each feature ``m`` of the subset, ``P(x_nm | y_n) - P(x_nm | p_n)`` to the feature's
   weight (equation 14, the naive Bayes model's own class-conditional likelihoods;
   weights start at ``1 / M``); features whose weight is negative leave the subset for
-  good (the last one never does: the one of largest weight stays).
+  good (the last one never does: the one of largest weight stays). Features constant
+  on the training rows are left out from the start (their term is 0, so they would
+  outlive every useful feature, and naive Bayes on them alone divides by zero).
 
 The vote is ``C(x) = argmax_y sum_{t: C_t(x) = y} alpha_t`` (*erratum*: the paper
 prints ``C_t(x) != y``).
@@ -143,7 +145,8 @@ class EFSBoostClassifier(ClassifierMixin, BaseEstimator):
         The features' final weights (dropped features keep the weight that
         dropped them).
     support_ : ndarray of shape (n_features_in_,) of bool
-        The features still in the subset at the end.
+        The features still in the subset at the end (never a constant one, unless
+        every feature is constant).
     stop_reason_ : str
         Why boosting ended.
     constant_ : label
@@ -239,7 +242,11 @@ class EFSBoostClassifier(ClassifierMixin, BaseEstimator):
         scale[scale == 0] = 1.0
         D = start.copy()
         weights = np.full(n_features, 1.0 / n_features)
-        support = np.ones(n_features, dtype=bool)
+        # a feature constant on the training rows cannot separate the classes, and
+        # naive Bayes on constant features alone divides by a zero variance
+        support = X.max(axis=0) > X.min(axis=0)
+        if not support.any():
+            support[:] = True
         self.estimators_: list[GaussianNB] = []
         self.feature_subsets_: list[NDArray[np.intp]] = []
         alphas: list[float] = []
