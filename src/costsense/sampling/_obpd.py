@@ -74,11 +74,13 @@ def ancestral_draws(
     Unlike :meth:`GaussianMixture.sample`, the rows come in random order (not grouped
     by component) and from ``rng``.
     """
-    covariances = component_covariances(mixture)
-    roots = np.linalg.cholesky(covariances)
+    roots = np.linalg.cholesky(component_covariances(mixture))
     component = rng.choice(mixture.weights_.size, size=n_draws, p=mixture.weights_)
-    noise = rng.standard_normal((n_draws, mixture.means_.shape[1]))
-    return mixture.means_[component] + np.einsum("nij,nj->ni", roots[component], noise)
+    draws = rng.standard_normal((n_draws, mixture.means_.shape[1]))
+    for k in range(mixture.weights_.size):  # one product per component
+        rows = component == k
+        draws[rows] = draws[rows] @ roots[k].T + mixture.means_[k]
+    return draws
 
 
 def gibbs_draws(
