@@ -57,14 +57,12 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from costsense.boosting._engine import _PERFECT_ALPHA
 from costsense.utils._param_validation import Interval, StrOptions, _fit_context
 
 FloatArray = NDArray[np.float64]
 
 __all__ = ["EFSBoostClassifier"]
-
-#: alpha of a perfect round: 1/2 ln((1 - e) / e) at e = 1e-10.
-_PERFECT_ALPHA = 0.5 * np.log((1 - 1e-10) / 1e-10)
 
 
 def feature_terms(
@@ -308,8 +306,10 @@ class EFSBoostClassifier(ClassifierMixin, BaseEstimator):
             )
         return self
 
-    def _votes(self, X: FloatArray) -> FloatArray:
+    def _votes(self, X: ArrayLike) -> FloatArray:
         """Return the corrected vote ``sum_{t: C_t(x) = c} alpha_t`` of each class."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
         votes = np.zeros((X.shape[0], self.classes_.size))
         if not self.estimators_:
             votes[:, np.searchsorted(self.classes_, self.constant_)] = 1.0
@@ -337,8 +337,7 @@ class EFSBoostClassifier(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,) or (n_samples, n_classes)
             Positive for ``classes_[1]`` with two classes.
         """
-        check_is_fitted(self)
-        votes = self._votes(validate_data(self, X, reset=False, dtype=np.float64))
+        votes = self._votes(X)
         return votes[:, 1] - votes[:, 0] if self.classes_.size == 2 else votes
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:
@@ -354,6 +353,5 @@ class EFSBoostClassifier(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,)
             Predicted labels.
         """
-        check_is_fitted(self)
-        votes = self._votes(validate_data(self, X, reset=False, dtype=np.float64))
+        votes = self._votes(X)  # checks that the model is fitted first
         return self.classes_[np.argmax(votes, axis=1)]

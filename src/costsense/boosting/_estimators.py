@@ -16,6 +16,7 @@ from costsense.boosting import _rules
 from costsense.boosting._base import BinaryCostClassifier, StagedMixin
 from costsense.boosting._engine import CostBoostingClassifier
 from costsense.boosting._logit import LogitCostBoostingClassifier
+from costsense.utils._docstrings import documented
 from costsense.utils._param_validation import (
     HasMethods,
     Interval,
@@ -97,13 +98,7 @@ _COMMON_ATTRIBUTES = """\
         Feature names, when X has string column names."""
 
 
-def _documented(cls: type) -> type:
-    cls.__doc__ = (
-        (cls.__doc__ or "")
-        .replace("    {parameters}", _COMMON_PARAMETERS)
-        .replace("    {attributes}", _COMMON_ATTRIBUTES)
-    )
-    return cls
+_documented = documented(_COMMON_PARAMETERS, _COMMON_ATTRIBUTES)
 
 
 @_documented
@@ -406,13 +401,7 @@ _LOGIT_ATTRIBUTES = """\
         Feature names, when X has string column names."""
 
 
-def _documented_logit(cls: type) -> type:
-    cls.__doc__ = (
-        (cls.__doc__ or "")
-        .replace("    {parameters}", _LOGIT_PARAMETERS)
-        .replace("    {attributes}", _LOGIT_ATTRIBUTES)
-    )
-    return cls
+_documented_logit = documented(_LOGIT_PARAMETERS, _LOGIT_ATTRIBUTES)
 
 
 @_documented_logit

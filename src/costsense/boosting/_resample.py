@@ -24,6 +24,7 @@ Choices, documented because the papers leave them open:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from numbers import Integral, Real
 from typing import Any, ClassVar
 
@@ -36,6 +37,7 @@ from sklearn.naive_bayes import GaussianNB
 from costsense.boosting._engine import CostBoostingClassifier
 from costsense.boosting._estimators import _COMMON_ATTRIBUTES
 from costsense.sampling import OBPDSampler, RWOSampler
+from costsense.utils._docstrings import documented
 from costsense.utils._param_validation import HasMethods, Interval
 from costsense.utils._random import draw_seed
 
@@ -163,16 +165,8 @@ class _ResampleBoost(CostBoostingClassifier):
         )
 
 
-def _documented(default: str) -> Any:
-    def decorate(cls: type) -> type:
-        cls.__doc__ = (
-            (cls.__doc__ or "")
-            .replace("    {parameters}", _PARAMETERS.replace("{default}", default))
-            .replace("    {attributes}", _ATTRIBUTES)
-        )
-        return cls
-
-    return decorate
+def _documented(default: str) -> Callable[[type], type]:
+    return documented(_PARAMETERS.replace("{default}", default), _ATTRIBUTES)
 
 
 @_documented("imbalanced-learn's ``SMOTE()`` (5 neighbours)")

@@ -82,6 +82,7 @@ from sklearn.utils.metaestimators import available_if
 
 from costsense.boosting._base import BinaryCostClassifier
 from costsense.margin._dcd import solve_dense, solve_linear
+from costsense.utils._docstrings import documented
 from costsense.utils._param_validation import Interval, StrOptions, _fit_context
 from costsense.utils._random import draw_seed
 
@@ -543,13 +544,7 @@ _SHARED_ATTRIBUTES = """\
         Feature names, when X has string column names."""
 
 
-def _documented(cls: type) -> type:
-    cls.__doc__ = (
-        (cls.__doc__ or "")
-        .replace("    {parameters}", _SHARED_PARAMETERS)
-        .replace("    {attributes}", _SHARED_ATTRIBUTES)
-    )
-    return cls
+_documented = documented(_SHARED_PARAMETERS, _SHARED_ATTRIBUTES)
 
 
 @_documented

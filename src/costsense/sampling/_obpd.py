@@ -268,9 +268,8 @@ class OBPDSampler(ClassDensityOverSampler):
 
     def _candidate_components(self, n_class: int, n_columns: int) -> range:
         if self.n_components != "aic":
-            return range(
-                min(self.n_components, n_class), min(self.n_components, n_class) + 1
-            )
+            fixed = min(self.n_components, n_class)
+            return range(fixed, fixed + 1)
         cap = max(1, min(self.max_components, n_class // (n_columns + 1)))
         return range(1, cap + 1)
 
