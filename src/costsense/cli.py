@@ -27,6 +27,25 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from costsense import __version__
+from costsense.datasets import list_keel, load_csv, load_keel
+from costsense.experiments import (
+    BASE_LEARNERS,
+    METHODS,
+    CostSetting,
+    ResultsStore,
+    builtin_studies,
+    evaluate,
+    load_study,
+    report_study,
+    run_study,
+    summarise,
+)
+from costsense.experiments._evaluate import FOLD_COLUMNS
+from costsense.experiments._labels import sort_rows
 
 __all__ = ["main", "parse_cost"]
 
@@ -86,11 +105,7 @@ def _print_table(table: list[list[str]], out: Any = None) -> None:
 
 
 def _cmd_datasets(args: argparse.Namespace) -> int:
-    from costsense.datasets import list_keel
-
     table = list_keel(collection=args.collection)
-    import pandas as pd
-
     with pd.option_context("display.max_rows", None, "display.width", 200):
         print(table.to_string(index=False))
     print(f"\n{len(table)} sets", file=sys.stderr)
@@ -115,8 +130,6 @@ class _RowWriter:
 
 
 def _load(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, str]:
-    from costsense.datasets import load_csv, load_keel
-
     if args.dataset is not None:
         bunch = load_keel(args.dataset)
         return bunch.X, np.asarray(bunch.y), f"KEEL {args.dataset}"
@@ -125,12 +138,6 @@ def _load(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, str]:
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    from tqdm.auto import tqdm
-
-    from costsense.costs import as_binary_costs, resolve_pos_label
-    from costsense.experiments import evaluate, summarise
-    from costsense.experiments._evaluate import FOLD_COLUMNS
-
     methods = [m.strip() for m in args.model.split(",") if m.strip()]
     output = Path(args.output) if args.output else None
     if output is not None:
@@ -143,13 +150,12 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             )
     X, y, source = _load(args)
     classes = np.unique(y)
-    pos_label = resolve_pos_label(y, _match_label(classes, args.pos_label))
-    c1, c2 = as_binary_costs(args.cost)
+    cost = CostSetting.resolve(args.cost, y, _match_label(classes, args.pos_label))
     counts = {str(c): int(np.sum(y == c)) for c in classes}
     print(
         f"{source}: {X.shape[0]} samples, {X.shape[1]} features, classes {counts}; "
-        f"positive class {pos_label!s}; C1 (false negative) = {c1:g}, "
-        f"C2 (false positive) = {c2:g}; {args.folds}-fold stratified CV, "
+        f"positive class {cost.pos_label!s}; C1 (false negative) = {cost.c1:g}, "
+        f"C2 (false positive) = {cost.c2:g}; {args.folds}-fold stratified CV, "
         f"base learner {args.base}, seed {args.seed}"
     )
     writer = _RowWriter(output, ["model", "fold", *FOLD_COLUMNS]) if output else None
@@ -172,8 +178,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             X,
             y,
             methods,
-            cost=(c1, c2),
-            pos_label=pos_label,
+            cost=cost,
             base=args.base,
             n_splits=args.folds,
             seed=args.seed,
@@ -205,10 +210,6 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
-    from tqdm.auto import tqdm
-
-    from costsense.experiments import load_study, run_study
-
     study = load_study(args.study, quick=args.quick)
     out = Path(
         args.out or Path("results") / (study.name + ("-quick" if args.quick else ""))
@@ -250,9 +251,6 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def _write_report(out: Path) -> int:
-    from costsense.experiments import ResultsStore, report_study
-    from costsense.experiments._study import cost_order
-
     files = report_study(out)
     results = ResultsStore(out).results()
     study = ResultsStore(out).study()
@@ -262,9 +260,7 @@ def _write_report(out: Path) -> int:
         index=["dataset", "cost"], columns="algorithm", values=main, aggfunc="mean"
     )
     table = table[[name for name in order if name in table.columns]]
-    table = table.sort_index(
-        key=lambda level: level.map(cost_order) if level.name == "cost" else level
-    )
+    table = table.loc[sort_rows(table.index)]
     print(f"\nmean {main} over repeats and folds\n")
     print(table.round(3).to_string())
     print(f"\nreport: {files.markdown}\n        {files.html}")
@@ -281,8 +277,6 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``costsense`` command."""
-    from costsense import __version__
-
     parser = argparse.ArgumentParser(
         prog="costsense",
         description="Cost-sensitive and class-imbalanced classification.",
@@ -295,8 +289,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--collection", choices=["balanced", "imbalanced"], default=None
     )
     listing.set_defaults(func=_cmd_datasets)
-
-    from costsense.experiments import BASE_LEARNERS, METHODS
 
     ev = sub.add_parser(
         "evaluate",
@@ -327,8 +319,6 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--output", help="also save each fold's metrics to this new CSV")
     ev.add_argument("--quiet", action="store_true", help="no progress bar")
     ev.set_defaults(func=_cmd_evaluate)
-
-    from costsense.experiments import builtin_studies
 
     rp = sub.add_parser(
         "reproduce",
@@ -370,8 +360,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "evaluate":
         if args.csv is not None and not args.target:
             parser.error("--csv needs --target (the name of the label column)")
-        from costsense.experiments import METHODS
-
         requested = [m.strip() for m in args.model.split(",") if m.strip()]
         unknown = [m for m in requested if m not in METHODS]
         if unknown:

@@ -26,6 +26,7 @@ from costsense.experiments._runner import (
     run_cell,
     run_study,
 )
+from costsense.experiments._setting import CostSetting
 from costsense.experiments._stats import (
     PairedTest,
     best_mask,
@@ -53,6 +54,7 @@ __all__ = [
     "METHODS",
     "Algorithm",
     "Boundary",
+    "CostSetting",
     "PairedTest",
     "Protocol",
     "ReportFiles",

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from costsense.experiments._evaluate import LOWER_IS_BETTER
-from costsense.experiments._study import cost_label, cost_order
+from costsense.experiments._labels import cost_label, sort_rows
 
 __all__ = ["check_claims", "validate_claims"]
 
@@ -83,9 +83,7 @@ def _means(results: Any, claim: dict[str, Any]) -> Any:
         aggfunc="mean",
     )
     table = table.dropna(how="all")
-    return table.sort_index(  # costs in numeric order ("2" before "10")
-        key=lambda level: level.map(cost_order) if level.name == "cost" else level
-    )
+    return table.loc[sort_rows(table.index)]
 
 
 def _verdict(held: int, total: int) -> str:

@@ -11,8 +11,8 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from costsense import metrics
-from costsense.costs import as_cost_matrix, resolve_pos_label
 from costsense.experiments._models import make_model
+from costsense.experiments._setting import CostSetting
 
 __all__ = [
     "ALL_METRICS",
@@ -72,14 +72,9 @@ def positive_scores(model: Any, X: ArrayLike, pos_index: int) -> NDArray[np.floa
 
 
 def fold_metrics(
-    y_true: ArrayLike,
-    y_pred: ArrayLike,
-    scores: ArrayLike,
-    *,
-    cost_matrix: ArrayLike,
-    pos_label: Any,
+    y_true: ArrayLike, y_pred: ArrayLike, scores: ArrayLike, cost: CostSetting
 ) -> dict[str, float]:
-    """Compute all of :data:`ALL_METRICS` for one test set of a binary problem.
+    """Compute all of :data:`FOLD_COLUMNS` for one test set of a binary problem.
 
     Parameters
     ----------
@@ -89,10 +84,8 @@ def fold_metrics(
         Predicted labels.
     scores : array-like of shape (n_samples,)
         Scores of the positive class (for the AUC).
-    cost_matrix : array-like of shape (2, 2)
-        Cost matrix in sorted label order.
-    pos_label : hashable
-        The positive class.
+    cost : CostSetting
+        The problem's costs (matrix and positive class).
 
     Returns
     -------
@@ -101,8 +94,9 @@ def fold_metrics(
     """
     y_true = np.asarray(y_true)
     classes = np.unique(np.concatenate([y_true, np.asarray(y_pred)]))
+    matrix, pos_label = cost.matrix, cost.pos_label
     total = metrics.misclassification_cost(
-        y_true, y_pred, cost=cost_matrix, pos_label=pos_label, labels=classes
+        y_true, y_pred, cost=matrix, pos_label=pos_label, labels=classes
     )
     return {
         "cost": total,
@@ -111,7 +105,7 @@ def fold_metrics(
         "precision": metrics.precision_score(y_true, y_pred, pos_label=pos_label),
         "specificity": metrics.specificity_score(y_true, y_pred, pos_label=pos_label),
         "savings": metrics.savings_score(
-            y_true, y_pred, cost=cost_matrix, pos_label=pos_label, labels=classes
+            y_true, y_pred, cost=matrix, pos_label=pos_label, labels=classes
         ),
         "g_mean": metrics.g_mean_score(y_true, y_pred, pos_label=pos_label),
         "f1": metrics.f1_score(y_true, y_pred, pos_label=pos_label),
@@ -145,10 +139,12 @@ def evaluate(
         Binary labels.
     methods : iterable of str
         Names from :data:`costsense.experiments._models.METHODS`.
-    cost : cost specification
-        Class-level cost (ratio, pair or matrix).
+    cost : cost specification or CostSetting
+        Class-level cost (ratio, pair or matrix), or a cost already resolved
+        against ``y`` (as the command line does, to print it first).
     pos_label : hashable, default=None
-        Positive class; the minority class if None.
+        Positive class; the minority class if None. Must be None or agree with a
+        resolved ``cost``.
     base : str, default="logistic"
         Base learner name.
     n_splits : int, default=5
@@ -175,12 +171,10 @@ def evaluate(
             f"evaluate needs a binary target; y has {classes.size} classes "
             f"({classes.tolist()[:10]})."
         )
-    pos_label = resolve_pos_label(y, pos_label)
-    cost_matrix = as_cost_matrix(cost, classes, pos_label, y=y)
-    pos_index = int(np.flatnonzero(classes == pos_label)[0])
+    setting = _resolved(cost, y, pos_label)
     models = {
         name: make_model(
-            name, base=base, cost=cost_matrix, pos_label=pos_label, seed=seed
+            name, base=base, cost=setting.matrix, pos_label=setting.pos_label, seed=seed
         )
         for name in methods
     }
@@ -195,9 +189,8 @@ def evaluate(
                 fold_metrics(
                     y[test],
                     model.predict(X[test]),
-                    positive_scores(model, X[test], pos_index),
-                    cost_matrix=cost_matrix,
-                    pos_label=pos_label,
+                    positive_scores(model, X[test], setting.pos_index),
+                    setting,
                 )
             )
             rows.append(row)
@@ -206,6 +199,23 @@ def evaluate(
             if bar is not None:
                 bar.update(1)
     return rows
+
+
+def _resolved(cost: Any, y: NDArray[Any], pos_label: Any) -> CostSetting:
+    """Resolve ``cost`` against ``y``, or check that a resolved one fits it."""
+    if not isinstance(cost, CostSetting):
+        return CostSetting.resolve(cost, y, pos_label)
+    if not np.array_equal(cost.classes, np.unique(y)):
+        raise ValueError(
+            f"cost was resolved for the classes {cost.classes.tolist()}, but y has "
+            f"{np.unique(y).tolist()}."
+        )
+    if pos_label is not None and pos_label != cost.pos_label:
+        raise ValueError(
+            f"pos_label={pos_label!r} disagrees with the resolved cost's positive "
+            f"class {cost.pos_label!r}; pass one of them."
+        )
+    return cost
 
 
 def summarise(rows: list[dict[str, Any]], methods: Iterable[str]) -> list[list[str]]:
@@ -234,16 +244,16 @@ def summarise(rows: list[dict[str, Any]], methods: Iterable[str]) -> list[list[s
     best = {}
     for k in FOLD_METRICS:
         values = [means[m][k] for m in methods]
-        best[k] = min(values) if k in ("cost", "mean_cost") else max(values)
+        best[k] = min(values) if k in LOWER_IS_BETTER else max(values)
     table = [header]
     for m in methods:
         cells = [m]
         for k in FOLD_METRICS:
-            values = np.array([r[k] for r in rows if r["model"] == m], dtype=float)
-            std = values.std(ddof=1) if values.size > 1 else 0.0
+            folds = np.array([r[k] for r in rows if r["model"] == m], dtype=float)
+            std = folds.std(ddof=1) if folds.size > 1 else 0.0
             digits = 1 if k == "cost" else 3
             mark = "*" if np.isclose(means[m][k], best[k]) else " "
-            cells.append(f"{values.mean():.{digits}f} ({std:.{digits}f}){mark}")
+            cells.append(f"{folds.mean():.{digits}f} ({std:.{digits}f}){mark}")
         cells.append(str(sum(r["model"] == m for r in rows)))
         table.append(cells)
     return table

@@ -4,6 +4,8 @@ A model is named ``"<method>"`` and built on a named base learner; every model i
 scikit-learn pipeline whose preprocessing (scaling) is fitted inside each training fold
 only, followed by the cost-sensitive wrapper around the base learner. The wrapper goes
 last so that it sees the costs and the base learner receives ``sample_weight`` directly.
+The scaling is a parameter of :func:`make_model`: a name of :data:`SCALERS` (a
+study's ``protocol.scale``) or any transformer.
 """
 
 from __future__ import annotations
@@ -12,11 +14,11 @@ from collections.abc import Callable
 from typing import Any
 
 from imblearn.pipeline import Pipeline as SamplingPipeline
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.linear_model import LogisticRegression, Perceptron
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import Pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from costsense import boosting, margin
@@ -28,7 +30,14 @@ from costsense.rescale import (
 )
 from costsense.sampling import OBPDSampler
 
-__all__ = ["BASE_LEARNERS", "METHODS", "make_model"]
+__all__ = ["BASE_LEARNERS", "METHODS", "SCALERS", "make_model"]
+
+#: Scalings by name, fitted on each training fold: ``"none"`` leaves the features.
+SCALERS: dict[str, Callable[[], TransformerMixin | str]] = {
+    "standard": StandardScaler,
+    "minmax": MinMaxScaler,
+    "none": lambda: "passthrough",
+}
 
 #: Base learners by name: a factory taking a seed.
 BASE_LEARNERS: dict[str, Callable[[int], BaseEstimator]] = {
@@ -124,7 +133,13 @@ METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
 
 
 def make_model(
-    method: str, *, base: str = "logistic", cost: Any, pos_label: Any, seed: int = 0
+    method: str,
+    *,
+    base: str = "logistic",
+    cost: Any,
+    pos_label: Any,
+    seed: int = 0,
+    scaler: str | TransformerMixin = "standard",
 ) -> Pipeline:
     """Build a named cost-sensitive model as a pipeline ``scale -> method(base)``.
 
@@ -140,11 +155,14 @@ def make_model(
         The positive (costly) class.
     seed : int, default=0
         Seed of every random part of the model.
+    scaler : str or transformer, default="standard"
+        The first step: a key of :data:`SCALERS` (``"none"`` for no scaling), or
+        an unfitted transformer (cloned).
 
     Returns
     -------
     sklearn.pipeline.Pipeline
-        Unfitted; standard scaling, then the model.
+        Unfitted; the steps ``"scale"`` and ``"model"``.
     """
     if method not in METHODS:
         raise ValueError(f"model {method!r} is unknown; choose from {sorted(METHODS)}.")
@@ -152,6 +170,15 @@ def make_model(
         raise ValueError(
             f"base {base!r} is unknown; choose from {sorted(BASE_LEARNERS)}."
         )
+    if isinstance(scaler, str):
+        if scaler not in SCALERS:
+            raise ValueError(
+                f"scaler {scaler!r} is unknown; choose from {sorted(SCALERS)} "
+                "or give a transformer."
+            )
+        scale = SCALERS[scaler]()
+    else:
+        scale = clone(scaler)
     learner = BASE_LEARNERS[base](seed)
     model = METHODS[method](learner, cost, pos_label, seed)
-    return Pipeline([("scale", StandardScaler()), ("model", model)])
+    return Pipeline([("scale", scale), ("model", model)])

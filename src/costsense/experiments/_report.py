@@ -29,6 +29,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from numpy.typing import NDArray
 
+from costsense.experiments._labels import normalise_label, sort_rows
 from costsense.experiments._stats import (
     best_mask,
     describe,
@@ -308,57 +309,6 @@ def _fmt(value: float, decimals: int, *, sign: bool = False) -> str:
     return f"{value:+.{decimals}f}" if sign else f"{value:.{decimals}f}"
 
 
-def _cost_key(label: object) -> str:
-    """Normalise a cost label so that ``5``, ``5.0`` and ``"5"`` match.
-
-    Parameters
-    ----------
-    label : object
-        Cost label.
-
-    Returns
-    -------
-    str
-        ``str(int)`` for integral numbers, ``repr(float)`` for other numbers,
-        else the stripped string.
-    """
-    text = str(label).strip()
-    try:
-        number = float(text)
-    except ValueError:
-        return text
-    if math.isfinite(number) and number.is_integer():
-        return str(int(number))
-    return repr(number)
-
-
-def _row_order(rows: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Sort (dataset, cost) rows by dataset, then by cost.
-
-    Parameters
-    ----------
-    rows : iterable of (str, str)
-        Distinct (dataset, cost) pairs.
-
-    Returns
-    -------
-    list of (str, str)
-        Sorted rows; costs compare as numbers when every label parses as one.
-    """
-    rows = list(rows)
-
-    def number(text: str) -> float | None:
-        try:
-            return float(text)
-        except ValueError:
-            return None
-
-    numeric = all(number(cost) is not None for _, cost in rows)
-    if numeric:
-        return sorted(rows, key=lambda r: (r[0], number(r[1]), r[1]))
-    return sorted(rows)
-
-
 def _safe_name(text: str) -> str:
     """Make a file-name-safe stem.
 
@@ -541,7 +491,7 @@ def _paper_table(
         One row per paper entry, in the paper's order: its value, ours and
         ``ours - paper``.
     """
-    row_index = {(ds, _cost_key(cost)): i for i, (ds, cost) in enumerate(rows)}
+    row_index = {(ds, normalise_label(cost)): i for i, (ds, cost) in enumerate(rows)}
     alg_index = {alg: j for j, alg in enumerate(algorithms)}
     body = []
     for entry in paper.itertuples(index=False):
@@ -549,7 +499,7 @@ def _paper_table(
         metric, alg = str(entry.metric), str(entry.algorithm)
         value = float(entry.value)
         summary = summary_of.get(metric)
-        i = row_index.get((ds, _cost_key(cost)))
+        i = row_index.get((ds, normalise_label(cost)))
         j = alg_index.get(alg)
         ours = np.nan
         if summary is not None and i is not None and j is not None:
@@ -1036,8 +986,9 @@ def write_report(
     the metric's precision; mean ranks use 2 decimals. The best mean of each
     row is bold (ties all bold, see :func:`best_mask`), and the last row holds
     the mean rank of each algorithm (1 = best). Rows are sorted by dataset,
-    then by cost, numerically when every cost label is a number. Algorithms
-    keep their order of first appearance in ``results``.
+    then by cost (:func:`costsense.experiments._labels.cost_order`: numerically,
+    part by part for pairs, text labels last). Algorithms keep their order of
+    first appearance in ``results``.
 
     The comparison counts, per metric and other algorithm, the (dataset, cost)
     rows where the reference is significantly better (win), not significantly
@@ -1074,7 +1025,7 @@ def write_report(
         raise ValueError(
             f"reference {reference!r} is not among the algorithms {algorithms}."
         )
-    rows = _row_order(
+    rows = sort_rows(
         {(str(d), str(c)) for d, c in data[["dataset", "cost"]].itertuples(False)}
     )
 
@@ -1186,7 +1137,7 @@ def write_report(
         ]
         colours = _colours(names)
         settings = {(d, c) for d, c in averaged[["dataset", "cost"]].itertuples(False)}
-        for ds, cost in _row_order(settings):
+        for ds, cost in sort_rows(settings):
             frame = averaged[(averaged["dataset"] == ds) & (averaged["cost"] == cost)]
             path = _unique_path(figure_dir, _safe_name(f"curve_{ds}_{cost}"), used)
             figures.append(_curve_plot(frame, ds, cost, colours, path))

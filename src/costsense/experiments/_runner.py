@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from numpy.typing import NDArray
 from sklearn.model_selection import (
@@ -35,18 +36,21 @@ from sklearn.model_selection import (
     StratifiedShuffleSplit,
 )
 from sklearn.pipeline import Pipeline
-from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
-from costsense.costs import as_cost_matrix
+from costsense.datasets import load_keel, make_gaussian_problem
+from costsense.experiments._claims import check_claims
 from costsense.experiments._evaluate import (
     LOWER_IS_BETTER,
     fold_metrics,
     positive_scores,
 )
+from costsense.experiments._labels import cost_label
 from costsense.experiments._models import make_model
+from costsense.experiments._report import Boundary, ReportFiles, write_report
+from costsense.experiments._setting import CostSetting
 from costsense.experiments._store import ResultsStore, save_npz_atomically
-from costsense.experiments._study import Algorithm, Study, cost_label
-from costsense.metrics import make_cost_scorer, misclassification_cost
+from costsense.experiments._study import Algorithm, Study
+from costsense.metrics import excess_cost, make_cost_scorer, misclassification_cost
 
 __all__ = [
     "Cell",
@@ -148,14 +152,10 @@ def load_dataset(
     pos_label : label
     """
     if name == "gaussian":
-        from costsense.datasets import make_gaussian_problem
-
         X, y = make_gaussian_problem().sample(
             gaussian_samples, random_state=derive_seed(seed, "gaussian")
         )
         return X, y, 1
-    from costsense.datasets import load_keel
-
     bunch = load_keel(name)
     return bunch.X, np.asarray(bunch.y), bunch.pos_label
 
@@ -175,7 +175,7 @@ def _splits(study: Study, dataset: str, y: NDArray[Any], repeat: int) -> list[An
 
 
 def build_model(
-    study: Study, algorithm: Algorithm, cost_matrix: Any, pos_label: Any, seed: int
+    study: Study, algorithm: Algorithm, cost: CostSetting, seed: int
 ) -> Any:
     """Build a cell's unfitted model: scaling, the method, an optional grid search.
 
@@ -185,10 +185,8 @@ def build_model(
         Gives the scaling and the inner folds.
     algorithm : Algorithm
         Method, base learner, parameters and grid.
-    cost_matrix : ndarray of shape (2, 2)
-        The cell's cost matrix.
-    pos_label : label
-        The positive class.
+    cost : CostSetting
+        The cell's costs (for the model and the grid search's scorer).
     seed : int
         The cell's seed.
 
@@ -199,13 +197,11 @@ def build_model(
     model = make_model(
         algorithm.method,
         base=algorithm.base,
-        cost=cost_matrix,
-        pos_label=pos_label,
+        cost=cost.matrix,
+        pos_label=cost.pos_label,
         seed=seed,
+        scaler=study.protocol.scale,
     )
-    scalers = {"standard": StandardScaler(), "minmax": MinMaxScaler()}
-    scaler = scalers.get(study.protocol.scale, "passthrough")
-    model = Pipeline([("scale", scaler), ("model", model.named_steps["model"])])
     if algorithm.params:
         model.set_params(**{f"model__{k}": v for k, v in algorithm.params.items()})
     if not algorithm.grid:
@@ -213,7 +209,7 @@ def build_model(
     return GridSearchCV(
         model,
         {f"model__{k}": list(v) for k, v in algorithm.grid.items()},
-        scoring=make_cost_scorer(cost_matrix, pos_label=pos_label, normalize=True),
+        scoring=make_cost_scorer(cost.matrix, pos_label=cost.pos_label, normalize=True),
         cv=StratifiedKFold(
             study.protocol.inner_splits, shuffle=True, random_state=seed
         ),
@@ -222,7 +218,7 @@ def build_model(
 
 
 def _staged_costs(
-    model: Any, X: NDArray[np.float64], y: NDArray[Any], cost_matrix: Any, pos: Any
+    model: Any, X: NDArray[np.float64], y: NDArray[Any], cost: CostSetting
 ) -> list[float]:
     """Mean cost per sample after each stage of a staged final estimator."""
     fitted = model.best_estimator_ if hasattr(model, "best_estimator_") else model
@@ -233,7 +229,12 @@ def _staged_costs(
     classes = np.unique(y)
     return [
         misclassification_cost(
-            y, pred, cost=cost_matrix, pos_label=pos, labels=classes, normalize=True
+            y,
+            pred,
+            cost=cost.matrix,
+            pos_label=cost.pos_label,
+            labels=classes,
+            normalize=True,
         )
         for pred in final.staged_predict(Xt)
     ]
@@ -256,36 +257,29 @@ def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     """
     X, y, pos_label = load_dataset(cell.dataset, study.seed, study.gaussian_samples)
     train, test = _splits(study, cell.dataset, y, cell.repeat)[cell.fold]
-    classes = np.unique(y)
-    cost_matrix = as_cost_matrix(cell.cost, classes, pos_label)
+    cost = CostSetting.resolve(cell.cost, y, pos_label)
     seed = derive_seed(study.seed, "model", cell.key)
-    model = build_model(study, cell.algorithm, cost_matrix, pos_label, seed)
+    model = build_model(study, cell.algorithm, cost, seed)
     started = time.perf_counter()
     model.fit(X[train], y[train])
     fit_time = time.perf_counter() - started
     started = time.perf_counter()
     prediction = model.predict(X[test])
-    scores = positive_scores(
-        model, X[test], int(np.flatnonzero(classes == pos_label)[0])
-    )
+    scores = positive_scores(model, X[test], cost.pos_index)
     predict_time = time.perf_counter() - started
-    values = fold_metrics(
-        y[test], prediction, scores, cost_matrix=cost_matrix, pos_label=pos_label
-    )
+    values = fold_metrics(y[test], prediction, scores, cost)
     curves = [
         (stage + 1, split, value)
         for split, part in (("train", train), ("test", test))
-        for stage, value in enumerate(
-            _staged_costs(model, X[part], y[part], cost_matrix, pos_label)
-        )
+        for stage, value in enumerate(_staged_costs(model, X[part], y[part], cost))
     ]
     if cell.dataset == "gaussian":
-        values["excess_cost"] = _gaussian_excess_cost(model, cell.cost)
+        values["excess_cost"] = _gaussian_excess_cost(model, cost)
     chosen = model.best_params_ if hasattr(model, "best_params_") else {}
     return {
         "key": cell.key,
         "dataset": cell.dataset,
-        "cost": cost_label(cell.cost),
+        "cost": cost.label,
         "algorithm": cell.algorithm.name,
         "repeat": cell.repeat,
         "fold": cell.fold,
@@ -307,18 +301,17 @@ def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     }
 
 
-def _gaussian_excess_cost(model: Any, cost: Any) -> float:
+def _gaussian_excess_cost(model: Any, cost: CostSetting) -> float:
     """Exact expected cost of a model on paper 000's problem, relative to Bayes.
 
     The expected cost is integrated over the known densities (not the test fold),
     on 256 x 256 equal-probability points per class.
     """
-    from costsense.datasets import make_gaussian_problem
-    from costsense.metrics import excess_cost
-
     problem = make_gaussian_problem()
-    expected = problem.expected_cost(model, cost, resolution=256)
-    return excess_cost(expected, problem.bayes_risk(cost))
+    expected = problem.expected_cost(model, cost.pair, resolution=256)
+    risk = problem.bayes_risk(cost.pair)
+    assert isinstance(risk, float)  # a (risk, error) pair only with return_error
+    return excess_cost(expected, risk)
 
 
 def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | None:
@@ -347,13 +340,10 @@ def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | Non
     if X.shape[1] != 2:
         return None
     train, _ = _splits(study, dataset, y, 0)[0]
-    classes = np.unique(y)
-    cost_matrix = as_cost_matrix(cost, classes, pos_label)
+    setting = CostSetting.resolve(cost, y, pos_label)
     if dataset == "gaussian":
-        from costsense.datasets import make_gaussian_problem
-
         xx, yy, reference = make_gaussian_problem().bayes_boundary_grid(
-            cost, resolution=150
+            setting.pair, resolution=150
         )
     else:
         lo, hi = X.min(axis=0), X.max(axis=0)
@@ -369,14 +359,14 @@ def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | Non
         "yy": yy,
         "reference": reference,
         "X": X[train],
-        "y": (y[train] == pos_label).astype(np.int8),
+        "y": (y[train] == setting.pos_label).astype(np.int8),
     }
     for algorithm in study.algorithms:
         cell = Cell(dataset, cost, algorithm, 0, 0)
         seed = derive_seed(study.seed, "model", cell.key)
-        model = build_model(study, algorithm, cost_matrix, pos_label, seed)
+        model = build_model(study, algorithm, setting, seed)
         model.fit(X[train], y[train])
-        predicted = (model.predict(grid) == pos_label).astype(np.int8)
+        predicted = (model.predict(grid) == setting.pos_label).astype(np.int8)
         arrays[f"pred_{algorithm.name}"] = predicted.reshape(xx.shape)
     return arrays
 
@@ -410,7 +400,7 @@ def _executor(jobs: int, scheduler: str | None) -> tuple[Any, Any]:
     """Return ``(context manager, client)`` selecting the joblib backend."""
     if scheduler is None:
         return parallel_config(backend="loky", n_jobs=jobs), None
-    from distributed import Client
+    from distributed import Client  # dask's cluster client: slow to load, only here
 
     client = Client(scheduler)
     return parallel_config(backend="dask", n_jobs=-1), client
@@ -503,7 +493,7 @@ def _save_boundaries(study: Study, store: ResultsStore) -> None:
             save_npz_atomically(path, **arrays)
 
 
-def report_study(out: str | Path, *, alpha: float = 0.05) -> Any:
+def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     """Write the Markdown and HTML report of a results store.
 
     Reads only the store (cells, curves, boundary grids), so a report can be
@@ -521,10 +511,6 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> Any:
     ReportFiles
         Paths of ``report.md``, ``report.html`` and the figures.
     """
-    import pandas as pd
-
-    from costsense.experiments._report import Boundary, write_report
-
     store = ResultsStore(out)
     study = store.study()
     results = store.results()
@@ -557,8 +543,6 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> Any:
                         y=grid["y"],
                     )
                 )
-    from costsense.experiments._claims import check_claims
-
     paper = pd.DataFrame(study.get("paper", []))
     claims = check_claims(results, study.get("claims", []))
     return write_report(

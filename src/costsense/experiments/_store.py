@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from costsense import __version__
 
@@ -226,7 +227,7 @@ class ResultsStore:
                 [(row["key"], int(s), str(p), float(v)) for s, p, v in curves],
             )
 
-    def results(self) -> Any:
+    def results(self) -> pd.DataFrame:
         """Return the finished cells as a DataFrame, one column per metric.
 
         Returns
@@ -235,8 +236,6 @@ class ResultsStore:
             Sorted by key; columns ``key, dataset, cost, algorithm, repeat, fold,
             seed, n_train, n_test, fit_time, predict_time`` and the metrics.
         """
-        import pandas as pd
-
         with self._connect() as db:
             frame = pd.read_sql_query("SELECT * FROM cells ORDER BY key", db)
         metrics = pd.DataFrame(
@@ -244,7 +243,7 @@ class ResultsStore:
         )
         return pd.concat([frame.drop(columns=["params"]), metrics], axis=1)
 
-    def curves(self) -> Any:
+    def curves(self) -> pd.DataFrame:
         """Return the staged-cost curves joined with their cells' identifiers.
 
         Returns
@@ -252,8 +251,6 @@ class ResultsStore:
         pandas.DataFrame
             Columns ``dataset, cost, algorithm, repeat, fold, stage, split, value``.
         """
-        import pandas as pd
-
         query = (
             "SELECT c.dataset, c.cost, c.algorithm, c.repeat, c.fold, "
             "k.stage, k.split, k.value FROM curves k JOIN cells c ON c.key = k.key "

@@ -45,21 +45,23 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from costsense.costs import as_binary_costs
+from costsense.experiments._claims import validate_claims
 from costsense.experiments._evaluate import ALL_METRICS
+from costsense.experiments._labels import cost_label
+from costsense.experiments._models import BASE_LEARNERS, METHODS, SCALERS
 
 __all__ = [
     "Algorithm",
     "Protocol",
     "Study",
     "builtin_studies",
-    "cost_label",
-    "cost_order",
     "load_study",
     "study_from_dict",
 ]
 
 _PROTOCOLS = ("kfold", "holdout")
-_SCALES = ("standard", "minmax", "none")
+_SCALES = tuple(SCALERS)
 
 
 @dataclass(frozen=True)
@@ -233,18 +235,6 @@ class Study:
         )
 
 
-def cost_order(label: str) -> tuple[float, ...]:
-    """Return the numeric sort key of a cost label (``"2"`` before ``"10"``)."""
-    return tuple(float(part) for part in str(label).split(":"))
-
-
-def cost_label(cost: Any) -> str:
-    """Text form of a cost: ``"5"`` for a ratio, ``"5:2"`` for a pair (C1, C2)."""
-    if isinstance(cost, list | tuple):
-        return ":".join(f"{float(c):g}" for c in cost)
-    return f"{float(cost):g}"
-
-
 def _fail(source: str, message: str) -> None:
     raise ValueError(f"study {source}: {message}")
 
@@ -284,8 +274,6 @@ def study_from_dict(
     -------
     Study
     """
-    from costsense.experiments._models import BASE_LEARNERS, METHODS
-
     top = {
         "name",
         "title",
@@ -387,8 +375,6 @@ def study_from_dict(
 
 
 def _costs(values: list[Any], source: str) -> tuple[Any, ...]:
-    from costsense.costs import as_binary_costs
-
     costs = tuple(tuple(c) if isinstance(c, list) else c for c in values)
     for cost in costs:
         try:
@@ -399,8 +385,6 @@ def _costs(values: list[Any], source: str) -> tuple[Any, ...]:
 
 
 def _claims(claims: list[dict[str, Any]], source: str) -> list[dict[str, Any]]:
-    from costsense.experiments._claims import validate_claims
-
     validate_claims(claims, source)
     return [dict(c) for c in claims]
 
