@@ -92,7 +92,7 @@ def test_malformed_claims_are_refused():
 
 
 def test_the_report_shows_the_claims_and_the_ratio_chart(tmp_path):
-    from costsense.experiments import write_report
+    from costsense.experiments import ReportSpec, write_report
 
     claim = {"text": "X is best", "kind": "best", "metric": "cost_total",
              "algorithm": "X", "among": ["X", "Y", "Z"]}  # fmt: skip
@@ -100,10 +100,7 @@ def test_the_report_shows_the_claims_and_the_ratio_chart(tmp_path):
     files = write_report(
         results(),
         tmp_path,
-        title="t",
-        metrics=["cost_total"],
-        claims=checked,
-        ratio_to="Y",
+        ReportSpec(title="t", metrics=["cost_total"], claims=checked, ratio_to="Y"),
     )
     text = files.markdown.read_text()
     assert "The paper's claims" in text and "| X is best | **reproduced** |" in text
@@ -111,5 +108,5 @@ def test_the_report_shows_the_claims_and_the_ratio_chart(tmp_path):
     assert len(ratio) == 1 and ratio[0].read_bytes().startswith(b"\x89PNG")
     assert f"figures/{ratio[0].name}" in text
     with pytest.raises(ValueError, match="ratio_to"):
-        write_report(results(), tmp_path, title="t", metrics=["cost_total"],
-                     ratio_to="nope")  # fmt: skip
+        spec = ReportSpec(title="t", metrics=["cost_total"], ratio_to="nope")
+        write_report(results(), tmp_path, spec)

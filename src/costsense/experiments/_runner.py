@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from numpy.typing import NDArray
 from sklearn.model_selection import (
@@ -46,7 +45,12 @@ from costsense.experiments._evaluate import (
 )
 from costsense.experiments._labels import cost_label
 from costsense.experiments._models import make_model
-from costsense.experiments._report import Boundary, ReportFiles, write_report
+from costsense.experiments._report import (
+    Boundary,
+    ReportFiles,
+    ReportSpec,
+    write_report,
+)
 from costsense.experiments._setting import CostSetting
 from costsense.experiments._store import ResultsStore, save_npz_atomically
 from costsense.experiments._study import Algorithm, Study
@@ -543,20 +547,17 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
                         y=grid["y"],
                     )
                 )
-    paper = pd.DataFrame(study.get("paper", []))
-    claims = check_claims(results, study.get("claims", []))
-    return write_report(
-        results,
-        store.folder,
+    spec = ReportSpec(
         title=study["title"],
         metrics=study["metrics"],
         lower_is_better=LOWER_IS_BETTER,
         reference=study["reference"],
-        curves=store.curves(),
-        boundaries=boundaries,
-        paper=paper if not paper.empty else None,
-        claims=claims,
         ratio_to=study.get("ratio_to"),
         notes=study["notes"],
         alpha=alpha,
+        paper=study.get("paper", []),
+        claims=check_claims(results, study.get("claims", [])),
+    )
+    return write_report(
+        results, store.folder, spec, curves=store.curves(), boundaries=boundaries
     )

@@ -1,0 +1,461 @@
+"""The report writer: results and a :class:`ReportSpec` in, Markdown and HTML out.
+
+:func:`write_report` checks its input once, builds the report's sections as document
+blocks (title and notes, the results tables, the paper's claims, paper vs ours, the
+statistical comparison, the figures), and renders them to ``report.md`` and a
+self-contained ``report.html``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from costsense.experiments._labels import sort_rows
+from costsense.experiments._report._blocks import (
+    Block,
+    Cell,
+    Heading,
+    Image,
+    Paragraph,
+    Table,
+    to_html,
+    to_markdown,
+)
+from costsense.experiments._report._figures import (
+    Boundary,
+    assign_colours,
+    average_curves,
+    bar_chart,
+    boundary_plot,
+    curve_plot,
+    ratio_chart,
+)
+from costsense.experiments._report._tables import (
+    Summary,
+    comparison_table,
+    paper_table,
+    results_table,
+    summarise,
+)
+
+__all__ = ["ReportFiles", "ReportSpec", "write_report"]
+
+_KEYS = ("dataset", "cost", "algorithm", "repeat", "fold")
+_CURVE_COLUMNS = (*_KEYS, "stage", "split", "value")
+_PAPER_COLUMNS = ("dataset", "cost", "algorithm", "metric", "value")
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    """What a report shows and how: everything but the results themselves.
+
+    Attributes
+    ----------
+    title : str
+        Report title.
+    metrics : sequence of str
+        Metric columns to tabulate, in order; the first is the main metric of the
+        bar chart. A single string names one metric.
+    lower_is_better : collection of str, default=("cost_total", "mean_cost")
+        Metrics where lower values are better; all others are higher-is-better.
+    reference : str, default=None
+        Algorithm to compare against every other one with significance tests.
+        None skips the comparison.
+    ratio_to : str, default=None
+        An algorithm: adds a bar chart of every algorithm's mean of the main
+        metric divided by this one's, per dataset and cost (paper 002, figure 1).
+    notes : str, default=""
+        Free text placed under the title (blank lines separate paragraphs).
+    alpha : float, default=0.05
+        Significance level of the tests.
+    paper : sequence of dict or DataFrame, default=()
+        Published numbers, each with ``dataset``, ``cost``, ``algorithm``,
+        ``metric`` and ``value`` (a study's ``paper`` rows). Adds a "paper vs
+        ours" table.
+    claims : sequence of (str, str, str), default=()
+        The paper's claims as ``(text, verdict, evidence)``, from
+        :func:`costsense.experiments._claims.check_claims`; a table when given.
+    """
+
+    title: str
+    metrics: Sequence[str]
+    lower_is_better: Collection[str] = ("cost_total", "mean_cost")
+    reference: str | None = None
+    ratio_to: str | None = None
+    notes: str = ""
+    alpha: float = 0.05
+    paper: Sequence[Mapping[str, Any]] | pd.DataFrame = ()
+    claims: Sequence[tuple[str, str, str]] = ()
+
+    def __post_init__(self) -> None:
+        metrics = [self.metrics] if isinstance(self.metrics, str) else self.metrics
+        if not metrics:
+            raise ValueError("metrics must name at least one metric column.")
+        paper = self.paper
+        rows = paper.to_dict("records") if isinstance(paper, pd.DataFrame) else paper
+        # a frozen dataclass stores its normalised fields through object.__setattr__
+        object.__setattr__(self, "metrics", tuple(metrics))
+        object.__setattr__(self, "lower_is_better", tuple(self.lower_is_better))
+        object.__setattr__(self, "paper", tuple(dict(row) for row in rows))
+        object.__setattr__(self, "claims", tuple(tuple(c) for c in self.claims))
+
+
+@dataclass
+class ReportFiles:
+    """Paths written by :func:`write_report`.
+
+    Attributes
+    ----------
+    markdown : Path
+        ``report.md``.
+    html : Path
+        ``report.html`` (self-contained).
+    figures : list of Path
+        PNG files under ``figures/``, in the order they appear in the report.
+    """
+
+    markdown: Path
+    html: Path
+    figures: list[Path] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Tabulated:
+    """The results as the report's tables see them.
+
+    Attributes
+    ----------
+    data : DataFrame
+        The results, with ``dataset``, ``cost`` and ``algorithm`` as strings.
+    algorithms : list of str
+        Table columns, in order of first appearance.
+    rows : list of (str, str)
+        Table rows (dataset, cost), in :func:`sort_rows` order.
+    summary_of : dict of str to Summary
+        Summaries of the tabulated metrics and of the paper's (when measured).
+    """
+
+    data: pd.DataFrame
+    algorithms: list[str]
+    rows: list[tuple[str, str]]
+    summary_of: dict[str, Summary]
+
+
+class _FigureFiles:
+    """Unique PNG paths under the figure folder, kept in the order they are made."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.folder = folder
+        self.paths: list[Path] = []
+        self._used: set[str] = set()
+
+    def new(self, name: str) -> Path:
+        """Return the path of a new figure named after ``name``.
+
+        Parameters
+        ----------
+        name : str
+            Any text; runs of characters other than letters, digits, ``.``,
+            ``-`` and ``_`` become ``_``.
+
+        Returns
+        -------
+        Path
+            ``folder / stem.png``, suffixed ``_2``, ``_3``... if the stem is taken.
+        """
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("_") or "figure"
+        candidate, k = stem, 1
+        while candidate in self._used:
+            k += 1
+            candidate = f"{stem}_{k}"
+        self._used.add(candidate)
+        path = self.folder / f"{candidate}.png"
+        self.paths.append(path)
+        return path
+
+
+def _check_columns(frame: pd.DataFrame, required: Iterable[str], name: str) -> None:
+    """Raise if a frame lacks columns.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The frame.
+    required : iterable of str
+        Column names it must have.
+    name : str
+        The frame's name, for the message.
+    """
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} is missing the columns {missing}.")
+
+
+def _tabulate(results: pd.DataFrame, spec: ReportSpec) -> _Tabulated:
+    """Check the results against the spec and summarise every needed metric."""
+    _check_columns(results, [*_KEYS, *spec.metrics], "results")
+    if results.empty:
+        raise ValueError("results has no rows.")
+    data = results.assign(
+        dataset=results["dataset"].astype(str),
+        cost=results["cost"].astype(str),
+        algorithm=results["algorithm"].astype(str),
+    )
+    duplicated = data.duplicated(list(_KEYS))
+    if duplicated.any():
+        first = data.loc[duplicated, list(_KEYS)].iloc[0].tolist()
+        raise ValueError(
+            f"results has {int(duplicated.sum())} duplicated cells "
+            f"(dataset, cost, algorithm, repeat, fold), e.g. {first}."
+        )
+    algorithms = [str(a) for a in pd.unique(data["algorithm"])]
+    if spec.reference is not None and spec.reference not in algorithms:
+        raise ValueError(
+            f"reference {spec.reference!r} is not among the algorithms {algorithms}."
+        )
+    if spec.ratio_to is not None and spec.ratio_to not in algorithms:
+        raise ValueError(f"ratio_to={spec.ratio_to!r} is not one of {algorithms}.")
+    missing = [c for c in _PAPER_COLUMNS if any(c not in row for row in spec.paper)]
+    if missing:
+        raise ValueError(f"paper is missing the columns {missing}.")
+    rows = sort_rows(
+        {(str(d), str(c)) for d, c in data[["dataset", "cost"]].itertuples(False)}
+    )
+    paper_metrics = dict.fromkeys(str(row["metric"]) for row in spec.paper)
+    measured = [m for m in paper_metrics if m not in spec.metrics and m in data.columns]
+    summary_of = {
+        m: summarise(data, m, rows, algorithms) for m in [*spec.metrics, *measured]
+    }
+    return _Tabulated(data, algorithms, rows, summary_of)
+
+
+def _introduction(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
+    """Return the title, the notes and the size of the study."""
+    notes = [p.strip() for p in re.split(r"\n\s*\n", spec.notes) if p.strip()]
+    data = tab.data
+    return [
+        Heading(spec.title, 1),
+        *[Paragraph(p) for p in notes],
+        Paragraph(
+            f"{len(data)} cells, {data['dataset'].nunique()} datasets, "
+            f"{data['cost'].nunique()} costs, {len(tab.algorithms)} algorithms."
+        ),
+    ]
+
+
+def _results(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
+    """Return one mean (std) table per metric."""
+    blocks: list[Block] = [Heading("Results", 2)]
+    for metric in spec.metrics:
+        summary = tab.summary_of[metric]
+        lower = metric in spec.lower_is_better
+        blocks.append(Heading(metric, 3))
+        blocks.append(
+            Paragraph(
+                f"Mean (std) over repeats x folds; "
+                f"{'lower' if lower else 'higher'} is better; "
+                f"the best of each row is bold; {summary.decimals} decimals."
+            )
+        )
+        blocks.append(results_table(summary, tab.rows, tab.algorithms, lower))
+    return blocks
+
+
+def _claims(spec: ReportSpec) -> list[Block]:
+    """Return the paper's claims and their verdicts, if any."""
+    if not spec.claims:
+        return []
+    return [
+        Heading("The paper's claims", 2),
+        Paragraph(
+            "Each claim checked on our means per dataset x cost row: "
+            "reproduced (holds on every row), partly, or not reproduced."
+        ),
+        Table(
+            ["claim", "verdict", "evidence"],
+            [
+                [Cell(text), Cell(verdict, bold=True), Cell(evidence)]
+                for text, verdict, evidence in spec.claims
+            ],
+        ),
+    ]
+
+
+def _paper(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
+    """Return the paper's published values beside ours, if any."""
+    if not spec.paper:
+        return []
+    return [
+        Heading("Paper vs ours", 2),
+        Paragraph(
+            "Published value, our mean over repeats x folds, and the "
+            "difference (ours - paper)."
+        ),
+        paper_table(spec.paper, tab.summary_of, tab.rows, tab.algorithms),
+    ]
+
+
+def _comparison(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
+    """Return the reference's significance tests against each algorithm, if any."""
+    if spec.reference is None:
+        return []
+    return [
+        Heading("Statistical comparison", 2),
+        Paragraph(
+            f"Wins, ties and losses of {spec.reference} against each algorithm: "
+            f"two-sided paired t-test at level {spec.alpha:g} over the folds of "
+            "each dataset x cost row, pairs matched by repeat and fold. "
+            "Wilcoxon signed-rank test (two-sided) across rows on the row "
+            "means."
+        ),
+        comparison_table(
+            tab.summary_of,
+            spec.metrics,
+            tab.rows,
+            tab.algorithms,
+            spec.reference,
+            spec.lower_is_better,
+            spec.alpha,
+        ),
+    ]
+
+
+def _figures(
+    spec: ReportSpec,
+    tab: _Tabulated,
+    files: _FigureFiles,
+    curves: pd.DataFrame | None,
+    boundaries: Iterable[Boundary],
+) -> list[Block]:
+    """Draw every figure into ``files`` and return their blocks."""
+    main = spec.metrics[0]
+    summary = tab.summary_of[main]
+    blocks: list[Block] = [Heading("Figures", 2)]
+    path = files.new(f"bar_{main}")
+    bar_chart(summary, tab.rows, tab.algorithms, main, path)
+    blocks.append(Image(path, f"{main}: mean per dataset and cost, error bars one std"))
+
+    if spec.ratio_to is not None:
+        base = spec.ratio_to
+        path = files.new(f"ratio_{main}_to_{base}")
+        ratio_chart(summary, tab.rows, tab.algorithms, main, base, path)
+        blocks.append(
+            Image(path, f"{main} of each algorithm divided by {base}'s (1 = same)")
+        )
+
+    if curves is not None and not curves.empty:
+        averaged = average_curves(curves)
+        names = tab.algorithms + [
+            str(a)
+            for a in pd.unique(averaged["algorithm"])
+            if str(a) not in tab.algorithms
+        ]
+        palette = assign_colours(names)
+        settings = {(d, c) for d, c in averaged[["dataset", "cost"]].itertuples(False)}
+        for ds, cost in sort_rows(settings):
+            frame = averaged[(averaged["dataset"] == ds) & (averaged["cost"] == cost)]
+            path = files.new(f"curve_{ds}_{cost}")
+            curve_plot(frame, ds, cost, palette, path)
+            blocks.append(
+                Image(
+                    path,
+                    f"{ds}, cost {cost}: mean cost per sample by stage "
+                    "(left test, right train), averaged over repeats x folds",
+                )
+            )
+
+    for boundary in boundaries:
+        path = files.new(f"boundary_{boundary.dataset}_{boundary.cost}")
+        boundary_plot(boundary, path)
+        caption = f"{boundary.dataset}, cost {boundary.cost}: decision regions"
+        if boundary.reference is not None:
+            caption += " and the Bayes boundary (black)"
+        blocks.append(Image(path, caption))
+    return blocks
+
+
+def write_report(
+    results: pd.DataFrame,
+    out_dir: str | os.PathLike[str],
+    spec: ReportSpec,
+    *,
+    curves: pd.DataFrame | None = None,
+    boundaries: Iterable[Boundary] = (),
+) -> ReportFiles:
+    """Write ``report.md``, ``report.html`` and PNG figures for a study.
+
+    Parameters
+    ----------
+    results : DataFrame
+        One row per finished cell: columns ``dataset``, ``cost``, ``algorithm``,
+        ``repeat``, ``fold`` and one float column per metric. Cells with the same
+        (dataset, cost, repeat, fold) are paired across algorithms; each
+        (dataset, cost, algorithm, repeat, fold) must appear once.
+    out_dir : str or path-like
+        Output directory, created if needed. Figures go to ``out_dir/figures``.
+    spec : ReportSpec
+        Title, metrics, reference, paper values, claims and the other settings.
+    curves : DataFrame, default=None
+        Staged curves: columns ``dataset``, ``cost``, ``algorithm``, ``repeat``,
+        ``fold``, ``stage`` (1-based), ``split`` ("train" or "test") and
+        ``value`` (mean cost per sample). One figure per (dataset, cost).
+    boundaries : iterable of Boundary, default=()
+        Decision-boundary figures, one per item.
+
+    Returns
+    -------
+    ReportFiles
+        Paths of the Markdown file, the HTML file and the figures.
+
+    See Also
+    --------
+    costsense.experiments._stats.win_tie_loss : Counting of the comparison.
+
+    Notes
+    -----
+    Each table cell is ``mean (std)`` over all repeats x folds of a (dataset,
+    cost, algorithm), with the sample std (``ddof=1``, 0 for one value); NaN
+    fold values are ignored and a cell without values reads ``n/a``. A metric
+    whose finite values all lie in [0, 1] is a rate and is printed with 3
+    decimals; any other metric with 2. The std and the paper comparison use
+    the metric's precision; mean ranks use 2 decimals. The best mean of each
+    row is bold (ties all bold, see :func:`best_mask`), and the last row holds
+    the mean rank of each algorithm (1 = best). Rows are sorted by dataset,
+    then by cost (:func:`costsense.experiments._labels.cost_order`: numerically,
+    part by part for pairs, text labels last). Algorithms keep their order of
+    first appearance in ``results``.
+
+    The comparison counts, per metric and other algorithm, the (dataset, cost)
+    rows where the reference is significantly better (win), not significantly
+    different (tie) or significantly worse (loss) by the two-sided paired
+    t-test over the folds, matched by repeat and fold; rows with fewer than 2
+    complete pairs are left out (column "rows" counts the rows tested). It adds
+    the two-sided Wilcoxon signed-rank test across rows on the row means
+    ("n/a" with fewer than 2 rows).
+    """
+    tab = _tabulate(results, spec)
+    if curves is not None and not curves.empty:
+        _check_columns(curves, _CURVE_COLUMNS, "curves")
+    out = Path(out_dir)
+    files = _FigureFiles(out / "figures")
+    blocks = [
+        *_introduction(spec, tab),
+        *_results(spec, tab),
+        *_claims(spec),
+        *_paper(spec, tab),
+        *_comparison(spec, tab),
+        *_figures(spec, tab, files, curves, boundaries),
+    ]
+    markdown = out / "report.md"
+    page = out / "report.html"
+    markdown.write_text(to_markdown(blocks, files.folder), encoding="utf-8")
+    page.write_text(to_html(blocks, spec.title), encoding="utf-8")
+    return ReportFiles(markdown=markdown, html=page, figures=files.paths)
