@@ -28,6 +28,7 @@ test: $(STAMP_DEV)
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
 
 format: $(STAMP_DEV)
 	$(BIN)/ruff format src tests benchmarks

@@ -72,8 +72,8 @@ def _labels(
     ``classes`` is ``labels`` if given (every label of both vectors must be in it),
     else the sorted union of both vectors' labels.
     """
-    y_true = column_or_1d(np.asarray(y_true), warn=True)
-    y_pred = column_or_1d(np.asarray(y_pred), warn=True)
+    y_true = np.asarray(column_or_1d(np.asarray(y_true), warn=True))
+    y_pred = np.asarray(column_or_1d(np.asarray(y_pred), warn=True))
     check_consistent_length(y_true, y_pred)
     if y_true.shape[0] == 0:
         raise ValueError("y_true is empty: a metric needs at least one sample.")
@@ -664,8 +664,8 @@ def roc_auc_score(
         The probability that a random positive scores above a random negative
         (ties count one half).
     """
-    y_true = column_or_1d(np.asarray(y_true), warn=True)
-    y_score = column_or_1d(np.asarray(y_score, dtype=np.float64), warn=True)
+    y_true = np.asarray(column_or_1d(np.asarray(y_true), warn=True))
+    y_score = np.asarray(column_or_1d(np.asarray(y_score, dtype=np.float64), warn=True))
     check_consistent_length(y_true, y_score)
     if not np.all(np.isfinite(y_score)):
         raise ValueError("y_score contains NaN or infinite values.")

@@ -47,27 +47,28 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import (
-    _check_sample_weight,
-    check_is_fitted,
-    has_fit_parameter,
-)
+from sklearn.utils.validation import has_fit_parameter
 
-from costsense.costs import ResolvedCost, bayes_decision, resolve_cost
-from costsense.utils._param_validation import (
+from costsense._base import ClassifierBase
+from costsense.costs import (
+    ResolvedCost,
+    bayes_decision,
+    bayes_threshold,
+    binary_costs_from_matrix,
+)
+from costsense.utils._compat import (
     HasMethods,
     Interval,
     StrOptions,
     _fit_context,
-    validate_data,
 )
+from costsense.utils._docstrings import documented
 from costsense.utils._random import seeded_clone
 
 __all__ = [
@@ -187,16 +188,14 @@ def _base_has(attribute: str) -> Any:
     return check
 
 
-class _CostSensitiveWrapper(
-    ClassifierMixin, MetaEstimatorMixin, BaseEstimator, metaclass=ABCMeta
-):
+class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMeta):
     """Shared validation, costs and prediction plumbing of the rescaling wrappers.
 
     Subclasses implement ``_fit(X, y, resolved, sample_weight)`` and may override
     ``_needs_sample_weight``.
     """
 
-    _parameter_constraints: dict[str, list[Any]] = {
+    _parameter_constraints: dict[str, Any] = {
         "estimator": [HasMethods(["fit", "predict"]), None],
         "cost": "no_validation",  # costsense.costs validates and names the problem
         "pos_label": "no_validation",
@@ -260,29 +259,10 @@ class _CostSensitiveWrapper(
         self
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size < 2:
-            raise ValueError(
-                f"y has only one class ({self.classes_[0].item()!r}); a classifier "
-                "needs at least two classes to learn from."
-            )
-        weight = None
-        if sample_weight is not None:
-            weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        start = self._start_fit(X, y, sample_weight, sample_cost)
         self._check_sample_weight_support(sample_weight is not None)
-        resolved = resolve_cost(
-            self.cost,
-            y,
-            classes=self.classes_,
-            pos_label=self.pos_label,
-            sample_cost=sample_cost,
-            sample_weight=weight,
-        )
-        self.cost_matrix_ = resolved.matrix
-        self.pos_label_ = resolved.pos_label
-        self._fit(X, y, resolved, weight)
+        assert start.cost is not None  # costs are resolved by default
+        self._fit(start.X, start.y, start.cost, start.sample_weight)
         return self
 
     @abstractmethod
@@ -309,10 +289,6 @@ class _CostSensitiveWrapper(
         if sample_weight is None:
             return model.fit(X, y)
         return model.fit(X, y, sample_weight=sample_weight)
-
-    def _validated(self, X: ArrayLike) -> FloatArray:
-        check_is_fitted(self)
-        return validate_data(self, X, reset=False)
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Class probabilities (see the class docstring for what they estimate).
@@ -345,11 +321,6 @@ class _CostSensitiveWrapper(
         X = self._validated(X)
         return self.estimator_.predict(X)
 
-    def __sklearn_tags__(self) -> Any:
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False
-        return tags
-
 
 _PARAMETERS = """
     estimator : classifier, default=None
@@ -379,13 +350,7 @@ _ATTRIBUTES = """
         Feature names, when X has string column names."""
 
 
-def _document(cls: type) -> type:
-    cls.__doc__ = (
-        (cls.__doc__ or "")
-        .replace("    {parameters}", _PARAMETERS.strip("\n"))
-        .replace("    {attributes}", _ATTRIBUTES.strip("\n"))
-    )
-    return cls
+_document = documented(_PARAMETERS.strip("\n"), _ATTRIBUTES.strip("\n"))
 
 
 # -------------------------------------------------------------- the four methods
@@ -712,9 +677,11 @@ class ThresholdMoving(_CostSensitiveWrapper):
         self.estimator_ = self._fit_base(X, y, sample_weight)
         self.threshold_ = None
         if self.classes_.size == 2:
-            pos = resolved.pos_index
-            c1, c2 = resolved.matrix[pos, 1 - pos], resolved.matrix[1 - pos, pos]
-            self.threshold_ = float(c2 / (c1 + c2))
+            self.threshold_ = bayes_threshold(
+                binary_costs_from_matrix(
+                    resolved.matrix, self.classes_, resolved.pos_label
+                )
+            )
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:
         """Predict the class of least expected cost.

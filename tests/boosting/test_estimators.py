@@ -20,6 +20,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import check_random_state
 
 import costsense.boosting as boosting
+from costsense._base import BinaryCostClassifier
 from costsense.boosting import (
     AdaBoostCClassifier,
     AdaBoostClassifier,
@@ -36,7 +37,6 @@ from costsense.boosting import (
     CSB1Classifier,
     CSB2Classifier,
 )
-from costsense.boosting._base import BinaryCostClassifier
 from costsense.datasets import make_gaussian_problem
 
 STUMP = DecisionTreeClassifier(max_depth=1)

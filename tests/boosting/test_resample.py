@@ -10,8 +10,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.naive_bayes import GaussianNB
 
+import costsense.boosting as boosting
 from costsense.boosting import (
     AdaBoostClassifier,
+    AdaC2Classifier,
     OBPDBoostClassifier,
     RWOBoostClassifier,
     SMOTEBoostClassifier,
@@ -151,3 +153,67 @@ def test_a_sampler_without_sampling_strategy_is_refused_by_name():
     booster = SMOTEBoostClassifier(sampler=FunctionSampler(), n_estimators=2)
     with pytest.raises(TypeError, match="FunctionSampler has no sampling_strategy"):
         booster.fit(X, y)
+
+
+# ------------------------------------------ the sampler is an axis of every rule
+DISCRETE = [
+    cls
+    for name in boosting.__all__
+    if "sampler" in (cls := getattr(boosting, name))().get_params()
+]
+
+
+@pytest.mark.parametrize("cls", DISCRETE, ids=lambda c: c.__name__)
+def test_every_rule_takes_a_sampler_and_oversampling_zero_is_no_sampler(cls):
+    X, y = _data(8)
+    params = {"estimator": GaussianNB(), "n_estimators": 6, "cost": 4.0}
+    plain = cls(**params, sampler=None, random_state=0)
+    if cls in BOOSTERS:  # their sampler=None means their default sampler
+        plain.set_params(oversampling=0.0)
+    plain.fit(X, y)
+    idle = cls(**params, sampler=SMOTE(), oversampling=0.0, random_state=0).fit(X, y)
+    assert plain.n_synthetic_ == idle.n_synthetic_ == 0
+    np.testing.assert_array_equal(plain.estimator_weights_, idle.estimator_weights_)
+    np.testing.assert_array_equal(plain.predict(X), idle.predict(X))
+    sampled = cls(**params, sampler=SMOTE(), random_state=0).fit(X, y)
+    assert sampled.n_synthetic_ == 2 * int(np.sum(y > 0))
+
+
+def test_smote_with_adac2_keeps_adac2_on_the_original_rows():
+    # AdaC2 (Sun et al. 2007) by hand: D_1 uniform, alpha = 1/2 ln(sum_ok C D /
+    # sum_bad C D), D <- C D exp(-alpha y h) with C = c / max c; the learner sees
+    # the rows at D and the synthetic positives at the positives' mean D
+    X, y = _data(9)
+    n, positive = len(y), y > 0
+    c1, c2 = 4.0, 1.0
+    C = np.where(positive, c1, c2) / max(c1, c2)
+    FITS.clear()
+    model = AdaC2Classifier(
+        RecordingNB(), sampler=SMOTE(), n_estimators=5, cost=(c1, c2), random_state=0
+    ).fit(X, y)
+    n_new = 2 * int(positive.sum())
+    assert model.n_synthetic_ == n_new
+    assert len(model.estimators_) >= 2
+    D = np.full(n, 1.0 / n)
+    for t, (X_t, y_t, w_t) in enumerate(FITS[: len(model.estimators_)]):
+        assert X_t.shape == (n + n_new, X.shape[1])
+        np.testing.assert_array_equal(X_t[:n], X)
+        np.testing.assert_array_equal(y_t, np.r_[y, np.ones(n_new)])
+        np.testing.assert_allclose(w_t[:n], D, rtol=1e-10)
+        np.testing.assert_allclose(w_t[n:], D[positive].mean(), rtol=1e-10)
+        h = model.estimators_[t].predict(X)
+        ok = h == y
+        alpha = 0.5 * np.log(np.sum(C[ok] * D[ok]) / np.sum(C[~ok] * D[~ok]))
+        assert model.estimator_weights_[t] == pytest.approx(alpha, rel=1e-10)
+        D = C * D * np.exp(-alpha * y * h)
+        D = D / D.sum()
+
+
+def test_the_named_boosters_are_adaboost_with_a_default_sampler():
+    X, y = _data(10)
+    named = SMOTEBoostClassifier(n_estimators=5, random_state=0).fit(X, y)
+    spelled = AdaBoostClassifier(
+        GaussianNB(), sampler=SMOTE(), n_estimators=5, random_state=0
+    ).fit(X, y)
+    np.testing.assert_array_equal(named.estimator_weights_, spelled.estimator_weights_)
+    np.testing.assert_array_equal(named.predict(X), spelled.predict(X))

@@ -32,8 +32,6 @@ from costsense.boosting._estimators import (
     CSB0Classifier,
     CSB1Classifier,
     CSB2Classifier,
-)
-from costsense.boosting._resample import (
     OBPDBoostClassifier,
     RWOBoostClassifier,
     SMOTEBoostClassifier,

@@ -19,7 +19,15 @@ and with the weighted error ``e``:
 The vote is ``C(x) = argmax_y sum_{t: C_t(x) = y} alpha_t`` (*erratum*: the paper
 prints ``C_t(x) != y``).
 
-Choices the paper leaves open (ALGORITHMS.md, paper 003), as parameters:
+Why a loop of its own, not the boosting engine with a round hook: the engine
+(:mod:`costsense.boosting._engine`) boosts two classes in ``{-1, +1}`` margins, with
+a cost rule per variant; EFSBoost is AdaBoost.M1 over any number of classes, whose
+learner sees a feature subset that the previous round's errors shrink, and whose
+weak rounds may reset the weights instead of stopping. An ``_after_round`` hook
+would have to carry the multiclass error, the subset and the reset into the binary
+engine; the loop below is shorter than that hook.
+
+Choices the paper leaves open, as parameters:
 
 - ``feature_update="weighted"`` (default) weighs each row's term by its boosting
   weight in the round; ``"literal"`` adds the terms unweighted, as printed (on KEEL
@@ -48,17 +56,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.naive_bayes import GaussianNB
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import (
-    _check_sample_weight,
-    check_is_fitted,
-    validate_data,
-)
 
+from costsense._base import ClassifierBase
 from costsense.boosting._engine import _PERFECT_ALPHA
-from costsense.utils._param_validation import Interval, StrOptions, _fit_context
+from costsense.utils._compat import Interval, StrOptions, _fit_context
 
 FloatArray = NDArray[np.float64]
 
@@ -104,7 +106,7 @@ def feature_terms(
     return (np.exp(log_true) - np.exp(log_predicted)) * scale
 
 
-class EFSBoostClassifier(ClassifierMixin, BaseEstimator):
+class EFSBoostClassifier(ClassifierBase):
     """AdaBoost.M1 over Gaussian naive Bayes with per-round feature selection.
 
     EFSBoost of paper 003; see :mod:`costsense.boosting._efs` for the algorithm and
@@ -175,7 +177,7 @@ class EFSBoostClassifier(ClassifierMixin, BaseEstimator):
     True
     """
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "feature_selection": ["boolean"],
         "feature_update": [StrOptions({"weighted", "literal"})],
@@ -221,19 +223,9 @@ class EFSBoostClassifier(ClassifierMixin, BaseEstimator):
         self
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_, target = np.unique(y, return_inverse=True)
-        if self.classes_.size < 2:
-            raise ValueError(
-                f"y has only one class ({self.classes_[0]!r}); a classifier needs at "
-                "least two classes to learn from."
-            )
-        start = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
-        if start.sum() <= 0:
-            raise ValueError(
-                "sample_weight sums to 0; give some rows a positive weight."
-            )
+        fit = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
+        X, target = fit.X, fit.y_index
+        start = np.ones(X.shape[0]) if fit.sample_weight is None else fit.sample_weight
         start = start / start.sum()
         n_features = X.shape[1]
         scale = X.std(axis=0)
@@ -308,8 +300,7 @@ class EFSBoostClassifier(ClassifierMixin, BaseEstimator):
 
     def _votes(self, X: ArrayLike) -> FloatArray:
         """Return the corrected vote ``sum_{t: C_t(x) = c} alpha_t`` of each class."""
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = self._validated(X, dtype=np.float64)
         votes = np.zeros((X.shape[0], self.classes_.size))
         if not self.estimators_:
             votes[:, np.searchsorted(self.classes_, self.constant_)] = 1.0

@@ -2,9 +2,11 @@
 
 The engine owns the loop; a rule (:mod:`costsense.boosting._rules`) owns the
 formulas. Each round: fit the base learner with the rule's ``learner_weights``
-(``D``; ``D c`` for AsymBoost), read its
+(``D``; ``D c`` for AsymBoost), on the rows plus, with a ``sampler``, fresh
+synthetic positive rows (:mod:`costsense.boosting._resample`); read its
 predictions ``h`` on the training set, ask the rule for ``alpha``, scale it by the
-learning rate, ask the rule for the new weights and normalise them.
+learning rate, ask the rule for the new weights and normalise them. Rule and
+sampler are independent: any rule runs with any oversampler.
 
 Guards, each recorded in ``stop_reason_``:
 
@@ -22,6 +24,8 @@ Guards, each recorded in ``stop_reason_``:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from functools import partial
 from numbers import Integral, Real
 from typing import Any, ClassVar
 
@@ -31,13 +35,10 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
 
-from costsense.boosting._base import (
-    BinaryCostClassifier,
-    StagedMixin,
-    cost_of_signs,
-)
+from costsense.boosting._resample import RoundSampler
 from costsense.boosting._rules import BoostRule, Round
-from costsense.utils._param_validation import (
+from costsense.boosting._staged import StagedCostClassifier, cost_of_signs
+from costsense.utils._compat import (
     HasMethods,
     Interval,
     _fit_context,
@@ -52,21 +53,33 @@ __all__ = ["CostBoostingClassifier"]
 _PERFECT_ALPHA = 0.5 * np.log((1 - 1e-10) / 1e-10)
 
 
-class CostBoostingClassifier(StagedMixin, BinaryCostClassifier):
+class CostBoostingClassifier(StagedCostClassifier):
     """Base of the discrete boosting estimators: ``_rule()`` gives the formulas.
 
     Subclasses set ``_rule`` (a callable returning a :class:`BoostRule`) and their
-    docstring; see :class:`costsense.boosting.AdaBoostClassifier` for the
-    parameters and attributes.
+    docstring, and may name the weak learner and the per-round oversampler that
+    ``estimator=None`` and ``sampler=None`` stand for (``_default_estimator``,
+    ``_default_sampler``: called without arguments); see
+    :class:`costsense.boosting.AdaBoostClassifier` for the parameters and
+    attributes.
     """
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+    #: The weak learner ``estimator=None`` stands for.
+    _default_estimator: ClassVar[type[Any] | partial[Any]] = partial(
+        DecisionTreeClassifier, max_depth=1
+    )
+    #: The oversampler class ``sampler=None`` stands for (None: no sampling).
+    _default_sampler: ClassVar[type | None] = None
+
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
         "estimator": [HasMethods(["fit", "predict"]), None],
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "learning_rate": [Interval(Real, 0, None, closed="neither")],
         "cost": "no_validation",  # costsense.costs validates and names the problem
         "pos_label": "no_validation",
         "early_stopping": ["boolean"],
+        "sampler": [HasMethods(["fit_resample"]), None],
+        "oversampling": [Interval(Real, 0, None, closed="left")],
         "random_state": ["random_state"],
     }
 
@@ -79,6 +92,8 @@ class CostBoostingClassifier(StagedMixin, BinaryCostClassifier):
         cost: Any = None,
         pos_label: Any = None,
         early_stopping: bool = True,
+        sampler: Any = None,
+        oversampling: float = 2.0,
         random_state: Any = None,
     ) -> None:
         self.estimator = estimator
@@ -87,15 +102,20 @@ class CostBoostingClassifier(StagedMixin, BinaryCostClassifier):
         self.cost = cost
         self.pos_label = pos_label
         self.early_stopping = early_stopping
+        self.sampler = sampler
+        self.oversampling = oversampling
         self.random_state = random_state
 
     def _rule(self) -> BoostRule:
         return BoostRule()
 
     def _base(self) -> Any:
-        if self.estimator is None:
-            return DecisionTreeClassifier(max_depth=1)
-        return self.estimator
+        return self._default_estimator() if self.estimator is None else self.estimator
+
+    def _sampler(self) -> Any:
+        if self.sampler is not None or self._default_sampler is None:
+            return self.sampler
+        return self._default_sampler()
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(
@@ -133,6 +153,10 @@ default=None
                 "learner that accepts sample_weight."
             )
         rule = self._rule()
+        round_sampler = RoundSampler.configure(
+            self._sampler(), self.oversampling, y, type(self).__name__
+        )
+        self.n_synthetic_ = 0 if round_sampler is None else round_sampler.n_new
         rng = check_random_state(self.random_state)
         D = rule.init_weights(c)
         if weight is not None:
@@ -145,7 +169,11 @@ default=None
         self.n_nonpositive_alpha_ = 0
         for t in range(self.n_estimators):
             learner = seeded_clone(base, rng)
-            self._fit_learner(learner, X, y, rule.learner_weights(D, c), rng)
+            weights = rule.learner_weights(D, c)
+            if round_sampler is None:
+                learner.fit(X, y, sample_weight=weights)
+            else:
+                round_sampler.fit(learner, X, y, weights, rng)
             h = np.where(learner.predict(X) > 0, 1.0, -1.0)
             r = Round(y=y, h=h, D=D, c=c)
             alpha = rule.alpha(r)
@@ -184,24 +212,8 @@ default=None
         )
         return self
 
-    def _fit_learner(
-        self,
-        learner: Any,
-        X: FloatArray,
-        y: FloatArray,
-        weights: FloatArray,
-        rng: np.random.RandomState,
-    ) -> None:
-        """Fit one round's learner; the resampling variants add synthetic rows."""
-        learner.fit(X, y, sample_weight=weights)
-
     # ------------------------------------------------------------ prediction
-    def _score(self, X: FloatArray) -> FloatArray:
-        for score in self._staged_scores(X):  # noqa: B007 - the last stage is it
-            pass
-        return score
-
-    def _staged_scores(self, X: FloatArray) -> Any:
+    def _staged_scores(self, X: FloatArray) -> Iterator[FloatArray]:
         """Yield the internal score (positive class > 0) after each round."""
         if not self.estimators_:
             yield np.full(X.shape[0], self.constant_)

@@ -6,24 +6,24 @@ from numbers import Integral, Real
 from typing import Any, ClassVar
 
 import numpy as np
+from imblearn.over_sampling import SMOTE
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit
-from sklearn.base import clone
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedKFold, check_cv
+from sklearn.naive_bayes import GaussianNB
 
+from costsense._base import platt_scaling
 from costsense.boosting import _rules
-from costsense.boosting._base import BinaryCostClassifier, StagedMixin
 from costsense.boosting._engine import CostBoostingClassifier
 from costsense.boosting._logit import LogitCostBoostingClassifier
-from costsense.utils._docstrings import documented
-from costsense.utils._param_validation import (
+from costsense.boosting._staged import StagedCostClassifier, cost_of_signs
+from costsense.sampling import OBPDSampler, RWOSampler
+from costsense.utils._compat import (
     HasMethods,
     Interval,
     StrOptions,
     _fit_context,
 )
-from costsense.utils._random import draw_seed
+from costsense.utils._docstrings import documented
 
 __all__ = [
     "AdaBoostCClassifier",
@@ -40,16 +40,22 @@ __all__ = [
     "CSB1Classifier",
     "CSB2Classifier",
     "CalibratedAdaBoostClassifier",
+    "OBPDBoostClassifier",
+    "RWOBoostClassifier",
+    "SMOTEBoostClassifier",
 ]
 
 FloatArray = NDArray[np.float64]
 
-_COMMON_PARAMETERS = """\
-    estimator : classifier with ``sample_weight``, default=None
-        The weak learner (cloned each round). None means a decision stump,
+_STUMP = """\
+a decision stump,
         ``DecisionTreeClassifier(max_depth=1)``. Paper 000 used a perceptron on
         the Gaussian problem and C4.5 on the UCI sets (an entropy tree,
-        ``DecisionTreeClassifier(criterion="entropy")``, is the stand-in).
+        ``DecisionTreeClassifier(criterion="entropy")``, is the stand-in)."""
+
+_PARAMETERS_TEMPLATE = """\
+    estimator : classifier with ``sample_weight``, default=None
+        The weak learner (cloned each round). None means {estimator}
     n_estimators : int, default=50
         Maximum number of rounds.
     learning_rate : float, default=1.0
@@ -63,8 +69,25 @@ _COMMON_PARAMETERS = """\
     early_stopping : bool, default=True
         Stop at the first round whose ``alpha`` is not positive (the learner does
         not help); False keeps such rounds (see ``n_nonpositive_alpha_``).
+    sampler : imbalanced-learn oversampler, default=None
+        Adds fresh synthetic positive rows to every round's training set of the
+        weak learner, at the positives' mean weight; the error, ``alpha`` and the
+        weight update stay on the original rows (see
+        :mod:`costsense.boosting._resample`). Cloned, with its
+        ``sampling_strategy`` and ``random_state`` set. None means {sampler}.
+    oversampling : float, default=2.0
+        Synthetic rows per round, as a multiple of the positive rows (paper 003:
+        200 %); 0 adds none. Used only with a sampler.
     random_state : int, RandomState instance or None, default=None
-        Seeds the weak learners' own ``random_state``."""
+        Seeds the weak learners' own ``random_state`` and the sampler's draws."""
+
+
+def _parameters(estimator: str = _STUMP, sampler: str = "no sampling") -> str:
+    """Return the shared parameter section, naming the class's defaults."""
+    return _PARAMETERS_TEMPLATE.format(estimator=estimator, sampler=sampler)
+
+
+_COMMON_PARAMETERS = _parameters()
 
 _COMMON_ATTRIBUTES = """\
     classes_ : ndarray of shape (2,)
@@ -83,12 +106,15 @@ _COMMON_ATTRIBUTES = """\
     estimator_errors_ : ndarray of shape (n_rounds,)
         Weighted training error of each kept round.
     train_cost_ : ndarray of shape (n_rounds,)
-        Mean training cost per sample after each round.
+        Mean training cost per sample after each round (each sample's own cost
+        of an error when costs are per sample).
     stop_reason_ : str
         Why boosting stopped ("completed all rounds", a perfect round, a round
         whose alpha was not positive, or weights that under- or overflowed).
     n_nonpositive_alpha_ : int
         Kept rounds whose ``alpha`` was not positive (``early_stopping=False``).
+    n_synthetic_ : int
+        Synthetic positive rows added in each round (0 without a sampler).
     constant_ : float
         ``+1`` or ``-1``: the class of least training cost, predicted when no
         round was kept (the first round's ``alpha`` was not positive).
@@ -329,7 +355,7 @@ class AsyBClassifier(CostBoostingClassifier):
     stated objective and reduces to AdaBoost's when ``C1 = C2``.
     """
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
         **CostBoostingClassifier._parameter_constraints,
         "init_weights": [StrOptions({"cost", "uniform"})],
     }
@@ -343,6 +369,8 @@ class AsyBClassifier(CostBoostingClassifier):
         cost: Any = None,
         pos_label: Any = None,
         early_stopping: bool = True,
+        sampler: Any = None,
+        oversampling: float = 2.0,
         init_weights: str = "cost",
         random_state: Any = None,
     ) -> None:
@@ -353,12 +381,119 @@ class AsyBClassifier(CostBoostingClassifier):
             cost=cost,
             pos_label=pos_label,
             early_stopping=early_stopping,
+            sampler=sampler,
+            oversampling=oversampling,
             random_state=random_state,
         )
         self.init_weights = init_weights
 
     def _rule(self) -> _rules.BoostRule:
         return _rules.AsyB(self.init_weights)
+
+
+_NAIVE_BAYES = "Gaussian naive Bayes, paper 003's base learner."
+_documented_resampling = {
+    name: documented(_parameters(_NAIVE_BAYES, sampler), _COMMON_ATTRIBUTES)
+    for name, sampler in (
+        ("smote", "imbalanced-learn's ``SMOTE()`` (5 neighbours)"),
+        ("rwo", ":class:`~costsense.sampling.RWOSampler`"),
+        ("obpd", ":class:`~costsense.sampling.OBPDSampler` (its defaults)"),
+    )
+}
+
+
+@_documented_resampling["smote"]
+class SMOTEBoostClassifier(CostBoostingClassifier):
+    """SMOTEBoost (Chawla et al. 2003): AdaBoost with SMOTE rows in every round.
+
+    The AdaBoost rule with SMOTE as the default ``sampler`` and naive Bayes as the
+    default weak learner; see :mod:`costsense.boosting._resample` for the choices
+    the paper leaves open. Any other rule takes the same sampler
+    (``AdaC2Classifier(sampler=SMOTE())``).
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+
+    References
+    ----------
+    .. [1] N. V. Chawla, A. Lazarevic, L. O. Hall, K. W. Bowyer, "SMOTEBoost:
+       improving prediction of the minority class in boosting", PKDD 2003.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.boosting import SMOTEBoostClassifier
+    >>> X, y = make_classification(weights=[0.8], random_state=0)
+    >>> model = SMOTEBoostClassifier(n_estimators=5, random_state=0).fit(X, y)
+    >>> model.n_synthetic_ == 2 * int((y == model.pos_label_).sum())
+    True
+    """
+
+    _default_estimator = GaussianNB
+    _default_sampler = SMOTE
+
+
+@_documented_resampling["rwo"]
+class RWOBoostClassifier(CostBoostingClassifier):
+    """RWOBoost (paper 003's rival): AdaBoost with random-walk rows every round.
+
+    The AdaBoost rule with :class:`~costsense.sampling.RWOSampler` as the default
+    ``sampler``; see :mod:`costsense.boosting._resample`.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.boosting import RWOBoostClassifier
+    >>> X, y = make_classification(weights=[0.8], random_state=0)
+    >>> model = RWOBoostClassifier(n_estimators=5, random_state=0).fit(X, y)
+    >>> model.n_synthetic_ == 2 * int((y == model.pos_label_).sum())
+    True
+    """
+
+    _default_estimator = GaussianNB
+    _default_sampler = RWOSampler
+
+
+@_documented_resampling["obpd"]
+class OBPDBoostClassifier(CostBoostingClassifier):
+    """OBPDBoost (paper 003): AdaBoost with Gaussian-mixture rows every round.
+
+    SMOTEBoost with SMOTE replaced by OBPD-Sampling. The mixture is refitted each
+    round (the sampler is generic), which dominates the fit time on wide data.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.boosting import OBPDBoostClassifier
+    >>> X, y = make_classification(weights=[0.8], random_state=0)
+    >>> model = OBPDBoostClassifier(n_estimators=5, random_state=0).fit(X, y)
+    >>> model.n_synthetic_ == 2 * int((y == model.pos_label_).sum())
+    True
+    """
+
+    _default_estimator = GaussianNB
+    _default_sampler = OBPDSampler
 
 
 _LOGIT_PARAMETERS = """\
@@ -394,7 +529,8 @@ _LOGIT_ATTRIBUTES = """\
     estimators_ : list of regressors
         One per round.
     train_cost_ : ndarray of shape (n_estimators,)
-        Mean training cost per sample after each round.
+        Mean training cost per sample after each round (each sample's own cost
+        of an error when costs are per sample).
     n_features_in_ : int
         Number of features seen in fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -452,7 +588,7 @@ class AsymLogitBoostClassifier(LogitCostBoostingClassifier):
         return 0.5 * (c1 + c2), 0.5 * float(np.log(c2 / c1))
 
 
-class CalibratedAdaBoostClassifier(StagedMixin, BinaryCostClassifier):
+class CalibratedAdaBoostClassifier(StagedCostClassifier):
     """AdaBoost, Platt-calibrated, thresholded at the Bayes threshold.
 
     Nikolaou et al. (2016) found that plain AdaBoost with calibrated probabilities
@@ -496,7 +632,7 @@ class CalibratedAdaBoostClassifier(StagedMixin, BinaryCostClassifier):
         ``(a, b)`` of ``P(+|x) = sigmoid(a F + b)``.
     train_cost_ : ndarray of shape (n_rounds,)
         Mean training cost per sample after each round, with the calibrated
-        threshold.
+        threshold (each sample's own cost when costs are per sample).
     n_features_in_ : int
         Number of features seen in fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -507,7 +643,7 @@ class CalibratedAdaBoostClassifier(StagedMixin, BinaryCostClassifier):
     The staged predictions apply the final calibration to each stage's score.
     """
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
         "estimator": [HasMethods(["fit", "predict"]), None],
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "learning_rate": [Interval(Real, 0, None, closed="neither")],
@@ -562,7 +698,7 @@ class CalibratedAdaBoostClassifier(StagedMixin, BinaryCostClassifier):
         self
             The fitted estimator.
         """
-        X, signs, _, weight = self._prepare(X, y, sample_weight, sample_cost)
+        X, signs, c, weight = self._prepare(X, y, sample_weight, sample_cost)
         labels = np.where(signs > 0, 1, 0)
         booster = AdaBoostClassifier(
             self.estimator,
@@ -572,31 +708,18 @@ class CalibratedAdaBoostClassifier(StagedMixin, BinaryCostClassifier):
             pos_label=1,
             random_state=self.random_state,
         )
-        if isinstance(self.cv, Integral):
-            seed = draw_seed(self.random_state)
-            folds: Any = StratifiedKFold(self.cv, shuffle=True, random_state=seed)
-        else:
-            folds = check_cv(self.cv, labels, classifier=True)
-        scores = np.full(X.shape[0], np.nan)
-        for train, test in folds.split(X, labels):
-            sw = None if weight is None else weight[train]
-            member = clone(booster).fit(X[train], labels[train], sample_weight=sw)
-            scores[test] = member.decision_function(X[test])
-        scored = ~np.isnan(scores)  # a list of splits may leave rows untested
-        platt = LogisticRegression(C=1e6).fit(
-            scores[scored, None],
-            labels[scored],
-            sample_weight=None if weight is None else weight[scored],
+        self.calibration_ = platt_scaling(
+            booster,
+            X,
+            labels,
+            pos_label=1,
+            cv=self.cv,
+            sample_weight=weight,
+            random_state=self.random_state,
         )
-        self.calibration_ = (float(platt.coef_[0, 0]), float(platt.intercept_[0]))
         self.adaboost_ = booster.fit(X, labels, sample_weight=weight)
-        c1, c2 = self.costs_
-        costs = np.where(signs > 0, c1, c2)
         self.train_cost_ = np.array(
-            [
-                float(np.sum(costs[np.where(s > 0, 1.0, -1.0) != signs]) / X.shape[0])
-                for s in self._staged_scores(X)
-            ]
+            [cost_of_signs(signs, s, c) for s in self._staged_scores(X)]
         )
         return self
 

@@ -28,6 +28,7 @@ at 4 would cut the very step that carries the cost when ``C1/C2 > 3``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from numbers import Integral, Real
 from typing import Any, ClassVar
 
@@ -38,12 +39,8 @@ from sklearn.tree import DecisionTreeRegressor
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
 
-from costsense.boosting._base import (
-    BinaryCostClassifier,
-    StagedMixin,
-    cost_of_signs,
-)
-from costsense.utils._param_validation import HasMethods, Interval, _fit_context
+from costsense.boosting._staged import StagedCostClassifier, cost_of_signs
+from costsense.utils._compat import HasMethods, Interval, _fit_context
 from costsense.utils._random import seeded_clone
 
 FloatArray = NDArray[np.float64]
@@ -53,10 +50,10 @@ __all__ = ["LogitCostBoostingClassifier"]
 _WEIGHT_FLOOR = 1e-10
 
 
-class LogitCostBoostingClassifier(StagedMixin, BinaryCostClassifier):
+class LogitCostBoostingClassifier(StagedCostClassifier):
     """Base of AsyBL and Asymmetric LogitBoost; ``_link(c1, c2)`` gives ``(g, eta)``."""
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
         "estimator": [HasMethods(["fit", "predict"]), None],
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "learning_rate": [Interval(Real, 0, None, closed="neither")],
@@ -116,7 +113,7 @@ class LogitCostBoostingClassifier(StagedMixin, BinaryCostClassifier):
         self
             The fitted estimator.
         """
-        X, y, _, weight = self._prepare(X, y, sample_weight, sample_cost)
+        X, y, c, weight = self._prepare(X, y, sample_weight, sample_cost)
         base = self._base()
         if not has_fit_parameter(base, "sample_weight"):
             raise TypeError(
@@ -132,7 +129,6 @@ class LogitCostBoostingClassifier(StagedMixin, BinaryCostClassifier):
         F = np.zeros(X.shape[0])
         self.estimators_: list[Any] = []
         self.train_cost_ = np.empty(self.n_estimators)
-        c = np.where(y > 0, c1, c2)
         for t in range(self.n_estimators):
             p = expit(2.0 * (g * F + eta))
             w = np.maximum(p * (1.0 - p), _WEIGHT_FLOOR)
@@ -150,17 +146,11 @@ class LogitCostBoostingClassifier(StagedMixin, BinaryCostClassifier):
         g, _ = self.link_
         return self.learning_rate * np.asarray(f, dtype=np.float64) / (2.0 * g)
 
-    def _staged_scores(self, X: FloatArray) -> Any:
+    def _staged_scores(self, X: FloatArray) -> Iterator[FloatArray]:
         F = np.zeros(X.shape[0])
         for learner in self.estimators_:
             F = F + self._step(learner.predict(X))
             yield F
-
-    def _score(self, X: FloatArray) -> FloatArray:
-        F = np.zeros(X.shape[0])
-        for F in self._staged_scores(X):  # noqa: B007 - the last stage is the score
-            pass
-        return F
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Return ``P(+|x) = p(F(x))``, the link of the loss.

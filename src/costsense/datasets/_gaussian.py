@@ -696,9 +696,9 @@ def _circle_zeros(M: FloatArray) -> list[float]:
 
 def _as_predict(classifier: Any) -> Callable[[FloatArray], IntArray]:
     if hasattr(classifier, "predict") and callable(classifier.predict):
-        return classifier.predict  # type: ignore[no-any-return]
+        return classifier.predict
     if callable(classifier):
-        return classifier  # type: ignore[no-any-return]
+        return classifier
     raise TypeError(
         "classifier must be a fitted estimator with a predict method or a callable "
         f"X -> labels in {{-1, +1}}, got {type(classifier).__name__}."

@@ -16,22 +16,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import clone
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.svm import SVC, LinearSVC
 from sklearn.utils.metaestimators import available_if
 
-from costsense.boosting._base import BinaryCostClassifier
-from costsense.utils._param_validation import Interval, StrOptions, _fit_context
+from costsense._base import BinaryCostClassifier, has_probability
+from costsense.utils._compat import Interval, StrOptions, _fit_context
 
 FloatArray = NDArray[np.float64]
 
 __all__ = ["CSSVMClassifier"]
-
-
-def _has_probability(self: Any) -> bool:
-    return bool(self.probability)
 
 
 class CSSVMClassifier(BinaryCostClassifier):
@@ -62,10 +55,13 @@ class CSSVMClassifier(BinaryCostClassifier):
         Iteration cap of LinearSVC (epochs) and SVC; scikit-learn warns with a
         ConvergenceWarning when it is reached.
     probability : bool, default=False
-        Fit Platt scaling on 5-fold out-of-fold decision values, for
+        Fit Platt scaling on out-of-fold decision values (``cv``), for
         ``predict_proba``.
+    cv : int, cross-validation generator or iterable, default=5
+        Folds of the Platt scaling: a number of shuffled stratified folds, or any
+        scikit-learn splitter or list of splits (used with ``probability=True``).
     random_state : int, RandomState instance or None, default=None
-        Seed of the solver.
+        Seeds the solver and the Platt folds.
 
     Attributes
     ----------
@@ -98,7 +94,7 @@ class CSSVMClassifier(BinaryCostClassifier):
     'LinearSVC'
     """
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
         "C": [Interval(Real, 0, None, closed="neither")],
         "kernel": [StrOptions({"linear", "rbf", "poly", "sigmoid"})],
         "gamma": [
@@ -113,6 +109,7 @@ class CSSVMClassifier(BinaryCostClassifier):
         "tol": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "probability": ["boolean"],
+        "cv": ["cv_object"],
         "random_state": ["random_state"],
     }
 
@@ -130,6 +127,7 @@ class CSSVMClassifier(BinaryCostClassifier):
         tol: float = 1e-3,
         max_iter: int = 1000,
         probability: bool = False,
+        cv: Any = 5,
         random_state: Any = None,
     ) -> None:
         self.C = C
@@ -143,6 +141,7 @@ class CSSVMClassifier(BinaryCostClassifier):
         self.tol = tol
         self.max_iter = max_iter
         self.probability = probability
+        self.cv = cv
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -196,25 +195,16 @@ class CSSVMClassifier(BinaryCostClassifier):
         weights = c if weight is None else c * weight
         self.estimator_ = model.fit(X, signs, sample_weight=weights)
         if self.probability:
-            # Platt scaling on out-of-fold decision values (SVC's own
-            # ``probability`` is deprecated in scikit-learn 1.9)
-            scores = cross_val_predict(
-                clone(model),
-                X,
-                signs,
-                cv=StratifiedKFold(5, shuffle=True, random_state=0),
-                method="decision_function",
-                params={"sample_weight": weights},
-            )
-            platt = LogisticRegression(C=1e6).fit(scores[:, None], signs > 0)
-            self.platt_ = (float(platt.coef_[0, 0]), float(platt.intercept_[0]))
+            # our own Platt scaling: SVC's ``probability`` is deprecated in
+            # scikit-learn 1.9
+            self.platt_ = self._fit_platt(X, signs, c, weight)
         self.n_iter_ = int(np.max(self.estimator_.n_iter_))
         return self
 
     def _score(self, X: FloatArray) -> FloatArray:
         return np.asarray(self.estimator_.decision_function(X), dtype=np.float64)
 
-    @available_if(_has_probability)
+    @available_if(has_probability)
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Platt-scaled probabilities (``probability=True``).
 
@@ -227,6 +217,4 @@ class CSSVMClassifier(BinaryCostClassifier):
         -------
         ndarray of shape (n_samples, 2)
         """
-        X = self._validated(X)
-        a, b = self.platt_
-        return self._proba(1.0 / (1.0 + np.exp(-(a * self._score(X) + b))))
+        return self._platt_proba(X)

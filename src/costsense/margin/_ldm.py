@@ -75,15 +75,13 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import linalg
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression
 from sklearn.metrics.pairwise import pairwise_kernels
-from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.metaestimators import available_if
 
-from costsense.boosting._base import BinaryCostClassifier
+from costsense._base import BinaryCostClassifier, has_probability
 from costsense.margin._dcd import solve_dense, solve_linear
+from costsense.utils._compat import Interval, StrOptions, _fit_context
 from costsense.utils._docstrings import documented
-from costsense.utils._param_validation import Interval, StrOptions, _fit_context
 from costsense.utils._random import draw_seed
 
 FloatArray = NDArray[np.float64]
@@ -103,7 +101,7 @@ class _Factor:
 
     def __init__(self, A: FloatArray) -> None:
         self.cholesky: FloatArray | None = None
-        self.whitening: FloatArray | None = None
+        self.whitening: FloatArray = np.empty((0, 0))  # used without Cholesky
         try:
             self.cholesky = linalg.cholesky(A, lower=True)
         except linalg.LinAlgError:
@@ -143,14 +141,10 @@ class _Factor:
         return linalg.solve_triangular(self.cholesky, u, lower=True, trans="T")
 
 
-def _has_probability(self: Any) -> bool:
-    return bool(self.probability)
-
-
 class _BaseLDM(BinaryCostClassifier):
     """Shared fit and prediction of LDM and CS-LDM."""
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
         "lambda1": [Interval(Real, 0, None, closed="left")],
         "lambda2": [Interval(Real, 0, None, closed="left")],
         "C": [Interval(Real, 0, None, closed="neither")],
@@ -166,6 +160,7 @@ class _BaseLDM(BinaryCostClassifier):
         "tol": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "probability": ["boolean"],
+        "cv": ["cv_object"],
         "random_state": ["random_state"],
     }
 
@@ -177,10 +172,10 @@ class _BaseLDM(BinaryCostClassifier):
         sample_cost: ArrayLike | None,
     ) -> _BaseLDM:
         X, signs, c, weight = self._prepare(X, y, sample_weight, sample_cost)
-        weight = np.ones(X.shape[0]) if weight is None else weight
-        self._fit_solver(X, signs, c, weight)
+        ones = np.ones(X.shape[0])
+        self._fit_solver(X, signs, c, ones if weight is None else weight)
         if self.probability:
-            self._fit_platt(X, signs, c, weight)
+            self.platt_ = self._fit_platt(X, signs, c, weight)
         return self
 
     # ----------------------------------------------------------------- solvers
@@ -419,25 +414,7 @@ class _BaseLDM(BinaryCostClassifier):
             return self._raw_kernel(X, self.landmarks_) @ self.coef_ + self.intercept_
         return X @ self.coef_ + self.intercept_
 
-    def _fit_platt(
-        self, X: FloatArray, y: FloatArray, c: FloatArray, weight: FloatArray
-    ) -> None:
-        """Platt scaling on out-of-fold decision values (5 stratified folds)."""
-        scores = np.empty(X.shape[0])
-        folds = StratifiedKFold(5, shuffle=True, random_state=self._seed())
-        final = {k: getattr(self, k) for k in self._fitted_names()}
-        for train, test in folds.split(X, y):
-            self._fit_solver(X[train], y[train], c[train], weight[train])
-            scores[test] = self._score(X[test])
-        for name, value in final.items():
-            setattr(self, name, value)
-        platt = LogisticRegression(C=1e6).fit(scores[:, None], (y > 0).astype(int))
-        self.platt_ = (float(platt.coef_[0, 0]), float(platt.intercept_[0]))
-
-    def _fitted_names(self) -> list[str]:
-        return [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]
-
-    @available_if(_has_probability)
+    @available_if(has_probability)
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Platt-scaled probabilities (fitted when ``probability=True``).
 
@@ -450,9 +427,7 @@ class _BaseLDM(BinaryCostClassifier):
         -------
         ndarray of shape (n_samples, 2)
         """
-        X = self._validated(X)
-        a, b = self.platt_
-        return self._proba(1.0 / (1.0 + np.exp(-(a * self._score(X) + b))))
+        return self._platt_proba(X)
 
 
 _SHARED_PARAMETERS = """\
@@ -497,8 +472,11 @@ _SHARED_PARAMETERS = """\
     max_iter : int, default=1000
         Maximum number of epochs; a ConvergenceWarning says when it is reached.
     probability : bool, default=False
-        Fit Platt scaling on 5-fold out-of-fold decision values, for
-        ``predict_proba`` (five extra fits).
+        Fit Platt scaling on out-of-fold decision values (``cv``), for
+        ``predict_proba`` (one extra fit per fold).
+    cv : int, cross-validation generator or iterable, default=5
+        Folds of the Platt scaling: a number of shuffled stratified folds, or any
+        scikit-learn splitter or list of splits (used with ``probability=True``).
     random_state : int, RandomState instance or None, default=None
         Seeds the coordinate orders, the Nystroem sample and the Platt folds."""
 
@@ -591,6 +569,7 @@ class LDMClassifier(_BaseLDM):
         tol: float = 1e-3,
         max_iter: int = 1000,
         probability: bool = False,
+        cv: Any = 5,
         random_state: Any = None,
     ) -> None:
         self.lambda1 = lambda1
@@ -608,6 +587,7 @@ class LDMClassifier(_BaseLDM):
         self.tol = tol
         self.max_iter = max_iter
         self.probability = probability
+        self.cv = cv
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -662,7 +642,7 @@ class CSLDMClassifier(_BaseLDM):
     (10.0, 1.0)
     """
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
         **_BaseLDM._parameter_constraints,
         "cost": "no_validation",
         "pos_label": "no_validation",
@@ -686,6 +666,7 @@ class CSLDMClassifier(_BaseLDM):
         tol: float = 1e-3,
         max_iter: int = 1000,
         probability: bool = False,
+        cv: Any = 5,
         cost: Any = None,
         pos_label: Any = None,
         random_state: Any = None,
@@ -705,6 +686,7 @@ class CSLDMClassifier(_BaseLDM):
         self.tol = tol
         self.max_iter = max_iter
         self.probability = probability
+        self.cv = cv
         self.cost = cost
         self.pos_label = pos_label
         self.random_state = random_state

@@ -56,7 +56,7 @@ class ClassDensityOverSampler(BaseOverSampler):
     Subclasses implement :meth:`_draw_continuous`.
     """
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
         **BaseOverSampler._parameter_constraints,
         "categorical_features": ["array-like", None],
     }

@@ -34,9 +34,9 @@ from numpy.typing import NDArray
 from sklearn.mixture import GaussianMixture
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from costsense.sampling._base import ClassDensityOverSampler
+from costsense.utils._compat import Interval, StrOptions
 
 FloatArray = NDArray[np.float64]
 
@@ -116,7 +116,7 @@ def gibbs_draws(
     """
     means = mixture.means_
     covariances = component_covariances(mixture)
-    precisions = np.linalg.inv(covariances)
+    precisions = np.asarray(np.linalg.inv(covariances), dtype=np.float64)
     log_prior = np.log(mixture.weights_) - 0.5 * np.linalg.slogdet(covariances)[1]
     x = np.array(starts, dtype=np.float64, copy=True)
     for _ in range(n_sweeps):
@@ -230,7 +230,7 @@ class OBPDSampler(ClassDensityOverSampler):
     [91, 91]
     """
 
-    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
         **ClassDensityOverSampler._parameter_constraints,
         "n_components": [
             StrOptions({"aic"}),

@@ -1,0 +1,372 @@
+"""What every costsense classifier shares: the fit start-up, the binary base, Platt.
+
+Every learner family (rescaling wrappers, boosting, margin learners, EFSBoost)
+starts a fit the same way, through :meth:`ClassifierBase._start_fit`: validate ``X``
+and ``y``, refuse a single class with one message, check ``sample_weight``, and
+resolve the costs with :func:`costsense.costs.resolve_cost` (the positive class, the
+cost matrix, each sample's cost of an error). :class:`BinaryCostClassifier` adds the
+mapping of two labels to ``-1`` (negative) and ``+1`` (the positive, costly class)
+and the prediction methods of a score whose sign is the decision.
+:func:`platt_scaling` is the one calibration of a score into ``P(+|x)`` (Platt 1999),
+on out-of-fold scores, used by every estimator with a ``probability`` or a
+calibrated threshold.
+
+This module stands on :mod:`costsense.costs` and :mod:`costsense.utils` only; every
+family stands on it, none on another family.
+
+References
+----------
+.. [1] J. Platt, "Probabilistic outputs for support vector machines and comparisons
+   to regularized likelihood methods", Advances in Large Margin Classifiers, 1999.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Integral
+from typing import Any, cast
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold, check_cv
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter
+
+from costsense.costs import ResolvedCost, binary_costs_from_matrix, resolve_cost
+from costsense.utils._compat import _check_sample_weight, validate_data
+from costsense.utils._random import draw_seed
+
+FloatArray = NDArray[np.float64]
+
+__all__ = [
+    "BinaryCostClassifier",
+    "ClassifierBase",
+    "FitStart",
+    "has_probability",
+    "platt_scaling",
+]
+
+
+@dataclass(frozen=True)
+class FitStart:
+    """The validated training data of one fit.
+
+    Attributes
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Validated samples.
+    y : ndarray of shape (n_samples,)
+        Labels as given.
+    y_index : ndarray of shape (n_samples,)
+        Index of each label in ``classes_``.
+    sample_weight : ndarray of shape (n_samples,) or None
+        Validated weights (non-negative, not all zero), or None.
+    cost : ResolvedCost or None
+        The resolved costs (None when the learner does not use costs).
+    """
+
+    X: FloatArray
+    y: NDArray[Any]
+    y_index: NDArray[np.intp]
+    sample_weight: FloatArray | None
+    cost: ResolvedCost | None
+
+
+def _plain_value(value: Any) -> Any:
+    """Return a numpy scalar as the Python value it holds (for messages)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def has_probability(estimator: Any) -> bool:
+    """``available_if`` test: ``predict_proba`` exists when ``probability=True``."""
+    return bool(estimator.probability)
+
+
+class ClassifierBase(ClassifierMixin, BaseEstimator):
+    """The fit start-up and the predict-time validation every classifier shares."""
+
+    def _start_fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        sample_cost: ArrayLike | None = None,
+        *,
+        binary: bool = False,
+        costs: bool = True,
+        **check_params: Any,
+    ) -> FitStart:
+        """Validate the training data; set ``classes_`` and, with costs, the costs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples.
+        y : array-like of shape (n_samples,)
+            Labels (at least two classes).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights, not all zero.
+        sample_cost : array-like, default=None
+            Example-dependent costs (:func:`costsense.costs.as_cost_rows`).
+        binary : bool, default=False
+            Refuse more than two classes (scikit-learn's wording, which its common
+            checks look for).
+        costs : bool, default=True
+            Resolve the estimator's ``cost`` (C1 = C2 = 1 without one) and
+            ``pos_label``, and set ``cost_matrix_`` and ``pos_label_``.
+        **check_params : dict
+            Passed to ``validate_data`` (``dtype``, for example).
+
+        Returns
+        -------
+        FitStart
+        """
+        X, y = validate_data(self, X, y, **check_params)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.size < 2:
+            raise ValueError(
+                f"y has only one class ({_plain_value(self.classes_[0])!r}); a "
+                "classifier needs at least two classes to learn from."
+            )
+        if binary and self.classes_.size > 2:
+            raise ValueError(
+                "Only binary classification is supported. The type of the target "
+                f"is {type_of_target(y)}."
+            )
+        weight = None
+        if sample_weight is not None:
+            # scikit-learn refuses negative weights and all-zero weights
+            weight = _check_sample_weight(
+                sample_weight, X, dtype=np.float64, ensure_non_negative=True
+            )
+        resolved = None
+        if costs:
+            # an estimator without a ``cost`` parameter is cost-blind: C1 = C2 = 1
+            resolved = resolve_cost(
+                getattr(self, "cost", 1.0),
+                y,
+                classes=self.classes_,
+                pos_label=getattr(self, "pos_label", None),
+                sample_cost=sample_cost,
+                sample_weight=weight,
+            )
+            self.cost_matrix_ = resolved.matrix
+            self.pos_label_ = resolved.pos_label
+        return FitStart(
+            X=cast(FloatArray, X),
+            y=cast(NDArray[Any], y),
+            y_index=np.searchsorted(self.classes_, y),
+            sample_weight=weight,
+            cost=resolved,
+        )
+
+    def _validated(self, X: ArrayLike, **check_params: Any) -> FloatArray:
+        """Check that the model is fitted, then validate ``X`` against the fit."""
+        check_is_fitted(self)
+        return validate_data(self, X, reset=False, **check_params)
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        return tags
+
+
+class BinaryCostClassifier(ClassifierBase):
+    """Base of the binary cost-sensitive classifiers whose score's sign decides.
+
+    Subclasses implement ``_score(X)``, positive for the positive class; this class
+    orients it as scikit-learn's ``decision_function`` (positive for
+    ``classes_[1]``) and turns it into labels.
+    """
+
+    def _prepare(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None,
+        sample_cost: ArrayLike | None,
+    ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray | None]:
+        """Validate; return ``X``, ``y`` in {-1, +1}, costs ``c`` and weights.
+
+        Sets ``classes_``, ``pos_label_``, ``cost_matrix_`` and ``costs_`` (the
+        pair ``(C1, C2)``: mean false-negative and false-positive costs).
+        """
+        start = self._start_fit(X, y, sample_weight, sample_cost, binary=True)
+        resolved = start.cost
+        assert resolved is not None  # costs=True
+        self.costs_ = binary_costs_from_matrix(
+            resolved.matrix, self.classes_, resolved.pos_label
+        )
+        signs = np.where(resolved.y_index == resolved.pos_index, 1.0, -1.0)
+        return start.X, signs, resolved.sample_cost, start.sample_weight
+
+    def _fit_platt(
+        self,
+        X: FloatArray,
+        signs: FloatArray,
+        c: FloatArray,
+        weight: FloatArray | None,
+    ) -> tuple[float, float]:
+        """Platt scaling of this estimator's own score, on out-of-fold refits.
+
+        Each fold refits a clone without ``probability``, on the signs (positive
+        class ``+1``) and each sample's cost ``c``; the folds are ``self.cv``.
+        """
+        member = clone(self)
+        updates: dict[str, Any] = {"probability": False}
+        if "pos_label" in member.get_params(deep=False):
+            updates["pos_label"] = 1.0
+        member.set_params(**updates)
+        fit_params = (
+            {"sample_cost": c} if has_fit_parameter(member, "sample_cost") else {}
+        )
+        return platt_scaling(
+            member,
+            X,
+            signs,
+            pos_label=1.0,
+            cv=getattr(self, "cv", 5),
+            sample_weight=weight,
+            fit_params=fit_params,
+            random_state=getattr(self, "random_state", None),
+        )
+
+    def _platt_proba(self, X: ArrayLike) -> FloatArray:
+        """``P(+|x) = sigmoid(a f(x) + b)`` from ``platt_``, in ``classes_`` order."""
+        X = self._validated(X)
+        a, b = self.platt_
+        return self._proba(1.0 / (1.0 + np.exp(-(a * self._score(X) + b))))
+
+    def _to_labels(self, score: FloatArray) -> NDArray[Any]:
+        """Labels from a score whose positive sign means the positive class.
+
+        A zero score gets the label ``decision_function`` gives it in
+        scikit-learn's convention (``classes_[1]`` iff > 0).
+        """
+        return self.classes_[(self._oriented(score) > 0).astype(int)]
+
+    def _oriented(self, score: FloatArray) -> FloatArray:
+        """Orient a positive-class score as scikit-learn's (``classes_[1]`` > 0)."""
+        return score if self.classes_[1] == self.pos_label_ else -score
+
+    def _proba(self, p_pos: FloatArray) -> FloatArray:
+        """Two probability columns in ``classes_`` order from ``P(positive)``."""
+        proba = np.empty((p_pos.shape[0], 2))
+        pos = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
+        proba[:, pos] = p_pos
+        proba[:, 1 - pos] = 1.0 - p_pos
+        return proba
+
+    def _score(self, X: FloatArray) -> FloatArray:
+        """Return the model's score, positive for the positive class (subclasses)."""
+        raise AttributeError(f"{type(self).__name__} defines no score")
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Return the model's score, positive for ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The model's score (boosting: the ensemble score ``F(x)``, for Ting's
+            rules ``C1`` times the positive vote minus ``C2`` times the negative
+            one; calibrated AdaBoost: the calibrated log-odds minus those of the
+            Bayes threshold; LDM and SVM: ``w'phi(x)``), sign-flipped when the
+            positive class is ``classes_[0]``.
+        """
+        X = self._validated(X)
+        return self._oriented(self._score(X))
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Predict the class the sign of the score points to.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``classes_[1]`` where :meth:`decision_function` is positive, else
+            ``classes_[0]``.
+        """
+        X = self._validated(X)
+        return self._to_labels(self._score(X))
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+def platt_scaling(
+    estimator: Any,
+    X: FloatArray,
+    y: NDArray[Any],
+    *,
+    pos_label: Any,
+    cv: Any = 5,
+    sample_weight: FloatArray | None = None,
+    fit_params: dict[str, NDArray[Any]] | None = None,
+    random_state: Any = None,
+) -> tuple[float, float]:
+    """Fit ``P(y = pos_label | x) = sigmoid(a f(x) + b)`` on out-of-fold scores.
+
+    Each fold fits a clone of ``estimator`` on the other folds and scores its own
+    rows with ``decision_function``; a logistic regression of the labels on those
+    scores (practically unregularised) gives ``(a, b)`` (Platt 1999).
+
+    Parameters
+    ----------
+    estimator : classifier with ``decision_function``
+        Unfitted; cloned for each fold.
+    X : ndarray of shape (n_samples, n_features)
+        Training samples.
+    y : ndarray of shape (n_samples,)
+        Binary labels.
+    pos_label : label
+        The class whose probability is modelled.
+    cv : int, cross-validation generator or iterable, default=5
+        A number of shuffled stratified folds (seeded from ``random_state``), or
+        any scikit-learn splitter or list of splits; rows no split tests are left
+        out of the regression.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Passed to each fold's fit and to the regression.
+    fit_params : dict of str to ndarray of shape (n_samples, ...), default=None
+        Further per-sample fit arguments (``sample_cost``), sliced per fold.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the folds when ``cv`` is a number.
+
+    Returns
+    -------
+    (a, b) : tuple of float
+    """
+    target = (np.asarray(y) == pos_label).astype(int)
+    if isinstance(cv, Integral):
+        seed = draw_seed(random_state)
+        folds: Any = StratifiedKFold(int(cv), shuffle=True, random_state=seed)
+    else:
+        folds = check_cv(cv, target, classifier=True)
+    scores = np.full(X.shape[0], np.nan)
+    for train, test in folds.split(X, target):
+        params = {name: value[train] for name, value in (fit_params or {}).items()}
+        if sample_weight is not None:
+            params["sample_weight"] = sample_weight[train]
+        model = clone(estimator).fit(X[train], y[train], **params)
+        score = np.asarray(model.decision_function(X[test]), dtype=np.float64)
+        scores[test] = score if model.classes_[1] == pos_label else -score
+    scored = ~np.isnan(scores)
+    platt = LogisticRegression(C=1e6).fit(
+        scores[scored, None],
+        target[scored],
+        sample_weight=None if sample_weight is None else sample_weight[scored],
+    )
+    return float(platt.coef_[0, 0]), float(platt.intercept_[0])

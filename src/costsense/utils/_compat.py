@@ -1,0 +1,35 @@
+"""The one module that imports scikit-learn's private or recently moved helpers.
+
+scikit-learn's parameter validation (``Interval``, ``StrOptions``, ``HasMethods``,
+``_fit_context``), ``_check_sample_weight`` and ``validate_data`` are private or
+moved between releases. Every costsense module imports them from here, so a
+scikit-learn upgrade touches one file; ``sklearn-compat`` supplies ``validate_data``
+across versions. ``tests/test_imports.py`` fails if another module imports a private
+scikit-learn or imbalanced-learn name directly.
+"""
+
+from __future__ import annotations
+
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import (
+    HasMethods,
+    Hidden,
+    Interval,
+    Options,
+    StrOptions,
+    validate_params,
+)
+from sklearn.utils.validation import _check_sample_weight
+from sklearn_compat.utils.validation import validate_data
+
+__all__ = [
+    "HasMethods",
+    "Hidden",
+    "Interval",
+    "Options",
+    "StrOptions",
+    "_check_sample_weight",
+    "_fit_context",
+    "validate_data",
+    "validate_params",
+]

@@ -1,0 +1,181 @@
+"""The shared base: one fit start-up, one Platt scaling, one meaning of train_cost_."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.svm import LinearSVC
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from sklearn.utils.validation import has_fit_parameter
+
+from costsense._base import platt_scaling
+from costsense.boosting import (
+    AdaBoostClassifier,
+    AsyBLClassifier,
+    CalibratedAdaBoostClassifier,
+)
+from costsense.margin import CSLDMClassifier, CSSVMClassifier, LDMClassifier
+from tests._registry import classifiers, fast_instance
+
+
+def _data(n: int = 160, seed: int = 0):
+    X, y = make_classification(
+        n_samples=n,
+        n_features=4,
+        n_informative=3,
+        n_redundant=0,
+        weights=[0.7],
+        flip_y=0.1,
+        random_state=seed,
+    )
+    return X, y
+
+
+def _by_hand(estimator, X, y, splits, weight=None):
+    """Out-of-fold decision values and the logistic fit, written out."""
+    scores = np.full(len(y), np.nan)
+    for train, test in splits:
+        kwargs = {} if weight is None else {"sample_weight": weight[train]}
+        model = estimator.fit(X[train], y[train], **kwargs)
+        scores[test] = model.decision_function(X[test])
+    seen = ~np.isnan(scores)
+    platt = LogisticRegression(C=1e6).fit(
+        scores[seen, None],
+        y[seen],
+        sample_weight=None if weight is None else weight[seen],
+    )
+    return platt.coef_[0, 0], platt.intercept_[0]
+
+
+def test_platt_scaling_is_logistic_regression_on_out_of_fold_scores():
+    X, y = _data()
+    splits = list(KFold(4).split(X))
+    a, b = platt_scaling(LinearSVC(), X, y, pos_label=1, cv=splits)
+    assert (a, b) == pytest.approx(_by_hand(LinearSVC(), X, y, splits), rel=1e-9)
+    assert a > 0  # a larger score means a likelier positive
+
+
+def test_platt_scaling_honours_weights_and_leaves_untested_rows_out():
+    X, y = _data(seed=1)
+    w = np.random.default_rng(1).uniform(0.2, 3.0, size=len(y))
+    splits = list(KFold(4).split(X))[:3]  # the last quarter is never tested
+    got = platt_scaling(LinearSVC(), X, y, pos_label=1, cv=splits, sample_weight=w)
+    assert got == pytest.approx(_by_hand(LinearSVC(), X, y, splits, w), rel=1e-9)
+    unweighted = platt_scaling(LinearSVC(), X, y, pos_label=1, cv=splits)
+    assert got != pytest.approx(unweighted, rel=1e-6)
+
+
+def test_platt_scaling_of_the_first_label_flips_the_score():
+    X, y = _data(seed=2)
+    splits = list(KFold(3).split(X))
+    a1, b1 = platt_scaling(LinearSVC(), X, y, pos_label=1, cv=splits)
+    a0, b0 = platt_scaling(LinearSVC(), X, y, pos_label=0, cv=splits)
+    assert (a0, b0) == pytest.approx((a1, -b1), rel=1e-6)
+
+
+def test_platt_scaling_seeds_its_folds_from_random_state():
+    X, y = _data(seed=3)
+    folds = list(StratifiedKFold(5, shuffle=True, random_state=11).split(X, y))
+    # an int random_state r gives the folds of draw_seed(r); a splitter is used as is
+    same = platt_scaling(LinearSVC(), X, y, pos_label=1, cv=folds)
+    assert same == pytest.approx(_by_hand(LinearSVC(), X, y, folds), rel=1e-9)
+    first = platt_scaling(LinearSVC(), X, y, pos_label=1, cv=5, random_state=0)
+    again = platt_scaling(LinearSVC(), X, y, pos_label=1, cv=5, random_state=0)
+    other = platt_scaling(LinearSVC(), X, y, pos_label=1, cv=5, random_state=1)
+    assert first == again
+    assert first != other
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        CSSVMClassifier(cost=3.0, probability=True, random_state=0),
+        LDMClassifier(probability=True, random_state=0),
+        CSLDMClassifier(cost=3.0, probability=True, random_state=0),
+    ],
+    ids=lambda m: type(m).__name__,
+)
+def test_margin_learners_calibrate_with_their_cv_weights_and_seed(model):
+    X, y = _data(seed=4)
+    w = np.random.default_rng(4).integers(1, 4, size=len(y)).astype(float)
+    splits = list(KFold(4).split(X))
+    fitted = model.set_params(cv=splits).fit(X, y, sample_weight=w)
+    # the same learner, on the same folds, by hand: the costs of the positives
+    # (class 1, the minority) weigh their hinge losses, the weights everything
+    member = type(model)(**{**model.get_params(), "probability": False, "cv": 5})
+    c = np.where(y == 1, fitted.costs_[0], fitted.costs_[1])
+    scores = np.full(len(y), np.nan)
+    for train, test in splits:
+        kwargs = {"sample_weight": w[train]}
+        if has_fit_parameter(member, "sample_cost"):
+            kwargs["sample_cost"] = c[train]
+        scores[test] = member.fit(X[train], y[train], **kwargs).decision_function(
+            X[test]
+        )
+    platt = LogisticRegression(C=1e6).fit(scores[:, None], y, sample_weight=w)
+    assert fitted.platt_ == pytest.approx(
+        (platt.coef_[0, 0], platt.intercept_[0]), rel=1e-6
+    )
+    reseeded = type(model)(**{**model.get_params(), "cv": 5, "random_state": 1})
+    again = type(model)(**{**model.get_params(), "cv": 5, "random_state": 1})
+    assert reseeded.fit(X, y).platt_ == again.fit(X, y).platt_
+
+
+# --------------------------------------------------------- train_cost_ per sample
+@pytest.mark.parametrize(
+    "model",
+    [
+        AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=8),
+        AsyBLClassifier(DecisionTreeRegressor(max_depth=2), n_estimators=8),
+        CalibratedAdaBoostClassifier(n_estimators=8),
+    ],
+    ids=lambda m: type(m).__name__,
+)
+def test_train_cost_uses_each_samples_own_cost(model):
+    X, y = _data(seed=5)
+    cost = np.random.default_rng(5).uniform(0.5, 9.0, size=len(y))
+    fitted = model.set_params(random_state=0).fit(X, y, sample_cost=cost)
+    for stage, prediction in enumerate(fitted.staged_predict(X)):
+        by_hand = np.sum(cost[prediction != y]) / len(y)
+        assert fitted.train_cost_[stage] == pytest.approx(by_hand, rel=1e-12)
+    # the class means alone would give another figure
+    means = np.where(y == fitted.pos_label_, *fitted.costs_)
+    last = fitted.predict(X) != y
+    assert fitted.train_cost_[-1] != pytest.approx(np.sum(means[last]) / len(y))
+
+
+# ------------------------------------------------------------ one fit start-up
+@pytest.mark.parametrize("cls", classifiers(), ids=lambda c: c.__name__)
+def test_every_classifier_refuses_bad_weights_by_name(cls):
+    X, y = _data(n=60, seed=6)
+    negative = np.ones(len(y))
+    negative[3] = -1.0
+    with pytest.raises(ValueError, match="sample_weight"):
+        fast_instance(cls).fit(X, y, sample_weight=negative)
+    with pytest.raises(ValueError, match="[Ss]ample weights must contain"):
+        fast_instance(cls).fit(X, y, sample_weight=np.zeros(len(y)))
+
+
+@pytest.mark.parametrize("cls", classifiers(), ids=lambda c: c.__name__)
+def test_every_classifier_says_the_same_about_one_class(cls):
+    X, _ = _data(n=30, seed=7)
+    with pytest.raises(ValueError) as error:
+        fast_instance(cls).fit(X, np.full(30, "only"))
+    assert str(error.value) == (
+        "y has only one class ('only'); a classifier needs at least two classes to "
+        "learn from."
+    )
+
+
+def test_platt_weights_leave_the_unweighted_fit_unchanged():
+    X, y = _data(seed=8)
+    ones = np.ones(len(y))
+    splits = list(KFold(4).split(X))
+    assert platt_scaling(
+        LinearSVC(), X, y, pos_label=1, cv=splits, sample_weight=ones
+    ) == pytest.approx(platt_scaling(LinearSVC(), X, y, pos_label=1, cv=splits))
+    assert_allclose(ones, 1.0)  # not modified in place
