@@ -138,7 +138,7 @@ def _unit(r: Round) -> np.ndarray:
     return r.c / r.c.max()
 
 
-# The stated round losses, written out from STYLE.md section 4 (C = c / max c).
+# The stated round losses, written out from the original papers (C = c / max c).
 WRITTEN_OUT = {
     "adaboost": lambda r, a: np.sum(r.D * np.exp(-a * r.margin)),
     "adaboostc": lambda r, a: np.sum(r.D * np.exp(-a * r.margin)),
@@ -200,7 +200,7 @@ def test_bounded_rules_minimise_their_convex_upper_bound(name):
         assert abs(rule.alpha(r) - oracle) < 1e-8, (name, rule.alpha(r), oracle)
 
 
-# Initial weights, STYLE.md section 4: proportional to the cost or uniform.
+# Initial weights: proportional to the cost or uniform, as each paper states.
 COST_INIT = {"adaboostc", "adacost", "csb0", "csb1", "csb2", "asyb"}
 
 

@@ -30,8 +30,9 @@ engine; the loop below is shorter than that hook.
 Choices the paper leaves open, as parameters:
 
 - ``feature_update="weighted"`` (default) weighs each row's term by its boosting
-  weight in the round; ``"literal"`` adds the terms unweighted, as printed (on KEEL
-  data this shrinks most subsets to 1-3 features within about five rounds).
+  weight in the round; ``"literal"`` adds the terms unweighted, as printed (every
+  misclassified row then counts alike, so a few rounds' errors can drop most
+  features; the README's user guide measures how many remain).
 - ``feature_score="log_ratio"`` (default) uses ``log P(x | y_n) - log P(x | p_n)``,
   the feature's term ``w_i`` of the model's log-odds (the paper's equations 11-12),
   which no rescaling of a feature changes; ``"density"`` uses the difference of

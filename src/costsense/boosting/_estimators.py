@@ -347,10 +347,11 @@ class AsyBClassifier(CostBoostingClassifier):
     As printed, the algorithm puts the cost both in ``D_1`` and in ``alpha``: it
     counts the cost twice. The exact stagewise minimisation of its own loss
     ``sum c exp(-y F)`` is :class:`AdaBoostCClassifier` (cost in ``D_1`` only).
-    Measured on the Gaussian problem with stumps, the printed form's ``alpha``
-    becomes non-positive after a few rounds; it is implemented faithfully (it is
-    what the paper evaluated): run it with ``early_stopping=False`` to reproduce
-    the paper, and read ``n_nonpositive_alpha_``. The printed equations (5)-(6)
+    Counting it twice can make the printed form's ``alpha`` non-positive after a
+    few rounds (the costly class's weight outgrows what a weak learner can
+    correct); it is implemented faithfully (it is what the paper evaluated): run
+    it with ``early_stopping=False`` to reproduce the paper, and read
+    ``n_nonpositive_alpha_``. The printed equations (5)-(6)
     use ``I[y = 1]`` in both sums; the ``alpha`` above is the minimiser of the
     stated objective and reduces to AdaBoost's when ``C1 = C2``.
     """
@@ -503,9 +504,9 @@ _LOGIT_PARAMETERS = """\
     n_estimators : int, default=50
         Number of rounds.
     learning_rate : float, default=0.1
-        Shrinkage of each Newton step. Without shrinkage (1.0) deep regressors
-        overfit fast: measured up to 100 % excess cost over the Bayes risk on the
-        Gaussian problem, against 7-17 % at 0.1.
+        Shrinkage of each Newton step. Lower it when the regressors are deep or
+        the rounds many: unshrunk Newton steps (1.0) of deep regressors overfit
+        within a few rounds (the user guide in the README measures it).
     cost : None, float, pair of floats or array-like of shape (2, 2), default=None
         What errors cost (:mod:`costsense.costs`).
     pos_label : hashable, default=None

@@ -29,8 +29,12 @@ References
 .. [6] I. Landesa-Vazquez, J. L. Alba-Castro, "Shedding light on the asymmetric
    learning capability of AdaBoost", Pattern Recognition Letters 33, 2012
    (AdaBoost with cost-proportional initial weights, "AdaBoostC").
-.. [7] Cao et al., paper 000 of this project (AsyB, Algorithm 1); see
-   ALGORITHMS.md for its errata.
+.. [7] Cao et al., paper 000 of this project (AsyB, Algorithm 1). Its errata, as
+   corrected in :class:`AsyB`: the printed equations (5)-(6) use ``I[y = 1]`` in
+   both the positive and the negative sums, and the printed ``alpha`` pairs the
+   sums under another labelling; the ``alpha`` here follows from equation (4) and
+   is AdaBoost's when ``C1 = C2``. The printed minimiser ``f*(x)`` lost its
+   logarithm: ``f*(x) = 1/2 ln(C1 P(+|x) / (C2 P(-|x)))``.
 """
 
 from __future__ import annotations

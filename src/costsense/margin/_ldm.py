@@ -9,9 +9,9 @@ Primal (Zhang & Zhou 2014; paper 002 weighs the slacks by the costs): with margi
 where ``mean(gamma) = (1/n) sum gamma_i`` and ``var(gamma)`` is the LDM paper's
 pairwise margin variance ``(1/n^2) sum_{i,j} (gamma_i - gamma_j)^2
 = (2/n^2) (n sum gamma_i^2 - (sum gamma_i)^2)`` (twice the population variance;
-paper 002's printed ``Q`` lost the minus sign, see ALGORITHMS.md). ``c_i = 1`` for
-LDM; ``C1`` for positives and ``C2`` for negatives (or each sample's own cost) for
-CS-LDM, so CS-LDM with ``C1 = C2 = 1`` is LDM.
+*erratum*: paper 002's printed ``Q`` lost the minus sign of this difference).
+``c_i = 1`` for LDM; ``C1`` for positives and ``C2`` for negatives (or each sample's
+own cost) for CS-LDM, so CS-LDM with ``C1 = C2 = 1`` is LDM.
 
 In ``w`` this is ``1/2 w'Aw - p'w + C sum c_i hinge`` with
 ``A = I + 4 lambda1 (n X'X - X'y y'X) / n^2`` and ``p = lambda2 X'y / n``.
@@ -454,10 +454,9 @@ _SHARED_PARAMETERS = """\
         linear kernel, else "exact" up to ``exact_max_samples``, "nystroem" beyond.
     n_components : int, default=300
         Nystroem landmarks (fewer if the sample repeats a row). The rank a
-        problem needs grows with its complexity: on benchmarks/margin.py's
-        20,000 x 20 problem (10 informative features), 300 random landmarks cost
-        30 % more than SVC(rbf) on held-out data, 1,000 cost 4 % more in half
-        SVC's fit time. Memory and time grow as ``n m`` and ``n m^2``.
+        problem needs grows with its complexity: raise it when the held-out cost
+        is above an exact kernel machine's (benchmarks/margin.py compares ranks
+        against SVC(rbf)). Memory and time grow as ``n m`` and ``n m^2``.
     landmarks : {"random", "kmeans"}, default="random"
         Nystroem landmarks: a uniform sample of the training rows (as
         scikit-learn's Nystroem), or the centres of k-means started from that

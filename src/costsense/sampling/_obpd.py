@@ -5,7 +5,7 @@ columns, chooses its number of components (Figueiredo & Jain's method, then AIC)
 draws the synthetic rows' continuous columns by Gibbs sampling from the mixture (T
 sweeps) and each discrete column by roulette wheel from the class's frequencies.
 
-What we implement, and why (see ALGORITHMS.md, paper 003):
+What we implement, and why (the paper leaves these open):
 
 - The columns are standardised within the class before the mixture is fitted, so
   ``reg_covar`` regularises every column alike; draws are mapped back.
