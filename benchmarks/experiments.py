@@ -16,10 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
-from costsense.costs import as_cost_matrix
-from costsense.experiments import plan, run_study, study_from_dict
+from costsense.experiments import CostSetting, plan, run_study, study_from_dict
 from costsense.experiments._runner import (
     _splits,
     build_model,
@@ -50,9 +47,9 @@ def bare_seconds() -> float:
     for cell in plan(STUDY):
         X, y, pos = load_dataset(cell.dataset, STUDY.seed, STUDY.gaussian_samples)
         train, test = _splits(STUDY, cell.dataset, y, cell.repeat)[cell.fold]
-        matrix = as_cost_matrix(cell.cost, np.unique(y), pos)
+        cost = CostSetting.resolve(cell.cost, y, pos)
         seed = derive_seed(STUDY.seed, "model", cell.key)
-        model = build_model(STUDY, cell.algorithm, matrix, pos, seed)
+        model = build_model(STUDY, cell.algorithm, cost, seed)
         started = time.perf_counter()
         model.fit(X[train], y[train])
         model.predict(X[test])
