@@ -547,7 +547,10 @@ class AsyBLClassifier(LogitCostBoostingClassifier):
 
     ``p(F) = C2 e^F / (C1 e^-F + C2 e^F)``; ``F_0 = 0``; each round fits a
     regressor to ``z = (y* - p) / (p (1 - p))`` with weights ``p (1 - p)`` and adds
-    half of it; ``H = sign(F)``. With ``C1 = C2`` it is LogitBoost.
+    half of it; ``H = sign(F)``. With ``C1 = C2`` it is LogitBoost. At the same
+    settings it predicts exactly as :class:`AsymLogitBoostClassifier`, whose score
+    is this one divided by ``(C1 + C2) / 2`` (proof sketch in
+    :mod:`costsense.boosting._logit`).
 
     Parameters
     ----------
@@ -574,7 +577,10 @@ class AsymLogitBoostClassifier(LogitCostBoostingClassifier):
     """Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011).
 
     The link ``p(F) = sigmoid(2 (g F + eta))`` with ``g = (C1 + C2) / 2`` and
-    ``eta = 1/2 ln(C2 / C1)``; Newton steps as in :class:`AsyBLClassifier`.
+    ``eta = 1/2 ln(C2 / C1)``; Newton steps as in :class:`AsyBLClassifier`. The
+    scale ``g`` cancels: ``g F`` follows AsyBL's recursion exactly, so at the same
+    settings the two predict alike and their probabilities agree (proof sketch in
+    :mod:`costsense.boosting._logit`).
 
     Parameters
     ----------

@@ -13,7 +13,18 @@ weights ``w = p (1 - p)`` and adds ``f / (2 g)`` (times the learning rate) to ``
 - Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011): ``g = (C1 + C2) / 2``,
   ``eta = 1/2 ln(C2 / C1)``.
 
-With ``C1 = C2`` (``g = 1``, ``eta = 0``) both are LogitBoost. In both, ``F = 0``
+With ``C1 = C2`` (``g = 1``, ``eta = 0``) both are LogitBoost.
+
+The two are one model on two score scales. Proof sketch, by induction over the
+rounds: let ``G = g F`` for Asymmetric LogitBoost. Its link is
+``sigmoid(2 (G + eta))``, AsyBL's link of ``G``; both start at 0, use the same
+``eta`` and the same clip ``z_max``, so in every round they fit the same regressor
+to the same working response with the same weights, and Asymmetric LogitBoost's
+step ``f / (2 g)`` in ``F`` is the step ``f / 2`` in ``G``, AsyBL's. Hence
+``g F_asym = F_asybl`` after every round: the same probabilities and the same
+predictions at the same learning rate (up to rounding, which can break a tie
+between two equally good splits differently). Published tables that put them far
+apart cannot come from these definitions at equal settings. In both, ``F = 0``
 gives ``p = C2 / (C1 + C2)``, the Bayes threshold, so ``sign(F)`` is the
 cost-sensitive Bayes rule when ``p`` estimates ``P(+|x)``; ``predict_proba`` is
 ``p(F)``.

@@ -16,6 +16,12 @@ own cost) for CS-LDM, so CS-LDM with ``C1 = C2 = 1`` is LDM.
 In ``w`` this is ``1/2 w'Aw - p'w + C sum c_i hinge`` with
 ``A = I + 4 lambda1 (n X'X - X'y y'X) / n^2`` and ``p = lambda2 X'y / n``.
 
+``lambda2`` here is the weight of ``mean(gamma)`` in this primal. Paper 002's kernel
+dual has the linear term ``q = -2 lambda2 K y / n`` where this primal gives
+``-lambda2 K y / n``: the paper's ``lambda2`` weighs the margin mean twice as much
+as ours, so the paper's ``lambda2 = v`` is ``lambda2 = 2 v`` here (its grid
+``{0.1, 1, 10}`` is ``{0.2, 2, 20}``).
+
 Linear solver (``solver="linear"``). With ``A = L L'`` and ``z_i = L^-1 x_i``,
 ``u = L'w`` turns the problem into a linear SVM without the margin terms,
 ``1/2 |u|^2 - (L^-1 p)'u + C sum c_i hinge(y_i u'z_i)``, solved by dual coordinate
