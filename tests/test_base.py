@@ -80,7 +80,7 @@ def test_platt_scaling_of_the_first_label_flips_the_score():
 def test_platt_scaling_seeds_its_folds_from_random_state():
     X, y = _data(seed=3)
     folds = list(StratifiedKFold(5, shuffle=True, random_state=11).split(X, y))
-    # an int random_state r gives the folds of draw_seed(r); a splitter is used as is
+    # a splitter is used as is; a number of folds is shuffled by random_state
     same = platt_scaling(LinearSVC(), X, y, pos_label=1, cv=folds)
     assert same == pytest.approx(_by_hand(LinearSVC(), X, y, folds), rel=1e-9)
     first = platt_scaling(LinearSVC(), X, y, pos_label=1, cv=5, random_state=0)

@@ -74,7 +74,8 @@ _PARAMETERS_TEMPLATE = """\
         weak learner, at the positives' mean weight; the error, ``alpha`` and the
         weight update stay on the original rows (see
         :mod:`costsense.boosting._resample`). Cloned, with its
-        ``sampling_strategy`` and ``random_state`` set. None means {sampler}.
+        ``sampling_strategy`` and ``random_state`` set. None means
+        {sampler}.
     oversampling : float, default=2.0
         Synthetic rows per round, as a multiple of the positive rows (paper 003:
         200 %); 0 adds none. Used only with a sampler.
@@ -392,7 +393,7 @@ class AsyBClassifier(CostBoostingClassifier):
         return _rules.AsyB(self.init_weights)
 
 
-_NAIVE_BAYES = "Gaussian naive Bayes, paper 003's base learner."
+_NAIVE_BAYES = "Gaussian naive Bayes,\n        paper 003's base learner."
 _documented_resampling = {
     name: documented(_parameters(_NAIVE_BAYES, sampler), _COMMON_ATTRIBUTES)
     for name, sampler in (
