@@ -38,6 +38,7 @@ from sklearn.pipeline import Pipeline
 
 from costsense.datasets import load_keel, make_gaussian_problem
 from costsense.experiments._claims import check_claims
+from costsense.experiments._diagnostics import fit_diagnostics
 from costsense.experiments._evaluate import (
     LOWER_IS_BETTER,
     fold_metrics,
@@ -257,7 +258,8 @@ def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     Returns
     -------
     dict
-        Identifiers, seed, parameters, sizes, timings, ``metrics`` and ``curves``.
+        Identifiers, seed, parameters, sizes, timings, ``metrics``, ``curves``
+        and ``diagnostics`` (what the fit did, :func:`fit_diagnostics`).
     """
     X, y, pos_label = load_dataset(cell.dataset, study.seed, study.gaussian_samples)
     train, test = _splits(study, cell.dataset, y, cell.repeat)[cell.fold]
@@ -302,6 +304,7 @@ def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
             ("cost_total" if k == "cost" else k): float(v) for k, v in values.items()
         },
         "curves": curves,
+        "diagnostics": fit_diagnostics(model, prediction),
     }
 
 

@@ -12,10 +12,12 @@ Layout (``DIR/results.sqlite``):
     ``study`` (the study as JSON), ``fingerprint`` (what determines the results),
     ``created``, ``version`` (costsense's version that created the store).
 ``cells(key, dataset, cost, algorithm, repeat, fold, seed, params, version,
-finished, n_train, n_test, fit_time, predict_time, metrics)``
+finished, n_train, n_test, fit_time, predict_time, metrics, diagnostics)``
     One row per finished cell; ``params`` the algorithm's declared parameters and
     the fitted model's parameters, ``metrics`` a JSON object of metric values (JSON
-    keeps every float exactly).
+    keeps every float exactly), ``diagnostics`` what the fit did (rounds, stop
+    reason, convergence, constant model: :mod:`costsense.experiments._diagnostics`;
+    ``{}`` in stores written before it was recorded).
 ``curves(key, stage, split, value)``
     Mean cost per sample after each stage of a staged model (train and test).
 
@@ -59,7 +61,8 @@ CREATE TABLE IF NOT EXISTS cells (
     n_test INTEGER NOT NULL,
     fit_time REAL NOT NULL,
     predict_time REAL NOT NULL,
-    metrics TEXT NOT NULL
+    metrics TEXT NOT NULL,
+    diagnostics TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS curves (
     key TEXT NOT NULL,
@@ -86,6 +89,7 @@ _CELL_COLUMNS = (
     "fit_time",
     "predict_time",
     "metrics",
+    "diagnostics",
 )
 
 
@@ -110,6 +114,16 @@ def save_npz_atomically(path: Path, **arrays: Any) -> None:
         raise
 
 
+def _add_missing_columns(connection: sqlite3.Connection) -> None:
+    """Bring a store written by an older costsense up to the current layout."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(cells)")}
+    if "diagnostics" not in columns:
+        with connection:
+            connection.execute(
+                "ALTER TABLE cells ADD COLUMN diagnostics TEXT NOT NULL DEFAULT '{}'"
+            )
+
+
 class ResultsStore:
     """The results of one study run, in ``folder / "results.sqlite"``.
 
@@ -130,6 +144,7 @@ class ResultsStore:
         connection = sqlite3.connect(self.path, timeout=60)
         try:
             connection.executescript(_SCHEMA)
+            _add_missing_columns(connection)
             yield connection
         finally:
             connection.close()
@@ -214,6 +229,7 @@ class ResultsStore:
         curves = row.pop("curves", [])
         row["params"] = json.dumps(row["params"], sort_keys=True, default=str)
         row["metrics"] = json.dumps(row["metrics"], sort_keys=True)
+        row["diagnostics"] = json.dumps(row.get("diagnostics", {}), sort_keys=True)
         row.setdefault("version", __version__)
         row.setdefault("finished", datetime.now(UTC).isoformat(timespec="seconds"))
         values = [row[c] for c in _CELL_COLUMNS]
@@ -234,13 +250,15 @@ class ResultsStore:
         -------
         pandas.DataFrame
             Sorted by key; columns ``key, dataset, cost, algorithm, repeat, fold,
-            seed, n_train, n_test, fit_time, predict_time`` and the metrics.
+            seed, n_train, n_test, fit_time, predict_time``, ``diagnostics`` (a
+            dict per cell) and the metrics.
         """
         with self._connect() as db:
             frame = pd.read_sql_query("SELECT * FROM cells ORDER BY key", db)
         metrics = pd.DataFrame(
             [json.loads(m) for m in frame.pop("metrics")], index=frame.index
         )
+        frame["diagnostics"] = [json.loads(d) for d in frame["diagnostics"]]
         return pd.concat([frame.drop(columns=["params"]), metrics], axis=1)
 
     def curves(self) -> pd.DataFrame:

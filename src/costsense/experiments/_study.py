@@ -162,6 +162,12 @@ class Study:
         its Gaussian problem at four costs, its UCI sets at one).
     ratio_to : str or None
         An algorithm the report divides the main metric by (a ratio chart).
+    quick : bool
+        Whether this is the small version (the ``[quick]`` overrides applied).
+    claim_rows : tuple of (str, str)
+        The (dataset, cost label) rows of the full study, without its ``[quick]``
+        overrides: the rows its claims speak about, so that a claim checked on a
+        quick or partial run is reported incomplete, not reproduced.
     """
 
     name: str
@@ -179,6 +185,8 @@ class Study:
     claims: tuple[dict[str, Any], ...] = ()
     dataset_costs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     ratio_to: str | None = None
+    quick: bool = False
+    claim_rows: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-data form (what the results store records)."""
@@ -206,6 +214,8 @@ class Study:
             "paper": [dict(p) for p in self.paper],
             "claims": [dict(c) for c in self.claims],
             "ratio_to": self.ratio_to,
+            "quick": self.quick,
+            "claim_rows": [list(row) for row in self.claim_rows],
             "dataset_costs": {
                 d: [list(c) if isinstance(c, tuple) else c for c in costs]
                 for d, costs in self.dataset_costs.items()
@@ -216,7 +226,7 @@ class Study:
         """Return a canonical JSON text of everything that determines the results."""
         data = self.to_dict()
         report_only = ("title", "notes", "metrics", "reference", "paper", "claims")
-        for key in (*report_only, "ratio_to"):
+        for key in (*report_only, "ratio_to", "quick", "claim_rows"):
             data.pop(key)
         return json.dumps(data, sort_keys=True)
 
@@ -293,6 +303,7 @@ def study_from_dict(
         "ratio_to",
     }
     _check_keys(data, top, source)
+    claim_rows = _rows(data, source)
     if quick:
         data = _merge_quick(data)
     for key in ("name", "datasets", "costs", "algorithms"):
@@ -371,6 +382,19 @@ def study_from_dict(
         claims=tuple(_claims(data.get("claims", []), source)),
         dataset_costs=dataset_costs,
         ratio_to=ratio_to,
+        quick=quick,
+        claim_rows=claim_rows,
+    )
+
+
+def _rows(data: dict[str, Any], source: str) -> tuple[tuple[str, str], ...]:
+    """The (dataset, cost label) rows a study's data declares."""
+    costs = _costs(data.get("costs", []), source)
+    special = data.get("dataset_costs", {})
+    return tuple(
+        (str(dataset), cost_label(cost))
+        for dataset in data.get("datasets", [])
+        for cost in (_costs(special[dataset], source) if dataset in special else costs)
     )
 
 
