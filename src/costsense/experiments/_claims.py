@@ -1,48 +1,136 @@
 """A paper's claims, stated as data and checked against our results.
 
-A study may list claims (TOML ``[[claims]]``); each is checked on the mean of a
-metric over repeats and folds, per (dataset, cost) row:
+A study lists claims (TOML ``[[claims]]``). Each names the paper's words
+(``text``), where they stand (``source``: a sentence, table or figure), a
+``kind``, a ``metric``, and optionally the rows it speaks about (``datasets``,
+``costs``; by default every row of the full study). A row is a (dataset, cost)
+setting; values are means over repeats and folds unless the kind says otherwise.
 
-``kind = "best"``
-    ``algorithm`` has the best mean among ``among`` on every row.
-``kind = "better"``
-    ``algorithm`` has a better mean than each algorithm of ``than`` on every row.
-``kind = "at_least"`` / ``"at_most"``
-    each algorithm of ``algorithms`` has a mean >= / <= ``value`` on every row.
-``kind = "mean_change"``
-    the average over rows of ``mean(algorithm) / mean(baseline) - 1`` is at least
-    as favourable as ``value`` (e.g. ``-0.24``: 24 % lower cost). "partly" when our
-    change has the claimed sign but not its size.
+Kinds and what "reproduced" means:
 
-Optional ``datasets`` and ``costs`` restrict the rows. The verdict is
-"reproduced" when the statement holds on every checked row (or pair), "partly"
-when it holds on some, "not reproduced" when on none, and "not run" when the results
-hold no row to check. The evidence says on how many, and where it fails.
+``best`` (``algorithm``, ``among``)
+    On a row, the best mean among ``among`` belongs to ``algorithm`` alone;
+    ``algorithm`` may be a list ("AsyB or AsyBL has the lowest cost"), and a tie
+    inside the list is still a win. A tie with an algorithm outside it is a tie,
+    not a win.
+``better`` (``algorithm``, ``than``)
+    On a row, ``algorithm``'s mean is strictly better than each of ``than``
+    (one comparison per row and rival; equal means are ties).
+``at_least`` / ``at_most`` (``algorithms``, ``value``)
+    On a row, each of ``algorithms`` has a mean >= / <= ``value``.
+``mean_change`` (``algorithm``, ``baseline``, ``value``)
+    The average relative change of ``algorithm`` over ``baseline``, claimed to be
+    ``value`` (``-0.24``: 24 % lower). ``average = "ratios"`` (default) averages
+    the per-row changes ``mean(a) / mean(b) - 1``; ``average = "totals"`` is the
+    change of the averages, ``mean_rows(a) / mean_rows(b) - 1``. The interval is
+    a percentile bootstrap over rows (level ``1 - alpha``). "reproduced" when the
+    interval contains ``value`` or lies beyond it in its direction *and* more
+    than half of the rows change in that direction; "contradicted" when the
+    interval lies on the other side of zero; otherwise "not shown". A row whose
+    baseline is 0 has no ratio: it is reported, and counts in the direction tally.
+``win_tie_loss`` (``algorithm``, ``than``, ``counts``)
+    Per row, the two-sided paired t-test at level ``alpha`` over the splits
+    (matched by repeat and fold) scores ``algorithm`` against each rival as a
+    win, tie or loss; ``counts`` holds the paper's ``[wins, ties, losses]`` per
+    rival. "reproduced" when we have at least the claimed wins and at most the
+    claimed losses against every rival, "not reproduced" when fewer wins and
+    more losses against every rival, "partly" otherwise.
+
+The row kinds (``best``, ``better``, ``at_least``, ``at_most``) count rows (or
+row x rival comparisons) where the statement holds, ties, and fails. With
+``holds_on = "every"`` (default) the claim is "reproduced" when it holds on
+every one, with ``holds_on = "most"`` (the paper says "often", "generally") on
+more than half; "not reproduced" when it holds on none; otherwise "partly".
+
+Whatever the kind, every claimed row must be present: a row without a cell of
+each named algorithm makes the verdict "incomplete (k of n rows)", and the
+evidence names the missing cells. "not run" means no claimed row has results.
+
+``inconsistency`` (optional) states that the paper's own numbers do not support
+the claim (shown beside the verdict); the claims' test runs every claim on its
+study's ``[[paper]]`` rows and requires this note exactly when a paper row
+contradicts the claim.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
+from costsense.experiments._diagnostics import degenerate_reasons
 from costsense.experiments._evaluate import LOWER_IS_BETTER
 from costsense.experiments._labels import cost_label, sort_rows
+from costsense.experiments._stats import paired_t_test
 
-__all__ = ["check_claims", "validate_claims"]
+__all__ = ["ClaimCheck", "check_claims", "validate_claims"]
 
+_COMMON = {"text", "source", "kind", "metric"}
 _KINDS = {
-    "best": {"text", "kind", "metric", "algorithm", "among"},
-    "better": {"text", "kind", "metric", "algorithm", "than"},
-    "at_least": {"text", "kind", "metric", "algorithms", "value"},
-    "at_most": {"text", "kind", "metric", "algorithms", "value"},
-    "mean_change": {"text", "kind", "metric", "algorithm", "baseline", "value"},
+    "best": {"algorithm", "among"},
+    "better": {"algorithm", "than"},
+    "at_least": {"algorithms", "value"},
+    "at_most": {"algorithms", "value"},
+    "mean_change": {"algorithm", "baseline", "value"},
+    "win_tie_loss": {"algorithm", "than", "counts"},
 }
-_OPTIONAL = {"datasets", "costs"}
+_OPTIONAL = {"datasets", "costs", "inconsistency"}
+_KIND_OPTIONAL = {
+    "best": {"holds_on"},
+    "better": {"holds_on"},
+    "at_least": {"holds_on"},
+    "at_most": {"holds_on"},
+    "mean_change": {"average"},
+    "win_tie_loss": set(),
+}
+_BOOTSTRAP_RESAMPLES = 4000
+_SHOWN = 6  # failing rows named in the evidence
 
 
-def validate_claims(claims: Sequence[dict[str, Any]], source: str) -> None:
+@dataclass(frozen=True)
+class ClaimCheck:
+    """One claim checked against results.
+
+    Attributes
+    ----------
+    text, source : str
+        The claim and where the paper makes it.
+    verdict : str
+        "reproduced", "partly", "not reproduced", "contradicted", "not shown",
+        "incomplete (k of n rows)" or "not run".
+    evidence : str
+        The counts and numbers behind the verdict.
+    rows_expected, rows_present : int
+        Claimed rows, and those with every named algorithm's cells.
+    failing : int
+        Rows (or comparisons) where the statement fails: for ``mean_change`` the
+        rows changing against the claimed direction, for ``win_tie_loss`` the
+        losses beyond the claimed ones.
+    degenerate : str
+        The degenerate fits the verdict rests on (empty when none).
+    inconsistency : str
+        The claim file's note that the paper's own numbers do not support it.
+    """
+
+    text: str
+    source: str
+    verdict: str
+    evidence: str
+    rows_expected: int = 0
+    rows_present: int = 0
+    failing: int = 0
+    degenerate: str = ""
+    inconsistency: str = ""
+
+
+def validate_claims(
+    claims: Sequence[dict[str, Any]],
+    source: str,
+    datasets: Sequence[str] | None = None,
+) -> None:
     """Check that every claim has a known kind and exactly its keys.
 
     Parameters
@@ -51,6 +139,8 @@ def validate_claims(claims: Sequence[dict[str, Any]], source: str) -> None:
         The study's ``[[claims]]``.
     source : str
         Where they came from, for error messages.
+    datasets : sequence of str, default=None
+        The study's datasets; a claim naming another is refused.
     """
     for claim in claims:
         kind = claim.get("kind")
@@ -58,147 +148,484 @@ def validate_claims(claims: Sequence[dict[str, Any]], source: str) -> None:
             raise ValueError(
                 f"study {source}: claim kind must be one of {sorted(_KINDS)}: {claim}"
             )
-        needed = _KINDS[kind]
+        needed = _COMMON | _KINDS[kind]
+        allowed = needed | _OPTIONAL | _KIND_OPTIONAL[kind]
         keys = set(claim)
-        if not needed <= keys or not keys <= needed | _OPTIONAL:
+        if not needed <= keys or not keys <= allowed:
             raise ValueError(
                 f"study {source}: a {kind!r} claim needs the keys {sorted(needed)} "
-                f"(optional {sorted(_OPTIONAL)}), got {sorted(keys)}"
+                f"(optional {sorted(allowed - needed)}), got {sorted(keys)}: "
+                f"{claim.get('text', '')!r}"
+            )
+        if claim.get("holds_on", "every") not in ("every", "most"):
+            raise ValueError(
+                f"study {source}: holds_on must be 'every' or 'most', got "
+                f"{claim['holds_on']!r}"
+            )
+        if claim.get("average", "ratios") not in ("ratios", "totals"):
+            raise ValueError(
+                f"study {source}: average must be 'ratios' or 'totals', got "
+                f"{claim['average']!r}"
+            )
+        if kind == "win_tie_loss":
+            counts = claim["counts"]
+            if len(counts) != len(claim["than"]) or any(len(c) != 3 for c in counts):
+                raise ValueError(
+                    f"study {source}: a win_tie_loss claim needs one [wins, ties, "
+                    f"losses] in counts per algorithm of than: {claim['text']!r}"
+                )
+        stray = sorted(set(claim.get("datasets", [])) - set(datasets or []))
+        if datasets is not None and stray:
+            raise ValueError(
+                f"study {source}: claim {claim['text']!r} names datasets {stray} "
+                "the study does not run; list only the study's datasets."
             )
 
 
-def _means(results: Any, claim: dict[str, Any]) -> Any:
-    """Mean of the claim's metric per (dataset, cost) row and algorithm."""
-    data = results
+# ------------------------------------------------------------------ rows
+
+
+def _named(claim: dict[str, Any]) -> list[str]:
+    """List every algorithm a claim needs, in its order."""
+    names: list[str] = []
+    for key in ("algorithm", "algorithms", "among", "than", "baseline"):
+        value = claim.get(key, [])
+        for name in [value] if isinstance(value, str) else value:
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def _claimed_rows(
+    claim: dict[str, Any], rows: Sequence[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """Select the study rows a claim speaks about."""
+    chosen = list(rows)
     if "datasets" in claim:
-        data = data[data["dataset"].isin(claim["datasets"])]
+        chosen = [r for r in chosen if r[0] in set(claim["datasets"])]
     if "costs" in claim:
-        data = data[data["cost"].isin([cost_label(c) for c in claim["costs"]])]
-    if claim["metric"] not in data.columns:
+        labels = {cost_label(c) for c in claim["costs"]}
+        chosen = [r for r in chosen if r[1] in labels]
+    return chosen
+
+
+@dataclass
+class _Rows:
+    """A claim's rows: means per row and algorithm, and what is missing."""
+
+    means: pd.DataFrame  # index (dataset, cost) of present rows; columns algorithms
+    data: pd.DataFrame  # the cells of the claimed rows
+    expected: int
+    missing: list[str]
+
+    @property
+    def present(self) -> int:
+        return len(self.means)
+
+    def incomplete(self) -> str | None:
+        if self.present == 0:
+            return "not run"
+        if self.missing:
+            return f"incomplete ({self.present} of {self.expected} rows)"
         return None
-    table = data.pivot_table(
-        index=["dataset", "cost"],
-        columns="algorithm",
-        values=claim["metric"],
-        aggfunc="mean",
+
+    def missing_note(self) -> list[str]:
+        if not self.missing:
+            return []
+        shown = ", ".join(self.missing[:_SHOWN])
+        more = len(self.missing) - _SHOWN
+        return [f"missing: {shown}" + (f" and {more} more" if more > 0 else "")]
+
+
+def _rows(results: pd.DataFrame, claim: dict[str, Any], rows: Sequence[Any]) -> _Rows:
+    metric, names = claim["metric"], _named(claim)
+    claimed = _claimed_rows(claim, rows)
+    empty = pd.DataFrame(columns=names, dtype=float)
+    if metric not in results.columns:
+        return _Rows(empty, results.iloc[:0], len(claimed), [f"metric {metric}"])
+    keys = pd.MultiIndex.from_frame(results[["dataset", "cost"]].astype(str))
+    data = results[keys.isin(claimed) & results["algorithm"].isin(names)]
+    data = data[data[metric].notna()]
+    means = data.pivot_table(
+        index=["dataset", "cost"], columns="algorithm", values=metric, aggfunc="mean"
     )
-    table = table.dropna(how="all")
-    return table.loc[sort_rows(table.index)]
-
-
-def _verdict(held: int, total: int) -> str:
-    if total == 0:
-        return "not run"
-    if held == total:
-        return "reproduced"
-    return "partly" if held > 0 else "not reproduced"
+    means = means.reindex(columns=names)
+    missing: list[str] = []
+    present = []
+    for row in claimed:
+        if row not in means.index:
+            missing.append(f"{row[0]} at {row[1]}")
+            continue
+        absent = [n for n in names if np.isnan(means.loc[row, n])]
+        if absent:
+            missing.append(f"{', '.join(absent)} on {row[0]} at {row[1]}")
+        else:
+            present.append(row)
+    ordered = sort_rows(present)
+    return _Rows(means.loc[ordered] if ordered else empty, data, len(claimed), missing)
 
 
 def _row_name(row: Any) -> str:
     return f"{row[0]} at {row[1]}"
 
 
-def _check(results: Any, claim: dict[str, Any]) -> tuple[str, str]:
-    table = _means(results, claim)
+def _count_verdict(held: int, tied: int, total: int, holds_on: str) -> str:
+    if total == 0:
+        return "not run"
+    enough = held == total if holds_on == "every" else 2 * held > total
+    if enough:
+        return "reproduced"
+    if held == 0 and tied == 0:
+        return "not reproduced"
+    return "partly"
+
+
+def _tally(held: int, tied: int, failed: int, unit: str) -> str:
+    total = held + tied + failed
+    text = f"holds in {held} of {total} {unit}"
+    if tied:
+        text += f", tied in {tied}"
+    return text
+
+
+# ------------------------------------------------------------------ kinds
+
+
+def _check_best(r: _Rows, claim: dict[str, Any], sign: float) -> dict[str, Any]:
+    group = claim["algorithm"]
+    group = [group] if isinstance(group, str) else list(group)
+    held = tied = failed = 0
+    notes = []
+    for row, values in r.means[claim["among"]].iterrows():
+        scores = sign * values
+        top = scores.min()
+        winners = {a for a, s in scores.items() if np.isclose(s, top, rtol=1e-12)}
+        if winners <= set(group):
+            held += 1
+        elif winners & set(group):
+            tied += 1
+            others = ", ".join(sorted(winners - set(group)))
+            notes.append(f"{_row_name(row)}: tied best with {others}")
+        else:
+            failed += 1
+            ours = min(scores[a] for a in group)
+            rank = int((scores < ours).sum()) + 1
+            notes.append(
+                f"{_row_name(row)}: rank {rank} of {len(scores)}, best "
+                f"{', '.join(sorted(winners))}"
+            )
+    return {
+        "held": held,
+        "tied": tied,
+        "failed": failed,
+        "unit": "rows",
+        "notes": notes,
+    }
+
+
+def _check_better(r: _Rows, claim: dict[str, Any], sign: float) -> dict[str, Any]:
+    name = claim["algorithm"]
+    held = tied = failed = 0
+    notes = []
+    for row, values in r.means.iterrows():
+        for rival in claim["than"]:
+            ours, theirs = sign * values[name], sign * values[rival]
+            if np.isclose(ours, theirs, rtol=1e-12):
+                tied += 1
+                notes.append(
+                    f"{_row_name(row)}: tie with {rival} ({values[rival]:.4g})"
+                )
+            elif ours < theirs:
+                held += 1
+            else:
+                failed += 1
+                notes.append(
+                    f"{_row_name(row)}: {rival} {values[rival]:.4g} vs "
+                    f"{name} {values[name]:.4g}"
+                )
+    unit = "comparisons" if len(claim["than"]) > 1 else "rows"
+    return {"held": held, "tied": tied, "failed": failed, "unit": unit, "notes": notes}
+
+
+def _check_bound(r: _Rows, claim: dict[str, Any]) -> dict[str, Any]:
+    bound = float(claim["value"])
+    at_least = claim["kind"] == "at_least"
+    held = failed = 0
+    notes = []
+    for row, values in r.means.iterrows():
+        for name in claim["algorithms"]:
+            value = values[name]
+            if value >= bound if at_least else value <= bound:
+                held += 1
+            else:
+                failed += 1
+                notes.append(f"{name} {value:.4g} on {_row_name(row)}")
+    unit = "cases" if len(claim["algorithms"]) > 1 else "rows"
+    relation = ">=" if at_least else "<="
+    return {
+        "held": held,
+        "tied": 0,
+        "failed": failed,
+        "unit": f"{unit} ({relation} {bound:g})",
+        "notes": notes,
+    }
+
+
+def _rows_check(r: _Rows, claim: dict[str, Any], sign: float) -> tuple[str, str, int]:
     kind = claim["kind"]
+    if kind == "best":
+        found = _check_best(r, claim, sign)
+    elif kind == "better":
+        found = _check_better(r, claim, sign)
+    else:
+        found = _check_bound(r, claim)
+    held, tied, failed = found["held"], found["tied"], found["failed"]
+    holds_on = claim.get("holds_on", "every")
+    verdict = r.incomplete() or _count_verdict(
+        held, tied, held + tied + failed, holds_on
+    )
+    evidence = _tally(held, tied, failed, found["unit"])
+    if holds_on == "most":
+        evidence += " (claimed: most)"
+    notes = found["notes"]
+    parts = [evidence, *notes[:_SHOWN]]
+    if len(notes) > _SHOWN:
+        parts.append(f"and {len(notes) - _SHOWN} more")
+    return verdict, "; ".join([*parts, *r.missing_note()]), failed
+
+
+def bootstrap_interval(
+    a: np.ndarray, b: np.ndarray, average: str, alpha: float, seed: int = 0
+) -> tuple[float, float, float]:
+    """Relative change of ``a`` over ``b`` across rows, and its bootstrap interval.
+
+    Parameters
+    ----------
+    a, b : ndarray of shape (n_rows,)
+        Row means of the algorithm and the baseline (``b`` nonzero for
+        ``average="ratios"``).
+    average : {"ratios", "totals"}
+        Mean of the per-row changes, or change of the means.
+    alpha : float
+        One minus the interval's level.
+    seed : int, default=0
+        Seed of the resampling (the interval is reproducible).
+
+    Returns
+    -------
+    change, low, high : float
+    """
+
+    def change(index: np.ndarray) -> np.ndarray:
+        if average == "ratios":
+            return np.mean(a[index] / b[index] - 1.0, axis=-1)
+        return np.mean(a[index], axis=-1) / np.mean(b[index], axis=-1) - 1.0
+
+    n = a.shape[0]
+    point = float(change(np.arange(n)))
+    draws = np.random.default_rng(seed).integers(0, n, (_BOOTSTRAP_RESAMPLES, n))
+    low, high = np.quantile(change(draws), [alpha / 2, 1 - alpha / 2])
+    return point, float(low), float(high)
+
+
+def _mean_change(r: _Rows, claim: dict[str, Any], alpha: float) -> tuple[str, str, int]:
+    name, base = claim["algorithm"], claim["baseline"]
+    claimed = float(claim["value"])
+    average = claim.get("average", "ratios")
+    direction = np.sign(claimed)
+    a = r.means[name].to_numpy(float)
+    b = r.means[base].to_numpy(float)
+    agree = int(np.sum(np.sign(a - b) == direction)) if direction else 0
+    against = int(np.sum(np.sign(a - b) == -direction)) if direction else 0
+    usable = b != 0 if average == "ratios" else np.ones_like(b, dtype=bool)
+    zero = [
+        _row_name(row) for row, ok in zip(r.means.index, usable, strict=True) if not ok
+    ]
+    notes = [
+        f"{'better' if direction else 'changed'} in the claimed direction on "
+        f"{agree} of {r.present} rows"
+    ]
+    if zero:
+        notes.append(f"no ratio where {base} is 0: {', '.join(zero)}")
+    verdict = r.incomplete()
+    if int(usable.sum()) < 2:
+        evidence = f"too few rows with a ratio ({int(usable.sum())})"
+        return (
+            verdict or "not shown",
+            "; ".join([evidence, *notes, *r.missing_note()]),
+            against,
+        )
+    if average == "totals" and np.mean(b) == 0:
+        return verdict or "not shown", f"{base}'s mean is 0", against
+    point, low, high = bootstrap_interval(a[usable], b[usable], average, alpha)
+    what = "change of the mean" if average == "totals" else "mean change"
+    evidence = (
+        f"{what} {100 * point:+.1f} % [{100 * low:+.1f}, {100 * high:+.1f}] "
+        f"over {int(usable.sum())} rows (claimed {100 * claimed:+.1f} %)"
+    )
+    if verdict is None:
+        reaches = high >= claimed if claimed > 0 else low <= claimed
+        opposite = high < 0 if claimed > 0 else low > 0
+        if reaches and 2 * agree > r.present:
+            verdict = "reproduced"
+        elif opposite:
+            verdict = "contradicted"
+        else:
+            verdict = "not shown"
+    return verdict, "; ".join([evidence, *notes, *r.missing_note()]), against
+
+
+def _split_values(r: _Rows, name: str, row: Any, metric: str) -> pd.Series:
+    data = r.data
+    here = data[
+        (data["dataset"].astype(str) == row[0])
+        & (data["cost"].astype(str) == row[1])
+        & (data["algorithm"] == name)
+    ]
+    return here.groupby(["repeat", "fold"])[metric].mean()
+
+
+def _win_tie_loss(
+    r: _Rows, claim: dict[str, Any], lower: bool, alpha: float
+) -> tuple[str, str, int]:
+    name, metric = claim["algorithm"], claim["metric"]
+    outcomes = []
+    parts = []
+    beyond = 0
+    for rival, (c_win, c_tie, c_loss) in zip(
+        claim["than"], claim["counts"], strict=True
+    ):
+        counts = [0, 0, 0]
+        for row in r.means.index:
+            ours = _split_values(r, name, row, metric)
+            theirs = _split_values(r, rival, row, metric)
+            paired = pd.concat([ours, theirs], axis=1, join="inner").dropna()
+            if len(paired) < 2:
+                counts[1] += 1
+                continue
+            test = paired_t_test(paired.iloc[:, 0], paired.iloc[:, 1], alpha=alpha)
+            counts[{1: 0, 0: 1, -1: 2}[test.outcome(lower)]] += 1
+        wins, ties, losses = counts
+        beyond += max(0, losses - c_loss)
+        if wins >= c_win and losses <= c_loss:
+            outcomes.append("reproduced")
+        elif wins < c_win and losses > c_loss:
+            outcomes.append("not reproduced")
+        else:
+            outcomes.append("partly")
+        parts.append(
+            f"vs {rival} {wins}/{ties}/{losses} (paper {c_win}/{c_tie}/{c_loss})"
+        )
+    if len(set(outcomes)) == 1:
+        verdict = outcomes[0]
+    else:
+        verdict = "partly"
+    verdict = r.incomplete() or verdict
+    evidence = f"win/tie/loss, paired t-test at {alpha:g}: " + "; ".join(parts)
+    return verdict, "; ".join([evidence, *r.missing_note()]), beyond
+
+
+# ------------------------------------------------------------------ degenerate
+
+
+def _degenerate(r: _Rows, claim: dict[str, Any]) -> str:
+    """Summarise the degenerate fits among a claim's cells."""
+    if "diagnostics" not in r.data.columns or r.data.empty:
+        return ""
+    reasons: dict[tuple[str, str, str], list[str]] = {}
+    degenerate: dict[tuple[str, str, str], int] = {}
+    totals: dict[tuple[str, str, str], int] = {}
+    for algorithm, dataset, cost, diagnostics in r.data[
+        ["algorithm", "dataset", "cost", "diagnostics"]
+    ].itertuples(index=False):
+        key = (str(algorithm), str(dataset), str(cost))
+        totals[key] = totals.get(key, 0) + 1
+        found = degenerate_reasons(diagnostics or {})
+        if found:
+            degenerate[key] = degenerate.get(key, 0) + 1
+            reasons.setdefault(key, []).extend(found)
+    order = _named(claim)
+    items = []
+    for key in sorted(degenerate, key=lambda k: (order.index(k[0]), k[1], k[2])):
+        common = max(set(reasons[key]), key=reasons[key].count)
+        items.append(
+            f"{key[0]} on {key[1]} at {key[2]} ({common}; "
+            f"{degenerate[key]} of {totals[key]} cells)"
+        )
+    if not items:
+        return ""
+    shown = "; ".join(items[:4])
+    return shown + (f"; and {len(items) - 4} more" if len(items) > 4 else "")
+
+
+# ------------------------------------------------------------------ entry point
+
+
+def _check(
+    results: pd.DataFrame,
+    claim: dict[str, Any],
+    rows: Sequence[tuple[str, str]],
+    alpha: float,
+) -> ClaimCheck:
     lower = claim["metric"] in LOWER_IS_BETTER
     sign = 1.0 if lower else -1.0  # compare sign * value: smaller is better
-    if table is None or table.empty:
-        return "not run", "no results for this metric and rows"
-    if kind == "best":
-        among = [a for a in claim["among"] if a in table.columns]
-        name = claim["algorithm"]
-        if name not in table.columns or len(among) < 2:
-            return "not run", f"{name} or its rivals were not run"
-        held, notes = 0, []
-        for row, values in table[among].iterrows():
-            values = values.dropna()
-            ranks = (sign * values).rank(method="min")
-            rank = int(ranks[name])
-            held += rank == 1
-            if rank != 1:
-                winner = (sign * values).idxmin()
-                notes.append(
-                    f"{_row_name(row)}: rank {rank} of {len(values)}, best {winner}"
-                )
-        total = len(table)
-        evidence = f"best on {held} of {total} rows"
-        return _verdict(held, total), "; ".join([evidence, *notes])
-    if kind == "better":
-        name = claim["algorithm"]
-        rivals = [a for a in claim["than"] if a in table.columns]
-        if name not in table.columns or not rivals:
-            return "not run", f"{name} or its rivals were not run"
-        held, total, notes = 0, 0, []
-        for row, values in table.iterrows():
-            for rival in rivals:
-                total += 1
-                if sign * values[name] < sign * values[rival]:
-                    held += 1
-                else:
-                    notes.append(
-                        f"{_row_name(row)}: {rival} {values[rival]:.3g} vs "
-                        f"{values[name]:.3g}"
-                    )
-        evidence = f"better in {held} of {total} comparisons"
-        return _verdict(held, total), "; ".join([evidence, *notes[:8]])
-    if kind == "mean_change":
-        return _mean_change(table, claim, sign)
-    names = [a for a in claim["algorithms"] if a in table.columns]
-    bound = float(claim["value"])
-    cells = [
-        (row, a, values[a])
-        for row, values in table.iterrows()
-        for a in names
-        if not np.isnan(values[a])
-    ]
-    ok = [v >= bound if kind == "at_least" else v <= bound for _, _, v in cells]
-    relation = ">=" if kind == "at_least" else "<="
-    misses = [
-        f"{a} {v:.3g} on {_row_name(row)}"
-        for (row, a, v), good in zip(cells, ok, strict=True)
-        if not good
-    ]
-    evidence = f"{relation} {bound:g} in {sum(ok)} of {len(ok)} cases"
-    return _verdict(sum(ok), len(ok)), "; ".join([evidence, *misses[:8]])
-
-
-def _mean_change(table: Any, claim: dict[str, Any], sign: float) -> tuple[str, str]:
-    name, base = claim["algorithm"], claim["baseline"]
-    if name not in table.columns or base not in table.columns:
-        return "not run", f"{name} or {base} was not run"
-    rows = table[[name, base]].dropna()
-    rows = rows[rows[base] != 0]
-    if rows.empty:
-        return "not run", "no row with both algorithms"
-    change = float(np.mean(rows[name] / rows[base] - 1.0))
-    claimed = float(claim["value"])
-    evidence = (
-        f"average change {100 * change:+.1f} % over {len(rows)} rows "
-        f"(claimed {100 * claimed:+.1f} %)"
+    r = _rows(results, claim, rows)
+    kind = claim["kind"]
+    if r.present == 0:
+        verdict, evidence, failing = (
+            "not run",
+            "; ".join(["no claimed row has results", *r.missing_note()]),
+            0,
+        )
+    elif kind == "mean_change":
+        verdict, evidence, failing = _mean_change(r, claim, alpha)
+    elif kind == "win_tie_loss":
+        verdict, evidence, failing = _win_tie_loss(r, claim, lower, alpha)
+    else:
+        verdict, evidence, failing = _rows_check(r, claim, sign)
+    return ClaimCheck(
+        text=claim["text"],
+        source=claim["source"],
+        verdict=verdict,
+        evidence=evidence,
+        rows_expected=r.expected,
+        rows_present=r.present,
+        failing=failing,
+        degenerate=_degenerate(r, claim),
+        inconsistency=claim.get("inconsistency", ""),
     )
-    if sign * change <= sign * claimed:
-        return "reproduced", evidence
-    if np.sign(change) == np.sign(claimed) and change != 0:
-        return "partly", evidence
-    return "not reproduced", evidence
 
 
 def check_claims(
-    results: Any, claims: Iterable[dict[str, Any]]
-) -> list[tuple[str, str, str]]:
-    """Check each claim; return ``(claim text, verdict, evidence)`` triples.
+    results: pd.DataFrame,
+    claims: Iterable[dict[str, Any]],
+    rows: Sequence[tuple[str, str]] | None = None,
+    *,
+    alpha: float = 0.05,
+) -> list[ClaimCheck]:
+    """Check each claim against results.
 
     Parameters
     ----------
     results : pandas.DataFrame
-        One row per cell (dataset, cost, algorithm, metrics), as from
-        :meth:`costsense.experiments.ResultsStore.results`.
+        One row per cell: ``dataset, cost, algorithm, repeat, fold``, the metrics
+        and optionally ``diagnostics`` (as from
+        :meth:`costsense.experiments.ResultsStore.results`).
     claims : iterable of dict
         Claims as described in the module docstring.
+    rows : sequence of (str, str), default=None
+        The (dataset, cost label) rows of the full study: the rows a claim
+        without ``datasets`` or ``costs`` speaks about. None takes the rows of
+        ``results``, so a partial run cannot then be told from a full one.
+    alpha : float, default=0.05
+        Level of the intervals and tests.
 
     Returns
     -------
-    list of (str, str, str)
+    list of ClaimCheck
     """
-    return [(claim["text"], *_check(results, claim)) for claim in claims]
+    if rows is None:
+        found = results[["dataset", "cost"]].astype(str).drop_duplicates()
+        rows = sort_rows([tuple(r) for r in found.itertuples(index=False)])
+    rows = [(str(d), str(c)) for d, c in rows]
+    return [_check(results, claim, rows, alpha) for claim in claims]

@@ -5,7 +5,8 @@ model's attributes (:func:`fit_diagnostics`). The report turns these into a tabl
 of degenerate fits, and the claims table flags verdicts that rest on them
 (:func:`degenerate_reasons`). A degenerate fit is one whose numbers say little
 about the method: a model that predicts one class on the whole test part, a
-booster that kept no round (its constant rule) or only one of several, a solver
+booster that kept no round (its constant rule) or only one of several (unless
+its first learner was perfect on the training part), a solver
 that stopped at its iteration limit.
 
 Keys (each present only when the model has the attribute):
@@ -37,7 +38,7 @@ __all__ = ["degenerate_reasons", "fit_diagnostics"]
 
 
 def _final_estimator(model: Any) -> Any:
-    """The fitted model inside a grid search and (nested) pipelines."""
+    """Return the fitted model inside a grid search and (nested) pipelines."""
     fitted = getattr(model, "best_estimator_", model)
     while isinstance(fitted, Pipeline):
         fitted = fitted[-1]
@@ -45,7 +46,7 @@ def _final_estimator(model: Any) -> Any:
 
 
 def _inner_booster(final: Any) -> Any:
-    """The booster that does the rounds (calibrated AdaBoost wraps one)."""
+    """Return the booster that does the rounds (calibrated AdaBoost wraps one)."""
     return getattr(final, "adaboost_", final)
 
 
@@ -112,7 +113,10 @@ def degenerate_reasons(diagnostics: dict[str, Any]) -> list[str]:
     if rounds == 0:
         reasons.append("no round kept")
     elif rounds == 1 and planned is not None and planned > 1:
-        reasons.append("one round kept")
+        # a perfect first learner ends boosting rightly; any other stop after one
+        # round leaves a single learner where an ensemble was asked for
+        if "perfect" not in str(diagnostics.get("stop_reason", "")):
+            reasons.append("one round kept")
     if diagnostics.get("converged") is False:
         reasons.append("solver not converged")
     return reasons

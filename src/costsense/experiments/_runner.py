@@ -54,7 +54,7 @@ from costsense.experiments._report import (
 )
 from costsense.experiments._setting import CostSetting
 from costsense.experiments._store import ResultsStore, save_npz_atomically
-from costsense.experiments._study import Algorithm, Study
+from costsense.experiments._study import Algorithm, Protocol, Study
 from costsense.metrics import excess_cost, make_cost_scorer, misclassification_cost
 
 __all__ = [
@@ -500,6 +500,33 @@ def _save_boundaries(study: Study, store: ResultsStore) -> None:
             save_npz_atomically(path, **arrays)
 
 
+def _partial_banner(study: dict[str, Any], finished: int) -> str:
+    """Return the report's warning for a quick or unfinished run ("" if neither)."""
+    protocol = Protocol(**study["protocol"])
+    planned = (
+        sum(
+            len(study.get("dataset_costs", {}).get(d, study["costs"]))
+            for d in study["datasets"]
+        )
+        * len(study["algorithms"])
+        * protocol.n_repeats
+        * protocol.folds_per_repeat
+    )
+    parts = []
+    if study.get("quick"):
+        parts.append(
+            "This is the --quick version of the study (fewer datasets, costs or "
+            "repeats): its numbers are a smoke test, and claims about rows it did "
+            "not run are marked incomplete."
+        )
+    if finished < planned:
+        parts.append(
+            f"The run is unfinished: {finished} of {planned} cells are in the "
+            "store; run the same command again to resume."
+        )
+    return " ".join(["Partial results.", *parts]) if parts else ""
+
+
 def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     """Write the Markdown and HTML report of a results store.
 
@@ -559,7 +586,13 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
         notes=study["notes"],
         alpha=alpha,
         paper=study.get("paper", []),
-        claims=check_claims(results, study.get("claims", [])),
+        claims=check_claims(
+            results,
+            study.get("claims", []),
+            [tuple(row) for row in study.get("claim_rows", [])] or None,
+            alpha=alpha,
+        ),
+        banner=_partial_banner(study, len(results)),
     )
     return write_report(
         results, store.folder, spec, curves=store.curves(), boundaries=boundaries

@@ -379,7 +379,9 @@ def study_from_dict(
         gaussian_samples=int(data.get("gaussian_samples", 2000)),
         notes=str(data.get("notes", "")),
         paper=tuple(_paper_rows(data.get("paper", []), source)),
-        claims=tuple(_claims(data.get("claims", []), source)),
+        claims=tuple(
+            _claims(data.get("claims", []), source, [d for d, _ in claim_rows])
+        ),
         dataset_costs=dataset_costs,
         ratio_to=ratio_to,
         quick=quick,
@@ -388,7 +390,7 @@ def study_from_dict(
 
 
 def _rows(data: dict[str, Any], source: str) -> tuple[tuple[str, str], ...]:
-    """The (dataset, cost label) rows a study's data declares."""
+    """Return the (dataset, cost label) rows a study's data declares."""
     costs = _costs(data.get("costs", []), source)
     special = data.get("dataset_costs", {})
     return tuple(
@@ -408,8 +410,10 @@ def _costs(values: list[Any], source: str) -> tuple[Any, ...]:
     return costs
 
 
-def _claims(claims: list[dict[str, Any]], source: str) -> list[dict[str, Any]]:
-    validate_claims(claims, source)
+def _claims(
+    claims: list[dict[str, Any]], source: str, datasets: list[str]
+) -> list[dict[str, Any]]:
+    validate_claims(claims, source, datasets)
     return [dict(c) for c in claims]
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from costsense.experiments._claims import ClaimCheck
 from costsense.experiments._labels import sort_rows
 from costsense.experiments._report._blocks import (
     Block,
@@ -37,6 +38,7 @@ from costsense.experiments._report._figures import (
     curve_plot,
     ratio_chart,
 )
+from costsense.experiments._report._fits import fit_blocks, stopping_note
 from costsense.experiments._report._tables import (
     Summary,
     comparison_table,
@@ -79,9 +81,11 @@ class ReportSpec:
         Published numbers, each with ``dataset``, ``cost``, ``algorithm``,
         ``metric`` and ``value`` (a study's ``paper`` rows). Adds a "paper vs
         ours" table.
-    claims : sequence of (str, str, str), default=()
-        The paper's claims as ``(text, verdict, evidence)``, from
+    claims : sequence of ClaimCheck, default=()
+        The paper's claims checked, from
         :func:`costsense.experiments._claims.check_claims`; a table when given.
+    banner : str, default=""
+        A warning placed first under the title (a partial or ``--quick`` run).
     """
 
     title: str
@@ -92,7 +96,8 @@ class ReportSpec:
     notes: str = ""
     alpha: float = 0.05
     paper: Sequence[Mapping[str, Any]] | pd.DataFrame = ()
-    claims: Sequence[tuple[str, str, str]] = ()
+    claims: Sequence[ClaimCheck] = ()
+    banner: str = ""
 
     def __post_init__(self) -> None:
         metrics = [self.metrics] if isinstance(self.metrics, str) else self.metrics
@@ -104,7 +109,7 @@ class ReportSpec:
         object.__setattr__(self, "metrics", tuple(metrics))
         object.__setattr__(self, "lower_is_better", tuple(self.lower_is_better))
         object.__setattr__(self, "paper", tuple(dict(row) for row in rows))
-        object.__setattr__(self, "claims", tuple(tuple(c) for c in self.claims))
+        object.__setattr__(self, "claims", tuple(self.claims))
 
 
 @dataclass
@@ -243,6 +248,7 @@ def _introduction(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
     data = tab.data
     return [
         Heading(spec.title, 1),
+        *([Paragraph(spec.banner)] if spec.banner else []),
         *[Paragraph(p) for p in notes],
         Paragraph(
             f"{len(data)} cells, {data['dataset'].nunique()} datasets, "
@@ -269,24 +275,49 @@ def _results(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
     return blocks
 
 
-def _claims(spec: ReportSpec) -> list[Block]:
+def _claims(spec: ReportSpec, results: pd.DataFrame) -> list[Block]:
     """Return the paper's claims and their verdicts, if any."""
     if not spec.claims:
         return []
-    return [
+    blocks: list[Block] = [
         Heading("The paper's claims", 2),
         Paragraph(
-            "Each claim checked on our means per dataset x cost row: "
-            "reproduced (holds on every row), partly, or not reproduced."
+            "Each claim in the paper's words, with where it says it, checked on our "
+            "results (the claim kinds and their verdicts are defined in the "
+            "README's table). Row claims count the dataset x cost rows where the "
+            "statement holds; ties are not wins. A change claim gives our mean "
+            f"change with its {100 * (1 - spec.alpha):g} % bootstrap interval over "
+            "rows. A verdict is 'incomplete' while any claimed row lacks a cell. "
+            "Flags: fits the verdict rests on that are degenerate (see 'How the "
+            "fits ended'), and claims the paper's own numbers do not support."
         ),
         Table(
-            ["claim", "verdict", "evidence"],
+            ["claim", "source", "verdict", "evidence", "flags"],
             [
-                [Cell(text), Cell(verdict, bold=True), Cell(evidence)]
-                for text, verdict, evidence in spec.claims
+                [
+                    Cell(check.text),
+                    Cell(check.source),
+                    Cell(check.verdict, bold=True),
+                    Cell(check.evidence),
+                    Cell(_flags(check)),
+                ]
+                for check in spec.claims
             ],
         ),
     ]
+    note = stopping_note(results)
+    if note:
+        blocks.append(Paragraph(note))
+    return blocks
+
+
+def _flags(check: ClaimCheck) -> str:
+    flags = []
+    if check.degenerate:
+        flags.append(f"rests on degenerate fits: {check.degenerate}")
+    if check.inconsistency:
+        flags.append(f"the paper's own numbers disagree: {check.inconsistency}")
+    return "; ".join(flags)
 
 
 def _paper(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
@@ -449,9 +480,10 @@ def write_report(
     blocks = [
         *_introduction(spec, tab),
         *_results(spec, tab),
-        *_claims(spec),
+        *_claims(spec, tab.data),
         *_paper(spec, tab),
         *_comparison(spec, tab),
+        *fit_blocks(tab.data, tab.algorithms),
         *_figures(spec, tab, files, curves, boundaries),
     ]
     markdown = out / "report.md"
