@@ -245,9 +245,11 @@ def test_every_builtin_study_names_what_exists(name):
         assert row["algorithm"] in names and row["dataset"] in full.datasets
         assert row["metric"] in full.metrics
     for claim in full.claims:
-        named = {claim.get("algorithm"), claim.get("baseline"), *claim.get("than", ())}
-        named |= set(claim.get("among", ())) | set(claim.get("algorithms", ()))
-        assert named - {None} <= names, named - names
+        named: set[str] = set()
+        for key in ("algorithm", "algorithms", "among", "than", "baseline"):
+            value = claim.get(key, [])
+            named |= {value} if isinstance(value, str) else set(value)
+        assert named <= names, named - names
     assert full.reference in names
 
 
@@ -264,3 +266,68 @@ def test_dataset_costs_replace_the_costs_of_one_dataset():
     assert len(cells) == study.n_cells == (1 + 2) * 3 * 1 * 2  # 1 repeat, 2 folds
     with pytest.raises(ValueError, match="not in datasets"):
         tiny(dataset_costs={"pima": [3]})
+
+
+def test_cells_record_their_fits_and_the_report_shows_degenerate_ones(tmp_path):
+    from costsense.experiments import report_study
+
+    # AdaCost keeps no round on this problem (its first alpha is <= 0), so it
+    # predicts one class; AsyB boosts on
+    study = tiny(
+        costs=[20],
+        algorithms=[
+            {"name": "AdaCost", "method": "adacost", "base": "stump",
+             "params": {"n_estimators": 5}},
+            {"name": "AsyB", "method": "asyb", "base": "stump",
+             "params": {"n_estimators": 5, "early_stopping": False}},
+        ],  # fmt: skip
+        reference="AsyB",
+        protocol={"kind": "kfold", "n_splits": 2, "n_repeats": 1},
+    )
+    run_study(study, tmp_path)
+    results = ResultsStore(tmp_path).results()
+    for _, cell in results.iterrows():
+        found = cell["diagnostics"]
+        assert found["rounds_planned"] == 5 and "constant" in found
+    text = report_study(tmp_path).markdown.read_text()
+    assert "## How the fits ended" in text and "### Degenerate fits" in text
+    constant = results[results["diagnostics"].map(lambda d: d["constant"])]
+    for algorithm in constant["algorithm"].unique():
+        assert f"| {algorithm} | gaussian | 20 |" in text
+    assert "Partial results" not in text
+
+
+def test_a_store_written_before_diagnostics_reads_with_empty_ones(tmp_path):
+    import sqlite3
+
+    run_study(tiny(), tmp_path)
+    path = tmp_path / "results.sqlite"
+    with sqlite3.connect(path) as db:  # the layout of an older costsense
+        db.execute("ALTER TABLE cells DROP COLUMN diagnostics")
+    results = ResultsStore(tmp_path).results()
+    assert len(results) == tiny().n_cells
+    assert all(d == {} for d in results["diagnostics"])
+
+
+def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):
+    from costsense.experiments import report_study
+    from costsense.experiments._runner import run_cell
+
+    margin = load_study("margin", quick=True)
+    assert margin.quick and not load_study("margin").quick
+    # the claims speak about the full study's rows, not the quick ones
+    quick_rows = {(d, str(c)) for d in margin.datasets for c in margin.costs_for(d)}
+    assert len(quick_rows) < len(margin.claim_rows) == 15 * 3
+    data = tiny().to_dict()
+    data = {k: data[k] for k in ("name", "seed", "datasets", "gaussian_samples",
+                                 "costs", "algorithms", "protocol")}  # fmt: skip
+    full = study_from_dict({**data, "quick": {"costs": [5]}})
+    small = study_from_dict({**data, "quick": {"costs": [5]}}, quick=True)
+    for study, folder in ((full, tmp_path / "full"), (small, tmp_path / "quick")):
+        store = ResultsStore(folder)
+        store.initialise(study.to_dict(), study.fingerprint())
+        for cell in plan(study)[:2]:
+            store.add(run_cell(study, cell))
+        head = report_study(folder).markdown.read_text().split("\n## ")[0]
+        assert f"2 of {study.n_cells} cells" in head and "unfinished" in head
+        assert ("--quick version" in head) == study.quick
