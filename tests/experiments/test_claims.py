@@ -48,7 +48,10 @@ def cells(values, metric="f1", splits=1, repeat_noise=None):
 def change_results(changes, base=0.5):
     """Algorithm A's F is ``base * (1 + change)`` per set; baseline B's is ``base``."""
     return cells(
-        {d: {"A": base * (1 + c), "B": base} for d, c in zip(SETS, changes, strict=True)}
+        {
+            d: {"A": base * (1 + c), "B": base}
+            for d, c in zip(SETS, changes, strict=True)
+        }
     )
 
 
@@ -109,8 +112,8 @@ def test_a_zero_baseline_is_reported_and_counted_in_the_direction_tally():
 
 def test_change_of_the_totals_is_the_ratio_of_the_row_means():
     values = {"d0": {"A": 10.0, "B": 20.0}, "d1": {"A": 90.0, "B": 100.0}}
-    totals = check(cells(values, metric="cost_total"),
-                   change_claim(-0.24, metric="cost_total", average="totals"))  # fmt: skip
+    claim = change_claim(-0.24, metric="cost_total", average="totals")
+    totals = check(cells(values, metric="cost_total"), claim)
     # (10 + 90) / (20 + 100) - 1 = -16.7 %; the mean of ratios would be -30 %
     assert "change of the mean -16.7 %" in totals.evidence
     ratios = check(cells(values, metric="cost_total"),
@@ -313,7 +316,9 @@ def test_every_claim_cites_its_source_and_names_study_rows():
         assert study.claims
         for claim in study.claims:
             assert claim["source"].strip(), claim["text"]
-            rows = [r for r in study.claim_rows if r[0] in claim.get("datasets", [r[0]])]
+            rows = [
+                r for r in study.claim_rows if r[0] in claim.get("datasets", [r[0]])
+            ]
             assert rows, claim["text"]
 
 

@@ -75,10 +75,13 @@ def test_solver_convergence_is_read_from_the_solver(noise):
 
 
 def test_degenerate_reasons():
-    assert degenerate_reasons({"constant": False, "rounds": 50, "rounds_planned": 50}) == []
+    assert (
+        degenerate_reasons({"constant": False, "rounds": 50, "rounds_planned": 50})
+        == []
+    )
     assert degenerate_reasons({"constant": True}) == ["predicts one class"]
-    one = {"constant": False, "rounds": 1, "rounds_planned": 50,
-           "stop_reason": "round 2: alpha = -0.1 (the learner does not help)"}  # fmt: skip
+    stop = "round 2: alpha = -0.1 (the learner does not help)"
+    one = {"constant": False, "rounds": 1, "rounds_planned": 50, "stop_reason": stop}
     assert degenerate_reasons(one) == ["one round kept"]
     # a perfect first learner ends boosting rightly
     perfect = {**one, "stop_reason": "round 2: perfect (no weighted error)"}

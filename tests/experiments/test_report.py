@@ -175,6 +175,7 @@ def full(tmp_path_factory) -> tuple[pd.DataFrame, ReportFiles, str, str, Path]:
         reference="ref",
         paper=paper,
         notes="First note with a < b.\n\nSecond paragraph.",
+        paper_notes="Read the ref row with care.",
     )
     files = write_report(
         results,
@@ -315,6 +316,8 @@ def test_wilcoxon_across_row_means_equals_scipy(full):
 
 def test_paper_table_shows_paper_value_ours_and_difference(full):
     results, _, md, page, _ = full
+    section = md.split("## Paper vs ours")[1].split("\n## ")[0]
+    assert "Read the ref row with care." in section  # the notes beside the rows
     expected = _expected(results)
     table = _md_table(md, "## Paper vs ours")
     assert table[0] == [

@@ -276,10 +276,18 @@ def test_cells_record_their_fits_and_the_report_shows_degenerate_ones(tmp_path):
     study = tiny(
         costs=[20],
         algorithms=[
-            {"name": "AdaCost", "method": "adacost", "base": "stump",
-             "params": {"n_estimators": 5}},
-            {"name": "AsyB", "method": "asyb", "base": "stump",
-             "params": {"n_estimators": 5, "early_stopping": False}},
+            {
+                "name": "AdaCost",
+                "method": "adacost",
+                "base": "stump",
+                "params": {"n_estimators": 5},
+            },
+            {
+                "name": "AsyB",
+                "method": "asyb",
+                "base": "stump",
+                "params": {"n_estimators": 5, "early_stopping": False},
+            },
         ],  # fmt: skip
         reference="AsyB",
         protocol={"kind": "kfold", "n_splits": 2, "n_repeats": 1},

@@ -584,6 +584,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
         reference=study["reference"],
         ratio_to=study.get("ratio_to"),
         notes=study["notes"],
+        paper_notes=study.get("paper_notes", ""),
         alpha=alpha,
         paper=study.get("paper", []),
         claims=check_claims(

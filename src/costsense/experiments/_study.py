@@ -151,6 +151,9 @@ class Study:
         Sample size of the ``"gaussian"`` dataset.
     notes : str
         Text for the report.
+    paper_notes : str
+        Text shown beside the paper's numbers (under "Paper vs ours"): what a
+        reader must know to compare a published row with ours.
     paper : tuple of dict
         The paper's published numbers, each ``{dataset, cost, algorithm, metric,
         value}``, shown beside ours in the report.
@@ -181,6 +184,7 @@ class Study:
     reference: str | None = None
     gaussian_samples: int = 2000
     notes: str = ""
+    paper_notes: str = ""
     paper: tuple[dict[str, Any], ...] = ()
     claims: tuple[dict[str, Any], ...] = ()
     dataset_costs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
@@ -211,6 +215,7 @@ class Study:
             "reference": self.reference,
             "gaussian_samples": self.gaussian_samples,
             "notes": self.notes,
+            "paper_notes": self.paper_notes,
             "paper": [dict(p) for p in self.paper],
             "claims": [dict(c) for c in self.claims],
             "ratio_to": self.ratio_to,
@@ -225,7 +230,8 @@ class Study:
     def fingerprint(self) -> str:
         """Return a canonical JSON text of everything that determines the results."""
         data = self.to_dict()
-        report_only = ("title", "notes", "metrics", "reference", "paper", "claims")
+        report_only: tuple[str, ...] = ("title", "notes", "paper_notes", "metrics")
+        report_only += ("reference", "paper", "claims")
         for key in (*report_only, "ratio_to", "quick", "claim_rows"):
             data.pop(key)
         return json.dumps(data, sort_keys=True)
@@ -296,6 +302,7 @@ def study_from_dict(
         "reference",
         "gaussian_samples",
         "notes",
+        "paper_notes",
         "quick",
         "paper",
         "claims",
@@ -378,6 +385,7 @@ def study_from_dict(
         reference=reference,
         gaussian_samples=int(data.get("gaussian_samples", 2000)),
         notes=str(data.get("notes", "")),
+        paper_notes=str(data.get("paper_notes", "")),
         paper=tuple(_paper_rows(data.get("paper", []), source)),
         claims=tuple(
             _claims(data.get("claims", []), source, [d for d, _ in claim_rows])

@@ -75,6 +75,8 @@ class ReportSpec:
         metric divided by this one's, per dataset and cost (paper 002, figure 1).
     notes : str, default=""
         Free text placed under the title (blank lines separate paragraphs).
+    paper_notes : str, default=""
+        Free text placed beside the paper's numbers ("Paper vs ours").
     alpha : float, default=0.05
         Significance level of the tests.
     paper : sequence of dict or DataFrame, default=()
@@ -94,6 +96,7 @@ class ReportSpec:
     reference: str | None = None
     ratio_to: str | None = None
     notes: str = ""
+    paper_notes: str = ""
     alpha: float = 0.05
     paper: Sequence[Mapping[str, Any]] | pd.DataFrame = ()
     claims: Sequence[ClaimCheck] = ()
@@ -330,6 +333,11 @@ def _paper(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
             "Published value, our mean over repeats x folds, and the "
             "difference (ours - paper)."
         ),
+        *[
+            Paragraph(p.strip())
+            for p in re.split(r"\n\s*\n", spec.paper_notes)
+            if p.strip()
+        ],
         paper_table(spec.paper, tab.summary_of, tab.rows, tab.algorithms),
     ]
 
