@@ -91,6 +91,18 @@ def test_a_small_gain_on_every_row_shows_the_direction_but_not_the_size():
     assert "+0.5 % [+0.5, +0.5]" in result.evidence and "8 of 8 rows" in result.evidence
 
 
+def test_an_interval_across_zero_does_not_show_the_change():
+    # the point estimate is even negative; the interval is wide enough to hold
+    # the claimed +6.7 % and 6 of 8 rows improve: still not shown
+    changes = [0.01] * 5 + [-0.30, -0.20, 0.30]
+    result = check(change_results(changes), change_claim(0.067))
+    assert "6 of 8 rows" in result.evidence
+    low, high = (
+        float(x) for x in result.evidence.split("[")[1].split("]")[0].split(",")
+    )
+    assert low < 0 < 6.7 < high and result.verdict == "not shown"
+
+
 def test_a_change_on_the_other_side_of_zero_contradicts_the_claim():
     changes = list(np.linspace(-0.04, -0.02, 8))
     assert check(change_results(changes), change_claim(0.067)).verdict == "contradicted"

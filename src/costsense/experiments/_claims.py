@@ -24,8 +24,9 @@ Kinds and what "reproduced" means:
     the per-row changes ``mean(a) / mean(b) - 1``; ``average = "totals"`` is the
     change of the averages, ``mean_rows(a) / mean_rows(b) - 1``. The interval is
     a percentile bootstrap over rows (level ``1 - alpha``). "reproduced" when the
-    interval contains ``value`` or lies beyond it in its direction *and* more
-    than half of the rows change in that direction; "contradicted" when the
+    interval lies on the claimed side of zero (the change is shown), contains
+    ``value`` or lies beyond it in its direction, *and* more than half of the
+    rows change in that direction; "contradicted" when the
     interval lies on the other side of zero; otherwise "not shown". A row whose
     baseline is 0 has no ratio: it is reported, and counts in the direction tally.
 ``win_tie_loss`` (``algorithm``, ``than``, ``counts``)
@@ -465,8 +466,9 @@ def _mean_change(r: _Rows, claim: dict[str, Any], alpha: float) -> tuple[str, st
     )
     if verdict is None:
         reaches = high >= claimed if claimed > 0 else low <= claimed
+        shown = low > 0 if claimed > 0 else high < 0
         opposite = high < 0 if claimed > 0 else low > 0
-        if reaches and 2 * agree > r.present:
+        if reaches and shown and 2 * agree > r.present:
             verdict = "reproduced"
         elif opposite:
             verdict = "contradicted"
@@ -585,7 +587,7 @@ def _check(
         verdict, evidence, failing = _rows_check(r, claim, sign)
     return ClaimCheck(
         text=claim["text"],
-        source=claim["source"],
+        source=claim.get("source", ""),  # stores written before sources
         verdict=verdict,
         evidence=evidence,
         rows_expected=r.expected,
