@@ -64,7 +64,7 @@ import pandas as pd
 
 from costsense.experiments._diagnostics import degenerate_reasons
 from costsense.experiments._evaluate import LOWER_IS_BETTER
-from costsense.experiments._labels import cost_label, sort_rows
+from costsense.experiments._labels import cost_label, cost_order, sort_rows
 from costsense.experiments._stats import paired_t_test
 
 __all__ = ["ClaimCheck", "check_claims", "validate_claims"]
@@ -548,7 +548,11 @@ def _degenerate(r: _Rows, claim: dict[str, Any]) -> str:
             reasons.setdefault(key, []).extend(found)
     order = _named(claim)
     items = []
-    for key in sorted(degenerate, key=lambda k: (order.index(k[0]), k[1], k[2])):
+
+    def place(key: tuple[str, str, str]) -> tuple[Any, ...]:
+        return (order.index(key[0]), key[1], cost_order(key[2]))
+
+    for key in sorted(degenerate, key=place):
         common = max(set(reasons[key]), key=reasons[key].count)
         items.append(
             f"{key[0]} on {key[1]} at {key[2]} ({common}; "
