@@ -1,0 +1,34 @@
+"""Cost-sensitive trees and forests (paper 004) on one compiled CART builder.
+
+One depth-first builder compiled with numba (:mod:`costsense.tree._grower`) with
+two split finders, ``splitter="exact"`` (sorted values, scikit-learn's CART) and
+``splitter="hist"`` (quantile bins made once per fit, per-node histograms, a
+child's histogram by subtraction), and pluggable criteria
+(:mod:`costsense.tree._criteria`): additive per-sample statistics plus an
+impurity function, for ``gini``, ``entropy``, ``misclassification``, ``cs_gini``
+(paper 004's eq. 8), ``pairwise`` (eqs. 9-11) and ``squared_error`` (eq. 7).
+
+- :class:`CostSensitiveTreeClassifier`, :class:`CostSensitiveTreeRegressor`;
+- :class:`CostSensitiveForestClassifier`: CBRF, G-CSRF and PD-CSRF are its
+  ``criterion="gini"``, ``"cs_gini"`` and ``"pairwise"``;
+- :func:`impurity`: any criterion's impurity of a set of label vectors.
+"""
+
+from __future__ import annotations
+
+from costsense.tree._classes import (
+    CostSensitiveForestClassifier,
+    CostSensitiveTreeClassifier,
+    CostSensitiveTreeRegressor,
+    Tree,
+)
+from costsense.tree._criteria import CRITERIA, impurity
+
+__all__ = [
+    "CRITERIA",
+    "CostSensitiveForestClassifier",
+    "CostSensitiveTreeClassifier",
+    "CostSensitiveTreeRegressor",
+    "Tree",
+    "impurity",
+]

@@ -1,0 +1,587 @@
+"""The compiled CART builder: one depth-first grower, two split finders.
+
+:func:`grow` builds one binary tree with no Python in its loop (numba, ``nogil``,
+so a forest grows trees in threads). Each node covers a slice of an index array of
+the training rows with positive weight (rows of weight 0 are dropped, as
+scikit-learn's trees drop them); nodes are numbered in depth-first pre-order, left
+child first, scikit-learn's numbering.
+
+At a node of total weight ``W``, summed statistics ``S`` and impurity ``I_P`` (see
+:mod:`costsense.tree._criteria`), a split into ``L`` and ``R`` has the weighted gain
+
+    G = W I_P - W_L I_L - W_R I_R,
+
+which is ``W`` times paper 004's eq. (4) with the sample counts replaced by weights.
+The best ``G`` over the candidate features and thresholds wins (ties: the first
+feature in the visiting order, then the lowest threshold).
+
+Split finders:
+
+- **exact**: the node's values of a feature are sorted and every boundary between
+  two consecutive distinct values is a candidate, with the threshold at their
+  midpoint (scikit-learn's convention); left sums are a running sum over the sorted
+  rows, right sums the node's sums minus them.
+- **hist**: the feature's bin codes (:mod:`costsense.tree._binning`); the node
+  keeps a histogram of ``(weight, weighted statistics)`` and of row counts per
+  feature and bin; every boundary between two non-empty bins is a candidate, with
+  the threshold at the midpoint of the largest training value of the left bin and
+  the smallest of the right one. The root's histogram is filled from its rows; at a
+  split only the smaller child's is filled, and the larger child's is its parent's
+  minus it (in place, in the parent's memory).
+
+A node becomes a leaf when it is ``max_depth`` deep, has fewer than
+``min_samples_split`` rows or fewer than ``2 * min_samples_leaf``, or when its rows'
+label vectors are all identical (purity is tested on the labels, not on the
+impurity: with the cost-sensitive Gini a node of identical non-one-hot labels has a
+positive impurity, and no split can separate identical labels usefully).
+
+**Non-positive gains.** A node is split only if its best split has a strictly
+positive gain, ``G > 1e-12 * scale`` (``scale`` = ``W``, or the sum of squared
+targets for regression: rounding of mathematically zero gains stays below it), and
+``G / W_root >= min_impurity_decrease`` (scikit-learn's weighted impurity
+decrease). Otherwise the node is a leaf. This differs from scikit-learn, which also
+makes splits of zero gain. It matters for the pairwise-difference impurity: with
+cost-mapped task scores it is not concave in the class mix (with ``C1 / C2 = 5`` a
+pure negative node has ``I_pdc = 0.08``, a node with one positive in six ``0.17``),
+so every split of a node can have a negative gain, and such a node stays a leaf.
+
+With ``max_features < n_features`` the features are visited in a random order
+(numba's generator, seeded per tree) until ``max_features`` features that are not
+constant in the node have been evaluated (scikit-learn's rule); otherwise in
+column order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from costsense.tree._binning import midpoint
+from costsense.tree._criteria import SQUARED_ERROR, node_impurity
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+__all__ = ["GAIN_TOLERANCE", "apply", "grow"]
+
+#: A split must decrease ``W * I`` by more than this times ``W`` (or, for
+#: regression, times the node's sum of squared targets).
+GAIN_TOLERANCE = 1e-12
+
+
+@njit(cache=True, nogil=True)
+def _identical_labels(labels: FloatArray, idx: IntArray, start: int, end: int) -> bool:
+    first = idx[start]
+    for p in range(start + 1, end):
+        r = idx[p]
+        for k in range(labels.shape[1]):
+            if labels[r, k] != labels[first, k]:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _fill_histogram(
+    codes: NDArray[np.uint8],
+    wstats: FloatArray,
+    weight: FloatArray,
+    idx: IntArray,
+    start: int,
+    end: int,
+    hist: FloatArray,
+    count: IntArray,
+) -> None:
+    d = codes.shape[1]
+    m = wstats.shape[1]
+    for p in range(start, end):
+        r = idx[p]
+        w = weight[r]
+        for f in range(d):
+            b = codes[r, f]
+            count[f, b] += 1
+            hist[f, b, 0] += w
+            for k in range(m):
+                hist[f, b, 1 + k] += wstats[r, k]
+
+
+@njit(cache=True, nogil=True)
+def _hist_split(
+    hist: FloatArray,
+    count: IntArray,
+    n_bins: int,
+    lower: FloatArray,
+    upper: FloatArray,
+    code: int,
+    n_labels: int,
+    n_node: int,
+    weight: float,
+    stats: FloatArray,
+    parent_term: float,
+    min_samples_leaf: int,
+    left: FloatArray,
+    right: FloatArray,
+) -> tuple[float, float, int, bool]:
+    """Best split of one feature by its histogram: gain, threshold, bin, constant."""
+    m = stats.shape[0]
+    non_empty = 0
+    for b in range(n_bins):
+        if count[b] > 0:
+            non_empty += 1
+    if non_empty <= 1:
+        return -np.inf, 0.0, -1, True
+    left[:] = 0.0
+    w_left = 0.0
+    n_left = 0
+    best, best_threshold, best_bin = -np.inf, 0.0, -1
+    previous = -1
+    for b in range(n_bins):
+        if count[b] == 0:
+            continue
+        if previous >= 0 and n_left >= min_samples_leaf:
+            if n_node - n_left < min_samples_leaf:
+                break
+            for k in range(m):
+                right[k] = stats[k] - left[k]
+            w_right = weight - w_left
+            gain = (
+                parent_term
+                - w_left * node_impurity(code, w_left, left, n_labels)
+                - w_right * node_impurity(code, w_right, right, n_labels)
+            )
+            if gain > best:
+                best = gain
+                best_bin = previous
+                best_threshold = midpoint(upper[previous], lower[b])
+        n_left += count[b]
+        w_left += hist[b, 0]
+        for k in range(m):
+            left[k] += hist[b, 1 + k]
+        previous = b
+    return best, best_threshold, best_bin, False
+
+
+@njit(cache=True, nogil=True)
+def _exact_split(
+    X: FloatArray,
+    feature: int,
+    wstats: FloatArray,
+    weight: FloatArray,
+    idx: IntArray,
+    start: int,
+    end: int,
+    code: int,
+    n_labels: int,
+    w_node: float,
+    stats: FloatArray,
+    parent_term: float,
+    min_samples_leaf: int,
+    left: FloatArray,
+    right: FloatArray,
+) -> tuple[float, float, bool]:
+    """Best split of one feature on its sorted values: (gain, threshold, constant)."""
+    n_node = end - start
+    m = stats.shape[0]
+    values = np.empty(n_node)
+    for p in range(n_node):
+        values[p] = X[idx[start + p], feature]
+    order = np.argsort(values, kind="mergesort")
+    if values[order[n_node - 1]] <= values[order[0]]:
+        return -np.inf, 0.0, True
+    left[:] = 0.0
+    w_left = 0.0
+    best, best_threshold = -np.inf, 0.0
+    for p in range(n_node - 1):
+        r = idx[start + order[p]]
+        w_left += weight[r]
+        for k in range(m):
+            left[k] += wstats[r, k]
+        n_left = p + 1
+        if n_left < min_samples_leaf:
+            continue
+        if n_node - n_left < min_samples_leaf:
+            break
+        low = values[order[p]]
+        high = values[order[p + 1]]
+        if high <= low:
+            continue
+        for k in range(m):
+            right[k] = stats[k] - left[k]
+        w_right = w_node - w_left
+        gain = (
+            parent_term
+            - w_left * node_impurity(code, w_left, left, n_labels)
+            - w_right * node_impurity(code, w_right, right, n_labels)
+        )
+        if gain > best:
+            best = gain
+            best_threshold = midpoint(low, high)
+    return best, best_threshold, False
+
+
+@njit(cache=True, nogil=True)
+def grow(
+    X: FloatArray,
+    codes: NDArray[np.uint8],
+    n_bins: IntArray,
+    lower: FloatArray,
+    upper: FloatArray,
+    stats: FloatArray,
+    labels: FloatArray,
+    values: FloatArray,
+    weight: FloatArray,
+    code: int,
+    n_labels: int,
+    use_hist: bool,
+    max_depth: int,
+    min_samples_split: int,
+    min_samples_leaf: int,
+    min_impurity_decrease: float,
+    max_features: int,
+    seed: int,
+) -> tuple[
+    IntArray,
+    FloatArray,
+    IntArray,
+    IntArray,
+    FloatArray,
+    FloatArray,
+    IntArray,
+    FloatArray,
+    int,
+]:
+    """Grow one tree (see the module docstring).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features) or (0, n_features)
+        Samples, for ``use_hist=False``.
+    codes : ndarray of shape (n_samples, n_features) or (0, n_features), uint8
+        Bin codes, for ``use_hist=True``.
+    n_bins : ndarray of shape (n_features,)
+        Bins per feature.
+    lower, upper : ndarray of shape (n_features, max_bins)
+        Smallest and largest training value of each bin.
+    stats : ndarray of shape (n_samples, m)
+        Per-sample statistics of the criterion (unweighted).
+    labels : ndarray of shape (n_samples, n_labels)
+        Label vectors, for the purity test.
+    values : ndarray of shape (n_samples, q)
+        Rows whose weighted mean is a node's value.
+    weight : ndarray of shape (n_samples,)
+        Non-negative weights; rows of weight 0 are ignored.
+    code : int
+        Criterion code.
+    n_labels : int
+        Length of a label vector.
+    use_hist : bool
+        Histogram (True) or exact (False) split finder.
+    max_depth, min_samples_split, min_samples_leaf : int
+        Stopping rules.
+    min_impurity_decrease : float
+        Least ``G / W_root`` of a split.
+    max_features : int
+        Non-constant features to evaluate per node.
+    seed : int
+        Seed of the feature order.
+
+    Returns
+    -------
+    feature, threshold, children_left, children_right, value, impurity,
+    n_node_samples, weighted_n_node_samples : ndarrays, one entry per node
+        Leaves have feature -2, threshold -2 and children -1.
+    depth : int
+        Depth of the deepest leaf.
+    """
+    d = n_bins.shape[0]
+    n = weight.shape[0]
+    m = stats.shape[1]
+    q = values.shape[1]
+    n_rows = 0
+    for r in range(n):
+        if weight[r] > 0.0:
+            n_rows += 1
+    idx = np.empty(n_rows, dtype=np.int64)
+    j = 0
+    for r in range(n):
+        if weight[r] > 0.0:
+            idx[j] = r
+            j += 1
+    wstats = np.zeros((n, m))
+    total_weight = 0.0
+    for r in range(n):
+        if weight[r] > 0.0:
+            total_weight += weight[r]
+            for k in range(m):
+                wstats[r, k] = weight[r] * stats[r, k]
+
+    max_leaves = max(1, n_rows // max(min_samples_leaf, 1))
+    if max_depth < 40:
+        max_leaves = min(max_leaves, 2**max_depth)
+    capacity = 2 * max_leaves - 1
+    feature = np.full(capacity, -2, dtype=np.int64)
+    threshold = np.full(capacity, -2.0)
+    children_left = np.full(capacity, -1, dtype=np.int64)
+    children_right = np.full(capacity, -1, dtype=np.int64)
+    value = np.zeros((capacity, q))
+    impurity = np.zeros(capacity)
+    n_node_samples = np.zeros(capacity, dtype=np.int64)
+    weighted_n_node_samples = np.zeros(capacity)
+
+    np.random.seed(seed)  # noqa: NPY002 - numba's per-thread generator
+    order = np.arange(d)
+    buffer = np.empty(n_rows, dtype=np.int64)
+    node_stats = np.empty(m)
+    left_stats = np.empty(m)
+    right_stats = np.empty(m)
+    n_bins_max = 1
+    for f in range(d):
+        n_bins_max = max(n_bins_max, n_bins[f])
+
+    # the stack of nodes to build: (start, end, depth, parent, is_left) + histogram
+    empty_hist = np.zeros((0, 0, 0))
+    empty_count = np.zeros((0, 0), dtype=np.int64)
+    st_start = [0]
+    st_end = [n_rows]
+    st_depth = [0]
+    st_parent = [-1]
+    st_left = [False]
+    if use_hist:
+        root_hist = np.zeros((d, n_bins_max, 1 + m))
+        root_count = np.zeros((d, n_bins_max), dtype=np.int64)
+        _fill_histogram(codes, wstats, weight, idx, 0, n_rows, root_hist, root_count)
+        st_hist = [root_hist]
+        st_count = [root_count]
+    else:
+        st_hist = [empty_hist]
+        st_count = [empty_count]
+
+    node_count = 0
+    deepest = 0
+    while len(st_start) > 0:
+        start = st_start.pop()
+        end = st_end.pop()
+        depth = st_depth.pop()
+        parent = st_parent.pop()
+        is_left = st_left.pop()
+        hist = st_hist.pop()
+        count = st_count.pop()
+        node = node_count
+        node_count += 1
+        if parent >= 0:
+            if is_left:
+                children_left[parent] = node
+            else:
+                children_right[parent] = node
+        deepest = max(deepest, depth)
+
+        n_node = end - start
+        w_node = 0.0
+        node_stats[:] = 0.0
+        for p in range(start, end):
+            r = idx[p]
+            w = weight[r]
+            w_node += w
+            for k in range(m):
+                node_stats[k] += wstats[r, k]
+            for k in range(q):
+                value[node, k] += w * values[r, k]
+        if w_node > 0.0:
+            for k in range(q):
+                value[node, k] /= w_node
+        node_impurity_value = node_impurity(code, w_node, node_stats, n_labels)
+        impurity[node] = node_impurity_value
+        n_node_samples[node] = n_node
+        weighted_n_node_samples[node] = w_node
+
+        if (
+            depth >= max_depth
+            or n_node < min_samples_split
+            or n_node < 2 * min_samples_leaf
+            or _identical_labels(labels, idx, start, end)
+        ):
+            continue
+
+        parent_term = w_node * node_impurity_value
+        best_gain = -np.inf
+        best_feature = -1
+        best_threshold = 0.0
+        best_bin = -1
+        evaluated = 0
+        for i in range(d):
+            if max_features < d:
+                jj = np.random.randint(i, d)  # noqa: NPY002
+                order[i], order[jj] = order[jj], order[i]
+            f = order[i]
+            if use_hist:
+                gain, thr, b, constant = _hist_split(
+                    hist[f],
+                    count[f],
+                    n_bins[f],
+                    lower[f],
+                    upper[f],
+                    code,
+                    n_labels,
+                    n_node,
+                    w_node,
+                    node_stats,
+                    parent_term,
+                    min_samples_leaf,
+                    left_stats,
+                    right_stats,
+                )
+            else:
+                b = -1
+                gain, thr, constant = _exact_split(
+                    X,
+                    f,
+                    wstats,
+                    weight,
+                    idx,
+                    start,
+                    end,
+                    code,
+                    n_labels,
+                    w_node,
+                    node_stats,
+                    parent_term,
+                    min_samples_leaf,
+                    left_stats,
+                    right_stats,
+                )
+            if constant:
+                continue
+            evaluated += 1
+            if gain > best_gain:
+                best_gain = gain
+                best_feature = f
+                best_threshold = thr
+                best_bin = b
+            if evaluated >= max_features:
+                break
+
+        scale = node_stats[1] if code == SQUARED_ERROR else w_node
+        if (
+            best_feature < 0
+            or not best_gain > GAIN_TOLERANCE * scale
+            or best_gain / total_weight < min_impurity_decrease
+        ):
+            continue
+
+        feature[node] = best_feature
+        threshold[node] = best_threshold
+        # stable partition of the node's rows: left rows first
+        n_left = 0
+        n_right = 0
+        for p in range(start, end):
+            r = idx[p]
+            if use_hist:
+                goes_left = codes[r, best_feature] <= best_bin
+            else:
+                goes_left = X[r, best_feature] <= best_threshold
+            if goes_left:
+                idx[start + n_left] = r
+                n_left += 1
+            else:
+                buffer[n_right] = r
+                n_right += 1
+        for p in range(n_right):
+            idx[start + n_left + p] = buffer[p]
+        middle = start + n_left
+
+        child_depth = depth + 1
+        left_hist, right_hist = empty_hist, empty_hist
+        left_count, right_count = empty_count, empty_count
+        if use_hist and child_depth < max_depth:
+            needs_left = n_left >= min_samples_split and n_left >= 2 * min_samples_leaf
+            needs_right = (
+                n_right >= min_samples_split and n_right >= 2 * min_samples_leaf
+            )
+            if needs_left or needs_right:
+                small_hist = np.zeros((d, n_bins_max, 1 + m))
+                small_count = np.zeros((d, n_bins_max), dtype=np.int64)
+                if n_left <= n_right:
+                    _fill_histogram(
+                        codes,
+                        wstats,
+                        weight,
+                        idx,
+                        start,
+                        middle,
+                        small_hist,
+                        small_count,
+                    )
+                else:
+                    _fill_histogram(
+                        codes, wstats, weight, idx, middle, end, small_hist, small_count
+                    )
+                hist -= small_hist  # the larger child: parent minus the smaller
+                count -= small_count
+                if n_left <= n_right:
+                    left_hist, left_count = small_hist, small_count
+                    right_hist, right_count = hist, count
+                else:
+                    left_hist, left_count = hist, count
+                    right_hist, right_count = small_hist, small_count
+        # push right, then left: the left child is built (and numbered) first
+        st_start.append(middle)
+        st_end.append(end)
+        st_depth.append(child_depth)
+        st_parent.append(node)
+        st_left.append(False)
+        st_hist.append(right_hist)
+        st_count.append(right_count)
+        st_start.append(start)
+        st_end.append(middle)
+        st_depth.append(child_depth)
+        st_parent.append(node)
+        st_left.append(True)
+        st_hist.append(left_hist)
+        st_count.append(left_count)
+
+    return (
+        feature[:node_count].copy(),
+        threshold[:node_count].copy(),
+        children_left[:node_count].copy(),
+        children_right[:node_count].copy(),
+        value[:node_count].copy(),
+        impurity[:node_count].copy(),
+        n_node_samples[:node_count].copy(),
+        weighted_n_node_samples[:node_count].copy(),
+        deepest,
+    )
+
+
+@njit(cache=True, nogil=True)
+def apply(
+    X: FloatArray,
+    feature: IntArray,
+    threshold: FloatArray,
+    children_left: IntArray,
+    children_right: IntArray,
+) -> IntArray:
+    """Leaf reached by each row of ``X`` (``x[feature] <= threshold`` goes left).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Samples.
+    feature, threshold, children_left, children_right : ndarray of shape (n_nodes,)
+        The tree's nodes (leaves have ``children_left == -1``).
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        Node index of each sample's leaf.
+    """
+    n = X.shape[0]
+    leaves = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        node = 0
+        while children_left[node] >= 0:
+            if X[i, feature[node]] <= threshold[node]:
+                node = children_left[node]
+            else:
+                node = children_right[node]
+        leaves[i] = node
+    return leaves
