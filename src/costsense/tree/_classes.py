@@ -1068,7 +1068,7 @@ default="gini"
                 "they have no out-of-bag prediction and are left out of oob_score_; "
                 "use more trees.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
         mean = np.full_like(oob_sum, np.nan)
         mean[seen] = oob_sum[seen] / oob_n[seen, None]

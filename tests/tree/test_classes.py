@@ -1,0 +1,299 @@
+"""The tree and forest estimators: oracles, reductions, documented rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.datasets import make_classification
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+from costsense.costs import bayes_decision, task_scores
+from costsense.tree import (
+    CostSensitiveForestClassifier,
+    CostSensitiveTreeClassifier,
+    CostSensitiveTreeRegressor,
+    impurity,
+)
+
+
+def _node_rows(tree, X):
+    """Training rows of every node, by routing X through the tree."""
+    rows = {0: np.arange(X.shape[0])}
+    for node in range(tree.node_count):
+        if tree.children_left[node] < 0:
+            continue
+        here = rows[node]
+        left = X[here, tree.feature[node]] <= tree.threshold[node]
+        rows[tree.children_left[node]] = here[left]
+        rows[tree.children_right[node]] = here[~left]
+    return rows
+
+
+def _best_gain_per_feature(X, target, name, w, min_leaf):
+    """Largest weighted gain W I_P - W_L I_L - W_R I_R of each feature (brute force)."""
+    parent = w.sum() * impurity(name, target, w)
+    gains = []
+    for f in range(X.shape[1]):
+        values = np.unique(X[:, f])
+        best = -np.inf
+        for low, high in zip(values[:-1], values[1:], strict=True):
+            left = X[:, f] <= (low + high) / 2
+            if min(left.sum(), (~left).sum()) < min_leaf:
+                continue
+            gain = (
+                parent
+                - w[left].sum() * impurity(name, target[left], w[left])
+                - w[~left].sum() * impurity(name, target[~left], w[~left])
+            )
+            best = max(best, gain)
+        gains.append(best)
+    return np.array(gains)
+
+
+def _without_tied_features(model, X, target, name, w=None, min_leaf=1):
+    """True if every split's best gain is reached by one feature only.
+
+    Where two features give the same best gain, scikit-learn breaks the tie by its
+    random feature order and we by column order, so the trees may differ: the
+    oracle comparison is only meaningful on data free of such ties.
+    """
+    tree = model.tree_
+    w = np.ones(X.shape[0]) if w is None else w
+    for node, rows in _node_rows(tree, X).items():
+        if tree.children_left[node] < 0:
+            continue
+        gains = _best_gain_per_feature(X[rows], target[rows], name, w[rows], min_leaf)
+        gains = np.sort(gains)
+        if gains[-1] - gains[-2] <= 1e-9 * max(1.0, abs(gains[-1])):
+            return False
+    return True
+
+
+def _float32_uniform(seed, n, d):
+    # scikit-learn's trees work on float32 samples: use values exact in float32
+    rng = np.random.RandomState(seed)
+    return rng.uniform(size=(n, d)).astype(np.float32).astype(np.float64), rng
+
+
+def _assert_same_tree(ours, theirs):
+    assert ours.node_count == theirs.node_count
+    assert_array_equal(ours.children_left, theirs.children_left)
+    assert_array_equal(ours.children_right, theirs.children_right)
+    assert_array_equal(ours.feature, np.where(theirs.feature < 0, -2, theirs.feature))
+    assert_array_equal(ours.threshold, theirs.threshold)
+    assert_array_equal(ours.n_node_samples, theirs.n_node_samples)
+
+
+def test_gini_tree_is_scikit_learns_cart_on_data_without_ties():
+    compared = 0
+    for seed in range(8):
+        X, rng = _float32_uniform(seed, 500, 4)
+        y = ((X[:, 0] + X[:, 3] > 1) ^ (rng.uniform(size=500) < 0.2)).astype(int)
+        ours = CostSensitiveTreeClassifier(max_depth=4).fit(X, y)
+        if not _without_tied_features(ours, X, np.eye(2)[y], "gini"):
+            continue
+        compared += 1
+        theirs = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y)
+        _assert_same_tree(ours.tree_, theirs.tree_)
+        # values: class frequencies of every node
+        assert_allclose(ours.tree_.value[:, 2:], theirs.tree_.value[:, 0, :])
+        X_new = np.random.RandomState(seed + 100).uniform(size=(300, 4))
+        X_new = X_new.astype(np.float32).astype(np.float64)
+        assert_array_equal(ours.predict(X_new), theirs.predict(X_new))
+        assert_allclose(ours.predict_proba(X_new), theirs.predict_proba(X_new))
+    assert compared >= 3
+
+
+def test_fully_grown_trees_partition_the_training_data_as_scikit_learn():
+    """Unlimited depth: leaves hold the same training rows (and predict the same)."""
+    for seed in range(3):
+        X, rng = _float32_uniform(seed, 200, 3)
+        t = np.sin(4 * X[:, 0]) + X[:, 2] + rng.normal(scale=0.3, size=200)
+        ours = CostSensitiveTreeRegressor().fit(X, t)
+        theirs = DecisionTreeRegressor(random_state=0).fit(X, t)
+
+        def leaf_sets(leaves):
+            return sorted(tuple(np.flatnonzero(leaves == v)) for v in set(leaves))
+
+        assert leaf_sets(ours.apply(X)) == leaf_sets(theirs.apply(X))
+        assert_allclose(ours.predict(X), theirs.predict(X))
+
+
+def test_regression_tree_is_scikit_learns_on_data_without_ties():
+    compared = 0
+    for seed in range(6):
+        X, rng = _float32_uniform(seed, 400, 4)
+        t = np.sin(4 * X[:, 0]) + X[:, 3] + rng.normal(scale=0.3, size=400)
+        w = rng.uniform(0.5, 2.0, size=400)
+        ours = CostSensitiveTreeRegressor(max_depth=4, min_samples_leaf=5)
+        ours.fit(X, t, sample_weight=w)
+        theirs = DecisionTreeRegressor(max_depth=4, min_samples_leaf=5, random_state=0)
+        theirs.fit(X, t, sample_weight=w)
+        if not _without_tied_features(ours, X, t, "squared_error", w, 5):
+            continue
+        _assert_same_tree(ours.tree_, theirs.tree_)
+        assert_allclose(ours.tree_.value[:, 0], theirs.tree_.value[:, 0, 0])
+        X_new = np.random.RandomState(seed + 100).uniform(size=(300, 4))
+        X_new = X_new.astype(np.float32).astype(np.float64)
+        assert_allclose(ours.predict(X_new), theirs.predict(X_new))
+        compared += 1
+    assert compared >= 3
+
+
+def _imbalanced(seed=0, n=300, classes=2):
+    X, y = make_classification(
+        n_samples=n,
+        n_features=6,
+        n_informative=4,
+        n_classes=classes,
+        weights=[0.8] + [0.2 / (classes - 1)] * (classes - 1),
+        random_state=seed,
+    )
+    return X, y
+
+
+def test_prediction_is_the_least_expected_cost_class_of_the_leaf():
+    X, y = _imbalanced(classes=3)
+    cost = np.array([[0, 1, 4], [8, 0, 1], [3, 2, 0]], dtype=float)
+    model = CostSensitiveTreeClassifier(max_depth=3, cost=cost).fit(X, y)
+    proba = model.predict_proba(X)
+    expected_cost = proba @ cost
+    chosen = np.searchsorted(model.classes_, model.predict(X))
+    assert_allclose(expected_cost[np.arange(len(X)), chosen], expected_cost.min(axis=1))
+    assert_array_equal(model.classes_[bayes_decision(proba, cost)], model.predict(X))
+    # the costs move decisions away from the plain tree's majority vote
+    assert np.any(model.predict(X) != model.classes_[np.argmax(proba, axis=1)])
+
+
+def test_cost_none_is_one_hot_labels_and_cs_gini_is_then_gini():
+    X, y = _imbalanced(1, classes=3)
+    plain = CostSensitiveTreeClassifier().fit(X, y)
+    assert_array_equal(plain.predict_task_score(X), plain.predict_proba(X))
+    assert_array_equal(plain.cost_matrix_, 1 - np.eye(3))
+    cs = CostSensitiveTreeClassifier(criterion="cs_gini").fit(X, y)
+    assert_array_equal(cs.tree_.feature, plain.tree_.feature)
+    assert_array_equal(cs.tree_.threshold, plain.tree_.threshold)
+
+
+@pytest.mark.parametrize("criterion", ["gini", "cs_gini", "pairwise"])
+def test_cost_sample_cost_and_sample_score_give_the_same_tree(criterion):
+    X, y = _imbalanced(2)
+    cost = np.array([[0.0, 1.0], [5.0, 0.0]])
+    by_cost = CostSensitiveTreeClassifier(criterion=criterion, cost=cost).fit(X, y)
+    by_rows = CostSensitiveTreeClassifier(criterion=criterion).fit(
+        X, y, sample_cost=cost[y]
+    )
+    by_score = CostSensitiveTreeClassifier(criterion=criterion).fit(
+        X, y, sample_score=task_scores(cost[y])
+    )
+    for other in (by_rows, by_score):
+        assert_array_equal(other.tree_.threshold, by_cost.tree_.threshold)
+        assert_allclose(other.tree_.value, by_cost.tree_.value)
+        assert_allclose(other.cost_matrix_ / other.cost_matrix_.max(), cost / 5)
+
+
+def test_binary_ratio_cost_uses_the_minority_class_as_positive():
+    X, y = _imbalanced(3)
+    ratio = CostSensitiveTreeClassifier(max_depth=3, cost=5).fit(X, y)
+    matrix = np.array([[0.0, 1.0], [5.0, 0.0]])  # class 1 is the minority
+    explicit = CostSensitiveTreeClassifier(max_depth=3, cost=matrix).fit(X, y)
+    assert ratio.pos_label_ == 1
+    assert_array_equal(ratio.cost_matrix_, matrix)
+    assert_array_equal(ratio.predict(X), explicit.predict(X))
+
+
+def test_example_dependent_scores_change_the_tree():
+    X, y = _imbalanced(4)
+    rng = np.random.RandomState(0)
+    scores = np.eye(2)[y]
+    scores[y == 0, 1] = rng.uniform(0, 0.9, size=np.sum(y == 0))
+    plain = CostSensitiveTreeClassifier(criterion="pairwise").fit(X, y)
+    scored = CostSensitiveTreeClassifier(criterion="pairwise").fit(
+        X, y, sample_score=scores
+    )
+    assert not np.array_equal(plain.predict_task_score(X), scored.predict_task_score(X))
+
+
+# forest -------------------------------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore:.*no out-of-bag prediction:UserWarning")
+@pytest.mark.parametrize("splitter", ["hist", "exact"])
+@pytest.mark.parametrize("criterion", ["gini", "pairwise"])
+def test_forest_is_deterministic_and_independent_of_n_jobs(splitter, criterion):
+    X, y = _imbalanced(5, classes=3)
+    fits = [
+        CostSensitiveForestClassifier(
+            n_estimators=8,
+            criterion=criterion,
+            splitter=splitter,
+            cost=np.array([[0, 1, 2], [4, 0, 1], [2, 2, 0]]),
+            oob_score=True,
+            n_jobs=n_jobs,
+            random_state=11,
+        ).fit(X, y)
+        for n_jobs in (1, 1, 2)
+    ]
+    X_many = np.repeat(X, 5, axis=0)  # several prediction chunks
+    reference = fits[0].predict_proba(X_many)
+    for other in fits[1:]:
+        assert_array_equal(other.predict_proba(X_many), reference)
+        assert_array_equal(other.predict_task_score(X), fits[0].predict_task_score(X))
+        assert_array_equal(other.oob_decision_function_, fits[0].oob_decision_function_)
+        assert other.oob_score_ == fits[0].oob_score_
+    other_seed = CostSensitiveForestClassifier(
+        n_estimators=8, criterion=criterion, splitter=splitter, random_state=12
+    ).fit(X, y)
+    assert not np.array_equal(other_seed.predict_proba(X), fits[0].predict_proba(X))
+
+
+def test_forest_without_bootstrap_and_random_features_is_one_tree():
+    X, y = _imbalanced(6)
+    forest = CostSensitiveForestClassifier(
+        n_estimators=3,
+        bootstrap=False,
+        max_features=None,
+        splitter="exact",
+        cost=4,
+        random_state=0,
+    ).fit(X, y)
+    tree = CostSensitiveTreeClassifier(cost=4).fit(X, y)
+    assert_array_equal(forest.predict_proba(X), tree.predict_proba(X))
+    assert_array_equal(forest.predict(X), tree.predict(X))
+
+
+def test_forest_averages_its_trees():
+    X, y = _imbalanced(7)
+    forest = CostSensitiveForestClassifier(n_estimators=6, cost=3, random_state=0)
+    forest.fit(X, y)
+    assert len(forest.estimators_) == 6
+    members = [tree.predict_task_score(X) for tree in forest.estimators_]
+    assert_allclose(forest.predict_task_score(X), np.mean(members, axis=0))
+    proba = [tree.predict_proba(X) for tree in forest.estimators_]
+    assert_allclose(forest.predict_proba(X), np.mean(proba, axis=0))
+    # bootstrap samples and random features make the trees differ
+    assert len({tree.tree_.node_count for tree in forest.estimators_}) > 1
+    assert forest.max_features_ == 2  # sqrt(6)
+    assert_allclose(forest.feature_importances_.sum(), 1.0)
+
+
+def test_oob_estimates_match_held_out_ones():
+    X, y = _imbalanced(8, n=1200)
+    train, test = slice(0, 800), slice(800, None)
+    forest = CostSensitiveForestClassifier(
+        n_estimators=40, oob_score=True, random_state=0
+    ).fit(X[train], y[train])
+    held_out = forest.score(X[test], y[test])
+    assert abs(forest.oob_score_ - held_out) < 0.05
+    assert_allclose(forest.oob_decision_function_.sum(axis=1), 1.0)
+    # for cost=None the cost rows are 1 - one-hot: the OOB cost is the OOB error
+    assert forest.oob_cost_ == pytest.approx(1 - forest.oob_score_)
+
+
+def test_weighted_bootstrap_never_draws_zero_weight_rows():
+    X, y = _imbalanced(9)
+    w = np.where(y == 1, 1.0, 0.0)  # only one class keeps weight
+    forest = CostSensitiveForestClassifier(n_estimators=5, random_state=0)
+    forest.fit(X, y, sample_weight=w)
+    assert np.all(forest.predict(X) == 1)

@@ -1,0 +1,169 @@
+"""The builder's rules, through the estimators: splitters, gains, purity, leaves."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.tree import DecisionTreeClassifier
+
+from costsense.costs import task_scores
+from costsense.tree import (
+    CostSensitiveTreeClassifier,
+    CostSensitiveTreeRegressor,
+    impurity,
+)
+
+
+def _assert_same_tree(a, b):
+    assert a.node_count == b.node_count
+    for name in ("feature", "threshold", "children_left", "children_right"):
+        assert_array_equal(getattr(a, name), getattr(b, name))
+    assert_array_equal(a.n_node_samples, b.n_node_samples)
+    assert_allclose(a.value, b.value, rtol=0, atol=0)
+
+
+def _few_values(seed, n=300, d=4, levels=30):
+    rng = np.random.RandomState(seed)
+    X = rng.randint(0, levels, size=(n, d)).astype(float) * 0.37
+    y = ((X[:, 0] - X[:, 1] + rng.normal(scale=2, size=n)) > 0).astype(int)
+    y[X[:, 2] > 9] = 2
+    return X, y, rng
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy", "cs_gini", "pairwise"])
+@pytest.mark.parametrize("max_features", [None, 2])
+def test_hist_with_a_bin_per_value_is_the_exact_splitter(criterion, max_features):
+    X, y, _ = _few_values(0)
+    # costs that are powers of two keep every score and sum exact in floating point
+    cost = np.array([[0, 1, 2], [4, 0, 1], [2, 2, 0]], dtype=float)
+    trees = [
+        CostSensitiveTreeClassifier(
+            criterion=criterion,
+            splitter=splitter,
+            max_features=max_features,
+            cost=cost,
+            random_state=3,
+        ).fit(X, y)
+        for splitter in ("exact", "hist")
+    ]
+    assert trees[0].tree_.node_count > 10
+    _assert_same_tree(trees[0].tree_, trees[1].tree_)
+
+
+def test_hist_regressor_with_a_bin_per_value_is_the_exact_one():
+    X, _, rng = _few_values(1)
+    t = rng.randint(0, 8, size=X.shape[0]).astype(float)  # integer sums stay exact
+    exact = CostSensitiveTreeRegressor(splitter="exact").fit(X, t)
+    hist = CostSensitiveTreeRegressor(splitter="hist").fit(X, t)
+    _assert_same_tree(exact.tree_, hist.tree_)
+
+
+def _xor(repeat=5):
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]] * repeat)
+    y = np.array([0, 0, 1, 1] * repeat)
+    return X, y
+
+
+def test_a_zero_gain_split_is_not_made():
+    """XOR: every root split leaves both children as mixed as the root (gain 0)."""
+    X, y = _xor()
+    ours = CostSensitiveTreeClassifier().fit(X, y)
+    assert ours.tree_.node_count == 1
+    # scikit-learn does split: the rule is a real difference
+    assert DecisionTreeClassifier(random_state=0).fit(X, y).tree_.node_count > 1
+
+
+def test_pairwise_node_whose_splits_all_lose_stays_a_leaf():
+    """With C1/C2 = 5 and mostly costly-class rows, every root split loses.
+
+    Paper 004's I_pdc is not concave in the class mix with cost-mapped scores; on
+    this arrangement of 1-D samples every threshold has a negative gain (checked
+    here by brute force), so the pairwise tree is one leaf; the Gini tree splits.
+    """
+    y = np.array([int(c) for c in "10101" * 4 + "111"])
+    X = np.arange(float(y.size)).reshape(-1, 1)
+    cost = np.array([[0.0, 1.0], [5.0, 0.0]])
+    scores = task_scores(cost[y])
+    n = y.size
+    parent = n * impurity("pairwise", scores)
+    gains = [
+        parent
+        - k * impurity("pairwise", scores[:k])
+        - (n - k) * impurity("pairwise", scores[k:])
+        for k in range(1, n)
+    ]
+    assert max(gains) < 0  # the premise: every split has a negative gain
+    pd_tree = CostSensitiveTreeClassifier(criterion="pairwise", cost=cost).fit(X, y)
+    assert pd_tree.tree_.node_count == 1
+    gini = CostSensitiveTreeClassifier(criterion="gini", cost=cost).fit(X, y)
+    assert gini.tree_.node_count > 1
+
+
+def test_min_impurity_decrease_is_the_weighted_decrease_over_the_root_weight():
+    X = np.arange(8.0).reshape(-1, 1)
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 0])
+    full = CostSensitiveTreeClassifier(max_depth=1).fit(X, y)
+    tree = full.tree_
+    decrease = (
+        tree.weighted_n_node_samples[0] * tree.impurity[0]
+        - tree.weighted_n_node_samples[1] * tree.impurity[1]
+        - tree.weighted_n_node_samples[2] * tree.impurity[2]
+    ) / len(y)
+    assert decrease > 0
+    kept = CostSensitiveTreeClassifier(max_depth=1, min_impurity_decrease=decrease)
+    assert kept.fit(X, y).tree_.node_count == 3
+    cut = CostSensitiveTreeClassifier(
+        max_depth=1, min_impurity_decrease=decrease * 1.01
+    )
+    assert cut.fit(X, y).tree_.node_count == 1
+
+
+def test_a_node_of_identical_labels_is_a_leaf_even_with_positive_cs_gini():
+    X = np.arange(12.0).reshape(-1, 1)
+    y = (X[:, 0] >= 6).astype(int)
+    tree = CostSensitiveTreeClassifier(criterion="cs_gini", cost=5).fit(X, y).tree_
+    assert tree.node_count == 3
+    leaves = tree.children_left < 0
+    # the negative leaf has identical score vectors (1, 0.8) and impurity > 0
+    assert np.any(tree.impurity[leaves] > 0.1)
+
+
+def test_leaves_store_the_weighted_mean_scores_and_class_frequencies():
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(120, 3))
+    y = rng.randint(0, 3, size=120)
+    w = rng.uniform(0.1, 2.0, size=120)
+    cost = np.array([[0, 1, 3], [2, 0, 1], [6, 1, 0]], dtype=float)
+    model = CostSensitiveTreeClassifier(max_depth=2, cost=cost)
+    model.fit(X, y, sample_weight=w)
+    scores = 1 - cost[y] / cost.max()
+    leaves = model.apply(X)
+    for leaf in np.unique(leaves):
+        here = leaves == leaf
+        expected_scores = np.average(scores[here], axis=0, weights=w[here])
+        expected_freq = np.bincount(y[here], weights=w[here], minlength=3)
+        assert_allclose(model.tree_.value[leaf, :3], expected_scores)
+        assert_allclose(model.tree_.value[leaf, 3:], expected_freq / w[here].sum())
+
+
+def test_zero_weight_rows_are_left_out():
+    rng = np.random.RandomState(4)
+    X = rng.normal(size=(80, 3))
+    y = (X[:, 0] > 0).astype(int)
+    w = rng.randint(0, 3, size=80).astype(float)
+    weighted = CostSensitiveTreeClassifier().fit(X, y, sample_weight=w)
+    kept = w > 0
+    dropped = CostSensitiveTreeClassifier().fit(X[kept], y[kept], sample_weight=w[kept])
+    _assert_same_tree(weighted.tree_, dropped.tree_)
+
+
+def test_min_samples_leaf_and_max_depth_hold():
+    rng = np.random.RandomState(5)
+    X = rng.normal(size=(300, 4))
+    y = rng.randint(0, 2, size=300)
+    tree = CostSensitiveTreeClassifier(min_samples_leaf=7, max_depth=5).fit(X, y)
+    leaves = tree.tree_.children_left < 0
+    assert tree.tree_.n_node_samples[leaves].min() >= 7
+    assert tree.get_depth() <= 5
+    assert tree.get_n_leaves() == int(leaves.sum())
