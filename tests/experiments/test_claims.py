@@ -296,7 +296,7 @@ def paper_results(study):
     return wide.assign(repeat=0, fold=0)
 
 
-@pytest.mark.parametrize("name", ["boosting", "oversampling"])
+@pytest.mark.parametrize("name", ["boosting", "oversampling", "forest"])
 def test_every_claim_is_what_the_papers_own_rows_say(name):
     # A claim its paper's printed numbers contradict is a defect of the claim
     # file, unless the file marks it as the paper's own inconsistency (and then
@@ -315,11 +315,11 @@ def test_every_claim_is_what_the_papers_own_rows_say(name):
         else:
             assert supported, (claim["text"], result.verdict, result.evidence)
         met += result.verdict != "not run"
-    assert met >= 3  # the paper's rows do meet its claims
+    assert met >= min(3, len(study.claims))  # the paper's rows meet its claims
 
 
 def test_every_claim_cites_its_source_and_names_study_rows():
-    for name in ("boosting", "margin", "oversampling"):
+    for name in ("boosting", "margin", "oversampling", "forest"):
         study = load_study(name)
         assert study.claims
         for claim in study.claims:

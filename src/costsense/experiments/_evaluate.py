@@ -36,8 +36,16 @@ FOLD_METRICS = (
     "auc",
 )
 
-#: Every metric :func:`fold_metrics` computes, in order.
-FOLD_COLUMNS = (*FOLD_METRICS[:4], "specificity", "savings", *FOLD_METRICS[4:])
+#: Every metric :func:`fold_metrics` computes, in order ("accuracy" and Cohen's
+#: "kappa" are paper 004's measures, with the AUC).
+FOLD_COLUMNS = (
+    *FOLD_METRICS[:4],
+    "specificity",
+    "savings",
+    *FOLD_METRICS[4:],
+    "accuracy",
+    "kappa",
+)
 
 #: Every metric a study can report: :data:`FOLD_COLUMNS` with the total cost named
 #: ``cost_total`` (a study's table also has a ``cost`` column: the cost setting,
@@ -110,6 +118,8 @@ def fold_metrics(
         "g_mean": metrics.g_mean_score(y_true, y_pred, pos_label=pos_label),
         "f1": metrics.f1_score(y_true, y_pred, pos_label=pos_label),
         "auc": metrics.roc_auc_score(y_true, scores, pos_label=pos_label),
+        "accuracy": float(np.mean(y_true == np.asarray(y_pred))),
+        "kappa": metrics.cohen_kappa_score(y_true, y_pred),
     }
 
 

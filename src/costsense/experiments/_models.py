@@ -13,15 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from imblearn.ensemble import BalancedRandomForestClassifier
 from imblearn.pipeline import Pipeline as SamplingPipeline
 from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression, Perceptron
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
-from costsense import boosting, margin
+from costsense import boosting, margin, tree
 from costsense.rescale import (
     CostWeighting,
     MetaCost,
@@ -62,6 +64,15 @@ BASE_LEARNERS: dict[str, Callable[[int], BaseEstimator]] = {
 def _booster(cls: type) -> Callable[[BaseEstimator, Any, Any, int], BaseEstimator]:
     def build(base: BaseEstimator, cost: Any, pos: Any, seed: int) -> BaseEstimator:
         return cls(base, cost=cost, pos_label=pos, random_state=seed)
+
+    return build
+
+
+def _forest(criterion: str) -> Callable[[BaseEstimator, Any, Any, int], BaseEstimator]:
+    def build(base: BaseEstimator, cost: Any, pos: Any, seed: int) -> BaseEstimator:
+        return tree.CostSensitiveForestClassifier(
+            criterion=criterion, cost=cost, pos_label=pos, random_state=seed
+        )
 
     return build
 
@@ -128,6 +139,31 @@ METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
     "ldm": lambda base, cost, pos, seed: margin.LDMClassifier(random_state=seed),
     "csldm": lambda base, cost, pos, seed: margin.CSLDMClassifier(
         cost=cost, pos_label=pos, random_state=seed
+    ),
+    # forests (paper 004), 100 trees (WEKA's default; the paper gives no number);
+    # the base learner is not used. CBRF is the paper's: Gini splits on the
+    # labels and a vote of the label frequencies, costs unused; "gini-scores"
+    # keeps its splits and predicts from the leaves' mean task scores (the Bayes
+    # decision per leaf), separating the leaf rule from the impurity
+    "cbrf": lambda base, cost, pos, seed: tree.CostSensitiveForestClassifier(
+        criterion="gini", cost=None, random_state=seed
+    ),
+    "gini-scores": _forest("gini"),
+    "gcsrf": _forest("cs_gini"),
+    "pdcsrf": _forest("pairwise"),
+    "random-forest": lambda base, cost, pos, seed: RandomForestClassifier(
+        n_estimators=100, random_state=seed
+    ),
+    # imbalanced-learn's forest: each tree on a balanced random undersample
+    # (its documented future defaults, set here so no warning is raised)
+    "balanced-random-forest": lambda base, cost, pos, seed: (
+        BalancedRandomForestClassifier(
+            n_estimators=100,
+            sampling_strategy="all",
+            replacement=True,
+            bootstrap=False,
+            random_state=seed,
+        )
     ),
 }
 
