@@ -45,7 +45,7 @@ from costsense.tree._criteria import (
     criterion_code,
     sample_statistics,
 )
-from costsense.tree._grower import apply, grow
+from costsense.tree._grower import accumulate, apply, grow
 from costsense.utils._compat import (
     Interval,
     StrOptions,
@@ -1086,9 +1086,17 @@ default="gini"
 
         def chunk_values(part: slice) -> FloatArray:
             total = np.zeros((part.stop - part.start, trees[0].value.shape[1]))
-            rows = X[part]
+            rows = np.ascontiguousarray(X[part])
             for tree in trees:  # in tree order: the sum never depends on n_jobs
-                total += tree.value[tree.apply(rows)]
+                accumulate(
+                    rows,
+                    tree.feature,
+                    tree.threshold,
+                    tree.children_left,
+                    tree.children_right,
+                    tree.value,
+                    total,
+                )
             return total / len(trees)
 
         n = X.shape[0]

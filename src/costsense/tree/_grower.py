@@ -25,9 +25,15 @@ Split finders:
   keeps a histogram of ``(weight, weighted statistics)`` and of row counts per
   feature and bin; every boundary between two non-empty bins is a candidate, with
   the threshold at the midpoint of the largest training value of the left bin and
-  the smallest of the right one. The root's histogram is filled from its rows; at a
-  split only the smaller child's is filled, and the larger child's is its parent's
-  minus it (in place, in the parent's memory).
+  the smallest of the right one. When most features are evaluated at each node
+  (a single tree), the node keeps the histograms of all features: the root's are
+  filled from its rows; at a split only the smaller child's are filled, and the
+  larger child's are its parent's minus them (in place, in the parent's memory).
+  When few are (a forest's ``sqrt(n_features)``), filling every feature's
+  histogram to save the evaluated ones' costs more than it saves, so only the
+  evaluated features' histograms are filled, from the node's rows; the choice is
+  made per split by counting operations (:func:`_subtraction_pays`), and both give
+  the same tree.
 
 A node becomes a leaf when it is ``max_depth`` deep, has fewer than
 ``min_samples_split`` rows or fewer than ``2 * min_samples_leaf``, or when its rows'
@@ -63,7 +69,7 @@ from costsense.tree._criteria import SQUARED_ERROR, node_impurity
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-__all__ = ["GAIN_TOLERANCE", "apply", "grow"]
+__all__ = ["GAIN_TOLERANCE", "accumulate", "apply", "grow"]
 
 #: A split must decrease ``W * I`` by more than this times ``W`` (or, for
 #: regression, times the node's sum of squared targets).
@@ -103,6 +109,31 @@ def _fill_histogram(
             hist[f, b, 0] += w
             for k in range(m):
                 hist[f, b, 1 + k] += wstats[r, k]
+
+
+@njit(cache=True, nogil=True)
+def _fill_feature_histogram(
+    codes: NDArray[np.uint8],
+    feature: int,
+    wstats: FloatArray,
+    weight: FloatArray,
+    idx: IntArray,
+    start: int,
+    end: int,
+    n_bins: int,
+    hist: FloatArray,
+    count: IntArray,
+) -> None:
+    m = wstats.shape[1]
+    hist[:n_bins] = 0.0
+    count[:n_bins] = 0
+    for p in range(start, end):
+        r = idx[p]
+        b = codes[r, feature]
+        count[b] += 1
+        hist[b, 0] += weight[r]
+        for k in range(m):
+            hist[b, 1 + k] += wstats[r, k]
 
 
 @njit(cache=True, nogil=True)
@@ -217,6 +248,22 @@ def _exact_split(
             best = gain
             best_threshold = midpoint(low, high)
     return best, best_threshold, False
+
+
+@njit(cache=True, nogil=True)
+def _subtraction_pays(
+    n_small: int, n_node: int, d: int, max_features: int, n_bins: int
+) -> bool:
+    """Whether all-feature histograms by subtraction cost less than per-feature ones.
+
+    Subtraction fills the smaller child's histogram of every feature and subtracts
+    it from the parent's (``n_small d + 2 d n_bins`` operations per statistic);
+    per-feature histograms fill the evaluated features' histograms of both
+    children from their rows (``n_node max_features + 2 max_features n_bins``).
+    """
+    subtract = n_small * d + 2 * d * n_bins
+    per_feature = n_node * max_features + 2 * max_features * n_bins
+    return subtract < per_feature
 
 
 @njit(cache=True, nogil=True)
@@ -346,7 +393,12 @@ def grow(
     st_depth = [0]
     st_parent = [-1]
     st_left = [False]
-    if use_hist:
+    feature_hist = np.zeros((n_bins_max, 1 + m))
+    feature_count = np.zeros(n_bins_max, dtype=np.int64)
+    # all-feature histograms (and the subtraction) pay only when most features are
+    # evaluated at a node; otherwise each evaluated feature's histogram is filled
+    # from the node's rows (see _subtraction_pays)
+    if use_hist and _subtraction_pays(n_rows // 2, n_rows, d, max_features, n_bins_max):
         root_hist = np.zeros((d, n_bins_max, 1 + m))
         root_count = np.zeros((d, n_bins_max), dtype=np.int64)
         _fill_histogram(codes, wstats, weight, idx, 0, n_rows, root_hist, root_count)
@@ -414,9 +466,25 @@ def grow(
                 order[i], order[jj] = order[jj], order[i]
             f = order[i]
             if use_hist:
+                if hist.shape[0] == 0:  # no all-feature histogram: fill this one
+                    _fill_feature_histogram(
+                        codes,
+                        f,
+                        wstats,
+                        weight,
+                        idx,
+                        start,
+                        end,
+                        n_bins[f],
+                        feature_hist,
+                        feature_count,
+                    )
+                    scan_hist, scan_count = feature_hist, feature_count
+                else:
+                    scan_hist, scan_count = hist[f], count[f]
                 gain, thr, b, constant = _hist_split(
-                    hist[f],
-                    count[f],
+                    scan_hist,
+                    scan_count,
                     n_bins[f],
                     lower[f],
                     upper[f],
@@ -492,7 +560,14 @@ def grow(
         child_depth = depth + 1
         left_hist, right_hist = empty_hist, empty_hist
         left_count, right_count = empty_count, empty_count
-        if use_hist and child_depth < max_depth:
+        if (
+            use_hist
+            and child_depth < max_depth
+            and hist.shape[0] > 0
+            and _subtraction_pays(
+                min(n_left, n_right), n_node, d, max_features, n_bins_max
+            )
+        ):
             needs_left = n_left >= min_samples_split and n_left >= 2 * min_samples_leaf
             needs_right = (
                 n_right >= min_samples_split and n_right >= 2 * min_samples_leaf
@@ -585,3 +660,37 @@ def apply(
                 node = children_right[node]
         leaves[i] = node
     return leaves
+
+
+@njit(cache=True, nogil=True)
+def accumulate(
+    X: FloatArray,
+    feature: IntArray,
+    threshold: FloatArray,
+    children_left: IntArray,
+    children_right: IntArray,
+    value: FloatArray,
+    out: FloatArray,
+) -> None:
+    """Add the value of each row's leaf to ``out`` (a forest's running sum).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Samples.
+    feature, threshold, children_left, children_right : ndarray of shape (n_nodes,)
+        The tree's nodes.
+    value : ndarray of shape (n_nodes, q)
+        The nodes' values.
+    out : ndarray of shape (n_samples, q)
+        Updated in place.
+    """
+    for i in range(X.shape[0]):
+        node = 0
+        while children_left[node] >= 0:
+            if X[i, feature[node]] <= threshold[node]:
+                node = children_left[node]
+            else:
+                node = children_right[node]
+        for k in range(value.shape[1]):
+            out[i, k] += value[node, k]

@@ -1,0 +1,158 @@
+"""Random forests: fit and predict time of our forest against scikit-learn's.
+
+Prints, measured in one run on one problem (``make_classification``, 100,000 x 20,
+``n_informative=10``, seed 0; a seeded 75/25 train/test split), the fit and predict
+time of :class:`~costsense.tree.CostSensitiveForestClassifier` with 100 trees,
+``max_features="sqrt"``, bootstrap, unlimited depth and ``n_jobs=1``, for
+``criterion`` in {``"gini"``, ``"pairwise"``} and ``splitter`` in {``"hist"``,
+``"exact"``}, each as a ratio to scikit-learn's ``RandomForestClassifier`` with the
+same settings (``criterion="gini"``: scikit-learn has no pairwise impurity), and the
+held-out accuracy of every model. ``cost=None``: ordinary one-hot labels, so the
+models solve the same problem.
+
+numba's compile time is reported apart from the fits: *cold* is the first small fit
+in a fresh process with an empty numba cache (``NUMBA_CACHE_DIR`` set to a new
+temporary directory: everything is compiled), *warm* the same in a fresh process
+with the package's own cache (the compiled code is loaded). The timed fits run
+after a warm-up fit, so they hold no compilation.
+
+Usage: ``.venv/bin/python benchmarks/forest.py`` (several minutes on 2 cores);
+``--rows 20000`` for a quicker look.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import numpy as np
+from sklearn.datasets import make_classification
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import train_test_split
+
+from costsense.tree import CostSensitiveForestClassifier
+
+N_ESTIMATORS, SEED = 100, 0
+CONFIGURATIONS = [
+    ("gini", "hist"),
+    ("gini", "exact"),
+    ("pairwise", "hist"),
+    ("pairwise", "exact"),
+]
+
+_COMPILE_SNIPPET = """
+import time
+import numpy as np
+started = time.perf_counter()
+from costsense.tree import CostSensitiveForestClassifier
+rng = np.random.RandomState(0)
+X = rng.normal(size=(200, 4))
+y = (X[:, 0] > 0).astype(int)
+for splitter in ("hist", "exact"):
+    CostSensitiveForestClassifier(
+        n_estimators=2, splitter=splitter, random_state=0
+    ).fit(X, y).predict(X)
+print(time.perf_counter() - started)
+"""
+
+
+def compile_seconds(cold: bool) -> float:
+    """Import and first tiny fit in a fresh process (empty numba cache if cold)."""
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as cache:
+        if cold:
+            env["NUMBA_CACHE_DIR"] = cache
+        out = subprocess.run(
+            [sys.executable, "-c", _COMPILE_SNIPPET],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def timed(model: Any, X_train: Any, y_train: Any, X_test: Any) -> tuple[float, float]:
+    """Fit and predict times of one model, in seconds."""
+    started = time.perf_counter()
+    model.fit(X_train, y_train)
+    fitted = time.perf_counter()
+    model.predict(X_test)
+    return fitted - started, time.perf_counter() - fitted
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--features", type=int, default=20)
+    args = parser.parse_args()
+    started = time.perf_counter()
+
+    cold, warm = compile_seconds(cold=True), compile_seconds(cold=False)
+    print("numba compilation (import + first fit of 200 rows, fresh process)")
+    print(f"  cold (empty cache) {cold:8.1f} s")
+    print(f"  warm (cache)       {warm:8.1f} s")
+
+    X, y = make_classification(
+        n_samples=args.rows,
+        n_features=args.features,
+        n_informative=10,
+        random_state=SEED,
+    )
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.25, random_state=SEED
+    )
+    # warm-up: load the compiled code in this process
+    CostSensitiveForestClassifier(n_estimators=2, random_state=SEED).fit(
+        X_train[:500], y_train[:500]
+    )
+
+    peer = RandomForestClassifier(
+        n_estimators=N_ESTIMATORS, max_features="sqrt", n_jobs=1, random_state=SEED
+    )
+    peer_fit, peer_predict = timed(peer, X_train, y_train, X_test)
+    peer_accuracy = peer.score(X_test, y_test)
+
+    print()
+    print(
+        f"{args.rows:,} x {args.features}, {N_ESTIMATORS} trees, "
+        "max_features='sqrt', n_jobs=1; ratios to scikit-learn's RandomForest"
+    )
+    header = (
+        f"  {'model':<28}{'fit s':>9}{'fit x':>8}{'predict s':>11}"
+        f"{'predict x':>11}{'accuracy':>10}"
+    )
+    print(header)
+    print(
+        f"  {'sklearn RandomForest (gini)':<28}{peer_fit:>9.1f}{1:>8.2f}"
+        f"{peer_predict:>11.2f}{1:>11.2f}{peer_accuracy:>10.4f}"
+    )
+    for criterion, splitter in CONFIGURATIONS:
+        model = CostSensitiveForestClassifier(
+            n_estimators=N_ESTIMATORS,
+            criterion=criterion,
+            splitter=splitter,
+            max_features="sqrt",
+            n_jobs=1,
+            random_state=SEED,
+        )
+        fit_s, predict_s = timed(model, X_train, y_train, X_test)
+        accuracy = model.score(X_test, y_test)
+        depth = np.mean([tree.get_depth() for tree in model.estimators_])
+        label = f"costsense {criterion}/{splitter}"
+        print(
+            f"  {label:<28}{fit_s:>9.1f}{fit_s / peer_fit:>8.2f}"
+            f"{predict_s:>11.2f}{predict_s / peer_predict:>11.2f}"
+            f"{accuracy:>10.4f}   (mean depth {depth:.0f})"
+        )
+    print()
+    print(f"total run {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
