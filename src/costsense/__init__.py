@@ -3,7 +3,7 @@
 Subpackages are imported on demand: ``costsense.costs``, ``costsense.metrics``,
 ``costsense.datasets``, ``costsense.rescale``, ``costsense.boosting`` and
 ``costsense.experiments`` (studies, results store, reports; needs the
-``experiments`` extra).
+``experiments`` extra), and ``costsense.tree`` (trees and forests, paper 004).
 """
 
 from __future__ import annotations
