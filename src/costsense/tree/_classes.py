@@ -186,10 +186,10 @@ def _prepare(
         labels = stats  # purity of the one-hot labels the criterion sees
     if splitter == "hist":
         bins = bin_features(X, max_bins)
-        X_used = np.zeros((0, d))
+        X_used = np.zeros((0, d), order="F")
         codes, n_bins, lower, upper = bins.codes, bins.n_bins, bins.lower, bins.upper
     else:
-        X_used = np.require(X, dtype=np.float64, requirements=["C", "W"])
+        X_used = np.require(X, dtype=np.float64, requirements=["F", "W"])
         codes = np.zeros((0, d), dtype=np.uint8)
         n_bins = np.ones(d, dtype=np.int64)
         lower = upper = np.zeros((d, 1))

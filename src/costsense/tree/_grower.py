@@ -216,7 +216,7 @@ def _exact_split(
     values = np.empty(n_node)
     for p in range(n_node):
         values[p] = X[idx[start + p], feature]
-    order = np.argsort(values, kind="mergesort")
+    order = np.argsort(values)
     if values[order[n_node - 1]] <= values[order[0]]:
         return -np.inf, 0.0, True
     left[:] = 0.0
