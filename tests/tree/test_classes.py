@@ -235,7 +235,7 @@ def test_forest_is_deterministic_and_independent_of_n_jobs(splitter, criterion):
         ).fit(X, y)
         for n_jobs in (1, 1, 2)
     ]
-    X_many = np.repeat(X, 5, axis=0)  # several prediction chunks
+    X_many = np.repeat(X, 10, axis=0)  # two prediction chunks with n_jobs=2
     reference = fits[0].predict_proba(X_many)
     for other in fits[1:]:
         assert_array_equal(other.predict_proba(X_many), reference)

@@ -30,7 +30,7 @@ from numbers import Integral, Real
 from typing import Any, ClassVar
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.metrics import accuracy_score
@@ -409,10 +409,13 @@ class _ClassifierTargets(ClassifierBase):
 _TREE_NOTES = """\
 Notes
     -----
-    Paper 004's impurities (``criterion``; :mod:`costsense.tree` gives the
-    formulas and the erratum in eq. (10)): ``"gini"`` (eq. 2) on the labels
-    ``argmax_c y^n_c``, ``"entropy"`` (eq. 5), ``"misclassification"`` (eq. 6),
-    ``"cs_gini"`` (eq. 8, the scores themselves), ``"pairwise"`` (eqs. 9-11).
+    Paper 004's impurities (``criterion``; :func:`costsense.tree.impurity`
+    computes any of them): ``"gini"`` (eq. 2) on the labels ``argmax_c y^n_c``,
+    ``"entropy"`` (eq. 5), ``"misclassification"`` (eq. 6), ``"cs_gini"`` (eq. 8,
+    the scores themselves), ``"pairwise"`` (eqs. 9-11, with
+    ``d_{i->j} = max(y_i - y_j, 0)`` and ``f_{i->j} = sum d_{i->j}^2 / sum (d_{i->j}
+    + d_{j->i})``; *erratum*: eq. (10) prints ``d_{i->i}``, identically zero, in
+    place of Mac Aodha & Brostow's ``d_{j->i}``).
     A split maximises the weighted gain ``G = W_P I_P - W_L I_L - W_R I_R``
     (eq. 4 with weights). A node splits only on a strictly positive gain
     (``G > 1e-12 W_P``, above rounding): with cost-mapped scores the pairwise
@@ -1087,7 +1090,9 @@ default="gini"
         def chunk_values(part: slice) -> FloatArray:
             total = np.zeros((part.stop - part.start, trees[0].value.shape[1]))
             rows = np.ascontiguousarray(X[part])
-            for tree in trees:  # in tree order: the sum never depends on n_jobs
+            # each row's sum runs over the trees in their order, whatever the
+            # chunks: the result never depends on n_jobs
+            for tree in trees:
                 accumulate(
                     rows,
                     tree.feature,
@@ -1100,13 +1105,14 @@ default="gini"
             return total / len(trees)
 
         n = X.shape[0]
-        n_chunks = max(1, min(n // 1000, 64))
+        # one chunk per thread: a tree's upper nodes stay in cache along a chunk
+        n_chunks = max(1, min(effective_n_jobs(self.n_jobs), n // 1000))
         bounds = np.linspace(0, n, n_chunks + 1).astype(int)
         parts = [
             slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)
         ]
-        if self.n_jobs in (None, 1) or len(parts) == 1:
-            pieces = [chunk_values(part) for part in parts]
+        if len(parts) == 1:
+            pieces = [chunk_values(parts[0])]
         else:
             pieces = Parallel(n_jobs=self.n_jobs, prefer="threads")(
                 delayed(chunk_values)(part) for part in parts
