@@ -193,6 +193,97 @@ def _hist_split(
 
 
 @njit(cache=True, nogil=True)
+def _sift_down(keys: FloatArray, rows: IntArray, lo: int, root: int, n: int) -> None:
+    while True:
+        child = 2 * root + 1
+        if child >= n:
+            return
+        if child + 1 < n and keys[lo + child] < keys[lo + child + 1]:
+            child += 1
+        if keys[lo + root] >= keys[lo + child]:
+            return
+        a, b = lo + root, lo + child
+        keys[a], keys[b] = keys[b], keys[a]
+        rows[a], rows[b] = rows[b], rows[a]
+        root = child
+
+
+@njit(cache=True, nogil=True)
+def _heapsort(keys: FloatArray, rows: IntArray, lo: int, hi: int) -> None:
+    n = hi - lo
+    for root in range(n // 2 - 1, -1, -1):
+        _sift_down(keys, rows, lo, root, n)
+    for end in range(n - 1, 0, -1):
+        keys[lo], keys[lo + end] = keys[lo + end], keys[lo]
+        rows[lo], rows[lo + end] = rows[lo + end], rows[lo]
+        _sift_down(keys, rows, lo, 0, end)
+
+
+@njit(cache=True, nogil=True)
+def _sort_pairs(keys: FloatArray, rows: IntArray, n: int) -> None:
+    """Sort ``keys[:n]`` ascending, moving ``rows[:n]`` along (introsort).
+
+    Quicksort with a median-of-three pivot and three-way partition (ties are
+    common in binned or discrete features), insertion sort below 16 items, and
+    heapsort when the recursion grows too deep; an explicit stack, no recursion.
+    """
+    max_depth = 2 * int(np.log2(n + 1)) + 2
+    stack_lo = np.empty(64, dtype=np.int64)
+    stack_hi = np.empty(64, dtype=np.int64)
+    stack_depth = np.empty(64, dtype=np.int64)
+    top = 0
+    stack_lo[0], stack_hi[0], stack_depth[0] = 0, n, 0
+    top = 1
+    while top > 0:
+        top -= 1
+        lo, hi, depth = stack_lo[top], stack_hi[top], stack_depth[top]
+        while hi - lo > 16:
+            if depth >= max_depth:
+                _heapsort(keys, rows, lo, hi)
+                lo = hi
+                break
+            depth += 1
+            mid = lo + (hi - lo) // 2
+            a, b, c = keys[lo], keys[mid], keys[hi - 1]
+            if a < b:
+                pivot = b if b < c else (c if a < c else a)
+            else:
+                pivot = a if a < c else (c if b < c else b)
+            # three-way partition: [lo, lt) < pivot, [lt, i) == pivot, (gt, hi) >
+            lt, i, gt = lo, lo, hi - 1
+            while i <= gt:
+                if keys[i] < pivot:
+                    keys[lt], keys[i] = keys[i], keys[lt]
+                    rows[lt], rows[i] = rows[i], rows[lt]
+                    lt += 1
+                    i += 1
+                elif keys[i] > pivot:
+                    keys[gt], keys[i] = keys[i], keys[gt]
+                    rows[gt], rows[i] = rows[i], rows[gt]
+                    gt -= 1
+                else:
+                    i += 1
+            # push the larger side, loop on the smaller (stack depth <= log2 n)
+            if lt - lo > hi - (gt + 1):
+                stack_lo[top], stack_hi[top], stack_depth[top] = lo, lt, depth
+                top += 1
+                lo = gt + 1
+            else:
+                stack_lo[top], stack_hi[top], stack_depth[top] = gt + 1, hi, depth
+                top += 1
+                hi = lt
+        for i in range(lo + 1, hi):  # insertion sort of a short range
+            key, row = keys[i], rows[i]
+            j = i - 1
+            while j >= lo and keys[j] > key:
+                keys[j + 1] = keys[j]
+                rows[j + 1] = rows[j]
+                j -= 1
+            keys[j + 1] = key
+            rows[j + 1] = row
+
+
+@njit(cache=True, nogil=True)
 def _exact_split(
     X: FloatArray,
     feature: int,
@@ -209,21 +300,31 @@ def _exact_split(
     min_samples_leaf: int,
     left: FloatArray,
     right: FloatArray,
+    values: FloatArray,
+    rows: IntArray,
 ) -> tuple[float, float, bool]:
-    """Best split of one feature on its sorted values: (gain, threshold, constant)."""
+    """Best split of one feature on its sorted values: (gain, threshold, constant).
+
+    ``values`` and ``rows`` are scratch buffers of at least ``end - start`` items.
+    """
     n_node = end - start
     m = stats.shape[0]
-    values = np.empty(n_node)
+    low_value, high_value = np.inf, -np.inf
     for p in range(n_node):
-        values[p] = X[idx[start + p], feature]
-    order = np.argsort(values)
-    if values[order[n_node - 1]] <= values[order[0]]:
+        r = idx[start + p]
+        v = X[r, feature]
+        values[p] = v
+        rows[p] = r
+        low_value = min(low_value, v)
+        high_value = max(high_value, v)
+    if high_value <= low_value:
         return -np.inf, 0.0, True
+    _sort_pairs(values, rows, n_node)
     left[:] = 0.0
     w_left = 0.0
     best, best_threshold = -np.inf, 0.0
     for p in range(n_node - 1):
-        r = idx[start + order[p]]
+        r = rows[p]
         w_left += weight[r]
         for k in range(m):
             left[k] += wstats[r, k]
@@ -232,8 +333,8 @@ def _exact_split(
             continue
         if n_node - n_left < min_samples_leaf:
             break
-        low = values[order[p]]
-        high = values[order[p + 1]]
+        low = values[p]
+        high = values[p + 1]
         if high <= low:
             continue
         for k in range(m):
@@ -378,6 +479,8 @@ def grow(
     np.random.seed(seed)  # noqa: NPY002 - numba's per-thread generator
     order = np.arange(d)
     buffer = np.empty(n_rows, dtype=np.int64)
+    sort_values = np.empty(n_rows)
+    sort_rows = np.empty(n_rows, dtype=np.int64)
     node_stats = np.empty(m)
     left_stats = np.empty(m)
     right_stats = np.empty(m)
@@ -516,6 +619,8 @@ def grow(
                     min_samples_leaf,
                     left_stats,
                     right_stats,
+                    sort_values,
+                    sort_rows,
                 )
             if constant:
                 continue
