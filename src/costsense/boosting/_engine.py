@@ -37,6 +37,7 @@ from sklearn.utils.validation import has_fit_parameter
 
 from costsense.boosting._resample import RoundSampler
 from costsense.boosting._rules import BoostRule, Round
+from costsense.boosting._shared import shared_fit_params
 from costsense.boosting._staged import StagedCostClassifier, cost_of_signs
 from costsense.utils._compat import (
     HasMethods,
@@ -157,6 +158,8 @@ default=None
             self._sampler(), self.oversampling, y, type(self).__name__
         )
         self.n_synthetic_ = 0 if round_sampler is None else round_sampler.n_new
+        # once per fit, what every round's learner can reuse (compiled-tree bins)
+        shared = shared_fit_params(base, X) if round_sampler is None else {}
         rng = check_random_state(self.random_state)
         D = rule.init_weights(c)
         if weight is not None:
@@ -171,7 +174,7 @@ default=None
             learner = seeded_clone(base, rng)
             weights = rule.learner_weights(D, c)
             if round_sampler is None:
-                learner.fit(X, y, sample_weight=weights)
+                learner.fit(X, y, sample_weight=weights, **shared)
             else:
                 round_sampler.fit(learner, X, y, weights, rng)
             h = np.where(learner.predict(X) > 0, 1.0, -1.0)

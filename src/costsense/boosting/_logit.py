@@ -50,6 +50,7 @@ from sklearn.tree import DecisionTreeRegressor
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
 
+from costsense.boosting._shared import shared_fit_params
 from costsense.boosting._staged import StagedCostClassifier, cost_of_signs
 from costsense.utils._compat import HasMethods, Interval, _fit_context
 from costsense.utils._random import seeded_clone
@@ -137,6 +138,7 @@ class LogitCostBoostingClassifier(StagedCostClassifier):
         self.z_max_ = 2.0 * (1.0 + max(c1 / c2, c2 / c1))
         rng = check_random_state(self.random_state)
         target = (y + 1.0) / 2.0
+        shared = shared_fit_params(base, X)  # e.g. compiled-tree bins, made once
         F = np.zeros(X.shape[0])
         self.estimators_: list[Any] = []
         self.train_cost_ = np.empty(self.n_estimators)
@@ -147,7 +149,7 @@ class LogitCostBoostingClassifier(StagedCostClassifier):
             if weight is not None:
                 w = w * weight
             learner = seeded_clone(base, rng)
-            learner.fit(X, z, sample_weight=w)
+            learner.fit(X, z, sample_weight=w, **shared)
             F = F + self._step(learner.predict(X))
             self.estimators_.append(learner)
             self.train_cost_[t] = cost_of_signs(y, F, c)
