@@ -276,9 +276,11 @@ _TREE_PARAMETERS = """\
         ``"exact"`` sorts each feature's values at every node and tries every
         midpoint between consecutive distinct values (scikit-learn's CART);
         ``"hist"`` bins every feature once into at most ``max_bins`` quantile bins
-        and finds splits on per-node histograms (a child's histogram is its
-        parent's minus its sibling's): much faster on many rows, the same as
-        ``"exact"`` when no feature has more than ``max_bins`` distinct values.
+        (of the training values, unweighted) and finds splits on per-node
+        histograms (when most features are evaluated per split, a child's
+        histograms are its parent's minus its sibling's): much faster on many
+        rows, the same tree as ``"exact"`` when no feature has more than
+        ``max_bins`` distinct values.
     max_bins : int, default=255
         Most bins per feature for ``splitter="hist"`` (2 to 255).
     max_depth : int or None, default=None
