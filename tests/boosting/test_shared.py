@@ -87,3 +87,47 @@ def test_a_prepare_fit_must_return_keyword_arguments():
     with pytest.raises(TypeError, match="prepare_fit must return a dict"):
         shared_fit_params(Broken(), np.zeros((2, 2)))
     assert shared_fit_params(DecisionTreeClassifier(), np.zeros((2, 2))) == {}
+
+
+def test_the_compiled_tree_bins_once_and_boosts_the_same_model(data, monkeypatch):
+    from costsense.boosting import _engine, _logit
+    from costsense.tree import CostSensitiveTreeClassifier, CostSensitiveTreeRegressor
+
+    X, y = data
+    hist = {"max_depth": 3, "splitter": "hist", "max_bins": 16}
+    cases = [
+        (AsyBClassifier, CostSensitiveTreeClassifier(**hist), _engine),
+        (AsyBLClassifier, CostSensitiveTreeRegressor(**hist), _logit),
+    ]
+    for booster, tree, module in cases:
+        assert set(tree.prepare_fit(X)) == {"bins"}
+        shared = booster(tree, cost=5, n_estimators=10, random_state=0).fit(X, y)
+        with monkeypatch.context() as patch:  # every round bins for itself
+            patch.setattr(module, "shared_fit_params", lambda base, X: {})
+            alone = booster(tree, cost=5, n_estimators=10, random_state=0).fit(X, y)
+        np.testing.assert_allclose(shared.decision_function(X),
+                                   alone.decision_function(X))  # fmt: skip
+        assert len(shared.estimators_) == len(alone.estimators_) > 1
+
+
+def test_the_exact_compiled_tree_boosts_like_scikit_learns_tree(data):
+    from costsense.tree import CostSensitiveTreeClassifier
+
+    X, y = data
+    ours = CostSensitiveTreeClassifier(max_depth=2, splitter="exact")
+    theirs = DecisionTreeClassifier(max_depth=2)
+    a = AsyBClassifier(ours, cost=5, n_estimators=10, random_state=0).fit(X, y)
+    b = AsyBClassifier(theirs, cost=5, n_estimators=10, random_state=0).fit(X, y)
+    np.testing.assert_allclose(a.estimator_weights_, b.estimator_weights_)
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+
+
+def test_bins_of_other_data_are_refused():
+    from costsense.tree import CostSensitiveTreeClassifier
+
+    X, y = make_classification(n_samples=60, random_state=1)
+    tree = CostSensitiveTreeClassifier(max_depth=2, splitter="hist")
+    (bins,) = tree.prepare_fit(X[:30]).values()
+    with pytest.raises(ValueError, match="bins were made for data of shape"):
+        tree.fit(X, y, bins=bins)
+    assert CostSensitiveTreeClassifier(splitter="exact").prepare_fit(X) == {}

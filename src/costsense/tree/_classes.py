@@ -35,11 +35,11 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.metrics import accuracy_score
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_array, check_is_fitted
 
 from costsense._base import ClassifierBase
 from costsense.costs import resolve_cost, task_scores
-from costsense.tree._binning import bin_features
+from costsense.tree._binning import Bins, bin_features
 from costsense.tree._criteria import (
     CLASSIFICATION_CRITERIA,
     criterion_code,
@@ -178,14 +178,25 @@ def _prepare(
     criterion: str,
     splitter: str,
     max_bins: int,
+    bins: Bins | None = None,
 ) -> _Prepared:
-    """Statistics, purity labels, value rows, and the bins or the samples."""
+    """Statistics, purity labels, value rows, and the bins or the samples.
+
+    ``bins`` are the bins of this ``X`` made earlier (``prepare_fit``), reused
+    rather than made again.
+    """
     n, d = X.shape
     stats = sample_statistics(criterion, labels)
     if criterion in ("gini", "entropy", "misclassification"):
         labels = stats  # purity of the one-hot labels the criterion sees
     if splitter == "hist":
-        bins = bin_features(X, max_bins)
+        if bins is None:
+            bins = bin_features(X, max_bins)
+        elif bins.codes.shape != X.shape:
+            raise ValueError(
+                f"bins were made for data of shape {bins.codes.shape}, not "
+                f"{X.shape}; pass the bins of prepare_fit(X) for this same X."
+            )
         X_used = np.zeros((0, d), order="F")
         codes, n_bins, lower, upper = bins.codes, bins.n_bins, bins.lower, bins.upper
     else:
@@ -206,6 +217,21 @@ def _prepare(
         n_labels=int(labels.shape[1]),
         use_hist=splitter == "hist",
     )
+
+
+def _prepare_fit(splitter: str, max_bins: int, X: ArrayLike) -> dict[str, Any]:
+    """Return the ``fit`` keyword arguments that many fits on ``X`` can share.
+
+    A booster fits a tree on the same rows every round with new weights: with the
+    histogram splitter the features are binned once here (the quantile bins do
+    not depend on the weights), and each round's ``fit(X, ..., bins=...)``
+    reuses them (:mod:`costsense.boosting._shared`). The exact splitter shares
+    nothing.
+    """
+    if splitter != "hist":
+        return {}
+    samples = check_array(X, dtype=np.float64)
+    return {"bins": bin_features(np.asarray(samples, dtype=np.float64), max_bins)}
 
 
 def _n_features_to_try(max_features: Any, n_features: int) -> int:
@@ -393,7 +419,11 @@ class _ClassifierTargets(ClassifierBase):
         return start.X, scores, resolved.rows, weight, start.y_index
 
     def _prepared(
-        self, X: FloatArray, scores: FloatArray, y_index: NDArray[np.intp]
+        self,
+        X: FloatArray,
+        scores: FloatArray,
+        y_index: NDArray[np.intp],
+        bins: Bins | None = None,
     ) -> _Prepared:
         k = self.classes_.size
         onehot = np.zeros((y_index.shape[0], k))
@@ -405,6 +435,7 @@ class _ClassifierTargets(ClassifierBase):
             self.criterion,
             getattr(self, "splitter", "exact"),
             getattr(self, "max_bins", 255),
+            bins,
         )
 
 
@@ -527,6 +558,7 @@ default="gini"
         sample_weight: ArrayLike | None = None,
         sample_cost: ArrayLike | None = None,
         sample_score: ArrayLike | None = None,
+        bins: Bins | None = None,
     ) -> CostSensitiveTreeClassifier:
         """Build the tree from labels and costs or task scores.
 
@@ -544,6 +576,9 @@ default="gini"
         sample_score : array-like of shape (n_samples, K), default=None
             Task-score labels in ``[0, 1]``, columns in the order of the sorted
             labels; replace ``cost``.
+        bins : Bins, default=None
+            ``prepare_fit(X)["bins"]`` for this same ``X``: the histogram
+            splitter then reuses them instead of binning again.
 
         Returns
         -------
@@ -557,10 +592,29 @@ default="gini"
         params = {**self.get_params(), "max_features": self.max_features_}
         seed = int(check_random_state(self.random_state).randint(_MAX_SEED))
         self.tree_ = _grow_tree(
-            self._prepared(X, scores, y_index), weight, params, seed
+            self._prepared(X, scores, y_index, bins), weight, params, seed
         )
         self.feature_importances_ = self.tree_.feature_importances(X.shape[1])
         return self
+
+    def prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
+        """Return what every ``fit`` on ``X`` can share: the feature bins.
+
+        Boosting calls this once per fit and passes the result to each round's
+        ``fit`` (:mod:`costsense.boosting._shared`), so the features are binned
+        once, not once per round. Empty for ``splitter="exact"``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows every fit will see.
+
+        Returns
+        -------
+        dict
+            ``{"bins": Bins}`` for ``splitter="hist"``.
+        """
+        return _prepare_fit(self.splitter, self.max_bins, X)
 
     def apply(self, X: ArrayLike) -> IntArray:
         """Return the index of the leaf each sample ends in.
@@ -733,7 +787,11 @@ class CostSensitiveTreeRegressor(RegressorMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
-        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        bins: Bins | None = None,
     ) -> CostSensitiveTreeRegressor:
         """Build the regression tree.
 
@@ -745,6 +803,9 @@ class CostSensitiveTreeRegressor(RegressorMixin, BaseEstimator):
             Targets.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights; rows of weight 0 are left out.
+        bins : Bins, default=None
+            ``prepare_fit(X)["bins"]`` for this same ``X``: the histogram
+            splitter then reuses them instead of binning again.
 
         Returns
         -------
@@ -764,13 +825,38 @@ class CostSensitiveTreeRegressor(RegressorMixin, BaseEstimator):
         n_features = samples.shape[1]
         self.max_features_ = _n_features_to_try(self.max_features, n_features)
         data = _prepare(
-            samples, targets, targets, self.criterion, self.splitter, self.max_bins
+            samples,
+            targets,
+            targets,
+            self.criterion,
+            self.splitter,
+            self.max_bins,
+            bins,
         )
         params = {**self.get_params(), "max_features": self.max_features_}
         seed = int(check_random_state(self.random_state).randint(_MAX_SEED))
         self.tree_ = _grow_tree(data, weight, params, seed)
         self.feature_importances_ = self.tree_.feature_importances(n_features)
         return self
+
+    def prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
+        """Return what every ``fit`` on ``X`` can share: the feature bins.
+
+        Boosting calls this once per fit and passes the result to each round's
+        ``fit`` (:mod:`costsense.boosting._shared`), so the features are binned
+        once, not once per round. Empty for ``splitter="exact"``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows every fit will see.
+
+        Returns
+        -------
+        dict
+            ``{"bins": Bins}`` for ``splitter="hist"``.
+        """
+        return _prepare_fit(self.splitter, self.max_bins, X)
 
     def apply(self, X: ArrayLike) -> IntArray:
         """Return the index of the leaf each sample ends in.
