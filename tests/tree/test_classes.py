@@ -85,16 +85,20 @@ def _assert_same_tree(ours, theirs):
     assert_array_equal(ours.n_node_samples, theirs.n_node_samples)
 
 
-def test_gini_tree_is_scikit_learns_cart_on_data_without_ties():
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+def test_tree_is_scikit_learns_cart_on_data_without_ties(criterion):
     compared = 0
     for seed in range(8):
         X, rng = _float32_uniform(seed, 500, 4)
         y = ((X[:, 0] + X[:, 3] > 1) ^ (rng.uniform(size=500) < 0.2)).astype(int)
-        ours = CostSensitiveTreeClassifier(max_depth=4).fit(X, y)
-        if not _without_tied_features(ours, X, np.eye(2)[y], "gini"):
+        ours = CostSensitiveTreeClassifier(criterion=criterion, max_depth=4)
+        ours.fit(X, y)
+        if not _without_tied_features(ours, X, np.eye(2)[y], criterion):
             continue
         compared += 1
-        theirs = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y)
+        theirs = DecisionTreeClassifier(
+            criterion=criterion, max_depth=4, random_state=0
+        ).fit(X, y)
         _assert_same_tree(ours.tree_, theirs.tree_)
         # values: class frequencies of every node
         assert_allclose(ours.tree_.value[:, 2:], theirs.tree_.value[:, 0, :])
