@@ -167,3 +167,31 @@ def test_min_samples_leaf_and_max_depth_hold():
     assert tree.tree_.n_node_samples[leaves].min() >= 7
     assert tree.get_depth() <= 5
     assert tree.get_n_leaves() == int(leaves.sum())
+
+
+@pytest.mark.parametrize("splitter", ["exact", "hist"])
+def test_constant_features_do_not_count_towards_max_features(splitter):
+    rng = np.random.RandomState(6)
+    X = np.zeros((100, 4))
+    X[:, 3] = rng.normal(size=100)
+    y = (X[:, 3] > 0).astype(int)
+    for seed in range(5):
+        tree = CostSensitiveTreeClassifier(
+            max_features=1, splitter=splitter, random_state=seed
+        ).fit(X, y)
+        assert tree.tree_.node_count == 3
+        assert tree.tree_.feature[0] == 3
+
+
+def test_random_features_per_split_depend_on_the_seed_only():
+    rng = np.random.RandomState(7)
+    X = rng.normal(size=(200, 6))
+    y = (X.sum(axis=1) + rng.normal(size=200) > 0).astype(int)
+    grown = [
+        CostSensitiveTreeClassifier(max_features=2, random_state=seed).fit(X, y)
+        for seed in (0, 0, 1)
+    ]
+    _assert_same_tree(grown[0].tree_, grown[1].tree_)
+    assert not np.array_equal(grown[0].tree_.feature, grown[2].tree_.feature)
+    # every feature is used somewhere: the draws are not stuck on a few
+    assert set(grown[0].tree_.feature[grown[0].tree_.feature >= 0]) == set(range(6))
