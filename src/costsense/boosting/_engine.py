@@ -170,6 +170,20 @@ default=None
         errors: list[float] = []
         self.stop_reason_ = "completed all rounds"
         self.n_nonpositive_alpha_ = 0
+        # the training score after each kept round, from the predictions the
+        # rounds make anyway (no second pass over the learners for train_cost_)
+        c1, c2 = self.costs_
+        score = np.zeros(X.shape[0])
+        train_cost: list[float] = []
+
+        def keep(learner: Any, h: FloatArray, alpha: float, error: float) -> None:
+            nonlocal score
+            self.estimators_.append(learner)
+            alphas.append(alpha)
+            errors.append(error)
+            score = score + rule.votes(h[None, :], np.array([alpha]), c1, c2)
+            train_cost.append(cost_of_signs(y, score, c))
+
         for t in range(self.n_estimators):
             learner = seeded_clone(base, rng)
             weights = rule.learner_weights(D, c)
@@ -183,9 +197,7 @@ default=None
             perfect = r.error == 0
             if perfect:
                 if t == 0:
-                    self.estimators_.append(learner)
-                    alphas.append(_PERFECT_ALPHA * self.learning_rate)
-                    errors.append(0.0)
+                    keep(learner, h, _PERFECT_ALPHA * self.learning_rate, 0.0)
                 self.stop_reason_ = f"round {t + 1}: perfect (no weighted error)"
                 break
             if not np.isfinite(alpha) or (self.early_stopping and alpha <= 0):
@@ -196,9 +208,7 @@ default=None
             alpha *= self.learning_rate
             if alpha <= 0:
                 self.n_nonpositive_alpha_ += 1
-            self.estimators_.append(learner)
-            alphas.append(alpha)
-            errors.append(r.error)
+            keep(learner, h, alpha, r.error)
             new = rule.update(r, alpha)
             total = new.sum()
             if not np.isfinite(total) or total <= 0:
@@ -210,9 +220,9 @@ default=None
         # With no useful round, the model is the constant rule of least cost.
         weighted = c if weight is None else c * weight
         self.constant_ = 1.0 if weighted[y > 0].sum() > weighted[y < 0].sum() else -1.0
-        self.train_cost_ = np.array(
-            [cost_of_signs(y, score, c) for score in self._staged_scores(X)]
-        )
+        if not self.estimators_:
+            train_cost.append(cost_of_signs(y, np.full(y.shape[0], self.constant_), c))
+        self.train_cost_ = np.array(train_cost)
         return self
 
     # ------------------------------------------------------------ prediction
