@@ -55,6 +55,9 @@ EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {
         "check_sample_weight_equivalence_on_dense_data": _RANDOM_DRAWS
     },
     "MetaCost": {"check_sample_weight_equivalence_on_dense_data": _RANDOM_DRAWS},
+    "CostSensitiveForestClassifier": {
+        "check_sample_weight_equivalence_on_dense_data": _RANDOM_DRAWS
+    },
     "AsyBLClassifier": {"check_sample_weight_equivalence_on_dense_data": _TIED_SPLITS},
     "AsymLogitBoostClassifier": {
         "check_sample_weight_equivalence_on_dense_data": _TIED_SPLITS
