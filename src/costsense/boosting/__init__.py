@@ -12,6 +12,19 @@ Paper 003: :class:`EFSBoostClassifier` (AdaBoost.M1 over naive Bayes with featur
 selection in every round) and AdaBoost with an oversampler in every round,
 :class:`SMOTEBoostClassifier`, :class:`RWOBoostClassifier` and
 :class:`OBPDBoostClassifier`.
+
+The fast weak learner. On many rows give any booster the compiled tree of
+:mod:`costsense.tree`: ``AsyBClassifier(CostSensitiveTreeClassifier(max_depth=3,
+splitter="hist"))``, or ``CostSensitiveTreeRegressor`` for the LogitBoost
+variants. Its features are binned once per boosting fit and reused by every round
+(``prepare_fit``, :mod:`costsense.boosting._shared`); ``benchmarks/boosting.py
+--compiled`` measures it against scikit-learn's AdaBoost and LightGBM. It is not
+the default weak learner, for three reasons: scikit-learn's exact trees keep the
+reductions exact (AsyB with ``C1 = C2`` is scikit-learn's AdaBoost, tested), the
+histogram splitter places thresholds between quantile bins rather than between
+every pair of values, and numba's first compilation (cached afterwards) costs more
+than a small problem's whole fit. The papers' studies name their weak learners
+explicitly, so their tables do not depend on this default.
 """
 
 from __future__ import annotations
