@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
@@ -329,3 +331,59 @@ def test_cost_sensitive_forests_lower_the_held_out_cost():
     assert max(costs.values()) < cost_blind
     # the leaf rule alone (CBRF's Gini splits with score leaves) does most of it
     assert costs["gini"] < 0.7 * cost_blind
+
+
+def _python_traversal(forest, X, columns):
+    """Mean over the trees of each row's leaf value, walked node by node in Python."""
+    total = np.zeros((X.shape[0], columns.stop - columns.start))
+    for member in forest.estimators_:
+        tree = member.tree_
+        for i, row in enumerate(X):
+            node = 0
+            while tree.children_left[node] >= 0:
+                if row[tree.feature[node]] <= tree.threshold[node]:
+                    node = tree.children_left[node]
+                else:
+                    node = tree.children_right[node]
+            total[i] += tree.value[node, columns]
+    return total / len(forest.estimators_)
+
+
+@pytest.mark.parametrize("splitter", ["hist", "exact"])
+def test_forest_predictions_are_a_plain_traversal_of_its_trees(splitter):
+    rng = np.random.RandomState(3)
+    X = rng.normal(size=(300, 5))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=300) > 0).astype(int)
+    y[rng.rand(300) < 0.2] = 2
+    X_test = rng.normal(size=(1200, 5))
+    X_test[:50] = X[:50]  # rows on the training values, some on thresholds
+    k = 3
+    for n_jobs in (1, 2):
+        forest = CostSensitiveForestClassifier(
+            n_estimators=7,
+            splitter=splitter,
+            cost=np.array([[0, 1, 3], [2, 0, 1], [5, 1, 0]]),
+            max_depth=rng.randint(3, 12),
+            n_jobs=n_jobs,
+            random_state=rng.randint(1000),
+        ).fit(X, y)
+        scores = _python_traversal(forest, X_test, slice(0, k))
+        assert_array_equal(forest.predict_task_score(X_test), scores)
+        assert_array_equal(
+            forest.predict_proba(X_test),
+            _python_traversal(forest, X_test, slice(k, 2 * k)),
+        )
+        assert_array_equal(
+            forest.predict(X_test), forest.classes_[np.argmax(scores, axis=1)]
+        )
+    # predictions follow a refit, a change of estimators_, and a pickle round trip
+    forest.set_params(max_depth=2).fit(X, y)
+    assert_array_equal(
+        forest.predict_proba(X_test), _python_traversal(forest, X_test, slice(k, 2 * k))
+    )
+    forest.estimators_ = forest.estimators_[:2]
+    assert_array_equal(
+        forest.predict_proba(X_test), _python_traversal(forest, X_test, slice(k, 2 * k))
+    )
+    copy = pickle.loads(pickle.dumps(forest))
+    assert_array_equal(copy.predict_proba(X_test), forest.predict_proba(X_test))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import warnings
+import weakref
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any, ClassVar
@@ -45,7 +46,8 @@ from costsense.tree._criteria import (
     criterion_code,
     sample_statistics,
 )
-from costsense.tree._grower import accumulate, apply, grow
+from costsense.tree._grower import apply, grow
+from costsense.tree._predictor import PackedForest, accumulate, pack
 from costsense.utils._compat import (
     Interval,
     StrOptions,
@@ -66,6 +68,13 @@ __all__ = [
 ]
 
 _MAX_SEED = np.iinfo(np.int32).max
+
+#: Each fitted forest's trees, packed for prediction (with the ``estimators_`` list
+#: they were packed from); an entry goes with its forest.
+_PACKED: weakref.WeakKeyDictionary[
+    CostSensitiveForestClassifier,
+    tuple[list[CostSensitiveTreeClassifier], PackedForest],
+] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -1082,6 +1091,7 @@ default="gini"
                 "oob_score=True needs bootstrap=True: without bootstrap samples no "
                 "row is out of bag."
             )
+        _PACKED.pop(self, None)
         X, scores, rows, weight, y_index = self._task_scores(
             X, y, sample_weight, sample_cost, sample_score
         )
@@ -1170,41 +1180,56 @@ default="gini"
             np.mean(rows[seen][np.arange(predicted.size), predicted])
         )
 
-    def _mean_leaf_values(self, X: ArrayLike) -> FloatArray:
+    def _packed(self) -> PackedForest:
+        """Return the trees' nodes concatenated, packed at the first prediction.
+
+        Kept beside the estimator (in ``_PACKED``), not in it: predicting leaves
+        the estimator's attributes unchanged, and a pickle does not repeat the
+        trees.
+        """
+        cached = _PACKED.get(self)
+        if cached is None or cached[0] is not self.estimators_:
+            trees = [member.tree_ for member in self.estimators_]
+            cached = (self.estimators_, pack(trees, self.classes_.size))
+            _PACKED[self] = cached
+        return cached[1]
+
+    def _mean_leaf_values(self, X: ArrayLike, block: int) -> FloatArray:
+        """Mean over the trees of the leaf scores (block 0) or frequencies (1)."""
         X = self._validated(X, dtype=np.float64)
         X = np.require(X, dtype=np.float64, requirements=["C", "W"])
-        trees = [member.tree_ for member in self.estimators_]
+        forest = self._packed()
+        n_trees = forest.roots.size - 1
+        k = self.classes_.size
 
         def chunk_values(part: slice) -> FloatArray:
-            total = np.zeros((part.stop - part.start, trees[0].value.shape[1]))
-            rows = np.ascontiguousarray(X[part])
+            total = np.zeros((part.stop - part.start, k))
             # each row's sum runs over the trees in their order, whatever the
             # chunks: the result never depends on n_jobs
-            for tree in trees:
-                accumulate(
-                    rows,
-                    tree.feature,
-                    tree.threshold,
-                    tree.children_left,
-                    tree.children_right,
-                    tree.value,
-                    total,
-                )
-            return total / len(trees)
+            accumulate(
+                X[part],
+                forest.feature,
+                forest.threshold,
+                forest.right,
+                forest.values[block],
+                forest.roots,
+                total,
+            )
+            total /= n_trees
+            return total
 
         n = X.shape[0]
-        # one chunk per thread: a tree's upper nodes stay in cache along a chunk
+        # one chunk per thread; the compiled loop releases the GIL
         n_chunks = max(1, min(effective_n_jobs(self.n_jobs), n // 1000))
+        if n_chunks == 1:
+            return chunk_values(slice(0, n))
         bounds = np.linspace(0, n, n_chunks + 1).astype(int)
         parts = [
             slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)
         ]
-        if len(parts) == 1:
-            pieces = [chunk_values(parts[0])]
-        else:
-            pieces = Parallel(n_jobs=self.n_jobs, prefer="threads")(
-                delayed(chunk_values)(part) for part in parts
-            )
+        pieces = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            delayed(chunk_values)(part) for part in parts
+        )
         return np.vstack(pieces)
 
     def predict_task_score(self, X: ArrayLike) -> FloatArray:
@@ -1221,7 +1246,7 @@ default="gini"
             Entry ``c`` estimates ``1 -`` the expected cost of predicting
             ``classes_[c]`` over the largest cost.
         """
-        return self._mean_leaf_values(X)[:, : self.classes_.size]
+        return self._mean_leaf_values(X, 0)
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Return the trees' mean leaf class frequencies.
@@ -1235,7 +1260,7 @@ default="gini"
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        return self._mean_leaf_values(X)[:, self.classes_.size :]
+        return self._mean_leaf_values(X, 1)
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:
         """Predict the class of largest mean task score (least expected cost).

@@ -69,7 +69,7 @@ from costsense.tree._criteria import SQUARED_ERROR, node_impurity
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-__all__ = ["GAIN_TOLERANCE", "accumulate", "apply", "grow"]
+__all__ = ["GAIN_TOLERANCE", "apply", "grow"]
 
 #: A split must decrease ``W * I`` by more than this times ``W`` (or, for
 #: regression, times the node's sum of squared targets).
@@ -765,37 +765,3 @@ def apply(
                 node = children_right[node]
         leaves[i] = node
     return leaves
-
-
-@njit(cache=True, nogil=True)
-def accumulate(
-    X: FloatArray,
-    feature: IntArray,
-    threshold: FloatArray,
-    children_left: IntArray,
-    children_right: IntArray,
-    value: FloatArray,
-    out: FloatArray,
-) -> None:
-    """Add the value of each row's leaf to ``out`` (a forest's running sum).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        Samples.
-    feature, threshold, children_left, children_right : ndarray of shape (n_nodes,)
-        The tree's nodes.
-    value : ndarray of shape (n_nodes, q)
-        The nodes' values.
-    out : ndarray of shape (n_samples, q)
-        Updated in place.
-    """
-    for i in range(X.shape[0]):
-        node = 0
-        while children_left[node] >= 0:
-            if X[i, feature[node]] <= threshold[node]:
-                node = children_left[node]
-            else:
-                node = children_right[node]
-        for k in range(value.shape[1]):
-            out[i, k] += value[node, k]

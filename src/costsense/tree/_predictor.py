@@ -1,0 +1,135 @@
+"""A fitted forest as one set of flat node arrays, predicted by one compiled loop.
+
+The trees' nodes are concatenated (tree ``t`` owns the nodes ``roots[t]`` to
+``roots[t + 1] - 1``) into the few arrays the traversal reads: the feature tested
+(negative at leaves), the threshold, the right child (an index into the concatenated
+arrays) and the node values, split into blocks of columns that are each contiguous
+(a classifier's scores and its class frequencies: a prediction reads one). The left
+child is not stored: the builder numbers nodes
+in pre-order, so an inner node's left child is the next node. A visit thus touches
+three small arrays instead of four, and one compiled call walks every tree, so
+``predict`` makes no Python call per tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from costsense.tree._classes import Tree
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+__all__ = ["PackedForest", "accumulate", "pack"]
+
+
+@dataclass(frozen=True)
+class PackedForest:
+    """The nodes of several trees, concatenated.
+
+    Attributes
+    ----------
+    feature : ndarray of shape (n_nodes,)
+        Feature tested at each node; negative at leaves.
+    threshold : ndarray of shape (n_nodes,)
+        A sample goes left (to the next node) iff ``x[feature] <= threshold``.
+    right : ndarray of shape (n_nodes,)
+        Index of the right child in these arrays; unused at leaves.
+    values : tuple of ndarray of shape (n_nodes, width)
+        The nodes' values (as in :class:`~costsense.tree.Tree`), ``width`` columns
+        at a time.
+    roots : ndarray of shape (n_trees + 1,)
+        Index of each tree's root, then the number of nodes.
+    """
+
+    feature: IntArray
+    threshold: FloatArray
+    right: IntArray
+    values: tuple[FloatArray, ...]
+    roots: IntArray
+
+
+def pack(trees: Sequence[Tree], width: int) -> PackedForest:
+    """Concatenate the nodes of ``trees`` (each numbered in pre-order).
+
+    Parameters
+    ----------
+    trees : sequence of Tree
+        Fitted trees with values of the same width, a multiple of ``width``.
+    width : int
+        Columns per block of values.
+
+    Returns
+    -------
+    PackedForest
+    """
+    sizes = np.array([tree.node_count for tree in trees], dtype=np.int64)
+    roots = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    for tree in trees:
+        inner = np.flatnonzero(tree.children_left >= 0)
+        if not np.array_equal(tree.children_left[inner], inner + 1):
+            raise ValueError("The tree's nodes are not numbered in pre-order.")
+    right = np.concatenate(
+        [
+            np.where(tree.children_left >= 0, tree.children_right + root, -1)
+            for tree, root in zip(trees, roots[:-1], strict=True)
+        ]
+    )
+    value = np.concatenate([tree.value for tree in trees])
+    return PackedForest(
+        feature=np.concatenate([tree.feature for tree in trees]).astype(np.int64),
+        threshold=np.concatenate([tree.threshold for tree in trees]),
+        right=right.astype(np.int64),
+        values=tuple(
+            np.ascontiguousarray(value[:, start : start + width])
+            for start in range(0, value.shape[1], width)
+        ),
+        roots=roots,
+    )
+
+
+@njit(cache=True, nogil=True)
+def accumulate(
+    X: FloatArray,
+    feature: IntArray,
+    threshold: FloatArray,
+    right: IntArray,
+    value: FloatArray,
+    roots: IntArray,
+    out: FloatArray,
+) -> None:
+    """Add, tree after tree, the values of each row's leaves to ``out``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Samples (finite).
+    feature, threshold, right, roots : ndarray
+        A :class:`PackedForest`'s arrays.
+    value : ndarray of shape (n_nodes, q)
+        One of its blocks of values.
+    out : ndarray of shape (n_samples, q)
+        Updated in place; each row's sum runs over the trees in their order.
+    """
+    q = out.shape[1]
+    for t in range(roots.shape[0] - 1):
+        root = roots[t]
+        for i in range(X.shape[0]):
+            node = root
+            while True:
+                f = feature[node]
+                if f < 0:
+                    break
+                if X[i, f] <= threshold[node]:
+                    node += 1
+                else:
+                    node = right[node]
+            for c in range(q):
+                out[i, c] += value[node, c]
