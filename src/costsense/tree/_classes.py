@@ -59,6 +59,7 @@ from costsense.utils._docstrings import documented
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
+Int32Array = NDArray[np.int32]
 
 __all__ = [
     "CostSensitiveForestClassifier",
@@ -83,11 +84,11 @@ class Tree:
 
     Attributes
     ----------
-    feature : ndarray of shape (n_nodes,)
+    feature : ndarray of shape (n_nodes,), int32
         Feature tested at each node; -2 at leaves.
     threshold : ndarray of shape (n_nodes,)
         A sample goes left iff ``x[feature] <= threshold``; -2 at leaves.
-    children_left, children_right : ndarray of shape (n_nodes,)
+    children_left, children_right : ndarray of shape (n_nodes,), int32
         Child nodes; -1 at leaves.
     value : ndarray of shape (n_nodes, n_values)
         Weighted mean of the node's value rows: for classifiers the mean task-score
@@ -95,7 +96,7 @@ class Tree:
         regressor the mean target.
     impurity : ndarray of shape (n_nodes,)
         The criterion's impurity of each node.
-    n_node_samples : ndarray of shape (n_nodes,)
+    n_node_samples : ndarray of shape (n_nodes,), int32
         Training rows of positive weight in each node.
     weighted_n_node_samples : ndarray of shape (n_nodes,)
         Their total weight.
@@ -103,13 +104,13 @@ class Tree:
         Depth of the deepest leaf (the root has depth 0).
     """
 
-    feature: IntArray
+    feature: Int32Array
     threshold: FloatArray
-    children_left: IntArray
-    children_right: IntArray
+    children_left: Int32Array
+    children_right: Int32Array
     value: FloatArray
     impurity: FloatArray
-    n_node_samples: IntArray
+    n_node_samples: Int32Array
     weighted_n_node_samples: FloatArray
     max_depth: int
 

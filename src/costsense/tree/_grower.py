@@ -59,6 +59,8 @@ column order.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
@@ -68,6 +70,7 @@ from costsense.tree._criteria import SQUARED_ERROR, node_impurity
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
+Int32Array = NDArray[np.int32]
 
 __all__ = ["GAIN_TOLERANCE", "apply", "grow"]
 
@@ -367,6 +370,26 @@ def _subtraction_pays(
     return subtract < per_feature
 
 
+#: Nodes a tree's arrays have room for at first.
+_INITIAL_CAPACITY = 1023
+
+
+@njit(cache=True, nogil=True)
+def _enlarged(a: NDArray[Any], capacity: int) -> NDArray[Any]:
+    """Return a copy of ``a`` with room for ``capacity`` entries (rest unset)."""
+    out = np.empty(capacity, dtype=a.dtype)
+    out[: a.shape[0]] = a
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _enlarged_rows(a: FloatArray, capacity: int) -> FloatArray:
+    """Return a copy of ``a`` with room for ``capacity`` rows (rest unset)."""
+    out = np.empty((capacity, a.shape[1]))
+    out[: a.shape[0]] = a
+    return out
+
+
 @njit(cache=True, nogil=True)
 def grow(
     X: FloatArray,
@@ -388,13 +411,13 @@ def grow(
     max_features: int,
     seed: int,
 ) -> tuple[
-    IntArray,
+    Int32Array,
     FloatArray,
-    IntArray,
-    IntArray,
+    Int32Array,
+    Int32Array,
     FloatArray,
     FloatArray,
-    IntArray,
+    Int32Array,
     FloatArray,
     int,
 ]:
@@ -437,7 +460,8 @@ def grow(
     -------
     feature, threshold, children_left, children_right, value, impurity,
     n_node_samples, weighted_n_node_samples : ndarrays, one entry per node
-        Leaves have feature -2, threshold -2 and children -1.
+        Leaves have feature -2, threshold -2 and children -1. Node indices,
+        features and counts are int32, half the memory of int64.
     depth : int
         Depth of the deepest leaf.
     """
@@ -466,15 +490,18 @@ def grow(
     max_leaves = max(1, n_rows // max(min_samples_leaf, 1))
     if max_depth < 40:
         max_leaves = min(max_leaves, 2**max_depth)
-    capacity = 2 * max_leaves - 1
-    feature = np.full(capacity, -2, dtype=np.int64)
-    threshold = np.full(capacity, -2.0)
-    children_left = np.full(capacity, -1, dtype=np.int64)
-    children_right = np.full(capacity, -1, dtype=np.int64)
-    value = np.zeros((capacity, q))
-    impurity = np.zeros(capacity)
-    n_node_samples = np.zeros(capacity, dtype=np.int64)
-    weighted_n_node_samples = np.zeros(capacity)
+    largest = 2 * max_leaves - 1  # nodes of the largest possible tree
+    # the node arrays start small and double when full (a tree is usually far
+    # smaller than the largest possible one)
+    capacity = min(largest, _INITIAL_CAPACITY)
+    feature = np.empty(capacity, dtype=np.int32)
+    threshold = np.empty(capacity)
+    children_left = np.empty(capacity, dtype=np.int32)
+    children_right = np.empty(capacity, dtype=np.int32)
+    value = np.empty((capacity, q))
+    impurity = np.empty(capacity)
+    n_node_samples = np.empty(capacity, dtype=np.int32)
+    weighted_n_node_samples = np.empty(capacity)
 
     np.random.seed(seed)  # noqa: NPY002 - numba's per-thread generator
     order = np.arange(d)
@@ -523,12 +550,28 @@ def grow(
         count = st_count.pop()
         node = node_count
         node_count += 1
+        if node == capacity:
+            capacity = min(largest, 2 * capacity)
+            feature = _enlarged(feature, capacity)
+            threshold = _enlarged(threshold, capacity)
+            children_left = _enlarged(children_left, capacity)
+            children_right = _enlarged(children_right, capacity)
+            value = _enlarged_rows(value, capacity)
+            impurity = _enlarged(impurity, capacity)
+            n_node_samples = _enlarged(n_node_samples, capacity)
+            weighted_n_node_samples = _enlarged(weighted_n_node_samples, capacity)
         if parent >= 0:
             if is_left:
                 children_left[parent] = node
             else:
                 children_right[parent] = node
         deepest = max(deepest, depth)
+
+        feature[node] = -2
+        threshold[node] = -2.0
+        children_left[node] = -1
+        children_right[node] = -1
+        value[node, :] = 0.0
 
         n_node = end - start
         w_node = 0.0
@@ -735,10 +778,10 @@ def grow(
 @njit(cache=True, nogil=True)
 def apply(
     X: FloatArray,
-    feature: IntArray,
+    feature: Int32Array,
     threshold: FloatArray,
-    children_left: IntArray,
-    children_right: IntArray,
+    children_left: Int32Array,
+    children_right: Int32Array,
 ) -> IntArray:
     """Leaf reached by each row of ``X`` (``x[feature] <= threshold`` goes left).
 
