@@ -15,17 +15,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-if TYPE_CHECKING:
-    from costsense.tree._classes import Tree
-
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
+
+
+class _Nodes(Protocol):
+    """What packing reads of a tree (:class:`costsense.tree.Tree` has it)."""
+
+    @property
+    def feature(self) -> NDArray[Any]: ...
+    @property
+    def threshold(self) -> FloatArray: ...
+    @property
+    def children_left(self) -> NDArray[Any]: ...
+    @property
+    def children_right(self) -> NDArray[Any]: ...
+    @property
+    def value(self) -> FloatArray: ...
+    @property
+    def node_count(self) -> int: ...
+
 
 __all__ = ["PackedForest", "accumulate", "pack"]
 
@@ -56,7 +71,7 @@ class PackedForest:
     roots: IntArray
 
 
-def pack(trees: Sequence[Tree], width: int) -> PackedForest:
+def pack(trees: Sequence[_Nodes], width: int) -> PackedForest:
     """Concatenate the nodes of ``trees`` (each numbered in pre-order).
 
     Parameters
