@@ -263,6 +263,14 @@ def _n_features_to_try(max_features: Any, n_features: int) -> int:
     return max(1, int(float(max_features) * n_features))
 
 
+def _bootstrap_weight(
+    seed: int, drawn: IntArray, p: FloatArray | None, n: int
+) -> FloatArray:
+    """Count the draws of each of the ``n`` rows in a bootstrap sample of ``drawn``."""
+    rows_drawn = np.random.RandomState(seed).choice(drawn, drawn.size, p=p)
+    return np.bincount(rows_drawn, minlength=n).astype(np.float64)
+
+
 def _grow_tree(
     data: _Prepared, weight: FloatArray, params: dict[str, Any], seed: int
 ) -> Tree:
@@ -1099,22 +1107,22 @@ default="gini"
         n, d = X.shape
         self.max_features_ = _n_features_to_try(self.max_features, d)
         data = self._prepared(X, scores, y_index)
+        want_oob = self.oob_score
+        # what the trees do not read is let go before they grow (lower peak memory)
+        oob_labels = (y_index, rows) if want_oob else None
+        del scores, rows, y_index
         params = {**self.get_params(), "max_features": self.max_features_}
         seeds = check_random_state(self.random_state).randint(
             _MAX_SEED, size=self.n_estimators
         )
         drawn = np.flatnonzero(weight > 0)
-        p = weight[drawn] / weight[drawn].sum()
         uniform = bool(np.all(weight[drawn] == weight[drawn[0]]))
+        p = None if uniform else weight[drawn] / weight[drawn].sum()
         k = self.classes_.size
-        want_oob = self.oob_score
 
         def build(seed: int) -> tuple[Tree, IntArray, FloatArray]:
             if self.bootstrap:
-                rng = np.random.RandomState(seed)
-                rows_drawn = rng.choice(drawn, drawn.size, p=None if uniform else p)
-                counts = np.bincount(rows_drawn, minlength=n)
-                tree_weight = counts.astype(np.float64)
+                tree_weight = _bootstrap_weight(seed, drawn, p, n)
             else:
                 tree_weight = weight
             tree = _grow_tree(data, tree_weight, params, seed)
@@ -1123,8 +1131,8 @@ default="gini"
             out = np.flatnonzero(tree_weight == 0)
             return tree, out, tree.value[tree.apply(X[out])]
 
-        oob_sum = np.zeros((n, 2 * k))
-        oob_n = np.zeros(n)
+        oob_sum = np.zeros((n, 2 * k) if want_oob else (0, 2 * k))
+        oob_n = np.zeros(n if want_oob else 0)
         trees = []
         jobs = Parallel(n_jobs=self.n_jobs, prefer="threads", return_as="generator")
         for tree, out, leaf_values in jobs(delayed(build)(int(s)) for s in seeds):
@@ -1151,8 +1159,8 @@ default="gini"
         self.feature_importances_ = np.mean(
             [member.feature_importances_ for member in self.estimators_], axis=0
         )
-        if want_oob:
-            self._set_oob(oob_sum, oob_n, y_index, rows)
+        if oob_labels is not None:
+            self._set_oob(oob_sum, oob_n, *oob_labels)
         return self
 
     def _set_oob(
