@@ -6,7 +6,9 @@ two split finders, ``splitter="exact"`` (sorted values, scikit-learn's CART) and
 child's histogram by subtraction), and pluggable criteria
 (:mod:`costsense.tree._criteria`): additive per-sample statistics plus an
 impurity function, for ``gini``, ``entropy``, ``misclassification``, ``cs_gini``
-(paper 004's eq. 8), ``pairwise`` (eqs. 9-11) and ``squared_error`` (eq. 7).
+(paper 004's eq. 8), ``pairwise`` (eqs. 9-11) and ``squared_error`` (eq. 7). A
+forest predicts through one compiled pass over all its trees' nodes, concatenated
+at its first prediction (:mod:`costsense.tree._predictor`).
 
 - :class:`CostSensitiveTreeClassifier`, :class:`CostSensitiveTreeRegressor`;
 - :class:`CostSensitiveForestClassifier`: CBRF, G-CSRF and PD-CSRF are its

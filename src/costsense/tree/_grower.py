@@ -506,8 +506,9 @@ def grow(
     np.random.seed(seed)  # noqa: NPY002 - numba's per-thread generator
     order = np.arange(d)
     buffer = np.empty(n_rows, dtype=np.int64)
-    sort_values = np.empty(n_rows)
-    sort_rows = np.empty(n_rows, dtype=np.int64)
+    n_sorted = 0 if use_hist else n_rows  # the exact splitter's sort buffers
+    sort_values = np.empty(n_sorted)
+    sort_rows = np.empty(n_sorted, dtype=np.int64)
     node_stats = np.empty(m)
     left_stats = np.empty(m)
     right_stats = np.empty(m)
