@@ -264,10 +264,15 @@ def _n_features_to_try(max_features: Any, n_features: int) -> int:
 
 
 def _bootstrap_weight(
-    seed: int, drawn: IntArray, p: FloatArray | None, n: int
+    seed: int, drawn: IntArray | int, p: FloatArray | None, n: int
 ) -> FloatArray:
-    """Count the draws of each of the ``n`` rows in a bootstrap sample of ``drawn``."""
-    rows_drawn = np.random.RandomState(seed).choice(drawn, drawn.size, p=p)
+    """Count the draws of each of the ``n`` rows in a bootstrap sample of ``drawn``.
+
+    ``drawn`` is the rows that may be drawn, or ``n`` for all of them (the same
+    draws as from ``arange(n)``).
+    """
+    size = drawn if isinstance(drawn, int) else drawn.size
+    rows_drawn = np.random.RandomState(seed).choice(drawn, size, p=p)
     return np.bincount(rows_drawn, minlength=n).astype(np.float64)
 
 
@@ -1115,16 +1120,21 @@ default="gini"
         seeds = check_random_state(self.random_state).randint(
             _MAX_SEED, size=self.n_estimators
         )
-        drawn = np.flatnonzero(weight > 0)
-        uniform = bool(np.all(weight[drawn] == weight[drawn[0]]))
-        p = None if uniform else weight[drawn] / weight[drawn].sum()
+        positive = np.flatnonzero(weight > 0)
+        uniform = bool(np.all(weight[positive] == weight[positive[0]]))
+        p = None if uniform else weight[positive] / weight[positive].sum()
+        # every row: the same draws from range(n), without the array
+        drawn: IntArray | int = n if positive.size == n else positive
+        del positive
+        fixed_weight = None if self.bootstrap else weight
+        del weight
         k = self.classes_.size
 
         def build(seed: int) -> tuple[Tree, IntArray, FloatArray]:
-            if self.bootstrap:
+            if fixed_weight is None:
                 tree_weight = _bootstrap_weight(seed, drawn, p, n)
             else:
-                tree_weight = weight
+                tree_weight = fixed_weight
             tree = _grow_tree(data, tree_weight, params, seed)
             if not want_oob:
                 return tree, np.empty(0, np.int64), np.empty((0, 2 * k))
