@@ -54,7 +54,7 @@ from costsense.experiments._report import (
 )
 from costsense.experiments._setting import CostSetting
 from costsense.experiments._store import ResultsStore, save_npz_atomically
-from costsense.experiments._study import Algorithm, Protocol, Study
+from costsense.experiments._study import Algorithm, Study, count_cells
 from costsense.metrics import excess_cost, make_cost_scorer, misclassification_cost
 
 __all__ = [
@@ -502,16 +502,7 @@ def _save_boundaries(study: Study, store: ResultsStore) -> None:
 
 def _partial_banner(study: dict[str, Any], finished: int) -> str:
     """Return the report's warning for a quick or unfinished run ("" if neither)."""
-    protocol = Protocol(**study["protocol"])
-    planned = (
-        sum(
-            len(study.get("dataset_costs", {}).get(d, study["costs"]))
-            for d in study["datasets"]
-        )
-        * len(study["algorithms"])
-        * protocol.n_repeats
-        * protocol.folds_per_repeat
-    )
+    planned = count_cells(study)
     parts = []
     if study.get("quick"):
         parts.append(

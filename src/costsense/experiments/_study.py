@@ -243,12 +243,27 @@ class Study:
     @property
     def n_cells(self) -> int:
         """Number of (dataset, cost, algorithm, repeat, fold) cells."""
-        return (
-            sum(len(self.costs_for(d)) for d in self.datasets)
-            * len(self.algorithms)
-            * self.protocol.n_repeats
-            * self.protocol.folds_per_repeat
-        )
+        return count_cells(self.to_dict())
+
+
+def count_cells(study: dict[str, Any]) -> int:
+    """Count the cells of a study given as plain data (what a store records).
+
+    Parameters
+    ----------
+    study : dict
+        :meth:`Study.to_dict` output.
+
+    Returns
+    -------
+    int
+    """
+    protocol = Protocol(**study["protocol"])
+    special = study.get("dataset_costs", {})
+    rows = sum(len(special.get(d, study["costs"])) for d in study["datasets"])
+    return (
+        rows * len(study["algorithms"]) * protocol.n_repeats * protocol.folds_per_repeat
+    )
 
 
 def _fail(source: str, message: str) -> None:

@@ -382,6 +382,32 @@ _CLASSIFIER_ATTRIBUTES = """\
         to sum to 1 (zeros without splits)."""
 
 
+class _SharesBins:
+    """``prepare_fit`` of the trees: what a booster's rounds on one ``X`` share."""
+
+    splitter: str
+    max_bins: int
+
+    def prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
+        """Return what every ``fit`` on ``X`` can share: the feature bins.
+
+        Boosting calls this once per fit and passes the result to each round's
+        ``fit`` (:mod:`costsense.boosting._shared`), so the features are binned
+        once, not once per round. Empty for ``splitter="exact"``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows every fit will see.
+
+        Returns
+        -------
+        dict
+            ``{"bins": Bins}`` for ``splitter="hist"``.
+        """
+        return _prepare_fit(self.splitter, self.max_bins, X)
+
+
 class _ClassifierTargets(ClassifierBase):
     """Task-score labels from ``cost``, ``sample_cost`` or ``sample_score``."""
 
@@ -489,7 +515,7 @@ Notes
     + _CLASSIFIER_PARAMETERS,
     _CLASSIFIER_ATTRIBUTES,
 )
-class CostSensitiveTreeClassifier(_ClassifierTargets):
+class CostSensitiveTreeClassifier(_SharesBins, _ClassifierTargets):
     """A CART classification tree on task-score labels (paper 004).
 
     Each leaf stores the weighted mean task-score vector of its training samples
@@ -620,25 +646,6 @@ default="gini"
         self.feature_importances_ = self.tree_.feature_importances(X.shape[1])
         return self
 
-    def prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
-        """Return what every ``fit`` on ``X`` can share: the feature bins.
-
-        Boosting calls this once per fit and passes the result to each round's
-        ``fit`` (:mod:`costsense.boosting._shared`), so the features are binned
-        once, not once per round. Empty for ``splitter="exact"``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The rows every fit will see.
-
-        Returns
-        -------
-        dict
-            ``{"bins": Bins}`` for ``splitter="hist"``.
-        """
-        return _prepare_fit(self.splitter, self.max_bins, X)
-
     def apply(self, X: ArrayLike) -> IntArray:
         """Return the index of the leaf each sample ends in.
 
@@ -730,7 +737,7 @@ CostSensitiveTreeClassifier.__doc__ = (CostSensitiveTreeClassifier.__doc__ or ""
 
 
 @documented(_TREE_PARAMETERS % {"splitter": '"exact"', "max_features": "None"}, "")
-class CostSensitiveTreeRegressor(RegressorMixin, BaseEstimator):
+class CostSensitiveTreeRegressor(_SharesBins, RegressorMixin, BaseEstimator):
     """A CART regression tree (weighted squared error) on the compiled builder.
 
     The impurity of a node is the weighted variance of its targets; ``W`` times it
@@ -861,25 +868,6 @@ class CostSensitiveTreeRegressor(RegressorMixin, BaseEstimator):
         self.tree_ = _grow_tree(data, weight, params, seed)
         self.feature_importances_ = self.tree_.feature_importances(n_features)
         return self
-
-    def prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
-        """Return what every ``fit`` on ``X`` can share: the feature bins.
-
-        Boosting calls this once per fit and passes the result to each round's
-        ``fit`` (:mod:`costsense.boosting._shared`), so the features are binned
-        once, not once per round. Empty for ``splitter="exact"``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The rows every fit will see.
-
-        Returns
-        -------
-        dict
-            ``{"bins": Bins}`` for ``splitter="hist"``.
-        """
-        return _prepare_fit(self.splitter, self.max_bins, X)
 
     def apply(self, X: ArrayLike) -> IntArray:
         """Return the index of the leaf each sample ends in.
