@@ -118,17 +118,26 @@ def resolve_pos_label(
     ValueError
         If ``pos_label`` is not a label of ``y``, or ``y`` is empty.
     """
-    classes, inverse, counts = np.unique(
-        np.asarray(y), return_inverse=True, return_counts=True
-    )
-    if sample_weight is not None:
-        counts = np.bincount(inverse, weights=sample_weight, minlength=classes.size)
+    y = np.asarray(y)
+    classes = np.unique(y)
     if classes.size == 0:
         raise ValueError("y is empty: cannot choose a positive class from no labels.")
     if pos_label is not None:
         return classes[_label_index(classes, pos_label)]
-    minimum = counts.min()
-    return classes[np.flatnonzero(counts == minimum)[-1]]
+    # np.unique's return_inverse sorts y a second time (an argsort); the labels'
+    # places among the sorted classes are found faster by binary search
+    return _minority_label(classes, np.searchsorted(classes, y), sample_weight)
+
+
+def _minority_label(
+    classes: NDArray[Any], index: NDArray[np.intp], sample_weight: ArrayLike | None
+) -> Any:
+    """Return the class of least count (or total weight); a tie goes to the last.
+
+    ``index`` holds each sample's position in the sorted ``classes``.
+    """
+    counts = np.bincount(index, weights=sample_weight, minlength=classes.size)
+    return classes[np.flatnonzero(counts == counts.min())[-1]]
 
 
 def as_binary_costs(cost: Any) -> tuple[float, float]:
@@ -683,11 +692,13 @@ def resolve_cost(
     classes = np.unique(y) if classes is None else np.asarray(classes)
     index = _class_indices(y, classes)
     binary = classes.size == 2
-    resolved_pos = (
-        resolve_pos_label(y, pos_label, sample_weight=sample_weight) if binary else None
-    )
-    if not binary and pos_label is not None:
-        _label_index(classes, pos_label)  # still reject an unknown label
+    resolved_pos = None
+    if pos_label is not None:
+        # the label itself when binary; otherwise still reject an unknown label
+        position = _label_index(classes, pos_label)
+        resolved_pos = classes[position] if binary else None
+    elif binary:
+        resolved_pos = _minority_label(classes, index, sample_weight)
     if sample_cost is None:
         matrix = as_cost_matrix(
             cost, classes, resolved_pos, y=y, sample_weight=sample_weight

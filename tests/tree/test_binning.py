@@ -46,3 +46,35 @@ def test_max_bins_out_of_range_is_refused(max_bins):
     y = np.arange(10) % 2
     with pytest.raises(ValueError, match="max_bins"):
         _fitted(X, y, max_bins)
+
+
+@pytest.mark.parametrize("max_bins", [4, 255])
+def test_bins_are_numpy_quantiles_and_codes_count_the_edges_below(max_bins):
+    """Edges: ``np.quantile(..., method="lower")`` at ``i / max_bins`` (or every
+    distinct value); codes: ``np.searchsorted(edges, x)``; each bin's value range."""
+    from costsense.tree._binning import bin_features
+
+    rng = np.random.RandomState(0)
+    n = 3000
+    X = np.c_[
+        rng.normal(size=n),  # many distinct values: quantile edges
+        rng.randint(0, 3, size=n),  # few distinct values: one bin each
+        np.round(rng.exponential(size=n), 1),  # ties and a long tail
+    ]
+    bins = bin_features(X, max_bins)
+    quantiles = np.arange(1, max_bins) / max_bins
+    for f in range(X.shape[1]):
+        column = X[:, f]
+        distinct = np.unique(column)
+        if distinct.size <= max_bins:
+            edges = distinct[:-1]
+        else:
+            edges = np.unique(np.quantile(column, quantiles, method="lower"))
+            edges = edges[edges < distinct[-1]]
+        code = np.searchsorted(edges, column, side="left")
+        assert bins.n_bins[f] == edges.size + 1
+        np.testing.assert_array_equal(bins.codes[:, f], code)
+        for b in range(edges.size + 1):
+            in_bin = column[code == b]
+            assert bins.lower[f, b] == in_bin.min()
+            assert bins.upper[f, b] == in_bin.max()

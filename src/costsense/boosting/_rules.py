@@ -40,6 +40,7 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -71,12 +72,12 @@ class Round:
     D: FloatArray
     c: FloatArray
 
-    @property
+    @cached_property
     def margin(self) -> FloatArray:
         """``y * h``: +1 where the weak learner is right, -1 where wrong."""
         return self.y * self.h
 
-    @property
+    @cached_property
     def error(self) -> float:
         """Weighted error ``sum D [h != y]``."""
         return float(self.D[self.margin < 0].sum())

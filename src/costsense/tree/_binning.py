@@ -3,8 +3,9 @@
 The histogram splitter sees a feature only through its bin codes (``uint8``), so a
 forest bins its training data once and every tree reuses the codes. A feature with
 at most ``max_bins`` distinct values gets one bin per value; otherwise the bin
-edges are ``max_bins - 1`` quantiles of its distinct values... of its values
-(duplicates removed), so every bin holds about the same number of samples.
+edges are the ``max_bins - 1`` quantiles ``i / max_bins`` of its values (the
+``"lower"`` quantile: a training value; repeated edges merged), so every bin holds
+about the same number of samples.
 
 For each bin the binner keeps the smallest and largest training value it holds, so
 a split between two non-empty bins is placed at the midpoint of the largest value
@@ -89,18 +90,52 @@ def bin_features(X: FloatArray, max_bins: int) -> Bins:
     n_bins = np.empty(d, dtype=np.int64)
     lower = np.full((d, max_bins), np.inf)
     upper = np.full((d, max_bins), -np.inf)
+    quantiles = np.linspace(0.0, 1.0, max_bins + 1)[1:-1]
     for f in range(d):
-        column = X[:, f]
-        distinct = np.unique(column)
+        column = np.ascontiguousarray(X[:, f])
+        ordered = np.sort(column)  # one sort gives the distinct values and quantiles
+        new_value = np.empty(n, dtype=bool)
+        new_value[:1] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=new_value[1:])
+        distinct = ordered[new_value]
         if distinct.size <= max_bins:
             edges = distinct[:-1]  # value v_b goes to bin b: x <= v_b
         else:
-            quantiles = np.linspace(0.0, 1.0, max_bins + 1)[1:-1]
-            edges = np.unique(np.quantile(column, quantiles, method="lower"))
+            # np.quantile(column, quantiles, method="lower"), from the sorted values
+            at = np.floor((n - 1) * quantiles).astype(np.intp)
+            edges = np.unique(ordered[at])
             edges = edges[edges < distinct[-1]]  # the last bin is never empty
-        code = np.searchsorted(edges, column, side="left")
-        codes[:, f] = code
         n_bins[f] = edges.size + 1
-        np.minimum.at(lower[f], code, column)
-        np.maximum.at(upper[f], code, column)
+        _assign_bins(column, edges, codes[:, f], lower[f], upper[f])
     return Bins(codes=codes, n_bins=n_bins, lower=lower, upper=upper)
+
+
+@njit(cache=True, nogil=True)
+def _assign_bins(
+    column: FloatArray,
+    edges: FloatArray,
+    codes: NDArray[np.uint8],
+    lower: FloatArray,
+    upper: FloatArray,
+) -> None:
+    """Code each value by the number of edges below it; track each bin's range.
+
+    ``codes[i]`` is the bin of ``column[i]``: the first ``b`` with ``column[i] <=
+    edges[b]`` (``edges.size`` if none), as ``np.searchsorted(edges, column,
+    side="left")``; ``lower`` and ``upper`` get each bin's smallest and largest
+    value.
+    """
+    for i in range(column.shape[0]):
+        value = column[i]
+        lo, hi = 0, edges.shape[0]
+        while lo < hi:  # binary search: edges[:lo] < value <= edges[hi:]
+            mid = (lo + hi) >> 1
+            if edges[mid] < value:
+                lo = mid + 1
+            else:
+                hi = mid
+        codes[i] = lo
+        if value < lower[lo]:
+            lower[lo] = value
+        if value > upper[lo]:
+            upper[lo] = value

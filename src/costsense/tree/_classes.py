@@ -658,7 +658,8 @@ default="gini"
         -------
         ndarray of shape (n_samples,)
         """
-        return self.tree_.apply(self._validated(X, dtype=np.float64))
+        samples = self._validated(X, dtype=np.float64)  # checks the fit first
+        return self.tree_.apply(samples)
 
     def _leaf_values(self, X: ArrayLike) -> FloatArray:
         X = self._validated(X, dtype=np.float64)
@@ -707,8 +708,10 @@ default="gini"
         -------
         ndarray of shape (n_samples,)
         """
-        best = np.argmax(self.predict_task_score(X), axis=1)
-        return self.classes_[best]
+        leaves = self.apply(X)
+        # each leaf's class once, then looked up per sample
+        leaf_class = np.argmax(self.tree_.value[:, : self.classes_.size], axis=1)
+        return self.classes_[leaf_class[leaves]]
 
     def get_depth(self) -> int:
         """Return the depth of the deepest leaf (the root has depth 0).
