@@ -43,6 +43,11 @@ FAST_PARAMS: dict[str, dict[str, Any]] = {
         "sampler": OBPDSampler(max_components=2),
     },
     "EFSBoostClassifier": {"n_estimators": 10},
+    "OBPDEFSBoostClassifier": {
+        "n_estimators": 5,
+        "sampling": "ancestral",
+        "max_components": 2,
+    },
 }
 
 #: Estimators whose constructor takes a base learner.

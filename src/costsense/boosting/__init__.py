@@ -9,7 +9,8 @@ LogitBoost variants (a regressor per round): :class:`AsyBLClassifier`,
 :class:`AsymLogitBoostClassifier`. And the strongest simple baseline:
 :class:`CalibratedAdaBoostClassifier` (AdaBoost, Platt scaling, Bayes threshold).
 Paper 003: :class:`EFSBoostClassifier` (AdaBoost.M1 over naive Bayes with feature
-selection in every round) and AdaBoost with an oversampler in every round,
+selection in every round), the paper's system :class:`OBPDEFSBoostClassifier`
+(OBPD balancing, then EFSBoost), and AdaBoost with an oversampler in every round,
 :class:`SMOTEBoostClassifier`, :class:`RWOBoostClassifier` and
 :class:`OBPDBoostClassifier`.
 
@@ -49,6 +50,7 @@ from costsense.boosting._estimators import (
     RWOBoostClassifier,
     SMOTEBoostClassifier,
 )
+from costsense.boosting._obpd_efs import OBPDEFSBoostClassifier
 
 __all__ = [
     "AdaBoostCClassifier",
@@ -67,6 +69,7 @@ __all__ = [
     "CalibratedAdaBoostClassifier",
     "EFSBoostClassifier",
     "OBPDBoostClassifier",
+    "OBPDEFSBoostClassifier",
     "RWOBoostClassifier",
     "SMOTEBoostClassifier",
 ]

@@ -19,6 +19,7 @@ saved numbers are the same.
 from __future__ import annotations
 
 import functools
+import json
 import time
 import zlib
 from collections.abc import Callable, Iterable
@@ -38,6 +39,7 @@ from sklearn.pipeline import Pipeline
 
 from costsense.datasets import load_keel, make_gaussian_problem
 from costsense.experiments._claims import check_claims
+from costsense.experiments._derived import load_derived
 from costsense.experiments._diagnostics import fit_diagnostics
 from costsense.experiments._evaluate import (
     LOWER_IS_BETTER,
@@ -137,7 +139,7 @@ def plan(study: Study) -> list[Cell]:
 
 @functools.lru_cache(maxsize=16)
 def load_dataset(
-    name: str, seed: int, gaussian_samples: int
+    name: str, seed: int, gaussian_samples: int, recipe: str = ""
 ) -> tuple[NDArray[np.float64], NDArray[Any], Any]:
     """Load a study dataset: ``(X, y, pos_label)``.
 
@@ -149,6 +151,9 @@ def load_dataset(
         Study seed (the Gaussian sample is drawn from it).
     gaussian_samples : int
         Size of the Gaussian sample.
+    recipe : str, default=""
+        A derived dataset's table as JSON (:meth:`Study.recipe_for`); "" for a
+        KEEL set or the Gaussian problem.
 
     Returns
     -------
@@ -161,6 +166,8 @@ def load_dataset(
             gaussian_samples, random_state=derive_seed(seed, "gaussian")
         )
         return X, y, 1
+    if recipe:
+        return load_derived(name, json.loads(recipe), seed)
     bunch = load_keel(name)
     return bunch.X, np.asarray(bunch.y), bunch.pos_label
 
@@ -261,7 +268,9 @@ def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
         Identifiers, seed, parameters, sizes, timings, ``metrics``, ``curves``
         and ``diagnostics`` (what the fit did, :func:`fit_diagnostics`).
     """
-    X, y, pos_label = load_dataset(cell.dataset, study.seed, study.gaussian_samples)
+    X, y, pos_label = load_dataset(
+        cell.dataset, study.seed, study.gaussian_samples, study.recipe_for(cell.dataset)
+    )
     train, test = _splits(study, cell.dataset, y, cell.repeat)[cell.fold]
     cost = CostSetting.resolve(cell.cost, y, pos_label)
     seed = derive_seed(study.seed, "model", cell.key)
@@ -343,7 +352,9 @@ def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | Non
         Arrays ``xx, yy, reference, X, y`` and ``pred_<algorithm>``; None when the
         dataset does not have two features.
     """
-    X, y, pos_label = load_dataset(dataset, study.seed, study.gaussian_samples)
+    X, y, pos_label = load_dataset(
+        dataset, study.seed, study.gaussian_samples, study.recipe_for(dataset)
+    )
     if X.shape[1] != 2:
         return None
     train, _ = _splits(study, dataset, y, 0)[0]

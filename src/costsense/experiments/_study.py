@@ -28,6 +28,10 @@ A study is a TOML file (or the equivalent dict)::
     costs = [5]
     protocol = { n_repeats = 1 }
 
+A dataset may also be a copy of a KEEL set with columns removed, noise columns
+appended or one class against the rest, declared in a ``[derived.<name>]`` table
+(:mod:`costsense.experiments._derived`).
+
 The ``holdout`` protocol takes ``test_size`` (default 1/3) and ``inner_splits``
 (default 5, the folds of the grid search on the training part); with a ``grid``
 every algorithm is tuned that way in every cell (paper 002's protocol). A
@@ -47,6 +51,7 @@ from typing import Any
 
 from costsense.costs import as_binary_costs
 from costsense.experiments._claims import validate_claims
+from costsense.experiments._derived import check_recipe
 from costsense.experiments._evaluate import ALL_METRICS
 from costsense.experiments._labels import cost_label
 from costsense.experiments._models import BASE_LEARNERS, METHODS, SCALERS
@@ -171,6 +176,9 @@ class Study:
         The (dataset, cost label) rows of the full study, without its ``[quick]``
         overrides: the rows its claims speak about, so that a claim checked on a
         quick or partial run is reported incomplete, not reproduced.
+    derived : dict of str to dict
+        Datasets derived from KEEL sets, by name (their ``[derived.<name>]``
+        tables).
     """
 
     name: str
@@ -191,6 +199,7 @@ class Study:
     ratio_to: str | None = None
     quick: bool = False
     claim_rows: tuple[tuple[str, str], ...] = ()
+    derived: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-data form (what the results store records)."""
@@ -221,6 +230,7 @@ class Study:
             "ratio_to": self.ratio_to,
             "quick": self.quick,
             "claim_rows": [list(row) for row in self.claim_rows],
+            "derived": {name: dict(recipe) for name, recipe in self.derived.items()},
             "dataset_costs": {
                 d: [list(c) if isinstance(c, tuple) else c for c in costs]
                 for d, costs in self.dataset_costs.items()
@@ -234,7 +244,19 @@ class Study:
         report_only += ("reference", "paper", "claims")
         for key in (*report_only, "ratio_to", "quick", "claim_rows"):
             data.pop(key)
+        if data["derived"]:
+            data["derived"] = {  # a note is text only
+                name: {k: v for k, v in recipe.items() if k != "note"}
+                for name, recipe in data["derived"].items()
+            }
+        else:
+            del data["derived"]  # studies without derived sets keep their stores
         return json.dumps(data, sort_keys=True)
+
+    def recipe_for(self, dataset: str) -> str:
+        """Return ``dataset``'s derivation as canonical JSON ("" for a plain set)."""
+        recipe = self.derived.get(dataset)
+        return "" if recipe is None else json.dumps(recipe, sort_keys=True)
 
     def costs_for(self, dataset: str) -> tuple[Any, ...]:
         """Return the costs run on ``dataset`` (``dataset_costs``, else ``costs``)."""
@@ -323,6 +345,7 @@ def study_from_dict(
         "claims",
         "dataset_costs",
         "ratio_to",
+        "derived",
     }
     _check_keys(data, top, source)
     claim_rows = _rows(data, source)
@@ -388,6 +411,17 @@ def study_from_dict(
         _fail(source, f"dataset_costs names datasets {stray} that are not in datasets")
     if not datasets or not costs:
         _fail(source, "datasets and costs must not be empty")
+    declared = data.get("derived", {})
+    if not isinstance(declared, dict):
+        _fail(source, "derived must be a table of [derived.<name>] tables")
+    stray = sorted(set(declared) - {d for d, _ in claim_rows})
+    if stray:
+        _fail(source, f"derived datasets {stray} are not in datasets")
+    derived = {
+        str(name): check_recipe(str(name), recipe, source)
+        for name, recipe in declared.items()
+        if name in datasets  # a quick run keeps only the sets it runs
+    }
     return Study(
         name=str(data["name"]),
         title=str(data.get("title", data["name"])),
@@ -409,6 +443,7 @@ def study_from_dict(
         ratio_to=ratio_to,
         quick=quick,
         claim_rows=claim_rows,
+        derived=derived,
     )
 
 

@@ -1,0 +1,234 @@
+"""OBPD-EFSBoost, paper 003's system: OBPD balancing, then EFSBoost (algorithm 2).
+
+Step 1 of algorithm 2 calls algorithm 1 (OBPD-Sampling,
+:class:`costsense.sampling.OBPDSampler`) to make the training set balanced; steps
+2-11 are EFSBoost (:class:`costsense.boosting.EFSBoostClassifier`) on the balanced
+set. This estimator is exactly ``imblearn.pipeline.make_pipeline(OBPDSampler(...),
+EFSBoostClassifier(...))`` with the paper's settings as defaults, under the name a
+reader of the paper looks for, and with both fitted parts in reach
+(``sampler_``, ``booster_``).
+
+The paper's settings (section 4.2): Gibbs sampling with ``T = 100`` sweeps, 50
+naive Bayes rounds. The 200 % oversampling rate of section 4.2 is the rate of
+SMOTEBoost and RWOBoost; algorithm 2 itself asks for a *balanced* set
+(``sampling_strategy="auto"``), which is the default here.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from costsense._base import ClassifierBase
+from costsense.boosting._efs import EFSBoostClassifier
+from costsense.utils._compat import Interval, StrOptions, _fit_context
+
+FloatArray = NDArray[np.float64]
+
+__all__ = ["OBPDEFSBoostClassifier"]
+
+
+class OBPDEFSBoostClassifier(ClassifierBase):
+    """OBPD-EFSBoost (paper 003): balance by a Gaussian-mixture model, then EFSBoost.
+
+    See :mod:`costsense.boosting._obpd_efs`. Fitting draws synthetic rows of every
+    class but the majority from :class:`~costsense.sampling.OBPDSampler` until the
+    classes are balanced (algorithm 1), then boosts naive Bayes with per-round
+    feature selection on the balanced set (:class:`EFSBoostClassifier`). Only the
+    training set is resampled; predictions never are.
+
+    Parameters
+    ----------
+    n_estimators : int, default=50
+        Boosting rounds (the paper's 50).
+    sampling_strategy : float, str, dict or callable, default="auto"
+        Which classes OBPD grows and to what size (imbalanced-learn's meaning);
+        "auto" balances every class with the majority, as algorithm 2's step 1.
+    sampling : {"gibbs", "ancestral"}, default="gibbs"
+        How OBPD draws from the mixture: the paper's Gibbs sampler, or exact
+        ancestral draws (faster; the same law).
+    gibbs_steps : int, default=100
+        Gibbs sweeps per synthetic row (the paper's ``T``).
+    n_components : "aic", "bic", "fj" or int, default="aic"
+        OBPD's number of mixture components per class
+        (:class:`~costsense.sampling.OBPDSampler`).
+    max_components : int, default=10
+        Largest number of components searched.
+    feature_selection : bool, default=True
+        EFSBoost's per-round feature selection (equation 14).
+    feature_update : {"weighted", "literal"}, default="weighted"
+        Weigh each misclassified row's term of equation 14 by its boosting weight,
+        or not (:class:`EFSBoostClassifier`).
+    feature_score : {"log_ratio", "density"}, default="log_ratio"
+        Equation 14's difference of log-likelihoods or of likelihoods.
+    on_weak_round : {"stop", "reset"}, default="stop"
+        What a round with weighted error >= 1/2 does.
+    categorical_features : array-like of int or bool, default=None
+        Categorical columns, drawn by OBPD's roulette wheel.
+    random_state : int, RandomState instance or None, default=None
+        Seeds OBPD's mixtures and draws (EFSBoost is deterministic).
+
+    Attributes
+    ----------
+    sampler_ : OBPDSampler
+        The fitted oversampler (its ``models_``: each grown class's mixture).
+    booster_ : EFSBoostClassifier
+        EFSBoost fitted on the balanced set.
+    n_synthetic_ : int
+        Synthetic rows added to the training set.
+    selected_features_ : list of ndarray of int
+        The features each kept round's naive Bayes used
+        (``booster_.feature_subsets_``).
+    support_ : ndarray of shape (n_features_in_,) of bool
+        The features left after the last round (the paper's Table 3).
+    classes_ : ndarray of shape (n_classes,)
+        Class labels.
+    n_features_in_ : int
+        Number of features seen in fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names.
+
+    See Also
+    --------
+    EFSBoostClassifier : Steps 2-11 alone.
+    OBPDBoostClassifier : AdaBoost with OBPD rows added in every round.
+
+    References
+    ----------
+    .. [1] Paper 003 of this project (OBPD-EFSBoost), algorithms 1 and 2.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.boosting import OBPDEFSBoostClassifier
+    >>> X, y = make_classification(n_samples=200, weights=[0.85], random_state=0)
+    >>> model = OBPDEFSBoostClassifier(
+    ...     sampling="ancestral", max_components=2, random_state=0
+    ... ).fit(X, y)
+    >>> model.n_synthetic_ == 2 * int((y == 0).sum()) - len(y)
+    True
+    """
+
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "sampling_strategy": "no_validation",  # OBPDSampler validates it
+        "sampling": [StrOptions({"gibbs", "ancestral"})],
+        "gibbs_steps": [Interval(Integral, 1, None, closed="left")],
+        "n_components": "no_validation",  # OBPDSampler validates it
+        "max_components": [Interval(Integral, 1, None, closed="left")],
+        "feature_selection": ["boolean"],
+        "feature_update": [StrOptions({"weighted", "literal"})],
+        "feature_score": [StrOptions({"log_ratio", "density"})],
+        "on_weak_round": [StrOptions({"stop", "reset"})],
+        "categorical_features": ["array-like", None],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        *,
+        n_estimators: int = 50,
+        sampling_strategy: Any = "auto",
+        sampling: str = "gibbs",
+        gibbs_steps: int = 100,
+        n_components: Any = "aic",
+        max_components: int = 10,
+        feature_selection: bool = True,
+        feature_update: str = "weighted",
+        feature_score: str = "log_ratio",
+        on_weak_round: str = "stop",
+        categorical_features: Any = None,
+        random_state: Any = None,
+    ) -> None:
+        self.n_estimators = n_estimators
+        self.sampling_strategy = sampling_strategy
+        self.sampling = sampling
+        self.gibbs_steps = gibbs_steps
+        self.n_components = n_components
+        self.max_components = max_components
+        self.feature_selection = feature_selection
+        self.feature_update = feature_update
+        self.feature_score = feature_score
+        self.on_weak_round = on_weak_round
+        self.categorical_features = categorical_features
+        self.random_state = random_state
+
+    def _sampler(self) -> Any:
+        from costsense.sampling import OBPDSampler  # imbalanced-learn is optional
+
+        return OBPDSampler(
+            sampling_strategy=self.sampling_strategy,
+            n_components=self.n_components,
+            max_components=self.max_components,
+            sampler=self.sampling,
+            gibbs_steps=self.gibbs_steps,
+            categorical_features=self.categorical_features,
+            random_state=self.random_state,
+        )
+
+    def _booster(self) -> EFSBoostClassifier:
+        return EFSBoostClassifier(
+            n_estimators=self.n_estimators,
+            feature_selection=self.feature_selection,
+            feature_update=self.feature_update,
+            feature_score=self.feature_score,
+            on_weak_round=self.on_weak_round,
+        )
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> OBPDEFSBoostClassifier:
+        """Balance the training set with OBPD, then run EFSBoost on it.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples.
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        start = self._start_fit(X, y, costs=False, dtype=np.float64)
+        self.sampler_ = self._sampler()
+        X_balanced, y_balanced = self.sampler_.fit_resample(start.X, start.y)
+        self.n_synthetic_ = int(X_balanced.shape[0] - start.X.shape[0])
+        self.booster_ = self._booster().fit(X_balanced, y_balanced)
+        self.selected_features_ = list(self.booster_.feature_subsets_)
+        self.support_ = self.booster_.support_
+        return self
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Predict the class with EFSBoost's largest weighted vote.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        samples = self._validated(X, dtype=np.float64)  # checks the fit first
+        return self.booster_.predict(samples)
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """EFSBoost's weighted votes (see :meth:`EFSBoostClassifier.decision_function`).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+        """
+        samples = self._validated(X, dtype=np.float64)  # checks the fit first
+        return self.booster_.decision_function(samples)

@@ -1,0 +1,59 @@
+"""OBPD-EFSBoost: the paper's system is OBPD balancing followed by EFSBoost."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from imblearn.pipeline import make_pipeline
+from sklearn.datasets import make_classification
+
+from costsense.boosting import EFSBoostClassifier, OBPDEFSBoostClassifier
+from costsense.sampling import OBPDSampler
+
+
+def _data(seed=0):
+    return make_classification(
+        n_samples=240, n_features=8, n_informative=4, weights=[0.8], random_state=seed
+    )
+
+
+@pytest.mark.parametrize("sampling, steps", [("ancestral", 100), ("gibbs", 3)])
+def test_equals_the_pipeline_of_obpd_then_efsboost_for_the_same_seed(sampling, steps):
+    X, y = _data()
+    model = OBPDEFSBoostClassifier(
+        n_estimators=10,
+        sampling=sampling,
+        gibbs_steps=steps,
+        max_components=3,
+        random_state=7,
+    ).fit(X, y)
+    pipeline = make_pipeline(
+        OBPDSampler(
+            sampler=sampling, gibbs_steps=steps, max_components=3, random_state=7
+        ),
+        EFSBoostClassifier(n_estimators=10),
+    ).fit(X, y)
+    X_test, _ = _data(seed=1)
+    np.testing.assert_array_equal(model.predict(X_test), pipeline.predict(X_test))
+    np.testing.assert_allclose(
+        model.decision_function(X_test), pipeline.decision_function(X_test)
+    )
+    np.testing.assert_array_equal(model.support_, pipeline[-1].support_)
+
+
+def test_the_booster_trains_on_a_balanced_set_and_its_parts_are_reachable():
+    X, y = _data()
+    model = OBPDEFSBoostClassifier(
+        n_estimators=10, sampling="ancestral", max_components=2, random_state=0
+    ).fit(X, y)
+    majority = np.bincount(y).max()
+    # algorithm 2, step 1: every class grown to the majority's size
+    assert model.n_synthetic_ == 2 * majority - y.size
+    assert model.sampler_.sampling_strategy_ == {1: majority - int((y == 1).sum())}
+    # the feature subsets only shrink, and the last one is support_
+    subsets = [set(s.tolist()) for s in model.selected_features_]
+    pairs = zip(subsets[:-1], subsets[1:], strict=True)
+    assert all(later <= earlier for earlier, later in pairs)
+    kept = set(np.flatnonzero(model.support_).tolist())
+    assert kept <= subsets[-1]
+    assert model.selected_features_ == list(model.booster_.feature_subsets_)
