@@ -197,3 +197,22 @@ def test_constant_features_are_never_used():
     assert all(not {4, 5} & set(subset) for subset in model.feature_subsets_)
     assert np.all(np.isfinite(model.feature_weights_))
     assert np.all(np.isfinite(model.decision_function(X)))
+
+
+def test_drop_round_matches_the_subsets_each_round_used():
+    X, y = _data(10, d=6)
+    X = np.column_stack([X, np.zeros(len(y))])  # a constant column: out from start
+    model = EFSBoostClassifier(n_estimators=30, feature_update="literal").fit(X, y)
+    assert model.drop_round_[-1] == 0
+    np.testing.assert_array_equal(model.drop_round_ == -1, model.support_)
+    for feature in range(X.shape[1] - 1):
+        rounds_used = [
+            t + 1
+            for t, subset in enumerate(model.feature_subsets_)
+            if feature in subset
+        ]
+        dropped = model.drop_round_[feature]
+        if dropped == -1:  # kept: used by every kept round
+            assert rounds_used == list(range(1, len(model.feature_subsets_) + 1))
+        else:  # used up to and including the round that dropped it
+            assert rounds_used == list(range(1, dropped + 1))

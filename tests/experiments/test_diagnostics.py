@@ -86,3 +86,20 @@ def test_degenerate_reasons():
     # a perfect first learner ends boosting rightly
     perfect = {**one, "stop_reason": "round 2: perfect (no weighted error)"}
     assert degenerate_reasons(perfect) == []
+
+
+def test_feature_selection_is_recorded_from_the_fitted_booster():
+    from sklearn.datasets import make_classification
+
+    from costsense.boosting import EFSBoostClassifier
+
+    X, y = make_classification(n_samples=200, n_features=8, random_state=0)
+    model = make_pipeline(
+        StandardScaler(), EFSBoostClassifier(feature_update="literal")
+    ).fit(X, y)
+    found = fit_diagnostics(model, model.predict(X))
+    booster = model[-1]
+    assert found["features_kept"] == np.flatnonzero(booster.support_).tolist()
+    assert found["n_features_kept"] == len(found["features_kept"])
+    assert found["drop_round"] == booster.drop_round_.tolist()
+    assert len(found["drop_round"]) == X.shape[1]

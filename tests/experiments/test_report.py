@@ -439,3 +439,56 @@ def test_invalid_input_raises(tmp_path):
         write_report(pd.concat([results, results.iloc[:1]]), tmp_path, auc)
     with pytest.raises(ValueError, match="at least one metric"):
         write_report(results, tmp_path, ReportSpec(title="x", metrics=[]))
+
+
+def _selection_results():
+    import pandas as pd
+
+    # four fits on a 5-feature set whose last column is appended noise
+    fits = [
+        {"features_kept": [0, 2], "drop_round": [-1, 2, -1, 3, 1]},
+        {"features_kept": [0, 3], "drop_round": [-1, 4, 5, -1, 2]},
+        {"features_kept": [0], "drop_round": [-1, 1, 1, 2, 5]},
+        {"features_kept": [0, 2, 3], "drop_round": [-1, 3, -1, -1, -1]},
+    ]
+    rows = [
+        {"algorithm": "EFS", "dataset": "iono2", "cost": "1", "diagnostics": d}
+        for d in fits
+    ]
+    rows.append(
+        {"algorithm": "Ada", "dataset": "iono2", "cost": "1", "diagnostics": {}}
+    )
+    return pd.DataFrame(rows)
+
+
+def test_features_kept_table_counts_the_fits_and_shows_the_paper():
+    from costsense.experiments._report._features import feature_blocks
+
+    blocks = feature_blocks(
+        _selection_results(), ["Ada", "EFS"], {"iono2": [5, 7]}, {"iono2": 1}
+    )
+    kept, noise = [b for b in blocks if hasattr(b, "rows")]
+    (row,) = kept.rows  # only the algorithm that records its features
+    text = [cell.text for cell in row]
+    assert text[:3] == ["EFS", "iono2", "5"]
+    assert text[3] == "2.0 (1-3)"  # 2, 2, 1, 3 features kept
+    # feature 0 kept 4 times, 2 and 3 twice each (half the fits): 1-based
+    assert text[4] == "1, 3, 4"
+    assert text[5] == "2: 5, 7"
+    (noise_row,) = noise.rows
+    text = [cell.text for cell in noise_row]
+    assert text[2] == "5"  # the last column
+    assert text[3] == "2 (1-5)"  # dropped by rounds 1, 2, 5; kept once
+    assert text[4] == "2 of 4"  # rounds 1 and 2 are before round 4
+    assert text[5] == "1 of 4"
+
+
+def test_no_feature_section_without_feature_selection():
+    import pandas as pd
+
+    from costsense.experiments._report._features import feature_blocks
+
+    results = pd.DataFrame(
+        [{"algorithm": "Ada", "dataset": "d", "cost": "1", "diagnostics": {"x": 1}}]
+    )
+    assert feature_blocks(results, ["Ada"], {}, {}) == []

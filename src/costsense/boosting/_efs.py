@@ -148,6 +148,10 @@ class EFSBoostClassifier(ClassifierBase):
     support_ : ndarray of shape (n_features_in_,) of bool
         The features still in the subset at the end (never a constant one, unless
         every feature is constant).
+    drop_round_ : ndarray of shape (n_features_in_,) of int
+        The round whose errors dropped each feature (1 for the first round: the
+        feature is absent from round 2 on); 0 for a feature left out from the
+        start (constant), -1 for one still in the subset at the end.
     stop_reason_ : str
         Why boosting ended.
     constant_ : label
@@ -238,6 +242,7 @@ class EFSBoostClassifier(ClassifierBase):
         support = X.max(axis=0) > X.min(axis=0)
         if not support.any():
             support[:] = True
+        drop_round = np.where(support, -1, 0)
         self.estimators_: list[GaussianNB] = []
         self.feature_subsets_: list[NDArray[np.intp]] = []
         alphas: list[float] = []
@@ -285,12 +290,14 @@ class EFSBoostClassifier(ClassifierBase):
                 if drop.size == columns.size:  # never the last feature
                     drop = drop[drop != columns[np.argmax(weights[columns])]]
                 support[drop] = False
+                drop_round[drop] = t + 1
             D = np.where(wrong, D, D * beta)
             D = D / D.sum()
         self.estimator_weights_ = np.asarray(alphas, dtype=np.float64)
         self.estimator_errors_ = np.asarray(errors, dtype=np.float64)
         self.feature_weights_ = weights
         self.support_ = support
+        self.drop_round_ = drop_round
         # With no useful round, the model is the class of largest starting weight.
         self.constant_ = self.classes_[np.argmax(np.bincount(target, weights=start))]
         if not self.estimators_:

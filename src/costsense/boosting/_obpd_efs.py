@@ -84,6 +84,10 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         (``booster_.feature_subsets_``).
     support_ : ndarray of shape (n_features_in_,) of bool
         The features left after the last round (the paper's Table 3).
+    drop_round_ : ndarray of shape (n_features_in_,) of int
+        The round whose errors dropped each feature; 0 for a constant feature left
+        out from the start, -1 for one kept to the end
+        (:attr:`EFSBoostClassifier.drop_round_`).
     classes_ : ndarray of shape (n_classes,)
         Class labels.
     n_features_in_ : int
@@ -201,6 +205,7 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         self.booster_ = self._booster().fit(X_balanced, y_balanced)
         self.selected_features_ = list(self.booster_.feature_subsets_)
         self.support_ = self.booster_.support_
+        self.drop_round_ = self.booster_.drop_round_
         return self
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:

@@ -20,8 +20,11 @@ Keys (each present only when the model has the attribute):
 ``converged``, ``n_iter``
     A solver's convergence: ``converged_`` when the model has it, else
     ``n_iter_ < max_iter``.
-``n_features_kept``
-    EFSBoost's selected features (``support_``).
+``n_features_kept``, ``features_kept``
+    EFSBoost's selected features (``support_``): how many, and their indices.
+``drop_round``
+    The round that dropped each feature (``drop_round_``; 0: left out from the
+    start, -1: kept).
 ``constant``
     The model predicted a single class on the whole test part (always present).
 """
@@ -90,6 +93,10 @@ def fit_diagnostics(model: Any, prediction: NDArray[Any]) -> dict[str, Any]:
     support = getattr(final, "support_", None)
     if support is not None:
         found["n_features_kept"] = int(np.count_nonzero(support))
+        found["features_kept"] = np.flatnonzero(support).tolist()
+    drop_round = getattr(final, "drop_round_", None)
+    if drop_round is not None:
+        found["drop_round"] = np.asarray(drop_round).tolist()
     found["constant"] = bool(np.unique(np.asarray(prediction)).size <= 1)
     return found
 

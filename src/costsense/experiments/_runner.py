@@ -596,6 +596,12 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
             alpha=alpha,
         ),
         banner=_partial_banner(study, len(results)),
+        paper_features=study.get("paper_features", {}),
+        noise_columns={
+            name: int(recipe.get("append_uniform", 0))
+            for name, recipe in study.get("derived", {}).items()
+            if recipe.get("append_uniform", 0)
+        },
     )
     return write_report(
         results, store.folder, spec, curves=store.curves(), boundaries=boundaries

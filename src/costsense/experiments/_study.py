@@ -179,6 +179,9 @@ class Study:
     derived : dict of str to dict
         Datasets derived from KEEL sets, by name (their ``[derived.<name>]``
         tables).
+    paper_features : dict of str to list of int
+        The paper's features left after feature selection, per dataset
+        (1-based), shown beside ours in the report.
     """
 
     name: str
@@ -200,6 +203,7 @@ class Study:
     quick: bool = False
     claim_rows: tuple[tuple[str, str], ...] = ()
     derived: dict[str, dict[str, Any]] = field(default_factory=dict)
+    paper_features: dict[str, list[int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-data form (what the results store records)."""
@@ -231,6 +235,7 @@ class Study:
             "quick": self.quick,
             "claim_rows": [list(row) for row in self.claim_rows],
             "derived": {name: dict(recipe) for name, recipe in self.derived.items()},
+            "paper_features": {d: list(f) for d, f in self.paper_features.items()},
             "dataset_costs": {
                 d: [list(c) if isinstance(c, tuple) else c for c in costs]
                 for d, costs in self.dataset_costs.items()
@@ -241,7 +246,7 @@ class Study:
         """Return a canonical JSON text of everything that determines the results."""
         data = self.to_dict()
         report_only: tuple[str, ...] = ("title", "notes", "paper_notes", "metrics")
-        report_only += ("reference", "paper", "claims")
+        report_only += ("reference", "paper", "claims", "paper_features")
         for key in (*report_only, "ratio_to", "quick", "claim_rows"):
             data.pop(key)
         if data["derived"]:
@@ -346,6 +351,7 @@ def study_from_dict(
         "dataset_costs",
         "ratio_to",
         "derived",
+        "paper_features",
     }
     _check_keys(data, top, source)
     claim_rows = _rows(data, source)
@@ -422,6 +428,12 @@ def study_from_dict(
         for name, recipe in declared.items()
         if name in datasets  # a quick run keeps only the sets it runs
     }
+    paper_features = data.get("paper_features", {})
+    if not isinstance(paper_features, dict) or not all(
+        isinstance(f, list) and all(isinstance(i, int) and i >= 1 for i in f)
+        for f in paper_features.values()
+    ):
+        _fail(source, "paper_features maps datasets to lists of feature numbers >= 1")
     return Study(
         name=str(data["name"]),
         title=str(data.get("title", data["name"])),
@@ -444,6 +456,7 @@ def study_from_dict(
         quick=quick,
         claim_rows=claim_rows,
         derived=derived,
+        paper_features={str(d): list(f) for d, f in paper_features.items()},
     )
 
 

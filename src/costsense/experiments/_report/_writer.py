@@ -29,6 +29,7 @@ from costsense.experiments._report._blocks import (
     to_html,
     to_markdown,
 )
+from costsense.experiments._report._features import feature_blocks
 from costsense.experiments._report._figures import (
     Boundary,
     assign_colours,
@@ -88,6 +89,12 @@ class ReportSpec:
         :func:`costsense.experiments._claims.check_claims`; a table when given.
     banner : str, default=""
         A warning placed first under the title (a partial or ``--quick`` run).
+    paper_features : mapping of str to sequence of int, default={}
+        The paper's features left after the last round of feature selection, per
+        dataset (1-based; paper 003's Table 3), shown under "Features kept".
+    noise_columns : mapping of str to int, default={}
+        Datasets whose last columns are appended noise, and how many: the report
+        says when feature selection dropped them.
     """
 
     title: str
@@ -101,6 +108,8 @@ class ReportSpec:
     paper: Sequence[Mapping[str, Any]] | pd.DataFrame = ()
     claims: Sequence[ClaimCheck] = ()
     banner: str = ""
+    paper_features: Mapping[str, Sequence[int]] = field(default_factory=dict)
+    noise_columns: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         metrics = [self.metrics] if isinstance(self.metrics, str) else self.metrics
@@ -492,6 +501,9 @@ def write_report(
         *_paper(spec, tab),
         *_comparison(spec, tab),
         *fit_blocks(tab.data, tab.algorithms),
+        *feature_blocks(
+            tab.data, tab.algorithms, spec.paper_features, spec.noise_columns
+        ),
         *_figures(spec, tab, files, curves, boundaries),
     ]
     markdown = out / "report.md"
