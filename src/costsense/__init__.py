@@ -3,7 +3,9 @@
 Subpackages are imported on demand: ``costsense.costs``, ``costsense.metrics``,
 ``costsense.datasets``, ``costsense.rescale``, ``costsense.boosting`` and
 ``costsense.experiments`` (studies, results store, reports; needs the
-``experiments`` extra), and ``costsense.tree`` (trees and forests, paper 004).
+``experiments`` extra), ``costsense.tree`` (trees and forests, paper 004), and
+``costsense.naive_bayes`` (naive Bayes over binned and categorical features with
+exact sample weights, paper 003's base learner).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ ESTIMATOR_MODULES: tuple[str, ...] = (
     "costsense.rescale",
     "costsense.boosting",
     "costsense.margin",
+    "costsense.naive_bayes",
 )
 
 _OPTIONAL_MODULES: tuple[str, ...] = (
