@@ -31,6 +31,7 @@ FLOORS = {
     "tree": 2,
     "rescale": 2,
     "margin": 2,
+    "naive_bayes": 2,
     "boosting": 3,
     "experiments": 4,
     "cli": 5,

@@ -377,3 +377,27 @@ def test_bad_parameters_name_the_parameter(params, pattern):
     X, y = _continuous_data(n_classes=2)
     with pytest.raises(ValueError, match=pattern):
         DiscreteNaiveBayesClassifier(**params).fit(X, y)
+
+
+def test_weights_as_proportions_reads_a_distribution_as_that_many_rows():
+    """``weights_as="proportions"``: ``D`` summing to 1 acts as ``n D`` counts."""
+    rng = np.random.RandomState(3)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] + rng.normal(scale=0.5, size=60) > 0).astype(int)
+    w = rng.randint(1, 4, size=60).astype(float)
+    D = w / w.sum()
+    as_share = DiscreteNaiveBayesClassifier(weights_as="proportions").fit(
+        X, y, sample_weight=D
+    )
+    as_counts = DiscreteNaiveBayesClassifier().fit(
+        X, y, sample_weight=w * (60 / w.sum())
+    )
+    np.testing.assert_allclose(as_share.predict_proba(X), as_counts.predict_proba(X))
+    # scale-free: any multiple of D gives the same model
+    scaled = DiscreteNaiveBayesClassifier(weights_as="proportions").fit(
+        X, y, sample_weight=7 * D
+    )
+    np.testing.assert_allclose(scaled.predict_proba(X), as_share.predict_proba(X))
+    # whereas counts read D itself: alpha = 1 then swamps the data
+    swamped = DiscreteNaiveBayesClassifier().fit(X, y, sample_weight=D)
+    assert not np.allclose(swamped.predict_proba(X), as_share.predict_proba(X))

@@ -264,6 +264,14 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
         Indices, or a boolean mask over the columns, of features that are already
         discrete: each distinct training value is a category, no binning. None: no
         categorical feature.
+    weights_as : {"counts", "proportions"}, default="counts"
+        What a sample weight means. ``"counts"``: a number of rows (integer
+        weights are repeated rows). ``"proportions"``: only the weights' ratios
+        matter; they are rescaled to sum to the number of rows of positive weight
+        before anything is counted. Boosting passes a distribution ``D`` (summing
+        to 1), which ``"proportions"`` reads as ``n D`` rows, so that ``alpha``
+        and the MDL rule see counts of the size of the data (with ``"counts"``,
+        ``alpha = 1`` would outweigh the whole distribution).
 
     Attributes
     ----------
@@ -329,6 +337,7 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
         "fit_prior": ["boolean"],
         "class_prior": ["array-like", None],
         "categorical_features": ["array-like", None],
+        "weights_as": [StrOptions({"counts", "proportions"})],
     }
 
     def __init__(
@@ -340,6 +349,7 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
         fit_prior: bool = True,
         class_prior: ArrayLike | None = None,
         categorical_features: ArrayLike | None = None,
+        weights_as: str = "counts",
     ) -> None:
         self.n_bins = n_bins
         self.binning = binning
@@ -347,6 +357,7 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
         self.fit_prior = fit_prior
         self.class_prior = class_prior
         self.categorical_features = categorical_features
+        self.weights_as = weights_as
 
     def _categorical_mask(self, n_features: int) -> NDArray[np.bool_]:
         """``categorical_features`` as a boolean mask over the columns."""
@@ -445,6 +456,8 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
             kept = weight > 0
             if not kept.all():  # rows of weight 0 influence nothing, edges included
                 X, target, weight = X[kept], target[kept], weight[kept]
+            if self.weights_as == "proportions":
+                weight = weight * (weight.size / weight.sum())
         class_count = _weighted_count(target, weight, n_classes)
         log_prior = self._log_prior(class_count)
         codes = np.empty(X.shape, dtype=np.intp)

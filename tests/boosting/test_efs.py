@@ -13,6 +13,7 @@ from sklearn.naive_bayes import GaussianNB
 
 from costsense.boosting import EFSBoostClassifier
 from costsense.datasets import load_keel
+from costsense.naive_bayes import DiscreteNaiveBayesClassifier
 
 
 def _data(seed: int = 0, n: int = 300, d: int = 6, classes: int = 2):
@@ -28,15 +29,25 @@ def _data(seed: int = 0, n: int = 300, d: int = 6, classes: int = 2):
     )
 
 
+@pytest.mark.parametrize("naive_bayes", ["gaussian", "discrete"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_without_feature_selection_it_is_adaboost_m1_over_naive_bayes(seed):
+def test_without_feature_selection_it_is_adaboost_m1_over_naive_bayes(
+    seed, naive_bayes
+):
     # binary SAMME is AdaBoost.M1 with alpha = ln(1/beta) (ours is half of it), the
     # same weight update after normalisation, and the same stop at error >= 1/2
     X, y = _data(seed)
-    ours = EFSBoostClassifier(n_estimators=15, feature_selection=False).fit(X, y)
+    ours = EFSBoostClassifier(
+        n_estimators=15, feature_selection=False, naive_bayes=naive_bayes
+    ).fit(X, y)
+    base = (
+        GaussianNB()
+        if naive_bayes == "gaussian"
+        else DiscreteNaiveBayesClassifier(weights_as="proportions")
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
-        theirs = SklearnAdaBoost(GaussianNB(), n_estimators=15).fit(X, y)
+        theirs = SklearnAdaBoost(base, n_estimators=15).fit(X, y)
     kept = len(ours.estimators_)
     assert kept == len(theirs.estimators_)
     np.testing.assert_allclose(
@@ -52,7 +63,10 @@ def test_without_feature_selection_it_is_adaboost_m1_over_naive_bayes(seed):
 def test_first_round_feature_weights_are_equation_14(feature_update, feature_score):
     X, y = _data(3)
     model = EFSBoostClassifier(
-        n_estimators=1, feature_update=feature_update, feature_score=feature_score
+        n_estimators=1,
+        naive_bayes="gaussian",
+        feature_update=feature_update,
+        feature_score=feature_score,
     ).fit(X, y)
     nb = GaussianNB().fit(X, y)  # round 1: all features, uniform weights
     predicted = nb.predict(X)
@@ -138,9 +152,11 @@ def test_rescaling_a_feature_changes_nothing(feature_score):
 
 def test_weak_rounds_stop_or_reset_and_count_towards_n_estimators():
     X, y = _data(7, n=200)
-    stop = EFSBoostClassifier(n_estimators=40).fit(X, y)
+    stop = EFSBoostClassifier(n_estimators=40, naive_bayes="gaussian").fit(X, y)
     assert stop.stop_reason_.endswith(">= 1/2")  # naive Bayes runs out of steam
-    reset = EFSBoostClassifier(n_estimators=40, on_weak_round="reset").fit(X, y)
+    reset = EFSBoostClassifier(
+        n_estimators=40, naive_bayes="gaussian", on_weak_round="reset"
+    ).fit(X, y)
     assert reset.n_resets_ >= 1
     assert len(reset.estimators_) + reset.n_resets_ == 40
     assert len(reset.estimators_) > len(stop.estimators_)
@@ -150,12 +166,14 @@ def test_weak_rounds_stop_or_reset_and_count_towards_n_estimators():
     assert np.all(np.asarray(reset.estimator_errors_) < 0.5)
 
 
-def test_sample_weight_starts_the_boosting_weights():
+@pytest.mark.parametrize("naive_bayes", ["gaussian", "discrete"])
+def test_sample_weight_starts_the_boosting_weights(naive_bayes):
     X, y = _data(8)
     rng = np.random.default_rng(0)
     counts = rng.integers(1, 4, size=len(y))
-    weighted = EFSBoostClassifier(n_estimators=6).fit(X, y, sample_weight=counts)
-    repeated = EFSBoostClassifier(n_estimators=6).fit(
+    params = {"n_estimators": 6, "naive_bayes": naive_bayes}
+    weighted = EFSBoostClassifier(**params).fit(X, y, sample_weight=counts)
+    repeated = EFSBoostClassifier(**params).fit(
         np.repeat(X, counts, axis=0), np.repeat(y, counts)
     )
     np.testing.assert_allclose(weighted.estimator_weights_, repeated.estimator_weights_)
@@ -180,7 +198,9 @@ def test_on_yeast4_naive_bayes_is_hopeless_and_the_majority_is_predicted():
     # yeast4's minority class has near-constant features: naive Bayes calls most
     # rows minority (training error above 0.8), so no round can be kept
     data = load_keel("yeast4")
-    model = EFSBoostClassifier(n_estimators=5).fit(data.X, data.y)
+    model = EFSBoostClassifier(n_estimators=5, naive_bayes="gaussian").fit(
+        data.X, data.y
+    )
     assert model.estimators_ == []
     majority = max(set(data.y), key=list(data.y).count)
     assert model.constant_ == majority
@@ -216,3 +236,27 @@ def test_drop_round_matches_the_subsets_each_round_used():
             assert rounds_used == list(range(1, len(model.feature_subsets_) + 1))
         else:  # used up to and including the round that dropped it
             assert rounds_used == list(range(1, dropped + 1))
+
+
+@pytest.mark.parametrize("feature_score", ["log_ratio", "density"])
+def test_first_round_feature_weights_with_the_counting_naive_bayes(feature_score):
+    """Equation 14 with equation 8's probabilities: each misclassified row adds
+    ``P(bin of x_nm | y_n) - P(bin of x_nm | p_n)`` (or their logs), weighted by
+    its boosting weight ``1/n`` in round 1."""
+    X, y = _data(4)
+    model = EFSBoostClassifier(n_estimators=1, feature_score=feature_score).fit(X, y)
+    nb = DiscreteNaiveBayesClassifier().fit(X, y)  # round 1: uniform weights
+    predicted = nb.predict(X)
+    wrong = np.flatnonzero(predicted != y)
+    expected = np.full(X.shape[1], 1.0 / X.shape[1])
+    for m in range(X.shape[1]):
+        bins = np.searchsorted(nb.bin_edges_[m], X[wrong, m], side="left")
+        p_true = np.exp(nb.feature_log_prob_[m][y[wrong], bins])
+        p_pred = np.exp(nb.feature_log_prob_[m][predicted[wrong], bins])
+        if feature_score == "log_ratio":
+            terms = np.log(p_true) - np.log(p_pred)
+        else:
+            terms = p_true - p_pred
+        expected[m] += terms.sum() / len(y)
+    np.testing.assert_allclose(model.feature_weights_, expected, rtol=1e-10)
+    np.testing.assert_array_equal(model.support_, expected >= 0)

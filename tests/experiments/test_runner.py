@@ -235,7 +235,9 @@ def test_every_builtin_study_names_what_exists(name):
     assert 0 < quick.n_cells < full.n_cells
     assert set(quick.datasets) <= set(full.datasets)
     known = set(list_keel()["name"]) | {"gaussian"}
-    assert set(full.datasets) <= known, set(full.datasets) - known
+    assert set(full.datasets) - set(full.derived) <= known
+    # a derived set starts from a KEEL set
+    assert {recipe["from"] for recipe in full.derived.values()} <= known
     names = {a.name for a in full.algorithms}
     for algorithm in full.algorithms:
         assert algorithm.base in BASE_LEARNERS

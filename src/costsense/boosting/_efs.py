@@ -1,9 +1,14 @@
 """EFSBoost: AdaBoost.M1 over naive Bayes, selecting features each round (paper 003).
 
 Paper 003, algorithm 2 (steps 2-11; step 1, OBPD oversampling, is
-:class:`costsense.sampling.OBPDSampler` in an imbalanced-learn pipeline). Each round
-fits Gaussian naive Bayes on the current feature subset with the boosting weights,
-and with the weighted error ``e``:
+:class:`costsense.sampling.OBPDSampler`; both together are
+:class:`costsense.boosting.OBPDEFSBoostClassifier`). Each round fits naive Bayes on
+the current feature subset with the boosting weights: the paper's counting naive
+Bayes on discretised features (equation 8,
+:class:`costsense.naive_bayes.DiscreteNaiveBayesClassifier`, ten weighted
+equal-frequency bins per feature, the weights read as ``W D`` rows for starting
+weights of total ``W``: ``n D`` without ``sample_weight``) by default, or
+Gaussian naive Bayes (``naive_bayes="gaussian"``). With the weighted error ``e``:
 
 - ``beta = e / (1 - e)``, ``alpha = 1/2 ln(1 / beta)``; the weights of the correctly
   classified rows are multiplied by ``beta``, then all are normalised (AdaBoost.M1,
@@ -35,9 +40,11 @@ Choices the paper leaves open, as parameters:
   features; the README's user guide measures how many remain).
 - ``feature_score="log_ratio"`` (default) uses ``log P(x | y_n) - log P(x | p_n)``,
   the feature's term ``w_i`` of the model's log-odds (the paper's equations 11-12),
-  which no rescaling of a feature changes; ``"density"`` uses the difference of
-  densities of the standardised feature (a density's value depends on the feature's
-  scale, so it is measured in standard deviations of the training data).
+  which no rescaling of a feature changes; ``"density"`` uses the difference of the
+  probabilities themselves, as equation 14 prints it: of the bins' probabilities
+  for the discrete naive Bayes, of the densities of the standardised feature for
+  the Gaussian one (a density's value depends on the feature's scale, so it is
+  measured in standard deviations of the training data).
 - A round with ``e >= 1/2`` has ``beta >= 1``: ``on_weak_round="stop"`` drops it and
   stops (as scikit-learn's AdaBoost), ``"reset"`` drops it, resets the weights to
   uniform and goes on (Bauer & Kohavi 1999); the round counts towards
@@ -61,6 +68,7 @@ from sklearn.naive_bayes import GaussianNB
 
 from costsense._base import ClassifierBase
 from costsense.boosting._engine import _PERFECT_ALPHA
+from costsense.naive_bayes import DiscreteNaiveBayesClassifier
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 
 FloatArray = NDArray[np.float64]
@@ -69,7 +77,7 @@ __all__ = ["EFSBoostClassifier"]
 
 
 def feature_terms(
-    model: GaussianNB,
+    model: GaussianNB | DiscreteNaiveBayesClassifier,
     X: FloatArray,
     true: NDArray[np.intp],
     predicted: NDArray[np.intp],
@@ -80,8 +88,9 @@ def feature_terms(
 
     Parameters
     ----------
-    model : GaussianNB
-        The round's fitted naive Bayes (its ``theta_`` and ``var_``).
+    model : GaussianNB or DiscreteNaiveBayesClassifier
+        The round's fitted naive Bayes (the Gaussian one's ``theta_`` and
+        ``var_``; the discrete one's ``feature_log_likelihood``).
     X : ndarray of shape (n_rows, n_features)
         The rows, restricted to the model's features.
     true, predicted : ndarray of shape (n_rows,)
@@ -90,12 +99,22 @@ def feature_terms(
         ``log P(x | true) - log P(x | predicted)``, or the difference of the
         densities of the standardised feature (``P(x | c)`` times ``scale``).
     scale : ndarray of shape (n_features,)
-        The features' standard deviations (for ``"density"``).
+        The features' standard deviations (for ``"density"`` with the Gaussian
+        model; a bin's probability needs no scale).
 
     Returns
     -------
     ndarray of shape (n_rows, n_features)
     """
+    if isinstance(model, DiscreteNaiveBayesClassifier):
+        # log P(x_nm | c) of every row, feature and class: pick the two classes
+        likelihood = model.feature_log_likelihood(X)
+        rows = np.arange(X.shape[0])
+        log_true = likelihood[rows, :, true]
+        log_predicted = likelihood[rows, :, predicted]
+        if score == "log_ratio":
+            return log_true - log_predicted
+        return np.exp(log_true) - np.exp(log_predicted)
 
     def log_density(classes: NDArray[np.intp]) -> FloatArray:
         mean, var = model.theta_[classes], model.var_[classes]
@@ -108,7 +127,7 @@ def feature_terms(
 
 
 class EFSBoostClassifier(ClassifierBase):
-    """AdaBoost.M1 over Gaussian naive Bayes with per-round feature selection.
+    """AdaBoost.M1 over naive Bayes with per-round feature selection.
 
     EFSBoost of paper 003; see :mod:`costsense.boosting._efs` for the algorithm and
     the choices the paper leaves open. OBPD-EFSBoost is
@@ -119,6 +138,17 @@ class EFSBoostClassifier(ClassifierBase):
     ----------
     n_estimators : int, default=50
         Boosting rounds.
+    naive_bayes : {"discrete", "gaussian"}, default="discrete"
+        The weak learner: the paper's counting naive Bayes on discretised
+        features (:class:`~costsense.naive_bayes.DiscreteNaiveBayesClassifier`,
+        ``n_bins`` weighted equal-frequency bins, Laplace smoothing ``alpha``), or
+        scikit-learn's Gaussian naive Bayes.
+    n_bins : int, default=10
+        Bins per continuous feature of the discrete naive Bayes.
+    alpha : float, default=1.0
+        Laplace smoothing of the discrete naive Bayes, in rows (the round's
+        weights are read as ``W D`` rows, ``W`` the total starting weight: ``n``
+        without ``sample_weight``).
     feature_selection : bool, default=True
         Drop features by equation 14; False is AdaBoost.M1 over naive Bayes.
     feature_update : {"weighted", "literal"}, default="weighted"
@@ -128,13 +158,13 @@ class EFSBoostClassifier(ClassifierBase):
     on_weak_round : {"stop", "reset"}, default="stop"
         What a round with weighted error >= 1/2 does.
     var_smoothing : float, default=1e-9
-        GaussianNB's variance smoothing.
+        GaussianNB's variance smoothing (``naive_bayes="gaussian"``).
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
         Class labels.
-    estimators_ : list of GaussianNB
+    estimators_ : list of DiscreteNaiveBayesClassifier or GaussianNB
         The kept rounds' models.
     feature_subsets_ : list of ndarray of int
         The features each kept model uses.
@@ -184,6 +214,9 @@ class EFSBoostClassifier(ClassifierBase):
 
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "naive_bayes": [StrOptions({"discrete", "gaussian"})],
+        "n_bins": [Interval(Integral, 2, None, closed="left")],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
         "feature_selection": ["boolean"],
         "feature_update": [StrOptions({"weighted", "literal"})],
         "feature_score": [StrOptions({"log_ratio", "density"})],
@@ -195,6 +228,9 @@ class EFSBoostClassifier(ClassifierBase):
         self,
         *,
         n_estimators: int = 50,
+        naive_bayes: str = "discrete",
+        n_bins: int = 10,
+        alpha: float = 1.0,
         feature_selection: bool = True,
         feature_update: str = "weighted",
         feature_score: str = "log_ratio",
@@ -202,11 +238,19 @@ class EFSBoostClassifier(ClassifierBase):
         var_smoothing: float = 1e-9,
     ) -> None:
         self.n_estimators = n_estimators
+        self.naive_bayes = naive_bayes
+        self.n_bins = n_bins
+        self.alpha = alpha
         self.feature_selection = feature_selection
         self.feature_update = feature_update
         self.feature_score = feature_score
         self.on_weak_round = on_weak_round
         self.var_smoothing = var_smoothing
+
+    def _weak_learner(self) -> GaussianNB | DiscreteNaiveBayesClassifier:
+        if self.naive_bayes == "gaussian":
+            return GaussianNB(var_smoothing=self.var_smoothing)
+        return DiscreteNaiveBayesClassifier(n_bins=self.n_bins, alpha=self.alpha)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
@@ -231,6 +275,10 @@ class EFSBoostClassifier(ClassifierBase):
         fit = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
         X, target = fit.X, fit.y_index
         start = np.ones(X.shape[0]) if fit.sample_weight is None else fit.sample_weight
+        # the counting naive Bayes reads weights as rows: D times the rows the
+        # starting weights stand for (integer weights = repeated rows); the
+        # Gaussian one is scale-free and gets D itself
+        rows = start.sum() if self.naive_bayes == "discrete" else 1.0
         start = start / start.sum()
         n_features = X.shape[1]
         scale = X.std(axis=0)
@@ -243,7 +291,7 @@ class EFSBoostClassifier(ClassifierBase):
         if not support.any():
             support[:] = True
         drop_round = np.where(support, -1, 0)
-        self.estimators_: list[GaussianNB] = []
+        self.estimators_: list[Any] = []
         self.feature_subsets_: list[NDArray[np.intp]] = []
         alphas: list[float] = []
         errors: list[float] = []
@@ -251,8 +299,8 @@ class EFSBoostClassifier(ClassifierBase):
         self.stop_reason_ = "completed all rounds"
         for t in range(self.n_estimators):
             columns = np.flatnonzero(support)
-            model = GaussianNB(var_smoothing=self.var_smoothing)
-            model.fit(X[:, columns], target, sample_weight=D)
+            model = self._weak_learner()
+            model.fit(X[:, columns], target, sample_weight=D * rows)
             predicted = model.predict(X[:, columns])
             wrong = predicted != target
             error = float(D[wrong].sum())

@@ -16,7 +16,7 @@ SMOTEBoost and RWOBoost; algorithm 2 itself asks for a *balanced* set
 
 from __future__ import annotations
 
-from numbers import Integral
+from numbers import Integral, Real
 from typing import Any, ClassVar
 
 import numpy as np
@@ -57,6 +57,13 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         (:class:`~costsense.sampling.OBPDSampler`).
     max_components : int, default=10
         Largest number of components searched.
+    naive_bayes : {"discrete", "gaussian"}, default="discrete"
+        EFSBoost's weak learner: the paper's counting naive Bayes on discretised
+        features (equation 8), or Gaussian naive Bayes.
+    n_bins : int, default=10
+        Bins per continuous feature of the discrete naive Bayes.
+    alpha : float, default=1.0
+        Laplace smoothing of the discrete naive Bayes, in rows.
     feature_selection : bool, default=True
         EFSBoost's per-round feature selection (equation 14).
     feature_update : {"weighted", "literal"}, default="weighted"
@@ -123,6 +130,9 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         "gibbs_steps": [Interval(Integral, 1, None, closed="left")],
         "n_components": "no_validation",  # OBPDSampler validates it
         "max_components": [Interval(Integral, 1, None, closed="left")],
+        "naive_bayes": [StrOptions({"discrete", "gaussian"})],
+        "n_bins": [Interval(Integral, 2, None, closed="left")],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
         "feature_selection": ["boolean"],
         "feature_update": [StrOptions({"weighted", "literal"})],
         "feature_score": [StrOptions({"log_ratio", "density"})],
@@ -140,6 +150,9 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         gibbs_steps: int = 100,
         n_components: Any = "aic",
         max_components: int = 10,
+        naive_bayes: str = "discrete",
+        n_bins: int = 10,
+        alpha: float = 1.0,
         feature_selection: bool = True,
         feature_update: str = "weighted",
         feature_score: str = "log_ratio",
@@ -153,6 +166,9 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         self.gibbs_steps = gibbs_steps
         self.n_components = n_components
         self.max_components = max_components
+        self.naive_bayes = naive_bayes
+        self.n_bins = n_bins
+        self.alpha = alpha
         self.feature_selection = feature_selection
         self.feature_update = feature_update
         self.feature_score = feature_score
@@ -176,6 +192,9 @@ class OBPDEFSBoostClassifier(ClassifierBase):
     def _booster(self) -> EFSBoostClassifier:
         return EFSBoostClassifier(
             n_estimators=self.n_estimators,
+            naive_bayes=self.naive_bayes,
+            n_bins=self.n_bins,
+            alpha=self.alpha,
             feature_selection=self.feature_selection,
             feature_update=self.feature_update,
             feature_score=self.feature_score,

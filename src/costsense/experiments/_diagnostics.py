@@ -49,8 +49,14 @@ def _final_estimator(model: Any) -> Any:
 
 
 def _inner_booster(final: Any) -> Any:
-    """Return the booster that does the rounds (calibrated AdaBoost wraps one)."""
-    return getattr(final, "adaboost_", final)
+    """Return the booster that does the rounds (some estimators wrap one).
+
+    Calibrated AdaBoost keeps it in ``adaboost_``, OBPD-EFSBoost in ``booster_``.
+    """
+    for name in ("adaboost_", "booster_"):
+        if hasattr(final, name):
+            return getattr(final, name)
+    return final
 
 
 def fit_diagnostics(model: Any, prediction: NDArray[Any]) -> dict[str, Any]:

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 from imblearn.ensemble import BalancedRandomForestClassifier
-from imblearn.pipeline import Pipeline as SamplingPipeline
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression, Perceptron
@@ -24,13 +23,13 @@ from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from costsense import boosting, margin, tree
+from costsense.naive_bayes import DiscreteNaiveBayesClassifier
 from costsense.rescale import (
     CostWeighting,
     MetaCost,
     RejectionSampling,
     ThresholdMoving,
 )
-from costsense.sampling import OBPDSampler
 
 __all__ = ["BASE_LEARNERS", "METHODS", "SCALERS", "make_model"]
 
@@ -46,6 +45,11 @@ BASE_LEARNERS: dict[str, Callable[[int], BaseEstimator]] = {
     "logistic": lambda seed: LogisticRegression(max_iter=1000),
     "tree": lambda seed: DecisionTreeClassifier(min_samples_leaf=5, random_state=seed),
     "naive-bayes": lambda seed: GaussianNB(),
+    # paper 003's counting naive Bayes (equation 8) on ten weighted equal-frequency
+    # bins; the boosters pass a distribution, read as that many rows
+    "discrete-naive-bayes": lambda seed: DiscreteNaiveBayesClassifier(
+        weights_as="proportions"
+    ),
     # boosting's weak learners (paper 000)
     "stump": lambda seed: DecisionTreeClassifier(max_depth=1, random_state=seed),
     # C4.5 stand-in: an entropy tree, depth-limited (an unpruned tree is perfect on
@@ -122,11 +126,8 @@ METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
     "obpdboost": _booster(boosting.OBPDBoostClassifier),
     # OBPD once to balance the training fold (the paper's Gibbs sampler, T = 100),
     # then EFSBoost
-    "obpd-efsboost": lambda base, cost, pos, seed: SamplingPipeline(
-        [
-            ("obpd", OBPDSampler(sampler="gibbs", gibbs_steps=100, random_state=seed)),
-            ("efsboost", boosting.EFSBoostClassifier()),
-        ]
+    "obpd-efsboost": lambda base, cost, pos, seed: boosting.OBPDEFSBoostClassifier(
+        sampling="gibbs", gibbs_steps=100, random_state=seed
     ),
     # margin learners (paper 002): the base learner is not used; every one gets
     # the same tolerance and iteration cap (the baselines' defaults)
