@@ -38,13 +38,14 @@ Choices the paper leaves open, as parameters:
   weight in the round; ``"literal"`` adds the terms unweighted, as printed (every
   misclassified row then counts alike, so a few rounds' errors can drop most
   features; the README's user guide measures how many remain).
-- ``feature_score="log_ratio"`` (default) uses ``log P(x | y_n) - log P(x | p_n)``,
-  the feature's term ``w_i`` of the model's log-odds (the paper's equations 11-12),
-  which no rescaling of a feature changes; ``"density"`` uses the difference of the
-  probabilities themselves, as equation 14 prints it: of the bins' probabilities
-  for the discrete naive Bayes, of the densities of the standardised feature for
-  the Gaussian one (a density's value depends on the feature's scale, so it is
-  measured in standard deviations of the training data).
+- ``feature_score="density"`` (default) is equation 14 as printed, the difference
+  of the probabilities ``P(x_nm | y_n) - P(x_nm | p_n)``: with the paper's counting
+  naive Bayes these are the bins' probabilities (unitless); with the Gaussian one,
+  densities of the standardised feature (a density's value depends on the
+  feature's scale, so it is measured in standard deviations of the training data).
+  ``"log_ratio"`` uses ``log P(x | y_n) - log P(x | p_n)``, the feature's term
+  ``w_i`` of the model's log-odds (the paper's equations 11-12), which no
+  rescaling of a feature changes either.
 - A round with ``e >= 1/2`` has ``beta >= 1``: ``on_weak_round="stop"`` drops it and
   stops (as scikit-learn's AdaBoost), ``"reset"`` drops it, resets the weights to
   uniform and goes on (Bauer & Kohavi 1999); the round counts towards
@@ -153,8 +154,10 @@ class EFSBoostClassifier(ClassifierBase):
         Drop features by equation 14; False is AdaBoost.M1 over naive Bayes.
     feature_update : {"weighted", "literal"}, default="weighted"
         Weigh each misclassified row's term by its boosting weight, or not.
-    feature_score : {"log_ratio", "density"}, default="log_ratio"
-        Difference of log-likelihoods, or of densities of standardised features.
+    feature_score : {"density", "log_ratio"}, default="density"
+        Equation 14's difference of probabilities (bins' probabilities, or
+        densities of standardised features for the Gaussian naive Bayes), or of
+        log-likelihoods.
     on_weak_round : {"stop", "reset"}, default="stop"
         What a round with weighted error >= 1/2 does.
     var_smoothing : float, default=1e-9
@@ -233,7 +236,7 @@ class EFSBoostClassifier(ClassifierBase):
         alpha: float = 1.0,
         feature_selection: bool = True,
         feature_update: str = "weighted",
-        feature_score: str = "log_ratio",
+        feature_score: str = "density",
         on_weak_round: str = "stop",
         var_smoothing: float = 1e-9,
     ) -> None:
@@ -281,7 +284,10 @@ class EFSBoostClassifier(ClassifierBase):
         rows = start.sum() if self.naive_bayes == "discrete" else 1.0
         start = start / start.sum()
         n_features = X.shape[1]
-        scale = X.std(axis=0)
+        # the features' standard deviations under the starting weights (integer
+        # weights = repeated rows), the unit of the Gaussian "density" score
+        centre = start @ X
+        scale = np.sqrt(start @ (X - centre) ** 2)
         scale[scale == 0] = 1.0
         D = start.copy()
         weights = np.full(n_features, 1.0 / n_features)

@@ -69,8 +69,9 @@ class OBPDEFSBoostClassifier(ClassifierBase):
     feature_update : {"weighted", "literal"}, default="weighted"
         Weigh each misclassified row's term of equation 14 by its boosting weight,
         or not (:class:`EFSBoostClassifier`).
-    feature_score : {"log_ratio", "density"}, default="log_ratio"
-        Equation 14's difference of log-likelihoods or of likelihoods.
+    feature_score : {"density", "log_ratio"}, default="density"
+        Equation 14's difference of probabilities (as printed) or of
+        log-likelihoods.
     on_weak_round : {"stop", "reset"}, default="stop"
         What a round with weighted error >= 1/2 does.
     categorical_features : array-like of int or bool, default=None
@@ -155,7 +156,7 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         alpha: float = 1.0,
         feature_selection: bool = True,
         feature_update: str = "weighted",
-        feature_score: str = "log_ratio",
+        feature_score: str = "density",
         on_weak_round: str = "stop",
         categorical_features: Any = None,
         random_state: Any = None,
