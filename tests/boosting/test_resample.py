@@ -217,3 +217,122 @@ def test_the_named_boosters_are_adaboost_with_a_default_sampler():
     ).fit(X, y)
     np.testing.assert_array_equal(named.estimator_weights_, spelled.estimator_weights_)
     np.testing.assert_array_equal(named.predict(X), spelled.predict(X))
+
+
+# ------------------------------------------- fit the sampler once, draw each round
+MODEL_FITS: list[int] = []
+RESAMPLES: list[int] = []
+
+
+class CountingOBPD(OBPDSampler):
+    """OBPD that counts the class models it fits (every clone shares the list)."""
+
+    def _fit_continuous(self, X_class, seed):
+        MODEL_FITS.append(seed)
+        return super()._fit_continuous(X_class, seed)
+
+
+class CountingSMOTE(SMOTE):
+    """SMOTE that counts its fit_resample calls."""
+
+    def fit_resample(self, X, y, **params):
+        RESAMPLES.append(len(y))
+        return super().fit_resample(X, y, **params)
+
+
+def test_a_sampler_that_redraws_is_fitted_once_per_boosting_fit():
+    X, y = _data(11)
+    MODEL_FITS.clear()
+    FITS.clear()
+    booster = OBPDBoostClassifier(
+        RecordingNB(),
+        sampler=CountingOBPD(max_components=2),
+        n_estimators=6,
+        early_stopping=False,
+        random_state=0,
+    )
+    booster.fit(X, y)
+    assert len(booster.estimators_) == 6
+    assert len(MODEL_FITS) == 1  # one positive class, one mixture, six rounds
+    synthetic = [X_t[len(y) :] for X_t, _, _ in FITS]
+    for a, b in zip(synthetic, synthetic[1:], strict=False):
+        assert not np.allclose(a, b)  # a fresh draw every round
+    booster.fit(X, y)
+    assert len(MODEL_FITS) == 2  # a new boosting fit fits anew
+
+
+def test_a_sampler_that_cannot_redraw_is_fitted_every_round():
+    X, y = _data(12)
+    RESAMPLES.clear()
+    booster = SMOTEBoostClassifier(
+        sampler=CountingSMOTE(), n_estimators=5, early_stopping=False, random_state=0
+    )
+    booster.fit(X, y)
+    assert len(booster.estimators_) == 5
+    assert RESAMPLES == [len(y)] * 5
+
+
+def test_a_booster_that_redraws_is_deterministic_for_a_seed():
+    X, y = _data(13)
+    runs = []
+    for _ in range(2):
+        FITS.clear()
+        model = OBPDBoostClassifier(
+            RecordingNB(),
+            sampler=OBPDSampler(max_components=2),
+            n_estimators=5,
+            early_stopping=False,
+            random_state=4,
+        ).fit(X, y)
+        runs.append((model, [X_t.copy() for X_t, _, _ in FITS]))
+    (first, rows_a), (second, rows_b) = runs
+    np.testing.assert_array_equal(first.estimator_weights_, second.estimator_weights_)
+    for a, b in zip(rows_a, rows_b, strict=True):
+        np.testing.assert_array_equal(a, b)
+    other = OBPDBoostClassifier(
+        sampler=OBPDSampler(max_components=2), n_estimators=5, random_state=5
+    )
+    FITS.clear()
+    other.set_params(estimator=RecordingNB(), early_stopping=False).fit(X, y)
+    assert not np.allclose(FITS[0][0][len(y) :], rows_a[0][len(y) :])
+
+
+def test_redrawn_rows_are_drawn_with_each_rounds_seed():
+    # round t's redraw(seed_t) must equal what fit_resample(random_state=seed_t)
+    # appends, as the sampler's mixture does not depend on its seed (AIC search)
+    X, y = _data(14)
+    FITS.clear()
+    OBPDBoostClassifier(
+        RecordingNB(),
+        sampler=OBPDSampler(max_components=2),
+        n_estimators=3,
+        early_stopping=False,
+        random_state=6,
+    ).fit(X, y)
+    rng = np.random.RandomState(6)  # RecordingNB takes no seed: one draw a round
+    for t in range(3):
+        seed = rng.randint(np.iinfo(np.int32).max)
+        template = OBPDSampler(
+            max_components=2,
+            sampling_strategy={1.0: int(3 * np.sum(y > 0))},
+            random_state=seed,
+        )
+        X_res, _ = template.fit_resample(X, y)
+        np.testing.assert_array_equal(FITS[t][0], X_res)
+
+
+class _ShortRedraw(OBPDSampler):
+    """OBPD whose redraw drops a row."""
+
+    def redraw(self, random_state=None):
+        X_new, y_new = super().redraw(random_state)
+        return X_new[1:], y_new[1:]
+
+
+def test_a_redraw_of_the_wrong_size_is_refused():
+    X, y = _data(15)
+    booster = OBPDBoostClassifier(
+        sampler=_ShortRedraw(max_components=2), n_estimators=3, early_stopping=False
+    )
+    with pytest.raises(ValueError, match="redraw must return"):
+        booster.fit(X, y)

@@ -14,6 +14,7 @@ import pytest
 from imblearn.pipeline import Pipeline
 from scipy import stats
 from sklearn.dummy import DummyClassifier
+from sklearn.exceptions import NotFittedError
 from sklearn.mixture import GaussianMixture
 
 from costsense.sampling import OBPDSampler
@@ -339,3 +340,68 @@ def test_in_a_pipeline_the_classifier_sees_balanced_classes():
     pipe.fit(X, y)
     np.testing.assert_allclose(pipe[-1].class_prior_, [0.5, 0.5])
     assert pipe.predict(X).shape == (len(y),)  # no resampling at predict time
+
+
+# ----------------------------------------------------- fit once, draw many times
+def _two_clusters(seed: int = 22):
+    rng = np.random.default_rng(seed)
+    minority = np.vstack(
+        [
+            rng.multivariate_normal([0, 0], [[1, 0.6], [0.6, 1]], 120),
+            rng.multivariate_normal([6, 2], [[0.5, 0], [0, 0.3]], 80),
+        ]
+    )
+    return _imbalanced(minority, n_majority=500, seed=seed)
+
+
+def test_redraws_follow_the_fitted_mixture():
+    X, y = _two_clusters()
+    sampler = OBPDSampler(n_components=2, random_state=0)
+    sampler.fit_resample(X, y)
+    scaler, mixture = sampler.models_[1]["scale"], sampler.models_[1]["mixture"]
+    draws = np.vstack([sampler.redraw(random_state=s)[0] for s in range(40)])
+    Z = scaler.transform(draws)
+    n = Z.shape[0]  # 40 rounds of 300 rows
+    mean, covariance = _mixture_moments(mixture)
+    standard_error = np.sqrt(np.diag(covariance) / n)
+    assert np.all(np.abs(Z.mean(axis=0) - mean) < 5 * standard_error)
+    np.testing.assert_allclose(np.cov(Z.T), covariance, rtol=0.05, atol=0.02)
+    share = np.bincount(mixture.predict(Z), minlength=2) / n
+    np.testing.assert_allclose(share, mixture.weights_, atol=4 * np.sqrt(0.25 / n))
+
+
+def test_redraws_differ_between_rounds_and_repeat_for_a_seed():
+    X, y = _two_clusters()
+    a = OBPDSampler(random_state=3)
+    b = OBPDSampler(random_state=3)
+    a.fit_resample(X, y)
+    b.fit_resample(X, y)
+    first, second = a.redraw(), a.redraw()  # the sampler's own stream goes on
+    assert not np.allclose(first[0], second[0])
+    np.testing.assert_array_equal(b.redraw()[0], first[0])  # same seed, same stream
+    np.testing.assert_array_equal(a.redraw(7)[0], b.redraw(7)[0])
+    assert not np.allclose(a.redraw(7)[0], a.redraw(8)[0])
+    X_new, y_new = a.redraw(7)
+    assert X_new.shape == (300, 2)
+    np.testing.assert_array_equal(y_new, np.ones(300, dtype=y.dtype))
+
+
+@pytest.mark.parametrize("sampler", ["ancestral", "gibbs"])
+def test_a_redraw_with_a_seed_is_what_fit_resample_with_that_seed_appends(sampler):
+    # the split search has no random start: the mixtures do not depend on the seed,
+    # so redraw(s) must repeat fit_resample(random_state=s)'s rows exactly
+    rng = np.random.default_rng(23)
+    minority = np.column_stack(
+        [rng.normal(size=(90, 2)), rng.choice([0.0, 1.0, 5.0], size=90)]
+    )
+    X, y = _imbalanced(minority, n_majority=300)
+    params = {"categorical_features": [2], "sampler": sampler, "gibbs_steps": 3}
+    fitted = OBPDSampler(**params, random_state=0)
+    fitted.fit_resample(X, y)
+    direct, _ = OBPDSampler(**params, random_state=11).fit_resample(X, y)
+    np.testing.assert_array_equal(fitted.redraw(11)[0], direct[len(y) :])
+
+
+def test_redraw_before_fit_resample_is_refused():
+    with pytest.raises(NotFittedError):
+        OBPDSampler().redraw()

@@ -20,6 +20,17 @@ Choices, documented because the papers leave them open:
 - the sampler draws afresh each round (seeded from the engine's ``random_state``);
   it must return the original rows first, as imbalanced-learn's oversamplers do
   (checked);
+- fit once, draw every round: the positive rows are the same in every round, only
+  the draw changes, so a sampler that offers ``redraw(random_state)`` -- new
+  synthetic rows ``(X_new, y_new)`` from the models its last ``fit_resample``
+  fitted, as many as that call appended -- is fitted once per boosting fit (by
+  ``fit_resample`` in the first round) and only redraws in the later rounds, each
+  round's seed going to ``redraw`` as it would have gone to ``random_state``.
+  :class:`~costsense.sampling.OBPDSampler` offers it (its Gaussian mixtures are
+  fitted once instead of once per round); samplers without it (imbalanced-learn's
+  SMOTE, :class:`~costsense.sampling.RWOSampler`) are cloned and fitted every round
+  as before. The redrawn rows are checked too: ``n_new`` rows of the positive
+  class;
 - small positive classes: a sampler with ``k_neighbors`` (SMOTE) needs ``k + 1``
   positive rows, so ``k`` is lowered to ``n_pos - 1`` when there are fewer; with a
   single positive row no synthetic row is drawn (``n_synthetic_ = 0``).
@@ -30,7 +41,7 @@ than an amount of synthetic rows; they are not supported yet.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from numbers import Integral
 from typing import Any
 
@@ -42,7 +53,7 @@ from costsense.utils._random import draw_seed
 
 FloatArray = NDArray[np.float64]
 
-__all__ = ["RoundSampler"]
+__all__ = ["RoundSampler", "can_redraw"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,10 @@ class RoundSampler:
     template: Any
     n_new: int
     owner: str
+    #: The fitted sampler that redraws, and the rows it was fitted on.
+    _fitted: dict[str, Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def configure(
@@ -126,17 +141,7 @@ class RoundSampler:
         rng : RandomState
             Seeds the draw.
         """
-        sampler = clone(self.template)
-        if "random_state" in sampler.get_params():
-            sampler.set_params(random_state=draw_seed(rng))
-        X_res, y_res = sampler.fit_resample(X, y)
-        n = X.shape[0]
-        if X_res.shape[0] != n + self.n_new or not np.array_equal(X_res[:n], X):
-            raise ValueError(
-                f"{self.owner}: the sampler {type(sampler).__name__} must return the "
-                f"{n} original rows first and then {self.n_new} synthetic ones, as "
-                "imbalanced-learn's oversamplers do."
-            )
+        X_res, y_res = self.resample(X, y, rng)
         synthetic_weight = weights[y > 0].mean()
         learner.fit(
             X_res,
@@ -145,3 +150,74 @@ class RoundSampler:
                 [weights, np.full(self.n_new, synthetic_weight)]
             ),
         )
+
+    def resample(
+        self, X: FloatArray, y: FloatArray, rng: np.random.RandomState
+    ) -> tuple[FloatArray, FloatArray]:
+        """Return the rows followed by ``n_new`` fresh synthetic positive rows.
+
+        The first call (and any call on other rows) clones and fits the sampler with
+        ``fit_resample``; when the sampler can redraw (:func:`can_redraw`), it is
+        kept and later calls on the same rows only redraw.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            The original rows.
+        y : ndarray of shape (n_samples,)
+            Labels in ``{-1, +1}``.
+        rng : RandomState
+            Seeds the draw (one seed per call, when the sampler takes a
+            ``random_state``).
+
+        Returns
+        -------
+        X_res : ndarray of shape (n_samples + n_new, n_features)
+        y_res : ndarray of shape (n_samples + n_new,)
+        """
+        n = X.shape[0]
+        fitted = self._fitted.get("sampler")
+        if fitted is not None and self._fitted["X"] is X and self._fitted["y"] is y:
+            seed = draw_seed(rng) if self._fitted["seeded"] else None
+            X_new, y_new = fitted.redraw(random_state=seed)
+            X_new, y_new = np.asarray(X_new), np.asarray(y_new)
+            if X_new.shape != (self.n_new, X.shape[1]) or not np.all(y_new == 1):
+                raise ValueError(
+                    f"{self.owner}: the sampler {type(fitted).__name__}.redraw must "
+                    f"return {self.n_new} synthetic rows of the positive class, as "
+                    f"its fit_resample appended; got {X_new.shape[0]} rows."
+                )
+            return np.vstack([X, X_new]), np.concatenate([y, y_new])
+        sampler = clone(self.template)
+        seeded = "random_state" in sampler.get_params()
+        if seeded:
+            sampler.set_params(random_state=draw_seed(rng))
+        X_res, y_res = sampler.fit_resample(X, y)
+        if X_res.shape[0] != n + self.n_new or not np.array_equal(X_res[:n], X):
+            raise ValueError(
+                f"{self.owner}: the sampler {type(sampler).__name__} must return the "
+                f"{n} original rows first and then {self.n_new} synthetic ones, as "
+                "imbalanced-learn's oversamplers do."
+            )
+        if can_redraw(sampler):
+            self._fitted.update(sampler=sampler, X=X, y=y, seeded=seeded)
+        return X_res, y_res
+
+
+def can_redraw(sampler: Any) -> bool:
+    """Whether a fitted sampler can draw new synthetic rows without refitting.
+
+    The capability is a ``redraw(random_state=None)`` method returning
+    ``(X_new, y_new)``: new synthetic rows from the models the last
+    ``fit_resample`` fitted, as many of each class as that call appended.
+
+    Parameters
+    ----------
+    sampler : object
+        An imbalanced-learn style oversampler.
+
+    Returns
+    -------
+    bool
+    """
+    return callable(getattr(sampler, "redraw", None))

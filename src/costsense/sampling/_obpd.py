@@ -1,20 +1,34 @@
 """OBPD-Sampling: oversampling by a Gaussian-mixture model of each class (paper 003).
 
 Paper 003 (algorithm 1) fits a Gaussian mixture to the minority class's continuous
-columns, chooses its number of components (Figueiredo & Jain's method, then AIC),
-draws the synthetic rows' continuous columns by Gibbs sampling from the mixture (T
-sweeps) and each discrete column by roulette wheel from the class's frequencies.
+columns, chooses its number of components (Figueiredo & Jain's method, then it
+compares the fits by AIC), draws the synthetic rows' continuous columns by Gibbs
+sampling from the mixture (T sweeps) and each discrete column by roulette wheel from
+the class's frequencies.
 
 What we implement, and why (the paper leaves these open):
 
 - The columns are standardised within the class before the mixture is fitted, so
   ``reg_covar`` regularises every column alike; draws are mapped back.
-- The number of components is the AIC minimiser over ``1 .. max_components``
-  (scikit-learn's :class:`~sklearn.mixture.GaussianMixture` fits each), capped at
-  ``n_c / (D + 1)`` for ``n_c`` rows in ``D`` columns: with fewer rows per component
-  than a full covariance has free directions, AIC rewards degenerate components.
-  Figueiredo & Jain's component annihilation is not in scikit-learn; AIC is the
-  criterion the paper ends with.
+- The number of components (``n_components``):
+
+  - ``"aic"`` (default) or ``"bic"``: the minimiser of AIC (``-2 log L + 2 p``) or
+    BIC (``-2 log L + p log n``) over ``1 .. max_components``. With full covariances
+    (the default) one EM run per count, each started from the previous count's
+    fit with one component split in two
+    (:func:`costsense.sampling._gmm.split_search`): no random start, a fraction of
+    the cost of one scikit-learn fit per count. Other covariance types fit one
+    scikit-learn :class:`~sklearn.mixture.GaussianMixture` per count.
+  - ``"fj"``: Figueiredo & Jain's algorithm (:mod:`costsense.sampling._fj`):
+    component-wise EM from ``max_components`` components, the annihilating weight
+    update and the count of least message length. Full covariances only (the
+    paper's Gaussian mixtures).
+  - an integer: that many components, one scikit-learn fit.
+
+  The automatic counts are capped at ``n_c / (D + 1)`` for ``n_c`` rows in ``D``
+  columns: with fewer rows per component than a full covariance has free
+  directions, AIC rewards degenerate components (and Figueiredo & Jain's start
+  would give each component too few rows to be worth its code length).
 - ``sampler="ancestral"`` (default) draws a component by its weight, then a row from
   that Gaussian: exact and fast. ``sampler="gibbs"`` is the paper's: coordinate-wise
   Gibbs on the mixture's density (each coordinate drawn from its conditional given the
@@ -22,6 +36,11 @@ What we implement, and why (the paper leaves these open):
   row of the class, ``gibbs_steps`` sweeps. Its stationary law is the mixture's, but
   with well-separated components a chain never leaves the one it starts in, so the
   draws keep the start rows' proportions rather than the mixture weights.
+- Fit once, draw many times: after ``fit_resample``, :meth:`OBPDSampler.redraw`
+  draws new synthetic rows from the same mixtures. The boosters
+  (:class:`~costsense.boosting.OBPDBoostClassifier` and any rule with
+  ``sampler=OBPDSampler()``) fit the mixtures once per boosting fit and redraw in
+  every later round.
 """
 
 from __future__ import annotations
@@ -36,6 +55,8 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 
 from costsense.sampling._base import ClassDensityOverSampler
+from costsense.sampling._fj import figueiredo_jain
+from costsense.sampling._gmm import as_gaussian_mixture, split_search
 from costsense.utils._compat import Interval, StrOptions
 
 FloatArray = NDArray[np.float64]
@@ -179,12 +200,15 @@ class OBPDSampler(ClassDensityOverSampler):
         "not minority", "all" equalise the named classes with the majority; a dict
         maps classes to their sizes after resampling; a callable maps ``y`` to
         such a dict.
-    n_components : "aic" or int, default="aic"
-        Mixture components per class: the AIC minimiser over
-        ``1 .. max_components`` (capped at ``n_c / (D + 1)``), or a fixed number
-        (capped at the class's size).
+    n_components : {"aic", "bic", "fj"} or int, default="aic"
+        Mixture components per class: the AIC or BIC minimiser over
+        ``1 .. max_components``, Figueiredo & Jain's count of least message length
+        from ``max_components`` down (full covariances only), or a fixed number
+        (capped at the class's size). The automatic counts are capped at
+        ``n_c / (D + 1)`` for ``n_c`` rows in ``D`` continuous columns.
     max_components : int, default=10
-        Largest number of components AIC considers.
+        Largest number of components the automatic counts consider (for ``"fj"``,
+        the components it starts with).
     covariance_type : {"full", "tied", "diag", "spherical"}, default="full"
         Covariance of the components (scikit-learn's GaussianMixture).
     reg_covar : float, default=1e-6
@@ -205,7 +229,9 @@ class OBPDSampler(ClassDensityOverSampler):
         Class label -> number of rows synthesised.
     models_ : dict
         Class label -> fitted ``Pipeline(StandardScaler, GaussianMixture)`` of the
-        class's continuous columns.
+        class's continuous columns (``"aic"``/``"bic"`` with full covariances and
+        ``"fj"`` fit their own EM; the result is a fitted scikit-learn
+        ``GaussianMixture`` all the same).
     categorical_features_ : ndarray of int
         Indices of the categorical columns.
     n_features_in_ : int
@@ -218,6 +244,9 @@ class OBPDSampler(ClassDensityOverSampler):
     .. [1] Paper 003 of this project (OBPD-EFSBoost), algorithm 1.
     .. [2] M. Figueiredo, A. Jain, "Unsupervised learning of finite mixture models",
        IEEE TPAMI 24(3), 2002.
+    .. [3] H. Akaike, "A new look at the statistical model identification", IEEE
+       Transactions on Automatic Control 19(6), 1974; G. Schwarz, "Estimating the
+       dimension of a model", Annals of Statistics 6(2), 1978.
 
     Examples
     --------
@@ -225,15 +254,22 @@ class OBPDSampler(ClassDensityOverSampler):
     >>> from sklearn.datasets import make_classification
     >>> from costsense.sampling import OBPDSampler
     >>> X, y = make_classification(weights=[0.9], random_state=0)
-    >>> X_res, y_res = OBPDSampler(random_state=0).fit_resample(X, y)
+    >>> sampler = OBPDSampler(random_state=0)
+    >>> X_res, y_res = sampler.fit_resample(X, y)
     >>> sorted(Counter(y_res).values())
     [91, 91]
+
+    New synthetic rows from the same mixtures, without refitting them:
+
+    >>> X_new, y_new = sampler.redraw(random_state=1)
+    >>> X_new.shape == X_res[len(y):].shape
+    True
     """
 
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         **ClassDensityOverSampler._parameter_constraints,
         "n_components": [
-            StrOptions({"aic"}),
+            StrOptions({"aic", "bic", "fj"}),
             Interval(Integral, 1, None, closed="left"),
         ],
         "max_components": [Interval(Integral, 1, None, closed="left")],
@@ -266,14 +302,11 @@ class OBPDSampler(ClassDensityOverSampler):
         self.random_state = random_state
         self.categorical_features = categorical_features
 
-    def _candidate_components(self, n_class: int, n_columns: int) -> range:
-        if self.n_components != "aic":
-            fixed = min(self.n_components, n_class)
-            return range(fixed, fixed + 1)
-        cap = max(1, min(self.max_components, n_class // (n_columns + 1)))
-        return range(1, cap + 1)
+    def _component_cap(self, n_class: int, n_columns: int) -> int:
+        """Largest automatic count: ``max_components``, at most ``n_c / (D + 1)``."""
+        return max(1, min(self.max_components, n_class // (n_columns + 1)))
 
-    def _fit_model(self, X_class: FloatArray, rng: np.random.Generator) -> Pipeline:
+    def _fit_continuous(self, X_class: FloatArray, seed: int) -> Pipeline:
         if X_class.shape[0] < 2:
             raise ValueError(
                 "OBPDSampler fits a Gaussian mixture to every class it grows and needs "
@@ -283,24 +316,59 @@ class OBPDSampler(ClassDensityOverSampler):
             )
         scaler = StandardScaler().fit(X_class)
         Z = scaler.transform(X_class)
-        seed = int(rng.integers(2**31 - 1))
-        best, best_aic = None, np.inf
-        for n_components in self._candidate_components(*Z.shape):
+        n, D = Z.shape
+        full = self.covariance_type == "full"
+        if self.n_components == "fj":
+            if not full:
+                raise ValueError(
+                    "OBPDSampler: n_components='fj' (Figueiredo & Jain) fits "
+                    "full-covariance mixtures, as their paper does; got "
+                    f"covariance_type={self.covariance_type!r}. Use "
+                    "covariance_type='full', or n_components='aic' or 'bic'."
+                )
+            found = figueiredo_jain(
+                Z,
+                self._component_cap(n, D),
+                reg_covar=self.reg_covar,
+                rng=np.random.default_rng(seed),
+            )
+            mixture = as_gaussian_mixture(found.fit, self.reg_covar, n)
+        elif self.n_components in ("aic", "bic") and full:
+            cap = self._component_cap(n, D)
+            fit, _ = split_search(Z, cap, self.n_components, reg_covar=self.reg_covar)
+            mixture = as_gaussian_mixture(fit, self.reg_covar, n)
+        else:
+            mixture = self._fit_scikit_learn(Z, seed)
+        return Pipeline([("scale", scaler), ("mixture", mixture)])
+
+    def _fit_scikit_learn(self, Z: FloatArray, seed: int) -> GaussianMixture:
+        """Fit a fixed count, or AIC/BIC with one scikit-learn fit per count."""
+        n, D = Z.shape
+        if isinstance(self.n_components, str):
+            counts = range(1, self._component_cap(n, D) + 1)
+        else:
+            counts = range(min(self.n_components, n), min(self.n_components, n) + 1)
+        best, best_score = None, np.inf
+        for n_components in counts:
             mixture = GaussianMixture(
                 n_components=n_components,
                 covariance_type=self.covariance_type,
                 reg_covar=self.reg_covar,
                 random_state=seed,
             ).fit(Z)
-            aic = mixture.aic(Z)
-            if aic < best_aic:
-                best, best_aic = mixture, aic
-        return Pipeline([("scale", scaler), ("mixture", best)])
+            score = mixture.bic(Z) if self.n_components == "bic" else mixture.aic(Z)
+            if best is None or score < best_score:
+                best, best_score = mixture, score
+        assert best is not None
+        return best
 
-    def _draw_continuous(
-        self, X_class: FloatArray, n_new: int, rng: np.random.Generator
-    ) -> tuple[Pipeline, FloatArray]:
-        model = self._fit_model(X_class, rng)
+    def _sample_continuous(
+        self,
+        model: Pipeline,
+        X_class: FloatArray,
+        n_new: int,
+        rng: np.random.Generator,
+    ) -> FloatArray:
         scaler, mixture = model["scale"], model["mixture"]
         if self.sampler == "ancestral":
             Z = ancestral_draws(mixture, n_new, rng)
@@ -309,4 +377,29 @@ class OBPDSampler(ClassDensityOverSampler):
                 X_class[rng.integers(X_class.shape[0], size=n_new)]
             )
             Z = gibbs_draws(mixture, starts, self.gibbs_steps, rng)
-        return model, scaler.inverse_transform(Z)
+        return np.asarray(scaler.inverse_transform(Z), dtype=np.float64)
+
+    def redraw(self, random_state: Any = None) -> tuple[NDArray[Any], NDArray[Any]]:
+        """Draw new synthetic rows from the mixtures fitted by ``fit_resample``.
+
+        The mixtures are not refitted: only the draws (continuous columns from each
+        class's mixture, categorical ones by roulette wheel) are made again. With
+        ``random_state=s`` the rows are exactly those ``fit_resample`` would have
+        appended with ``random_state=s``, had it fitted the same mixtures.
+
+        Parameters
+        ----------
+        random_state : int, RandomState instance or None, default=None
+            Seeds the draws; None continues the sampler's own random stream, so
+            successive calls differ and the sequence is reproducible from the
+            sampler's ``random_state``.
+
+        Returns
+        -------
+        X_new : ndarray of shape (n_synthetic, n_features_in_)
+            The synthetic rows, as many of each class as ``fit_resample`` appended
+            after the original rows (``sampling_strategy_``), in the same order.
+        y_new : ndarray of shape (n_synthetic,)
+            Their labels.
+        """
+        return self._redraw(random_state)
