@@ -20,6 +20,16 @@ Guards, each recorded in ``stop_reason_``:
   with ``early_stopping=False`` rounds with ``alpha <= 0`` are kept and counted in
   ``n_nonpositive_alpha_`` (the printed AsyB needs this to be reproduced);
 - weights that underflow or overflow (sum 0 or not finite): boosting stops.
+
+Records, one entry per kept round (as long as ``estimators_``), each computed from
+what the round has anyway: ``estimator_weights_`` (``alpha``, learning rate
+included), ``estimator_errors_`` (``e_m = sum D [h != y]``), ``estimator_edges_``
+(``gamma_m = 1/2 - e_m``) and ``estimator_normalisers_`` (``Z_m``: the sum of the
+rule's update of ``D``, which sums to 1 before it; paper 001, equation (3)). A
+perfect first round records ``Z`` at its capped ``alpha``; a round whose weights
+under- or overflowed records the sum it found (0, inf or nan). What paper 001's
+theorems say about these, and for which rules, is in
+:class:`costsense.boosting.AdaBoostClassifier`'s Notes.
 """
 
 from __future__ import annotations
@@ -52,6 +62,17 @@ __all__ = ["CostBoostingClassifier"]
 
 #: alpha of a perfect first round: 1/2 ln((1 - e) / e) at e = 1e-10.
 _PERFECT_ALPHA = 0.5 * np.log((1 - 1e-10) / 1e-10)
+
+
+def _normaliser(rule: BoostRule, r: Round, alpha: float, total: float) -> float:
+    """Return ``Z``, the sum of the rule's updated weights (``r.D`` sums to 1).
+
+    Paper 001's normaliser of equation (3), for any rule: the sum of what
+    ``rule.update`` returned, times the factor it divided its weights by. It
+    overflows to ``inf`` when that factor is out of the range of a float.
+    """
+    with np.errstate(over="ignore"):
+        return float(total * np.exp(rule.log_update_factor(r, alpha)))
 
 
 class CostBoostingClassifier(StagedCostClassifier):
@@ -168,6 +189,7 @@ default=None
         self.estimators_: list[Any] = []
         alphas: list[float] = []
         errors: list[float] = []
+        normalisers: list[float] = []
         self.stop_reason_ = "completed all rounds"
         self.n_nonpositive_alpha_ = 0
         # the training score after each kept round, from the predictions the
@@ -176,11 +198,14 @@ default=None
         score = np.zeros(X.shape[0])
         train_cost: list[float] = []
 
-        def keep(learner: Any, h: FloatArray, alpha: float, error: float) -> None:
+        def keep(
+            learner: Any, h: FloatArray, alpha: float, error: float, z: float
+        ) -> None:
             nonlocal score
             self.estimators_.append(learner)
             alphas.append(alpha)
             errors.append(error)
+            normalisers.append(z)
             score = score + rule.votes(h[None, :], np.array([alpha]), c1, c2)
             train_cost.append(cost_of_signs(y, score, c))
 
@@ -197,7 +222,9 @@ default=None
             perfect = r.error == 0
             if perfect:
                 if t == 0:
-                    keep(learner, h, _PERFECT_ALPHA * self.learning_rate, 0.0)
+                    alpha = _PERFECT_ALPHA * self.learning_rate
+                    total = float(rule.update(r, alpha).sum())
+                    keep(learner, h, alpha, 0.0, _normaliser(rule, r, alpha, total))
                 self.stop_reason_ = f"round {t + 1}: perfect (no weighted error)"
                 break
             if not np.isfinite(alpha) or (self.early_stopping and alpha <= 0):
@@ -208,15 +235,17 @@ default=None
             alpha *= self.learning_rate
             if alpha <= 0:
                 self.n_nonpositive_alpha_ += 1
-            keep(learner, h, alpha, r.error)
             new = rule.update(r, alpha)
-            total = new.sum()
+            total = float(new.sum())
+            keep(learner, h, alpha, r.error, _normaliser(rule, r, alpha, total))
             if not np.isfinite(total) or total <= 0:
                 self.stop_reason_ = f"round {t + 1}: weights under- or overflowed"
                 break
             D = new / total
         self.estimator_weights_ = np.asarray(alphas, dtype=np.float64)
         self.estimator_errors_ = np.asarray(errors, dtype=np.float64)
+        self.estimator_edges_ = 0.5 - self.estimator_errors_
+        self.estimator_normalisers_ = np.asarray(normalisers, dtype=np.float64)
         # With no useful round, the model is the constant rule of least cost.
         weighted = c if weight is None else c * weight
         self.constant_ = 1.0 if weighted[y > 0].sum() > weighted[y < 0].sum() else -1.0

@@ -7,7 +7,8 @@ Notation (binary): labels ``y`` and weak predictions ``h`` in ``{-1, +1}``, marg
 - ``init_weights(c)``: the initial distribution (before normalisation);
 - ``learner_weights(D, c)``: the weights the weak learner is fitted with (``D``);
 - ``alpha(r)``: the weight of this round's learner;
-- ``update(r, alpha)``: the next weights (the engine normalises them);
+- ``update(r, alpha)``: the next weights (the engine normalises them), with
+  ``log_update_factor(r, alpha)`` the log of any factor it divided them by;
 - ``round_loss(r, alpha)``: the objective whose minimiser ``alpha`` is, when the
   closed form is exact (None for heuristics and bound minimisers);
 - ``votes(H, alphas, c1, c2)``: the real-valued score whose sign is the prediction.
@@ -134,6 +135,16 @@ class BoostRule:
     def update(self, r: Round, alpha: float) -> FloatArray:
         """Return ``D exp(-alpha m)``."""
         return r.D * np.exp(-alpha * r.margin)
+
+    def log_update_factor(self, r: Round, alpha: float) -> float:
+        """Return ``ln k``: ``update`` returned its weights divided by ``k > 0``.
+
+        The engine records the normaliser of the update, ``Z = k sum(update)``
+        (``estimator_normalisers_``). A rule that rescales its update to keep it
+        within the range of ``exp`` says by how much here; 0 (the default) means
+        ``update`` returns the weights exactly.
+        """
+        return 0.0
 
     def round_loss(self, r: Round, alpha: float) -> float | None:
         """Return ``sum D exp(-alpha m)``, the exponential loss of the round."""
@@ -415,16 +426,25 @@ class AsymBoost(BoostRule):
         z = np.log(c1 / c2) - (c1 + c2) * F
         return 1.0 / (1.0 + np.exp(np.clip(z, -700, 700)))
 
+    @staticmethod
+    def _exponent(r: Round, alpha: float) -> tuple[FloatArray, float]:
+        """Return ``-C_y alpha m`` and its maximum over the weighted samples."""
+        exponent = -alpha * r.c * r.margin
+        live = r.D > 0
+        return exponent, float(exponent[live].max()) if np.any(live) else 0.0
+
     def update(self, r: Round, alpha: float) -> FloatArray:
         """Return ``D exp(-C_y alpha m)``, up to a factor the engine normalises away.
 
         The exponent is shifted by its maximum over the weighted samples: with
         costs far apart, ``C_y alpha`` can exceed the range of ``exp``.
         """
-        exponent = -alpha * r.c * r.margin
-        live = r.D > 0
-        shift = exponent[live].max() if np.any(live) else 0.0
+        exponent, shift = self._exponent(r, alpha)
         return r.D * np.exp(np.minimum(exponent - shift, 0.0))
+
+    def log_update_factor(self, r: Round, alpha: float) -> float:
+        """Return the shift of ``update``'s exponent (``ln`` of its factor)."""
+        return self._exponent(r, alpha)[1]
 
     def round_loss(self, r: Round, alpha: float) -> float | None:
         """Return ``sum D exp(-C_y alpha m)``."""
