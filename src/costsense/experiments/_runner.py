@@ -229,15 +229,26 @@ def build_model(
     )
 
 
-def _staged_costs(
-    model: Any, X: NDArray[np.float64], y: NDArray[Any], cost: CostSetting
-) -> list[float]:
-    """Mean cost per sample after each stage of a staged final estimator."""
+def _final(model: Any) -> tuple[Any, Callable[[NDArray[np.float64]], Any]]:
+    """Return a fitted model's final estimator and the transform of its input."""
     fitted = model.best_estimator_ if hasattr(model, "best_estimator_") else model
-    final = fitted[-1] if isinstance(fitted, Pipeline) else fitted
+    if isinstance(fitted, Pipeline):
+        return fitted[-1], fitted[:-1].transform
+    return fitted, lambda X: X
+
+
+def _staged_predictions(model: Any, X: NDArray[np.float64]) -> list[NDArray[Any]]:
+    """Predictions after each stage of a staged final estimator ([] if not staged)."""
+    final, transform = _final(model)
     if not hasattr(final, "staged_predict"):
         return []
-    Xt = fitted[:-1].transform(X) if isinstance(fitted, Pipeline) else X
+    return list(final.staged_predict(transform(X)))
+
+
+def _staged_costs(
+    predictions: list[NDArray[Any]], y: NDArray[Any], cost: CostSetting
+) -> list[float]:
+    """Mean cost per sample after each stage, from the staged predictions."""
     classes = np.unique(y)
     return [
         misclassification_cost(
@@ -248,7 +259,61 @@ def _staged_costs(
             labels=classes,
             normalize=True,
         )
-        for pred in final.staged_predict(Xt)
+        for pred in predictions
+    ]
+
+
+#: The per-round series of a boosted model that paper 001's Theorems 1-2 compare.
+ROUND_SERIES = ("train_error", "normaliser_product", "edge_bound")
+
+
+def _round_series(
+    model: Any, predictions: list[NDArray[Any]], y: NDArray[Any]
+) -> list[tuple[int, str, float]]:
+    """Paper 001's series after each round of a booster exposing them ([] if not).
+
+    For a final estimator with ``estimator_normalisers_`` (``Z_m``) and
+    ``estimator_edges_`` (``gamma_m``), after each kept round ``m``:
+    ``train_error``, the share of training rows its staged prediction gets wrong;
+    ``normaliser_product``, ``prod_{k <= m} Z_k``; ``edge_bound``,
+    ``exp(-2 sum_{k <= m} gamma_k^2)``. For AdaBoost from uniform weights at
+    learning rate 1 they are the three sides of Theorems 1-2:
+    ``train_error <= normaliser_product <= edge_bound``.
+
+    Parameters
+    ----------
+    model : estimator
+        The fitted model (a pipeline, possibly in a grid search).
+    predictions : list of ndarray of shape (n_train,)
+        Its staged predictions on its training part.
+    y : ndarray of shape (n_train,)
+        The training labels.
+
+    Returns
+    -------
+    list of (int, str, float)
+        ``(round, series name, value)``, rounds from 1.
+    """
+    final, _ = _final(model)
+    normalisers = getattr(final, "estimator_normalisers_", None)
+    edges = getattr(final, "estimator_edges_", None)
+    if normalisers is None or edges is None or len(normalisers) == 0:
+        return []
+    values = {
+        "train_error": [float(np.mean(pred != y)) for pred in predictions],
+        "normaliser_product": np.cumprod(normalisers).tolist(),
+        "edge_bound": np.exp(-2.0 * np.cumsum(np.square(edges))).tolist(),
+    }
+    n_rounds = len(normalisers)
+    if any(len(v) != n_rounds for v in values.values()):
+        raise ValueError(
+            f"{type(final).__name__} gives {n_rounds} normalisers but "
+            f"{len(values['train_error'])} staged predictions."
+        )
+    return [
+        (stage + 1, name, float(value))
+        for name in ROUND_SERIES
+        for stage, value in enumerate(values[name])
     ]
 
 
@@ -265,8 +330,10 @@ def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     Returns
     -------
     dict
-        Identifiers, seed, parameters, sizes, timings, ``metrics``, ``curves``
-        and ``diagnostics`` (what the fit did, :func:`fit_diagnostics`).
+        Identifiers, seed, parameters, sizes, timings, ``metrics``, ``curves``,
+        ``series`` (a booster's per-round training series,
+        :func:`_round_series`) and ``diagnostics`` (what the fit did,
+        :func:`fit_diagnostics`).
     """
     X, y, pos_label = load_dataset(
         cell.dataset, study.seed, study.gaussian_samples, study.recipe_for(cell.dataset)
@@ -283,10 +350,14 @@ def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     scores = positive_scores(model, X[test], cost.pos_index)
     predict_time = time.perf_counter() - started
     values = fold_metrics(y[test], prediction, scores, cost)
+    staged = {
+        split: _staged_predictions(model, X[part])
+        for split, part in (("train", train), ("test", test))
+    }
     curves = [
         (stage + 1, split, value)
         for split, part in (("train", train), ("test", test))
-        for stage, value in enumerate(_staged_costs(model, X[part], y[part], cost))
+        for stage, value in enumerate(_staged_costs(staged[split], y[part], cost))
     ]
     if cell.dataset == "gaussian":
         values["excess_cost"] = _gaussian_excess_cost(model, cost)
@@ -313,6 +384,7 @@ def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
             ("cost_total" if k == "cost" else k): float(v) for k, v in values.items()
         },
         "curves": curves,
+        "series": _round_series(model, staged["train"], y[train]),
         "diagnostics": fit_diagnostics(model, prediction),
     }
 
@@ -532,8 +604,8 @@ def _partial_banner(study: dict[str, Any], finished: int) -> str:
 def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     """Write the Markdown and HTML report of a results store.
 
-    Reads only the store (cells, curves, boundary grids), so a report can be
-    rebuilt at any time, also from a partial run.
+    Reads only the store (cells, curves, series, boundary grids), so a report can
+    be rebuilt at any time, also from a partial run.
 
     Parameters
     ----------
@@ -602,7 +674,28 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
             for name, recipe in study.get("derived", {}).items()
             if recipe.get("append_uniform", 0)
         },
+        adaboost_algorithms=_theorem_algorithms(study),
     )
     return write_report(
-        results, store.folder, spec, curves=store.curves(), boundaries=boundaries
+        results,
+        store.folder,
+        spec,
+        curves=store.curves(),
+        boundaries=boundaries,
+        series=store.series(),
     )
+
+
+def _theorem_algorithms(study: dict[str, Any]) -> list[str]:
+    """Return the study's rows that paper 001's theorems speak of.
+
+    Its AdaBoost (method ``adaboost``, which the runner fits from uniform weights)
+    at learning rate 1, neither set otherwise nor searched over.
+    """
+    return [
+        a["name"]
+        for a in study["algorithms"]
+        if a["method"] == "adaboost"
+        and float(a.get("params", {}).get("learning_rate", 1.0)) == 1.0
+        and "learning_rate" not in a.get("grid", {})
+    ]

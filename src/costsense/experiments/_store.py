@@ -20,6 +20,11 @@ finished, n_train, n_test, fit_time, predict_time, metrics, diagnostics)``
     ``{}`` in stores written before it was recorded).
 ``curves(key, stage, split, value)``
     Mean cost per sample after each stage of a staged model (train and test).
+``series(key, stage, name, value)``
+    Other per-round series of a fit on its training part: for boosters that
+    record their normalisers, paper 001's ``train_error``, ``normaliser_product``
+    and ``edge_bound`` (:func:`costsense.experiments._runner._round_series`).
+    Stores written before it have the table created empty when opened.
 
 Other artefacts (decision-boundary grids) are ``.npz`` files under ``DIR/artifacts``,
 each written to a temporary name and renamed, so a file is complete or absent.
@@ -70,6 +75,13 @@ CREATE TABLE IF NOT EXISTS curves (
     split TEXT NOT NULL,
     value REAL NOT NULL,
     PRIMARY KEY (key, stage, split)
+);
+CREATE TABLE IF NOT EXISTS series (
+    key TEXT NOT NULL,
+    stage INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    value REAL NOT NULL,
+    PRIMARY KEY (key, stage, name)
 );
 """
 
@@ -216,17 +228,19 @@ class ResultsStore:
             return {key for (key,) in db.execute("SELECT key FROM cells")}
 
     def add(self, cell: dict[str, Any]) -> None:
-        """Save one finished cell and its curves in a single transaction.
+        """Save one finished cell, its curves and series in a single transaction.
 
         Parameters
         ----------
         cell : dict
             The cell's columns (see the module docstring); ``params`` and
-            ``metrics`` dicts, and an optional ``curves`` list of
-            ``(stage, split, value)``.
+            ``metrics`` dicts, an optional ``curves`` list of
+            ``(stage, split, value)`` and an optional ``series`` list of
+            ``(stage, name, value)``.
         """
         row = dict(cell)
         curves = row.pop("curves", [])
+        series = row.pop("series", [])
         row["params"] = json.dumps(row["params"], sort_keys=True, default=str)
         row["metrics"] = json.dumps(row["metrics"], sort_keys=True)
         row["diagnostics"] = json.dumps(row.get("diagnostics", {}), sort_keys=True)
@@ -241,6 +255,10 @@ class ResultsStore:
             db.executemany(
                 "INSERT OR IGNORE INTO curves VALUES (?, ?, ?, ?)",
                 [(row["key"], int(s), str(p), float(v)) for s, p, v in curves],
+            )
+            db.executemany(
+                "INSERT OR IGNORE INTO series VALUES (?, ?, ?, ?)",
+                [(row["key"], int(s), str(n), float(v)) for s, n, v in series],
             )
 
     def results(self) -> pd.DataFrame:
@@ -273,6 +291,23 @@ class ResultsStore:
             "SELECT c.dataset, c.cost, c.algorithm, c.repeat, c.fold, "
             "k.stage, k.split, k.value FROM curves k JOIN cells c ON c.key = k.key "
             "ORDER BY c.key, k.split, k.stage"
+        )
+        with self._connect() as db:
+            return pd.read_sql_query(query, db)
+
+    def series(self) -> pd.DataFrame:
+        """Return the per-round series joined with their cells' identifiers.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``dataset, cost, algorithm, repeat, fold, stage, name, value``;
+            empty for a store written before series were recorded.
+        """
+        query = (
+            "SELECT c.dataset, c.cost, c.algorithm, c.repeat, c.fold, "
+            "s.stage, s.name, s.value FROM series s JOIN cells c ON c.key = s.key "
+            "ORDER BY c.key, s.name, s.stage"
         )
         with self._connect() as db:
             return pd.read_sql_query(query, db)
