@@ -492,3 +492,101 @@ def test_no_feature_section_without_feature_selection():
         [{"algorithm": "Ada", "dataset": "d", "cost": "1", "diagnostics": {"x": 1}}]
     )
     assert feature_blocks(results, ["Ada"], {}, {}) == []
+
+
+def _series(seed: int = 4) -> pd.DataFrame:
+    """Paper 001's three series of 8-round fits, in the order its theorems state."""
+    rng = np.random.default_rng(seed)
+    records = []
+    for dataset in ("d1", "d2"):
+        for alg in ("boost", "ref"):
+            for repeat in range(2):
+                for fold in range(3):
+                    gamma = rng.uniform(0.05, 0.3, size=8)
+                    e = 0.5 - gamma
+                    values = {
+                        "normaliser_product": np.cumprod(2 * np.sqrt(e * (1 - e))),
+                        "edge_bound": np.exp(-2 * np.cumsum(gamma**2)),
+                    }
+                    error = values["normaliser_product"] * rng.uniform(0, 1, 8)
+                    values["train_error"] = np.where(error < 0.05, 0.0, error)
+                    records.extend(
+                        {
+                            "dataset": dataset,
+                            "cost": "5",
+                            "algorithm": alg,
+                            "repeat": repeat,
+                            "fold": fold,
+                            "stage": stage + 1,
+                            "name": name,
+                            "value": float(v),
+                        }
+                        for name, series in values.items()
+                        for stage, v in enumerate(series)
+                    )
+    return pd.DataFrame.from_records(records)
+
+
+def _theorem_report(tmp_path, series, **spec):
+    files = write_report(
+        _results(seed=5),
+        tmp_path,
+        ReportSpec(title="Theorems", metrics=["cost_total"], **spec),
+        series=series,
+    )
+    return files, files.markdown.read_text(encoding="utf-8")
+
+
+def test_theorem_section_checks_every_round_of_the_adaboost_rows(tmp_path):
+    files, md = _theorem_report(tmp_path, _series(), adaboost_algorithms=["boost"])
+    section = md.split("## Paper 001's theorems: AdaBoost's training error")[1]
+    section = section.split("\n## ")[0]
+    for theorem in ("Theorem 1", "Theorem 2", "Theorem 3"):
+        assert theorem in section
+    # 2 datasets x 2 repeats x 3 folds of "boost" only, 8 rounds each
+    assert "saved for boost (" in section
+    assert "held at every round of every fit: 96 rounds of 12 fits" in section
+    names = [p.name for p in files.figures]
+    assert names == ["bounds_d1.png", "bounds_d2.png", "bar_cost_total.png"]
+    for name in names[:2]:
+        assert f"(figures/{name})" in section
+        assert (tmp_path / "figures" / name).read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    ("name", "factor"), [("train_error", 2.0), ("normaliser_product", 1.5)]
+)
+def test_theorem_section_names_the_rounds_where_a_bound_fails(tmp_path, name, factor):
+    series = _series()
+    # break the order at one round of one fit: the error above prod Z, or prod Z
+    # above the edge bound
+    fit = (
+        (series["dataset"] == "d2")
+        & (series["algorithm"] == "boost")
+        & (series["repeat"] == 1)
+        & (series["fold"] == 2)
+        & (series["stage"] == 3)
+    )
+    bigger = "edge_bound" if name == "normaliser_product" else "normaliser_product"
+    series.loc[fit & (series["name"] == name), "value"] = factor * float(
+        series.loc[fit & (series["name"] == bigger), "value"].iloc[0]
+    )
+    _, md = _theorem_report(tmp_path, series, adaboost_algorithms=["boost"])
+    assert (
+        "FAILED at 1 of 96 rounds of 12 fits: d2, cost 5, boost, repeat 1, fold 2, "
+        "round 3." in md
+    )
+    assert "held at every round" not in md
+
+
+def test_no_theorem_section_without_adaboost_rows_or_series(tmp_path):
+    for folder, series, spec in [
+        ("no-rows", _series(), {}),
+        ("other-rows", _series(), {"adaboost_algorithms": ["adac2"]}),
+        ("no-series", None, {"adaboost_algorithms": ["boost"]}),
+    ]:
+        files, md = _theorem_report(tmp_path / folder, series, **spec)
+        assert "Paper 001" not in md
+        assert [p.name for p in files.figures] == ["bar_cost_total.png"]
+    with pytest.raises(ValueError, match="series is missing the columns"):
+        _theorem_report(tmp_path / "bad", _series().drop(columns=["name"]))

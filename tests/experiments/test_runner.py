@@ -341,3 +341,75 @@ def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):
         head = report_study(folder).markdown.read_text().split("\n## ")[0]
         assert f"2 of {study.n_cells} cells" in head and "unfinished" in head
         assert ("--quick version" in head) == study.quick
+
+
+def test_round_series_are_the_running_product_and_bound_by_hand():
+    from types import SimpleNamespace
+
+    from costsense.experiments._runner import _round_series
+
+    booster = SimpleNamespace(
+        estimator_normalisers_=np.array([0.5, 0.8]),
+        estimator_edges_=np.array([0.3, 0.1]),
+    )
+    y = np.array(["a", "b", "b", "a"])
+    predictions = [np.array(["a", "a", "b", "b"]), np.array(["a", "b", "b", "b"])]
+    series = {(stage, name): value for stage, name, value in _round_series(
+        booster, predictions, y)}  # fmt: skip
+    assert series == pytest.approx(
+        {
+            (1, "train_error"): 0.5,
+            (2, "train_error"): 0.25,
+            (1, "normaliser_product"): 0.5,
+            (2, "normaliser_product"): 0.4,
+            (1, "edge_bound"): np.exp(-0.18),
+            (2, "edge_bound"): np.exp(-0.2),
+        },
+        rel=1e-15,
+    )
+    # a model without normalisers (or without a kept round) has none
+    assert _round_series(SimpleNamespace(), predictions, y) == []
+    empty = SimpleNamespace(estimator_normalisers_=[], estimator_edges_=[])
+    assert _round_series(empty, [], y) == []
+
+
+def test_boosters_save_paper_001s_series_and_the_report_checks_adaboosts(tmp_path):
+    from costsense.experiments import report_study
+
+    study = tiny(
+        costs=[5],
+        algorithms=[
+            {"name": "ada", "method": "adaboost", "base": "stump",
+             "params": {"n_estimators": 6}},
+            {"name": "ada-shrunk", "method": "adaboost", "base": "stump",
+             "params": {"n_estimators": 6, "learning_rate": 0.5}},
+            {"name": "adac2", "method": "adac2", "base": "stump",
+             "params": {"n_estimators": 6}},
+            {"name": "plain", "method": "plain"},
+        ],
+        reference=None,
+        protocol={"n_splits": 2},
+    )  # fmt: skip
+    run_study(study, tmp_path)
+    store = ResultsStore(tmp_path)
+    series, results = store.series(), store.results()
+    assert set(series["algorithm"]) == {"ada", "ada-shrunk", "adac2"}
+    assert set(series["name"]) == {"train_error", "normaliser_product", "edge_bound"}
+    rounds = {
+        (r.algorithm, r.repeat, r.fold): r.diagnostics["rounds"]
+        for r in results.itertuples()
+        if r.algorithm != "plain"
+    }
+    per_fit = series.groupby(["algorithm", "repeat", "fold", "name"])["stage"]
+    for (alg, repeat, fold, _), stages in per_fit:
+        assert list(stages) == list(range(1, rounds[alg, repeat, fold] + 1))
+    wide = series[series["algorithm"] == "ada"].pivot_table(
+        index=["repeat", "fold", "stage"], columns="name", values="value"
+    )
+    assert (wide["train_error"] <= wide["normaliser_product"]).all()
+    assert (wide["normaliser_product"] <= wide["edge_bound"]).all()
+    text = report_study(tmp_path).markdown.read_text()
+    # the theorems are checked on AdaBoost at learning rate 1 only
+    assert "saved for ada (" in text
+    assert f"held at every round of every fit: {len(wide)} rounds of 2 fits" in text
+    assert "(figures/bounds_gaussian.png)" in text

@@ -1,0 +1,75 @@
+"""The results store's per-round series: saved exactly, absent from older stores."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from costsense.experiments import ResultsStore, report_study, run_study, study_from_dict
+
+
+def _cell(key: str, series: list[tuple[int, str, float]]) -> dict:
+    return {
+        "key": key,
+        "dataset": "d",
+        "cost": "5",
+        "algorithm": "ada",
+        "repeat": 0,
+        "fold": int(key[-1]),
+        "seed": 1,
+        "params": {},
+        "n_train": 10,
+        "n_test": 5,
+        "fit_time": 0.0,
+        "predict_time": 0.0,
+        "metrics": {"cost_total": 1.0},
+        "series": series,
+    }
+
+
+def test_series_are_saved_exactly_and_joined_with_their_cells(tmp_path):
+    store = ResultsStore(tmp_path)
+    store.initialise({"name": "s"}, "fingerprint")
+    third = 1 / 3  # no exact decimal form: read back bit for bit
+    store.add(_cell("k0", [(1, "normaliser_product", third), (2, "train_error", 0.1)]))
+    store.add(_cell("k1", []))
+    frame = store.series()
+    assert list(frame.columns) == [
+        "dataset", "cost", "algorithm", "repeat", "fold", "stage", "name", "value"
+    ]  # fmt: skip
+    assert frame[["fold", "stage", "name"]].values.tolist() == [
+        [0, 1, "normaliser_product"],
+        [0, 2, "train_error"],
+    ]
+    assert frame["value"].tolist() == [third, 0.1]
+    # a second save of a finished cell changes nothing
+    store.add(_cell("k0", [(1, "normaliser_product", 0.5)]))
+    assert store.series()["value"].tolist() == [third, 0.1]
+
+
+def test_a_store_written_before_series_opens_and_reports_without_them(tmp_path):
+    study = study_from_dict(
+        {
+            "name": "old",
+            "seed": 0,
+            "datasets": ["gaussian"],
+            "gaussian_samples": 120,
+            "costs": [5],
+            "algorithms": [
+                {
+                    "name": "ada",
+                    "method": "adaboost",
+                    "base": "stump",
+                    "params": {"n_estimators": 3},
+                }
+            ],
+            "protocol": {"kind": "kfold", "n_splits": 2, "n_repeats": 1},
+        }
+    )
+    run_study(study, tmp_path)
+    assert not ResultsStore(tmp_path).series().empty
+    with sqlite3.connect(tmp_path / "results.sqlite") as db:  # an older layout
+        db.execute("DROP TABLE series")
+    store = ResultsStore(tmp_path)
+    assert len(store.results()) == 2 and store.series().empty
+    text = report_study(tmp_path).markdown.read_text()
+    assert "Paper 001" not in text and "bounds_" not in text
