@@ -30,6 +30,7 @@ from costsense.rescale import (
     RejectionSampling,
     ThresholdMoving,
 )
+from costsense.sampling import OBPDSampler
 
 __all__ = ["BASE_LEARNERS", "METHODS", "SCALERS", "make_model"]
 
@@ -123,7 +124,14 @@ METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
     "efsboost": lambda base, cost, pos, seed: boosting.EFSBoostClassifier(),
     "smoteboost": _booster(boosting.SMOTEBoostClassifier),
     "rwoboost": _booster(boosting.RWOBoostClassifier),
-    "obpdboost": _booster(boosting.OBPDBoostClassifier),
+    # OBPD's component count as paper 003 chooses it: Figueiredo & Jain's MML
+    "obpdboost": lambda base, cost, pos, seed: boosting.OBPDBoostClassifier(
+        base,
+        sampler=OBPDSampler(n_components="fj"),
+        cost=cost,
+        pos_label=pos,
+        random_state=seed,
+    ),
     # OBPD once to balance the training fold (the paper's Gibbs sampler, T = 100),
     # then EFSBoost
     "obpd-efsboost": lambda base, cost, pos, seed: boosting.OBPDEFSBoostClassifier(
