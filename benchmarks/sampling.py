@@ -1,22 +1,46 @@
-"""Oversamplers: fit_resample time of OBPD and RWO against imbalanced-learn's SMOTE.
+"""Oversamplers: OBPD's automatic component count and OBPDBoost against their peers.
 
-Prints, measured in one run (best of three after a warm-up call; the Gibbs
-sampler, slow, is timed once), the time each
-sampler takes to balance an imbalanced ``make_classification`` problem (10 %
-minority, 10 informative features), as a ratio to imbalanced-learn's ``SMOTE()`` on
-the same data: :class:`~costsense.sampling.RWOSampler`,
-:class:`~costsense.sampling.OBPDSampler` with exact ancestral draws (AIC over 1-10
-components) and with a fixed number of components, and OBPD's Gibbs sampler with the
-paper's T = 100 sweeps. For OBPD it also prints how the time splits between fitting
-the mixtures and drawing, and the draw time against scikit-learn's
-``GaussianMixture.sample`` on the same fitted mixture (the peer for drawing; it
-returns the rows grouped by component, which OBPD does not).
+Prints, measured in one run on imbalanced ``make_classification`` problems (10 %
+minority, 20 columns, 10 informative, seed 0) with 5,000 and 20,000 minority rows
+(``--minority``):
 
-Usage: ``.venv/bin/python benchmarks/sampling.py``.
+- the ``fit_resample`` time of :class:`~costsense.sampling.OBPDSampler` with an
+  automatic number of components: ``"aic"`` and ``"bic"`` (one EM per count over
+  1-10, each started from the previous count's fit with a component split) and
+  ``"fj"`` (Figueiredo & Jain from 10 components down), all with exact ancestral
+  draws, as a ratio to
+
+  (a) scikit-learn's ``GaussianMixture`` with the same search done naively: one fit
+      per count 1-10 (``random_state=0``, its defaults otherwise) on the same
+      standardised minority rows, the least AIC kept -- target <= 1.0x. The peer is
+      timed for its fits alone (no scaling, no draws), OBPD for all of
+      ``fit_resample``;
+  (b) imbalanced-learn's ``SMOTE()`` on the same data -- target <= 20x;
+
+  with the number of components each chose and, for AIC, the AIC of the chosen
+  model against the naive search's best (lower is better). RWO-Sampling is timed
+  for reference;
+- the fit time of :class:`~costsense.boosting.OBPDBoostClassifier` (its defaults:
+  Gaussian naive Bayes, 50 rounds, ``OBPDSampler()``, which is fitted once per
+  boosting fit and redraws in every round) over
+  :class:`~costsense.boosting.SMOTEBoostClassifier`'s on the same data -- target
+  <= 2x. ``early_stopping=False`` so both run all 50 rounds. For reference,
+  OBPDBoost once more with an ``OBPDSampler`` that hides ``redraw`` (so its
+  mixtures are refitted every round, as before fit-once), timed once.
+
+Times are the best of ``--repeats`` calls (default 3; ``--boost-repeats``, default
+2, for the boosters) after a warm-up call, all in the same run. BLAS and OpenMP are
+limited to ``--threads`` threads (default 1, for both sides): on a 2-core machine
+shared with another job, OpenBLAS's threads make small matrix products up to ten
+times slower, and the peer would pay for it more than we do.
+
+Usage: ``.venv/bin/python benchmarks/sampling.py`` (8-13 minutes on 2 cores);
+``--minority 5000`` for a quicker look.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 from collections.abc import Callable
@@ -26,72 +50,136 @@ from typing import Any
 import numpy as np
 from imblearn.over_sampling import SMOTE
 from sklearn.datasets import make_classification
+from sklearn.mixture import GaussianMixture
+from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
+from costsense.boosting import OBPDBoostClassifier, SMOTEBoostClassifier
 from costsense.sampling import OBPDSampler, RWOSampler
-from costsense.sampling._obpd import ancestral_draws
 
-PROBLEMS = {"small": (2_000, 20), "medium": (20_000, 20)}
+FEATURES, MAX_COMPONENTS, SEED = 20, 10, 0
+NAIVE_TARGET, SMOTE_TARGET, BOOST_TARGET = 1.0, 20.0, 2.0
 
 
-def best_of(function: Callable[[], Any], repeats: int = 3) -> float:
-    """Best time of ``repeats`` calls after a warm-up call (none if repeats is 1)."""
-    if repeats > 1:
-        function()  # warm-up: imports, caches
+def best_of(function: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+    """Best time of ``repeats`` calls after a warm-up call, and the last result."""
+    result = function()  # warm-up: imports, caches
     times = []
     for _ in range(repeats):
         started = time.perf_counter()
-        function()
+        result = function()
         times.append(time.perf_counter() - started)
-    return min(times)
+    return min(times), result
 
 
-def bench(name: str, rows: int, features: int) -> None:
-    """Time every sampler on one problem and print the ratios."""
+class RefittingOBPD(OBPDSampler):
+    """OBPD without ``redraw``: the boosters refit its mixtures every round."""
+
+    redraw = None  # type: ignore[assignment]
+
+
+def naive_search(Z: np.ndarray) -> GaussianMixture:
+    """One scikit-learn fit per count 1..10; the least AIC."""
+    fits = [
+        GaussianMixture(k, random_state=SEED).fit(Z)
+        for k in range(1, MAX_COMPONENTS + 1)
+    ]
+    return min(fits, key=lambda mixture: mixture.aic(Z))
+
+
+def verdict(ratio: float, target: float) -> str:
+    return "met" if ratio <= target else "MISSED"
+
+
+def bench(minority: int, repeats: int, boost_repeats: int) -> None:
+    """Time the samplers and the boosters on one problem and print the ratios."""
     X, y = make_classification(
-        n_samples=rows,
-        n_features=features,
+        n_samples=10 * minority,
+        n_features=FEATURES,
         n_informative=10,
         weights=[0.9],
-        random_state=0,
+        random_state=SEED,
     )
+    X_min = X[y == 1]
+    Z = StandardScaler().fit_transform(X_min)
     n_new = int((y == 0).sum() - (y == 1).sum())
-    samplers = {
-        "SMOTE": SMOTE(random_state=0),
-        "RWO": RWOSampler(random_state=0),
-        "OBPD ancestral, AIC 1-10": OBPDSampler(random_state=0),
-        "OBPD ancestral, 3 components": OBPDSampler(n_components=3, random_state=0),
-        "OBPD Gibbs T=100, 3 components": OBPDSampler(
-            n_components=3, sampler="gibbs", gibbs_steps=100, random_state=0
-        ),
-    }
     print()
-    print(f"({name}) {rows:,} x {features}: {n_new:,} synthetic rows")
-    smote = None
-    for label, sampler in samplers.items():
-        repeats = 1 if "Gibbs" in label else 3  # Gibbs: slow, timed once
-        seconds = best_of(partial(sampler.fit_resample, X, y), repeats)
-        smote = seconds if smote is None else smote
-        print(f"  {label:<32}{seconds:>9.3f} s{seconds / smote:>9.2f}x SMOTE")
-    fitted = OBPDSampler(n_components=3, random_state=0)
-    fitted.fit_resample(X, y)
-    mixture = fitted.models_[1]["mixture"]
-    ours = best_of(partial(ancestral_draws, mixture, n_new, np.random.default_rng(0)))
-    theirs = best_of(partial(mixture.sample, n_new))
     print(
-        f"  drawing {n_new:,} rows from the fitted 3-component mixture: "
-        f"{ours * 1e3:.1f} ms, {ours / theirs:.2f}x GaussianMixture.sample"
+        f"{X_min.shape[0]:,} x {FEATURES} minority rows ({len(y):,} rows in all), "
+        f"{n_new:,} synthetic rows"
+    )
+    naive, naive_best = best_of(partial(naive_search, Z), repeats)
+    smote, _ = best_of(partial(SMOTE(random_state=SEED).fit_resample, X, y), repeats)
+    print(
+        f"  {'naive GaussianMixture AIC 1-10':<34}{naive:>9.3f} s"
+        f"   k={naive_best.n_components:<3} AIC {naive_best.aic(Z):,.0f}"
+    )
+    print(f"  {'SMOTE':<34}{smote:>9.3f} s")
+    header = f"  {'sampler':<34}{'time':>11}{'x naive':>9}{'x SMOTE':>9}  choice"
+    print(header)
+    for label, params in (
+        ("OBPD n_components='aic'", {"n_components": "aic"}),
+        ("OBPD n_components='bic'", {"n_components": "bic"}),
+        ("OBPD n_components='fj'", {"n_components": "fj"}),
+    ):
+        sampler = OBPDSampler(**params, random_state=SEED)
+        seconds, _ = best_of(partial(sampler.fit_resample, X, y), repeats)
+        mixture = sampler.models_[1]["mixture"]
+        choice = f"k={mixture.n_components}"
+        if params["n_components"] == "aic":
+            choice += f", AIC {mixture.aic(Z):,.0f}"
+        print(
+            f"  {label:<34}{seconds:>9.3f} s{seconds / naive:>8.2f}x"
+            f"{seconds / smote:>8.2f}x  {choice}"
+            f"   [<= {NAIVE_TARGET:g}x naive: {verdict(seconds / naive, NAIVE_TARGET)};"
+            f" <= {SMOTE_TARGET:g}x SMOTE: {verdict(seconds / smote, SMOTE_TARGET)}]"
+        )
+    rwo, _ = best_of(partial(RWOSampler(random_state=SEED).fit_resample, X, y), repeats)
+    print(f"  {'RWO (reference)':<34}{rwo:>9.3f} s{'':>9}{rwo / smote:>8.2f}x")
+
+    times = {}
+    for cls in (SMOTEBoostClassifier, OBPDBoostClassifier):
+        model = cls(random_state=SEED, early_stopping=False)
+        times[cls.__name__], fitted = best_of(partial(model.fit, X, y), boost_repeats)
+        print(
+            f"  {cls.__name__ + ' fit':<34}{times[cls.__name__]:>9.3f} s"
+            f"   {len(fitted.estimators_)} rounds"
+        )
+    refitting = OBPDBoostClassifier(
+        sampler=RefittingOBPD(), random_state=SEED, early_stopping=False
+    )
+    started = time.perf_counter()
+    refitting.fit(X, y)
+    seconds = time.perf_counter() - started
+    print(
+        f"  {'OBPDBoost, mixtures refitted':<34}{seconds:>9.3f} s"
+        f"   {len(refitting.estimators_)} rounds, once (reference)"
+    )
+    ratio = times["OBPDBoostClassifier"] / times["SMOTEBoostClassifier"]
+    print(
+        f"  OBPDBoost / SMOTEBoost fit: {ratio:.2f}x"
+        f"   [<= {BOOST_TARGET:g}x: {verdict(ratio, BOOST_TARGET)}]"
     )
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--minority", type=int, nargs="+", default=[5_000, 20_000], help="rows"
+    )
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--boost-repeats", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1, help="BLAS/OpenMP threads")
+    args = parser.parse_args()
     started = time.perf_counter()
     print(
-        f"{os.cpu_count()} cores; best of 3 after a warm-up (Gibbs: once); ratios to "
-        "SMOTE() in "
-        f"the same run; load average at start {os.getloadavg()[0]:.2f}"
+        f"{os.cpu_count()} cores, BLAS/OpenMP limited to {args.threads} thread(s); "
+        f"best of {args.repeats} (boosters {args.boost_repeats}) after a warm-up; "
+        f"load average at start {os.getloadavg()[0]:.2f}"
     )
-    for name, (rows, features) in PROBLEMS.items():
-        bench(name, rows, features)
+    with threadpool_limits(args.threads):
+        for minority in args.minority:
+            bench(minority, args.repeats, args.boost_repeats)
     print()
     print(f"total run {time.perf_counter() - started:.0f} s")
 
