@@ -264,7 +264,7 @@ def _staged_costs(
 
 
 #: The per-round series of a boosted model that paper 001's Theorems 1-2 compare.
-ROUND_SERIES = ("train_error", "normaliser_product", "edge_bound")
+_ROUND_SERIES = ("train_error", "normaliser_product", "edge_bound")
 
 
 def _round_series(
@@ -312,7 +312,7 @@ def _round_series(
         )
     return [
         (stage + 1, name, float(value))
-        for name in ROUND_SERIES
+        for name in _ROUND_SERIES
         for stage, value in enumerate(values[name])
     ]
 
