@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 from scipy.optimize import minimize_scalar
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
+from sklearn.dummy import DummyClassifier
 from sklearn.tree import DecisionTreeClassifier
 
 from costsense.boosting import (
@@ -228,6 +229,33 @@ def test_a_perfect_first_round_keeps_theorem_1_and_says_where_theorem_2_stops():
     # the capped alpha is not the optimum (infinite) of a perfect round
     assert Z > 2 * np.sqrt(0.0 * 1.0)
     assert model.estimator_edges_[0] == 0.5 and Z <= np.exp(-2 * 0.5**2)
+
+
+def test_records_end_with_the_kept_rounds_when_a_learner_no_better_than_a_coin_stops():
+    X, y = dataset("classification-1")
+    # the prior's constant vote; after round 1 the reweighted classes weigh the
+    # same, so its error is 1/2 (alpha = 0, edge 0) from round 2 on
+    for early_stopping, kept in ((True, 1), (False, 6)):
+        model = AdaBoostClassifier(
+            DummyClassifier(strategy="prior"),
+            n_estimators=6,
+            pos_label=1,
+            early_stopping=early_stopping,
+        ).fit(X, y)
+        assert len(model.estimators_) == kept
+        for records in (
+            model.estimator_weights_,
+            model.estimator_errors_,
+            model.estimator_edges_,
+            model.estimator_normalisers_,
+        ):
+            assert records.shape == (kept,)
+        assert_allclose(model.estimator_errors_[1:], 0.5, rtol=EXACT)
+        assert_allclose(model.estimator_normalisers_[1:], 1.0, rtol=EXACT)
+        (f, *_), e = scores(model, X), model.estimator_errors_[0]
+        assert_allclose(
+            np.mean(np.exp(-signs(y) * f)), 2 * np.sqrt(e * (1 - e)), rtol=EXACT
+        )
 
 
 # ---------------------------------------------------------------- Theorem 2
