@@ -57,3 +57,25 @@ def test_the_booster_trains_on_a_balanced_set_and_its_parts_are_reachable():
     kept = set(np.flatnonzero(model.support_).tolist())
     assert kept <= subsets[-1]
     assert model.selected_features_ == list(model.booster_.feature_subsets_)
+
+
+def test_sample_weight_starts_efsboost_and_synthetic_rows_take_their_class_mean():
+    X, y = _data()
+    w = np.where(y == 1, 3.0, 1.0)
+    params = {"n_estimators": 5, "sampling": "ancestral", "max_components": 2}
+    model = OBPDEFSBoostClassifier(**params, random_state=0).fit(X, y, sample_weight=w)
+    sampler = OBPDSampler(sampler="ancestral", max_components=2, random_state=0)
+    X_res, y_res = sampler.fit_resample(X, y)
+    # the synthetic rows are all positive here: their class's mean weight is 3
+    expected = np.concatenate([w, np.full(len(y_res) - len(y), 3.0)])
+    booster = EFSBoostClassifier(n_estimators=5).fit(
+        X_res, y_res, sample_weight=expected
+    )
+    np.testing.assert_allclose(
+        model.booster_.feature_weights_, booster.feature_weights_
+    )
+    np.testing.assert_array_equal(model.predict(X), booster.predict(X))
+    unweighted = OBPDEFSBoostClassifier(**params, random_state=0).fit(X, y)
+    assert not np.allclose(
+        unweighted.booster_.feature_weights_, model.booster_.feature_weights_
+    )

@@ -546,8 +546,10 @@ class RWOBoostClassifier(CostBoostingClassifier):
 class OBPDBoostClassifier(CostBoostingClassifier):
     """OBPDBoost (paper 003): AdaBoost with Gaussian-mixture rows every round.
 
-    SMOTEBoost with SMOTE replaced by OBPD-Sampling. The mixture is refitted each
-    round (the sampler is generic), which dominates the fit time on wide data.
+    SMOTEBoost with SMOTE replaced by OBPD-Sampling. The class rows never change
+    between rounds, so the mixture is fitted once per boosting fit and each round
+    draws fresh rows from it (``OBPDSampler.redraw``; see
+    :mod:`costsense.boosting._resample`).
 
     Parameters
     ----------

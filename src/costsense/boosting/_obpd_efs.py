@@ -203,7 +203,9 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         )
 
     @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> OBPDEFSBoostClassifier:
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> OBPDEFSBoostClassifier:
         """Balance the training set with OBPD, then run EFSBoost on it.
 
         Parameters
@@ -212,17 +214,31 @@ class OBPDEFSBoostClassifier(ClassifierBase):
             Training samples.
         y : array-like of shape (n_samples,)
             Class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            EFSBoost's starting weights of the training rows; each synthetic row
+            starts with the mean weight of its class's rows (as the per-round
+            oversamplers weigh theirs). OBPD's mixtures are fitted unweighted.
 
         Returns
         -------
         self
             The fitted estimator.
         """
-        start = self._start_fit(X, y, costs=False, dtype=np.float64)
+        start = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
         self.sampler_ = self._sampler()
         X_balanced, y_balanced = self.sampler_.fit_resample(start.X, start.y)
-        self.n_synthetic_ = int(X_balanced.shape[0] - start.X.shape[0])
-        self.booster_ = self._booster().fit(X_balanced, y_balanced)
+        n = start.X.shape[0]
+        self.n_synthetic_ = int(X_balanced.shape[0] - n)
+        weight = None
+        if start.sample_weight is not None:
+            original = start.sample_weight
+            synthetic = np.array(
+                [original[start.y == label].mean() for label in y_balanced[n:]]
+            )
+            weight = np.concatenate([original, synthetic])
+        self.booster_ = self._booster().fit(
+            X_balanced, y_balanced, sample_weight=weight
+        )
         self.selected_features_ = list(self.booster_.feature_subsets_)
         self.support_ = self.booster_.support_
         self.drop_round_ = self.booster_.drop_round_
