@@ -18,6 +18,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.mixture import GaussianMixture
 
 from costsense.sampling import OBPDSampler
+from costsense.sampling._gibbs import gibbs_sweep_compiled
 from costsense.sampling._obpd import (
     ancestral_draws,
     component_covariances,
@@ -199,13 +200,46 @@ def test_a_gibbs_sweep_keeps_its_residuals_exact(covariance_type):
     precisions = np.linalg.inv(covariances)
     log_prior = np.log(mixture.weights_) - 0.5 * np.linalg.slogdet(covariances)[1]
     x = data[:50].copy()
+    compiled = x.copy()
     r, q = residuals(x, mixture.means_, precisions)
     for _ in range(3):
-        gibbs_sweep(x, r, q, precisions, log_prior, rng)
+        uniforms, normals = rng.random(x.shape), rng.standard_normal(x.shape)
+        gibbs_sweep(x, r, q, precisions, log_prior, uniforms, normals)
         fresh_r, fresh_q = residuals(x, mixture.means_, precisions)
         np.testing.assert_allclose(r, fresh_r, atol=1e-9)
         np.testing.assert_allclose(q, fresh_q, atol=1e-9)
+        # the compiled sweep makes the same moves from the same random numbers
+        gibbs_sweep_compiled(
+            compiled,
+            np.ascontiguousarray(mixture.means_),
+            np.ascontiguousarray(precisions),
+            log_prior,
+            uniforms,
+            normals,
+        )
+        np.testing.assert_allclose(compiled, x, rtol=1e-9, atol=1e-9)
+        r, q = fresh_r, fresh_q  # each compiled sweep starts from exact residuals
     assert not np.allclose(x, data[:50])  # the chains moved
+
+
+def test_a_component_is_drawn_with_its_conditional_weight():
+    from costsense.sampling._gibbs import pick_component
+
+    log_weight = np.log(np.array([0.2, 0.5, 0.3])) + 7.0  # any shift
+    # the uniform's quantiles land on the cumulative weights 0.2, 0.7, 1.0
+    assert [pick_component(log_weight, u) for u in (0.1, 0.19, 0.21, 0.69, 0.71)] == [
+        0,
+        0,
+        1,
+        1,
+        2,
+    ]
+    draws = np.array(
+        [pick_component(log_weight, u) for u in np.random.default_rng(0).random(20000)]
+    )
+    np.testing.assert_allclose(
+        np.bincount(draws) / draws.size, [0.2, 0.5, 0.3], atol=0.015
+    )
 
 
 def test_component_covariances_rebuild_every_covariance_type():
