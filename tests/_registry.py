@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from sklearn.base import BaseEstimator
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from costsense.sampling import OBPDSampler
@@ -47,6 +49,15 @@ FAST_PARAMS: dict[str, dict[str, Any]] = {
         "n_estimators": 5,
         "sampling": "ancestral",
         "max_components": 2,
+    },
+    # a small forest read out of bag and a cross-validated logistic regression:
+    # both ways to out-of-fold probabilities, at a tenth of the default's work
+    "MinimumCostClassifier": {
+        "candidates": [
+            RandomForestClassifier(n_estimators=25, oob_score=True),
+            LogisticRegression(),
+        ],
+        "cv": 3,
     },
 }
 

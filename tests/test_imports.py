@@ -35,7 +35,10 @@ FLOORS = {
     "boosting": 3,
     "experiments": 4,
     "cli": 5,
-    "__init__": 0,  # the root package holds only __version__
+    "recommend": 2,  # MinimumCostClassifier: scikit-learn parts on costs and _base
+    # the root package holds __version__ and loads MinimumCostClassifier on first
+    # use (PEP 562), so it stands above recommend and below what imports it
+    "__init__": 3,
 }
 SHARED_GROUND = ("costsense.utils", "costsense._base")
 COMPAT = "costsense.utils._compat"

