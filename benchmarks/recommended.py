@@ -1,0 +1,323 @@
+"""MinimumCostClassifier against what a practitioner would try: test cost and fit time.
+
+Measures, in one run, the test cost of :class:`costsense.MinimumCostClassifier` and
+of twelve peers on 27 KEEL imbalanced sets (imbalance ratios 1.8 to 129, listed in
+``SETS`` and printed with their sizes) at costs ``C1/C2`` = 5, 10 and 20 (``C2 = 1``,
+the minority class positive), by stratified 5-fold cross-validation (shuffled,
+seed 0; the same folds for every model). A test cost is ``C1 FN + C2 FP`` on a
+test fold. Every model is a pipeline ``StandardScaler -> model`` fitted on the
+training folds only. The peers:
+
+- imbalanced-learn: ``BalancedRandomForestClassifier`` (100 trees, its future
+  defaults ``sampling_strategy="all", replacement=True, bootstrap=False``),
+  ``RUSBoostClassifier`` and ``EasyEnsembleClassifier`` (defaults);
+- scikit-learn with ``class_weight = {positive: C1, negative: C2}``, so that the
+  class weights equal the costs: ``RandomForestClassifier`` (100 trees),
+  ``LogisticRegression``, ``LinearSVC`` (CS-SVM) and
+  ``HistGradientBoostingClassifier``; and ``TunedThresholdClassifierCV`` around a
+  100-tree random forest, tuned by 5-fold CV on the cost
+  (:func:`costsense.metrics.make_cost_scorer`);
+- costsense's best of each family: ``CalibratedAdaBoostClassifier`` (50 rounds of
+  depth-4 entropy trees, the boosting study's weak learner; Platt scaling and the
+  Bayes threshold), ``AsyBLClassifier`` (shrunk: ``learning_rate=0.1``, 50 depth-3
+  regression trees), ``CSLDMClassifier`` (linear) and ``ThresholdMoving`` around a
+  100-tree random forest.
+
+Printed: the sets; the rank table (mean rank of the mean test cost over the 81 set
+x cost rows, rank 1 the cheapest, ties sharing their mean rank; the mean cost
+relative to MinimumCostClassifier's; the win/tie/loss of MinimumCostClassifier
+against each peer by a two-sided paired t-test over the five folds at 5 %; the
+fit-time ratio to a plain 100-tree ``RandomForestClassifier`` fitted on the same
+folds in the same process: total fit time over all rows, and the largest per-set
+ratio); the per-set mean test costs; how often each option of
+MinimumCostClassifier was chosen; and the verdict against the targets.
+
+Targets: MinimumCostClassifier has the best mean rank, by a margin of at least 0.5
+over the best peer, and a fit time at most 5x the 100-tree random forest's.
+
+Every model runs single-threaded (``threadpoolctl`` limits BLAS and OpenMP, so
+HistGradientBoosting does not use more cores than the rest); ``--jobs`` processes
+work on different sets at once (joblib), and a model's fit time is always compared
+with the reference forest timed in the same process. Nothing was tuned on these
+sets: MinimumCostClassifier's design was settled on 20 other KEEL sets
+(``costsense.recommend`` says which choices they informed).
+
+Usage: ``.venv/bin/python benchmarks/recommended.py --jobs 2`` (about an hour on a
+shared 2-core machine); ``--csv PATH`` also writes one row per (set, cost, fold,
+model); ``--quick`` runs four sets at cost 5 as a smoke test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from imblearn.ensemble import (
+    BalancedRandomForestClassifier,
+    EasyEnsembleClassifier,
+    RUSBoostClassifier,
+)
+from joblib import Parallel, delayed
+from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold, TunedThresholdClassifierCV
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from threadpoolctl import threadpool_limits
+
+from costsense import MinimumCostClassifier
+from costsense.boosting import AsyBLClassifier, CalibratedAdaBoostClassifier
+from costsense.datasets import list_keel, load_keel
+from costsense.experiments import mean_ranks, win_tie_loss
+from costsense.margin import CSLDMClassifier
+from costsense.metrics import make_cost_scorer
+from costsense.rescale import ThresholdMoving
+
+#: The benchmark sets, chosen before any run to span imbalance ratios 1.8-129 and
+#: sizes 172-5472; disjoint from the 20 sets MinimumCostClassifier was developed on.
+SETS = [
+    "glass1",
+    "pima",
+    "yeast1",
+    "haberman",
+    "vehicle0",
+    "ecoli1",
+    "new-thyroid1",
+    "segment0",
+    "glass6",
+    "yeast3",
+    "ecoli3",
+    "page-blocks0",
+    "vowel0",
+    "glass2",
+    "shuttle-c0-vs-c4",
+    "yeast-1_vs_7",
+    "glass4",
+    "ecoli4",
+    "abalone9-18",
+    "yeast4",
+    "winequality-red-4",
+    "yeast5",
+    "yeast6",
+    "abalone-19_vs_10-11-12-13",
+    "winequality-red-3_vs_5",
+    "kddcup-rootkit-imap_vs_back",
+    "abalone19",
+]
+QUICK_SETS = ["glass1", "ecoli3", "yeast4", "yeast6"]
+COSTS = (5, 10, 20)
+N_FOLDS, SEED, TREES = 5, 0, 100
+OURS = "MinimumCost"
+REFERENCE = "RF-100 (reference)"
+
+
+def _weights(cost: float, pos: Any, neg: Any) -> dict[Any, float]:
+    return {pos: float(cost), neg: 1.0}
+
+
+def models(cost: float, pos: Any, neg: Any) -> dict[str, Any]:
+    """Every compared model for one cost, unfitted (the reference forest last)."""
+    weights = _weights(cost, pos, neg)
+    forest = RandomForestClassifier(n_estimators=TREES, random_state=SEED)
+    found: dict[str, Any] = {
+        OURS: MinimumCostClassifier(cost=cost, pos_label=pos, random_state=SEED),
+        "BalancedRF": BalancedRandomForestClassifier(
+            n_estimators=TREES,
+            sampling_strategy="all",
+            replacement=True,
+            bootstrap=False,
+            random_state=SEED,
+        ),
+        "RUSBoost": RUSBoostClassifier(random_state=SEED),
+        "EasyEnsemble": EasyEnsembleClassifier(random_state=SEED),
+        "RF-cw": RandomForestClassifier(
+            n_estimators=TREES, class_weight=weights, random_state=SEED
+        ),
+        "LR-cw": LogisticRegression(class_weight=weights, max_iter=1000),
+        "CS-SVM": LinearSVC(class_weight=weights, random_state=SEED),
+        "HGB-cw": HistGradientBoostingClassifier(
+            class_weight=weights, random_state=SEED
+        ),
+        "TunedThr-RF": TunedThresholdClassifierCV(
+            forest,
+            scoring=make_cost_scorer(cost, pos_label=pos),
+            cv=5,
+            random_state=SEED,
+        ),
+        "CalAdaBoost": CalibratedAdaBoostClassifier(
+            DecisionTreeClassifier(criterion="entropy", max_depth=4),
+            n_estimators=50,
+            cost=cost,
+            pos_label=pos,
+            random_state=SEED,
+        ),
+        "AsyBL-0.1": AsyBLClassifier(
+            DecisionTreeRegressor(max_depth=3),
+            n_estimators=50,
+            learning_rate=0.1,
+            cost=cost,
+            pos_label=pos,
+            random_state=SEED,
+        ),
+        "CS-LDM": CSLDMClassifier(cost=cost, pos_label=pos, random_state=SEED),
+        "ThrMov-RF": ThresholdMoving(forest, cost=cost, pos_label=pos),
+        REFERENCE: RandomForestClassifier(n_estimators=TREES, random_state=SEED),
+    }
+    return {
+        name: make_pipeline(StandardScaler(), model) for name, model in found.items()
+    }
+
+
+def run_set(name: str, costs: tuple[float, ...]) -> list[dict[str, Any]]:
+    """Every (cost, fold, model) of one set, single-threaded."""
+    data = load_keel(name)
+    X = np.asarray(data.X, dtype=np.float64)
+    # labels 1 (the minority, positive class) and 0: HistGradientBoosting reads
+    # class_weight after encoding the labels, so string keys would not match
+    y = (np.asarray(data.y) == data.pos_label).astype(int)
+    pos, neg = 1, 0
+    folds = StratifiedKFold(N_FOLDS, shuffle=True, random_state=SEED)
+    rows = []
+    with threadpool_limits(limits=1), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # solvers' convergence notes, etc.
+        for cost in costs:
+            for fold, (train, test) in enumerate(folds.split(X, y)):
+                for model_name, model in models(cost, pos, neg).items():
+                    started = time.perf_counter()
+                    model.fit(X[train], y[train])
+                    fit_time = time.perf_counter() - started
+                    predicted = model.predict(X[test])
+                    truth = y[test]
+                    fn = int(np.sum((truth == pos) & (predicted != pos)))
+                    fp = int(np.sum((truth != pos) & (predicted == pos)))
+                    inner = model[-1]
+                    chosen = (
+                        f"{inner.chosen_}/{inner.rule_}" if model_name == OURS else ""
+                    )
+                    rows.append(
+                        {
+                            "dataset": name,
+                            "cost": cost,
+                            "fold": fold,
+                            "model": model_name,
+                            "test_cost": cost * fn + fp,
+                            "fit_time": fit_time,
+                            "chosen": chosen,
+                        }
+                    )
+    return rows
+
+
+def describe_sets(names: list[str]) -> pd.DataFrame:
+    """Size, features, positives and imbalance ratio of each set."""
+    table = list_keel("imbalanced").set_index("name").loc[names]
+    positives = np.round(table["n_samples"] / (1 + table["imbalance_ratio"]))
+    return pd.DataFrame(
+        {
+            "rows": table["n_samples"],
+            "features": table["n_features"],
+            "positives": positives.astype(int),
+            "imbalance": table["imbalance_ratio"].round(1),
+        }
+    )
+
+
+def report(results: pd.DataFrame) -> dict[str, float]:
+    """Print the tables; return the figures the verdict is made of."""
+    compared = results[results["model"] != REFERENCE]
+    names = list(dict.fromkeys(compared["model"]))
+    means = compared.pivot_table(
+        index=["dataset", "cost"], columns="model", values="test_cost", aggfunc="mean"
+    )[names]
+    ranks = pd.Series(
+        mean_ranks(means.to_numpy(), lower_is_better=True), index=names
+    ).sort_values()
+    relative = (means.div(means[OURS], axis=0)).replace(np.inf, np.nan).mean()
+    times = results.pivot_table(
+        index=["dataset", "cost", "fold"], columns="model", values="fit_time"
+    )
+    total_ratio = times[names].sum() / times[REFERENCE].sum()
+    per_set = times.groupby(level="dataset").sum()
+    worst_ratio = per_set[names].div(per_set[REFERENCE], axis=0).max()
+    folds = compared.pivot_table(
+        index=["dataset", "cost", "fold"], columns="model", values="test_cost"
+    )
+    wtl: dict[str, str] = {OURS: ""}
+    for name in names[1:]:
+        pairs = [
+            (group[OURS].to_numpy(), group[name].to_numpy())
+            for _, group in folds.groupby(level=["dataset", "cost"])
+        ]
+        w, t, losses = win_tie_loss(pairs)
+        wtl[name] = f"{w}/{t}/{losses}"
+    table = pd.DataFrame(
+        {
+            "mean rank": ranks.round(2),
+            "cost vs ours": relative[ranks.index].round(3),
+            "ours w/t/l": pd.Series(wtl)[ranks.index],
+            "fit time vs RF-100": total_ratio[ranks.index].round(2),
+            "worst set": worst_ratio[ranks.index].round(2),
+        }
+    )
+    print(
+        f"\nRank table ({len(means)} set x cost rows; rank 1 = cheapest; w/t/l: "
+        "paired t-test over 5 folds, 5 %)"
+    )
+    print(table.to_string())
+    print("\nMean test cost per fold (C1 FN + C2 FP)")
+    with pd.option_context("display.width", 250, "display.max_columns", 30):
+        print(means.round(1).to_string())
+    chosen = results.loc[results["model"] == OURS, "chosen"].value_counts()
+    print("\nMinimumCostClassifier's chosen option (source/rule), over all fits")
+    print(chosen.to_string())
+    peers = ranks.drop(OURS)
+    return {
+        "rank": float(ranks[OURS]),
+        "best_peer_rank": float(peers.iloc[0]),
+        "margin": float(peers.iloc[0] - ranks[OURS]),
+        "fit_ratio": float(total_ratio[OURS]),
+        "worst_fit_ratio": float(worst_ratio[OURS]),
+        "best_peer": str(peers.index[0]),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=1, help="sets run at once")
+    parser.add_argument("--quick", action="store_true", help="4 sets, cost 5")
+    parser.add_argument("--sets", nargs="*", help="override the sets")
+    parser.add_argument("--csv", help="also write the per-fold rows here")
+    args = parser.parse_args()
+    names = args.sets or (QUICK_SETS if args.quick else SETS)
+    costs = (5,) if args.quick else COSTS
+    print("Sets (KEEL imbalanced collection; positives = the minority class)")
+    print(describe_sets(names).to_string())
+    started = time.perf_counter()
+    parts = Parallel(n_jobs=args.jobs, verbose=5)(
+        delayed(run_set)(name, costs) for name in names
+    )
+    results = pd.DataFrame([row for part in parts for row in part])
+    print(f"\n{len(results)} fits in {time.perf_counter() - started:.0f} s")
+    if args.csv:
+        results.to_csv(args.csv, index=False)
+    figures = report(results)
+    rank_ok = figures["margin"] >= 0.5
+    time_ok = figures["fit_ratio"] <= 5.0
+    print(
+        f"\nVerdict: MinimumCostClassifier's mean rank {figures['rank']:.2f}, best "
+        f"peer {figures['best_peer']} {figures['best_peer_rank']:.2f}: margin "
+        f"{figures['margin']:.2f} (target >= 0.5: {'met' if rank_ok else 'MISSED'}); "
+        f"fit time {figures['fit_ratio']:.2f}x a 100-tree random forest's, "
+        f"{figures['worst_fit_ratio']:.2f}x on its worst set (target <= 5: "
+        f"{'met' if time_ok else 'MISSED'})."
+    )
+
+
+if __name__ == "__main__":
+    main()
