@@ -13,17 +13,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from imblearn.ensemble import BalancedRandomForestClassifier
+from imblearn.ensemble import (
+    BalancedRandomForestClassifier,
+    EasyEnsembleClassifier,
+    RUSBoostClassifier,
+)
 from sklearn.base import BaseEstimator, TransformerMixin, clone
-from sklearn.ensemble import RandomForestClassifier
+from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.linear_model import LogisticRegression, Perceptron
+from sklearn.model_selection import TunedThresholdClassifierCV
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from costsense import boosting, margin, tree
+from costsense.metrics import make_cost_scorer
 from costsense.naive_bayes import DiscreteNaiveBayesClassifier
+from costsense.recommend import MinimumCostClassifier
 from costsense.rescale import (
     CostWeighting,
     MetaCost,
@@ -62,6 +69,12 @@ BASE_LEARNERS: dict[str, Callable[[int], BaseEstimator]] = {
     # CART regression tree: the base of the LogitBoost variants (AsyBL)
     "regression-tree": lambda seed: DecisionTreeRegressor(
         max_depth=3, random_state=seed
+    ),
+    # the peers of the recommended estimator (study "recommended"): with
+    # "weighting" they are trained with the costs as class weights
+    "forest": lambda seed: RandomForestClassifier(n_estimators=100, random_state=seed),
+    "hist-gradient-boosting": lambda seed: HistGradientBoostingClassifier(
+        random_state=seed
     ),
 }
 
@@ -173,6 +186,20 @@ METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
             bootstrap=False,
             random_state=seed,
         )
+    ),
+    # the estimator costsense recommends; the base learner is not used
+    "minimum-cost": lambda base, cost, pos, seed: MinimumCostClassifier(
+        cost=cost, pos_label=pos, random_state=seed
+    ),
+    # imbalanced-learn's ensembles of undersampled learners (defaults); not
+    # cost-sensitive, the base learner is not used
+    "rusboost": lambda base, cost, pos, seed: RUSBoostClassifier(random_state=seed),
+    "easy-ensemble": lambda base, cost, pos, seed: EasyEnsembleClassifier(
+        random_state=seed
+    ),
+    # scikit-learn's threshold tuned by 5-fold CV on the mean cost
+    "tuned-threshold": lambda base, cost, pos, seed: TunedThresholdClassifierCV(
+        base, scoring=make_cost_scorer(cost, pos_label=pos), cv=5, random_state=seed
     ),
 }
 
