@@ -32,6 +32,10 @@ folds in the same process: total fit time over all rows, and the largest per-set
 ratio); the per-set mean test costs; how often each option of
 MinimumCostClassifier was chosen; and the verdict against the targets.
 
+A fit that raises (imbalanced-learn's RUSBoost stops with "worse than random" when
+a round's stump is) is scored as the constant prediction of least training cost,
+and listed.
+
 Targets: MinimumCostClassifier has the best mean rank, by a margin of at least 0.5
 over the best peer, and a fit time at most 5x the 100-tree random forest's.
 
@@ -174,6 +178,12 @@ def models(cost: float, pos: Any, neg: Any) -> dict[str, Any]:
     }
 
 
+def _constant(y: np.ndarray, cost: float) -> int:
+    """The class whose constant prediction costs least on the training labels."""
+    positives = int(np.sum(y == 1))
+    return int(cost * positives > y.size - positives)
+
+
 def run_set(name: str, costs: tuple[float, ...]) -> list[dict[str, Any]]:
     """Every (cost, fold, model) of one set, single-threaded."""
     data = load_keel(name)
@@ -190,16 +200,21 @@ def run_set(name: str, costs: tuple[float, ...]) -> list[dict[str, Any]]:
             for fold, (train, test) in enumerate(folds.split(X, y)):
                 for model_name, model in models(cost, pos, neg).items():
                     started = time.perf_counter()
-                    model.fit(X[train], y[train])
-                    fit_time = time.perf_counter() - started
-                    predicted = model.predict(X[test])
+                    error = ""
+                    try:
+                        model.fit(X[train], y[train])
+                        fit_time = time.perf_counter() - started
+                        predicted = model.predict(X[test])
+                    except Exception as failure:  # scored as the fallback below
+                        fit_time = time.perf_counter() - started
+                        error = f"{type(failure).__name__}: {failure}"
+                        predicted = np.full(test.size, _constant(y[train], cost))
                     truth = y[test]
                     fn = int(np.sum((truth == pos) & (predicted != pos)))
                     fp = int(np.sum((truth != pos) & (predicted == pos)))
-                    inner = model[-1]
-                    chosen = (
-                        f"{inner.chosen_}/{inner.rule_}" if model_name == OURS else ""
-                    )
+                    chosen = ""
+                    if model_name == OURS and not error:
+                        chosen = f"{model[-1].chosen_}/{model[-1].rule_}"
                     rows.append(
                         {
                             "dataset": name,
@@ -209,6 +224,7 @@ def run_set(name: str, costs: tuple[float, ...]) -> list[dict[str, Any]]:
                             "test_cost": cost * fn + fp,
                             "fit_time": fit_time,
                             "chosen": chosen,
+                            "error": error,
                         }
                     )
     return rows
@@ -276,6 +292,14 @@ def report(results: pd.DataFrame) -> dict[str, float]:
     chosen = results.loc[results["model"] == OURS, "chosen"].value_counts()
     print("\nMinimumCostClassifier's chosen option (source/rule), over all fits")
     print(chosen.to_string())
+    failed = results[results["error"].fillna("") != ""]
+    print(f"\nFits that raised (scored as the cheapest constant class): {len(failed)}")
+    if len(failed):
+        summary = failed.groupby(["model", "dataset", "cost"]).agg(
+            folds=("fold", "size"), error=("error", "first")
+        )
+        with pd.option_context("display.max_colwidth", 90, "display.width", 250):
+            print(summary.to_string())
     peers = ranks.drop(OURS)
     return {
         "rank": float(ranks[OURS]),
@@ -299,10 +323,13 @@ def main() -> None:
     print("Sets (KEEL imbalanced collection; positives = the minority class)")
     print(describe_sets(names).to_string())
     started = time.perf_counter()
+    sizes = describe_sets(names)["rows"]
+    largest_first = sorted(names, key=lambda name: -int(sizes[name]))
     parts = Parallel(n_jobs=args.jobs, verbose=5)(
-        delayed(run_set)(name, costs) for name in names
+        delayed(run_set)(name, costs) for name in largest_first
     )
-    results = pd.DataFrame([row for part in parts for row in part])
+    by_name = dict(zip(largest_first, parts, strict=True))
+    results = pd.DataFrame([row for name in names for row in by_name[name]])
     print(f"\n{len(results)} fits in {time.perf_counter() - started:.0f} s")
     if args.csv:
         results.to_csv(args.csv, index=False)
