@@ -75,5 +75,5 @@ def test_evaluate_refuses_multiclass_targets():
 def test_unknown_model_and_base_are_named():
     with pytest.raises(ValueError, match="magic"):
         make_model("magic", cost=5, pos_label=1)
-    with pytest.raises(ValueError, match="forest"):
-        make_model("plain", base="forest", cost=5, pos_label=1)
+    with pytest.raises(ValueError, match="jungle"):
+        make_model("plain", base="jungle", cost=5, pos_label=1)
