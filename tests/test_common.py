@@ -38,7 +38,16 @@ _BALANCED_BY_ROWS = (
     "rows, unweighted: a row repeated twice changes both where an integer weight "
     "only starts EFSBoost's weights (tests/boosting/test_obpd_efs.py)"
 )
+_FOREST_BOOTSTRAP = (
+    "its forest candidate draws bootstrap samples at random (scikit-learn's "
+    "RandomForestClassifier fails this check the same way), and its inner folds "
+    "split rows, not weights: a row repeated twice is drawn and split "
+    "independently where an integer weight is not"
+)
 EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {
+    "MinimumCostClassifier": {
+        "check_sample_weight_equivalence_on_dense_data": _FOREST_BOOTSTRAP
+    },
     "OBPDEFSBoostClassifier": {
         "check_sample_weight_equivalence_on_dense_data": _BALANCED_BY_ROWS
     },

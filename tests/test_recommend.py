@@ -344,3 +344,42 @@ def test_the_root_package_loads_the_estimator_lazily():
     assert "MinimumCostClassifier" in costsense.__all__
     with pytest.raises(AttributeError, match="no attribute"):
         costsense.NoSuchThing  # noqa: B018
+
+
+def test_sample_weight_reaches_the_candidates_and_weighs_the_chosen_cost():
+    """Every candidate is fitted with the weights (a deterministic one gives the
+    model of its own weighted fit); one whose fit takes no weights is skipped."""
+    X, y = make_classification(n_samples=300, weights=[0.8], random_state=3)
+    w = np.where(np.arange(len(y)) % 3 == 0, 2.0, 1.0)
+    params = {
+        "cost": 5,
+        "candidates": [LogisticRegression(max_iter=1000)],
+        "random_state": 0,
+    }
+    weighted = MinimumCostClassifier(**params).fit(X, y, sample_weight=w)
+    reference = LogisticRegression(max_iter=1000).fit(X, y, sample_weight=w)
+    model = weighted.candidates_["logisticregression"]
+    np.testing.assert_allclose(
+        model.predict_proba(X), reference.predict_proba(X), rtol=1e-6, atol=1e-8
+    )
+    unweighted = MinimumCostClassifier(**params).fit(X, y)
+    assert not np.allclose(
+        unweighted.candidates_["logisticregression"].coef_, model.coef_
+    )
+
+    # a candidate whose fit takes no sample_weight fails and is skipped
+    class NoWeights(ClassifierMixin, BaseEstimator):
+        def fit(self, X, y):
+            self.classes_ = np.unique(y)
+            return self
+
+        def predict_proba(self, X):
+            return np.full((len(X), 2), 0.5)
+
+    with pytest.warns(FitFailedWarning, match="sample_weight"):
+        mixed = MinimumCostClassifier(
+            cost=5,
+            candidates=[NoWeights(), LogisticRegression(max_iter=1000)],
+            random_state=0,
+        ).fit(X, y, sample_weight=w)
+    assert list(mixed.candidates_) == ["logisticregression"]

