@@ -29,7 +29,11 @@ def test_equals_the_pipeline_of_obpd_then_efsboost_for_the_same_seed(sampling, s
     ).fit(X, y)
     pipeline = make_pipeline(
         OBPDSampler(
-            sampler=sampling, gibbs_steps=steps, max_components=3, random_state=7
+            n_components="fj",
+            sampler=sampling,
+            gibbs_steps=steps,
+            max_components=3,
+            random_state=7,
         ),
         EFSBoostClassifier(n_estimators=10),
     ).fit(X, y)
@@ -64,7 +68,9 @@ def test_sample_weight_starts_efsboost_and_synthetic_rows_take_their_class_mean(
     w = np.where(y == 1, 3.0, 1.0)
     params = {"n_estimators": 5, "sampling": "ancestral", "max_components": 2}
     model = OBPDEFSBoostClassifier(**params, random_state=0).fit(X, y, sample_weight=w)
-    sampler = OBPDSampler(sampler="ancestral", max_components=2, random_state=0)
+    sampler = OBPDSampler(
+        n_components="fj", sampler="ancestral", max_components=2, random_state=0
+    )
     X_res, y_res = sampler.fit_resample(X, y)
     # the synthetic rows are all positive here: their class's mean weight is 3
     expected = np.concatenate([w, np.full(len(y_res) - len(y), 3.0)])

@@ -8,9 +8,10 @@ EFSBoostClassifier(...))`` with the paper's settings as defaults, under the name
 reader of the paper looks for, and with both fitted parts in reach
 (``sampler_``, ``booster_``).
 
-The paper's settings (section 4.2): Gibbs sampling with ``T = 100`` sweeps, 50
-naive Bayes rounds. The 200 % oversampling rate of section 4.2 is the rate of
-SMOTEBoost and RWOBoost; algorithm 2 itself asks for a *balanced* set
+The paper's settings (section 4.2 and algorithm 1): Gibbs sampling with ``T = 100``
+sweeps, 50 rounds of its counting naive Bayes, the mixtures' component count by
+Figueiredo & Jain's method. The 200 % oversampling rate of section 4.2 is the rate
+of SMOTEBoost and RWOBoost; algorithm 2 itself asks for a *balanced* set
 (``sampling_strategy="auto"``), which is the default here.
 """
 
@@ -52,9 +53,10 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         ancestral draws (faster; the same law).
     gibbs_steps : int, default=100
         Gibbs sweeps per synthetic row (the paper's ``T``).
-    n_components : "aic", "bic", "fj" or int, default="aic"
+    n_components : "fj", "aic", "bic" or int, default="fj"
         OBPD's number of mixture components per class
-        (:class:`~costsense.sampling.OBPDSampler`).
+        (:class:`~costsense.sampling.OBPDSampler`): by default Figueiredo & Jain's
+        minimum message length, as paper 003 chooses it.
     max_components : int, default=10
         Largest number of components searched.
     naive_bayes : {"discrete", "gaussian"}, default="discrete"
@@ -149,7 +151,7 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         sampling_strategy: Any = "auto",
         sampling: str = "gibbs",
         gibbs_steps: int = 100,
-        n_components: Any = "aic",
+        n_components: Any = "fj",
         max_components: int = 10,
         naive_bayes: str = "discrete",
         n_bins: int = 10,
