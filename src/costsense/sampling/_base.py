@@ -7,10 +7,10 @@ by roulette wheel from the class's own value frequencies (paper 003, algorithm 1
 the output, unchanged; the synthetic rows of each class follow in ``sampling_strategy_``
 order, as imbalanced-learn's oversamplers do.
 
-Fit once, draw many times: a subclass that splits its work into
-:meth:`~ClassDensityOverSampler._fit_continuous` (the class model, from the rows and a
-seed) and :meth:`~ClassDensityOverSampler._sample_continuous` (draws from a fitted
-model) gets :meth:`~ClassDensityOverSampler._redraw`, which draws new synthetic rows
+Fit once, draw many times: a :class:`RedrawableOverSampler` splits its work into
+:meth:`~RedrawableOverSampler._fit_continuous` (the class model, from the rows and a
+seed) and :meth:`~RedrawableOverSampler._sample_continuous` (draws from a fitted
+model) and gets :meth:`~RedrawableOverSampler._redraw`, which draws new synthetic rows
 from the models of the last ``fit_resample`` without refitting them (the boosters'
 per-round sampler uses it through a public ``redraw``; see
 :mod:`costsense.boosting._resample`). Both paths consume the random stream alike: per
@@ -21,6 +21,7 @@ class, the model's seed, the continuous draws, then each categorical column's. S
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from numbers import Integral
 from typing import Any, ClassVar
 
@@ -66,9 +67,8 @@ def roulette_wheel(
 class ClassDensityOverSampler(BaseOverSampler):
     """Base of the oversamplers that draw each class's rows from a fitted model.
 
-    Subclasses implement :meth:`_fit_continuous` and :meth:`_sample_continuous`
-    (and may then offer :meth:`_redraw` publicly), or :meth:`_draw_continuous`
-    alone.
+    Subclasses implement :meth:`_draw_continuous`; those that fit a model they can
+    draw from again derive from :class:`RedrawableOverSampler` instead.
     """
 
     _parameter_constraints: ClassVar[dict[str, Any]] = {
@@ -145,6 +145,50 @@ class ClassDensityOverSampler(BaseOverSampler):
         self._stream_ = rng  # what redraw() continues when given no random_state
         return np.vstack(X_parts), np.concatenate(y_parts)
 
+    @abstractmethod
+    def _draw_continuous(
+        self, X_class: NDArray[np.float64], n_new: int, rng: np.random.Generator
+    ) -> tuple[Any, NDArray[np.float64]]:
+        """Fit the class's model; return it and ``n_new`` draws of its columns."""
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = False
+        return tags
+
+
+class RedrawableOverSampler(ClassDensityOverSampler):
+    """Base of the oversamplers whose class models can be drawn from again.
+
+    Subclasses implement :meth:`_fit_continuous` and :meth:`_sample_continuous`
+    and may offer :meth:`_redraw` publicly (see the module docstring).
+    """
+
+    def _draw_continuous(
+        self, X_class: NDArray[np.float64], n_new: int, rng: np.random.Generator
+    ) -> tuple[Any, NDArray[np.float64]]:
+        """Fit the class's model; return it and ``n_new`` draws of its columns.
+
+        :meth:`_fit_continuous` with a seed drawn from ``rng``, then
+        :meth:`_sample_continuous`.
+        """
+        model = self._fit_continuous(X_class, int(rng.integers(SEED_BOUND)))
+        return model, self._sample_continuous(model, X_class, n_new, rng)
+
+    @abstractmethod
+    def _fit_continuous(self, X_class: NDArray[np.float64], seed: int) -> Any:
+        """Fit and return the model of a class's continuous columns."""
+
+    @abstractmethod
+    def _sample_continuous(
+        self,
+        model: Any,
+        X_class: NDArray[np.float64],
+        n_new: int,
+        rng: np.random.Generator,
+    ) -> NDArray[np.float64]:
+        """Draw ``n_new`` rows of continuous columns from a fitted class model."""
+
     def _redraw(self, random_state: Any = None) -> tuple[FloatArray, NDArray[Any]]:
         """Draw new synthetic rows from the class models of the last ``fit_resample``.
 
@@ -194,34 +238,3 @@ class ClassDensityOverSampler(BaseOverSampler):
                 0, dtype=self._label_dtype_
             )
         return np.vstack(X_parts), np.concatenate(y_parts)
-
-    def _draw_continuous(
-        self, X_class: NDArray[np.float64], n_new: int, rng: np.random.Generator
-    ) -> tuple[Any, NDArray[np.float64]]:
-        """Fit the class's model; return it and ``n_new`` draws of its columns.
-
-        By default, :meth:`_fit_continuous` with a seed drawn from ``rng``, then
-        :meth:`_sample_continuous`; a subclass that fits and draws in one go
-        overrides this instead (and has no ``redraw``).
-        """
-        model = self._fit_continuous(X_class, int(rng.integers(SEED_BOUND)))
-        return model, self._sample_continuous(model, X_class, n_new, rng)
-
-    def _fit_continuous(self, X_class: NDArray[np.float64], seed: int) -> Any:
-        """Fit and return the model of a class's continuous columns."""
-        raise NotImplementedError
-
-    def _sample_continuous(
-        self,
-        model: Any,
-        X_class: NDArray[np.float64],
-        n_new: int,
-        rng: np.random.Generator,
-    ) -> NDArray[np.float64]:
-        """Draw ``n_new`` rows of continuous columns from a fitted class model."""
-        raise NotImplementedError
-
-    def __sklearn_tags__(self) -> Any:
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = False
-        return tags

@@ -54,7 +54,7 @@ from sklearn.mixture import GaussianMixture
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 
-from costsense.sampling._base import ClassDensityOverSampler
+from costsense.sampling._base import RedrawableOverSampler
 from costsense.sampling._fj import figueiredo_jain
 from costsense.sampling._gibbs import gibbs_sweep_compiled
 from costsense.sampling._gmm import as_gaussian_mixture, split_search
@@ -201,7 +201,7 @@ def gibbs_sweep(
         x[:, i] = new
 
 
-class OBPDSampler(ClassDensityOverSampler):
+class OBPDSampler(RedrawableOverSampler):
     """Oversampling by a Gaussian-mixture model of each class (OBPD, paper 003).
 
     See :mod:`costsense.sampling._obpd` for what is implemented and why.
@@ -282,7 +282,7 @@ class OBPDSampler(ClassDensityOverSampler):
     """
 
     _parameter_constraints: ClassVar[dict[str, Any]] = {
-        **ClassDensityOverSampler._parameter_constraints,
+        **RedrawableOverSampler._parameter_constraints,
         "n_components": [
             StrOptions({"aic", "bic", "fj"}),
             Interval(Integral, 1, None, closed="left"),
