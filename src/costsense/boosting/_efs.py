@@ -281,7 +281,7 @@ class EFSBoostClassifier(ClassifierBase):
         # the counting naive Bayes reads weights as rows: D times the rows the
         # starting weights stand for (integer weights = repeated rows); the
         # Gaussian one is scale-free and gets D itself
-        rows = start.sum() if self.naive_bayes == "discrete" else 1.0
+        weight_scale = start.sum() if self.naive_bayes == "discrete" else 1.0
         start = start / start.sum()
         n_features = X.shape[1]
         # the features' standard deviations under the starting weights (integer
@@ -306,7 +306,7 @@ class EFSBoostClassifier(ClassifierBase):
         for t in range(self.n_estimators):
             columns = np.flatnonzero(support)
             model = self._weak_learner()
-            model.fit(X[:, columns], target, sample_weight=D * rows)
+            model.fit(X[:, columns], target, sample_weight=D * weight_scale)
             predicted = model.predict(X[:, columns])
             wrong = predicted != target
             error = float(D[wrong].sum())

@@ -103,9 +103,9 @@ def _noise_table(
             ]
             if not fits or count <= 0:
                 continue
+            n_features = len(fits[0]["drop_round"])
             for offset in range(count, 0, -1):
                 dropped = np.array([d["drop_round"][-offset] for d in fits])
-                n_features = len(fits[0]["drop_round"])
                 when = dropped[dropped > 0]
                 early = int(np.sum((dropped > 0) & (dropped < _EARLY_ROUND)))
                 spread = (
