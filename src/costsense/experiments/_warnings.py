@@ -1,0 +1,323 @@
+"""Warnings of many fits, summarised: one line per algorithm and kind, not a flood.
+
+A study fits hundreds of models; a solver that stops at its iteration cap warns in
+every one of them, and a printed warning per fit buries the one line that matters.
+The runner (and ``costsense evaluate``) therefore records the warnings raised while
+one model is fitted and scored (:func:`collect_warnings`), adds them to a
+:class:`WarningTally` under the algorithm's name, and shows the tally's
+:meth:`~WarningTally.lines`: per (algorithm, warning category), how many warnings
+in how many fits, the message (numbers written ``N``, so that "did not converge in
+1000 epochs" and "in 500 epochs" count as one) and what to change.
+
+The tally is plain data (dicts of strings and integers): it pickles, so worker
+processes can return it, and :meth:`~WarningTally.to_rows` /
+:meth:`~WarningTally.from_rows` write it to a table and read it back unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["WarningTally", "advice", "collect_warnings", "normalise_message"]
+
+#: A number on its own (not the digit of a name such as ``AdaC2``): an optional
+#: sign, digits, an optional fraction and exponent.
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
+#: Longest message kept in a summary line (the rest is elided).
+_MAX_MESSAGE = 160
+
+
+@contextmanager
+def collect_warnings() -> Iterator[list[warnings.WarningMessage]]:
+    """Record every warning raised inside the block instead of printing it.
+
+    Every warning is recorded, also one repeated from the same line (the
+    ``"always"`` filter), so that the counts are right. Warnings that the
+    current filters turn into errors (``-W error``, pytest's ``filterwarnings``)
+    still raise.
+
+    Yields
+    ------
+    list of warnings.WarningMessage
+        Filled as warnings are raised; complete when the block ends.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with collect_warnings() as records:
+    ...     warnings.warn("solver stopped after 100 epochs", RuntimeWarning)
+    >>> [str(r.message) for r in records]
+    ['solver stopped after 100 epochs']
+    """
+    errors = [entry for entry in warnings.filters if entry[0] == "error"]
+    with warnings.catch_warnings(record=True) as records:
+        warnings.simplefilter("always")
+        for _, message, category, module, lineno in reversed(errors):
+            if not isinstance(category, type):  # always a class in practice
+                continue
+            warnings.filterwarnings(
+                "error",
+                message=message.pattern if message is not None else "",
+                category=category,
+                module=module.pattern if module is not None else "",
+                lineno=lineno,
+            )
+        yield records
+
+
+def normalise_message(message: object) -> str:
+    """Return a warning's message with its numbers written ``N``, on one line.
+
+    Parameters
+    ----------
+    message : object
+        The warning (or its text).
+
+    Returns
+    -------
+    str
+        The first line, numbers replaced by ``N`` (digits inside names such as
+        ``AdaC2Classifier`` are kept), at most 160 characters.
+
+    Examples
+    --------
+    >>> normalise_message("AdaC2Classifier stopped after 12 rounds (edge 0.5)")
+    'AdaC2Classifier stopped after N rounds (edge N)'
+    """
+    lines = str(message).strip().splitlines()
+    text = _NUMBER.sub("N", lines[0] if lines else "").strip()
+    if len(text) > _MAX_MESSAGE:
+        text = text[: _MAX_MESSAGE - 3].rstrip() + "..."
+    return text
+
+
+def advice(category: str, message: str) -> str:
+    """Return what a warning of ``category`` means for a study, and what to change.
+
+    Parameters
+    ----------
+    category : str
+        The warning class's name.
+    message : str
+        Its (normalised) message.
+
+    Returns
+    -------
+    str
+        Advice for the known kinds; "" for any other (its message says it).
+    """
+    if category == "ConvergenceWarning":
+        return (
+            "the solver stopped at its iteration cap before its tolerance; raise "
+            "max_iter, or loosen tol (in the algorithm's params)"
+        )
+    if category == "UndefinedMetricWarning":
+        if "no predicted" in message.lower():
+            return (
+                "a fold with no predicted positive, so precision is undefined "
+                "(reported as 0)"
+            )
+        return "a metric undefined on some fold (reported as its zero_division value)"
+    if category == "DegenerateModelWarning":
+        return (
+            "the model predicts one class; see its stop_reason_, and try another "
+            "base learner, cost or number of rounds"
+        )
+    return ""
+
+
+class WarningTally:
+    """Counts of warnings per (algorithm, category, normalised message).
+
+    Attributes
+    ----------
+    counts : dict
+        ``(algorithm, category, message) -> [warnings, fits]``: how many warnings
+        of that message, and in how many fits it was raised.
+    kind_fits : dict
+        ``(algorithm, category) -> fits``: fits that raised the category at all.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> tally = WarningTally()
+    >>> for epochs in (100, 200):
+    ...     with collect_warnings() as records:
+    ...         warnings.warn(f"no convergence in {epochs} epochs", RuntimeWarning)
+    ...     tally.add("svm", records)
+    >>> tally.lines()
+    ['svm: 2 RuntimeWarning in 2 fits: no convergence in N epochs']
+    """
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[str, str, str], list[int]] = {}
+        self.kind_fits: dict[tuple[str, str], int] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.counts)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WarningTally):
+            return NotImplemented
+        return self.counts == other.counts and self.kind_fits == other.kind_fits
+
+    def __repr__(self) -> str:
+        return f"WarningTally({self.to_rows()!r})"
+
+    def add(self, algorithm: str, records: Iterable[Any]) -> None:
+        """Add the warnings of one fit of ``algorithm``.
+
+        Parameters
+        ----------
+        algorithm : str
+            The algorithm's name (a line of the summary per name and category).
+        records : iterable of warnings.WarningMessage
+            The fit's warnings, as :func:`collect_warnings` records them (any
+            object with ``category`` and ``message`` attributes).
+        """
+        counts: dict[tuple[str, str], int] = {}
+        for record in records:
+            key = (record.category.__name__, normalise_message(record.message))
+            counts[key] = counts.get(key, 0) + 1
+        self.add_counts(algorithm, counts)
+
+    def add_counts(self, algorithm: str, counts: Mapping[tuple[str, str], int]) -> None:
+        """Add one fit's warnings given as counts (what a results store keeps).
+
+        Parameters
+        ----------
+        algorithm : str
+            The algorithm's name.
+        counts : mapping of (str, str) to int
+            ``(category, normalised message) -> number of warnings`` of the fit.
+        """
+        for (category, message), count in counts.items():
+            if count <= 0:
+                continue
+            entry = self.counts.setdefault((algorithm, category, message), [0, 0])
+            entry[0] += int(count)
+            entry[1] += 1
+        for category in {category for (category, _), n in counts.items() if n > 0}:
+            kind = (algorithm, category)
+            self.kind_fits[kind] = self.kind_fits.get(kind, 0) + 1
+
+    def merge(self, other: WarningTally) -> None:
+        """Add another tally's counts to this one (the fits are disjoint).
+
+        Parameters
+        ----------
+        other : WarningTally
+            Another tally (another worker's, another run's).
+        """
+        for key, (count, fits) in other.counts.items():
+            entry = self.counts.setdefault(key, [0, 0])
+            entry[0] += count
+            entry[1] += fits
+        for kind, fits in other.kind_fits.items():
+            self.kind_fits[kind] = self.kind_fits.get(kind, 0) + fits
+
+    def lines(self) -> list[str]:
+        """Return one summary line per (algorithm, category), in a fixed order.
+
+        Returns
+        -------
+        list of str
+            ``"<algorithm>: <count> <category> in <fits> fit(s): <message>[; <what
+            to change>]"``, the message being the category's most frequent one
+            (the others counted as "and K other messages"). Sorted by algorithm,
+            then category.
+        """
+        result = []
+        for algorithm, category in sorted(self.kind_fits):
+            messages = sorted(
+                (
+                    (-count, message)
+                    for (a, c, message), (count, _) in self.counts.items()
+                    if (a, c) == (algorithm, category)
+                ),
+            )
+            total = -sum(negative for negative, _ in messages)
+            fits = self.kind_fits[(algorithm, category)]
+            message = messages[0][1]
+            others = len(messages) - 1
+            if others:
+                message += f" (and {others} other message{'s' * (others > 1)})"
+            line = (
+                f"{algorithm}: {total} {category} in {fits} "
+                f"fit{'s' * (fits != 1)}: {message}"
+            )
+            hint = advice(category, message)
+            result.append(f"{line}; {hint}" if hint else line)
+        return result
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """Return the tally as rows of plain data (a table, JSON).
+
+        Returns
+        -------
+        list of dict
+            One per (algorithm, category, message): ``algorithm``, ``category``,
+            ``message``, ``count`` (warnings), ``fits`` (fits with that message)
+            and ``kind_fits`` (fits with that category, repeated on its rows).
+        """
+        return [
+            {
+                "algorithm": algorithm,
+                "category": category,
+                "message": message,
+                "count": count,
+                "fits": fits,
+                "kind_fits": self.kind_fits[(algorithm, category)],
+            }
+            for (algorithm, category, message), (count, fits) in sorted(
+                self.counts.items()
+            )
+        ]
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> WarningTally:
+        """Rebuild a tally from :meth:`to_rows` output.
+
+        Parameters
+        ----------
+        rows : iterable of mapping
+            Rows with the keys of :meth:`to_rows`; ``kind_fits`` may be missing
+            (then the largest ``fits`` of the category's messages stands for it).
+
+        Returns
+        -------
+        WarningTally
+
+        Raises
+        ------
+        ValueError
+            If a row lacks a key, or a count is not a positive whole number.
+        """
+        tally = cls()
+        for row in rows:
+            missing = sorted(
+                {"algorithm", "category", "message", "count", "fits"} - set(row)
+            )
+            if missing:
+                raise ValueError(
+                    f"rows: a warning row lacks {missing}; give the rows "
+                    "WarningTally.to_rows() returns."
+                )
+            count, fits = int(row["count"]), int(row["fits"])
+            if count < 1 or fits < 1 or fits > count:
+                raise ValueError(
+                    f"rows: count ({count}) and fits ({fits}) must be whole numbers "
+                    "with 1 <= fits <= count."
+                )
+            key = (str(row["algorithm"]), str(row["category"]), str(row["message"]))
+            entry = tally.counts.setdefault(key, [0, 0])
+            entry[0] += count
+            entry[1] += fits
+            kind = key[:2]
+            kind_fits = int(row.get("kind_fits", fits))
+            tally.kind_fits[kind] = max(tally.kind_fits.get(kind, 0), kind_fits)
+        return tally

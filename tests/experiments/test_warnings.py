@@ -1,0 +1,136 @@
+"""Warnings of many fits: recorded, not printed; one summary line per kind."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics import precision_score
+
+from costsense.experiments._warnings import (
+    WarningTally,
+    collect_warnings,
+    normalise_message,
+)
+
+
+class DegenerateModelWarning(UserWarning):
+    """Stands for costsense's own warning (matched by its class name)."""
+
+
+def _fit(*messages, category=ConvergenceWarning):
+    """Records of one fake fit raising ``messages`` (from one source line)."""
+    with collect_warnings() as records:
+        for message in messages:
+            warnings.warn(message, category, stacklevel=1)
+    return records
+
+
+def test_a_warning_repeated_from_one_line_is_recorded_every_time_not_printed(capsys):
+    with collect_warnings() as records:
+        for _ in range(3):
+            warnings.warn("same line", RuntimeWarning, stacklevel=1)
+    assert len(records) == 3
+    assert capsys.readouterr().err == ""
+
+
+def test_warnings_turned_into_errors_still_raise():
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", category=FutureWarning)
+        with pytest.raises(FutureWarning, match="going away"):
+            with collect_warnings():
+                warnings.warn("going away", FutureWarning, stacklevel=1)
+        # other categories are still recorded
+        with collect_warnings() as records:
+            warnings.warn("kept", RuntimeWarning, stacklevel=1)
+        assert [str(r.message) for r in records] == ["kept"]
+
+
+def test_numbers_are_normalised_but_digits_in_names_are_kept():
+    assert (
+        normalise_message("AdaC2Classifier: 12 rounds, tol=1e-3, edge -0.25\nmore")
+        == "AdaC2Classifier: N rounds, tol=N, edge N"
+    )
+    assert normalise_message("x" * 300).endswith("...")
+    assert len(normalise_message("x" * 300)) == 160
+
+
+def test_three_warnings_in_each_of_four_fits_give_one_line_counting_twelve():
+    tally = WarningTally()
+    for fit in range(4):
+        records = _fit(
+            *(f"did not converge in {100 * (fit + k)} epochs" for k in (1, 2, 3))
+        )
+        tally.add("CS-LDM", records)
+    assert tally.lines() == [
+        "CS-LDM: 12 ConvergenceWarning in 4 fits: did not converge in N epochs; "
+        "the solver stopped at its iteration cap before its tolerance; raise "
+        "max_iter, or loosen tol (in the algorithm's params)"
+    ]
+    (row,) = tally.to_rows()
+    assert (row["count"], row["fits"], row["kind_fits"]) == (12, 4, 4)
+
+
+def test_one_line_per_algorithm_and_kind_with_the_most_frequent_message():
+    tally = WarningTally()
+    tally.add("A", _fit("stopped at 5", "stopped at 6", "other problem"))
+    tally.add("A", _fit("a runtime thing", category=RuntimeWarning))
+    tally.add("A", [])  # a fit without warnings counts nowhere
+    tally.add("B", _fit("stopped at 7"))
+    lines = tally.lines()
+    assert len(lines) == 3
+    assert lines[0].startswith(
+        "A: 3 ConvergenceWarning in 1 fit: stopped at N (and 1 other message); "
+    )
+    # a kind without advice shows its message only
+    assert lines[1] == "A: 1 RuntimeWarning in 1 fit: a runtime thing"
+    assert lines[2].startswith("B: 1 ConvergenceWarning in 1 fit: stopped at N; ")
+
+
+def test_the_known_kinds_say_what_they_mean():
+    tally = WarningTally()
+    with collect_warnings() as records:
+        # no predicted positive: precision is 0/0
+        assert precision_score(np.array([0, 1, 1]), np.array([0, 0, 0])) == 0.0
+    tally.add("plain", records)
+    tally.add("adacost", _fit("predicts one class", category=DegenerateModelWarning))
+    text = "\n".join(tally.lines())
+    assert "adacost: 1 DegenerateModelWarning in 1 fit" in text
+    assert "the model predicts one class" in text
+    assert "plain: 1 UndefinedMetricWarning in 1 fit" in text
+    assert "a fold with no predicted positive, so precision is undefined" in text
+
+
+def test_rows_and_pickles_round_trip_and_merge_adds_disjoint_fits():
+    first, second, whole = WarningTally(), WarningTally(), WarningTally()
+    fits = [
+        ("A", _fit("x 1", "y 2")),
+        ("A", _fit("x 3")),
+        ("B", _fit("z", category=RuntimeWarning)),
+        ("A", _fit("y 4")),
+    ]
+    for i, (algorithm, records) in enumerate(fits):
+        (first if i % 2 else second).add(algorithm, records)
+        whole.add(algorithm, records)
+    first.merge(second)
+    assert first == whole
+    assert WarningTally.from_rows(whole.to_rows()) == whole
+    assert pickle.loads(pickle.dumps(whole)) == whole
+    # kind_fits differs from any message's fits: 3 fits raised A's
+    # ConvergenceWarning, 2 of them "x N" and 2 "y N"
+    assert whole.kind_fits[("A", "ConvergenceWarning")] == 3
+    assert whole.lines()[0].startswith("A: 4 ConvergenceWarning in 3 fits")
+
+
+def test_bad_rows_are_refused_with_the_fix():
+    with pytest.raises(ValueError, match=r"lacks \['fits'\]; give the rows"):
+        WarningTally.from_rows(
+            [{"algorithm": "A", "category": "C", "message": "m", "count": 1}]
+        )
+    with pytest.raises(ValueError, match=r"1 <= fits <= count"):
+        WarningTally.from_rows(
+            [{"algorithm": "A", "category": "C", "message": "m", "count": 1, "fits": 2}]
+        )
