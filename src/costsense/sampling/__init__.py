@@ -2,7 +2,9 @@
 
 Both follow imbalanced-learn's ``fit_resample`` contract (``sampling_strategy``,
 ``random_state``) and work inside its :class:`~imblearn.pipeline.Pipeline`;
-categorical columns are drawn by roulette wheel from the class's frequencies.
+categorical columns (any values, strings included; given by index, mask, name or
+"auto", as for imbalanced-learn's SMOTENC) are drawn by roulette wheel from the
+class's frequencies. A DataFrame in gives a DataFrame out, with its dtypes.
 SMOTE is imbalanced-learn's own.
 """
 

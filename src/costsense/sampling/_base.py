@@ -7,6 +7,13 @@ by roulette wheel from the class's own value frequencies (paper 003, algorithm 1
 the output, unchanged; the synthetic rows of each class follow in ``sampling_strategy_``
 order, as imbalanced-learn's oversamplers do.
 
+Real tables: a DataFrame, or an ndarray of objects (strings as categories), is
+encoded once (continuous columns as float64, each categorical column's values as
+integer codes; :mod:`costsense.sampling._columns`), resampled by the same numeric
+code as an ndarray of numbers, and decoded back to the input's form and dtypes.
+``categorical_features`` takes indices, a boolean mask, column names or ``"auto"``,
+as imbalanced-learn's SMOTENC does.
+
 Fit once, draw many times: a :class:`RedrawableOverSampler` splits its work into
 :meth:`~RedrawableOverSampler._fit_continuous` (the class model, from the rows and a
 seed) and :meth:`~RedrawableOverSampler._sample_continuous` (draws from a fitted
@@ -22,15 +29,24 @@ class, the model's seed, the continuous draws, then each categorical column's. S
 from __future__ import annotations
 
 from abc import abstractmethod
-from numbers import Integral
 from typing import Any, ClassVar
 
 import numpy as np
 from imblearn.over_sampling.base import BaseOverSampler
 from imblearn.utils import check_target_type
 from numpy.typing import NDArray
+from sklearn.utils import check_array, check_consistent_length
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from costsense.sampling._columns import (
+    EncodedTable,
+    TableCodec,
+    categorical_mask,
+    encode_table,
+    is_dataframe,
+    is_table,
+)
+from costsense.utils._compat import StrOptions
 from costsense.utils._random import draw_seed
 
 FloatArray = NDArray[np.floating]
@@ -73,64 +89,63 @@ class ClassDensityOverSampler(BaseOverSampler):
 
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         **BaseOverSampler._parameter_constraints,
-        "categorical_features": ["array-like", None],
+        "categorical_features": ["array-like", StrOptions({"auto"}), None],
     }
 
-    def _categorical_mask(self, n_features: int) -> NDArray[np.bool_]:
-        """Return the boolean mask of categorical columns (from indices or a mask)."""
-        if self.categorical_features is None:
-            return np.zeros(n_features, dtype=bool)
-        given = np.asarray(self.categorical_features)
-        if given.dtype == bool:
-            if given.shape != (n_features,):
-                raise ValueError(
-                    f"categorical_features as a boolean mask needs {n_features} "
-                    f"entries (one per column of X), got shape {given.shape}."
-                )
-            return given.copy()
-        if given.ndim != 1 or not all(
-            isinstance(i, Integral | np.integer) for i in given.tolist()
-        ):
-            raise ValueError(
-                "categorical_features must be column indices (integers) or a boolean "
-                f"mask, got {self.categorical_features!r}."
-            )
-        if given.size and (given.min() < -n_features or given.max() >= n_features):
-            raise ValueError(
-                f"categorical_features has an index outside X's {n_features} columns: "
-                f"{self.categorical_features!r}."
-            )
-        mask = np.zeros(n_features, dtype=bool)
-        mask[given] = True
-        return mask
-
     def _check_X_y(self, X: Any, y: Any, accept_sparse: Any = None) -> tuple:
-        # dense numbers only: the class models are densities over real columns
-        y, binarize_y = check_target_type(y, indicate_one_vs_all=True)
-        X, y = validate_data(
-            self,
-            X=X,
-            y=y,
-            reset=True,
-            accept_sparse=False,
-            dtype=[np.float64, np.float32],
-        )
-        return X, y, binarize_y
+        """Check the input; encode a table (DataFrame, objects) as numbers.
 
-    def _fit_resample(self, X: FloatArray, y: NDArray[Any]) -> tuple:
-        categorical = self._categorical_mask(X.shape[1])
+        A numeric ndarray (or list, or sparse matrix, which is refused) takes the
+        numeric path: X as float64 or float32, its dtype kept. A DataFrame, or an
+        ndarray of objects or strings, is encoded once (continuous columns as
+        float64, categorical ones as codes; :mod:`costsense.sampling._columns`),
+        resampled as numbers and decoded by :meth:`_fit_resample`.
+        """
+        y, binarize_y = check_target_type(y, indicate_one_vs_all=True)
+        if not is_table(X):
+            X, y = validate_data(
+                self,
+                X=X,
+                y=y,
+                reset=True,
+                accept_sparse=False,
+                dtype=[np.float64, np.float32],
+            )
+            return X, y, binarize_y
+        if not is_dataframe(X):
+            X = check_array(X, dtype=None, ensure_all_finite=False)
+        elif X.ndim != 2 or X.shape[0] < 1:
+            raise ValueError(
+                f"X must have at least one row and one column, got shape {X.shape}."
+            )
+        check_consistent_length(X, y)
+        validate_data(self, X=X, y=y, reset=True, skip_check_array=True)
+        categorical = categorical_mask(self.categorical_features, X, X.shape[1])
+        return encode_table(X, categorical), y, binarize_y
+
+    def _fit_resample(self, X: FloatArray | EncodedTable, y: NDArray[Any]) -> tuple:
+        values: FloatArray  # the encoded table, or X itself
+        if isinstance(X, EncodedTable):
+            table: EncodedTable | None = X
+            values, categorical = X.encoded, X.codec.categorical
+        else:
+            table, values = None, X
+            categorical = categorical_mask(
+                self.categorical_features, values, values.shape[1]
+            )
         continuous = ~categorical
         rng = np.random.default_rng(draw_seed(self.random_state))
         self.categorical_features_ = np.flatnonzero(categorical)
         self.models_: dict[Any, Any] = {}
         self._class_rows_: dict[Any, NDArray[Any]] = {}
-        X_parts, y_parts = [X], [y]
+        self._codec_: TableCodec | None = None if table is None else table.codec
+        X_parts, y_parts = [values], [y]
         for label, n_new in self.sampling_strategy_.items():
             if n_new == 0:
                 continue
-            X_class = X[y == label]
+            X_class = values[y == label]
             self._class_rows_[label] = X_class
-            synthetic = np.empty((n_new, X.shape[1]), dtype=X.dtype)
+            synthetic = np.empty((n_new, values.shape[1]), dtype=values.dtype)
             if continuous.any():
                 model, draws = self._draw_continuous(
                     X_class[:, continuous].astype(np.float64), n_new, rng
@@ -143,7 +158,11 @@ class ClassDensityOverSampler(BaseOverSampler):
             y_parts.append(np.full(n_new, label, dtype=y.dtype))
         self._label_dtype_ = y.dtype
         self._stream_ = rng  # what redraw() continues when given no random_state
-        return np.vstack(X_parts), np.concatenate(y_parts)
+        y_res = np.concatenate(y_parts)
+        if table is None:
+            return np.vstack(X_parts), y_res
+        new = np.vstack(X_parts[1:]) if len(X_parts) > 1 else values[:0]
+        return table.codec.stack(table.original, new.astype(np.float64)), y_res
 
     @abstractmethod
     def _draw_continuous(
@@ -233,8 +252,11 @@ class RedrawableOverSampler(ClassDensityOverSampler):
                 synthetic[:, column] = roulette_wheel(X_class[:, column], n_new, rng)
             X_parts.append(synthetic)
             y_parts.append(np.full(n_new, label, dtype=self._label_dtype_))
-        if not X_parts:
-            return np.empty((0, self.n_features_in_)), np.empty(
-                0, dtype=self._label_dtype_
-            )
-        return np.vstack(X_parts), np.concatenate(y_parts)
+        if X_parts:
+            X_new, y_new = np.vstack(X_parts), np.concatenate(y_parts)
+        else:
+            X_new = np.empty((0, self.n_features_in_))
+            y_new = np.empty(0, dtype=self._label_dtype_)
+        if self._codec_ is not None:  # a table: its rows, in its form
+            return self._codec_.decode(X_new), y_new
+        return X_new, y_new

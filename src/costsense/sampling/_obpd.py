@@ -234,9 +234,12 @@ class OBPDSampler(RedrawableOverSampler):
         Gibbs sweeps per synthetic row (the paper's T).
     random_state : int, RandomState instance or None, default=None
         Seeds the mixtures, the draws and the roulette wheels.
-    categorical_features : array-like of int or bool, default=None
-        Categorical columns (indices, or a mask over the columns), drawn by roulette
-        wheel; None: none.
+    categorical_features : "auto", array-like of int, bool or str, default=None
+        Categorical columns, drawn by roulette wheel from each class's own values
+        (any hashable values: strings, numbers): column indices, a boolean mask
+        over the columns, column names (X a DataFrame), or "auto" (the
+        DataFrame's columns of pandas' ``category`` dtype), as imbalanced-learn's
+        SMOTENC reads them; None: none. Every other column must hold numbers.
 
     Attributes
     ----------
@@ -253,6 +256,15 @@ class OBPDSampler(RedrawableOverSampler):
         Number of columns seen in ``fit_resample``.
     feature_names_in_ : ndarray of shape (n_features_in_,)
         Column names, when X has string column names.
+
+    Notes
+    -----
+    Tables are given back as tables: a DataFrame in gives a DataFrame out, with
+    the same columns and dtypes (a continuous column of integer dtype gets each
+    synthetic value rounded to the nearest integer), and an ndarray of objects
+    gives an ndarray of objects. The categories are encoded to integer codes once,
+    the rows are drawn as numbers, and the codes are decoded at the end, so a
+    synthetic row's category is always one its class has in the training data.
 
     References
     ----------

@@ -1,0 +1,481 @@
+"""Tables in, tables out: which columns are categorical, and their values as codes.
+
+The class models of costsense's oversamplers are densities over real numbers, and
+their categorical columns are drawn by roulette wheel from a class's own values.
+Neither needs the categories themselves, only an integer code per value: a table
+(a pandas DataFrame, or an ndarray of objects such as strings) is encoded once
+(continuous columns as float64, each categorical column's values as codes
+``0 .. k-1``), resampled as numbers, and decoded at the end, so the numeric code
+paths (the compiled Gibbs sweep among them) never see an object.
+
+The codes follow the sorted order of a column's values (the order of
+:func:`numpy.unique`; the first-seen order for values that cannot be sorted, such
+as a mix of strings and numbers). With sortable values, a roulette wheel over
+codes therefore draws exactly what it would over the values: a numeric table gives
+the rows an ndarray of the same numbers gives.
+
+``categorical_features`` is read as imbalanced-learn's SMOTENC reads it: column
+indices, a boolean mask over the columns, column names (with a DataFrame), or
+``"auto"`` (the DataFrame's columns of pandas' ``category`` dtype).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+
+__all__ = [
+    "EncodedTable",
+    "TableCodec",
+    "categorical_mask",
+    "encode_table",
+    "is_dataframe",
+    "is_table",
+]
+
+#: How many column names an error message lists before it abbreviates.
+_NAMES_SHOWN = 30
+
+
+def is_dataframe(X: Any) -> bool:
+    """Whether ``X`` is a pandas DataFrame (without importing pandas)."""
+    module = type(X).__module__
+    return module.startswith("pandas") and type(X).__name__ == "DataFrame"
+
+
+def is_table(X: Any) -> bool:
+    """Whether ``X`` goes through the table path (encode, resample, decode).
+
+    A DataFrame always does (its dtypes are given back); an ndarray (or a list)
+    does when its values are objects or strings. A numeric ndarray, a list of
+    numbers and a sparse matrix take the numeric path.
+    """
+    if is_dataframe(X):
+        return True
+    if hasattr(X, "toarray") or hasattr(X, "tocsr"):  # sparse: the numeric path
+        return False
+    dtype = getattr(X, "dtype", None)
+    if dtype is None:  # a list: look at what numpy makes of it
+        try:
+            dtype = np.asarray(X).dtype
+        except (ValueError, TypeError):
+            return False  # ragged: let the numeric path's check explain
+    return np.dtype(dtype).kind in "OUS"
+
+
+def _shown(names: list[str]) -> str:
+    """Show the names as a list for a message, abbreviated past :data:`_NAMES_SHOWN`."""
+    if len(names) <= _NAMES_SHOWN:
+        return repr(names)
+    return f"{names[:_NAMES_SHOWN]!r} and {len(names) - _NAMES_SHOWN} more"
+
+
+def categorical_mask(
+    categorical_features: Any, X: Any, n_features: int
+) -> NDArray[np.bool_]:
+    """Read ``categorical_features`` into a boolean mask over the columns of ``X``.
+
+    Parameters
+    ----------
+    categorical_features : None, "auto" or array-like of int, bool or str
+        None: no categorical column. "auto": the columns of pandas' ``category``
+        dtype (``X`` must be a DataFrame). Integers: column indices (negative ones
+        count from the end). Booleans: a mask with one entry per column. Strings:
+        column names (``X`` must be a DataFrame with string column names).
+    X : array-like or DataFrame
+        The input as the user gave it (for its column names and dtypes).
+    n_features : int
+        Number of columns of ``X``.
+
+    Returns
+    -------
+    ndarray of bool, shape (n_features,)
+
+    Raises
+    ------
+    ValueError
+        When the columns cannot be read, naming what was given and what would do.
+    """
+    mask = np.zeros(n_features, dtype=bool)
+    if categorical_features is None:
+        return mask
+    if isinstance(categorical_features, str):
+        if categorical_features != "auto":
+            raise ValueError(
+                "categorical_features must be 'auto', column indices, a boolean mask "
+                f"or a list of column names, got the string {categorical_features!r}"
+                f". To name one column, give a list: [{categorical_features!r}]."
+            )
+        if not is_dataframe(X):
+            raise ValueError(
+                "categorical_features='auto' takes the columns of pandas' category "
+                "dtype, so X must be a pandas DataFrame; got "
+                f"{type(X).__name__}. Give the categorical columns' indices or a "
+                "boolean mask instead."
+            )
+        import pandas as pd
+
+        return np.array(
+            [isinstance(dtype, pd.CategoricalDtype) for dtype in X.dtypes], dtype=bool
+        )
+    try:
+        items = list(categorical_features)
+    except TypeError:
+        items = [categorical_features]
+    if any(np.ndim(item) != 0 for item in items):
+        raise ValueError(
+            "categorical_features must be one-dimensional (column indices, a boolean "
+            f"mask or column names), got {categorical_features!r}."
+        )
+    if not items:
+        return mask
+    if all(isinstance(item, bool | np.bool_) for item in items):
+        if len(items) != n_features:
+            raise ValueError(
+                f"categorical_features as a boolean mask needs {n_features} entries "
+                f"(one per column of X), got {len(items)}."
+            )
+        return np.array(items, dtype=bool)
+    if all(isinstance(item, str | np.str_) for item in items):
+        return _mask_from_names([str(item) for item in items], X, n_features)
+    if all(
+        isinstance(item, Integral | np.integer)
+        and not isinstance(item, bool | np.bool_)
+        for item in items
+    ):
+        indices = np.array([int(item) for item in items], dtype=np.intp)
+        outside = indices[(indices < -n_features) | (indices >= n_features)]
+        if outside.size:
+            raise ValueError(
+                f"categorical_features has an index outside X's {n_features} columns "
+                f"(indices run from 0 to {n_features - 1}): {outside.tolist()}."
+            )
+        mask[indices] = True
+        return mask
+    raise ValueError(
+        "categorical_features must be column indices (integers), a boolean mask or "
+        f"column names (strings), not a mix of them; got {categorical_features!r}."
+    )
+
+
+def _mask_from_names(names: list[str], X: Any, n_features: int) -> NDArray[np.bool_]:
+    """Return the mask of the columns of the DataFrame ``X`` named ``names``."""
+    if not is_dataframe(X):
+        raise ValueError(
+            f"categorical_features names columns ({names!r}), which needs X as a "
+            f"pandas DataFrame with those column names; X is a {type(X).__name__}. "
+            "Give the columns' indices or a boolean mask instead."
+        )
+    columns = list(X.columns)
+    if not all(isinstance(column, str) for column in columns):
+        raise ValueError(
+            f"categorical_features names columns ({names!r}), but X's column names "
+            f"are not all strings ({_shown([repr(c) for c in columns])}). Give the "
+            "columns' indices or a boolean mask instead."
+        )
+    unknown = [name for name in names if name not in columns]
+    if unknown:
+        raise ValueError(
+            f"categorical_features names columns X does not have: {unknown!r}. "
+            f"X's columns are {_shown(columns)}."
+        )
+    wanted = set(names)
+    mask = np.array([column in wanted for column in columns], dtype=bool)
+    assert mask.size == n_features
+    return mask
+
+
+def _factorize(values: NDArray[Any]) -> tuple[NDArray[Any], NDArray[np.intp]]:
+    """Return a column's distinct values and each row's code (its value's position).
+
+    The values in sorted order when they can be sorted, else in the order they
+    first appear.
+    """
+    try:
+        categories, codes = np.unique(values, return_inverse=True)
+        return categories, codes.reshape(-1).astype(np.intp)
+    except TypeError:
+        pass
+    index: dict[Any, int] = {}
+    codes = np.fromiter(
+        (index.setdefault(value, len(index)) for value in values),
+        dtype=np.intp,
+        count=len(values),
+    )
+    categories = np.empty(len(index), dtype=object)
+    for position, value in enumerate(index):
+        categories[position] = value
+    return categories, codes
+
+
+def _missing(values: NDArray[Any]) -> NDArray[np.bool_]:
+    """Which entries are missing: NaN, None, or pandas' NA and NaT."""
+    if values.dtype.kind in "fc":
+        return np.isnan(values)
+    if values.dtype.kind != "O":
+        return np.zeros(values.shape, dtype=bool)
+    try:
+        import pandas as pd
+    except ImportError:  # pandas is optional; then only None and NaN can occur
+        return np.array(
+            [
+                value is None or (isinstance(value, float) and value != value)
+                for value in values
+            ],
+            dtype=bool,
+        )
+    return np.asarray(pd.isna(values), dtype=bool)
+
+
+@dataclass(frozen=True)
+class TableCodec:
+    """How a table's columns were encoded, to give rows back in the table's form.
+
+    Attributes
+    ----------
+    categorical : ndarray of bool, shape (n_features,)
+        The categorical columns.
+    categories : dict
+        Column index -> ndarray of the column's values; code ``k`` is value ``k``.
+    frame : bool
+        Whether the table is a DataFrame (else an ndarray).
+    columns : pandas Index or None
+        The DataFrame's columns.
+    dtypes : list or None
+        The DataFrame's column dtypes.
+    array_dtype : numpy dtype or None
+        The ndarray's dtype.
+    """
+
+    categorical: NDArray[np.bool_]
+    categories: dict[int, NDArray[Any]]
+    frame: bool
+    columns: Any = None
+    dtypes: list[Any] | None = None
+    array_dtype: Any = None
+
+    def decode(self, encoded: FloatArray) -> Any:
+        """Rows of numbers (continuous values and codes) as rows of the table.
+
+        Parameters
+        ----------
+        encoded : ndarray of shape (n_rows, n_features)
+            Continuous columns' values and categorical columns' codes.
+
+        Returns
+        -------
+        DataFrame or ndarray
+            A DataFrame with the table's columns and dtypes (a fresh RangeIndex),
+            or an ndarray of the table's dtype. A continuous column of integer
+            dtype gets the nearest integer its dtype holds.
+        """
+        if self.frame:
+            return self._decode_frame(encoded)
+        rows = np.empty(encoded.shape, dtype=object)
+        for column in range(encoded.shape[1]):
+            rows[:, column] = self._column(encoded[:, column], column)
+        return rows if self.array_dtype.kind == "O" else rows.astype(self.array_dtype)
+
+    def stack(self, original: Any, encoded_new: FloatArray) -> Any:
+        """Return the original table followed by the decoded new rows.
+
+        Parameters
+        ----------
+        original : DataFrame or ndarray
+            The table as given (its rows are kept as they are).
+        encoded_new : ndarray of shape (n_new, n_features)
+            The new rows, encoded.
+
+        Returns
+        -------
+        DataFrame or ndarray
+            For a DataFrame, a fresh RangeIndex, as imbalanced-learn's samplers
+            give.
+        """
+        new = self.decode(encoded_new)
+        if self.frame:
+            import pandas as pd
+
+            return pd.concat([original.reset_index(drop=True), new], ignore_index=True)
+        return np.concatenate([np.asarray(original, dtype=new.dtype), new])
+
+    def _column(self, values: FloatArray, column: int) -> NDArray[Any]:
+        """One column's decoded values (categories, or numbers)."""
+        if self.categorical[column]:
+            return self.categories[column][values.astype(np.intp)]
+        return values
+
+    def _decode_frame(self, encoded: FloatArray) -> Any:
+        import pandas as pd
+
+        assert self.dtypes is not None
+        series = {}
+        for column, dtype in enumerate(self.dtypes):
+            values = self._column(encoded[:, column], column)
+            if not self.categorical[column] and pd.api.types.is_integer_dtype(dtype):
+                limits = np.iinfo(getattr(dtype, "numpy_dtype", dtype))
+                values = np.clip(np.rint(values), limits.min, limits.max)
+            series[column] = pd.Series(values).astype(dtype)
+        frame = pd.DataFrame(series, index=pd.RangeIndex(encoded.shape[0]))
+        frame.columns = self.columns
+        return frame
+
+
+@dataclass(frozen=True)
+class EncodedTable:
+    """A table as numbers, with the table itself and the way back.
+
+    Attributes
+    ----------
+    encoded : ndarray of shape (n_samples, n_features)
+        Continuous columns as float64, categorical columns as codes.
+    original : DataFrame or ndarray
+        The table as given.
+    codec : TableCodec
+        How to decode rows of ``encoded``.
+    """
+
+    encoded: FloatArray
+    original: Any
+    codec: TableCodec
+
+
+def _label(X: Any, column: int) -> str:
+    """How a message names a column: its DataFrame name, or its index."""
+    if is_dataframe(X):
+        return f"column {X.columns[column]!r} (index {column})"
+    return f"column {column}"
+
+
+def _declare_hint(X: Any, column: int) -> str:
+    """Say what to add to categorical_features for this column."""
+    if is_dataframe(X) and isinstance(X.columns[column], str):
+        return f"its name {X.columns[column]!r} (or its index {column})"
+    return f"its index {column}"
+
+
+def _continuous(column: Any, X: Any, j: int) -> FloatArray:
+    """Return a column not declared categorical as finite float64, or raise.
+
+    ``column`` is a pandas Series (a DataFrame's column) or a 1-D ndarray.
+    """
+    label, hint = _label(X, j), _declare_hint(X, j)
+    advice = (
+        "The columns not in categorical_features are modelled as continuous numbers; "
+        f"add {hint} to categorical_features to draw its values from each class's "
+        "own values, or encode the column as numbers."
+    )
+    dtype = column.dtype
+    kind = getattr(dtype, "kind", "O")
+    if getattr(dtype, "name", "") == "category":
+        raise ValueError(
+            f"X's {label} has pandas' category dtype but is not in "
+            f"categorical_features. {advice} (categorical_features='auto' takes every "
+            "column of category dtype.)"
+        )
+    if kind == "b":
+        raise ValueError(f"X's {label} holds booleans. {advice}")
+    if kind in "iuf":
+        if hasattr(column, "iloc"):  # a Series, maybe of a nullable dtype
+            floats = column.to_numpy(dtype=np.float64, na_value=np.nan)
+        else:
+            floats = np.asarray(column, dtype=np.float64)
+    elif isinstance(dtype, np.dtype) and kind == "O":
+        values = np.asarray(column)
+        text = next((v for v in values if isinstance(v, str | bytes)), None)
+        if text is not None:
+            raise ValueError(f"X's {label} holds strings (e.g. {text!r}). {advice}")
+        try:
+            floats = values.astype(np.float64)
+        except (TypeError, ValueError) as error:
+            bad = next((v for v in values if not isinstance(v, Real)), None)
+            raise type(error)(
+                f"X's {label} holds a {type(bad).__name__} ({bad!r}), not a number "
+                f"({error}). {advice}"
+            ) from error
+    else:
+        values = np.asarray(column)
+        example = values[0] if len(values) else None
+        raise ValueError(
+            f"X's {label} holds values of dtype {dtype} (e.g. {example!r}), not "
+            f"numbers. {advice}"
+        )
+    if not np.all(np.isfinite(floats)):
+        raise ValueError(
+            f"X's {label} has missing (NaN) or infinite values; the class models need "
+            "finite numbers. Impute or drop them first (for example with "
+            "sklearn.impute.SimpleImputer in the pipeline before the sampler)."
+        )
+    return floats
+
+
+def encode_table(X: Any, categorical: NDArray[np.bool_]) -> EncodedTable:
+    """Encode a table's columns as numbers: continuous as floats, categories as codes.
+
+    Parameters
+    ----------
+    X : DataFrame or ndarray of objects or strings
+        The table, shape (n_samples, n_features).
+    categorical : ndarray of bool, shape (n_features,)
+        The categorical columns.
+
+    Returns
+    -------
+    EncodedTable
+
+    Raises
+    ------
+    ValueError or TypeError
+        A column not declared categorical that does not hold finite numbers, or a
+        categorical column with missing values, named with the fix.
+    """
+    frame = is_dataframe(X)
+    if frame:
+        if any(str(dtype).startswith("Sparse") for dtype in X.dtypes):
+            raise TypeError(
+                "X has sparse columns (pandas' SparseDtype); the class models are "
+                "densities over dense columns. Convert them with "
+                "X.sparse.to_dense() first."
+            )
+        columns: list[Any] = [X.iloc[:, j] for j in range(X.shape[1])]
+    else:
+        array = np.asarray(X)
+        columns = [array[:, j] for j in range(array.shape[1])]
+    encoded = np.empty((X.shape[0], len(columns)))
+    categories: dict[int, NDArray[Any]] = {}
+    for j, column in enumerate(columns):
+        if not categorical[j]:
+            encoded[:, j] = _continuous(column, X, j)
+            continue
+        values = np.asarray(column.to_numpy() if frame else column)
+        if np.any(_missing(values)):
+            raise ValueError(
+                f"X's {_label(X, j)} (categorical) has missing values. Fill them "
+                "first, for example with a category of their own "
+                "(sklearn.impute.SimpleImputer(strategy='constant', "
+                "fill_value='missing')), or drop those rows."
+            )
+        try:
+            categories[j], codes = _factorize(values)
+        except TypeError as error:
+            raise TypeError(
+                f"X's {_label(X, j)} (categorical) holds values that can be neither "
+                f"sorted nor hashed ({error}); categories must be hashable values "
+                "such as strings or numbers."
+            ) from error
+        encoded[:, j] = codes
+    codec = TableCodec(
+        categorical=categorical.copy(),
+        categories=categories,
+        frame=frame,
+        columns=X.columns if frame else None,
+        dtypes=list(X.dtypes) if frame else None,
+        array_dtype=None if frame else np.asarray(X).dtype,
+    )
+    return EncodedTable(encoded=encoded, original=X, codec=codec)
