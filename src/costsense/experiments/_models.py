@@ -266,6 +266,7 @@ def make_model(
     pos_label: Any,
     seed: int = 0,
     scaler: str | TransformerMixin = "standard",
+    prepare: TransformerMixin | None = None,
 ) -> Pipeline:
     """Build a named cost-sensitive model as a pipeline ``scale -> method(base)``.
 
@@ -284,11 +285,15 @@ def make_model(
     scaler : str or transformer, default="standard"
         The first step: a key of :data:`SCALERS` (``"none"`` for no scaling), or
         an unfitted transformer (cloned).
+    prepare : transformer, default=None
+        A step before the scaling (cloned): the column encoder and imputer of a
+        table, for example.
 
     Returns
     -------
     sklearn.pipeline.Pipeline
-        Unfitted; the steps ``"scale"`` and ``"model"``.
+        Unfitted; the steps ``"prepare"`` (when given), ``"scale"`` and
+        ``"model"``.
     """
     if method not in METHODS:
         raise ValueError(f"model {method!r} is unknown; choose from {sorted(METHODS)}.")
@@ -307,4 +312,7 @@ def make_model(
         scale = clone(scaler)
     learner = BASE_LEARNERS[base](seed)
     model = METHODS[method](learner, cost, pos_label, seed)
-    return Pipeline([("scale", scale), ("model", model)])
+    steps = [("scale", scale), ("model", model)]
+    if prepare is not None:
+        steps.insert(0, ("prepare", clone(prepare)))
+    return Pipeline(steps)

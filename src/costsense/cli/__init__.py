@@ -1,0 +1,216 @@
+"""The ``costsense`` command line.
+
+``costsense evaluate``
+    Stratified k-fold cross-validation of named models on a KEEL set or a CSV
+    file, printing mean (std) of cost, recall, precision, G-mean, F1 and AUC
+    (cost, accuracy, balanced accuracy and kappa for more than two classes).
+``costsense fit`` / ``costsense predict``
+    Train a named model on a whole CSV file and save it with its metadata (skops,
+    safe to load); apply it to a new file, writing each row's class,
+    probabilities and the expected cost of the decision.
+``costsense models`` / ``costsense datasets``
+    List the models (source, costs, bases) and the shipped KEEL sets.
+``costsense reproduce STUDY``
+    Run a study (a built-in one by name, or a TOML study file) into a results store
+    under ``--out`` and write its Markdown and HTML report there; re-running the same
+    command resumes an interrupted run.
+``costsense report DIR``
+    Rebuild the report of a results store.
+
+Costs are given as ``--cost`` (a ratio or a pair), ``--cost-matrix`` (a K x K CSV)
+or ``--cost-column`` (each row's cost of a missed positive, with ``--fp-cost``).
+The command never writes over its inputs or an existing file, and an interrupted
+run (Ctrl-C) keeps every finished fold or cell. Exit status: 0 done, 1 something
+failed while running, 2 a usage error (reported in one line), 130 interrupted.
+Only this module and the catalog of models are imported for ``--help``; each
+command imports what it needs when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from costsense import __version__
+from costsense.cli._common import (
+    UsageError,
+    add_cost_options,
+    add_data_options,
+    parse_cost,
+)
+from costsense.experiments._catalog import BASE_NAMES, CATALOG
+
+__all__ = ["build_parser", "main", "parse_cost"]
+
+#: Setting this environment variable shows the traceback of an unexpected error.
+DEBUG_VARIABLE = "COSTSENSE_DEBUG"
+
+
+def _study_names() -> list[str]:
+    folder = Path(__file__).resolve().parent.parent / "experiments" / "studies"
+    return sorted(path.stem for path in folder.glob("*.toml"))
+
+
+def _dispatch(module: str, function: str) -> object:
+    """Wrap a command's function, imported only when the command runs."""
+
+    def run(args: argparse.Namespace) -> int:
+        from importlib import import_module
+
+        return int(getattr(import_module(f"costsense.cli.{module}"), function)(args))
+
+    return run
+
+
+def _add_model_options(parser: argparse.ArgumentParser, *, many: bool) -> None:
+    if many:
+        parser.add_argument(
+            "--model",
+            default="threshold",
+            help="comma-separated model names (`costsense models` lists them)",
+        )
+    else:
+        parser.add_argument(
+            "--model",
+            default="minimum-cost",
+            help="a model name (`costsense models` lists them; default minimum-cost)",
+        )
+    parser.add_argument(
+        "--base",
+        default=None,
+        choices=BASE_NAMES,
+        help="base learner of the models built on one (default: each model's own)",
+    )
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser of the ``costsense`` command."""
+    parser = argparse.ArgumentParser(
+        prog="costsense",
+        description="Cost-sensitive and class-imbalanced classification.",
+        epilog="exit status: 0 done, 1 failed while running, 2 usage error, "
+        "130 interrupted",
+    )
+    parser.add_argument("--version", action="version", version=__version__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    listing = sub.add_parser("datasets", help="list the shipped KEEL sets")
+    listing.add_argument(
+        "--collection", choices=["balanced", "imbalanced"], default=None
+    )
+    listing.set_defaults(func=_dispatch("_listing", "run_datasets"))
+
+    models = sub.add_parser(
+        "models", help="list the models: source, costs, base learners"
+    )
+    models.set_defaults(func=_dispatch("_listing", "run_models"))
+
+    ev = sub.add_parser(
+        "evaluate",
+        help="cross-validate cost-sensitive models",
+        description="Stratified k-fold cross-validation of named models.",
+    )
+    add_data_options(ev, dataset=True)
+    add_cost_options(ev)
+    _add_model_options(ev, many=True)
+    ev.add_argument("--folds", type=int, default=5)
+    ev.add_argument("--output", help="also save each fold's metrics to this new CSV")
+    ev.add_argument(
+        "--quiet", action="store_true", help="no progress bar, no warning summary"
+    )
+    ev.set_defaults(func=_dispatch("_evaluate", "run"))
+
+    fit = sub.add_parser(
+        "fit",
+        help="train a model on a CSV file and save it",
+        description="Train a named model on a whole CSV file; save it with skops.",
+    )
+    add_data_options(fit, dataset=False)
+    add_cost_options(fit)
+    _add_model_options(fit, many=False)
+    fit.add_argument("--out", required=True, help="the new model file (.skops)")
+    fit.set_defaults(func=_dispatch("_fit", "run_fit"), dataset=None)
+
+    pr = sub.add_parser(
+        "predict",
+        help="apply a saved model to a CSV file",
+        description="Write each row's predicted class, class probabilities and the "
+        "expected cost of the decision to a new CSV file.",
+    )
+    pr.add_argument("--model", required=True, help="a file written by costsense fit")
+    pr.add_argument("--csv", required=True, help="the rows to decide (CSV)")
+    pr.add_argument("--out", required=True, help="the new predictions file (CSV)")
+    pr.set_defaults(func=_dispatch("_fit", "run_predict"))
+
+    rp = sub.add_parser(
+        "reproduce",
+        help="run a study and write its report",
+        description="Run a study resumably and write its Markdown and HTML report.",
+    )
+    rp.add_argument(
+        "study", help=f"built-in study ({', '.join(_study_names())}) or TOML file"
+    )
+    rp.add_argument("--quick", action="store_true", help="the study's small version")
+    rp.add_argument("--jobs", type=int, default=1, help="local worker processes")
+    rp.add_argument("--scheduler", help="address of a Dask scheduler (tcp://...)")
+    rp.add_argument("--out", help="output folder (default results/STUDY[-quick])")
+    rp.add_argument(
+        "--restart",
+        action="store_true",
+        help="start afresh: move the folder's earlier results aside first (without "
+        "it, cells whose definition did not change are kept)",
+    )
+    rp.add_argument(
+        "--quiet", action="store_true", help="print only where the report is"
+    )
+    rp.set_defaults(func=_dispatch("_reproduce", "run_reproduce"))
+
+    rr = sub.add_parser("report", help="rebuild the report of a results folder")
+    rr.add_argument("folder", help="a folder written by `costsense reproduce`")
+    rr.set_defaults(func=_dispatch("_reproduce", "run_report"))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``costsense`` command; returns the exit status.
+
+    Parameters
+    ----------
+    argv : sequence of str, default=None
+        Arguments without the program name; ``sys.argv[1:]`` if None.
+
+    Returns
+    -------
+    int
+        0 on success, 1 when something failed while running, 2 on a usage error,
+        130 when interrupted.
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except UsageError as error:
+        print(f"costsense {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:
+        if os.environ.get(DEBUG_VARIABLE):
+            raise
+        print(
+            f"costsense {args.command}: failed: {type(error).__name__}: {error}\n"
+            f"(set {DEBUG_VARIABLE}=1 to see where)",
+            file=sys.stderr,
+        )
+        return 1
+
+
+_ = CATALOG  # the catalog is the one heavy-free import the help needs
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,183 @@
+"""``costsense evaluate``: stratified k-fold cross-validation of named models."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from costsense.cli._common import (
+    RowWriter,
+    UsageError,
+    new_output,
+    print_table,
+    read_data,
+    resolve_costs,
+)
+from costsense.experiments._catalog import CATALOG, check_pair, default_base
+
+__all__ = ["run"]
+
+
+def model_notes(models: list[str], base: str | None) -> dict[str, list[str]]:
+    """Say what each model does with ``--base`` and ``--cost``, for its row."""
+    notes: dict[str, list[str]] = {}
+    for name in models:
+        spec = CATALOG[name]
+        found = []
+        if not spec.uses_base and base is not None:
+            found.append("ignores --base (no base learner)")
+        if not spec.cost_sensitive:
+            found.append("cost-blind: the cost only names the positive class")
+        notes[name] = found
+    return notes
+
+
+def check_models(models: list[str], base: str | None) -> None:
+    """Refuse unknown models and invalid model and base pairs, before any fit."""
+    unknown = [m for m in models if m not in CATALOG]
+    if unknown:
+        raise UsageError(
+            f"--model: unknown models {unknown}; `costsense models` lists them"
+        )
+    problems = [p for m in models if (p := check_pair(m, base)) is not None]
+    if problems:
+        raise UsageError("--base: " + "; ".join(problems))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``costsense evaluate``; the exit status."""
+    from tqdm.auto import tqdm
+
+    from costsense.experiments import FOLD_COLUMNS, evaluate, summarise
+    from costsense.experiments._evaluate import MULTICLASS_METRICS
+    from costsense.experiments._warnings import WarningTally
+
+    models = [m.strip() for m in args.model.split(",") if m.strip()]
+    check_models(models, args.base)
+    if args.folds < 2:
+        raise UsageError("--folds must be at least 2")
+    output = new_output(args.output, "--output", args.csv)
+    data = read_data(args)
+    costs = resolve_costs(args, data)
+    classes, counts = np.unique(data.y, return_counts=True)
+    if costs.rows is not None:
+        blind = [m for m in models if not CATALOG[m].row_costs]
+        if blind:
+            takers = [n for n, spec in CATALOG.items() if spec.row_costs]
+            raise UsageError(
+                f"--cost-column: models {blind} do not take per-row costs; these "
+                f"do: {', '.join(takers)}"
+            )
+    if classes.size > 2:
+        binary_only = [m for m in models if not CATALOG[m].multiclass]
+        if binary_only:
+            raise UsageError(
+                f"--model: {binary_only} handle two classes only and the target has "
+                f"{classes.size}; multiclass models: "
+                + ", ".join(n for n, s in CATALOG.items() if s.multiclass)
+            )
+    small = [(c, n) for c, n in zip(classes, counts, strict=True) if n < args.folds]
+    if small:
+        named = ", ".join(f"{c!s} has {n}" for c, n in small)
+        raise UsageError(
+            f"too few rows for {args.folds}-fold cross-validation: class {named} "
+            f"row(s); each class needs at least one row per fold. Use --folds "
+            f"{max(2, min(int(n) for _, n in small))} or fewer (at least 2), or more "
+            "data of that class"
+        )
+    shown = {str(c): int(n) for c, n in zip(classes[:10], counts[:10], strict=True)}
+    more = f" and {classes.size - 10} more" if classes.size > 10 else ""
+    bases = (
+        f"base learner {args.base}"
+        if args.base
+        else "each model on its own default base learner (column 'base')"
+    )
+    dropped = f" ({data.n_dropped} rows with missing values dropped)" * bool(
+        data.n_dropped
+    )
+    print(
+        f"{data.source}: {data.y.shape[0]} samples{dropped}, "
+        f"{np.shape(data.X)[1]} features, classes {shown}{more}; {costs.describe}; "
+        f"{args.folds}-fold stratified CV, {bases}, seed {args.seed}"
+    )
+    binary = classes.size == 2
+    metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
+    writer = (
+        RowWriter(output, ["model", "fold", "error", "constant", *metric_names])
+        if output
+        else None
+    )
+    rows: list[dict[str, Any]] = []
+
+    def keep(row: dict[str, Any]) -> None:
+        rows.append(row)
+        if writer is not None:
+            writer(row)
+
+    def bar(total: int) -> Any:
+        return tqdm(total=total, desc="folds", unit="fit", file=sys.stderr,
+                    disable=args.quiet)  # fmt: skip
+
+    tally = WarningTally()
+    started = time.perf_counter()
+    interrupted = False
+    try:
+        evaluate(
+            data.X,
+            data.y,
+            models,
+            cost=costs.matrix,
+            pos_label=costs.pos_label,
+            base=args.base,
+            n_splits=args.folds,
+            seed=args.seed,
+            sample_cost=costs.rows,
+            prepare=data.prepare,
+            on_row=keep,
+            progress=bar,
+            tally=tally,
+        )
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if writer is not None:
+            writer.close()
+    elapsed = time.perf_counter() - started
+    if rows:
+        print()
+        table = summarise(rows, models, model_notes(models, args.base))
+        table[0].insert(1, "base")
+        for line in table[1:]:
+            line.insert(1, default_base_shown(line[0], args.base))
+        print_table(table)
+        lower = "cost = total cost on a test fold, mean_cost per test sample"
+        best = "; * = best" if len({r["model"] for r in rows}) >= 2 else ""
+        print(f"\nmean (std) over the folds that ran; {lower}{best}")
+    done = sum(not r["error"] for r in rows)
+    failed = len(rows) - done
+    total = len(models) * args.folds
+    print(
+        f"{done} of {total} fits done, {failed} failed, in {elapsed:.1f} s",
+        file=sys.stderr,
+    )
+    if tally and not args.quiet:
+        print("warnings (one line per model and kind):", file=sys.stderr)
+        for summary in tally.lines():
+            print(f"  {summary}", file=sys.stderr)
+    if output is not None:
+        print(f"fold results saved to {output}", file=sys.stderr)
+    if interrupted:
+        print("interrupted: the table shows the finished folds only", file=sys.stderr)
+        return 130
+    return 1 if failed else 0
+
+
+def default_base_shown(model: str, base: str | None) -> str:
+    """Name the base learner a model's row ran on ("-": it uses none)."""
+    if not CATALOG[model].uses_base:
+        return "-"
+    return base if base is not None else default_base(model)

@@ -1,0 +1,313 @@
+"""``costsense fit`` and ``costsense predict``: a model saved with skops, applied later.
+
+The model file holds the fitted pipeline (column encoder, scaling, model) and its
+metadata (costsense version, the feature columns and their kinds, the classes, the
+costs, the training date) as JSON. It is written with skops, whose loader builds
+only the types it is told to trust: :func:`load_model` trusts the types of
+costsense, scikit-learn, imbalanced-learn, numpy and scipy, and refuses a file
+holding any other (no pickle of arbitrary code is ever run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from costsense import __version__
+from costsense.cli._common import (
+    UsageError,
+    column_kinds,
+    new_output,
+    read_data,
+    read_frame,
+    resolve_costs,
+)
+from costsense.cli._evaluate import check_models
+from costsense.experiments._catalog import CATALOG, default_base
+
+__all__ = ["load_model", "run_fit", "run_predict", "save_model"]
+
+#: Modules whose types a model file may hold.
+TRUSTED_MODULES = (
+    "costsense.",
+    "sklearn.",
+    "imblearn.",
+    "numpy.",
+    "scipy.",
+    "builtins.",
+)
+#: The metadata format written by this version.
+FORMAT = "costsense-model/1"
+
+
+def save_model(model: Any, metadata: dict[str, Any], path: Path) -> None:
+    """Write a fitted model and its metadata to a new skops file."""
+    import skops.io
+
+    with path.open("xb") as handle:
+        skops.io.dump({"metadata": json.dumps(metadata), "model": model}, handle)
+
+
+def load_model(path: str) -> tuple[Any, dict[str, Any]]:
+    """Load a model file written by ``costsense fit``: (pipeline, metadata).
+
+    Raises
+    ------
+    UsageError
+        The file is missing, not a skops file, not a costsense model, or holds a
+        type from a module outside :data:`TRUSTED_MODULES`.
+    """
+    import skops.io
+
+    if not Path(path).is_file():
+        raise UsageError(f"--model {path}: no such file")
+    try:
+        untrusted = skops.io.get_untrusted_types(file=path)
+    except Exception as error:  # not a skops archive
+        raise UsageError(
+            f"--model {path} is not a costsense model file: {error}"
+        ) from None
+    foreign = [t for t in untrusted if not t.startswith(TRUSTED_MODULES)]
+    if foreign:
+        raise UsageError(
+            f"--model {path} holds types costsense does not load: {foreign[:5]}"
+        )
+    content = skops.io.load(path, trusted=untrusted)
+    if not isinstance(content, dict) or set(content) != {"metadata", "model"}:
+        raise UsageError(f"--model {path} is not a model written by `costsense fit`")
+    metadata = json.loads(content["metadata"])
+    if metadata.get("format") != FORMAT:
+        raise UsageError(
+            f"--model {path} has format {metadata.get('format')!r}; this costsense "
+            f"({__version__}) reads {FORMAT!r}"
+        )
+    return content["model"], metadata
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    """Run ``costsense fit``; the exit status."""
+    from costsense.experiments import make_model
+
+    check_models([args.model], args.base)
+    spec = CATALOG[args.model]
+    output = new_output(args.out, "--out", args.csv, args.cost_matrix)
+    assert output is not None
+    data = read_data(args)
+    costs = resolve_costs(args, data)
+    classes = np.unique(data.y)
+    if classes.size > 2 and not spec.multiclass:
+        raise UsageError(
+            f"--model {args.model} handles two classes only; the target has "
+            f"{classes.size}"
+        )
+    if costs.rows is not None and not spec.row_costs:
+        raise UsageError(
+            f"--cost-column: model {args.model} does not take per-row costs; these "
+            "do: " + ", ".join(n for n, s in CATALOG.items() if s.row_costs)
+        )
+    base = args.base or default_base(args.model)
+    model = make_model(
+        args.model,
+        base=base,
+        cost=costs.matrix,
+        pos_label=costs.pos_label,
+        seed=args.seed,
+        prepare=data.prepare,
+    )
+    print(
+        f"{data.source}: {data.y.shape[0]} rows, {len(data.columns)} feature "
+        f"columns; {costs.describe}; model {args.model}"
+        + (f" on {base}" if spec.uses_base else ""),
+        file=sys.stderr,
+    )
+    if costs.rows is not None:
+        model.fit(data.X, data.y, model__sample_cost=costs.rows)
+    else:
+        model.fit(data.X, data.y)
+    metadata = {
+        "format": FORMAT,
+        "costsense_version": __version__,
+        "trained": datetime.now(UTC).isoformat(timespec="seconds"),
+        "source": data.source,
+        "rows": int(data.y.shape[0]),
+        "model": args.model,
+        "base": base if spec.uses_base else None,
+        "seed": args.seed,
+        "target": args.target,
+        "columns": data.columns,
+        "missing": args.missing,
+        "classes": [_plain(c) for c in model.classes_],
+        "pos_label": _plain(costs.pos_label),
+        "cost": {
+            "kind": costs.kind,
+            "matrix": costs.matrix.tolist(),
+            "column": args.cost_column,
+            "fp_cost": args.fp_cost if args.cost_column else None,
+        },
+    }
+    save_model(model, metadata, output)
+    degenerate = getattr(model[-1], "degenerate_", None)
+    if degenerate:
+        print(f"warning: the model predicts one class: {degenerate}", file=sys.stderr)
+    print(f"model saved to {output}", file=sys.stderr)
+    return 0
+
+
+def _plain(value: Any) -> Any:
+    """Turn a label into what JSON holds (numpy scalars become Python numbers)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
+    """Select the model's columns of ``frame``; refuse missing, extra, retyped."""
+    expected: dict[str, str] = metadata["columns"]
+    allowed = {metadata["target"], metadata["cost"]["column"]} - {None}
+    found = column_kinds(frame)
+    missing = [c for c in expected if c not in found]
+    extra = [c for c in found if c not in expected and c not in allowed]
+    retyped = [
+        f"{c} ({expected[c]} when trained, {found[c]} here)"
+        for c in expected
+        if c in found and found[c] != expected[c] and not frame[c].isna().all()
+    ]
+    problems = []
+    if missing:
+        problems.append(f"missing columns {missing}")
+    if extra:
+        problems.append(f"extra columns {extra} (remove them)")
+    if retyped:
+        problems.append(f"retyped columns {retyped}")
+    if problems:
+        raise UsageError(
+            f"--csv {path} does not match the model's columns: "
+            + "; ".join(problems)
+            + f". The model was trained on {list(expected)}"
+        )
+    return frame[list(expected)]
+
+
+def run_predict(args: argparse.Namespace) -> int:
+    """Run ``costsense predict``; the exit status."""
+    from costsense.costs import bayes_decision
+
+    output = new_output(args.out, "--out", args.csv, args.model)
+    assert output is not None
+    model, metadata = load_model(args.model)
+    frame = read_frame(args.csv)
+    frame.columns = [str(c) for c in frame.columns]
+    features = check_columns(frame, metadata, args.csv)
+    classes = model.classes_
+    cost = metadata["cost"]
+    matrices = _row_matrices(frame, metadata, classes, args.csv)
+    if matrices is None:
+        matrices = np.broadcast_to(
+            np.asarray(cost["matrix"]), (frame.shape[0], classes.size, classes.size)
+        )
+    usable = ~features.isna().any(axis=1).to_numpy()
+    if metadata["missing"] == "keep" or metadata["missing"] == "impute":
+        usable[:] = True
+    name = metadata["model"]
+    proba = _proba(model, features[usable])
+    if cost["column"] is not None and CATALOG[name].row_decision:
+        if name == "minimum-cost":
+            rows = np.zeros((int(usable.sum()), 4))
+            pos = metadata["pos_label"]
+            neg = [c for c in classes if c != pos][0]
+            rows[:, 0] = matrices[usable][:, _at(classes, neg), _at(classes, pos)]
+            rows[:, 1] = matrices[usable][:, _at(classes, pos), _at(classes, neg)]
+            decided = model.predict(features[usable], sample_cost=rows)
+        else:
+            assert proba is not None
+            decided = classes[bayes_decision(proba, matrices[usable])]
+    else:
+        decided = model.predict(features[usable])
+    _write_predictions(
+        output, frame.shape[0], usable, decided, proba, matrices, classes
+    )
+    skipped = int((~usable).sum())
+    print(
+        f"{int(usable.sum())} rows predicted with {name} (trained "
+        f"{metadata['trained']} on {metadata['rows']} rows)"
+        + (f"; {skipped} rows with missing values left blank (the model was "
+           "trained with --missing drop)" if skipped else "")
+        + (f"; {name} gives no probabilities, so no expected cost"
+           if proba is None else ""),
+        file=sys.stderr,
+    )  # fmt: skip
+    print(f"predictions saved to {output}", file=sys.stderr)
+    return 0
+
+
+def _at(classes: NDArray[Any], label: Any) -> int:
+    return int(np.flatnonzero(np.asarray([str(c) for c in classes]) == str(label))[0])
+
+
+def _row_matrices(
+    frame: Any, metadata: dict[str, Any], classes: NDArray[Any], path: str
+) -> NDArray[np.float64] | None:
+    """Each row's cost matrix from the model's cost column, or None."""
+    cost = metadata["cost"]
+    column = cost["column"]
+    if column is None:
+        return None
+    if column not in frame.columns:
+        raise UsageError(
+            f"--csv {path} has no column {column!r}: the model was trained with "
+            f"--cost-column {column}, and decides each row by its own cost"
+        )
+    values = frame[column].to_numpy(dtype=np.float64)
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise UsageError(f"--csv {path}: column {column!r} must hold finite costs >= 0")
+    pos = _at(classes, metadata["pos_label"])
+    out = np.zeros((values.size, 2, 2))
+    out[:, 1 - pos, pos] = cost["fp_cost"]
+    out[:, pos, 1 - pos] = values
+    return out
+
+
+def _proba(model: Any, X: Any) -> NDArray[np.float64] | None:
+    if X.shape[0] == 0 or not hasattr(model, "predict_proba"):
+        return None
+    try:
+        return np.asarray(model.predict_proba(X), dtype=np.float64)
+    except (AttributeError, NotImplementedError):
+        return None
+
+
+def _write_predictions(
+    output: Path,
+    n_rows: int,
+    usable: NDArray[np.bool_],
+    decided: NDArray[Any],
+    proba: NDArray[np.float64] | None,
+    matrices: NDArray[np.float64],
+    classes: NDArray[Any],
+) -> None:
+    """Write one line per input row: prediction, probabilities, expected cost."""
+    import pandas as pd
+
+    table = pd.DataFrame({"row": np.arange(n_rows)})
+    prediction = np.full(n_rows, None, dtype=object)
+    prediction[usable] = np.asarray(decided, dtype=object)
+    table["prediction"] = prediction
+    if proba is not None:
+        for k, label in enumerate(classes):
+            column = np.full(n_rows, np.nan)
+            column[usable] = proba[:, k]
+            table[f"proba_{label}"] = column
+        # expected cost of the decision d: sum over true classes k of P(k|x) C[k, d]
+        index = np.searchsorted(classes, np.asarray(decided))
+        used = matrices[usable]
+        spent = used[np.arange(used.shape[0]), :, index]
+        column = np.full(n_rows, np.nan)
+        column[usable] = np.sum(proba * spent, axis=1)
+        table["expected_cost"] = column
+    with output.open("x", newline="") as handle:
+        table.to_csv(handle, index=False)

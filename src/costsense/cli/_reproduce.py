@@ -1,0 +1,116 @@
+"""``costsense reproduce`` and ``costsense report``: studies and their reports."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from costsense.cli._common import UsageError
+
+__all__ = ["run_reproduce", "run_report"]
+
+
+def run_reproduce(args: argparse.Namespace) -> int:
+    """Run ``costsense reproduce``; the exit status."""
+    from tqdm.auto import tqdm
+
+    from costsense.experiments import load_study, run_study
+
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    try:
+        study = load_study(args.study, quick=args.quick)
+    except (ValueError, FileNotFoundError) as error:
+        raise UsageError(f"study {args.study}: {error}") from None
+    out = Path(
+        args.out or Path("results") / (study.name + ("-quick" if args.quick else ""))
+    )
+    where = (
+        f"Dask scheduler {args.scheduler}" if args.scheduler else f"{args.jobs} job(s)"
+    )
+    if not args.quiet:
+        print(
+            f"study {study.name}: {len(study.datasets)} datasets x "
+            f"{len({c for d in study.datasets for c in study.costs_for(d)})} "
+            f"costs x {len(study.algorithms)} algorithms x "
+            f"{study.protocol.n_repeats * study.protocol.folds_per_repeat} splits = "
+            f"{study.n_cells} cells, on {where}; results in {out}",
+            file=sys.stderr,
+        )
+
+    def bar(total: int, done: int) -> Any:
+        return tqdm(
+            total=total, initial=done, desc="cells", unit="cell", file=sys.stderr,
+            disable=args.quiet, smoothing=0.1,
+        )  # fmt: skip
+
+    summary = run_study(
+        study,
+        out,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        progress=bar,
+        restart=args.restart,
+    )
+    if not args.quiet:
+        if summary.moved_to is not None:
+            print(f"--restart: the previous results moved to {summary.moved_to}",
+                  file=sys.stderr)  # fmt: skip
+        if summary.dropped:
+            print(
+                f"{summary.dropped} saved cells dropped: their definition changed "
+                "or the study no longer has them",
+                file=sys.stderr,
+            )
+        print(
+            f"{summary.ran} cells run in {summary.seconds:.1f} s, {summary.skipped} "
+            f"already done, {summary.total} in the study",
+            file=sys.stderr,
+        )
+        if summary.warnings:
+            print("warnings (one line per algorithm and kind; the report lists them):",
+                  file=sys.stderr)  # fmt: skip
+            for line in summary.warnings:
+                print(f"  {line}", file=sys.stderr)
+    if summary.interrupted:
+        print(
+            f"interrupted: {summary.skipped + summary.ran} of {summary.total} cells "
+            f"are saved in {out}; run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    return write_report(out, quiet=args.quiet)
+
+
+def write_report(out: Path, *, quiet: bool = False) -> int:
+    """Write a results folder's report and print its main table."""
+    from costsense.experiments import ResultsStore, report_study, sort_rows
+
+    files = report_study(out)
+    store = ResultsStore(out)
+    results = store.results()
+    study = store.study()
+    main = study["metrics"][0]
+    order = [a["name"] for a in study["algorithms"]]
+    table = results.pivot_table(
+        index=["dataset", "cost"], columns="algorithm", values=main, aggfunc="mean"
+    )
+    table = table[[name for name in order if name in table.columns]]
+    table = table.loc[sort_rows(table.index)]
+    if not quiet:
+        print(f"\nmean {main} over repeats and folds\n")
+        print(table.round(3).to_string())
+    print(f"\nreport: {files.markdown}\n        {files.html}")
+    if not quiet:
+        print(f"figures: {len(files.figures)} in {files.markdown.parent / 'figures'}")
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Run ``costsense report``; the exit status."""
+    out = Path(args.folder)
+    if not (out / "results.sqlite").is_file():
+        raise UsageError(f"{out} holds no results store (results.sqlite)")
+    return write_report(out)

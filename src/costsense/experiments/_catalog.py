@@ -1,0 +1,222 @@
+"""What every named model of the command line and the studies is, without building it.
+
+:data:`CATALOG` describes each name of :data:`costsense.experiments.METHODS`: where
+the method comes from, whether it uses the costs or only names the positive class
+with them, which base learners it accepts and which it takes by default, whether it
+handles more than two classes and per-row (example-dependent) costs. The command
+line reads it to refuse an invalid model and base pair before any fit, to say what a
+model ignores, and to list the models (``costsense models``); it imports nothing
+heavy, so ``costsense --help`` stays fast.
+
+Change it together with :data:`costsense.experiments.METHODS` and
+:data:`costsense.experiments.BASE_LEARNERS` (a test checks they agree, and that every
+accepted pair fits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["BASE_NAMES", "CATALOG", "ModelSpec", "check_pair", "default_base"]
+
+#: Base learners that are classifiers taking ``sample_weight`` (every name of
+#: :data:`costsense.experiments.BASE_LEARNERS` but the regression tree).
+CLASSIFIER_BASES = (
+    "logistic",
+    "tree",
+    "naive-bayes",
+    "discrete-naive-bayes",
+    "stump",
+    "entropy-tree",
+    "perceptron",
+    "forest",
+    "hist-gradient-boosting",
+)
+#: Classifiers with class probabilities (the perceptron has none).
+PROBABILISTIC_BASES = tuple(b for b in CLASSIFIER_BASES if b != "perceptron")
+#: Regressors: the base learners of the LogitBoost variants.
+REGRESSION_BASES = ("regression-tree",)
+#: Every base learner name, in the order ``costsense models`` lists them.
+BASE_NAMES = CLASSIFIER_BASES + REGRESSION_BASES
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One named model: its source and what it accepts.
+
+    Attributes
+    ----------
+    name : str
+        The name given to ``--model`` and in study files.
+    source : str
+        The paper or library the method comes from.
+    cost_sensitive : bool
+        False when the method is cost-blind by design: the cost only names the
+        positive class (or is not used at all).
+    bases : tuple of str
+        The base learners it accepts; empty when it uses none.
+    default_base : str or None
+        The base learner it takes when none is given.
+    multiclass : bool
+        Whether it handles more than two classes (with a K x K cost matrix).
+    row_costs : bool
+        Whether its ``fit`` takes per-row costs (``sample_cost``).
+    row_decision : bool
+        Whether its decision for a row moves with that row's own cost (the Bayes
+        rule on probabilities with the row's cost matrix).
+    """
+
+    name: str
+    source: str
+    cost_sensitive: bool = True
+    bases: tuple[str, ...] = ()
+    default_base: str | None = None
+    multiclass: bool = False
+    row_costs: bool = True
+    row_decision: bool = False
+
+    @property
+    def uses_base(self) -> bool:
+        """Whether the model is built on a base learner."""
+        return bool(self.bases)
+
+
+def _wrapper(name: str, source: str, **kwargs: object) -> ModelSpec:
+    options: dict[str, object] = {
+        "bases": CLASSIFIER_BASES,
+        "default_base": "logistic",
+        "multiclass": True,
+    }
+    options.update(kwargs)
+    return ModelSpec(name, source, **options)  # type: ignore[arg-type]
+
+
+def _booster(name: str, source: str, **kwargs: object) -> ModelSpec:
+    options: dict[str, object] = {
+        "bases": CLASSIFIER_BASES,
+        "default_base": "entropy-tree",
+    }
+    options.update(kwargs)
+    return ModelSpec(name, source, **options)  # type: ignore[arg-type]
+
+
+# paper 003's boosters: the AdaBoost rule with an oversampler, on naive Bayes
+_PAPER_003_BOOSTER: dict[str, object] = {
+    "cost_sensitive": False,
+    "default_base": "discrete-naive-bayes",
+    "row_costs": False,
+}
+_SPECS = (
+    # the rescaling meta-methods: any scikit-learn classifier
+    _wrapper("plain", "the base learner, cost-blind", cost_sensitive=False,
+             row_costs=False),
+    _wrapper("weighting", "cost weighting (Elkan 2001)"),
+    _wrapper("rejection", "cost-proportionate rejection sampling "
+             "(Zadrozny et al. 2003)"),
+    _wrapper("threshold", "threshold moving (Elkan 2001)", bases=PROBABILISTIC_BASES,
+             row_decision=True),
+    _wrapper("threshold-calibrated", "threshold moving on sigmoid-calibrated "
+             "probabilities (Elkan 2001; Platt 1999)", row_decision=True),
+    _wrapper("metacost", "MetaCost (Domingos 1999)"),
+    # the boosting family (papers 000 and 001)
+    _booster("adaboost", "AdaBoost (paper 001)", cost_sensitive=False,
+             row_costs=False),
+    _booster("adaboostc", "AdaBoostC (Landesa-Vazquez & Alba-Castro 2012; paper 000)"),
+    _booster("adacost", "AdaCost (Fan et al. 1999; paper 000)"),
+    _booster("adac1", "AdaC1 (Sun et al. 2007; paper 000)"),
+    _booster("adac2", "AdaC2 (Sun et al. 2007; paper 000)"),
+    _booster("adac3", "AdaC3 (Sun et al. 2007; paper 000)"),
+    _booster("csb0", "CSB0 (Ting 2000; paper 000)"),
+    _booster("csb1", "CSB1 (Ting 2000; paper 000)"),
+    _booster("csb2", "CSB2 (Ting 2000; paper 000)"),
+    _booster("asymboost", "Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007)"),
+    _booster("asyb", "AsyB (paper 000, Algorithm 1)"),
+    _booster("asybl", "AsyBL (paper 000, Algorithm 2)", bases=REGRESSION_BASES,
+             default_base="regression-tree"),
+    _booster("asymlogitboost", "Asymmetric LogitBoost (Masnadi-Shirazi & "
+             "Vasconcelos 2011)", bases=REGRESSION_BASES,
+             default_base="regression-tree"),
+    _booster("calibrated-adaboost", "calibrated AdaBoost, Bayes threshold "
+             "(Nikolaou et al. 2016)"),
+    # oversampling and feature selection in boosting (paper 003): cost-blind
+    ModelSpec("efsboost", "EFSBoost (paper 003)", cost_sensitive=False,
+              row_costs=False),
+    _booster("smoteboost", "SMOTEBoost (Chawla et al. 2003; paper 003)",
+             **_PAPER_003_BOOSTER),
+    _booster("rwoboost", "RWOBoost (paper 003)", **_PAPER_003_BOOSTER),
+    _booster("obpdboost", "OBPDBoost (paper 003)", **_PAPER_003_BOOSTER),
+    ModelSpec("obpd-efsboost", "OBPD-EFSBoost (paper 003)", cost_sensitive=False,
+              row_costs=False),
+    # margin learners (paper 002)
+    ModelSpec("svm", "linear SVM (paper 002's baseline)", cost_sensitive=False,
+              row_costs=False),
+    ModelSpec("cssvm", "cost-sensitive linear SVM (paper 002's baseline)"),
+    ModelSpec("ldm", "LDM (Zhang & Zhou 2014; paper 002)", cost_sensitive=False,
+              row_costs=False),
+    ModelSpec("csldm", "CS-LDM (paper 002)"),
+    # forests (paper 004)
+    ModelSpec("cbrf", "class-balanced random forest, Gini (paper 004's baseline)",
+              cost_sensitive=False, multiclass=True, row_costs=False),
+    ModelSpec("gini-scores", "Gini forest deciding by the leaves' costs (paper 004)",
+              multiclass=True),
+    ModelSpec("gcsrf", "G-CSRF, cost-sensitive Gini (paper 004)", multiclass=True),
+    ModelSpec("pdcsrf", "PD-CSRF, pairwise-difference impurity (paper 004)",
+              multiclass=True),
+    ModelSpec("random-forest", "scikit-learn's random forest", cost_sensitive=False,
+              multiclass=True, row_costs=False),
+    ModelSpec("balanced-random-forest", "imbalanced-learn's balanced random forest",
+              cost_sensitive=False, multiclass=True, row_costs=False),
+    # the estimator costsense recommends, and peers
+    ModelSpec("minimum-cost", "MinimumCostClassifier (costsense)", row_decision=True),
+    ModelSpec("rusboost", "imbalanced-learn's RUSBoost", cost_sensitive=False,
+              multiclass=True, row_costs=False),
+    ModelSpec("easy-ensemble", "imbalanced-learn's EasyEnsemble", cost_sensitive=False,
+              multiclass=True, row_costs=False),
+    _wrapper("tuned-threshold", "scikit-learn's TunedThresholdClassifierCV on the "
+             "mean cost", multiclass=False, row_costs=False),
+)  # fmt: skip
+
+#: Every named model, by name, in the order ``costsense models`` lists them.
+CATALOG: dict[str, ModelSpec] = {spec.name: spec for spec in _SPECS}
+
+
+def default_base(model: str) -> str:
+    """Name the base learner a model takes when none is given.
+
+    A model that uses no base learner gets "logistic" (which it ignores).
+
+    Parameters
+    ----------
+    model : str
+        A name of :data:`CATALOG`.
+
+    Returns
+    -------
+    str
+    """
+    return CATALOG[model].default_base or "logistic"
+
+
+def check_pair(model: str, base: str | None) -> str | None:
+    """Why ``model`` cannot run on ``base``, or None when it can.
+
+    Parameters
+    ----------
+    model : str
+        A name of :data:`CATALOG`.
+    base : str or None
+        A base learner name; None means the model's default.
+
+    Returns
+    -------
+    str or None
+        A message naming the valid bases, or None. A model that uses no base
+        learner accepts any (it ignores it; the caller says so).
+    """
+    spec = CATALOG[model]
+    if base is None or not spec.uses_base or base in spec.bases:
+        return None
+    return (
+        f"model {model!r} does not run on base {base!r}; its bases are "
+        f"{', '.join(spec.bases)} (default {spec.default_base})"
+    )
