@@ -11,8 +11,18 @@ and the prediction methods of a score whose sign is the decision.
 on out-of-fold scores, used by every estimator with a ``probability`` or a
 calibrated threshold.
 
-This module stands on :mod:`costsense.costs` and :mod:`costsense.utils` only; every
-family stands on it, none on another family.
+Every classifier ends its fit with :meth:`ClassifierBase._check_degenerate`: a
+model that kept no boosting round, or predicts one class on its own training
+data, sets ``degenerate_`` (None otherwise) and warns once with
+:class:`costsense.exceptions.DegenerateModelWarning`. Fits that an estimator runs
+inside its own fit (a booster's rounds, cross-validation folds, a wrapper's base
+learner) run under :func:`inner_fits`: they set ``degenerate_`` but do not warn,
+so a user hears about the final model only. :func:`refuse_fit_params` is how a
+cost-blind estimator refuses ``sample_cost``, naming its cost-sensitive
+counterpart.
+
+This module stands on :mod:`costsense.costs`, :mod:`costsense.exceptions` and
+:mod:`costsense.utils` only; every family stands on it, none on another family.
 
 References
 ----------
@@ -22,9 +32,13 @@ References
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from numbers import Integral
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -35,6 +49,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
 from costsense.costs import ResolvedCost, binary_costs_from_matrix, resolve_cost
+from costsense.exceptions import DegenerateModelWarning
 from costsense.utils._compat import _check_sample_weight, validate_data
 from costsense.utils._random import draw_seed
 
@@ -45,8 +60,66 @@ __all__ = [
     "ClassifierBase",
     "FitStart",
     "has_probability",
+    "inner_fits",
     "platt_scaling",
+    "refuse_fit_params",
 ]
+
+#: True inside :func:`inner_fits`: fits set ``degenerate_`` without warning.
+_INNER_FIT: ContextVar[bool] = ContextVar("costsense_inner_fit", default=False)
+
+
+@contextmanager
+def inner_fits() -> Iterator[None]:
+    """Run fits that belong to an enclosing estimator's fit without their warning.
+
+    Inside the block every costsense classifier still sets ``degenerate_``, but
+    none issues :class:`~costsense.exceptions.DegenerateModelWarning`: a weak
+    learner of one round, a cross-validation fold or a wrapped base learner may
+    well be constant, and the estimator that runs them warns about its own final
+    model once. The flag is a context variable: it holds in the calling thread
+    (and in code that copies the context); a function sent to another process
+    or thread enters the block itself.
+
+    Yields
+    ------
+    None
+    """
+    token = _INNER_FIT.set(True)
+    try:
+        yield
+    finally:
+        _INNER_FIT.reset(token)
+
+
+def refuse_fit_params(
+    estimator: Any, fit_params: Mapping[str, Any], counterpart: str
+) -> None:
+    """Refuse ``fit`` arguments a cost-blind estimator does not take.
+
+    Parameters
+    ----------
+    estimator : estimator
+        The estimator whose ``fit`` was called.
+    fit_params : mapping of str to object
+        The keyword arguments ``fit`` did not name.
+    counterpart : str
+        What to use instead for per-row costs (one or more estimators).
+
+    Raises
+    ------
+    TypeError
+        For ``sample_cost`` (naming ``counterpart``), or any other argument.
+    """
+    name = type(estimator).__name__
+    if "sample_cost" in fit_params:
+        raise TypeError(
+            f"{name}.fit does not take sample_cost: {name} is cost-blind (no cost "
+            f"enters its training). For per-row costs use {counterpart}."
+        )
+    if fit_params:
+        unknown = ", ".join(repr(key) for key in sorted(fit_params))
+        raise TypeError(f"{name}.fit got unexpected keyword arguments: {unknown}.")
 
 
 @dataclass(frozen=True)
@@ -86,6 +159,65 @@ def has_probability(estimator: Any) -> bool:
 
 class ClassifierBase(ClassifierMixin, BaseEstimator):
     """The fit start-up and the predict-time validation every classifier shares."""
+
+    #: What to try when the fitted model is constant (each family says its own).
+    _degenerate_advice: ClassVar[str] = (
+        "try a smaller cost, or a model with more capacity"
+    )
+
+    def _check_degenerate(
+        self,
+        y_pred: Any,
+        *,
+        n_kept: int | None = None,
+        reason: str | None = None,
+        advice: str | None = None,
+    ) -> None:
+        """Set ``degenerate_``; warn once if the fitted model is constant.
+
+        Called once at the end of every ``fit``. The model is degenerate when it
+        kept no round (``n_kept == 0``) or when ``y_pred``, its predictions of
+        its own training rows, hold a single class although ``classes_`` holds
+        two or more. ``degenerate_`` is then a sentence saying what happened and
+        why, else None. The warning (not inside :func:`inner_fits`) adds the
+        estimator's name and :attr:`_degenerate_advice`.
+
+        Parameters
+        ----------
+        y_pred : array-like of shape (n_samples,)
+            Predicted labels of the training rows (as ``predict`` gives them).
+        n_kept : int, default=None
+            Boosting rounds kept (None when the model has no rounds).
+        reason : str, default=None
+            Why; a booster's ``stop_reason_`` if None.
+        advice : str, default=None
+            What to try; the class's ``_degenerate_advice`` if None.
+        """
+        found = []
+        if n_kept == 0:
+            found.append("kept no round")
+        predicted = np.unique(np.asarray(y_pred))
+        if predicted.size == 1 and self.classes_.size > 1:
+            label = _plain_value(predicted[0])
+            found.append(
+                f"predicts only class {label!r} (of {self.classes_.size}) on its "
+                "own training data"
+            )
+        if not found:
+            self.degenerate_: str | None = None
+            return
+        why = reason if reason is not None else getattr(self, "stop_reason_", None)
+        finding = " and ".join(found)
+        if why:
+            finding += f" (why: {why})"
+        self.degenerate_ = finding
+        if not _INNER_FIT.get():
+            warnings.warn(
+                f"{type(self).__name__} {finding}. Its predictions are constant; "
+                f"{advice or self._degenerate_advice}.",
+                DegenerateModelWarning,
+                stacklevel=4,
+            )
 
     def _start_fit(
         self,
@@ -360,7 +492,8 @@ def platt_scaling(
         params = {name: value[train] for name, value in (fit_params or {}).items()}
         if sample_weight is not None:
             params["sample_weight"] = sample_weight[train]
-        model = clone(estimator).fit(X[train], y[train], **params)
+        with inner_fits():
+            model = clone(estimator).fit(X[train], y[train], **params)
         score = np.asarray(model.decision_function(X[test]), dtype=np.float64)
         scores[test] = score if model.classes_[1] == pos_label else -score
     scored = ~np.isnan(scores)

@@ -88,7 +88,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp, xlogy
 
-from costsense._base import ClassifierBase
+from costsense._base import ClassifierBase, refuse_fit_params
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 
 FloatArray = NDArray[np.float64]
@@ -296,6 +296,11 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
         Weighted count ``W_cb`` of each class in each bin or category.
     feature_log_prob_ : list of ndarray of shape (n_classes, n_bins_[m])
         ``log P(bin b | c) = log(W_cb + alpha) - log(W_c + alpha * B_m)``.
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (it predicts
+        one class on its own training rows of positive weight) and why, as the
+        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
+        issued said it.
     n_features_in_ : int
         Number of features seen in fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -339,6 +344,11 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
         "categorical_features": ["array-like", None],
         "weights_as": [StrOptions({"counts", "proportions"})],
     }
+    _degenerate_advice = (
+        "try more bins (n_bins) or binning='mdl', fit_prior=False (a uniform "
+        "prior), or, for costs, a wrapper that decides by them "
+        "(costsense.rescale.ThresholdMoving)"
+    )
 
     def __init__(
         self,
@@ -426,7 +436,11 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
-        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        **fit_params: Any,
     ) -> DiscreteNaiveBayesClassifier:
         """Bin the features and count each class's weight in each bin.
 
@@ -439,12 +453,21 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights (uniform if None); they weigh the counts, the
             quantile edges and the MDL cuts. Rows of weight 0 are ignored.
+        **fit_params : dict
+            None is accepted. Naive Bayes is cost-blind: ``sample_cost`` is
+            refused with a TypeError that names the wrappers that take it.
 
         Returns
         -------
         self
             The fitted estimator.
         """
+        refuse_fit_params(
+            self,
+            fit_params,
+            "a cost-sensitive wrapper around it, such as costsense.rescale."
+            "ThresholdMoving(DiscreteNaiveBayesClassifier()) or CostWeighting",
+        )
         fit = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
         X, target = fit.X, fit.y_index
         n_features, n_classes = X.shape[1], self.classes_.size
@@ -509,6 +532,15 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
             np.log(count + alpha) - np.log(class_count + alpha * size)[:, None]
             for count, size in zip(bin_count, n_bins, strict=True)
         ]
+        # the training rows' joint log-likelihoods, from the codes binned above
+        joint = np.broadcast_to(log_prior, (X.shape[0], n_classes)).copy()
+        for m, log_prob in enumerate(self.feature_log_prob_):
+            joint += log_prob[:, codes[:, m]].T
+        self._check_degenerate(
+            self.classes_[np.argmax(joint, axis=1)],
+            reason="one class's prior and bin probabilities outweigh the others' "
+            "in every training row",
+        )
         return self
 
     def _codes(self, X: FloatArray) -> IntArray:

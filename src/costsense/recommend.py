@@ -67,7 +67,7 @@ from sklearn.preprocessing import (
 )
 from sklearn.utils import check_random_state
 
-from costsense._base import ClassifierBase
+from costsense._base import ClassifierBase, inner_fits
 from costsense.costs import (
     ResolvedCost,
     bayes_decision,
@@ -205,12 +205,15 @@ def _weighted_fit(
     estimator: Any, X: FloatArray, y: IntArray, weight: FloatArray | None
 ) -> Any:
     """Fit ``estimator``, with ``sample_weight`` when given (a pipeline's last step)."""
-    if weight is None:
-        return estimator.fit(X, y)
-    if isinstance(estimator, Pipeline):
-        last = estimator.steps[-1][0]
-        return estimator.fit(X, y, **{f"{last}__sample_weight": weight})
-    return estimator.fit(X, y, sample_weight=weight)
+    # a candidate's fits are this estimator's inner fits (run here, in the
+    # worker, when the folds run in other processes): only the final model warns
+    with inner_fits():
+        if weight is None:
+            return estimator.fit(X, y)
+        if isinstance(estimator, Pipeline):
+            last = estimator.steps[-1][0]
+            return estimator.fit(X, y, **{f"{last}__sample_weight": weight})
+        return estimator.fit(X, y, sample_weight=weight)
 
 
 def _fit_fold(
@@ -664,6 +667,12 @@ class MinimumCostClassifier(ClassifierBase):
         candidate's out-of-fold and final fits, seconds)
         and "error" (why a candidate failed; empty otherwise). Load it with
         ``pandas.DataFrame(cv_results_)``.
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (it predicts
+        one class on its own training data, each row decided by its own costs)
+        and why, as the :class:`~costsense.exceptions.DegenerateModelWarning`
+        that ``fit`` issued said it. At some costs a constant decision is the
+        cheapest one; the warning says so rather than judge it.
     n_features_in_ : int
         Number of features seen in fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -775,6 +784,11 @@ class MinimumCostClassifier(ClassifierBase):
         "random_state": ["random_state"],
         "n_jobs": [Integral, None],
     }
+    _degenerate_advice = (
+        "no candidate's probabilities make another class cheaper for any "
+        "training row, which can be right at these costs: check the cost, or give "
+        "candidates that suit the data (candidates=[...])"
+    )
 
     def __init__(
         self,
@@ -831,6 +845,7 @@ class MinimumCostClassifier(ClassifierBase):
         X_train, y_index, weight = start.X, start.y_index, start.sample_weight
         n_classes = self.classes_.size
         matrices, resolved = self._fit_costs(start.y, y_index, sample_cost)
+        decision_matrices = matrices  # each training row decided by its own costs
         rows_cost = resolved.rows
         if weight is not None:
             # a row of weight w costs w times: one decision matrix per row
@@ -892,6 +907,18 @@ class MinimumCostClassifier(ClassifierBase):
         )
         self.candidates_ = {r.name: r.model for r in working}
         self._record(fitted)
+        decided = _decide(
+            np.asarray(self.estimator_.predict_proba(X_train), dtype=np.float64),
+            decision_matrices,
+            self.rule_,
+            self.threshold_offset_,
+            self._pos_index(),
+        )
+        self._check_degenerate(
+            self.classes_[decided],
+            reason=f"the chosen option ({self.chosen_}, {self.rule_} rule) finds "
+            "one class cheapest for every training row",
+        )
         return self
 
     def _fit_costs(

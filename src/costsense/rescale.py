@@ -43,7 +43,7 @@ from __future__ import annotations
 import warnings
 from abc import ABCMeta, abstractmethod
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -55,7 +55,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import has_fit_parameter
 
-from costsense._base import ClassifierBase
+from costsense._base import ClassifierBase, inner_fits
 from costsense.costs import (
     ResolvedCost,
     bayes_decision,
@@ -202,6 +202,12 @@ class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMet
     }
     #: Whether the method itself needs the base learner's sample_weight.
     _needs_sample_weight = False
+    #: Why the model may be constant (each method says its own).
+    _degenerate_why: ClassVar[str] = ""
+    _degenerate_advice = (
+        "try a base learner with more capacity (estimator=...), a smaller cost, "
+        "or costsense.MinimumCostClassifier, which decides by out-of-fold cost"
+    )
 
     def __init__(
         self, estimator: Any = None, *, cost: Any = None, pos_label: Any = None
@@ -263,6 +269,10 @@ class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMet
         self._check_sample_weight_support(sample_weight is not None)
         assert start.cost is not None  # costs are resolved by default
         self._fit(start.X, start.y, start.cost, start.sample_weight)
+        self._check_degenerate(
+            self.predict(X),  # as given: validated as at any prediction
+            reason=self._degenerate_why.format(base=type(self._base()).__name__),
+        )
         return self
 
     @abstractmethod
@@ -286,9 +296,10 @@ class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMet
         model = (
             clone(base) if random_state is None else seeded_clone(base, random_state)
         )
-        if sample_weight is None:
-            return model.fit(X, y)
-        return model.fit(X, y, sample_weight=sample_weight)
+        with inner_fits():  # the wrapper warns about its own decisions
+            if sample_weight is None:
+                return model.fit(X, y)
+            return model.fit(X, y, sample_weight=sample_weight)
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Class probabilities (see the class docstring for what they estimate).
@@ -344,6 +355,11 @@ _ATTRIBUTES = """
         The positive class of a binary problem.
     estimator_ : classifier
         The fitted base learner (the final one, for MetaCost).
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (it predicts
+        one class on its own training data) and why, as the
+        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
+        issued said it.
     n_features_in_ : int
         Number of features seen in fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -392,6 +408,10 @@ class CostWeighting(_CostSensitiveWrapper):
     """
 
     _needs_sample_weight = True
+    _degenerate_why = (
+        "weighted by their costs, one class outweighs the rest wherever {base} "
+        "can tell the rows apart"
+    )
 
     def _fit(
         self,
@@ -496,6 +516,10 @@ class RejectionSampling(_CostSensitiveWrapper):
         "voting": [StrOptions({"hard", "soft"})],
         "random_state": ["random_state"],
     }
+    _degenerate_why = (
+        "the copies of {base} trained on the cost-proportionate samples vote "
+        "for one class on every row"
+    )
 
     def __init__(
         self,
@@ -637,6 +661,14 @@ class ThresholdMoving(_CostSensitiveWrapper):
         "calibration": [StrOptions({"sigmoid", "isotonic"}), None],
         "cv": ["cv_object"],
     }
+    _degenerate_why = (
+        "the probabilities of {base} are on one side of the cost threshold "
+        "for every row"
+    )
+    _degenerate_advice = (
+        "try calibration='sigmoid' (or a better calibrated base learner), a base "
+        "learner with more capacity (estimator=...), or a smaller cost"
+    )
 
     def __init__(
         self,
@@ -771,6 +803,10 @@ class MetaCost(_CostSensitiveWrapper):
         "oob": ["boolean"],
         "random_state": ["random_state"],
     }
+    _degenerate_why = (
+        "the bagged copies of {base} made one class cheapest for most training "
+        "rows, and the relabelled rows taught the final learner that class"
+    )
 
     def __init__(
         self,

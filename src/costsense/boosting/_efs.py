@@ -67,7 +67,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.naive_bayes import GaussianNB
 
-from costsense._base import ClassifierBase
+from costsense._base import ClassifierBase, inner_fits, refuse_fit_params
 from costsense.boosting._engine import _PERFECT_ALPHA
 from costsense.naive_bayes import DiscreteNaiveBayesClassifier
 from costsense.utils._compat import Interval, StrOptions, _fit_context
@@ -75,6 +75,19 @@ from costsense.utils._compat import Interval, StrOptions, _fit_context
 FloatArray = NDArray[np.float64]
 
 __all__ = ["EFSBoostClassifier"]
+
+#: Where per-row costs go instead of paper 003's cost-blind boosters.
+COST_SENSITIVE_BOOSTERS = (
+    "a cost-sensitive booster such as costsense.boosting.AsyBClassifier (add "
+    "sampler=OBPDSampler() for OBPD's rows in every round) or AsyBLClassifier, "
+    "or costsense.MinimumCostClassifier"
+)
+#: What to try when EFSBoost's model is constant.
+EFS_ADVICE = (
+    "try on_weak_round='reset' (restart the weights instead of stopping), "
+    "naive_bayes='gaussian', feature_selection=False, or balance the classes "
+    "first (OBPDEFSBoostClassifier)"
+)
 
 
 def feature_terms(
@@ -190,6 +203,11 @@ class EFSBoostClassifier(ClassifierBase):
     constant_ : label
         The class of largest starting weight, predicted when no round was kept
         (naive Bayes never reached a weighted error below 1/2).
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (it kept no
+        round, or predicts one class on its own training data) and why, as the
+        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
+        issued said it.
     n_resets_ : int
         Rounds whose error >= 1/2 reset the weights (``on_weak_round="reset"``).
     n_features_in_ : int
@@ -226,6 +244,7 @@ class EFSBoostClassifier(ClassifierBase):
         "on_weak_round": [StrOptions({"stop", "reset"})],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
     }
+    _degenerate_advice = EFS_ADVICE
 
     def __init__(
         self,
@@ -257,7 +276,11 @@ class EFSBoostClassifier(ClassifierBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
-        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        **fit_params: Any,
     ) -> EFSBoostClassifier:
         """Boost naive Bayes, shrinking the feature subset each round.
 
@@ -269,12 +292,17 @@ class EFSBoostClassifier(ClassifierBase):
             Class labels.
         sample_weight : array-like of shape (n_samples,), default=None
             Initial boosting weights (uniform if None).
+        **fit_params : dict
+            None is accepted. EFSBoost is cost-blind: ``sample_cost`` is refused
+            with a TypeError that names the cost-sensitive boosters to use
+            instead.
 
         Returns
         -------
         self
             The fitted estimator.
         """
+        refuse_fit_params(self, fit_params, COST_SENSITIVE_BOOSTERS)
         fit = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
         X, target = fit.X, fit.y_index
         start = np.ones(X.shape[0]) if fit.sample_weight is None else fit.sample_weight
@@ -303,10 +331,14 @@ class EFSBoostClassifier(ClassifierBase):
         errors: list[float] = []
         self.n_resets_ = 0
         self.stop_reason_ = "completed all rounds"
+        # the kept rounds' votes on the training rows, from their predictions
+        train_votes = np.zeros((X.shape[0], self.classes_.size))
+        rows = np.arange(X.shape[0])
         for t in range(self.n_estimators):
             columns = np.flatnonzero(support)
             model = self._weak_learner()
-            model.fit(X[:, columns], target, sample_weight=D * weight_scale)
+            with inner_fits():  # a round's naive Bayes may be constant
+                model.fit(X[:, columns], target, sample_weight=D * weight_scale)
             predicted = model.predict(X[:, columns])
             wrong = predicted != target
             error = float(D[wrong].sum())
@@ -324,10 +356,12 @@ class EFSBoostClassifier(ClassifierBase):
             errors.append(error)
             if error <= 0:
                 alphas.append(_PERFECT_ALPHA)
+                train_votes[rows, predicted] += _PERFECT_ALPHA
                 self.stop_reason_ = f"round {t + 1}: perfect (no weighted error)"
                 break
             beta = error / (1.0 - error)
             alphas.append(0.5 * np.log(1.0 / beta))
+            train_votes[rows, predicted] += alphas[-1]
             if self.feature_selection and wrong.any():
                 terms = feature_terms(
                     model,
@@ -358,6 +392,11 @@ class EFSBoostClassifier(ClassifierBase):
             self.stop_reason_ += (
                 "; no round was kept: the model predicts the class of largest weight"
             )
+            train_votes[:, np.searchsorted(self.classes_, self.constant_)] = 1.0
+        self._check_degenerate(
+            self.classes_[np.argmax(train_votes, axis=1)],
+            n_kept=len(self.estimators_),
+        )
         return self
 
     def _votes(self, X: ArrayLike) -> FloatArray:

@@ -45,6 +45,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
 
+from costsense._base import inner_fits
 from costsense.boosting._resample import RoundSampler
 from costsense.boosting._rules import BoostRule, Round
 from costsense.boosting._shared import shared_fit_params
@@ -92,6 +93,12 @@ class CostBoostingClassifier(StagedCostClassifier):
     )
     #: The oversampler class ``sampler=None`` stands for (None: no sampling).
     _default_sampler: ClassVar[type | None] = None
+    _degenerate_advice = (
+        "try another base learner (a deeper tree, estimator="
+        "DecisionTreeClassifier(max_depth=3), or naive Bayes), a smaller cost, "
+        "or a rule whose cost enters only the starting weights or alpha "
+        "(AdaBoostCClassifier, AsyBClassifier, or CalibratedAdaBoostClassifier)"
+    )
 
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         "estimator": [HasMethods(["fit", "predict"]), None],
@@ -212,10 +219,11 @@ default=None
         for t in range(self.n_estimators):
             learner = seeded_clone(base, rng)
             weights = rule.learner_weights(D, c)
-            if round_sampler is None:
-                learner.fit(X, y, sample_weight=weights, **shared)
-            else:
-                round_sampler.fit(learner, X, y, weights, rng)
+            with inner_fits():  # a round's learner may be constant: no warning
+                if round_sampler is None:
+                    learner.fit(X, y, sample_weight=weights, **shared)
+                else:
+                    round_sampler.fit(learner, X, y, weights, rng)
             h = np.where(learner.predict(X) > 0, 1.0, -1.0)
             r = Round(y=y, h=h, D=D, c=c)
             alpha = rule.alpha(r)
@@ -250,8 +258,19 @@ default=None
         weighted = c if weight is None else c * weight
         self.constant_ = 1.0 if weighted[y > 0].sum() > weighted[y < 0].sum() else -1.0
         if not self.estimators_:
-            train_cost.append(cost_of_signs(y, np.full(y.shape[0], self.constant_), c))
+            score = np.full(y.shape[0], self.constant_)
+            train_cost.append(cost_of_signs(y, score, c))
         self.train_cost_ = np.array(train_cost)
+        # the training score the rounds built: predictions without a second pass
+        advice = None
+        if "alpha" in self.stop_reason_ and self.early_stopping:
+            advice = (
+                "try early_stopping=False to keep rounds whose alpha is not "
+                f"positive, or {self._degenerate_advice.removeprefix('try ')}"
+            )
+        self._check_degenerate(
+            self._to_labels(score), n_kept=len(self.estimators_), advice=advice
+        )
         return self
 
     # ------------------------------------------------------------ prediction

@@ -11,7 +11,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit
 from sklearn.naive_bayes import GaussianNB
 
-from costsense._base import platt_scaling
+from costsense._base import inner_fits, platt_scaling
 from costsense.boosting import _rules
 from costsense.boosting._engine import CostBoostingClassifier
 from costsense.boosting._logit import LogitCostBoostingClassifier
@@ -134,6 +134,11 @@ _COMMON_ATTRIBUTES = """\
     constant_ : float
         ``+1`` or ``-1``: the class of least training cost, predicted when no
         round was kept (the first round's ``alpha`` was not positive).
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (it kept no
+        round, or predicts one class on its own training data) and why, as the
+        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
+        issued said it.
     n_features_in_ : int
         Number of features seen in fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -608,6 +613,11 @@ _LOGIT_ATTRIBUTES = """\
     train_cost_ : ndarray of shape (n_estimators,)
         Mean training cost per sample after each round (each sample's own cost
         of an error when costs are per sample).
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (it predicts
+        one class on its own training data) and why, as the
+        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
+        issued said it.
     n_features_in_ : int
         Number of features seen in fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -716,6 +726,11 @@ class CalibratedAdaBoostClassifier(StagedCostClassifier):
     train_cost_ : ndarray of shape (n_rounds,)
         Mean training cost per sample after each round, with the calibrated
         threshold (each sample's own cost when costs are per sample).
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (it predicts
+        one class on its own training data) and why, as the
+        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
+        issued said it.
     n_features_in_ : int
         Number of features seen in fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -735,6 +750,12 @@ class CalibratedAdaBoostClassifier(StagedCostClassifier):
         "cv": ["cv_object"],
         "random_state": ["random_state"],
     }
+    _degenerate_advice = (
+        "its calibrated P(+|x) is on one side of the Bayes threshold "
+        "C2 / (C1 + C2) for every row: try a stronger base learner (estimator="
+        "DecisionTreeClassifier(max_depth=3)), more rounds (n_estimators), or a "
+        "smaller cost"
+    )
 
     def __init__(
         self,
@@ -800,9 +821,15 @@ class CalibratedAdaBoostClassifier(StagedCostClassifier):
             sample_weight=weight,
             random_state=self.random_state,
         )
-        self.adaboost_ = booster.fit(X, labels, sample_weight=weight)
-        self.train_cost_ = np.array(
-            [cost_of_signs(signs, s, c) for s in self._staged_scores(X)]
+        with inner_fits():  # this estimator warns about its own decisions
+            self.adaboost_ = booster.fit(X, labels, sample_weight=weight)
+        costs, score = [], np.zeros(X.shape[0])
+        for score in self._staged_scores(X):  # noqa: B007 - the last one is used
+            costs.append(cost_of_signs(signs, score, c))
+        self.train_cost_ = np.array(costs)
+        self._check_degenerate(
+            self._to_labels(score),
+            reason=f"AdaBoost: {self.adaboost_.stop_reason_}",
         )
         return self
 

@@ -50,6 +50,7 @@ from sklearn.tree import DecisionTreeRegressor
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
 
+from costsense._base import inner_fits
 from costsense.boosting._shared import shared_fit_params
 from costsense.boosting._staged import StagedCostClassifier, cost_of_signs
 from costsense.utils._compat import HasMethods, Interval, _fit_context
@@ -73,6 +74,11 @@ class LogitCostBoostingClassifier(StagedCostClassifier):
         "pos_label": "no_validation",
         "random_state": ["random_state"],
     }
+    _degenerate_advice = (
+        "try a deeper regressor (estimator=DecisionTreeRegressor(max_depth=5)), "
+        "more rounds (n_estimators) or a larger learning_rate, or a smaller cost "
+        "(the link starts every row at P(+) = C2 / (C1 + C2), on the costly side)"
+    )
 
     def __init__(
         self,
@@ -149,10 +155,16 @@ class LogitCostBoostingClassifier(StagedCostClassifier):
             if weight is not None:
                 w = w * weight
             learner = seeded_clone(base, rng)
-            learner.fit(X, z, sample_weight=w, **shared)
+            with inner_fits():
+                learner.fit(X, z, sample_weight=w, **shared)
             F = F + self._step(learner.predict(X))
             self.estimators_.append(learner)
             self.train_cost_[t] = cost_of_signs(y, F, c)
+        self._check_degenerate(
+            self._to_labels(F),
+            reason=f"after {self.n_estimators} Newton steps of learning rate "
+            f"{self.learning_rate}, F(x) has one sign on every training row",
+        )
         return self
 
     def _step(self, f: FloatArray) -> FloatArray:

@@ -23,8 +23,12 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from costsense._base import ClassifierBase
-from costsense.boosting._efs import EFSBoostClassifier
+from costsense._base import ClassifierBase, inner_fits, refuse_fit_params
+from costsense.boosting._efs import (
+    COST_SENSITIVE_BOOSTERS,
+    EFS_ADVICE,
+    EFSBoostClassifier,
+)
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 
 FloatArray = NDArray[np.float64]
@@ -100,6 +104,11 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         (:attr:`EFSBoostClassifier.drop_round_`).
     classes_ : ndarray of shape (n_classes,)
         Class labels.
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (EFSBoost kept
+        no round, or the model predicts one class on the training rows) and why,
+        as the :class:`~costsense.exceptions.DegenerateModelWarning` that
+        ``fit`` issued said it.
     n_features_in_ : int
         Number of features seen in fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -143,6 +152,9 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         "categorical_features": ["array-like", None],
         "random_state": ["random_state"],
     }
+    _degenerate_advice = EFS_ADVICE.replace(
+        ", or balance the classes first (OBPDEFSBoostClassifier)", ""
+    )
 
     def __init__(
         self,
@@ -206,7 +218,11 @@ class OBPDEFSBoostClassifier(ClassifierBase):
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(
-        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        **fit_params: Any,
     ) -> OBPDEFSBoostClassifier:
         """Balance the training set with OBPD, then run EFSBoost on it.
 
@@ -220,12 +236,17 @@ class OBPDEFSBoostClassifier(ClassifierBase):
             EFSBoost's starting weights of the training rows; each synthetic row
             starts with the mean weight of its class's rows (as the per-round
             oversamplers weigh theirs). OBPD's mixtures are fitted unweighted.
+        **fit_params : dict
+            None is accepted. OBPD-EFSBoost is cost-blind: ``sample_cost`` is
+            refused with a TypeError that names the cost-sensitive boosters to
+            use instead.
 
         Returns
         -------
         self
             The fitted estimator.
         """
+        refuse_fit_params(self, fit_params, COST_SENSITIVE_BOOSTERS)
         start = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
         self.sampler_ = self._sampler()
         X_balanced, y_balanced = self.sampler_.fit_resample(start.X, start.y)
@@ -238,12 +259,18 @@ class OBPDEFSBoostClassifier(ClassifierBase):
                 [original[start.y == label].mean() for label in y_balanced[n:]]
             )
             weight = np.concatenate([original, synthetic])
-        self.booster_ = self._booster().fit(
-            X_balanced, y_balanced, sample_weight=weight
-        )
+        with inner_fits():  # this estimator warns about the whole model once
+            self.booster_ = self._booster().fit(
+                X_balanced, y_balanced, sample_weight=weight
+            )
         self.selected_features_ = list(self.booster_.feature_subsets_)
         self.support_ = self.booster_.support_
         self.drop_round_ = self.booster_.drop_round_
+        self._check_degenerate(
+            self.booster_.predict(start.X),
+            n_kept=len(self.booster_.estimators_),
+            reason=f"EFSBoost: {self.booster_.stop_reason_}",
+        )
         return self
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:

@@ -79,6 +79,11 @@ class CSSVMClassifier(BinaryCostClassifier):
         Iterations the solver ran.
     platt_ : tuple of float
         ``(a, b)`` of ``P(+|x) = sigmoid(a f(x) + b)`` (``probability=True``).
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (it predicts
+        one class on its own training data) and why, as the
+        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
+        issued said it.
     n_features_in_ : int
         Number of features seen in fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -112,6 +117,10 @@ class CSSVMClassifier(BinaryCostClassifier):
         "cv": ["cv_object"],
         "random_state": ["random_state"],
     }
+    _degenerate_advice = (
+        "try a larger C (fewer margin violations allowed), standardised "
+        "features, a nonlinear kernel (kernel='rbf'), or a smaller cost"
+    )
 
     def __init__(
         self,
@@ -199,6 +208,7 @@ class CSSVMClassifier(BinaryCostClassifier):
             # scikit-learn 1.9
             self.platt_ = self._fit_platt(X, signs, c, weight)
         self.n_iter_ = int(np.max(self.estimator_.n_iter_))
+        self._check_degenerate(self._to_labels(self._score(X)))
         return self
 
     def _score(self, X: FloatArray) -> FloatArray:

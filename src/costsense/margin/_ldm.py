@@ -84,7 +84,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils.metaestimators import available_if
 
-from costsense._base import BinaryCostClassifier, has_probability
+from costsense._base import BinaryCostClassifier, has_probability, refuse_fit_params
 from costsense.margin._dcd import solve_dense, solve_linear
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 from costsense.utils._docstrings import documented
@@ -169,6 +169,11 @@ class _BaseLDM(BinaryCostClassifier):
         "cv": ["cv_object"],
         "random_state": ["random_state"],
     }
+    _degenerate_advice = (
+        "try a larger C (the hinge losses weigh more against the margin "
+        "variance), standardised features, a nonlinear kernel (kernel='rbf'), or "
+        "a smaller cost"
+    )
 
     def _fit_all(
         self,
@@ -182,6 +187,12 @@ class _BaseLDM(BinaryCostClassifier):
         self._fit_solver(X, signs, c, ones if weight is None else weight)
         if self.probability:
             self.platt_ = self._fit_platt(X, signs, c, weight)
+        self._check_degenerate(
+            self._to_labels(self._score(X)),
+            reason=None
+            if self.converged_
+            else f"the solver did not converge in {self.max_iter} epochs",
+        )
         return self
 
     # ----------------------------------------------------------------- solvers
@@ -521,6 +532,11 @@ _SHARED_ATTRIBUTES = """\
         Whether the stopping rule was met.
     platt_ : tuple of float
         ``(a, b)`` of ``P(+|x) = sigmoid(a f(x) + b)`` (``probability=True``).
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (it predicts
+        one class on its own training data) and why, as the
+        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
+        issued said it.
     n_features_in_ : int
         Number of features seen in fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -597,7 +613,11 @@ class LDMClassifier(_BaseLDM):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
-        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        **fit_params: Any,
     ) -> LDMClassifier:
         """Fit the LDM.
 
@@ -609,12 +629,21 @@ class LDMClassifier(_BaseLDM):
             Binary labels.
         sample_weight : array-like of shape (n_samples,), default=None
             Multiplies each sample's hinge loss.
+        **fit_params : dict
+            None is accepted. LDM is cost-blind: ``sample_cost`` is refused with
+            a TypeError that names :class:`CSLDMClassifier`, which takes it.
 
         Returns
         -------
         self
             The fitted estimator.
         """
+        refuse_fit_params(
+            self,
+            fit_params,
+            "costsense.margin.CSLDMClassifier (the cost-sensitive LDM: each "
+            "row's hinge loss weighs its own cost)",
+        )
         return self._fit_all(X, y, sample_weight, None)
 
 

@@ -379,7 +379,18 @@ _CLASSIFIER_ATTRIBUTES = """\
         Features evaluated per split.
     feature_importances_ : ndarray of shape (n_features_in_,)
         Total weighted impurity decrease of the splits on each feature, normalised
-        to sum to 1 (zeros without splits)."""
+        to sum to 1 (zeros without splits).
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (it predicts
+        one class on its own training data) and why, as the
+        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
+        issued said it."""
+
+_TREE_ADVICE = (
+    "try a deeper tree (max_depth=None), smaller min_samples_leaf, "
+    "min_samples_split or min_impurity_decrease, another criterion "
+    "('pairwise' or 'cs_gini' split on the costs), or a smaller cost"
+)
 
 
 class _SharesBins:
@@ -571,6 +582,7 @@ default="gini"
         "cost": "no_validation",
         "pos_label": "no_validation",
     }
+    _degenerate_advice = _TREE_ADVICE
 
     def __init__(
         self,
@@ -644,6 +656,13 @@ default="gini"
             self._prepared(X, scores, y_index, bins), weight, params, seed
         )
         self.feature_importances_ = self.tree_.feature_importances(X.shape[1])
+        leaf_class = np.argmax(self.tree_.value[:, : self.classes_.size], axis=1)
+        self._check_degenerate(
+            self.classes_[leaf_class[self.tree_.apply(X)]],
+            reason="the tree is a single leaf: no split passed the stopping rules"
+            if self.tree_.n_leaves == 1
+            else "every leaf's class of least expected cost is the same",
+        )
         return self
 
     def apply(self, X: ArrayLike) -> IntArray:
@@ -1011,6 +1030,7 @@ default="gini"
         "cost": "no_validation",
         "pos_label": "no_validation",
     }
+    _degenerate_advice = _TREE_ADVICE + ", or more trees (n_estimators)"
 
     def __init__(
         self,
@@ -1162,6 +1182,10 @@ default="gini"
         )
         if oob_labels is not None:
             self._set_oob(oob_sum, oob_n, *oob_labels)
+        self._check_degenerate(
+            self.classes_[np.argmax(self._leaf_means(X, 0), axis=1)],
+            reason="the trees' mean task scores favour one class on every row",
+        )
         return self
 
     def _set_oob(
@@ -1206,7 +1230,10 @@ default="gini"
 
     def _mean_leaf_values(self, X: ArrayLike, block: int) -> FloatArray:
         """Mean over the trees of the leaf scores (block 0) or frequencies (1)."""
-        X = self._validated(X, dtype=np.float64)
+        return self._leaf_means(self._validated(X, dtype=np.float64), block)
+
+    def _leaf_means(self, X: FloatArray, block: int) -> FloatArray:
+        """:meth:`_mean_leaf_values` of validated rows."""
         X = np.require(X, dtype=np.float64, requirements=["C", "W"])
         forest = self._packed()
         n_trees = forest.roots.size - 1

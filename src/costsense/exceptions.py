@@ -1,0 +1,31 @@
+"""costsense's own warnings, so that callers can filter or catch them by class.
+
+This module stands on nothing of costsense's: any module may import it.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DegenerateModelWarning"]
+
+
+class DegenerateModelWarning(UserWarning):
+    """A fitted model is constant: it kept no round or predicts one class.
+
+    Issued (once per ``fit``) by every costsense classifier whose
+    fitted model predicts a single class on its own training data, or, for a
+    booster, kept no boosting round. The message names the estimator, what
+    happened, why (a booster's ``stop_reason_``) and what to try; the fitted
+    estimator's ``degenerate_`` attribute holds the same finding (None for a
+    healthy fit), for callers that would rather not catch warnings.
+
+    Such a model may still be the cheapest constant rule, but it ranks nothing
+    (its AUC is 1/2) and usually means that the costs, the base learner or the
+    stopping rule overwhelmed the data. Silence it, when that is expected, with
+    ``warnings.filterwarnings("ignore", category=DegenerateModelWarning)``.
+
+    Examples
+    --------
+    >>> from costsense.exceptions import DegenerateModelWarning
+    >>> issubclass(DegenerateModelWarning, UserWarning)
+    True
+    """
