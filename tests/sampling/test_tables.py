@@ -15,7 +15,7 @@ from sklearn.compose import ColumnTransformer
 from sklearn.dummy import DummyClassifier
 from sklearn.preprocessing import OneHotEncoder
 
-from costsense.sampling import OBPDSampler, RWOSampler
+from costsense.sampling import OBPDSampler, RWOSampler, categorical_columns
 
 pd = pytest.importorskip("pandas")
 
@@ -232,6 +232,18 @@ def test_an_object_array_comes_back_as_an_object_array(Sampler):
     )
 
 
+def test_a_list_of_rows_comes_back_as_a_list_with_its_numbers_and_strings():
+    frame, y = _table()
+    rows = frame[["income", "region"]].to_numpy().tolist()
+    X_res, _ = RWOSampler(categorical_features=[1], random_state=0).fit_resample(
+        rows, y
+    )
+    assert isinstance(X_res, list)
+    assert X_res[: len(y)] == rows  # numbers stay numbers, not strings of them
+    assert all(isinstance(row[0], float) for row in X_res[len(y) :])
+    assert {row[1] for row in X_res[len(y) :]} <= set(MINORITY_REGIONS)
+
+
 @pytest.mark.parametrize("Sampler", SAMPLERS)
 def test_categories_that_cannot_be_sorted_are_drawn_from_the_class(Sampler):
     rng = np.random.default_rng(7)
@@ -347,3 +359,23 @@ def test_in_an_imblearn_pipeline_on_a_table(Sampler):
     # the encoder was fitted on the resampled table, strings and all
     assert pipe[1].transform(frame).shape == (len(y), 4 + 2 + 3)
     assert pipe.predict(frame).shape == (len(y),)  # no resampling at predict time
+
+
+@pytest.mark.parametrize(
+    "categorical_features",
+    [CATEGORICAL, CATEGORICAL_INDICES, [-1, 3], [False, False, False, True, True]],
+)
+def test_categorical_columns_reads_every_form_into_the_same_indices(
+    categorical_features,
+):
+    frame, _ = _table()
+    indices = categorical_columns(categorical_features, frame)
+    np.testing.assert_array_equal(indices, CATEGORICAL_INDICES)
+    assert list(frame.columns[indices]) == CATEGORICAL
+    frame["region"] = frame["region"].astype("category")
+    np.testing.assert_array_equal(
+        categorical_columns("auto", frame), CATEGORICAL_INDICES
+    )
+    assert categorical_columns(None, frame).size == 0
+    with pytest.raises(ValueError, match=r"does not have: \['nowhere'\]"):
+        categorical_columns(["nowhere"], frame)

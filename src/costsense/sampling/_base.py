@@ -113,6 +113,8 @@ class ClassDensityOverSampler(BaseOverSampler):
             )
             return X, y, binarize_y
         if not is_dataframe(X):
+            if not hasattr(X, "dtype"):  # rows of numbers and strings: keep both
+                X = np.asarray(X, dtype=object)
             X = check_array(X, dtype=None, ensure_all_finite=False)
         elif X.ndim != 2 or X.shape[0] < 1:
             raise ValueError(

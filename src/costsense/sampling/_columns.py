@@ -33,6 +33,7 @@ FloatArray = NDArray[np.float64]
 __all__ = [
     "EncodedTable",
     "TableCodec",
+    "categorical_columns",
     "categorical_mask",
     "encode_table",
     "is_dataframe",
@@ -162,6 +163,55 @@ def categorical_mask(
         "categorical_features must be column indices (integers), a boolean mask or "
         f"column names (strings), not a mix of them; got {categorical_features!r}."
     )
+
+
+def categorical_columns(categorical_features: Any, X: Any) -> NDArray[np.intp]:
+    """Return the indices of the columns ``categorical_features`` names in ``X``.
+
+    The reading of :class:`~costsense.sampling.OBPDSampler`'s and
+    :class:`~costsense.sampling.RWOSampler`'s ``categorical_features`` (that of
+    imbalanced-learn's SMOTENC), for code that must turn names or ``"auto"`` into
+    indices while it still has the DataFrame, before converting it to an array:
+    the indices then name the same columns of the array.
+
+    Parameters
+    ----------
+    categorical_features : None, "auto" or array-like of int, bool or str
+        None: no column. "auto": the DataFrame's columns of pandas' ``category``
+        dtype. Integers: column indices (negative ones count from the end).
+        Booleans: a mask with one entry per column. Strings: column names (``X``
+        a DataFrame with string column names).
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        The data whose columns are named.
+
+    Returns
+    -------
+    ndarray of int
+        The categorical columns' indices, in increasing order.
+
+    Raises
+    ------
+    ValueError
+        When the columns cannot be read (an unknown name, names or "auto" without
+        a DataFrame, an index outside X's columns, a mask of the wrong length).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from costsense.sampling import categorical_columns
+    >>> X = np.zeros((4, 3))
+    >>> categorical_columns([False, True, True], X).tolist()
+    [1, 2]
+    >>> categorical_columns([-1], X).tolist()
+    [2]
+    """
+    shape = X.shape if hasattr(X, "shape") else np.shape(np.asarray(X, dtype=object))
+    if len(shape) != 2:
+        raise ValueError(
+            f"X must be two-dimensional (rows x columns), got shape {tuple(shape)}."
+        )
+    mask = categorical_mask(categorical_features, X, int(shape[1]))
+    return np.flatnonzero(mask).astype(np.intp)
 
 
 def _mask_from_names(names: list[str], X: Any, n_features: int) -> NDArray[np.bool_]:
