@@ -109,13 +109,105 @@ def test_one_job_two_jobs_and_a_dask_cluster_give_identical_results(tmp_path):
     assert_frame_equal(stable(tmp_path / "dask"), reference)
 
 
-def test_a_store_refuses_a_different_study(tmp_path):
-    run_study(tiny(), tmp_path)
-    with pytest.raises(ValueError, match="different study"):
-        run_study(tiny(seed=4), tmp_path)
-    # a new title or report settings is the same study
-    run_study(tiny(title="renamed", reference="plain"), tmp_path)
-    assert ResultsStore(tmp_path).study()["title"] == "renamed"
+def small(**overrides):
+    data = {
+        "costs": [5],
+        "algorithms": [
+            {"name": "plain", "method": "plain"},
+            {"name": "threshold", "method": "threshold"},
+            {"name": "tree", "method": "plain", "base": "tree"},
+        ],
+        "protocol": {"kind": "kfold", "n_splits": 2, "n_repeats": 2},
+        "reference": None,
+    }
+    data.update(overrides)
+    return tiny(**data)
+
+
+def finished(folder):
+    frame = ResultsStore(folder).results()
+    return dict(
+        zip(
+            frame["key"], frame["finished"] + frame["fit_time"].astype(str), strict=True
+        )
+    )
+
+
+def test_a_changed_algorithm_reruns_its_cells_only_and_keeps_the_others(tmp_path):
+    study = small()
+    first = run_study(study, tmp_path / "run")
+    assert (first.ran, first.skipped, first.dropped) == (12, 0, 0)
+    before = finished(tmp_path / "run")
+    # report settings change nothing
+    same = run_study(small(title="renamed", reference="plain"), tmp_path / "run")
+    assert (same.ran, same.skipped, same.dropped) == (0, 12, 0)
+    assert ResultsStore(tmp_path / "run").study()["title"] == "renamed"
+    algorithms = small().to_dict()["algorithms"]
+    algorithms[2]["params"] = {"max_depth": 2}  # the tree's definition changes
+    changed = small(algorithms=algorithms)
+    second = run_study(changed, tmp_path / "run")
+    assert (second.ran, second.skipped, second.dropped) == (4, 8, 4)
+    after = finished(tmp_path / "run")
+    kept = {k: v for k, v in after.items() if "|tree|" not in k}
+    assert len(kept) == 8 and kept == {
+        k: v for k, v in before.items() if "|tree|" not in k
+    }  # the others were not run again
+    assert all(after[k] != before[k] for k in after if "|tree|" in k)
+    # the store now holds what a fresh run of the changed study holds, boundary
+    # grids included (the gaussian problem has two features)
+    run_study(changed, tmp_path / "fresh")
+    assert_frame_equal(stable(tmp_path / "run"), stable(tmp_path / "fresh"))
+    name = "boundary_gaussian_5.npz"
+    with (
+        np.load(tmp_path / "run" / "artifacts" / name) as resumed,
+        np.load(tmp_path / "fresh" / "artifacts" / name) as fresh,
+    ):
+        assert sorted(resumed.files) == sorted(fresh.files)
+        for key in fresh.files:
+            np.testing.assert_array_equal(resumed[key], fresh[key])
+
+
+def test_removed_algorithms_are_dropped_and_more_repeats_keep_every_cell(tmp_path):
+    run_study(small(), tmp_path)
+    fewer = small(algorithms=small().to_dict()["algorithms"][:2])
+    summary = run_study(fewer, tmp_path)
+    assert (summary.ran, summary.skipped, summary.dropped) == (0, 8, 4)
+    assert set(ResultsStore(tmp_path).results()["algorithm"]) == {"plain", "threshold"}
+    more = small(algorithms=fewer.to_dict()["algorithms"], protocol={
+        "kind": "kfold", "n_splits": 2, "n_repeats": 3})  # fmt: skip
+    summary = run_study(more, tmp_path)
+    assert (summary.ran, summary.skipped, summary.dropped) == (4, 8, 0)
+    # a new seed changes every cell
+    summary = run_study(small(seed=4), tmp_path)
+    assert (summary.dropped, summary.ran) == (12, 12)
+
+
+def test_restart_moves_the_store_aside_and_starts_afresh(tmp_path):
+    run_study(small(), tmp_path)
+    mine = tmp_path / "notes.txt"
+    mine.write_text("my notes")
+    summary = run_study(small(), tmp_path, restart=True)
+    assert (summary.ran, summary.skipped) == (12, 0)
+    assert summary.moved_to is not None and summary.moved_to.parent == tmp_path
+    assert summary.moved_to.name.startswith("previous-")
+    assert mine.read_text() == "my notes"  # nothing of the user's moved or deleted
+    old = ResultsStore(summary.moved_to)
+    assert len(old.results()) == 12 and (summary.moved_to / "artifacts").is_dir()
+    again = run_study(small(), tmp_path, restart=True)
+    assert again.moved_to != summary.moved_to and again.moved_to.is_dir()
+    # restarting an empty folder moves nothing
+    assert run_study(small(), tmp_path / "new", restart=True).moved_to is None
+
+
+def test_a_quick_run_refuses_to_delete_the_full_studys_cells(tmp_path):
+    data = {k: v for k, v in small().to_dict().items() if k in (
+        "name", "seed", "datasets", "gaussian_samples", "costs", "algorithms",
+        "protocol")}  # fmt: skip
+    data["quick"] = {"algorithms": data["algorithms"][:1]}
+    run_study(study_from_dict(data), tmp_path)
+    with pytest.raises(ValueError, match="would delete 8 of its cells"):
+        run_study(study_from_dict(data, quick=True), tmp_path)
+    assert len(ResultsStore(tmp_path).results()) == 12
 
 
 def test_the_store_records_version_parameters_and_seeds(tmp_path):

@@ -14,6 +14,13 @@ or on a Dask cluster (``scheduler="tcp://..."``, dask's joblib backend). Results
 back in completion order and are saved one by one, so an interruption loses only
 the cells in flight; a re-run skips the saved ones. Whichever way they ran, the
 saved numbers are the same.
+
+A re-run after the study definition changed keeps every saved cell whose own
+definition (:meth:`Cell.definition`: dataset, cost, algorithm and its parameters,
+split, scaling, seed) did not change, and drops the others, which run again;
+``restart=True`` moves the old store aside and starts afresh. The warnings a cell
+raises are recorded in the worker, saved with the cell and summarised per
+algorithm (:mod:`costsense.experiments._warnings`); none is printed.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import functools
 import json
 import time
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,7 +64,13 @@ from costsense.experiments._report import (
 )
 from costsense.experiments._setting import CostSetting
 from costsense.experiments._store import ResultsStore, save_npz_atomically
-from costsense.experiments._study import Algorithm, Study, count_cells
+from costsense.experiments._study import (
+    Algorithm,
+    Study,
+    count_cells,
+    study_from_record,
+)
+from costsense.experiments._warnings import collect_warnings, normalise_message
 from costsense.metrics import excess_cost, make_cost_scorer, misclassification_cost
 
 __all__ = [
@@ -113,6 +127,56 @@ class Cell:
                 str(self.fold),
             ]
         )
+
+    def definition(self, study: Study) -> str:
+        """Return canonical JSON text of everything that determines this cell.
+
+        Two cells with the same key and definition give the same results: the
+        study seed, the dataset (its derivation, the Gaussian sample size), the
+        cost, the algorithm's method, base learner, parameters and grid, the
+        split (k-fold's ``n_splits``, holdout's ``test_size``; not
+        ``n_repeats``, which only adds repeats), the scaling, the inner folds of
+        a grid search, the repeat and the fold.
+
+        Parameters
+        ----------
+        study : Study
+            The study the cell belongs to.
+
+        Returns
+        -------
+        str
+        """
+        protocol = study.protocol
+        recipe = study.derived.get(self.dataset)
+        split: dict[str, Any] = {"kind": protocol.kind, "scale": protocol.scale}
+        if protocol.kind == "kfold":
+            split["n_splits"] = protocol.n_splits
+        else:
+            split["test_size"] = protocol.test_size
+        if self.algorithm.grid:
+            split["inner_splits"] = protocol.inner_splits
+        data = {
+            "key": self.key,
+            "seed": study.seed,
+            "dataset": self.dataset,
+            "recipe": (
+                None
+                if recipe is None
+                else {k: v for k, v in recipe.items() if k != "note"}
+            ),
+            "gaussian_samples": (
+                study.gaussian_samples if self.dataset == "gaussian" else None
+            ),
+            "algorithm": {
+                "method": self.algorithm.method,
+                "base": self.algorithm.base,
+                "params": self.algorithm.params,
+                "grid": self.algorithm.grid,
+            },
+            "protocol": split,
+        }
+        return json.dumps(data, sort_keys=True, default=str)
 
 
 def plan(study: Study) -> list[Cell]:
@@ -320,6 +384,9 @@ def _round_series(
 def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     """Fit and evaluate one cell; return its row for the results store.
 
+    The warnings raised meanwhile are recorded, not printed (a worker process
+    prints nothing).
+
     Parameters
     ----------
     study : Study
@@ -332,9 +399,22 @@ def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     dict
         Identifiers, seed, parameters, sizes, timings, ``metrics``, ``curves``,
         ``series`` (a booster's per-round training series,
-        :func:`_round_series`) and ``diagnostics`` (what the fit did,
-        :func:`fit_diagnostics`).
+        :func:`_round_series`), ``diagnostics`` (what the fit did,
+        :func:`fit_diagnostics`) and ``warnings``, a list of ``(category,
+        message, count)`` (messages with their numbers written ``N``).
     """
+    with collect_warnings() as records:
+        row = _run_cell(study, cell)
+    counts = Counter(
+        (record.category.__name__, normalise_message(record.message))
+        for record in records
+    )
+    row["warnings"] = [(c, m, n) for (c, m), n in sorted(counts.items())]
+    return row
+
+
+def _run_cell(study: Study, cell: Cell) -> dict[str, Any]:
+    """Fit and evaluate one cell (:func:`run_cell`, warnings not yet collected)."""
     X, y, pos_label = load_dataset(
         cell.dataset, study.seed, study.gaussian_samples, study.recipe_for(cell.dataset)
     )
@@ -397,9 +477,15 @@ def _gaussian_excess_cost(model: Any, cost: CostSetting) -> float:
     """
     problem = make_gaussian_problem()
     expected = problem.expected_cost(model, cost.pair, resolution=256)
-    risk = problem.bayes_risk(cost.pair)
+    return excess_cost(expected, _gaussian_bayes_risk(tuple(cost.pair)))
+
+
+@functools.lru_cache(maxsize=64)
+def _gaussian_bayes_risk(pair: tuple[float, ...]) -> float:
+    """Bayes risk of paper 000's problem at costs ``pair`` (an integral: cached)."""
+    risk = make_gaussian_problem().bayes_risk(pair)
     assert isinstance(risk, float)  # a (risk, error) pair only with return_error
-    return excess_cost(expected, risk)
+    return risk
 
 
 def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | None:
@@ -455,8 +541,11 @@ def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | Non
         cell = Cell(dataset, cost, algorithm, 0, 0)
         seed = derive_seed(study.seed, "model", cell.key)
         model = build_model(study, algorithm, setting, seed)
-        model.fit(X[train], y[train])
-        predicted = (model.predict(grid) == setting.pos_label).astype(np.int8)
+        # the fit of cell (dataset, cost, algorithm, 0, 0) again: its warnings
+        # are that cell's, already counted, so they are not counted twice
+        with collect_warnings():
+            model.fit(X[train], y[train])
+            predicted = (model.predict(grid) == setting.pos_label).astype(np.int8)
         arrays[f"pred_{algorithm.name}"] = predicted.reshape(xx.shape)
     return arrays
 
@@ -477,6 +566,16 @@ class RunSummary:
         Wall time of this run.
     interrupted : bool
         Whether the run was interrupted (Ctrl-C) before finishing.
+    dropped : int
+        Saved cells deleted before the run because their definition changed or
+        the study no longer has them (the changed ones ran again).
+    warnings : tuple of str
+        One line per (algorithm, warning category) over every cell in the store
+        (:meth:`costsense.experiments._warnings.WarningTally.lines`): the count,
+        the message and what to change; empty when no fit warned.
+    moved_to : Path or None
+        With ``restart=True``, the folder the previous store was moved into
+        (None when there was none).
     """
 
     total: int
@@ -484,6 +583,9 @@ class RunSummary:
     ran: int
     seconds: float
     interrupted: bool
+    dropped: int = 0
+    warnings: tuple[str, ...] = ()
+    moved_to: Path | None = None
 
 
 def _executor(jobs: int, scheduler: str | None) -> tuple[Any, Any]:
@@ -504,8 +606,14 @@ def run_study(
     scheduler: str | None = None,
     progress: Callable[[int, int], Any] | None = None,
     on_cell: Callable[[dict[str, Any]], None] | None = None,
+    restart: bool = False,
 ) -> RunSummary:
     """Run every unfinished cell of ``study`` and save it under ``out``.
+
+    A store holding an earlier definition of the study keeps the cells whose
+    definition (:meth:`Cell.definition`) is unchanged; the cells that changed or
+    that the study no longer has are deleted (the changed ones run again), and
+    so are the decision-boundary grids of their (dataset, cost) rows.
 
     Parameters
     ----------
@@ -522,14 +630,28 @@ def run_study(
         and ``close()`` (a tqdm bar).
     on_cell : callable, default=None
         Called with each saved cell.
+    restart : bool, default=False
+        Start afresh: the existing store (``results.sqlite`` and ``artifacts``)
+        moves into a folder ``previous-<UTC time>`` inside ``out``; nothing is
+        deleted.
 
     Returns
     -------
     RunSummary
+
+    Raises
+    ------
+    ValueError
+        If ``out`` holds the full study and ``study`` is its ``--quick``
+        version: that would delete the full study's other cells.
     """
     store = ResultsStore(out)
-    store.initialise(study.to_dict(), study.fingerprint())
+    moved_to = store.move_aside() if restart else None
     cells = plan(study)
+    stale = _stale_keys(study, cells, store)
+    store.initialise(study.to_dict(), study.fingerprint(), drop=stale)
+    for dataset, cost in sorted({tuple(key.split("|")[:2]) for key in stale}):
+        (store.artifacts / f"boundary_{dataset}_{cost}.npz").unlink(missing_ok=True)
     done = store.done_keys()
     todo = [cell for cell in cells if cell.key not in done]
     bar = progress(len(cells), len(cells) - len(todo)) if progress else None
@@ -563,7 +685,35 @@ def run_study(
         ran=len(store.done_keys()) - skipped,  # the store is the truth
         seconds=time.perf_counter() - started,
         interrupted=interrupted,
+        dropped=len(stale),
+        warnings=tuple(store.warnings().lines()),
+        moved_to=moved_to,
     )
+
+
+def _stale_keys(study: Study, cells: list[Cell], store: ResultsStore) -> set[str]:
+    """Keys of saved cells whose definition changed or that ``study`` lacks.
+
+    The saved cells were run under the store's recorded study (each run
+    records its definition after deleting what no longer fits it), so their
+    definitions are recomputed from that record.
+    """
+    record = store.recorded_study()
+    done = store.done_keys()
+    if record is None or not done:
+        return set()
+    recorded = study_from_record(record)
+    before = {cell.key: cell.definition(recorded) for cell in plan(recorded)}
+    now = {cell.key: cell.definition(study) for cell in cells}
+    stale = {key for key in done if key not in now or before.get(key) != now[key]}
+    removed = {key for key in done if key not in now}
+    if study.quick and not record.get("quick", False) and removed:
+        raise ValueError(
+            f"{store.folder} holds the full study {record['name']!r}; its quick "
+            f"version would delete {len(removed)} of its cells. Write the quick run "
+            "to another folder (--out), or restart this one."
+        )
+    return stale
 
 
 def boundary_path(store: ResultsStore, dataset: str, cost: Any) -> Path:
@@ -572,11 +722,14 @@ def boundary_path(store: ResultsStore, dataset: str, cost: Any) -> Path:
 
 
 def _save_boundaries(study: Study, store: ResultsStore) -> None:
+    names = [f"pred_{algorithm.name}" for algorithm in study.algorithms]
     for dataset in study.datasets:
         for cost in study.costs_for(dataset):
             path = boundary_path(store, dataset, cost)
             if path.exists():
-                continue
+                with np.load(path) as saved:
+                    if set(names) <= set(saved.files):
+                        continue  # an algorithm added since needs a new grid
             arrays = boundary_grid(study, dataset, cost)
             if arrays is None:
                 break
@@ -675,6 +828,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
             if recipe.get("append_uniform", 0)
         },
         adaboost_algorithms=_theorem_algorithms(study),
+        warnings=store.warnings().lines(),
     )
     return write_report(
         results,

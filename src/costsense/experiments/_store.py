@@ -25,6 +25,16 @@ finished, n_train, n_test, fit_time, predict_time, metrics, diagnostics)``
     record their normalisers, paper 001's ``train_error``, ``normaliser_product``
     and ``edge_bound`` (:func:`costsense.experiments._runner._round_series`).
     Stores written before it have the table created empty when opened.
+``warnings(key, category, message, count)``
+    The warnings a cell's fit and scoring raised, by category and message (its
+    numbers written ``N``): :mod:`costsense.experiments._warnings`. Stores
+    written before it have the table created empty (no warnings) when opened.
+
+A study definition may change between runs (:meth:`ResultsStore.initialise` with
+``drop``): the caller names the cells whose definition changed, they are deleted
+with their curves, series and warnings, and the new definition is recorded, in one
+transaction. :meth:`ResultsStore.move_aside` starts afresh without deleting
+anything: the store moves into a timestamped folder beside it.
 
 Other artefacts (decision-boundary grids) are ``.npz`` files under ``DIR/artifacts``,
 each written to a temporary name and renamed, so a file is complete or absent.
@@ -34,9 +44,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,6 +57,7 @@ import numpy as np
 import pandas as pd
 
 from costsense import __version__
+from costsense.experiments._warnings import WarningTally
 
 __all__ = ["ResultsStore", "save_npz_atomically"]
 
@@ -83,7 +95,19 @@ CREATE TABLE IF NOT EXISTS series (
     value REAL NOT NULL,
     PRIMARY KEY (key, stage, name)
 );
+CREATE TABLE IF NOT EXISTS warnings (
+    key TEXT NOT NULL,
+    category TEXT NOT NULL,
+    message TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (key, category, message)
+);
 """
+
+#: The tables holding one cell's rows, keyed by its ``key``.
+_CELL_TABLES = ("cells", "curves", "series", "warnings")
+#: The store's own files, moved aside together by :meth:`ResultsStore.move_aside`.
+_STORE_FILES = ("results.sqlite", "results.sqlite-journal", "artifacts")
 
 _CELL_COLUMNS = (
     "key",
@@ -165,7 +189,13 @@ class ResultsStore:
         """Whether the store file exists."""
         return self.path.is_file()
 
-    def initialise(self, study: dict[str, Any], fingerprint: str) -> None:
+    def initialise(
+        self,
+        study: dict[str, Any],
+        fingerprint: str,
+        *,
+        drop: Iterable[str] | None = None,
+    ) -> None:
         """Record the study, or check that the store holds the same study.
 
         Parameters
@@ -174,28 +204,38 @@ class ResultsStore:
             The study's plain data (recorded as JSON).
         fingerprint : str
             Canonical text of what determines the results.
+        drop : iterable of str, default=None
+            None refuses a store holding a different study definition. Otherwise
+            the caller has compared the definitions: the cells with these keys
+            (their definition changed, or the study no longer has them) are
+            deleted with their curves, series and warnings, and ``study``
+            becomes the recorded definition, all in one transaction.
 
         Raises
         ------
         ValueError
-            If the store already holds results of a different study definition.
+            If ``drop`` is None and the store already holds results of a
+            different study definition.
         """
         with self._connect() as db:
             row = db.execute(
                 "SELECT value FROM meta WHERE key = 'fingerprint'"
             ).fetchone()
             if row is not None:
-                if row[0] != fingerprint:
+                if row[0] != fingerprint and drop is None:
                     raise ValueError(
                         f"{self.folder} holds results of a different study definition "
                         "(datasets, costs, algorithms, protocol or seed differ); "
-                        "choose another --out folder, or remove this one."
+                        "choose another --out folder, or restart it."
                     )
+                keys = [(key,) for key in drop or ()]
                 # titles, notes and metric lists may change: keep the latest
                 with db:
-                    db.execute(
-                        "UPDATE meta SET value = ? WHERE key = 'study'",
-                        (json.dumps(study),),
+                    for table in _CELL_TABLES:
+                        db.executemany(f"DELETE FROM {table} WHERE key = ?", keys)
+                    db.executemany(
+                        "UPDATE meta SET value = ? WHERE key = ?",
+                        [(json.dumps(study), "study"), (fingerprint, "fingerprint")],
                     )
                 return
             now = datetime.now(UTC).isoformat(timespec="seconds")
@@ -210,6 +250,31 @@ class ResultsStore:
                     ],
                 )
 
+    def move_aside(self) -> Path | None:
+        """Move the store into a new folder ``previous-<UTC time>`` beside it.
+
+        Only the store's own files move (``results.sqlite`` and ``artifacts``);
+        reports and anything else in the folder stay, and nothing is deleted.
+
+        Returns
+        -------
+        Path or None
+            The folder the store moved to; None when there was no store.
+        """
+        present = [self.folder / name for name in _STORE_FILES]
+        present = [path for path in present if path.exists()]
+        if not present:
+            return None
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        target, k = self.folder / f"previous-{stamp}", 1
+        while target.exists():
+            k += 1
+            target = self.folder / f"previous-{stamp}-{k}"
+        target.mkdir(parents=True)
+        for path in present:
+            shutil.move(path, target / path.name)
+        return target
+
     def study(self) -> dict[str, Any]:
         """Return the recorded study's plain data."""
         if not self.exists():
@@ -219,6 +284,14 @@ class ResultsStore:
         if row is None:
             raise ValueError(f"{self.path} records no study.")
         return json.loads(row[0])
+
+    def recorded_study(self) -> dict[str, Any] | None:
+        """Return the recorded study's plain data, or None for a new store."""
+        if not self.exists():
+            return None
+        with self._connect() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'study'").fetchone()
+        return None if row is None else json.loads(row[0])
 
     def done_keys(self) -> set[str]:
         """Return the keys of the finished cells."""
@@ -235,12 +308,14 @@ class ResultsStore:
         cell : dict
             The cell's columns (see the module docstring); ``params`` and
             ``metrics`` dicts, an optional ``curves`` list of
-            ``(stage, split, value)`` and an optional ``series`` list of
-            ``(stage, name, value)``.
+            ``(stage, split, value)``, an optional ``series`` list of
+            ``(stage, name, value)`` and an optional ``warnings`` list of
+            ``(category, message, count)``.
         """
         row = dict(cell)
         curves = row.pop("curves", [])
         series = row.pop("series", [])
+        raised = row.pop("warnings", [])
         row["params"] = json.dumps(row["params"], sort_keys=True, default=str)
         row["metrics"] = json.dumps(row["metrics"], sort_keys=True)
         row["diagnostics"] = json.dumps(row.get("diagnostics", {}), sort_keys=True)
@@ -259,6 +334,10 @@ class ResultsStore:
             db.executemany(
                 "INSERT OR IGNORE INTO series VALUES (?, ?, ?, ?)",
                 [(row["key"], int(s), str(n), float(v)) for s, n, v in series],
+            )
+            db.executemany(
+                "INSERT OR IGNORE INTO warnings VALUES (?, ?, ?, ?)",
+                [(row["key"], str(c), str(m), int(n)) for c, m, n in raised],
             )
 
     def results(self) -> pd.DataFrame:
@@ -311,3 +390,28 @@ class ResultsStore:
         )
         with self._connect() as db:
             return pd.read_sql_query(query, db)
+
+    def warnings(self) -> WarningTally:
+        """Return the warnings of the finished cells, tallied per algorithm.
+
+        Returns
+        -------
+        WarningTally
+            Each cell one fit of its algorithm; empty for a store written before
+            warnings were recorded.
+        """
+        query = (
+            "SELECT c.algorithm, w.key, w.category, w.message, w.count "
+            "FROM warnings w JOIN cells c ON c.key = w.key ORDER BY w.key"
+        )
+        tally = WarningTally()
+        if not self.exists():
+            return tally
+        with self._connect() as db:
+            rows = db.execute(query).fetchall()
+        cells: dict[str, tuple[str, dict[tuple[str, str], int]]] = {}
+        for algorithm, key, category, message, count in rows:
+            cells.setdefault(key, (algorithm, {}))[1][(category, message)] = count
+        for algorithm, counts in cells.values():
+            tally.add_counts(algorithm, counts)
+        return tally

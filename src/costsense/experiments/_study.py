@@ -28,6 +28,12 @@ A study is a TOML file (or the equivalent dict)::
     costs = [5]
     protocol = { n_repeats = 1 }
 
+A name in ``params`` or ``grid`` is a parameter of the method, or else of its base
+learner, written as it is (``params = { max_depth = 3 }`` on a method around
+``base = "tree"``); a name both have is the method's, and
+``estimator__<name>`` always means the base learner's. Names are checked when the
+study loads, and an unknown one is refused with the names that exist.
+
 A dataset may also be a copy of a KEEL set with columns removed, noise columns
 appended or one class against the rest, declared in a ``[derived.<name>]`` table
 (:mod:`costsense.experiments._derived`).
@@ -47,7 +53,7 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from costsense.costs import as_binary_costs
 from costsense.experiments._claims import validate_claims
@@ -63,6 +69,7 @@ __all__ = [
     "builtin_studies",
     "load_study",
     "study_from_dict",
+    "study_from_record",
 ]
 
 _PROTOCOLS = ("kfold", "holdout")
@@ -273,6 +280,55 @@ class Study:
         return count_cells(self.to_dict())
 
 
+def study_from_record(data: dict[str, Any]) -> Study:
+    """Rebuild a :class:`Study` from the plain data a results store recorded.
+
+    Unlike :func:`study_from_dict` it does not validate or resolve anything: the
+    record is :meth:`Study.to_dict` output, already checked when it was run.
+    Keys a record of an older costsense lacks take their defaults.
+
+    Parameters
+    ----------
+    data : dict
+        :meth:`Study.to_dict` output.
+
+    Returns
+    -------
+    Study
+    """
+
+    def cost(value: Any) -> Any:
+        return tuple(value) if isinstance(value, list) else value
+
+    fields = Protocol.__dataclass_fields__
+    protocol = {k: v for k, v in data.get("protocol", {}).items() if k in fields}
+    return Study(
+        name=str(data["name"]),
+        title=str(data.get("title", data["name"])),
+        seed=int(data.get("seed", 0)),
+        datasets=tuple(data["datasets"]),
+        costs=tuple(cost(c) for c in data["costs"]),
+        algorithms=tuple(
+            Algorithm(
+                name=a["name"],
+                method=a["method"],
+                base=a.get("base", "logistic"),
+                params=dict(a.get("params", {})),
+                grid=dict(a.get("grid", {})),
+            )
+            for a in data["algorithms"]
+        ),
+        protocol=Protocol(**protocol),
+        gaussian_samples=int(data.get("gaussian_samples", 2000)),
+        quick=bool(data.get("quick", False)),
+        derived={n: dict(r) for n, r in data.get("derived", {}).items()},
+        dataset_costs={
+            d: tuple(cost(c) for c in costs)
+            for d, costs in data.get("dataset_costs", {}).items()
+        },
+    )
+
+
 def count_cells(study: dict[str, Any]) -> int:
     """Count the cells of a study given as plain data (what a store records).
 
@@ -293,7 +349,7 @@ def count_cells(study: dict[str, Any]) -> int:
     )
 
 
-def _fail(source: str, message: str) -> None:
+def _fail(source: str, message: str) -> NoReturn:
     raise ValueError(f"study {source}: {message}")
 
 
@@ -381,6 +437,14 @@ def study_from_dict(
         if "name" not in entry or "method" not in entry:
             _fail(source, f"every algorithm needs a name and a method, got {entry}")
         algorithm = Algorithm(**entry)
+        if not isinstance(algorithm.params, dict) or not isinstance(
+            algorithm.grid, dict
+        ):
+            _fail(
+                source,
+                f"algorithm {algorithm.name!r}: params and grid must be tables, "
+                "such as params = { max_depth = 3 }",
+            )
         if algorithm.method not in METHODS:
             _fail(
                 source,
@@ -393,7 +457,7 @@ def study_from_dict(
                 f"algorithm {algorithm.name!r}: unknown base {algorithm.base!r}; "
                 f"choose from {sorted(BASE_LEARNERS)}",
             )
-        algorithms.append(algorithm)
+        algorithms.append(_resolve_names(algorithm, source))
     names = [a.name for a in algorithms]
     if len(set(names)) != len(names) or not names:
         _fail(source, f"algorithm names must be unique and non-empty, got {names}")
@@ -458,6 +522,66 @@ def study_from_dict(
         derived=derived,
         paper_features={str(d): list(f) for d, f in paper_features.items()},
     )
+
+
+def _resolve_names(algorithm: Algorithm, source: str) -> Algorithm:
+    """Return ``algorithm`` with its ``params`` and ``grid`` named for ``set_params``.
+
+    A name of the method's parameters (nested ones such as ``estimator__max_depth``
+    included) stays; a name of the base learner's only becomes
+    ``<holder>__<name>``, the holder being the method's parameter that holds the
+    base learner (``estimator``); any other name is refused, listing the names
+    of both.
+    """
+    learner = BASE_LEARNERS[algorithm.base](0)
+    # constructors only store their arguments: a stand-in cost builds the method
+    method = METHODS[algorithm.method](learner, 5.0, 1, 0)
+    holder = next(
+        (k for k, v in method.get_params(deep=False).items() if v is learner), None
+    )
+    own = set(method.get_params(deep=True))
+    base_names = set(learner.get_params(deep=True))
+    where = f"algorithm {algorithm.name!r}"
+
+    def resolve(name: str, table: str) -> str:
+        if name in own:
+            return name
+        if name in base_names and holder is not None:
+            return f"{holder}__{name}"
+        if name in base_names:
+            _fail(
+                source,
+                f"{where}: {table} {name!r} is a parameter of the base learner "
+                f"{algorithm.base!r} ({type(learner).__name__}), but method "
+                f"{algorithm.method!r} ({type(method).__name__}) does not use a base "
+                f"learner; its parameters are {sorted(method.get_params(deep=False))}",
+            )
+        base_hint = (
+            f"; or a parameter of its base learner {algorithm.base!r} "
+            f"({type(learner).__name__}), written as it is: "
+            f"{sorted(learner.get_params(deep=False))}"
+            if holder is not None
+            else " (it does not use a base learner)"
+        )
+        _fail(
+            source,
+            f"{where}: {table} {name!r} is not a parameter of method "
+            f"{algorithm.method!r} ({type(method).__name__}): use one of "
+            f"{sorted(method.get_params(deep=False))}{base_hint}",
+        )
+
+    params = {resolve(str(k), "params"): v for k, v in algorithm.params.items()}
+    grid = {resolve(str(k), "grid"): v for k, v in algorithm.grid.items()}
+    if len(params) < len(algorithm.params) or len(grid) < len(algorithm.grid):
+        _fail(source, f"{where}: a parameter is given twice (as it is and nested)")
+    for name, values in grid.items():
+        if not isinstance(values, list) or not values:
+            _fail(
+                source,
+                f"{where}: grid {name!r} must be a non-empty list of values, "
+                f"such as {name} = [1, 2, 3]",
+            )
+    return Algorithm(algorithm.name, algorithm.method, algorithm.base, params, grid)
 
 
 def _rows(data: dict[str, Any], source: str) -> tuple[tuple[str, str], ...]:

@@ -2,9 +2,9 @@
 
 :func:`write_report` checks its input once, builds the report's sections as document
 blocks (title and notes, the results tables, the paper's claims, paper vs ours, the
-statistical comparison, how the fits ended, the features kept, paper 001's theorems
-on AdaBoost's training error, the figures), and renders them to ``report.md`` and a
-self-contained ``report.html``.
+statistical comparison, how the fits ended, their warnings, the features kept, paper
+001's theorems on AdaBoost's training error, the figures), and renders them to
+``report.md`` and a self-contained ``report.html``.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ from costsense.experiments._report._figures import (
     Boundary,
     assign_colours,
     average_curves,
-    bar_chart,
     bound_plot,
     boundary_plot,
     curve_plot,
+    dot_chart,
     ratio_chart,
 )
 from costsense.experiments._report._fits import fit_blocks, stopping_note
@@ -71,14 +71,14 @@ class ReportSpec:
         Report title.
     metrics : sequence of str
         Metric columns to tabulate, in order; the first is the main metric of the
-        bar chart. A single string names one metric.
+        figure (a dot plot per dataset and cost). A single string names one metric.
     lower_is_better : collection of str, default=("cost_total", "mean_cost")
         Metrics where lower values are better; all others are higher-is-better.
     reference : str, default=None
         Algorithm to compare against every other one with significance tests.
         None skips the comparison.
     ratio_to : str, default=None
-        An algorithm: adds a bar chart of every algorithm's mean of the main
+        An algorithm: adds a figure of every algorithm's mean of the main
         metric divided by this one's, per dataset and cost (paper 002, figure 1).
     notes : str, default=""
         Free text placed under the title (blank lines separate paragraphs).
@@ -106,6 +106,10 @@ class ReportSpec:
         at learning rate 1): with ``series``, the report states the chapter's
         theorems, checks Theorems 1-2's bounds on every fit of these algorithms
         and draws them per dataset.
+    warnings : sequence of str, default=()
+        Summary lines of the warnings the fits raised, one per (algorithm,
+        kind) (:meth:`costsense.experiments._warnings.WarningTally.lines`);
+        listed under "Warnings" when given.
     """
 
     title: str
@@ -122,6 +126,7 @@ class ReportSpec:
     paper_features: Mapping[str, Sequence[int]] = field(default_factory=dict)
     noise_columns: Mapping[str, int] = field(default_factory=dict)
     adaboost_algorithms: Sequence[str] = ()
+    warnings: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         metrics = [self.metrics] if isinstance(self.metrics, str) else self.metrics
@@ -497,6 +502,37 @@ def _theorems(
     return blocks
 
 
+def _constant_fits(data: pd.DataFrame, dataset: str, cost: str) -> dict[str, str]:
+    """Say, per algorithm, how many fits of one setting predict one class.
+
+    Parameters
+    ----------
+    data : DataFrame
+        The tabulated results (string ``dataset``, ``cost`` and ``algorithm``),
+        with a ``diagnostics`` column of dicts when the run recorded them.
+    dataset, cost : str
+        The setting.
+
+    Returns
+    -------
+    dict of str to str
+        ``"predicts one class in k of n fits"`` for each algorithm with k > 0
+        (the ``constant`` flag of :func:`costsense.experiments._diagnostics.
+        fit_diagnostics`); empty without diagnostics.
+    """
+    if "diagnostics" not in data.columns:
+        return {}
+    mine = data[(data["dataset"] == dataset) & (data["cost"] == cost)]
+    out = {}
+    for alg, part in mine.groupby("algorithm", sort=False):
+        flags = [
+            isinstance(d, dict) and bool(d.get("constant")) for d in part["diagnostics"]
+        ]
+        if any(flags):
+            out[str(alg)] = f"predicts one class in {sum(flags)} of {len(flags)} fits"
+    return out
+
+
 def _figures(
     spec: ReportSpec,
     tab: _Tabulated,
@@ -508,9 +544,16 @@ def _figures(
     main = spec.metrics[0]
     summary = tab.summary_of[main]
     blocks: list[Block] = [Heading("Figures", 2)]
-    path = files.new(f"bar_{main}")
-    bar_chart(summary, tab.rows, tab.algorithms, main, path)
-    blocks.append(Image(path, f"{main}: mean per dataset and cost, error bars one std"))
+    path = files.new(f"means_{main}")
+    lower = main in spec.lower_is_better
+    dot_chart(summary, tab.rows, tab.algorithms, main, path, lower_is_better=lower)
+    blocks.append(
+        Image(
+            path,
+            f"{main}: mean (dot) and one std (bar) per dataset and cost, one panel "
+            f"each; the filled dot is the panel's {'lowest' if lower else 'highest'}",
+        )
+    )
 
     if spec.ratio_to is not None:
         base = spec.ratio_to
@@ -532,12 +575,14 @@ def _figures(
         for ds, cost in sort_rows(settings):
             frame = averaged[(averaged["dataset"] == ds) & (averaged["cost"] == cost)]
             path = files.new(f"curve_{ds}_{cost}")
-            curve_plot(frame, ds, cost, palette, path)
+            why = _constant_fits(tab.data, ds, cost)
+            curve_plot(frame, ds, cost, palette, path, why_constant=why)
             blocks.append(
                 Image(
                     path,
                     f"{ds}, cost {cost}: mean cost per sample by stage "
-                    "(left test, right train), averaged over repeats x folds",
+                    "(left test, right train), averaged over repeats x folds; "
+                    "a curve flat over every stage is named in its panel",
                 )
             )
 
@@ -549,6 +594,21 @@ def _figures(
             caption += " and the Bayes boundary (black)"
         blocks.append(Image(path, caption))
     return blocks
+
+
+def _warnings(spec: ReportSpec) -> list[Block]:
+    """Return the "Warnings" section: a paragraph per summary line (none without)."""
+    if not spec.warnings:
+        return []
+    intro = (
+        "Warnings the fits raised, counted per algorithm and kind (numbers in "
+        "the messages written N), with what to change:"
+    )
+    return [
+        Heading("Warnings", 2),
+        Paragraph(intro),
+        *(Paragraph(line) for line in spec.warnings),
+    ]
 
 
 def write_report(
@@ -631,6 +691,7 @@ def write_report(
         *_paper(spec, tab),
         *_comparison(spec, tab),
         *fit_blocks(tab.data, tab.algorithms),
+        *_warnings(spec),
         *feature_blocks(
             tab.data, tab.algorithms, spec.paper_features, spec.noise_columns
         ),
