@@ -18,7 +18,7 @@ example fits five of :mod:`costsense.boosting`'s variants at ``C1/C2 = 5``:
 
 draws each boundary over the exact Bayes boundary, and follows each model's cost round
 by round with staged predictions.
-"""
+"""  # noqa: D205, D400
 
 # %%
 # Five boosters, one weak learner
@@ -46,7 +46,7 @@ X_test, y_test = problem.sample(20000, random_state=1)
 
 
 def tree():
-    """The weak learner of the discrete variants."""
+    """Return the weak learner of the discrete variants."""
     return DecisionTreeClassifier(max_depth=3)
 
 
@@ -82,7 +82,7 @@ for name, value in excess.items():
 xx, yy, g = problem.bayes_boundary_grid(COST, xlim=(-8, 8), ylim=(-8, 8))
 grid = np.column_stack([xx.ravel(), yy.ravel()])
 fig, axes = plt.subplots(2, 3, figsize=(12, 8), sharex=True, sharey=True)
-for ax, (name, model) in zip(axes.ravel(), models.items()):
+for ax, (name, model) in zip(axes.ravel(), models.items(), strict=False):
     labels = model.predict(grid).reshape(xx.shape)
     ax.contourf(xx, yy, labels, levels=[-2, 0, 2], colors=["#dde8f5", "#f7e0d6"])
     ax.scatter(*X[y == -1].T, s=3, color="C0", alpha=0.4)

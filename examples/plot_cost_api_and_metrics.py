@@ -8,7 +8,7 @@ This example states one cost in every form, checks that they agree, then measure
 classifier on KEEL's *pima* set with the cost metrics of :mod:`costsense.metrics`, and
 draws how its cost moves with the decision threshold: the minimum sits at the
 cost-sensitive Bayes threshold ``C2 / (C1 + C2)``.
-"""
+"""  # noqa: D205, D400
 
 # %%
 # Four ways to say "a missed positive costs five false alarms"
@@ -97,7 +97,7 @@ for threshold in (0.5, bayes_threshold(5)):
 # depends on how well calibrated the logistic regression is.
 thresholds = np.linspace(0.01, 0.99, 99)
 fig, ax = plt.subplots(figsize=(7, 4))
-for ratio, color in zip((2, 5, 10), ("C0", "C1", "C2")):
+for ratio, color in zip((2, 5, 10), ("C0", "C1", "C2"), strict=True):
     costs = [
         misclassification_cost(
             y_test, predict_at(t), cost=ratio, pos_label=positive, normalize=True

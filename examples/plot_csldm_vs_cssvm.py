@@ -14,7 +14,7 @@ This example draws the training margins of the two on KEEL's *wdbc* set, then co
 their test costs on three KEEL sets over five random 2/3 - 1/3 splits, with their
 parameters chosen by inner cross-validation on the cost, as in paper 002's protocol
 (a smaller grid, so the example runs quickly).
-"""
+"""  # noqa: D205, D400
 
 # %%
 # Margins on one training set
@@ -38,7 +38,8 @@ data = load_keel("wdbc")
 X = MinMaxScaler().fit_transform(data.X)
 signs = np.where(data.y == data.pos_label, 1.0, -1.0)
 fig, ax = plt.subplots(figsize=(7, 4))
-svm = CSSVMClassifier(cost=COST, pos_label=data.pos_label, max_iter=10000).fit(X, data.y)
+svm = CSSVMClassifier(cost=COST, pos_label=data.pos_label, max_iter=10000)
+svm.fit(X, data.y)
 margins = signs * svm.decision_function(X) / np.linalg.norm(svm.estimator_.coef_)
 print(f"CS-SVM: margin mean {margins.mean():.3f}, std {margins.std():.3f}")
 ax.hist(margins, bins=60, histtype="step", linewidth=2, density=True, label="CS-SVM")
@@ -104,9 +105,7 @@ fig, ax = plt.subplots(figsize=(7, 4))
 offsets = {"CS-SVM": -0.2, "CS-LDM": 0.2}
 for name, rows in results.items():
     means, stds = np.array(rows).T
-    ax.bar(
-        np.arange(len(datasets)) + offsets[name], means, 0.4, yerr=stds, label=name
-    )
+    ax.bar(np.arange(len(datasets)) + offsets[name], means, 0.4, yerr=stds, label=name)
 ax.set_xticks(np.arange(len(datasets)), datasets)
 ax.set_ylabel(f"total test cost (C1/C2 = {COST})")
 ax.set_title("CS-LDM against CS-SVM, five random 2/3 - 1/3 splits")

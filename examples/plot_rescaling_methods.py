@@ -13,7 +13,7 @@ On the two-Gaussian problem of paper 000 (Cao et al.) the cost-sensitive Bayes b
 and the expected cost of any classifier are known exactly
 (:func:`costsense.datasets.make_gaussian_problem`), so each method's boundary is drawn
 beside the Bayes boundary and scored by its exact excess cost over the Bayes risk.
-"""
+"""  # noqa: D205, D400
 
 # %%
 # The problem and a base learner
@@ -22,6 +22,7 @@ beside the Bayes boundary and scored by its exact excess cost over the Bayes ris
 # logistic regression on quadratic features, so it can draw a conic like the Bayes
 # boundary.
 import matplotlib.pyplot as plt
+import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import PolynomialFeatures
 
@@ -36,7 +37,7 @@ Q = quadratic.transform(X)
 
 
 def base():
-    """A fresh, cost-blind base learner."""
+    """Return a fresh, cost-blind base learner."""
     return LogisticRegression(max_iter=1000)
 
 
@@ -75,9 +76,9 @@ print(f"{'Bayes rule':20s} expected cost {risk:.4f}")
 # of both kinds are equally likely; the three cost-sensitive ones move towards the
 # negative class, giving up false alarms to catch more positives.
 xx, yy, g = problem.bayes_boundary_grid(COST, xlim=(-8, 8), ylim=(-8, 8))
-grid = quadratic.transform(list(zip(xx.ravel(), yy.ravel())))
+grid = quadratic.transform(np.column_stack([xx.ravel(), yy.ravel()]))
 fig, axes = plt.subplots(2, 2, figsize=(9, 8.5), sharex=True, sharey=True)
-for ax, (name, model) in zip(axes.ravel(), models.items()):
+for ax, (name, model) in zip(axes.ravel(), models.items(), strict=False):
     labels = model.predict(grid).reshape(xx.shape)
     ax.contourf(xx, yy, labels, levels=[-2, 0, 2], colors=["#dde8f5", "#f7e0d6"])
     ax.scatter(*X[y == -1].T, s=4, color="C0", alpha=0.5, label="negative")
@@ -86,6 +87,6 @@ for ax, (name, model) in zip(axes.ravel(), models.items()):
     ax.contour(xx, yy, g, levels=[0], colors="red", linestyles="--", linewidths=1.5)
     ax.set_title(f"{name}\nexcess cost over Bayes {excess[name]:.1%}")
 axes[0, 0].legend(loc="lower left", markerscale=3)
-fig.suptitle(f"Two Gaussians (paper 000), C1/C2 = {COST}: method (black) vs Bayes (red)")
+fig.suptitle(f"Two Gaussians (paper 000), C1/C2 = {COST}: method (black), Bayes (red)")
 fig.tight_layout()
 plt.show()
