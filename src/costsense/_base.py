@@ -32,6 +32,7 @@ References
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -147,6 +148,30 @@ class FitStart:
     cost: ResolvedCost | None
 
 
+#: Modules whose frames a warning skips, to point at the code that called fit.
+_LIBRARY_MODULES = ("costsense.", "sklearn.", "imblearn.")
+
+
+def _in_library(frame: Any) -> bool:
+    """Whether a stack frame runs code of costsense or the libraries it wraps."""
+    return str(frame.f_globals.get("__name__", "")).startswith(_LIBRARY_MODULES)
+
+
+def _caller_level() -> int:
+    """Return the ``stacklevel`` of the first frame outside the libraries.
+
+    Counted from the function that calls :func:`warnings.warn` (this
+    function's caller, level 1), so a warning points at the user's ``fit``
+    call, however deep the family's fit and scikit-learn's wrappers go.
+    """
+    frame = sys._getframe(1)  # the frame that calls warnings.warn
+    level = 1
+    while frame.f_back is not None and _in_library(frame):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
 def _plain_value(value: Any) -> Any:
     """Return a numpy scalar as the Python value it holds (for messages)."""
     return value.item() if isinstance(value, np.generic) else value
@@ -216,7 +241,7 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__} {finding}. Its predictions are constant; "
                 f"{advice or self._degenerate_advice}.",
                 DegenerateModelWarning,
-                stacklevel=4,
+                stacklevel=_caller_level(),
             )
 
     def _start_fit(

@@ -743,6 +743,21 @@ def make_cost_scorer(
         A scikit-learn scorer. Its value is the *negated* cost (scikit-learn
         maximises scores), so ``-scores.mean()`` is the mean cost.
 
+    Notes
+    -----
+    **Per-row costs in a search.** Example-dependent costs are data, so they
+    travel with the rows: ``search.fit(X, y, sample_cost=c)``, and each fold's
+    fit and score must get that fold's rows of ``c``. scikit-learn does this by
+    metadata routing: enable it (``sklearn.set_config(enable_metadata_routing=
+    True)``, or ``sklearn.config_context``), ask the estimator for the costs
+    with ``set_fit_request(sample_cost=True)`` and the scorer with
+    ``set_score_request(sample_cost=True)``. The scorer then scores each test
+    fold with its own rows' costs (``cost`` is used only when none are routed);
+    without the request it would score every fold with ``cost`` alone. Every
+    costsense estimator whose ``fit`` takes ``sample_cost`` has
+    ``set_fit_request``; the cost-blind ones (LDM, EFSBoost, naive Bayes) refuse
+    the costs. In a pipeline, request them on the last step.
+
     Examples
     --------
     >>> from sklearn.datasets import make_classification
@@ -754,6 +769,26 @@ def make_cost_scorer(
     ...     LogisticRegression(), X, y, scoring=make_cost_scorer(cost=5)
     ... )
     >>> bool((scores <= 0).all())
+    True
+
+    A grid search on per-row costs (here each row's cost of an error), routed to
+    every fold's fit and score:
+
+    >>> import numpy as np
+    >>> from sklearn import config_context
+    >>> from sklearn.model_selection import GridSearchCV
+    >>> from costsense.rescale import CostWeighting
+    >>> row_cost = np.random.RandomState(0).uniform(1, 10, size=len(y))
+    >>> with config_context(enable_metadata_routing=True):
+    ...     search = GridSearchCV(
+    ...         CostWeighting(LogisticRegression()).set_fit_request(sample_cost=True),
+    ...         {"estimator__C": [0.1, 1.0]},
+    ...         scoring=make_cost_scorer(cost=5).set_score_request(sample_cost=True),
+    ...         cv=3,
+    ...     ).fit(X, y, sample_cost=row_cost)
+    >>> sorted(search.best_params_)
+    ['estimator__C']
+    >>> bool(search.best_score_ <= 0)
     True
     """
     if cost is None:
