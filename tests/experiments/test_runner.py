@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import AdaBoostClassifier
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
 from sklearn.tree import DecisionTreeClassifier
 
 from costsense.datasets import list_keel
@@ -505,3 +513,91 @@ def test_boosters_save_paper_001s_series_and_the_report_checks_adaboosts(tmp_pat
     assert "saved for ada (" in text
     assert f"held at every round of every fit: {len(wide)} rounds of 2 fits" in text
     assert "(figures/bounds_gaussian.png)" in text
+
+
+class _WarnsThrice(ClassifierMixin, BaseEstimator):
+    """A logistic regression whose fit warns three times, numbers changing."""
+
+    def __init__(self, estimator=None):
+        self.estimator = estimator
+
+    def fit(self, X, y):
+        for epochs in (10, 20, 30):
+            warnings.warn(
+                f"_WarnsThrice did not converge in {epochs} epochs",
+                ConvergenceWarning,
+                stacklevel=1,
+            )
+        self.model_ = LogisticRegression().fit(X, y)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+    def predict_proba(self, X):
+        return self.model_.predict_proba(X)
+
+
+def test_warnings_are_collected_per_algorithm_stored_and_reported(
+    tmp_path, monkeypatch, capfd
+):
+    from costsense.experiments import report_study
+
+    monkeypatch.setitem(METHODS, "warns", lambda base, cost, pos, seed: _WarnsThrice())
+    study = small(
+        algorithms=[
+            {"name": "noisy", "method": "warns"},
+            {"name": "quiet", "method": "plain"},
+        ]
+    )
+    summary = run_study(study, tmp_path)
+    assert summary.ran == 8  # 4 cells of each algorithm
+    expected = (
+        "noisy: 12 ConvergenceWarning in 4 fits: _WarnsThrice did not converge in "
+        "N epochs; the solver stopped at its iteration cap before its tolerance; "
+        "raise max_iter, or loosen tol (in the algorithm's params)"
+    )
+    assert summary.warnings == (expected,)
+    assert "ConvergenceWarning" not in capfd.readouterr().err  # nothing printed
+    # read back from the store: the same tally, and again on a resumed run
+    assert ResultsStore(tmp_path).warnings().lines() == [expected]
+    assert run_study(study, tmp_path).warnings == (expected,)
+    text = report_study(tmp_path).markdown.read_text()
+    section = text.split("## Warnings\n")[1].split("\n## ")[0]
+    assert expected in section
+    # cells dropped when the definition changes take their warnings with them
+    fewer = small(algorithms=[{"name": "quiet", "method": "plain"}])
+    assert run_study(fewer, tmp_path).warnings == ()
+    assert "## Warnings" not in report_study(tmp_path).markdown.read_text()
+
+
+def test_worker_processes_print_no_warning_and_return_them(tmp_path):
+    # the CS-LDM solver stops at max_iter = 1 with a ConvergenceWarning in each
+    # of the 4 cells, run by two fresh worker processes (a new interpreter, so
+    # that their stderr is the one captured here)
+    study = small(
+        algorithms=[{"name": "csldm", "method": "csldm", "params": {"max_iter": 1}}]
+    )
+    script = (
+        "import json, sys\n"
+        "from costsense.experiments import run_study, study_from_dict\n"
+        "study = study_from_dict(json.loads(sys.argv[1]))\n"
+        "summary = run_study(study, sys.argv[2], jobs=2)\n"
+        "print(json.dumps([summary.ran, list(summary.warnings)]))\n"
+    )
+    data = {k: v for k, v in study.to_dict().items() if k in (
+        "name", "seed", "datasets", "gaussian_samples", "costs", "algorithms",
+        "protocol")}  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(data), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "Warning" not in done.stderr, done.stderr
+    ran, lines = json.loads(done.stdout)
+    assert ran == 4
+    (line,) = [w for w in lines if "ConvergenceWarning" in w]
+    assert line.startswith("csldm: ") and " ConvergenceWarning in 4 fits: " in line
+    assert "raise max_iter" in line
