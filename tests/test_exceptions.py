@@ -183,3 +183,15 @@ def test_the_warning_can_be_silenced_by_class():
         warnings.filterwarnings("ignore", category=DegenerateModelWarning)
         model = CostSensitiveTreeClassifier().fit(X, y)
     assert model.degenerate_ is not None
+
+
+def test_minimum_cost_warns_about_its_final_model_not_its_candidates_folds():
+    from costsense import MinimumCostClassifier
+
+    X, y = _constant_features()
+    candidate = CostSensitiveTreeClassifier(max_depth=1)  # constant in every fold
+    model = MinimumCostClassifier(cost=5, candidates=[candidate], cv=3, random_state=0)
+    messages = _degenerate_warnings(lambda: model.fit(X, y))
+    assert len(messages) == 1 and messages[0].startswith("MinimumCostClassifier ")
+    (refitted,) = model.candidates_.values()
+    assert refitted.degenerate_ is not None  # flagged, silently

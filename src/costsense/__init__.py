@@ -11,6 +11,9 @@ Subpackages are imported on demand: ``costsense.costs``, ``costsense.metrics``,
 ``experiments`` extra), ``costsense.tree`` (trees and forests, paper 004),
 ``costsense.naive_bayes`` (naive Bayes over binned and categorical features with
 exact sample weights, paper 003's base learner) and ``costsense.recommend``.
+``costsense.exceptions`` holds the warning every classifier issues when its fitted
+model is constant, ``DegenerateModelWarning`` (the fitted ``degenerate_`` attribute
+says the same without warnings).
 """
 
 from __future__ import annotations
