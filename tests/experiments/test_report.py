@@ -11,7 +11,17 @@ import pytest
 from scipy import stats
 
 from costsense.experiments import Boundary, ReportFiles, ReportSpec, write_report
+from costsense.experiments._report._blocks import (
+    Cell,
+    Heading,
+    Image,
+    Paragraph,
+    Table,
+    to_html,
+    to_markdown,
+)
 from costsense.experiments._report._figures import average_curves
+from costsense.experiments._report._writer import _constant_fits
 from costsense.experiments._stats import win_tie_loss
 
 # First appearance order; alphabetical order would be adac2, boost, ref.
@@ -358,7 +368,7 @@ def test_figures_are_pngs_referenced_and_inlined(full):
     _, files, md, page, out = full
     names = [p.name for p in files.figures]
     assert names == [
-        "bar_cost_total.png",
+        "means_cost_total.png",
         "curve_d1_5.png",
         "curve_d2_10.png",
         "boundary_d1_5.png",
@@ -403,9 +413,9 @@ def test_optional_sections_and_figures_only_when_given(tmp_path):
         curves=pd.DataFrame(columns=["dataset", "cost", "value"]),
     )
     md = files.markdown.read_text(encoding="utf-8")
-    assert [p.name for p in files.figures] == ["bar_recall.png"]
+    assert [p.name for p in files.figures] == ["means_recall.png"]
     assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == [
-        "bar_recall.png"
+        "means_recall.png"
     ]
     for absent in ("Statistical comparison", "Paper vs ours", "curve_", "boundary_"):
         assert absent not in md
@@ -547,7 +557,7 @@ def test_theorem_section_checks_every_round_of_the_adaboost_rows(tmp_path):
     assert "saved for boost (" in section
     assert "held at every round of every fit: 96 rounds of 12 fits" in section
     names = [p.name for p in files.figures]
-    assert names == ["bounds_d1.png", "bounds_d2.png", "bar_cost_total.png"]
+    assert names == ["bounds_d1.png", "bounds_d2.png", "means_cost_total.png"]
     for name in names[:2]:
         assert f"(figures/{name})" in section
         assert (tmp_path / "figures" / name).read_bytes().startswith(b"\x89PNG")
@@ -587,6 +597,115 @@ def test_no_theorem_section_without_adaboost_rows_or_series(tmp_path):
     ]:
         files, md = _theorem_report(tmp_path / folder, series, **spec)
         assert "Paper 001" not in md
-        assert [p.name for p in files.figures] == ["bar_cost_total.png"]
+        assert [p.name for p in files.figures] == ["means_cost_total.png"]
     with pytest.raises(ValueError, match="series is missing the columns"):
         _theorem_report(tmp_path / "bad", _series().drop(columns=["name"]))
+
+
+# ------------------------------------------------ inline code in the HTML page
+
+
+def _html_body(blocks: list) -> str:
+    page = to_html(blocks, "t")
+    return page[page.index("<body>") + len("<body>") : page.index("</body>")].strip()
+
+
+def test_inline_code_renders_as_code_in_paragraphs_headings_and_captions(tmp_path):
+    png = tmp_path / "f.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n")
+    body = _html_body(
+        [
+            Heading("The `cost_total` metric", 2),
+            Paragraph("`cost_total` is the cost of a fold; see `mean_cost`."),
+            Image(png, "by `stage`"),
+        ]
+    )
+    assert "<h2>The <code>cost_total</code> metric</h2>" in body
+    assert (
+        "<p><code>cost_total</code> is the cost of a fold; see "
+        "<code>mean_cost</code>.</p>"
+    ) in body
+    assert "<figcaption>by <code>stage</code></figcaption>" in body
+    assert 'alt="by `stage`"' in body  # alt text is plain text
+    assert "`cost_total`" not in body.replace('alt="by `stage`"', "")
+
+
+def test_inline_code_in_table_cells_and_headers_bold_or_not():
+    body = _html_body(
+        [
+            Table(
+                ["`alg`", "value"],
+                [[Cell("`AdaC2`", bold=True), Cell("a `x | y` b")]],
+            )
+        ]
+    )
+    assert "<th><code>alg</code></th>" in body
+    assert "<td><b><code>AdaC2</code></b></td>" in body
+    assert "<td>a <code>x | y</code> b</td>" in body
+    # the Markdown keeps the backticks, with the pipe escaped for the table
+    md = to_markdown([Table(["h"], [[Cell("a `x | y` b")]])], Path("figures"))
+    assert "| a `x \\| y` b |" in md
+
+
+def test_inline_code_escapes_html_and_keeps_entities_as_written():
+    body = _html_body(
+        [
+            Paragraph("`<b>not bold</b>` and <i>plain</i>"),
+            Paragraph("`a &lt; b` and a &amp; b"),
+        ]
+    )
+    assert (
+        "<p><code>&lt;b&gt;not bold&lt;/b&gt;</code> and &lt;i&gt;plain&lt;/i&gt;</p>"
+    ) in body
+    # text is plain text: an entity in it shows as written, inside code or not
+    assert "<p><code>a &amp;lt; b</code> and a &amp;amp; b</p>" in body
+    assert "<b>" not in body and "<i>" not in body
+
+
+def test_code_spans_follow_markdown_backtick_runs():
+    body = _html_body(
+        [
+            Paragraph("it`s an unmatched backtick"),
+            Paragraph("``a ` b`` and `c`"),
+            Paragraph("`` `x` ``"),
+            Paragraph("see [`fit`](https://example.org/fit) here"),
+        ]
+    )
+    assert "<p>it`s an unmatched backtick</p>" in body
+    assert "<p><code>a ` b</code> and <code>c</code></p>" in body
+    assert "<p><code>`x`</code></p>" in body  # one padding space stripped
+    # a code span inside a link's text is still a code span; the link is text
+    assert "<p>see [<code>fit</code>](https://example.org/fit) here</p>" in body
+
+
+def test_report_notes_render_inline_code(tmp_path):
+    files = write_report(
+        _results(),
+        tmp_path,
+        ReportSpec(title="T", metrics=["cost_total"], notes="`cost_total` is a sum."),
+    )
+    page = files.html.read_text(encoding="utf-8")
+    assert "<p><code>cost_total</code> is a sum.</p>" in page
+    md = files.markdown.read_text(encoding="utf-8")
+    assert "`cost_total` is a sum." in md
+
+
+def test_constant_fits_counts_the_one_class_models_per_algorithm():
+    results = _results()
+    one = results[(results["dataset"] == "d1") & (results["cost"] == "5")].copy()
+    # boost predicts one class in its fits of repeat 0 (3 of 6), ref never,
+    # adac2 has no diagnostics recorded
+    one["diagnostics"] = [
+        {"constant": alg == "boost" and rep == 0} if alg != "adac2" else None
+        for alg, rep in zip(one["algorithm"], one["repeat"], strict=True)
+    ]
+    other = results[results["dataset"] == "d2"].assign(
+        diagnostics=[{"constant": True}] * int((results["dataset"] == "d2").sum())
+    )
+    data = pd.concat([one, other]).astype({"cost": str})
+    assert _constant_fits(data, "d1", "5") == {
+        "boost": "predicts one class in 3 of 6 fits"
+    }
+    every = "predicts one class in 6 of 6 fits"
+    assert _constant_fits(data, "d2", "10") == dict.fromkeys(ALGS, every)
+    assert _constant_fits(results, "d1", "5") == {}  # no diagnostics column

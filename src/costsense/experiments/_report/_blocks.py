@@ -4,12 +4,18 @@ A report is built once as a list of blocks (headings, paragraphs, tables, figure
 and rendered twice: Markdown with relative figure links, and a single HTML page with
 the figures inlined as base64 data URIs and its style sheet inline, so the page is
 one self-contained file.
+
+Text is plain text in both renderings, with one piece of Markdown: code spans
+(text between backticks, as Markdown writes them) render as ``<code>`` in HTML,
+in paragraphs, headings, table cells and captions alike; everything else is
+escaped, so ``<b>`` or ``&lt;`` in a text shows as written.
 """
 
 from __future__ import annotations
 
 import base64
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +38,8 @@ th, td { border: 1px solid #bbb; padding: 0.25em 0.6em; text-align: right; }
 th { background: #eee; }
 td:first-child, th:first-child { text-align: left; }
 img { max-width: 100%; }
+code { font-family: monospace; font-size: 0.95em; background: #f3f3f3;
+       padding: 0 0.2em; border-radius: 3px; }
 figure { margin: 1.5em 0; }
 figcaption { font-size: 0.9em; color: #555; }
 """
@@ -77,6 +85,39 @@ class Image:
 
 
 Block = Heading | Paragraph | Table | Image
+
+#: A code span: a run of backticks, then the shortest text up to a run of exactly
+#: as many (CommonMark's rule; an unmatched run stays literal text).
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+
+def _inline_html(text: str) -> str:
+    """Render plain text with Markdown code spans as HTML.
+
+    Parameters
+    ----------
+    text : str
+        Plain text; text between backticks is a code span (between runs of
+        two or more backticks, the code may contain a single backtick).
+
+    Returns
+    -------
+    str
+        The text HTML-escaped, each code span as ``<code>`` with its content
+        escaped too; line ends inside a span become spaces, and one space is
+        stripped from each end of a span padded on both sides (CommonMark).
+    """
+    out: list[str] = []
+    start = 0
+    for match in _CODE_SPAN.finditer(text):
+        code = match.group(2).replace("\n", " ")
+        if code.strip() and code[0] == code[-1] == " ":
+            code = code[1:-1]
+        out.append(html.escape(text[start : match.start()]))
+        out.append(f"<code>{html.escape(code)}</code>")
+        start = match.end()
+    out.append(html.escape(text[start:]))
+    return "".join(out)
 
 
 def _md_cell(cell: Cell) -> str:
@@ -146,23 +187,25 @@ def to_html(blocks: Sequence[Block], title: str) -> str:
     Returns
     -------
     str
-        HTML with inline CSS and the figures as base64 ``data:`` URIs.
+        HTML with inline CSS and the figures as base64 ``data:`` URIs; text
+        escaped, code spans as ``<code>`` (the image's alt text stays plain).
     """
     esc = html.escape
+    text = _inline_html
     body: list[str] = []
     for block in blocks:
         if isinstance(block, Heading):
-            body.append(f"<h{block.level}>{esc(block.text)}</h{block.level}>")
+            body.append(f"<h{block.level}>{text(block.text)}</h{block.level}>")
         elif isinstance(block, Paragraph):
-            body.append(f"<p>{esc(block.text)}</p>")
+            body.append(f"<p>{text(block.text)}</p>")
         elif isinstance(block, Table):
-            head = "".join(f"<th>{esc(h)}</th>" for h in block.header)
+            head = "".join(f"<th>{text(h)}</th>" for h in block.header)
             rows = []
             for row in block.rows:
                 cells = "".join(
-                    f"<td><b>{esc(c.text)}</b></td>"
+                    f"<td><b>{text(c.text)}</b></td>"
                     if c.bold and c.text
-                    else f"<td>{esc(c.text)}</td>"
+                    else f"<td>{text(c.text)}</td>"
                     for c in row
                 )
                 rows.append(f"<tr>{cells}</tr>")
@@ -176,7 +219,7 @@ def to_html(blocks: Sequence[Block], title: str) -> str:
             body.append(
                 f'<figure><img alt="{esc(block.caption)}" '
                 f'src="data:image/png;base64,{data}">'
-                f"<figcaption>{esc(block.caption)}</figcaption></figure>"
+                f"<figcaption>{text(block.caption)}</figcaption></figure>"
             )
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
