@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from costsense import __version__
-from costsense.cli._common import (
+from costsense.cli._options import (
     UsageError,
     add_cost_options,
     add_data_options,

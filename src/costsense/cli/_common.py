@@ -18,13 +18,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from costsense.cli._options import UsageError
+
 __all__ = [
     "CostOptions",
     "Data",
     "UsageError",
     "match_label",
     "new_output",
-    "parse_cost",
     "print_table",
     "read_cost_matrix",
     "read_data",
@@ -34,41 +35,6 @@ __all__ = [
 #: A numeric target with more distinct values than this is refused (a regression
 #: target, not class labels).
 MAX_NUMERIC_CLASSES = 20
-#: ``--missing`` policies.
-MISSING = ("raise", "drop", "impute", "keep")
-
-
-class UsageError(Exception):
-    """A problem the user must fix in the command (exit status 2)."""
-
-
-def parse_cost(text: str) -> float | tuple[float, float]:
-    """Parse ``--cost``: a ratio ``"5"`` (C1/C2, C2 = 1) or a pair ``"5,2"`` (C1, C2).
-
-    Parameters
-    ----------
-    text : str
-        The command-line value.
-
-    Returns
-    -------
-    float or (float, float)
-    """
-    parts = [p.strip() for p in text.split(",")]
-    try:
-        values = [float(p) for p in parts]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--cost {text!r}: give a ratio C1/C2 such as 5, "
-            "or a pair C1,C2 such as 5,1"
-        ) from None
-    if len(values) == 1:
-        return values[0]
-    if len(values) == 2:
-        return (values[0], values[1])
-    raise argparse.ArgumentTypeError(
-        f"--cost {text!r}: give one number (C1/C2) or two (C1,C2), not {len(values)}"
-    )
 
 
 def match_label(classes: Any, text: str | None, option: str) -> Any:
@@ -85,12 +51,19 @@ def match_label(classes: Any, text: str | None, option: str) -> Any:
 
 
 def print_table(table: list[list[str]], out: Any = None) -> None:
-    """Print rows of cells, the first column left-aligned, a rule under the header."""
+    """Print rows of cells, a rule under the header.
+
+    Numbers are right-aligned; the first column and a last column of text
+    (headed "notes" or "source") are left-aligned.
+    """
     out = sys.stdout if out is None else out  # at call time: tests swap sys.stdout
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    last = len(widths) - 1
+    left = {0} | ({last} if table[0][last] in ("notes", "source") else set())
     for index, row in enumerate(table):
-        cells = [row[0].ljust(widths[0])] + [
-            cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)
+        cells = [
+            cell.ljust(width) if i in left else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
         ]
         print("  ".join(cells).rstrip(), file=out)
         if index == 0:
@@ -314,7 +287,7 @@ def _labels(column: Any, name: str) -> NDArray[Any]:
     if pd.api.types.is_numeric_dtype(column) and distinct > MAX_NUMERIC_CLASSES:
         raise UsageError(
             f"--target {name!r} holds {distinct} distinct numbers (such as "
-            f"{column.iloc[0]!r}): it looks like a quantity, not class labels. "
+            f"{column.iloc[0]}): it looks like a quantity, not class labels. "
             "costsense classifies: give a column of class labels (or make classes, "
             "e.g. 'amount > 100', into a column of their own)"
         )
@@ -455,53 +428,4 @@ def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
         None,
         f"positive class {setting.pos_label!s}; C1 (false negative) = "
         f"{setting.c1:g}, C2 (false positive) = {setting.c2:g}",
-    )
-
-
-def add_data_options(parser: argparse.ArgumentParser, *, dataset: bool) -> None:
-    """Add ``--csv``, ``--target``, ``--missing`` (and ``--dataset``)."""
-    if dataset:
-        source = parser.add_mutually_exclusive_group(required=True)
-        source.add_argument(
-            "--dataset", help="a KEEL set name (see `costsense datasets`)"
-        )
-        source.add_argument("--csv", help="a CSV file with a header row")
-    else:
-        parser.add_argument("--csv", required=True, help="a CSV file with a header row")
-    parser.add_argument("--target", help="the label column of --csv")
-    parser.add_argument(
-        "--missing",
-        choices=MISSING,
-        default="raise",
-        help="rows with missing values: refuse them (default), drop them, impute "
-        "them (numeric: training median; categorical: a category of its own), or "
-        "keep NaN for models that accept it",
-    )
-
-
-def add_cost_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--cost`` | ``--cost-matrix`` | ``--cost-column`` with ``--fp-cost``."""
-    costs = parser.add_mutually_exclusive_group(required=True)
-    costs.add_argument(
-        "--cost",
-        type=parse_cost,
-        help="C1/C2 ratio (e.g. 5) or pair C1,C2 (false negative, false positive)",
-    )
-    costs.add_argument(
-        "--cost-matrix",
-        help="a CSV of K x K costs, class names as header (predicted) and first "
-        "column (true)",
-    )
-    costs.add_argument(
-        "--cost-column",
-        help="a numeric column: what missing that row's positive costs",
-    )
-    parser.add_argument(
-        "--fp-cost",
-        type=float,
-        default=1.0,
-        help="with --cost-column: the cost of a false alarm (default 1)",
-    )
-    parser.add_argument(
-        "--pos-label", default=None, help="the costly class (default: the minority)"
     )

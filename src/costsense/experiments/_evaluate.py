@@ -561,5 +561,7 @@ def _model_notes(tried: list[dict[str, Any]], given: list[str]) -> list[str]:
         found.append(f"CONSTANT: predicts one class in {constant} fold(s)")
     errors = [r["error"] for r in tried if r.get("error")]
     if errors:
-        found.append(f"FAILED in {len(errors)} fold(s): {errors[0]}")
+        first = " ".join(errors[0].split())  # one line
+        shown = first if len(first) <= 160 else first[:157] + "..."
+        found.append(f"FAILED in {len(errors)} fold(s): {shown}")
     return found

@@ -1,0 +1,278 @@
+import csv
+import warnings
+
+import numpy as np
+import pytest
+
+from costsense import cli
+from costsense.experiments import _evaluate
+from costsense.experiments import make_model
+from costsense.experiments._catalog import BASE_NAMES, CATALOG, check_pair
+from tests.cli._data import write_csv
+
+
+def _evaluate_csv(path, *extra):
+    return ["evaluate", "--csv", str(path), "--target", "label", *extra]
+
+
+def _table(printed, models):
+    return {
+        line.split()[0]: line
+        for line in printed.splitlines()
+        if line.split() and line.split()[0] in models
+    }
+
+
+def test_evaluate_csv_prints_one_row_per_model_and_saves_every_fold(tmp_path, capsys):
+    data = write_csv(tmp_path / "data.csv")
+    out = tmp_path / "folds.csv"
+    status = cli.main(
+        _evaluate_csv(data, "--cost", "5", "--model", "plain,threshold", "--folds",
+                      "3", "--output", str(out), "--quiet")
+    )  # fmt: skip
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert len(_table(printed, ("plain", "threshold"))) == 2
+    with out.open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert sorted((r["model"], r["fold"]) for r in rows) == sorted(
+        (m, str(f)) for m in ("plain", "threshold") for f in range(3)
+    )
+    assert "positive class 1" in printed  # the minority label
+
+
+def test_evaluate_never_overwrites_a_file(tmp_path, capsys):
+    data = write_csv(tmp_path / "data.csv")
+    before = data.read_bytes()
+    existing = tmp_path / "taken.csv"
+    existing.write_text("keep me")
+    base = _evaluate_csv(data, "--cost", "5")
+    assert cli.main([*base, "--output", str(existing)]) == 2
+    assert "exists" in capsys.readouterr().err
+    assert cli.main([*base, "--output", str(data)]) == 2
+    assert "input" in capsys.readouterr().err
+    assert existing.read_text() == "keep me"
+    assert data.read_bytes() == before
+
+
+def test_interrupted_evaluation_keeps_finished_folds(tmp_path, monkeypatch, capsys):
+    data = write_csv(tmp_path / "data.csv")
+    out = tmp_path / "folds.csv"
+    real = _evaluate.fold_metrics
+    calls = {"n": 0}
+
+    def interrupt_on_third_fold(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_evaluate, "fold_metrics", interrupt_on_third_fold)
+    status = cli.main(
+        _evaluate_csv(data, "--cost", "5", "--model", "plain", "--folds", "5",
+                      "--output", str(out), "--quiet")
+    )  # fmt: skip
+    assert status == 130
+    with out.open() as handle:
+        assert len(list(csv.DictReader(handle))) == 2
+    captured = capsys.readouterr()
+    assert "interrupted" in captured.err
+    assert "2 of 5 fits" in captured.err
+
+
+def test_usage_errors_name_the_option(tmp_path, capsys):
+    data = write_csv(tmp_path / "data.csv")
+    assert cli.main(["evaluate", "--csv", str(data), "--cost", "5"]) == 2
+    assert "--target" in capsys.readouterr().err
+    assert cli.main(_evaluate_csv(data, "--cost", "5", "--pos-label", "7")) == 2
+    assert "--pos-label '7'" in capsys.readouterr().err
+    status = cli.main(["evaluate", "--csv", str(data), "--target", "nope", "--cost", "5"])
+    assert status == 2
+    assert "'nope' is not a column" in capsys.readouterr().err
+
+
+def test_target_with_a_keel_set_is_refused(capsys):
+    status = cli.main(
+        ["evaluate", "--dataset", "pima", "--target", "class", "--cost", "5"]
+    )
+    assert status == 2
+    assert "--target is for --csv" in capsys.readouterr().err
+
+
+def test_a_numeric_target_of_many_values_is_refused_before_the_header(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "amounts.csv"
+    path.write_text(
+        "f,amount\n" + "".join(f"{a},{a * 3.1:.6f}\n" for a in rng.random(300))
+    )
+    assert cli.main(["evaluate", "--csv", str(path), "--target", "amount",
+                     "--cost", "5"]) == 2  # fmt: skip
+    captured = capsys.readouterr()
+    assert "holds 300 distinct numbers" in captured.err
+    assert captured.out == ""  # no header listing 300 classes
+
+
+def test_too_few_positives_for_the_folds_says_so(tmp_path, capsys):
+    path = tmp_path / "few.csv"
+    rows = [f"{i},ok\n" for i in range(40)] + ["1,fraud\n", "2,fraud\n"]
+    path.write_text("f,label\n" + "".join(rows))
+    assert cli.main(_evaluate_csv(path, "--cost", "5")) == 2
+    err = capsys.readouterr().err
+    assert "class fraud has 2 row(s)" in err and "--folds 2" in err
+
+
+def test_missing_values_policies(tmp_path, capsys):
+    data = write_csv(tmp_path / "data.csv", missing=7)
+    assert cli.main(_evaluate_csv(data, "--cost", "5", "--quiet")) == 2
+    err = capsys.readouterr().err
+    assert "7 rows have missing values" in err and "--missing drop" in err
+    assert cli.main(
+        _evaluate_csv(data, "--cost", "5", "--quiet", "--missing", "drop")
+    ) == 0  # fmt: skip
+    assert "143 samples (7 rows with missing values dropped)" in capsys.readouterr().out
+    assert cli.main(
+        _evaluate_csv(data, "--cost", "5", "--quiet", "--missing", "impute")
+    ) == 0  # fmt: skip
+    assert "150 samples," in capsys.readouterr().out
+
+
+def test_a_failing_model_gets_its_own_row_and_the_others_run(tmp_path, capsys):
+    data = write_csv(tmp_path / "data.csv", missing=5)
+    # NaN kept: the random forest handles it, the logistic regression cannot
+    status = cli.main(
+        _evaluate_csv(data, "--cost", "5", "--missing", "keep", "--quiet", "--model",
+                      "plain,random-forest", "--folds", "3")
+    )  # fmt: skip
+    captured = capsys.readouterr()
+    rows = _table(captured.out, ("plain", "random-forest"))
+    assert "FAILED in 3 fold(s): ValueError: Input X contains NaN" in rows["plain"]
+    assert "\n" not in rows["plain"] and len(rows["plain"]) < 400
+    assert "0/3" in rows["plain"]
+    assert "3/3" in rows["random-forest"]
+    assert "FAILED" not in rows["random-forest"]
+    assert status == 1  # something failed while running
+
+
+def test_best_mark_only_when_models_are_compared(tmp_path, capsys):
+    data = write_csv(tmp_path / "data.csv")
+    cli.main(_evaluate_csv(data, "--cost", "5", "--quiet", "--model", "threshold"))
+    captured = capsys.readouterr()
+    assert "*" not in captured.out
+    assert captured.out.endswith("\n") and captured.err.endswith("\n")
+    cli.main(_evaluate_csv(data, "--cost", "5", "--quiet", "--model", "threshold,plain"))
+    assert "*" in capsys.readouterr().out
+
+
+def test_constant_models_are_marked(tmp_path, capsys):
+    # a feature of pure noise and a cost so large that calling every row positive
+    # is the cheapest decision the logistic regression's probabilities allow
+    rng = np.random.default_rng(1)
+    data = tmp_path / "noise.csv"
+    data.write_text(
+        "f,label\n"
+        + "".join(f"{v},{int(i < 30)}\n" for i, v in enumerate(rng.normal(size=120)))
+    )
+    cli.main(
+        _evaluate_csv(data, "--cost", "1000", "--quiet", "--folds", "3", "--model",
+                      "threshold,plain")
+    )  # fmt: skip
+    rows = _table(capsys.readouterr().out, ("threshold", "plain"))
+    assert "CONSTANT: predicts one class in 3 fold(s)" in rows["threshold"]
+    assert "CONSTANT: predicts one class in 3 fold(s)" in rows["plain"]  # majority
+    signal = write_csv(tmp_path / "signal.csv")
+    cli.main(_evaluate_csv(signal, "--cost", "5", "--quiet", "--folds", "3",
+                           "--model", "threshold,plain"))  # fmt: skip
+    assert "CONSTANT" not in capsys.readouterr().out
+
+
+def test_ignored_options_are_said_per_model(capsys):
+    status = cli.main(
+        ["evaluate", "--dataset", "pima", "--cost", "5", "--quiet", "--folds", "2",
+         "--model", "threshold,svm,random-forest", "--base", "tree"]
+    )  # fmt: skip
+    assert status == 0
+    out = capsys.readouterr().out
+    assert "base learner tree" in out.splitlines()[0]
+    rows = _table(out, ("threshold", "svm", "random-forest"))
+    assert "ignores --base" in rows["svm"] and "ignores --base" in rows["random-forest"]
+    assert "ignores --base" not in rows["threshold"]
+    assert "cost-blind" in rows["svm"] and "cost-blind" not in rows["threshold"]
+    assert rows["svm"].split()[1] == "-" and rows["threshold"].split()[1] == "tree"
+
+
+def test_warnings_are_summarised_once_per_model_and_kind(capsys):
+    status = cli.main(
+        ["evaluate", "--dataset", "pima", "--cost", "5", "--folds", "3",
+         "--model", "csldm", "--seed", "0"]
+    )  # fmt: skip
+    assert status == 0
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if "ConvergenceWarning" in line]
+    assert len(lines) <= 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing escapes the tally
+        cli.main(["evaluate", "--dataset", "pima", "--cost", "5", "--folds", "2",
+                  "--model", "csldm", "--quiet"])  # fmt: skip
+    assert "warnings" not in capsys.readouterr().err  # --quiet is quiet
+
+
+def test_an_invalid_model_and_base_pair_is_refused_before_any_fit(capsys, monkeypatch):
+    def no_fit(*args, **kwargs):
+        raise AssertionError("a model was fitted")
+
+    monkeypatch.setattr(_evaluate, "_fit_fold", no_fit)
+    status = cli.main(["evaluate", "--dataset", "pima", "--cost", "5", "--model",
+                       "threshold,asybl", "--base", "perceptron"])  # fmt: skip
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "'threshold' does not run on base 'perceptron'" in err
+    assert "'asybl' does not run on base 'perceptron'; its bases are regression-tree" in err
+
+
+def _shrunk(pipeline):
+    """The same model with at most 3 members or rounds per ensemble (a fast fit)."""
+    sizes = {
+        name: 3
+        for name, value in pipeline.get_params().items()
+        if name.endswith(("n_estimators", "n_rounds")) and isinstance(value, int)
+    }
+    return pipeline.set_params(**sizes)
+
+
+@pytest.mark.parametrize("model", sorted(CATALOG))
+def test_every_model_and_base_pair_runs_or_is_refused(model, capsys):
+    """Each pair fits a small problem, or the CLI refuses it naming the valid bases.
+
+    Ensembles are cut to three members so that the 40 x 10 pairs fit in seconds;
+    their defaults run in ``test_every_model_runs_with_its_defaults_on_keel``.
+    """
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], [45, 15])
+    X = rng.normal(size=(60, 3)) + y[:, None]
+    spec = CATALOG[model]
+    for base in BASE_NAMES:
+        if check_pair(model, base) is None:
+            if not spec.uses_base and base != BASE_NAMES[0]:
+                continue  # the base is not used: one fit says it all
+            pipeline = _shrunk(make_model(model, base=base, cost=5, pos_label=1))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                predicted = pipeline.fit(X, y).predict(X)
+            assert set(np.unique(predicted)) <= {0, 1}
+            continue
+        status = cli.main(["evaluate", "--dataset", "pima", "--cost", "5", "--model",
+                           model, "--base", base])  # fmt: skip
+        assert status == 2
+        assert f"its bases are {', '.join(spec.bases)}" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dataset", ["glass1", "new-thyroid1"])
+def test_every_model_runs_with_its_defaults_on_keel(dataset, capsys):
+    models = ",".join(CATALOG)
+    status = cli.main(["evaluate", "--dataset", dataset, "--cost", "5", "--folds",
+                       "2", "--quiet", "--model", models])  # fmt: skip
+    out = capsys.readouterr().out
+    assert "FAILED" not in out
+    assert status == 0
+    assert len(_table(out, tuple(CATALOG))) == len(CATALOG)
