@@ -72,6 +72,30 @@ __all__ = [
     "study_from_record",
 ]
 
+#: The top-level keys of a study file.
+STUDY_KEYS = (
+    "name",
+    "title",
+    "seed",
+    "datasets",
+    "costs",
+    "algorithms",
+    "protocol",
+    "metrics",
+    "reference",
+    "gaussian_samples",
+    "notes",
+    "paper_notes",
+    "quick",
+    "paper",
+    "claims",
+    "dataset_costs",
+    "ratio_to",
+    "derived",
+    "paper_features",
+)
+#: The keys of a ``[[paper]]`` row.
+PAPER_KEYS = ("dataset", "cost", "algorithm", "metric", "value")
 _PROTOCOLS = ("kfold", "holdout")
 _SCALES = tuple(SCALERS)
 
@@ -388,28 +412,12 @@ def study_from_dict(
     -------
     Study
     """
-    top = {
-        "name",
-        "title",
-        "seed",
-        "datasets",
-        "costs",
-        "algorithms",
-        "protocol",
-        "metrics",
-        "reference",
-        "gaussian_samples",
-        "notes",
-        "paper_notes",
-        "quick",
-        "paper",
-        "claims",
-        "dataset_costs",
-        "ratio_to",
-        "derived",
-        "paper_features",
-    }
+    top = set(STUDY_KEYS)
     _check_keys(data, top, source)
+    overrides = data.get("quick", {})
+    if not isinstance(overrides, dict):
+        _fail(source, "quick must be a table of overrides, such as [quick] costs = [5]")
+    _check_keys(overrides, top - {"quick"}, f"{source} quick")
     claim_rows = _rows(data, source)
     if quick:
         data = _merge_quick(data)
@@ -476,9 +484,11 @@ def study_from_dict(
     dataset_costs = {
         str(d): _costs(c, source) for d, c in data.get("dataset_costs", {}).items()
     }
-    stray = sorted(set(dataset_costs) - set(datasets))
+    stray = sorted(set(dataset_costs) - set(datasets) - {d for d, _ in claim_rows})
     if stray:
         _fail(source, f"dataset_costs names datasets {stray} that are not in datasets")
+    # a quick run keeps the costs of the sets it runs
+    dataset_costs = {d: c for d, c in dataset_costs.items() if d in datasets}
     if not datasets or not costs:
         _fail(source, "datasets and costs must not be empty")
     declared = data.get("derived", {})
@@ -613,7 +623,7 @@ def _claims(
 
 
 def _paper_rows(rows: list[dict[str, Any]], source: str) -> list[dict[str, Any]]:
-    needed = {"dataset", "cost", "algorithm", "metric", "value"}
+    needed = set(PAPER_KEYS)
     for row in rows:
         if set(row) != needed:
             _fail(source, f"paper rows need exactly the keys {sorted(needed)}: {row}")

@@ -1,0 +1,152 @@
+"""Study definitions: parameter names as a user writes them, records that round trip."""
+
+from __future__ import annotations
+
+import pytest
+
+from costsense.experiments import builtin_studies, load_study, plan, study_from_dict
+from costsense.experiments._runner import build_model
+from costsense.experiments._setting import CostSetting
+from costsense.experiments._study import study_from_record
+
+
+def study(*algorithms, **overrides):
+    data = {
+        "name": "s",
+        "datasets": ["gaussian"],
+        "costs": [5],
+        "algorithms": list(algorithms),
+        "protocol": {"n_splits": 2},
+    }
+    data.update(overrides)
+    return study_from_dict(data)
+
+
+def built(algorithm, s):
+    cost = CostSetting.resolve(5, [0, 1, 1], 1)
+    return build_model(s, algorithm, cost, seed=0)
+
+
+def test_a_base_learner_parameter_written_as_it_is_reaches_the_base_learner():
+    s = study(
+        {
+            "name": "boosted",
+            "method": "adac2",
+            "base": "tree",
+            "params": {"n_estimators": 7, "max_depth": 3, "random_state": 1},
+            "grid": {"min_samples_leaf": [1, 5]},
+        }
+    )
+    (algorithm,) = s.algorithms
+    model = built(algorithm, s)
+    params = model.estimator.get_params()  # the grid search's pipeline
+    assert params["model__n_estimators"] == 7
+    assert params["model__estimator__max_depth"] == 3
+    # a name both have is the method's: the tree keeps its own seed
+    assert params["model__random_state"] == 1
+    assert params["model__estimator__random_state"] != 1
+    assert model.param_grid == {"model__estimator__min_samples_leaf": [1, 5]}
+    # the nested spelling means the same model, and the same cells
+    nested = study(
+        {
+            "name": "boosted",
+            "method": "adac2",
+            "base": "tree",
+            "params": {
+                "n_estimators": 7,
+                "estimator__max_depth": 3,
+                "random_state": 1,
+            },
+            "grid": {"estimator__min_samples_leaf": [1, 5]},
+        }
+    )
+    assert nested.fingerprint() == s.fingerprint()
+
+
+def test_plain_sets_the_base_learners_parameters_directly():
+    s = study(
+        {"name": "t", "method": "plain", "base": "tree", "params": {"max_depth": 2}}
+    )
+    model = built(s.algorithms[0], s)
+    assert model.get_params()["model__max_depth"] == 2
+
+
+def test_an_unknown_parameter_is_refused_naming_the_keys_that_exist():
+    with pytest.raises(ValueError) as error:
+        study(
+            {"name": "a", "method": "adaboost", "base": "tree", "params": {"depth": 3}}
+        )
+    message = str(error.value)
+    assert "algorithm 'a': params 'depth' is not a parameter of method 'adaboost'" in (
+        message
+    )
+    assert "'n_estimators'" in message  # the method's names
+    assert "base learner 'tree' (DecisionTreeClassifier), written as it is" in message
+    assert "'max_depth'" in message  # the base learner's names
+    with pytest.raises(ValueError, match=r"grid 'gamma' is not a parameter of method"):
+        study({"name": "a", "method": "adaboost", "grid": {"gamma": [1, 2]}})
+
+
+def test_a_base_learner_parameter_of_a_method_without_one_says_so():
+    with pytest.raises(
+        ValueError,
+        match=r"'max_depth' is a parameter of the base learner 'tree' "
+        r"\(DecisionTreeClassifier\), but method 'csldm' \(CSLDMClassifier\) does "
+        r"not use a base learner; its parameters are \[",
+    ):
+        study(
+            {"name": "m", "method": "csldm", "base": "tree", "params": {"max_depth": 3}}
+        )
+
+
+def test_bad_grids_and_quick_tables_are_refused_with_the_fix():
+    with pytest.raises(ValueError, match=r"grid 'C' must be a non-empty list"):
+        study({"name": "m", "method": "csldm", "grid": {"C": 1.0}})
+    with pytest.raises(ValueError, match=r"params and grid must be tables"):
+        study({"name": "m", "method": "csldm", "params": [1]})
+    with pytest.raises(ValueError, match=r"quick: unknown keys \['cost'\]"):
+        study({"name": "p", "method": "plain"}, quick={"cost": [5]})
+    with pytest.raises(ValueError, match=r"given twice"):
+        study(
+            {
+                "name": "a",
+                "method": "adaboost",
+                "base": "tree",
+                "params": {"max_depth": 2, "estimator__max_depth": 3},
+            }
+        )
+
+
+@pytest.mark.parametrize("name", builtin_studies())
+def test_a_recorded_study_rebuilds_the_same_cells(name):
+    for quick in (False, True):
+        s = load_study(name, quick=quick)
+        again = study_from_record(s.to_dict())
+        assert again.fingerprint() == s.fingerprint()
+        cells, rebuilt = plan(s), plan(again)
+        assert [c.key for c in rebuilt] == [c.key for c in cells]
+        assert [c.definition(again) for c in rebuilt] == [
+            c.definition(s) for c in cells
+        ]
+
+
+def test_a_cells_definition_changes_with_what_determines_it_only():
+    base = {"name": "p", "method": "plain"}
+    s = study(base, protocol={"n_splits": 2, "n_repeats": 1})
+    (first, *_) = plan(s)
+    same = [
+        study(base, protocol={"n_splits": 2, "n_repeats": 3}, title="other"),
+        study(base, protocol={"n_splits": 2, "test_size": 0.5}),  # k-fold ignores it
+        study(base, protocol={"n_splits": 2, "inner_splits": 3}),  # no grid
+    ]
+    for other in same:
+        assert plan(other)[0].definition(other) == first.definition(s)
+    changed = [
+        study(base, protocol={"n_splits": 3}),
+        study(base, protocol={"n_splits": 2, "scale": "minmax"}),
+        study(base, protocol={"n_splits": 2}, seed=1),
+        study(base, protocol={"n_splits": 2}, gaussian_samples=100),
+        study({**base, "base": "tree"}, protocol={"n_splits": 2}),
+    ]
+    for other in changed:
+        assert plan(other)[0].definition(other) != first.definition(s)
