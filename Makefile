@@ -4,8 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP_CORE := $(VENV)/.installed-experiments
 STAMP_DEV := $(VENV)/.installed-dev
+STAMP_DOCS := $(VENV)/.installed-docs
 
-.PHONY: demo test lint format clean
+.PHONY: demo test lint format clean docs docs-screenshots docs-clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,3 +37,20 @@ format: $(STAMP_DEV)
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .hypothesis
+
+# the documentation site: user guide, API reference, executed example gallery;
+# any Sphinx warning fails the build (all of them listed first: --keep-going)
+$(STAMP_DOCS): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[docs]"
+	touch $@ $(STAMP_CORE)
+
+docs: $(STAMP_DOCS)
+	$(BIN)/sphinx-build -b html -W --keep-going docs docs/_build/html
+	@echo "open docs/_build/html/index.html"
+
+# headless Chromium screenshots of the built site (needs `make docs` and chromium)
+docs-screenshots: $(STAMP_DOCS)
+	$(BIN)/python docs/screenshots.py
+
+docs-clean:
+	rm -rf docs/_build docs/generated docs/auto_examples docs/sg_execution_times.rst

@@ -99,8 +99,10 @@ def _skip_foreign_member(
     docstrings point at scikit-learn's own glossary, which this site does not have.
     """
     module = getattr(obj, "__module__", None) or ""
-    if module.startswith("sklearn.") or name.startswith("set_") and name.endswith(
-        "_request"
+    if (
+        module.startswith("sklearn.")
+        or name.startswith("set_")
+        and name.endswith("_request")
     ):
         return True
     return None
