@@ -270,6 +270,7 @@ def _dot_grid(
             )
         if reference is not None:
             ax.axvline(reference, color="black", linewidth=0.8)
+        ax.margins(x=0.08)  # no dot or bar end on the frame
         ax.grid(True, axis="y", linewidth=0.4, alpha=0.5)
         ax.grid(True, axis="x", linewidth=0.3, alpha=0.3)
         ax.set_title(_plain(title), fontsize="medium")
@@ -728,10 +729,11 @@ def boundary_plot(boundary: Boundary, path: Path) -> Figure:
     ]
     if crosses:
         handles.append(Line2D([], [], color="k", linewidth=1.5, label="Bayes boundary"))
+    # one row of entries when four panels or more give it room, else a block
     fig.legend(
         handles=handles,
         loc="outside lower center",
-        ncols=len(handles),
+        ncols=len(handles) if ncols >= 4 else (2 if ncols >= 2 else 1),
         fontsize="small",
     )
     fig.suptitle(_plain(group_label(boundary.dataset, boundary.cost)))
