@@ -1,7 +1,8 @@
 """Screenshots of the built documentation site in headless Chromium.
 
 Serves ``docs/_build/html`` on a free localhost port and saves PNG screenshots of the
-home page and of one gallery example into ``docs/_build/screenshots/``; run
+home page and of one gallery example (its top, and the section of its first figure)
+into ``docs/_build/screenshots/``; run
 ``make docs`` first. Usage::
 
     python docs/screenshots.py [--html DIR] [--out DIR] [--example NAME]
@@ -16,6 +17,7 @@ import argparse
 import functools
 import http.server
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,6 +28,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DEFAULT_EXAMPLE = "plot_boosting_gaussian"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def first_figure_anchor(html: str) -> str | None:
+    """Return the id of the section holding a gallery page's first figure."""
+    figure = re.search(r'<img[^>]*class\s*=\s*"sphx-glr-(single|multi)-img', html)
+    if figure is None:
+        return None
+    sections = re.findall(r'<section id="([^"]+)"', html[: figure.start()])
+    return sections[-1] if sections else None
 
 
 def find_chromium() -> str:
@@ -58,8 +69,8 @@ def serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
     return server, f"http://{host}:{port}"
 
 
-def screenshot(chromium: str, url: str, png: Path) -> None:
-    """Save a 1400 x 1000 screenshot of ``url`` to ``png``."""
+def screenshot(chromium: str, url: str, png: Path, height: int = 1000) -> None:
+    """Save a 1400-pixel wide screenshot of ``url`` (``height`` tall) to ``png``."""
     with tempfile.TemporaryDirectory(prefix="costsense-chromium-") as profile:
         command = [
             chromium,
@@ -73,7 +84,7 @@ def screenshot(chromium: str, url: str, png: Path) -> None:
             "--disable-sync",
             "--hide-scrollbars",
             f"--user-data-dir={profile}",
-            "--window-size=1400,1000",
+            f"--window-size=1400,{height}",
             "--virtual-time-budget=5000",
             f"--screenshot={png}",
             url,
@@ -95,6 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--example", default=DEFAULT_EXAMPLE, help="gallery example page to capture"
     )
+    parser.add_argument(
+        "--figure-height",
+        type=int,
+        default=3400,
+        help="window height of the screenshot that reaches the example's figure",
+    )
     args = parser.parse_args(argv)
     pages = {
         "home.png": "index.html",
@@ -103,6 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     for page in pages.values():
         if not (args.html / page).is_file():
             sys.exit(f"{args.html / page} does not exist: run `make docs` first.")
+    # the example once more, tall enough to reach its first figure (headless
+    # Chromium paints a blank page when asked to scroll to an anchor)
+    example_page = pages[f"example_{args.example}.png"]
+    if first_figure_anchor((args.html / example_page).read_text()) is None:
+        sys.exit(f"{example_page} shows no figure: was the gallery executed?")
+    pages[f"example_{args.example}_figure.png"] = example_page
     chromium = find_chromium()
     args.out.mkdir(parents=True, exist_ok=True)
     server, address = serve(args.html)
@@ -110,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, page in pages.items():
             png = args.out / name
             png.unlink(missing_ok=True)
-            screenshot(chromium, f"{address}/{page}", png)
+            height = args.figure_height if name.endswith("_figure.png") else 1000
+            screenshot(chromium, f"{address}/{page}", png, height)
             print(f"{png}  <-  {page}")
     finally:
         server.shutdown()

@@ -1,6 +1,6 @@
 """
 Cost-sensitive boosting on two Gaussians, against the Bayes boundary
-===================================================================
+====================================================================
 
 Paper 000 (Cao et al., "Fisher consistent cost sensitive boosting") compares boosting
 variants on two Gaussians whose cost-sensitive Bayes boundary is known exactly. This
