@@ -234,7 +234,8 @@ def _shrunk(pipeline):
     sizes = {
         name: 3
         for name, value in pipeline.get_params().items()
-        if name.endswith(("n_estimators", "n_rounds")) and isinstance(value, int)
+        if name.endswith(("n_estimators", "n_resamples", "estimator__max_iter"))
+        and isinstance(value, int)
     }
     return pipeline.set_params(**sizes)
 
