@@ -5,8 +5,7 @@ import numpy as np
 import pytest
 
 from costsense import cli
-from costsense.experiments import _evaluate
-from costsense.experiments import make_model
+from costsense.experiments import _evaluate, make_model
 from costsense.experiments._catalog import BASE_NAMES, CATALOG, check_pair
 from tests.cli._data import write_csv
 
@@ -86,7 +85,9 @@ def test_usage_errors_name_the_option(tmp_path, capsys):
     assert "--target" in capsys.readouterr().err
     assert cli.main(_evaluate_csv(data, "--cost", "5", "--pos-label", "7")) == 2
     assert "--pos-label '7'" in capsys.readouterr().err
-    status = cli.main(["evaluate", "--csv", str(data), "--target", "nope", "--cost", "5"])
+    status = cli.main(
+        ["evaluate", "--csv", str(data), "--target", "nope", "--cost", "5"]
+    )
     assert status == 2
     assert "'nope' is not a column" in capsys.readouterr().err
 
@@ -159,7 +160,9 @@ def test_best_mark_only_when_models_are_compared(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "*" not in captured.out
     assert captured.out.endswith("\n") and captured.err.endswith("\n")
-    cli.main(_evaluate_csv(data, "--cost", "5", "--quiet", "--model", "threshold,plain"))
+    cli.main(
+        _evaluate_csv(data, "--cost", "5", "--quiet", "--model", "threshold,plain")
+    )
     assert "*" in capsys.readouterr().out
 
 
@@ -226,7 +229,10 @@ def test_an_invalid_model_and_base_pair_is_refused_before_any_fit(capsys, monkey
     assert status == 2
     err = capsys.readouterr().err
     assert "'threshold' does not run on base 'perceptron'" in err
-    assert "'asybl' does not run on base 'perceptron'; its bases are regression-tree" in err
+    assert (
+        "'asybl' does not run on base 'perceptron'; its bases are regression-tree"
+        in err
+    )
 
 
 def _shrunk(pipeline):
