@@ -41,7 +41,7 @@ from costsense.cli._options import (
     add_data_options,
     parse_cost,
 )
-from costsense.experiments._catalog import BASE_NAMES, CATALOG
+from costsense.experiments import BASE_NAMES, CATALOG
 
 __all__ = ["build_parser", "main", "parse_cost"]
 

@@ -17,7 +17,7 @@ from costsense.cli._common import (
     read_data,
     resolve_costs,
 )
-from costsense.experiments._catalog import CATALOG, check_pair, default_base
+from costsense.experiments import CATALOG, check_pair, default_base
 
 __all__ = ["run"]
 
@@ -52,9 +52,13 @@ def run(args: argparse.Namespace) -> int:
     """Run ``costsense evaluate``; the exit status."""
     from tqdm.auto import tqdm
 
-    from costsense.experiments import FOLD_COLUMNS, evaluate, summarise
-    from costsense.experiments._evaluate import MULTICLASS_METRICS
-    from costsense.experiments._warnings import WarningTally
+    from costsense.experiments import (
+        FOLD_COLUMNS,
+        MULTICLASS_METRICS,
+        WarningTally,
+        evaluate,
+        summarise,
+    )
 
     models = [m.strip() for m in args.model.split(",") if m.strip()]
     check_models(models, args.base)

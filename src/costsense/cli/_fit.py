@@ -30,7 +30,7 @@ from costsense.cli._common import (
     resolve_costs,
 )
 from costsense.cli._evaluate import check_models
-from costsense.experiments._catalog import CATALOG, default_base
+from costsense.experiments import CATALOG, default_base
 
 __all__ = ["load_model", "run_fit", "run_predict", "save_model"]
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from costsense.cli._common import print_table
-from costsense.experiments._catalog import BASE_NAMES, CATALOG, CLASSIFIER_BASES
+from costsense.experiments import BASE_NAMES, CATALOG, CLASSIFIER_BASES
 
 __all__ = ["run_datasets", "run_models"]
 

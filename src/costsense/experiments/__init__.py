@@ -20,12 +20,23 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from costsense.experiments._catalog import (
+        BASE_NAMES,
+        CATALOG,
+        CLASSIFIER_BASES,
+        ModelSpec,
+        check_pair,
+        default_base,
+    )
     from costsense.experiments._claims import ClaimCheck, check_claims
     from costsense.experiments._evaluate import (
         ALL_METRICS,
         FOLD_COLUMNS,
         FOLD_METRICS,
+        MULTICLASS_METRICS,
         evaluate,
+        multiclass_metrics,
+        row_cost_matrices,
         summarise,
     )
     from costsense.experiments._labels import cost_order, sort_rows
@@ -63,10 +74,22 @@ if TYPE_CHECKING:
         load_study,
         study_from_dict,
     )
+    from costsense.experiments._warnings import WarningTally, collect_warnings
 
 # each public name and the module that defines it: loaded on first use (PEP 562)
 # so that the command line's help and the catalog import nothing heavy
 _WHERE = {
+    "BASE_NAMES": "_catalog",
+    "CATALOG": "_catalog",
+    "CLASSIFIER_BASES": "_catalog",
+    "ModelSpec": "_catalog",
+    "check_pair": "_catalog",
+    "default_base": "_catalog",
+    "MULTICLASS_METRICS": "_evaluate",
+    "multiclass_metrics": "_evaluate",
+    "row_cost_matrices": "_evaluate",
+    "WarningTally": "_warnings",
+    "collect_warnings": "_warnings",
     "ClaimCheck": "_claims",
     "check_claims": "_claims",
     "ALL_METRICS": "_evaluate",
@@ -108,6 +131,17 @@ _WHERE = {
 
 
 __all__ = [
+    "BASE_NAMES",
+    "CATALOG",
+    "CLASSIFIER_BASES",
+    "MULTICLASS_METRICS",
+    "ModelSpec",
+    "WarningTally",
+    "check_pair",
+    "collect_warnings",
+    "default_base",
+    "multiclass_metrics",
+    "row_cost_matrices",
     "ALL_METRICS",
     "BASE_LEARNERS",
     "FOLD_COLUMNS",
