@@ -50,16 +50,21 @@ def match_label(classes: Any, text: str | None, option: str) -> Any:
     )
 
 
-def print_table(table: list[list[str]], out: Any = None) -> None:
+def print_table(
+    table: list[list[str]], out: Any = None, *, left_all: bool = False
+) -> None:
     """Print rows of cells, a rule under the header.
 
     Numbers are right-aligned; the first column and a last column of text
-    (headed "notes" or "source") are left-aligned.
+    (headed "notes" or "source") are left-aligned; every column with
+    ``left_all``.
     """
     out = sys.stdout if out is None else out  # at call time: tests swap sys.stdout
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     last = len(widths) - 1
     left = {0} | ({last} if table[0][last] in ("notes", "source") else set())
+    if left_all:
+        left = set(range(len(widths)))
     for index, row in enumerate(table):
         cells = [
             cell.ljust(width) if i in left else cell.rjust(width)

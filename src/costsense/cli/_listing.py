@@ -26,16 +26,18 @@ def run_datasets(args: argparse.Namespace) -> int:
 
 def run_models(args: argparse.Namespace) -> int:
     """List every model: source, cost use, bases, what it handles."""
-    rows = [["model", "costs", "default base", "other bases", "classes", "row costs",
+    rows = [["model", "costs", "default base", "bases", "classes", "row costs",
              "source"]]  # fmt: skip
     for spec in CATALOG.values():
-        others = [b for b in spec.bases if b != spec.default_base]
+        left_out = sorted(set(CLASSIFIER_BASES) - set(spec.bases))
         if not spec.uses_base:
             shown = "none (ignores --base)"
-        elif set(spec.bases) == set(CLASSIFIER_BASES):
+        elif not left_out:
             shown = "any classifier"
+        elif len(left_out) < len(CLASSIFIER_BASES):
+            shown = f"any classifier but {', '.join(left_out)}"
         else:
-            shown = ", ".join(others) or "-"
+            shown = ", ".join(spec.bases)
         rows.append(
             [
                 spec.name,
@@ -47,7 +49,7 @@ def run_models(args: argparse.Namespace) -> int:
                 spec.source,
             ]
         )
-    print_table(rows)
+    print_table(rows, left_all=True)
     print(
         "\ncosts: blind = the cost only names the positive class; classes: K = "
         "any number (with --cost-matrix); row costs: takes --cost-column. "
