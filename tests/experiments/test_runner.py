@@ -555,8 +555,8 @@ def test_warnings_are_collected_per_algorithm_stored_and_reported(
     assert summary.ran == 8  # 4 cells of each algorithm
     expected = (
         "noisy: 12 ConvergenceWarning in 4 fits: _WarnsThrice did not converge in "
-        "N epochs; the solver stopped at its iteration cap before its tolerance; "
-        "raise max_iter, or loosen tol (in the algorithm's params)"
+        "N epochs; the solver stopped at its iteration cap: raise max_iter, or "
+        "loosen tol, in the algorithm's params"
     )
     assert summary.warnings == (expected,)
     assert "ConvergenceWarning" not in capfd.readouterr().err  # nothing printed

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from costsense.experiments import builtin_studies, load_study, plan, study_from_dict
+from costsense.experiments import (
+    CostSetting,
+    builtin_studies,
+    load_study,
+    plan,
+    study_from_dict,
+)
 from costsense.experiments._runner import build_model
-from costsense.experiments._setting import CostSetting
 from costsense.experiments._study import study_from_record
 
 

@@ -54,8 +54,8 @@ def test_numbers_are_normalised_but_digits_in_names_are_kept():
         normalise_message("AdaC2Classifier: 12 rounds, tol=1e-3, edge -0.25\nmore")
         == "AdaC2Classifier: N rounds, tol=N, edge N"
     )
-    assert normalise_message("x" * 300).endswith("...")
-    assert len(normalise_message("x" * 300)) == 160
+    assert normalise_message("x" * 400).endswith("...")
+    assert len(normalise_message("x" * 400)) == 300
 
 
 def test_three_warnings_in_each_of_four_fits_give_one_line_counting_twelve():
@@ -67,8 +67,8 @@ def test_three_warnings_in_each_of_four_fits_give_one_line_counting_twelve():
         tally.add("CS-LDM", records)
     assert tally.lines() == [
         "CS-LDM: 12 ConvergenceWarning in 4 fits: did not converge in N epochs; "
-        "the solver stopped at its iteration cap before its tolerance; raise "
-        "max_iter, or loosen tol (in the algorithm's params)"
+        "the solver stopped at its iteration cap: raise max_iter, or loosen tol, "
+        "in the algorithm's params"
     ]
     (row,) = tally.to_rows()
     assert (row["count"], row["fits"], row["kind_fits"]) == (12, 4, 4)
@@ -134,3 +134,40 @@ def test_bad_rows_are_refused_with_the_fix():
         WarningTally.from_rows(
             [{"algorithm": "A", "category": "C", "message": "m", "count": 1, "fits": 2}]
         )
+
+
+def test_advice_is_left_out_when_the_message_gives_it():
+    tally = WarningTally()
+    tally.add("ldm", _fit("LDM did not converge in 10 epochs; raise max_iter."))
+    tally.add(
+        "ldm",
+        _fit(
+            "LDM predicts only class 'a'; try a larger C",
+            category=DegenerateModelWarning,
+        ),
+    )
+    tally.add("svm", _fit("Liblinear failed to converge."))
+    assert tally.lines() == [
+        "ldm: 1 ConvergenceWarning in 1 fit: LDM did not converge in N epochs; "
+        "raise max_iter.",
+        "ldm: 1 DegenerateModelWarning in 1 fit: LDM predicts only class 'a'; try "
+        "a larger C",
+        # the advice follows the message, its full stop dropped
+        "svm: 1 ConvergenceWarning in 1 fit: Liblinear failed to converge; the "
+        "solver stopped at its iteration cap: raise max_iter, or loosen tol, in "
+        "the algorithm's params",
+    ]
+
+
+def test_costsense_metrics_undefined_precision_gets_its_advice():
+    from costsense.metrics import precision_score as ours
+
+    tally = WarningTally()
+    with collect_warnings() as records:
+        ours(np.array([0, 1, 1]), np.array([0, 0, 0]), pos_label=1)
+    tally.add("plain", records)
+    (line,) = tally.lines()
+    assert line.startswith("plain: 1 UndefinedMetricWarning in 1 fit: ")
+    assert line.endswith(
+        "a fold with no predicted positive, so precision is undefined (reported as 0)"
+    )

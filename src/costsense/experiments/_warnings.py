@@ -28,7 +28,7 @@ __all__ = ["WarningTally", "advice", "collect_warnings", "normalise_message"]
 #: sign, digits, an optional fraction and exponent.
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
 #: Longest message kept in a summary line (the rest is elided).
-_MAX_MESSAGE = 160
+_MAX_MESSAGE = 300
 
 
 @contextmanager
@@ -81,7 +81,7 @@ def normalise_message(message: object) -> str:
     -------
     str
         The first line, numbers replaced by ``N`` (digits inside names such as
-        ``AdaC2Classifier`` are kept), at most 160 characters.
+        ``AdaC2Classifier`` are kept), at most 300 characters.
 
     Examples
     --------
@@ -108,21 +108,25 @@ def advice(category: str, message: str) -> str:
     Returns
     -------
     str
-        Advice for the known kinds; "" for any other (its message says it).
+        Advice for the known kinds, unless the message already gives it; ""
+        for any other kind (its message says it).
     """
-    if category == "ConvergenceWarning":
+    text = message.lower()
+    if category == "ConvergenceWarning" and "max_iter" not in text:
         return (
-            "the solver stopped at its iteration cap before its tolerance; raise "
-            "max_iter, or loosen tol (in the algorithm's params)"
+            "the solver stopped at its iteration cap: raise max_iter, or loosen "
+            "tol, in the algorithm's params"
         )
     if category == "UndefinedMetricWarning":
-        if "no predicted" in message.lower():
+        if "precision" in text:
             return (
                 "a fold with no predicted positive, so precision is undefined "
                 "(reported as 0)"
             )
-        return "a metric undefined on some fold (reported as its zero_division value)"
-    if category == "DegenerateModelWarning":
+        if "recall" in text:
+            return "a fold without positives, so recall is undefined (reported as 0)"
+        return "a metric undefined on some fold (reported as 0)"
+    if category == "DegenerateModelWarning" and "try" not in text:
         return (
             "the model predicts one class; see its stop_reason_, and try another "
             "base learner, cost or number of rounds"
@@ -251,6 +255,8 @@ class WarningTally:
                 f"fit{'s' * (fits != 1)}: {message}"
             )
             hint = advice(category, message)
+            if hint and line.endswith(".") and not line.endswith("..."):
+                line = line[:-1]
             result.append(f"{line}; {hint}" if hint else line)
         return result
 
