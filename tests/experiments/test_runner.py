@@ -554,14 +554,14 @@ def test_warnings_are_collected_per_algorithm_stored_and_reported(
     summary = run_study(study, tmp_path)
     assert summary.ran == 8  # 4 cells of each algorithm
     expected = (
-        "noisy: 12 ConvergenceWarning in 4 fits: _WarnsThrice did not converge in "
+        "noisy: 12 ConvergenceWarning in 4 cells: _WarnsThrice did not converge in "
         "N epochs; the solver stopped at its iteration cap: raise max_iter, or "
         "loosen tol, in the algorithm's params"
     )
     assert summary.warnings == (expected,)
     assert "ConvergenceWarning" not in capfd.readouterr().err  # nothing printed
     # read back from the store: the same tally, and again on a resumed run
-    assert ResultsStore(tmp_path).warnings().lines() == [expected]
+    assert ResultsStore(tmp_path).warnings().lines(unit="cell") == [expected]
     assert run_study(study, tmp_path).warnings == (expected,)
     text = report_study(tmp_path).markdown.read_text()
     section = text.split("## Warnings\n")[1].split("\n## ")[0]
@@ -599,5 +599,5 @@ def test_worker_processes_print_no_warning_and_return_them(tmp_path):
     ran, lines = json.loads(done.stdout)
     assert ran == 4
     (line,) = [w for w in lines if "ConvergenceWarning" in w]
-    assert line.startswith("csldm: ") and " ConvergenceWarning in 4 fits: " in line
+    assert line.startswith("csldm: ") and " ConvergenceWarning in 4 cells: " in line
     assert "raise max_iter" in line

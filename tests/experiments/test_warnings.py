@@ -72,6 +72,9 @@ def test_three_warnings_in_each_of_four_fits_give_one_line_counting_twelve():
     ]
     (row,) = tally.to_rows()
     assert (row["count"], row["fits"], row["kind_fits"]) == (12, 4, 4)
+    assert tally.lines(unit="cell")[0].startswith(
+        "CS-LDM: 12 ConvergenceWarning in 4 cells: "
+    )
 
 
 def test_one_line_per_algorithm_and_kind_with_the_most_frequent_message():

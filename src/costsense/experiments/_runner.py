@@ -572,7 +572,8 @@ class RunSummary:
     warnings : tuple of str
         One line per (algorithm, warning category) over every cell in the store
         (:meth:`costsense.experiments._warnings.WarningTally.lines`): the count,
-        the message and what to change; empty when no fit warned.
+        in how many cells, the message and what to change; empty when no fit
+        warned.
     moved_to : Path or None
         With ``restart=True``, the folder the previous store was moved into
         (None when there was none).
@@ -686,7 +687,7 @@ def run_study(
         seconds=time.perf_counter() - started,
         interrupted=interrupted,
         dropped=len(stale),
-        warnings=tuple(store.warnings().lines()),
+        warnings=tuple(store.warnings().lines(unit="cell")),
         moved_to=moved_to,
     )
 
@@ -828,7 +829,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
             if recipe.get("append_uniform", 0)
         },
         adaboost_algorithms=_theorem_algorithms(study),
-        warnings=store.warnings().lines(),
+        warnings=store.warnings().lines(unit="cell"),
     )
     return write_report(
         results,

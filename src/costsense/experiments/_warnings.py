@@ -224,16 +224,22 @@ class WarningTally:
         for kind, fits in other.kind_fits.items():
             self.kind_fits[kind] = self.kind_fits.get(kind, 0) + fits
 
-    def lines(self) -> list[str]:
+    def lines(self, unit: str = "fit") -> list[str]:
         """Return one summary line per (algorithm, category), in a fixed order.
+
+        Parameters
+        ----------
+        unit : str, default="fit"
+            What one :meth:`add` stands for, in the lines (the runner's "cell":
+            one outer fit, with the inner fits of its grid search).
 
         Returns
         -------
         list of str
-            ``"<algorithm>: <count> <category> in <fits> fit(s): <message>[; <what
-            to change>]"``, the message being the category's most frequent one
-            (the others counted as "and K other messages"). Sorted by algorithm,
-            then category.
+            ``"<algorithm>: <count> <category> in <fits> <unit>(s): <message>[;
+            <what to change>]"``, the message being the category's most frequent
+            one (the others counted as "and K other messages"). Sorted by
+            algorithm, then category.
         """
         result = []
         for algorithm, category in sorted(self.kind_fits):
@@ -252,7 +258,7 @@ class WarningTally:
                 message += f" (and {others} other message{'s' * (others > 1)})"
             line = (
                 f"{algorithm}: {total} {category} in {fits} "
-                f"fit{'s' * (fits != 1)}: {message}"
+                f"{unit}{'s' * (fits != 1)}: {message}"
             )
             hint = advice(category, message)
             if hint and line.endswith(".") and not line.endswith("..."):
