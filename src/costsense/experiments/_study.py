@@ -146,10 +146,12 @@ class Algorithm:
     base : str
         A key of :data:`costsense.experiments.BASE_LEARNERS`.
     params : dict
-        Parameters set on the method (``set_params``).
+        Parameters set on the method (``set_params``); a loaded study names a
+        parameter of the base learner ``estimator__<name>`` (the file may write it
+        as it is).
     grid : dict
         Parameter grid of an inner cross-validated search minimising the cost;
-        empty for none.
+        empty for none; names as in ``params``.
     """
 
     name: str
