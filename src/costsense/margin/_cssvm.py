@@ -51,9 +51,12 @@ class CSSVMClassifier(BinaryCostClassifier):
         LinearSVC's intercept (SVC always has one).
     tol : float, default=1e-3
         Stopping tolerance of the solver.
-    max_iter : int, default=1000
+    max_iter : int, default=100_000
         Iteration cap of LinearSVC (epochs) and SVC; scikit-learn warns with a
-        ConvergenceWarning when it is reached.
+        ConvergenceWarning when it is reached. Higher than scikit-learn's 1000:
+        dual coordinate descent on overlapping classes (most cost-sensitive
+        problems) needs more epochs than that at ``C=1``, and an epoch costs one
+        pass over the data; lower it only to bound the time of a fit.
     probability : bool, default=False
         Fit Platt scaling on out-of-fold decision values (``cv``), for
         ``predict_proba``.
@@ -134,7 +137,7 @@ class CSSVMClassifier(BinaryCostClassifier):
         pos_label: Any = None,
         fit_intercept: bool = True,
         tol: float = 1e-3,
-        max_iter: int = 1000,
+        max_iter: int = 100_000,
         probability: bool = False,
         cv: Any = 5,
         random_state: Any = None,

@@ -485,8 +485,11 @@ _SHARED_PARAMETERS = """\
         Learn an intercept (a constant feature, regularised as in liblinear).
     tol : float, default=1e-3
         Stop when the spread of the dual's projected gradient is below it.
-    max_iter : int, default=1000
+    max_iter : int, default=100_000
         Maximum number of epochs; a ConvergenceWarning says when it is reached.
+        Set high, as for :class:`~costsense.margin.CSSVMClassifier`: on
+        overlapping classes the dual needs thousands of epochs, each one pass over
+        the data; lower it only to bound the time of a fit.
     probability : bool, default=False
         Fit Platt scaling on out-of-fold decision values (``cv``), for
         ``predict_proba`` (one extra fit per fold).
@@ -588,7 +591,7 @@ class LDMClassifier(_BaseLDM):
         exact_max_samples: int = 3000,
         fit_intercept: bool = True,
         tol: float = 1e-3,
-        max_iter: int = 1000,
+        max_iter: int = 100_000,
         probability: bool = False,
         cv: Any = 5,
         random_state: Any = None,
@@ -698,7 +701,7 @@ class CSLDMClassifier(_BaseLDM):
         exact_max_samples: int = 3000,
         fit_intercept: bool = True,
         tol: float = 1e-3,
-        max_iter: int = 1000,
+        max_iter: int = 100_000,
         probability: bool = False,
         cv: Any = 5,
         cost: Any = None,
