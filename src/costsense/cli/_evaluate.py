@@ -69,11 +69,11 @@ def run(args: argparse.Namespace) -> int:
     costs = resolve_costs(args, data)
     classes, counts = np.unique(data.y, return_counts=True)
     if costs.rows is not None:
-        blind = [m for m in models if not CATALOG[m].row_costs]
-        if blind:
+        fixed = [m for m in models if not CATALOG[m].row_costs]
+        if fixed:
             takers = [n for n, spec in CATALOG.items() if spec.row_costs]
             raise UsageError(
-                f"--cost-column: models {blind} do not take per-row costs; these "
+                f"--cost-column: models {fixed} do not take per-row costs; these "
                 f"do: {', '.join(takers)}"
             )
     if classes.size > 2:
@@ -108,6 +108,14 @@ def run(args: argparse.Namespace) -> int:
         f"{np.shape(data.X)[1]} features, classes {shown}{more}; {costs.describe}; "
         f"{args.folds}-fold stratified CV, {bases}, seed {args.seed}"
     )
+    ignoring = [m for m in models if args.base and not CATALOG[m].uses_base]
+    blind = [m for m in models if not CATALOG[m].cost_sensitive]
+    if ignoring:
+        print(f"--base {args.base} is not used by {', '.join(ignoring)} (no base "
+              "learner)")  # fmt: skip
+    if blind:
+        print(f"cost-blind by design (the cost only names the positive class): "
+              f"{', '.join(blind)}")  # fmt: skip
     binary = classes.size == 2
     metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
     writer = (
