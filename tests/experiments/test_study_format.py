@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from costsense.experiments import (
     ALL_METRICS,
@@ -103,3 +104,23 @@ def test_the_page_names_every_key_and_value_the_parser_accepts():
         '"holdout"',
     }
     assert expected - literals == set()
+
+
+def test_a_method_gets_its_own_default_base_and_invalid_pairs_are_refused():
+    from costsense.experiments import study_from_dict
+
+    def study(**algorithm):
+        return {
+            "name": "pairs",
+            "datasets": ["pima"],
+            "costs": [5],
+            "algorithms": [{"name": "a", **algorithm}],
+        }
+
+    assert study_from_dict(study(method="asybl")).algorithms[0].base == (
+        "regression-tree"
+    )
+    assert study_from_dict(study(method="adac2")).algorithms[0].base == "entropy-tree"
+    assert study_from_dict(study(method="threshold")).algorithms[0].base == "logistic"
+    with pytest.raises(ValueError, match="its bases are regression-tree"):
+        study_from_dict(study(method="asybl", base="logistic"))

@@ -203,7 +203,7 @@ def check_pair(model: str, base: str | None) -> str | None:
     Parameters
     ----------
     model : str
-        A name of :data:`CATALOG`.
+        A model name.
     base : str or None
         A base learner name; None means the model's default.
 
@@ -211,10 +211,12 @@ def check_pair(model: str, base: str | None) -> str | None:
     -------
     str or None
         A message naming the valid bases, or None. A model that uses no base
-        learner accepts any (it ignores it; the caller says so).
+        learner accepts any (it ignores it; the caller says so); a method the
+        catalog does not describe (one added to ``METHODS`` by its user) is not
+        checked.
     """
-    spec = CATALOG[model]
-    if base is None or not spec.uses_base or base in spec.bases:
+    spec = CATALOG.get(model)
+    if spec is None or base is None or not spec.uses_base or base in spec.bases:
         return None
     return (
         f"model {model!r} does not run on base {base!r}; its bases are "

@@ -19,7 +19,7 @@ A study is a TOML file (or the equivalent dict)::
     [[algorithms]]
     name = "threshold"               # its name in tables
     method = "threshold"             # a named method of costsense.experiments
-    base = "logistic"                # a named base learner
+    base = "logistic"                # a named base learner (default: the method's)
     params = { calibration = "sigmoid" }   # set on the method, optional
     grid = { calibration = ["sigmoid", "isotonic"] }  # inner CV search, optional
 
@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from costsense.costs import as_binary_costs
+from costsense.experiments._catalog import CATALOG, check_pair, default_base
 from costsense.experiments._claims import validate_claims
 from costsense.experiments._derived import check_recipe
 from costsense.experiments._evaluate import ALL_METRICS
@@ -446,6 +447,8 @@ def study_from_dict(
         _check_keys(entry, set(Algorithm.__dataclass_fields__), f"{source} algorithm")
         if "name" not in entry or "method" not in entry:
             _fail(source, f"every algorithm needs a name and a method, got {entry}")
+        if "base" not in entry and entry["method"] in CATALOG:
+            entry = {**entry, "base": default_base(entry["method"])}
         algorithm = Algorithm(**entry)
         if not isinstance(algorithm.params, dict) or not isinstance(
             algorithm.grid, dict
@@ -467,6 +470,9 @@ def study_from_dict(
                 f"algorithm {algorithm.name!r}: unknown base {algorithm.base!r}; "
                 f"choose from {sorted(BASE_LEARNERS)}",
             )
+        problem = check_pair(algorithm.method, algorithm.base)
+        if problem is not None:
+            _fail(source, f"algorithm {algorithm.name!r}: {problem}")
         algorithms.append(_resolve_names(algorithm, source))
     names = [a.name for a in algorithms]
     if len(set(names)) != len(names) or not names:
