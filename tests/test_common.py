@@ -119,8 +119,9 @@ if SAMPLERS:  # imbalanced-learn's sampler checks, once a sampler is registered
 
     _DENSE_MODELS = (
         "the class models are densities over dense real columns, so sparse input "
-        "(scipy or pandas' sparse columns) is refused with a TypeError that says to "
-        "call .toarray(), rather than densified silently"
+        "(scipy or pandas' sparse columns) is refused with a TypeError that says "
+        "how to densify it (.toarray(), or X.sparse.to_dense()), rather than "
+        "densified silently"
     )
     EXPECTED_FAILED_SAMPLER_CHECKS: dict[str, dict[str, str]] = {
         name: {"check_samplers_pandas_sparse": _DENSE_MODELS}

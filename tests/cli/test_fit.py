@@ -38,7 +38,7 @@ def test_fit_then_predict_gives_the_in_memory_models_decisions(model, tmp_path):
         "minimum-cost": "logistic",
     }
     reference = make_model(
-        model, base=base, cost=np.array([[0, 1], [5, 0]]), pos_label=1, seed=0,
+        model, base=base[model], cost=np.array([[0, 1], [5, 0]]), pos_label=1, seed=0,
         prepare=make_encoder(column_kinds(X), "raise"),
     ).fit(X, y)  # fmt: skip
     X_new = pd.read_csv(new).drop(columns="label")

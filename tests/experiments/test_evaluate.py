@@ -63,13 +63,37 @@ def test_summary_cells_are_mean_and_sample_std_with_the_best_marked():
     recall = header.index("recall")
     assert a[recall] == "2.000 (1.414) "
     assert b[recall] == "4.000 (0.000)*"
-    assert a[-1] == "2"
+    assert header[-2:] == ["folds", "notes"]
+    assert a[-2] == "2/2" and a[-1] == ""
 
 
-def test_evaluate_refuses_multiclass_targets():
-    X = np.zeros((9, 2))
-    with pytest.raises(ValueError, match="binary"):
-        evaluate(X, np.repeat([0, 1, 2], 3), ["plain"], cost=5)
+def test_summary_marks_failures_and_constant_folds_and_best_only_among_two():
+    rows = [
+        {"model": "a", "fold": 0, "error": "", "constant": True,
+         **dict.fromkeys(FOLD_METRICS, 1.0)},
+        {"model": "a", "fold": 1, "error": "ValueError: bad\nsecond line"},
+    ]  # fmt: skip
+    header, a = summarise(rows, ["a"], {"a": ["cost-blind"]})
+    assert a[1] == "1.0 (0.0) "  # one model: nothing is best
+    assert a[-2] == "1/2"
+    assert a[-1] == (
+        "cost-blind; CONSTANT: predicts one class in 1 fold(s); "
+        "FAILED in 1 fold(s): ValueError: bad second line"
+    )
+
+
+def test_evaluate_needs_a_matrix_for_multiclass_targets():
+    X = np.arange(30, dtype=float)[:, None]
+    y = np.repeat([0, 1, 2], 10)
+    with pytest.raises(ValueError, match="3 x 3 cost matrix"):
+        evaluate(X, y, ["plain"], cost=5, n_splits=2)
+    matrix = np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]])
+    rows = evaluate(X, y, ["plain"], cost=matrix, n_splits=2, base="tree")
+    # unit costs: the cost of a fold is its number of errors
+    for row in rows:
+        assert row["cost"] == pytest.approx(15 * (1 - row["accuracy"]))
+    with pytest.raises(ValueError, match="one per test fold"):
+        evaluate(X[:9], np.repeat([0, 1, 2], 3), ["plain"], cost=matrix)
 
 
 def test_unknown_model_and_base_are_named():
