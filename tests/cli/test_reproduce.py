@@ -129,3 +129,16 @@ def test_reproduce_help_names_the_built_in_studies(capsys):
     text = capsys.readouterr().out
     for name in ("boosting", "margin", "oversampling", "forest", "rescaling"):
         assert name in text
+
+
+def test_another_study_into_a_folder_is_refused_and_its_cells_kept(tmp_path, capsys):
+    first, second = tmp_path / "tiny.toml", tmp_path / "other.toml"
+    first.write_text(TINY_STUDY)
+    second.write_text(TINY_STUDY.replace('name = "tiny"', 'name = "other"'))
+    out = tmp_path / "out"
+    assert cli.main(["reproduce", str(first), "--out", str(out), "--quiet"]) == 0
+    before = (out / "report.md").read_text()
+    assert cli.main(["reproduce", str(second), "--out", str(out), "--quiet"]) == 2
+    assert "holds results of study 'tiny', not 'other'" in capsys.readouterr().err
+    assert cli.main(["report", str(out)]) == 0
+    assert (out / "report.md").read_text() == before

@@ -16,7 +16,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
     """Run ``costsense reproduce``; the exit status."""
     from tqdm.auto import tqdm
 
-    from costsense.experiments import load_study, run_study
+    from costsense.experiments import StoreConflictError, load_study, run_study
 
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
@@ -46,14 +46,17 @@ def run_reproduce(args: argparse.Namespace) -> int:
             disable=args.quiet, smoothing=0.1,
         )  # fmt: skip
 
-    summary = run_study(
-        study,
-        out,
-        jobs=args.jobs,
-        scheduler=args.scheduler,
-        progress=bar,
-        restart=args.restart,
-    )
+    try:
+        summary = run_study(
+            study,
+            out,
+            jobs=args.jobs,
+            scheduler=args.scheduler,
+            progress=bar,
+            restart=args.restart,
+        )
+    except StoreConflictError as error:
+        raise UsageError(str(error)) from None
     if not args.quiet:
         if summary.moved_to is not None:
             print(f"--restart: the previous results moved to {summary.moved_to}",

@@ -65,7 +65,7 @@ if TYPE_CHECKING:
         wilcoxon_test,
         win_tie_loss,
     )
-    from costsense.experiments._store import ResultsStore
+    from costsense.experiments._store import ResultsStore, StoreConflictError
     from costsense.experiments._study import (
         Algorithm,
         Protocol,
@@ -121,6 +121,7 @@ _WHERE = {
     "wilcoxon_test": "_stats",
     "win_tie_loss": "_stats",
     "ResultsStore": "_store",
+    "StoreConflictError": "_store",
     "Algorithm": "_study",
     "Protocol": "_study",
     "Study": "_study",
@@ -156,6 +157,7 @@ __all__ = [
     "ReportFiles",
     "ReportSpec",
     "ResultsStore",
+    "StoreConflictError",
     "RunSummary",
     "Study",
     "best_mask",

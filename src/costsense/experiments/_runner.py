@@ -63,7 +63,11 @@ from costsense.experiments._report import (
     write_report,
 )
 from costsense.experiments._setting import CostSetting
-from costsense.experiments._store import ResultsStore, save_npz_atomically
+from costsense.experiments._store import (
+    ResultsStore,
+    StoreConflictError,
+    save_npz_atomically,
+)
 from costsense.experiments._study import (
     Algorithm,
     Study,
@@ -703,13 +707,19 @@ def _stale_keys(study: Study, cells: list[Cell], store: ResultsStore) -> set[str
     done = store.done_keys()
     if record is None or not done:
         return set()
+    if record["name"] != study.name:
+        raise StoreConflictError(
+            f"{store.folder} holds results of study {record['name']!r}, not "
+            f"{study.name!r}; write {study.name!r} to another folder (--out), or "
+            "restart this one (--restart moves its results aside)."
+        )
     recorded = study_from_record(record)
     before = {cell.key: cell.definition(recorded) for cell in plan(recorded)}
     now = {cell.key: cell.definition(study) for cell in cells}
     stale = {key for key in done if key not in now or before.get(key) != now[key]}
     removed = {key for key in done if key not in now}
     if study.quick and not record.get("quick", False) and removed:
-        raise ValueError(
+        raise StoreConflictError(
             f"{store.folder} holds the full study {record['name']!r}; its quick "
             f"version would delete {len(removed)} of its cells. Write the quick run "
             "to another folder (--out), or restart this one."

@@ -59,7 +59,15 @@ import pandas as pd
 from costsense import __version__
 from costsense.experiments._warnings import WarningTally
 
-__all__ = ["ResultsStore", "save_npz_atomically"]
+__all__ = ["ResultsStore", "StoreConflictError", "save_npz_atomically"]
+
+
+class StoreConflictError(ValueError):
+    """A results folder holds another study's results, which a run would lose.
+
+    Raised before any cell runs: write to another folder, or restart this one.
+    """
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -223,7 +231,7 @@ class ResultsStore:
             ).fetchone()
             if row is not None:
                 if row[0] != fingerprint and drop is None:
-                    raise ValueError(
+                    raise StoreConflictError(
                         f"{self.folder} holds results of a different study definition "
                         "(datasets, costs, algorithms, protocol or seed differ); "
                         "choose another --out folder, or restart it."
