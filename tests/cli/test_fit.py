@@ -197,3 +197,17 @@ def test_a_model_file_with_foreign_types_is_refused(tmp_path):
     (tmp_path / "text.skops").write_text("not a model")
     with pytest.raises(UsageError, match="not a costsense model file"):
         load_model(str(tmp_path / "text.skops"))
+
+
+def test_fit_says_once_that_a_model_is_constant(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    noise = pd.DataFrame(
+        {"f": rng.normal(size=120), "label": np.repeat([1, 0], [30, 90])}
+    )
+    noise.to_csv(tmp_path / "noise.csv", index=False)
+    assert _fit(tmp_path / "noise.csv", tmp_path / "m.skops", "--cost", "1000",
+                "--model", "threshold") == 0  # fmt: skip
+    err = capsys.readouterr().err
+    warned = [line for line in err.splitlines() if "DegenerateModelWarning" in line]
+    assert len(warned) == 1 and warned[0].startswith("warning: threshold: 1 ")
+    assert "ThresholdMoving predicts only class" in warned[0]

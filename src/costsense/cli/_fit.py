@@ -93,7 +93,7 @@ def load_model(path: str) -> tuple[Any, dict[str, Any]]:
 
 def run_fit(args: argparse.Namespace) -> int:
     """Run ``costsense fit``; the exit status."""
-    from costsense.experiments import make_model
+    from costsense.experiments import WarningTally, collect_warnings, make_model
 
     check_models([args.model], args.base)
     spec = CATALOG[args.model]
@@ -127,10 +127,13 @@ def run_fit(args: argparse.Namespace) -> int:
         + (f" on {base}" if spec.uses_base else ""),
         file=sys.stderr,
     )
-    if costs.rows is not None:
-        model.fit(data.X, data.y, model__sample_cost=costs.rows)
-    else:
-        model.fit(data.X, data.y)
+    tally = WarningTally()
+    with collect_warnings() as caught:
+        if costs.rows is not None:
+            model.fit(data.X, data.y, model__sample_cost=costs.rows)
+        else:
+            model.fit(data.X, data.y)
+    tally.add(args.model, caught)
     metadata = {
         "format": FORMAT,
         "costsense_version": __version__,
@@ -153,9 +156,8 @@ def run_fit(args: argparse.Namespace) -> int:
         },
     }
     save_model(model, metadata, output)
-    degenerate = getattr(model[-1], "degenerate_", None)
-    if degenerate:
-        print(f"warning: the model predicts one class: {degenerate}", file=sys.stderr)
+    for line in tally.lines():
+        print(f"warning: {line}", file=sys.stderr)
     print(f"model saved to {output}", file=sys.stderr)
     return 0
 
@@ -236,7 +238,8 @@ def run_predict(args: argparse.Namespace) -> int:
         f"{int(usable.sum())} rows predicted with {name} (trained "
         f"{metadata['trained']} on {metadata['rows']} rows)"
         + (f"; {skipped} rows with missing values left blank (the model was "
-           "trained with --missing drop)" if skipped else "")
+           f"trained with --missing {metadata['missing']}; fit with --missing "
+           "impute to decide such rows)" if skipped else "")
         + (f"; {name} gives no probabilities, so no expected cost"
            if proba is None else ""),
         file=sys.stderr,
