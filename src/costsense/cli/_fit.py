@@ -265,7 +265,10 @@ def _row_matrices(
             f"--csv {path} has no column {column!r}: the model was trained with "
             f"--cost-column {column}, and decides each row by its own cost"
         )
-    values = frame[column].to_numpy(dtype=np.float64)
+    try:
+        values = frame[column].to_numpy(dtype=np.float64)
+    except (TypeError, ValueError):
+        raise UsageError(f"--csv {path}: column {column!r} must hold numbers") from None
     if not np.all(np.isfinite(values)) or np.any(values < 0):
         raise UsageError(f"--csv {path}: column {column!r} must hold finite costs >= 0")
     pos = _at(classes, metadata["pos_label"])
