@@ -422,7 +422,7 @@ def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
             setting.pos_label,
             rows,
             f"positive class {setting.pos_label!s}; a missed positive costs its "
-            f"row's {args.cost_column!r} (mean {np.mean(data.cost_values):g}), a "
+            f"row's {args.cost_column!r} (mean {np.mean(data.cost_values):.4g}), a "
             f"false alarm {args.fp_cost:g}",
         )
     setting = CostSetting.resolve(args.cost, data.y, pos)

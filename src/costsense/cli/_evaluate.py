@@ -31,7 +31,7 @@ def model_notes(models: list[str], base: str | None) -> dict[str, list[str]]:
         if not spec.uses_base and base is not None:
             found.append("ignores --base (no base learner)")
         if not spec.cost_sensitive:
-            found.append("cost-blind: the cost only names the positive class")
+            found.append("cost-blind: the costs do not shape its model")
         notes[name] = found
     return notes
 
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"--base {args.base} is not used by {', '.join(ignoring)} (no base "
               "learner)")  # fmt: skip
     if blind:
-        print(f"cost-blind by design (the cost only names the positive class): "
+        print(f"cost-blind by design (the costs do not shape their models): "
               f"{', '.join(blind)}")  # fmt: skip
     binary = classes.size == 2
     metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS

@@ -51,7 +51,8 @@ def run_models(args: argparse.Namespace) -> int:
         )
     print_table(rows, left_all=True)
     print(
-        "\ncosts: blind = the cost only names the positive class; classes: K = "
+        "\ncosts: blind = the costs do not shape the model (at most they name the "
+        "positive class); classes: K = "
         "any number (with --cost-matrix); row costs: takes --cost-column. "
         f"Bases: {', '.join(BASE_NAMES)}.",
     )
