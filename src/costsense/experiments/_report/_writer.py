@@ -601,8 +601,11 @@ def _warnings(spec: ReportSpec) -> list[Block]:
     if not spec.warnings:
         return []
     intro = (
-        "Warnings the fits raised, counted per algorithm and kind (numbers in "
-        "the messages written N), with what to change:"
+        "Warnings the fits raised, counted per algorithm and kind over every fit "
+        "of a cell, the candidates of an inner grid search included (so a count "
+        "can exceed the cells, and a constant candidate need not be the chosen "
+        "model: the fit diagnostics say which final models are constant); "
+        "numbers in the messages are written N; with what to change:"
     )
     return [
         Heading("Warnings", 2),
