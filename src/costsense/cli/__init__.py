@@ -41,7 +41,7 @@ from costsense.cli._options import (
     add_data_options,
     parse_cost,
 )
-from costsense.experiments import BASE_NAMES, CATALOG
+from costsense.experiments import BASE_NAMES
 
 __all__ = ["build_parser", "main", "parse_cost"]
 
@@ -209,8 +209,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 1
 
-
-_ = CATALOG  # the catalog is the one heavy-free import the help needs
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -235,7 +235,7 @@ def read_data(args: argparse.Namespace) -> Data:
     y = _labels(frame[args.target], args.target)
     costs = None
     if cost_column is not None:
-        costs = _cost_values(frame[cost_column], cost_column)
+        costs = cost_values(frame[cost_column], f"--cost-column {cost_column!r}")
     features = frame.drop(columns=[c for c in (args.target, cost_column) if c])
     if features.shape[1] == 0:
         raise UsageError(f"--csv {args.csv} has no feature column besides the target")
@@ -301,18 +301,32 @@ def _labels(column: Any, name: str) -> NDArray[Any]:
     return column.astype(str).to_numpy(dtype=object)
 
 
-def _cost_values(column: Any, name: str) -> NDArray[np.float64]:
+def cost_values(column: Any, where: str) -> NDArray[np.float64]:
+    """Read a cost column (each row's cost of a missed positive), checked.
+
+    ``where`` names the column in the error (an option or a file's column).
+    """
     import pandas as pd
 
     if not pd.api.types.is_numeric_dtype(column):
-        raise UsageError(f"--cost-column {name!r} must hold numbers (each row's cost)")
+        raise UsageError(f"{where} must hold numbers (each row's cost)")
     values = column.to_numpy(dtype=np.float64)
     if not np.all(np.isfinite(values)) or np.any(values < 0):
         raise UsageError(
-            f"--cost-column {name!r} must hold finite costs >= 0; "
+            f"{where} must hold finite costs >= 0; "
             f"found {values[~np.isfinite(values) | (values < 0)][:3].tolist()}"
         )
     return values
+
+
+def column_cost_rows(
+    values: NDArray[np.float64], fp_cost: float
+) -> NDArray[np.float64]:
+    """Per-row costs ``[C_FP, C_FN, C_TP, C_TN]``: a miss costs the row's value."""
+    rows = np.zeros((values.shape[0], 4))
+    rows[:, 0] = fp_cost
+    rows[:, 1] = values
+    return rows
 
 
 def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
@@ -413,14 +427,11 @@ def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
         setting = CostSetting.resolve(
             (float(np.mean(data.cost_values)), args.fp_cost), data.y, pos
         )
-        rows = np.zeros((data.y.shape[0], 4))
-        rows[:, 0] = args.fp_cost
-        rows[:, 1] = data.cost_values
         return CostOptions(
             "column",
             setting.matrix,
             setting.pos_label,
-            rows,
+            column_cost_rows(data.cost_values, args.fp_cost),
             f"positive class {setting.pos_label!s}; a missed positive costs its "
             f"row's {args.cost_column!r} (mean {np.mean(data.cost_values):.4g}), a "
             f"false alarm {args.fp_cost:g}",

@@ -17,7 +17,7 @@ from costsense.cli._common import (
     read_data,
     resolve_costs,
 )
-from costsense.experiments import CATALOG, check_pair, default_base
+from costsense.experiments import CATALOG, default_base, refusals
 
 __all__ = ["run"]
 
@@ -36,16 +36,13 @@ def model_notes(models: list[str], base: str | None) -> dict[str, list[str]]:
     return notes
 
 
-def check_models(models: list[str], base: str | None) -> None:
-    """Refuse unknown models and invalid model and base pairs, before any fit."""
-    unknown = [m for m in models if m not in CATALOG]
-    if unknown:
-        raise UsageError(
-            f"--model: unknown models {unknown}; `costsense models` lists them"
-        )
-    problems = [p for m in models if (p := check_pair(m, base)) is not None]
+def check_models(
+    models: list[str], base: str | None, *, n_classes: int = 2, row_costs: bool = False
+) -> None:
+    """Refuse, before any fit, what the catalog says cannot run."""
+    problems = refusals(models, base, n_classes=n_classes, row_costs=row_costs)
     if problems:
-        raise UsageError("--base: " + "; ".join(problems))
+        raise UsageError("; ".join(f"{option}: {text}" for option, text in problems))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,29 +58,15 @@ def run(args: argparse.Namespace) -> int:
     )
 
     models = [m.strip() for m in args.model.split(",") if m.strip()]
-    check_models(models, args.base)
     if args.folds < 2:
         raise UsageError("--folds must be at least 2")
     output = new_output(args.output, "--output", args.csv)
     data = read_data(args)
     costs = resolve_costs(args, data)
     classes, counts = np.unique(data.y, return_counts=True)
-    if costs.rows is not None:
-        fixed = [m for m in models if not CATALOG[m].row_costs]
-        if fixed:
-            takers = [n for n, spec in CATALOG.items() if spec.row_costs]
-            raise UsageError(
-                f"--cost-column: models {fixed} do not take per-row costs; these "
-                f"do: {', '.join(takers)}"
-            )
-    if classes.size > 2:
-        binary_only = [m for m in models if not CATALOG[m].multiclass]
-        if binary_only:
-            raise UsageError(
-                f"--model: {binary_only} handle two classes only and the target has "
-                f"{classes.size}; multiclass models: "
-                + ", ".join(n for n, s in CATALOG.items() if s.multiclass)
-            )
+    check_models(
+        models, args.base, n_classes=classes.size, row_costs=costs.rows is not None
+    )
     small = [(c, n) for c, n in zip(classes, counts, strict=True) if n < args.folds]
     if small:
         named = ", ".join(f"{c!s} has {n}" for c, n in small)

@@ -23,7 +23,9 @@ from numpy.typing import NDArray
 from costsense import __version__
 from costsense.cli._common import (
     UsageError,
+    column_cost_rows,
     column_kinds,
+    cost_values,
     new_output,
     read_data,
     read_frame,
@@ -95,23 +97,17 @@ def run_fit(args: argparse.Namespace) -> int:
     """Run ``costsense fit``; the exit status."""
     from costsense.experiments import WarningTally, collect_warnings, make_model
 
-    check_models([args.model], args.base)
-    spec = CATALOG[args.model]
     output = new_output(args.out, "--out", args.csv, args.cost_matrix)
     assert output is not None
     data = read_data(args)
     costs = resolve_costs(args, data)
-    classes = np.unique(data.y)
-    if classes.size > 2 and not spec.multiclass:
-        raise UsageError(
-            f"--model {args.model} handles two classes only; the target has "
-            f"{classes.size}"
-        )
-    if costs.rows is not None and not spec.row_costs:
-        raise UsageError(
-            f"--cost-column: model {args.model} does not take per-row costs; these "
-            "do: " + ", ".join(n for n, s in CATALOG.items() if s.row_costs)
-        )
+    check_models(
+        [args.model],
+        args.base,
+        n_classes=np.unique(data.y).size,
+        row_costs=costs.rows is not None,
+    )
+    spec = CATALOG[args.model]
     base = args.base or default_base(args.model)
     model = make_model(
         args.model,
@@ -198,6 +194,7 @@ def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
 def run_predict(args: argparse.Namespace) -> int:
     """Run ``costsense predict``; the exit status."""
     from costsense.costs import bayes_decision
+    from costsense.experiments import row_cost_matrices
 
     output = new_output(args.out, "--out", args.csv, args.model)
     assert output is not None
@@ -207,8 +204,10 @@ def run_predict(args: argparse.Namespace) -> int:
     features = check_columns(frame, metadata, args.csv)
     classes = model.classes_
     cost = metadata["cost"]
-    matrices = _row_matrices(frame, metadata, classes, args.csv)
-    if matrices is None:
+    rows = _column_rows(frame, metadata, args.csv)
+    if rows is not None:
+        matrices = row_cost_matrices(rows, classes, metadata["pos_label"])
+    else:
         matrices = np.broadcast_to(
             np.asarray(cost["matrix"]), (frame.shape[0], classes.size, classes.size)
         )
@@ -217,14 +216,9 @@ def run_predict(args: argparse.Namespace) -> int:
         usable[:] = True
     name = metadata["model"]
     proba = _proba(model, features[usable])
-    if cost["column"] is not None and CATALOG[name].row_decision:
+    if rows is not None and CATALOG[name].row_decision:
         if name == "minimum-cost":
-            rows = np.zeros((int(usable.sum()), 4))
-            pos = metadata["pos_label"]
-            neg = [c for c in classes if c != pos][0]
-            rows[:, 0] = matrices[usable][:, _at(classes, neg), _at(classes, pos)]
-            rows[:, 1] = matrices[usable][:, _at(classes, pos), _at(classes, neg)]
-            decided = model.predict(features[usable], sample_cost=rows)
+            decided = model.predict(features[usable], sample_cost=rows[usable])
         else:
             assert proba is not None
             decided = classes[bayes_decision(proba, matrices[usable])]
@@ -248,14 +242,10 @@ def run_predict(args: argparse.Namespace) -> int:
     return 0
 
 
-def _at(classes: NDArray[Any], label: Any) -> int:
-    return int(np.flatnonzero(np.asarray([str(c) for c in classes]) == str(label))[0])
-
-
-def _row_matrices(
-    frame: Any, metadata: dict[str, Any], classes: NDArray[Any], path: str
+def _column_rows(
+    frame: Any, metadata: dict[str, Any], path: str
 ) -> NDArray[np.float64] | None:
-    """Each row's cost matrix from the model's cost column, or None."""
+    """Each row's costs ``[C_FP, C_FN, C_TP, C_TN]`` from the model's cost column."""
     cost = metadata["cost"]
     column = cost["column"]
     if column is None:
@@ -265,17 +255,8 @@ def _row_matrices(
             f"--csv {path} has no column {column!r}: the model was trained with "
             f"--cost-column {column}, and decides each row by its own cost"
         )
-    try:
-        values = frame[column].to_numpy(dtype=np.float64)
-    except (TypeError, ValueError):
-        raise UsageError(f"--csv {path}: column {column!r} must hold numbers") from None
-    if not np.all(np.isfinite(values)) or np.any(values < 0):
-        raise UsageError(f"--csv {path}: column {column!r} must hold finite costs >= 0")
-    pos = _at(classes, metadata["pos_label"])
-    out = np.zeros((values.size, 2, 2))
-    out[:, 1 - pos, pos] = cost["fp_cost"]
-    out[:, pos, 1 - pos] = values
-    return out
+    values = cost_values(frame[column], f"--csv {path}: column {column!r}")
+    return column_cost_rows(values, cost["fp_cost"])
 
 
 def _proba(model: Any, X: Any) -> NDArray[np.float64] | None:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         ModelSpec,
         check_pair,
         default_base,
+        refusals,
     )
     from costsense.experiments._claims import ClaimCheck, check_claims
     from costsense.experiments._evaluate import (
@@ -85,6 +86,7 @@ _WHERE = {
     "ModelSpec": "_catalog",
     "check_pair": "_catalog",
     "default_base": "_catalog",
+    "refusals": "_catalog",
     "MULTICLASS_METRICS": "_evaluate",
     "multiclass_metrics": "_evaluate",
     "row_cost_matrices": "_evaluate",
@@ -141,6 +143,7 @@ __all__ = [
     "check_pair",
     "collect_warnings",
     "default_base",
+    "refusals",
     "multiclass_metrics",
     "row_cost_matrices",
     "ALL_METRICS",

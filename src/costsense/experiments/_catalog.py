@@ -17,7 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BASE_NAMES", "CATALOG", "ModelSpec", "check_pair", "default_base"]
+__all__ = [
+    "BASE_NAMES",
+    "CATALOG",
+    "ModelSpec",
+    "check_pair",
+    "default_base",
+    "refusals",
+]
 
 #: Base learners that are classifiers taking ``sample_weight`` (every name of
 #: :data:`costsense.experiments.BASE_LEARNERS` but the regression tree).
@@ -222,3 +229,56 @@ def check_pair(model: str, base: str | None) -> str | None:
         f"model {model!r} does not run on base {base!r}; its bases are "
         f"{', '.join(spec.bases)} (default {spec.default_base})"
     )
+
+
+def refusals(
+    models: list[str],
+    base: str | None = None,
+    *,
+    n_classes: int = 2,
+    row_costs: bool = False,
+) -> list[tuple[str, str]]:
+    """Why the models cannot run as asked: the one check before any fit.
+
+    Parameters
+    ----------
+    models : list of str
+        Model names.
+    base : str, default=None
+        The base learner asked for (None: each model's default).
+    n_classes : int, default=2
+        Classes of the target.
+    row_costs : bool, default=False
+        Whether per-row costs are given.
+
+    Returns
+    -------
+    list of (str, str)
+        ``(option, message)`` pairs, the option being the command-line option at
+        fault (``"--model"``, ``"--base"`` or ``"--cost-column"``); empty when
+        every model can run. Unknown names are reported alone.
+    """
+    unknown = [m for m in models if m not in CATALOG]
+    if unknown:
+        return [("--model", f"unknown models {unknown}; `costsense models` lists them")]
+    found = [("--base", p) for m in models if (p := check_pair(m, base)) is not None]
+    binary_only = [m for m in models if not CATALOG[m].multiclass]
+    if n_classes > 2 and binary_only:
+        takers = ", ".join(n for n, s in CATALOG.items() if s.multiclass)
+        found.append(
+            (
+                "--model",
+                f"{binary_only} handle two classes only and the target has "
+                f"{n_classes}; multiclass models: {takers}",
+            )
+        )
+    fixed = [m for m in models if not CATALOG[m].row_costs]
+    if row_costs and fixed:
+        takers = ", ".join(n for n, s in CATALOG.items() if s.row_costs)
+        found.append(
+            (
+                "--cost-column",
+                f"models {fixed} do not take per-row costs; these do: {takers}",
+            )
+        )
+    return found

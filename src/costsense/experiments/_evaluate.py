@@ -13,7 +13,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from costsense import metrics
 from costsense.costs import bayes_decision
-from costsense.experiments._catalog import CATALOG, check_pair, default_base
+from costsense.experiments._catalog import CATALOG, default_base, refusals
 from costsense.experiments._models import make_model
 from costsense.experiments._setting import CostSetting
 from costsense.experiments._warnings import WarningTally, collect_warnings
@@ -214,7 +214,7 @@ def evaluate(
             f"the target has one class ({classes.tolist()}); a classifier needs two."
         )
     _check_folds(classes, counts, n_splits)
-    _check_methods(methods, base, sample_cost is not None)
+    _check_methods(methods, base, classes.size, sample_cost is not None)
     binary = classes.size == 2
     if binary:
         resolved = _resolved(cost, y, pos_label)
@@ -407,25 +407,13 @@ def _check_folds(classes: NDArray[Any], counts: NDArray[np.intp], folds: int) ->
         )
 
 
-def _check_methods(methods: list[str], base: str | None, row_costs: bool) -> None:
-    """Refuse unknown models, invalid model and base pairs, per-row cost misuse."""
-    unknown = [m for m in methods if m not in CATALOG]
-    if unknown:
-        raise ValueError(
-            f"unknown models {unknown}; choose from {sorted(CATALOG)} "
-            "(`costsense models` describes them)."
-        )
-    problems = [p for m in methods if (p := check_pair(m, base)) is not None]
+def _check_methods(
+    methods: list[str], base: str | None, n_classes: int, row_costs: bool
+) -> None:
+    """Refuse what the catalog says cannot run (:func:`refusals`)."""
+    problems = refusals(methods, base, n_classes=n_classes, row_costs=row_costs)
     if problems:
-        raise ValueError("; ".join(problems) + ".")
-    if row_costs:
-        blind = [m for m in methods if not CATALOG[m].row_costs]
-        if blind:
-            takers = [n for n, spec in CATALOG.items() if spec.row_costs]
-            raise ValueError(
-                f"models {blind} do not take per-row costs; these do: "
-                f"{', '.join(takers)}."
-            )
+        raise ValueError("; ".join(message for _, message in problems) + ".")
 
 
 def _multiclass_matrix(cost: Any, classes: NDArray[Any]) -> NDArray[np.float64]:
