@@ -5,9 +5,11 @@
     file, printing mean (std) of cost, recall, precision, G-mean, F1 and AUC
     (cost, accuracy, balanced accuracy and kappa for more than two classes).
 ``costsense fit`` / ``costsense predict``
-    Train a named model on a whole CSV file and save it with its metadata (skops,
-    safe to load); apply it to a new file, writing each row's class,
-    probabilities and the expected cost of the decision.
+    Train a named model on a whole CSV file and save it with its metadata
+    (skops); apply it to a new file, writing each row's class, probabilities
+    and the expected cost of the decision. A model file is checked
+    against an exact list of types before anything in it is built, and can be
+    signed with a key (``--sign-key-file``, ``--verify-key-file``).
 ``costsense models`` / ``costsense datasets``
     List the models (source, costs, bases) and the shipped KEEL sets.
 ``costsense reproduce STUDY``
@@ -63,6 +65,17 @@ def _dispatch(module: str, function: str) -> object:
         return int(getattr(import_module(f"costsense.cli.{module}"), function)(args))
 
     return run
+
+
+def _positive_float(text: str) -> float:
+    """Parse a positive number (an argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
 
 
 def _add_model_options(parser: argparse.ArgumentParser, *, many: bool) -> None:
@@ -133,6 +146,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_cost_options(fit)
     _add_model_options(fit, many=False)
     fit.add_argument("--out", required=True, help="the new model file (.skops)")
+    fit.add_argument(
+        "--sign-key-file",
+        help="sign the model file with an HMAC under the key in this file, so that "
+        "predict --verify-key-file refuses any model not trained with it",
+    )
     fit.set_defaults(func=_dispatch("_fit", "run_fit"), dataset=None)
 
     pr = sub.add_parser(
@@ -144,6 +162,17 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--model", required=True, help="a file written by costsense fit")
     pr.add_argument("--csv", required=True, help="the rows to decide (CSV)")
     pr.add_argument("--out", required=True, help="the new predictions file (CSV)")
+    pr.add_argument(
+        "--verify-key-file",
+        help="refuse the model unless it was signed (fit --sign-key-file) with the "
+        "key in this file",
+    )
+    pr.add_argument(
+        "--max-model-mb",
+        type=_positive_float,
+        default=1024.0,
+        help="refuse a larger model file (default 1024)",
+    )
     pr.set_defaults(func=_dispatch("_fit", "run_predict"))
 
     rp = sub.add_parser(

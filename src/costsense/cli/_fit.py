@@ -2,16 +2,18 @@
 
 The model file holds the fitted pipeline (column encoder, scaling, model) and its
 metadata (costsense version, the feature columns and their kinds, the classes, the
-costs, the training date) as JSON. It is written with skops, whose loader builds
-only the types it is told to trust: :func:`load_model` trusts the types of
-costsense, scikit-learn, imbalanced-learn, numpy and scipy, and refuses a file
-holding any other (no pickle of arbitrary code is ever run).
+costs, the training date) as JSON, optionally signed under a user's key.
+:func:`load_model` reads it in three stages, and nothing in the file runs code:
+:mod:`costsense.cli._model_file` checks the archive, the signature and every node
+of the schema against an exact list of types before skops constructs anything;
+:mod:`costsense.cli._model_checks` checks the metadata alone, then the constructed
+pipeline against it (the same model, parameters, classes and columns; tree indices
+in range) before it predicts.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,65 +34,63 @@ from costsense.cli._common import (
     resolve_costs,
 )
 from costsense.cli._evaluate import check_models
+from costsense.cli._model_checks import check_metadata, check_model
+from costsense.cli._model_file import (
+    DEFAULT_MAX_BYTES,
+    read_key,
+    read_model_file,
+    write_model_file,
+)
 from costsense.experiments import CATALOG, default_base
 
 __all__ = ["load_model", "run_fit", "run_predict", "save_model"]
 
-#: Modules whose types a model file may hold.
-TRUSTED_MODULES = (
-    "costsense.",
-    "sklearn.",
-    "imblearn.",
-    "numpy.",
-    "scipy.",
-    "builtins.",
-)
 #: The metadata format written by this version.
 FORMAT = "costsense-model/1"
 
 
-def save_model(model: Any, metadata: dict[str, Any], path: Path) -> None:
-    """Write a fitted model and its metadata to a new skops file."""
-    import skops.io
+def save_model(
+    model: Any, metadata: dict[str, Any], path: Path, key: bytes | None = None
+) -> None:
+    """Write a fitted model and its metadata to a new skops file (signed if keyed)."""
+    write_model_file(model, metadata, path, key)
 
-    with path.open("xb") as handle:
-        skops.io.dump({"metadata": json.dumps(metadata), "model": model}, handle)
 
-
-def load_model(path: str) -> tuple[Any, dict[str, Any]]:
+def load_model(
+    path: str, *, key: bytes | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+) -> tuple[Any, dict[str, Any]]:
     """Load a model file written by ``costsense fit``: (pipeline, metadata).
+
+    Parameters
+    ----------
+    path : str
+        The model file.
+    key : bytes, optional
+        Refuse the file unless it is signed under this key.
+    max_bytes : int
+        Refuse a larger file.
 
     Raises
     ------
     UsageError
-        The file is missing, not a skops file, not a costsense model, or holds a
-        type from a module outside :data:`TRUSTED_MODULES`.
+        The file is missing, too large, not a costsense model, unsigned or
+        signed under another key, holds a type no ``costsense fit`` model holds
+        (named), declares arrays it does not hold, or its metadata does not
+        describe its model (the field named).
     """
-    import skops.io
+    model, metadata, _ = _load(path, key, max_bytes)
+    return model, metadata
 
-    if not Path(path).is_file():
-        raise UsageError(f"--model {path}: no such file")
-    try:
-        untrusted = skops.io.get_untrusted_types(file=path)
-    except Exception as error:  # not a skops archive
-        raise UsageError(
-            f"--model {path} is not a costsense model file: {error}"
-        ) from None
-    foreign = [t for t in untrusted if not t.startswith(TRUSTED_MODULES)]
-    if foreign:
-        raise UsageError(
-            f"--model {path} holds types costsense does not load: {foreign[:5]}"
-        )
-    content = skops.io.load(path, trusted=untrusted)
-    if not isinstance(content, dict) or set(content) != {"metadata", "model"}:
-        raise UsageError(f"--model {path} is not a model written by `costsense fit`")
-    metadata = json.loads(content["metadata"])
-    if metadata.get("format") != FORMAT:
-        raise UsageError(
-            f"--model {path} has format {metadata.get('format')!r}; this costsense "
-            f"({__version__}) reads {FORMAT!r}"
-        )
-    return content["model"], metadata
+
+def _load(
+    path: str, key: bytes | None, max_bytes: int
+) -> tuple[Any, dict[str, Any], bool]:
+    """:func:`load_model`, and whether the file is signed."""
+    stored = read_model_file(path, key=key, max_bytes=max_bytes)
+    check_metadata(stored.metadata, path, FORMAT)
+    model = stored.construct(path)
+    check_model(model, stored.metadata, path)
+    return model, stored.metadata, stored.signed
 
 
 def run_fit(args: argparse.Namespace) -> int:
@@ -99,6 +99,9 @@ def run_fit(args: argparse.Namespace) -> int:
 
     output = new_output(args.out, "--out", args.csv, args.cost_matrix)
     assert output is not None
+    key = None
+    if args.sign_key_file:
+        key = read_key(args.sign_key_file, "--sign-key-file")
     data = read_data(args)
     costs = resolve_costs(args, data)
     check_models(
@@ -151,7 +154,7 @@ def run_fit(args: argparse.Namespace) -> int:
             "fp_cost": args.fp_cost if args.cost_column else None,
         },
     }
-    save_model(model, metadata, output)
+    save_model(model, metadata, output, key)
     for line in tally.lines():
         print(f"warning: {line}", file=sys.stderr)
     print(f"model saved to {output}", file=sys.stderr)
@@ -198,7 +201,14 @@ def run_predict(args: argparse.Namespace) -> int:
 
     output = new_output(args.out, "--out", args.csv, args.model)
     assert output is not None
-    model, metadata = load_model(args.model)
+    key = (
+        read_key(args.verify_key_file, "--verify-key-file")
+        if args.verify_key_file
+        else None
+    )
+    model, metadata, signed = _load(
+        args.model, key, max_bytes=int(args.max_model_mb * 2**20)
+    )
     frame = read_frame(args.csv)
     frame.columns = [str(c) for c in frame.columns]
     features = check_columns(frame, metadata, args.csv)
@@ -230,7 +240,10 @@ def run_predict(args: argparse.Namespace) -> int:
     skipped = int((~usable).sum())
     print(
         f"{int(usable.sum())} rows predicted with {name} (trained "
-        f"{metadata['trained']} on {metadata['rows']} rows)"
+        f"{metadata['trained']} on {metadata['rows']} rows"
+        + ("; signature verified)" if key is not None else
+           ", as the file says: unsigned)" if not signed else
+           ", as the file says: signed, not verified)")
         + (f"; {skipped} rows with missing values left blank (the model was "
            f"trained with --missing {metadata['missing']}; fit with --missing "
            "impute to decide such rows)" if skipped else "")

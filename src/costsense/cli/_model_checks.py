@@ -1,0 +1,351 @@
+"""A model file's metadata checked alone, then against the model it describes.
+
+:func:`check_metadata` runs before anything is constructed: every field
+``costsense fit`` writes, of the kind it writes (a known model and base, columns
+with their kinds, at least two distinct classes, a K x K matrix of finite
+non-negative costs, ...). :func:`check_model` runs once skops has built the
+pipeline from allowed types only, before it predicts anything:
+
+- the pipeline is the one ``costsense fit`` builds from that metadata: the same
+  steps, the same estimator classes and the same parameters (model, base, costs,
+  positive class, seed, columns, missing-value policy), compared one by one, so
+  a file whose metadata was edited (costs divided by five, another model's name)
+  is refused naming the field;
+- its classes and fitted columns are the metadata's;
+- every fitted tree (scikit-learn's, histogram gradient boosting's, costsense's)
+  has node indices that stay inside its arrays and features inside the model's
+  input: compiled predictors index them without bounds checks, so an edited
+  index would read outside memory instead of raising.
+
+What cannot be checked without a key: provenance the model does not carry (the
+training date, source file and row count). ``predict`` says so; a signed file
+(``costsense fit --sign-key-file``) vouches for all of it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from costsense.cli._options import MISSING, UsageError
+
+__all__ = ["check_metadata", "check_model"]
+
+_KINDS = {"numeric", "categorical"}
+_LABEL_TYPES = (str, int, float, bool)
+
+
+def _fail(path: str, message: str) -> UsageError:
+    return UsageError(f"--model {path}: {message}; refusing it")
+
+
+def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
+    """Refuse metadata that ``costsense fit`` would not write, naming the field."""
+    from costsense.experiments import CATALOG
+    from costsense.experiments._catalog import BASE_NAMES, check_pair
+
+    if metadata.get("format") != format_:
+        raise UsageError(
+            f"--model {path} has format {str(metadata.get('format'))[:40]!r}; this "
+            f"costsense reads {format_!r}"
+        )
+    name, base = metadata.get("model"), metadata.get("base")
+    if name not in CATALOG:
+        raise _fail(path, f"its metadata names an unknown model {str(name)[:40]!r}")
+    if base is not None and (base not in BASE_NAMES or check_pair(name, base)):
+        raise _fail(path, f"its metadata names base {str(base)[:40]!r} for {name}")
+    columns = metadata.get("columns")
+    if (
+        not isinstance(columns, dict)
+        or not columns
+        or not all(isinstance(c, str) and kind in _KINDS for c, kind in columns.items())
+    ):
+        raise _fail(path, "its metadata's columns are not a map of names to kinds")
+    if metadata.get("missing") not in MISSING:
+        raise _fail(path, "its metadata's missing-value policy is unknown")
+    classes = metadata.get("classes")
+    if (
+        not isinstance(classes, list)
+        or len(classes) < 2
+        or not all(isinstance(c, _LABEL_TYPES) for c in classes)
+        or len({repr(c) for c in classes}) != len(classes)
+    ):
+        raise _fail(path, "its metadata's classes are not two or more distinct labels")
+    if metadata.get("pos_label") not in classes and not (
+        len(classes) > 2 and metadata.get("pos_label") is None
+    ):
+        raise _fail(path, "its metadata's positive class is not one of its classes")
+    _check_cost(metadata.get("cost"), len(classes), path)
+    for field, kind in (("rows", int), ("seed", int), ("trained", str)):
+        if not isinstance(metadata.get(field), kind):
+            raise _fail(path, f"its metadata has no {field}")
+
+
+def _check_cost(cost: Any, n_classes: int, path: str) -> None:
+    if not isinstance(cost, dict):
+        raise _fail(path, "its metadata has no cost")
+    matrix = cost.get("matrix")
+    try:
+        values = np.asarray(matrix, dtype=np.float64)
+    except (TypeError, ValueError):
+        values = np.empty(0)
+    if values.shape != (n_classes, n_classes) or not (
+        np.all(np.isfinite(values)) and np.all(values >= 0)
+    ):
+        raise _fail(
+            path,
+            f"its metadata's cost matrix is not {n_classes} x {n_classes} finite "
+            "non-negative costs",
+        )
+    column, fp_cost = cost.get("column"), cost.get("fp_cost")
+    if column is not None and not isinstance(column, str):
+        raise _fail(path, "its metadata's cost column is not a column name")
+    if fp_cost is not None and not (
+        isinstance(fp_cost, (int, float)) and math.isfinite(fp_cost) and fp_cost >= 0
+    ):
+        raise _fail(path, "its metadata's false-positive cost is not a cost")
+
+
+def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:
+    """Refuse a constructed pipeline that is not what its metadata describes."""
+    reference = _reference(metadata)
+    if type(model) is not type(reference) or _steps(model) != _steps(reference):
+        raise _fail(
+            path,
+            f"its model is a {type(model).__name__} with steps {_steps(model)}, not "
+            f"the pipeline costsense fit builds for model {metadata['model']}",
+        )
+    stored, expected = model.get_params(deep=True), reference.get_params(deep=True)
+    for key in sorted(set(stored) | set(expected)):
+        if (
+            key not in stored
+            or key not in expected
+            or not _same(stored[key], expected[key])
+        ):
+            raise _fail(
+                path,
+                f"its metadata does not match the stored model: {_field(key)} (the "
+                f"model's {key} is {_show(stored.get(key))}, the metadata implies "
+                f"{_show(expected.get(key))})",
+            )
+    classes = [c.item() if isinstance(c, np.generic) else c for c in model.classes_]
+    if classes != metadata["classes"]:
+        raise _fail(
+            path,
+            f"its metadata's classes {metadata['classes']} are not the model's "
+            f"classes {classes}",
+        )
+    fitted = list(getattr(model.steps[0][1], "feature_names_in_", []))
+    if fitted != list(metadata["columns"]):
+        raise _fail(
+            path,
+            f"its metadata's columns {list(metadata['columns'])} are not the "
+            f"columns the model was fitted on {fitted}",
+        )
+    width = getattr(model.steps[-1][1], "n_features_in_", None)
+    if not isinstance(width, (int, np.integer)) or width < 1:
+        raise _fail(path, "its model has no input width")
+    _check_trees(model, int(width), path)
+
+
+def _reference(metadata: dict[str, Any]) -> Any:
+    """Build the unfitted pipeline ``costsense fit`` builds from this metadata."""
+    from costsense.cli._common import make_encoder
+    from costsense.experiments import default_base, make_model
+
+    name = metadata["model"]
+    return make_model(
+        name,
+        base=metadata["base"] or default_base(name),
+        cost=np.asarray(metadata["cost"]["matrix"], dtype=np.float64),
+        pos_label=metadata["pos_label"],
+        seed=metadata["seed"],
+        prepare=make_encoder(metadata["columns"], metadata["missing"]),
+    )
+
+
+def _steps(pipeline: Any) -> list[tuple[str, str]]:
+    steps = getattr(pipeline, "steps", None)
+    if not isinstance(steps, list):
+        return []
+    return [
+        (str(step[0]), f"{type(step[1]).__module__}.{type(step[1]).__qualname__}")
+        if isinstance(step, tuple) and len(step) == 2
+        else ("?", "?")
+        for step in steps
+    ]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Parameter equality: estimators by class (their parameters are compared too)."""
+    if hasattr(a, "get_params") or hasattr(b, "get_params"):
+        return type(a) is type(b)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return (
+            type(a) is type(b)
+            and len(a) == len(b)
+            and all(_same(x, y) for x, y in zip(a, b, strict=True))
+        )
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        try:
+            return bool(np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True))
+        except TypeError:
+            return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a):
+        return math.isnan(b)
+    try:
+        return bool(a == b) and type(a) is type(b) or _same_number(a, b)
+    except (TypeError, ValueError):
+        return False
+
+
+def _same_number(a: Any, b: Any) -> bool:
+    numbers = (int, float, np.integer, np.floating, str, np.str_, bool, np.bool_)
+    return isinstance(a, numbers) and isinstance(b, numbers) and bool(a == b)
+
+
+def _field(key: str) -> str:
+    """Name the metadata field a pipeline parameter comes from."""
+    last = key.rsplit("__", 1)[-1]
+    if "cost" in last:
+        return "cost"
+    if key.startswith("prepare"):
+        return "columns or missing-value policy"
+    if last == "pos_label":
+        return "positive class"
+    if last == "random_state":
+        return "seed"
+    return "model or base"
+
+
+def _show(value: Any) -> str:
+    if hasattr(value, "get_params"):
+        return type(value).__name__
+    text = repr(value.tolist() if isinstance(value, np.ndarray) else value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+# ----------------------------------------------------------------- fitted trees
+def _objects(root: Any) -> Iterator[Any]:
+    """Every object reachable through attributes, lists, tuples and dicts."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        value = stack.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, (list, tuple)):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif not isinstance(value, (np.ndarray, np.generic, str, bytes, int, float)):
+            yield value
+            stack.extend(getattr(value, "__dict__", {}).values())
+
+
+def _check_trees(model: Any, width: int, path: str) -> None:
+    from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
+    from sklearn.tree._tree import Tree as SklearnTree
+
+    from costsense.tree._classes import Tree
+
+    for value in _objects(model):
+        if isinstance(value, SklearnTree):
+            ok = _sklearn_tree_ok(value, width)
+        elif isinstance(value, TreePredictor):
+            ok = _predictor_ok(value.nodes, width)
+        elif isinstance(value, Tree):
+            ok = _costsense_tree_ok(value, width)
+        else:
+            continue
+        if not ok:
+            raise _fail(
+                path,
+                f"a fitted {type(value).__name__} has node or feature indices outside "
+                "its arrays or the model's input",
+            )
+    for value in _objects(model):
+        tree = getattr(value, "tree_", None)
+        if isinstance(tree, Tree):
+            classes = getattr(value, "classes_", None)
+            expected = 1 if classes is None else 2 * len(classes)
+            if tree.value.ndim != 2 or tree.value.shape[1] != expected:
+                raise _fail(path, "a fitted tree's values do not match its classes")
+        forest_classes = getattr(value, "classes_", None)
+        members = getattr(value, "estimators_", None)
+        if forest_classes is not None and isinstance(members, list):
+            for member in members:
+                inner = getattr(member, "tree_", None)
+                if isinstance(inner, Tree) and inner.value.shape[1] != 2 * len(
+                    forest_classes
+                ):
+                    raise _fail(path, "a forest's tree values do not match its classes")
+
+
+def _forward(left: Any, right: Any, inner: Any, n: int) -> bool:
+    """Check that internal nodes point forward inside the arrays (walks end)."""
+    index = np.flatnonzero(inner)
+    return bool(
+        np.all(left[index] > index)
+        and np.all(right[index] > index)
+        and np.all(left[index] < n)
+        and np.all(right[index] < n)
+    )
+
+
+def _sklearn_tree_ok(tree: Any, width: int) -> bool:
+    n = int(tree.node_count)
+    if tree.capacity < n or tree.n_outputs != 1 or tree.n_features > width:
+        return False
+    left, right, feature = tree.children_left, tree.children_right, tree.feature
+    inner = left != -1
+    leaves_ok = np.all(right[~inner] == -1)
+    features_ok = np.all((feature[inner] >= 0) & (feature[inner] < width))
+    return bool(
+        left.shape == (n,)
+        and leaves_ok
+        and features_ok
+        and tree.value.shape[0] == n
+        and _forward(left, right, inner, n)
+    )
+
+
+def _predictor_ok(nodes: Any, width: int) -> bool:
+    if not isinstance(nodes, np.ndarray) or nodes.ndim != 1 or nodes.size == 0:
+        return False
+    n = nodes.shape[0]
+    inner = nodes["is_leaf"] == 0
+    feature = nodes["feature_idx"][inner]
+    return bool(
+        np.all(nodes["is_categorical"] == 0)
+        and np.all((feature >= 0) & (feature < width))
+        and _forward(nodes["left"], nodes["right"], inner, n)
+    )
+
+
+def _costsense_tree_ok(tree: Any, width: int) -> bool:
+    arrays = (
+        tree.feature, tree.threshold, tree.children_left, tree.children_right,
+        tree.impurity, tree.n_node_samples, tree.weighted_n_node_samples,
+    )  # fmt: skip
+    n = tree.feature.shape[0] if isinstance(tree.feature, np.ndarray) else 0
+    if n == 0 or any(not isinstance(a, np.ndarray) or a.shape != (n,) for a in arrays):
+        return False
+    if not isinstance(tree.value, np.ndarray) or tree.value.shape[0] != n:
+        return False
+    left, right = tree.children_left, tree.children_right
+    inner = left >= 0
+    index = np.flatnonzero(inner)
+    return bool(
+        np.all(left[index] == index + 1)  # pre-order: the left child comes next
+        and np.all(left[~inner] == -1)
+        and np.all(right[~inner] == -1)
+        and np.all((tree.feature[index] >= 0) & (tree.feature[index] < width))
+        and _forward(left, right, inner, n)
+    )

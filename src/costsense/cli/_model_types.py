@@ -1,0 +1,148 @@
+"""The exact types a model file written by ``costsense fit`` may hold, per skops loader.
+
+skops builds an object from each node of a file's ``schema.json``; the node's
+``__loader__`` says how (a class instantiated without its ``__init__`` and given
+its attributes, an array read from its ``.npy`` member, a type or function looked
+up by name, ...) and its ``__module__``/``__class__`` say what. This table lists,
+for each loader a costsense model needs, the dotted names that loader may build:
+every estimator class of the catalog's models and of their bases, the pipeline
+pieces ``fit`` adds (column encoder, imputer, scaling), the scikit-learn and numpy
+internals those hold once fitted, numpy's data types, and a single function (the
+cost metric a tuned threshold's scorer keeps). No module prefix, no builtin
+function, no loader that calls an arbitrary callable (``MethodNode``,
+``PartialNode``, ``OperatorFuncNode``, ``ConstructorFromReduceNode``, ``BytesNode``).
+
+Change it when a model of the catalog, or a base learner, gains a type: the test
+``tests/cli/test_model_types.py`` fits every catalog model on every base it accepts
+(two and three classes, string and integer labels, per-row costs, both missing-value
+policies) and fails, naming the type, when a written file holds one this table
+lacks, and when an entry here is used by no model.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ALLOWED", "BIT_GENERATORS", "NUMPY_SCALARS"]
+
+#: numpy's scalar types: labels, dtypes and array elements (data, not code).
+NUMPY_SCALARS = frozenset(
+    f"numpy.{name}"
+    for name in (
+        "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+        "uint64", "float16", "float32", "float64", "str_",
+    )
+)  # fmt: skip
+
+#: Python's own scalar types.
+PYTHON_SCALARS = frozenset(f"builtins.{n}" for n in ("str", "int", "float", "bool"))
+
+_ESTIMATORS = frozenset(
+    {
+        # costsense: the catalog's methods and bases
+        "costsense.boosting._efs.EFSBoostClassifier",
+        "costsense.boosting._estimators.AdaBoostCClassifier",
+        "costsense.boosting._estimators.AdaBoostClassifier",
+        "costsense.boosting._estimators.AdaC1Classifier",
+        "costsense.boosting._estimators.AdaC2Classifier",
+        "costsense.boosting._estimators.AdaC3Classifier",
+        "costsense.boosting._estimators.AdaCostClassifier",
+        "costsense.boosting._estimators.AsyBClassifier",
+        "costsense.boosting._estimators.AsyBLClassifier",
+        "costsense.boosting._estimators.AsymBoostClassifier",
+        "costsense.boosting._estimators.AsymLogitBoostClassifier",
+        "costsense.boosting._estimators.CSB0Classifier",
+        "costsense.boosting._estimators.CSB1Classifier",
+        "costsense.boosting._estimators.CSB2Classifier",
+        "costsense.boosting._estimators.CalibratedAdaBoostClassifier",
+        "costsense.boosting._estimators.OBPDBoostClassifier",
+        "costsense.boosting._estimators.RWOBoostClassifier",
+        "costsense.boosting._estimators.SMOTEBoostClassifier",
+        "costsense.boosting._obpd_efs.OBPDEFSBoostClassifier",
+        "costsense.experiments._models._ConstantOnFailure",
+        "costsense.margin._cssvm.CSSVMClassifier",
+        "costsense.margin._ldm.CSLDMClassifier",
+        "costsense.margin._ldm.LDMClassifier",
+        "costsense.naive_bayes.DiscreteNaiveBayesClassifier",
+        "costsense.recommend.MinimumCostClassifier",
+        "costsense.recommend._Combination",
+        "costsense.rescale.CostWeighting",
+        "costsense.rescale.MetaCost",
+        "costsense.rescale.RejectionSampling",
+        "costsense.rescale.ThresholdMoving",
+        "costsense.sampling._obpd.OBPDSampler",
+        "costsense.tree._classes.CostSensitiveForestClassifier",
+        "costsense.tree._classes.CostSensitiveTreeClassifier",
+        "costsense.tree._classes.Tree",
+        # imbalanced-learn
+        "imblearn.ensemble._easy_ensemble.EasyEnsembleClassifier",
+        "imblearn.ensemble._forest.BalancedRandomForestClassifier",
+        "imblearn.ensemble._weight_boosting.RUSBoostClassifier",
+        "imblearn.pipeline.Pipeline",
+        "imblearn.under_sampling._prototype_selection._random_under_sampler."
+        "RandomUnderSampler",
+        # scikit-learn: estimators and the pieces fit adds
+        "sklearn.calibration.CalibratedClassifierCV",
+        "sklearn.calibration._CalibratedClassifier",
+        "sklearn.calibration._SigmoidCalibration",
+        "sklearn.compose._column_transformer.ColumnTransformer",
+        "sklearn.dummy.DummyClassifier",
+        "sklearn.ensemble._forest.RandomForestClassifier",
+        "sklearn.ensemble._hist_gradient_boosting.binning._BinMapper",
+        "sklearn.ensemble._hist_gradient_boosting.gradient_boosting."
+        "HistGradientBoostingClassifier",
+        "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor",
+        "sklearn.ensemble._weight_boosting.AdaBoostClassifier",
+        "sklearn.impute._base.SimpleImputer",
+        "sklearn.linear_model._logistic.LogisticRegression",
+        "sklearn.linear_model._perceptron.Perceptron",
+        "sklearn.metrics._scorer._CurveScorer",
+        "sklearn.metrics._scorer._Scorer",
+        "sklearn.mixture._gaussian_mixture.GaussianMixture",
+        "sklearn.model_selection._classification_threshold.TunedThresholdClassifierCV",
+        "sklearn.naive_bayes.GaussianNB",
+        "sklearn.pipeline.Pipeline",
+        "sklearn.preprocessing._data.StandardScaler",
+        "sklearn.preprocessing._encoders.OneHotEncoder",
+        "sklearn.preprocessing._function_transformer.FunctionTransformer",
+        "sklearn.preprocessing._label.LabelEncoder",
+        "sklearn.preprocessing._polynomial.PolynomialFeatures",
+        "sklearn.svm._classes.LinearSVC",
+        "sklearn.tree._classes.DecisionTreeClassifier",
+        "sklearn.tree._classes.DecisionTreeRegressor",
+        "sklearn.utils._metadata_requests.MetadataRequest",
+        "sklearn.utils._metadata_requests.MethodMetadataRequest",
+        # scikit-learn's loss and link objects held by fitted estimators
+        "sklearn._loss.link.Interval",
+        "sklearn._loss.link.LogitLink",
+        "sklearn._loss.link.MultinomialLogit",
+        "sklearn._loss.loss.HalfBinomialLoss",
+        "sklearn._loss.loss.HalfMultinomialLoss",
+    }
+)
+
+#: For each skops loader, the exact dotted names it may build. A loader missing
+#: here is refused whatever its type.
+ALLOWED: dict[str, frozenset[str]] = {
+    "ObjectNode": _ESTIMATORS,
+    "DictNode": frozenset({"builtins.dict", "collections.OrderedDict"}),
+    "ListNode": frozenset({"builtins.list"}),
+    "TupleNode": frozenset({"builtins.tuple"}),
+    "SliceNode": frozenset({"builtins.slice"}),
+    "JsonNode": PYTHON_SCALARS | {"builtins.NoneType"},
+    "TypeNode": PYTHON_SCALARS | NUMPY_SCALARS,
+    "NdArrayNode": NUMPY_SCALARS | {"numpy.ndarray"},
+    "DTypeNode": frozenset({"numpy.dtype"}),
+    "RandomGeneratorNode": frozenset({"numpy.random._generator.Generator"}),
+    "TreeNode": frozenset({"sklearn.tree._tree.Tree"}),
+    "LossNode": frozenset(
+        {
+            "sklearn._loss._loss.CyHalfBinomialLoss",
+            "sklearn._loss._loss.CyHalfMultinomialLoss",
+            "sklearn.linear_model._sgd_fast.Hinge",
+        }
+    ),
+    # a pure function: the cost metric kept by a tuned threshold's scorer
+    "FunctionNode": frozenset({"costsense.metrics.misclassification_cost"}),
+}
+
+#: numpy's bit generators a stored ``numpy.random.Generator`` may name.
+BIT_GENERATORS = frozenset({"PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64"})
