@@ -145,7 +145,8 @@ def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:
             f"its metadata's columns {list(metadata['columns'])} are not the "
             f"columns the model was fitted on {fitted}",
         )
-    width = getattr(model.steps[-1][1], "n_features_in_", None)
+    # the model's input: what the scaling step (before it) takes and gives
+    width = getattr(model.steps[-2][1], "n_features_in_", None)
     if not isinstance(width, (int, np.integer)) or width < 1:
         raise _fail(path, "its model has no input width")
     _check_trees(model, int(width), path)
@@ -183,6 +184,12 @@ def _same(a: Any, b: Any) -> bool:
     """Parameter equality: estimators by class (their parameters are compared too)."""
     if hasattr(a, "get_params") or hasattr(b, "get_params"):
         return type(a) is type(b)
+    if hasattr(a, "_score_func") or hasattr(b, "_score_func"):
+        # a scikit-learn scorer (make_scorer) has no get_params and no __eq__
+        return type(a) is type(b) and all(
+            _same(getattr(a, name, None), getattr(b, name, None))
+            for name in ("_score_func", "_sign", "_response_method", "_kwargs")
+        )
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return (
             type(a) is type(b)
