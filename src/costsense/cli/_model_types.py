@@ -8,7 +8,8 @@ for each loader a costsense model needs, the dotted names that loader may build:
 every estimator class of the catalog's models and of their bases, the pipeline
 pieces ``fit`` adds (column encoder, imputer, scaling), the scikit-learn and numpy
 internals those hold once fitted, numpy's data types, and a single function (the
-cost metric a tuned threshold's scorer keeps). No module prefix, no builtin
+cost metric a tuned threshold's scorer keeps, and numpy's squaring ufunc). No
+module prefix, no builtin
 function, no loader that calls an arbitrary callable (``MethodNode``,
 ``PartialNode``, ``OperatorFuncNode``, ``ConstructorFromReduceNode``, ``BytesNode``).
 
@@ -99,6 +100,7 @@ _ESTIMATORS = frozenset(
         "sklearn.mixture._gaussian_mixture.GaussianMixture",
         "sklearn.model_selection._classification_threshold.TunedThresholdClassifierCV",
         "sklearn.naive_bayes.GaussianNB",
+        "sklearn.pipeline.FeatureUnion",
         "sklearn.pipeline.Pipeline",
         "sklearn.preprocessing._data.StandardScaler",
         "sklearn.preprocessing._encoders.OneHotEncoder",
@@ -140,8 +142,11 @@ ALLOWED: dict[str, frozenset[str]] = {
             "sklearn.linear_model._sgd_fast.Hinge",
         }
     ),
-    # a pure function: the cost metric kept by a tuned threshold's scorer
-    "FunctionNode": frozenset({"costsense.metrics.misclassification_cost"}),
+    # pure functions: the cost metric kept by a tuned threshold's scorer, and the
+    # ufunc squaring the features of minimum-cost's quadratic candidate on wide data
+    "FunctionNode": frozenset(
+        {"costsense.metrics.misclassification_cost", "numpy.square"}
+    ),
 }
 
 #: numpy's bit generators a stored ``numpy.random.Generator`` may name.
