@@ -47,7 +47,8 @@ def _write_data(path, n_classes, labels, seed, width=2):
                          columns=[f"f{i}" for i in range(width)])  # fmt: skip
     frame["city"] = np.where(rng.random(90) < 0.4 + 0.2 * (y > 0), "east", "west")
     frame["amount"] = rng.uniform(1, 30, size=90)
-    names = np.array(["neg", "pos", "mid"]) if labels == "str" else np.arange(3)
+    names = {"str": np.array(["neg", "pos", "mid"]), "int": np.arange(3),
+             "bool": np.array([False, True])}[labels]  # fmt: skip
     frame["label"] = names[y]
     frame.to_csv(path, index=False)
     return frame
@@ -61,7 +62,7 @@ def _configurations():
         if not spec.uses_base:
             bases = [None]
         for i, base in enumerate(bases):
-            yield (model, base, 2, ("int", "str")[i % 2],
+            yield (model, base, 2, ("int", "str", "bool")[i % 3],
                    ("raise", "impute")[i % 2], False, "4", 2)  # fmt: skip
         if spec.multiclass:
             yield model, None, 3, "str", "raise", False, "4", 2

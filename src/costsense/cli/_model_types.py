@@ -22,14 +22,17 @@ lacks, and when an entry here is used by no model.
 
 from __future__ import annotations
 
+import numpy as np
+
 __all__ = ["ALLOWED", "BIT_GENERATORS", "NUMPY_SCALARS"]
 
-#: numpy's scalar types: labels, dtypes and array elements (data, not code).
+#: numpy's scalar types: labels, dtypes and array elements (data, not code),
+#: named as skops names them (``numpy.bool`` since numpy 2).
 NUMPY_SCALARS = frozenset(
-    f"numpy.{name}"
-    for name in (
-        "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-        "uint64", "float16", "float32", "float64", "str_",
+    f"{kind.__module__}.{kind.__name__}"
+    for kind in (
+        np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+        np.uint32, np.uint64, np.float16, np.float32, np.float64, np.str_,
     )
 )  # fmt: skip
 
