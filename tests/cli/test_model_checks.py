@@ -1,0 +1,185 @@
+"""A constructed model is refused when it is not what its metadata describes.
+
+These tests edit a genuine fitted pipeline in memory (as a file edited with
+allowed types only would arrive) and call :func:`check_model` and
+:func:`check_metadata` directly; ``test_model_file_hostile.py`` sends edited files
+through ``predict``.
+"""
+
+import copy
+import dataclasses
+
+import numpy as np
+import pytest
+
+from costsense import cli
+from costsense.cli import _fit
+from costsense.cli._model_checks import check_metadata, check_model
+from tests.cli._data import write_csv
+
+
+@pytest.fixture(scope="module")
+def fitted(tmp_path_factory):
+    """(model, metadata) for a scikit-learn tree, gradient boosting and PD-CSRF."""
+    folder = tmp_path_factory.mktemp("checks")
+    data = write_csv(folder / "d.csv", categorical=True)
+    out = {}
+    for name, model, base in (
+        ("sklearn-tree", "threshold", "tree"),
+        ("hgb", "threshold", "hist-gradient-boosting"),
+        ("costsense-tree", "pdcsrf", None),
+    ):
+        path = folder / f"{name}.skops"
+        argv = ["fit", "--csv", str(data), "--target", "label", "--model", model,
+                "--cost", "5", "--out", str(path)]  # fmt: skip
+        if base:
+            argv += ["--base", base]
+        assert cli.main(argv) == 0
+        out[name] = (path, *_fit.load_model(str(path)))
+    return out
+
+
+def _width(model):
+    return model.steps[-2][1].n_features_in_
+
+
+def _inner(model, kind):
+    """The first fitted tree structure of ``kind`` inside ``model``."""
+    final = model.steps[-1][1]
+    if kind == "sklearn-tree":
+        return final.estimator_.tree_
+    if kind == "hgb":
+        return final.estimator_._predictors[0][0]
+    return final.estimators_[0].tree_
+
+
+def _refused(path, model, metadata, *words):
+    with pytest.raises(cli._options.UsageError) as error:
+        check_model(model, metadata, str(path))
+    message = str(error.value)
+    assert str(path) in message and "\n" not in message
+    for word in words:
+        assert word in message
+    return message
+
+
+@pytest.mark.parametrize("kind", ["sklearn-tree", "hgb", "costsense-tree"])
+def test_the_genuine_model_passes_and_an_out_of_range_feature_is_refused(fitted, kind):
+    path, model, metadata = fitted[kind]
+    check_model(model, metadata, str(path))  # the genuine file passes
+    edited = copy.deepcopy(model)
+    tree = _inner(edited, kind)
+    outside = _width(edited) + 7  # a column the model's input does not have
+    if kind == "sklearn-tree":
+        state = tree.__getstate__()
+        nodes = state["nodes"].copy()
+        inner = np.flatnonzero(nodes["left_child"] != -1)
+        nodes["feature"][inner[0]] = outside
+        state["nodes"] = nodes
+        tree.__setstate__(state)
+        assert tree.feature[inner[0]] == outside
+    elif kind == "hgb":
+        inner = np.flatnonzero(tree.nodes["is_leaf"] == 0)
+        tree.nodes["feature_idx"][inner[0]] = outside
+    else:
+        inner = np.flatnonzero(tree.children_left >= 0)
+        tree.feature[inner[0]] = outside  # the deep copy's own array
+    _refused(path, edited, metadata, "indices")
+
+
+@pytest.mark.parametrize("kind", ["sklearn-tree", "hgb", "costsense-tree"])
+def test_a_child_pointing_backwards_or_outside_is_refused(fitted, kind):
+    """A cycle would make a compiled predictor loop; an index past the end reads
+    outside its arrays."""
+    path, model, metadata = fitted[kind]
+    for target in ("self", "past-end"):
+        edited = copy.deepcopy(model)
+        tree = _inner(edited, kind)
+        if kind == "sklearn-tree":
+            state = tree.__getstate__()
+            nodes = state["nodes"].copy()
+            node = int(np.flatnonzero(nodes["left_child"] != -1)[0])
+            nodes["right_child"][node] = node if target == "self" else len(nodes)
+            state["nodes"] = nodes
+            tree.__setstate__(state)
+        elif kind == "hgb":
+            node = int(np.flatnonzero(tree.nodes["is_leaf"] == 0)[0])
+            size = len(tree.nodes)
+            tree.nodes["right"][node] = node if target == "self" else size + 3
+        else:
+            node = int(np.flatnonzero(tree.children_left >= 0)[0])
+            size = len(tree.children_right)
+            tree.children_right[node] = node if target == "self" else size + 3
+        _refused(path, edited, metadata, "indices")
+
+
+def test_a_forest_tree_with_values_for_other_classes_is_refused(fitted):
+    path, model, metadata = fitted["costsense-tree"]
+    edited = copy.deepcopy(model)
+    member = edited.steps[-1][1].estimators_[0]
+    tree = member.tree_
+    # four classes' statistics in a two-class forest
+    member.tree_ = dataclasses.replace(tree, value=np.hstack([tree.value, tree.value]))
+    _refused(path, edited, metadata, "classes")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "word"),
+    [
+        ("cost", {"matrix": [[0.0, 1.0], [1.0, 0.0]]}, "cost"),
+        ("model", "weighting", "model"),
+        ("seed", 12345, "seed"),
+        ("classes", [1, 0], "classes"),
+        ("missing", "impute", "missing-value"),
+    ],
+)
+def test_metadata_that_lies_about_the_model_is_refused_naming_the_field(
+    fitted, field, value, word
+):
+    path, model, metadata = fitted["sklearn-tree"]
+    lying = {**metadata, field: value}
+    if field == "cost":
+        lying["cost"] = {**metadata["cost"], **value}
+    check_metadata(lying, str(path), metadata["format"])  # well formed on its own
+    assert _refused(path, model, lying, word)
+
+
+def test_metadata_columns_that_lie_are_refused(fitted):
+    path, model, metadata = fitted["sklearn-tree"]
+    columns = dict(metadata["columns"])
+    columns["f9"] = columns.pop("f3")
+    _refused(path, model, {**metadata, "columns": columns}, "columns")
+    columns = {**metadata["columns"], "f1": "categorical"}
+    _refused(path, model, {**metadata, "columns": columns}, "columns")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("model", "no-such-model"),
+        ("base", "tree-of-life"),
+        ("columns", {"f1": "text"}),
+        ("columns", {}),
+        ("missing", "guess"),
+        ("classes", [1]),
+        ("classes", [1, 1]),
+        ("classes", [[0], [1]]),
+        ("pos_label", 7),
+        ("cost", {"matrix": [[0.0, -1.0], [5.0, 0.0]]}),
+        ("cost", {"matrix": [[0.0, float("nan")], [5.0, 0.0]]}),
+        ("cost", {"matrix": [[0.0, 1.0, 1.0], [5.0, 0.0, 1.0], [1.0, 1.0, 0.0]]}),
+        ("cost", {"matrix": "0,1;5,0"}),
+        ("rows", "150"),
+        ("seed", None),
+    ],
+)
+def test_malformed_metadata_is_refused_before_anything_is_built(fitted, field, value):
+    path, _, metadata = fitted["sklearn-tree"]
+    bad = {**metadata, field: value}
+    if field == "cost":
+        bad["cost"] = {**metadata["cost"], **value}
+    with pytest.raises(cli._options.UsageError) as error:
+        check_metadata(bad, str(path), metadata["format"])
+    assert str(path) in str(error.value)
+    name = {"pos_label": "positive class", "missing": "missing-value"}.get(field, field)
+    assert name in str(error.value)
