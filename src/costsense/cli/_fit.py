@@ -88,8 +88,18 @@ def _load(
     """:func:`load_model`, and whether the file is signed."""
     stored = read_model_file(path, key=key, max_bytes=max_bytes)
     check_metadata(stored.metadata, path, FORMAT)
-    model = stored.construct(path)
-    check_model(model, stored.metadata, path)
+    try:
+        model = stored.construct(path)
+        check_model(model, stored.metadata, path)
+    except UsageError as error:
+        written = stored.metadata["costsense_version"]
+        if written == __version__:
+            raise
+        # another version's classes or defaults differ: say so, and the fix
+        raise UsageError(
+            f"{error} (the file was written by costsense {written[:40]}, this is "
+            f"{__version__}: fit the model again with this version)"
+        ) from None
     return model, stored.metadata, stored.signed
 
 

@@ -79,7 +79,9 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
     ):
         raise _fail(path, "its metadata's positive class is not one of its classes")
     _check_cost(metadata.get("cost"), len(classes), path)
-    for field, kind in (("rows", int), ("seed", int), ("trained", str)):
+    fields = (("costsense_version", str), ("rows", int), ("seed", int),
+              ("trained", str))  # fmt: skip
+    for field, kind in fields:
         if not isinstance(metadata.get(field), kind):
             raise _fail(path, f"its metadata has no {field}")
 
