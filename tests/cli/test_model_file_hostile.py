@@ -92,7 +92,9 @@ def _write_zip(path: Path, members, compressed=()) -> Path:
         warnings.simplefilter("ignore")  # zipfile warns of duplicate names
         with zipfile.ZipFile(path, "w") as archive:
             for name, content in members:
-                kind = zipfile.ZIP_DEFLATED if name in compressed else zipfile.ZIP_STORED
+                kind = (
+                    zipfile.ZIP_DEFLATED if name in compressed else zipfile.ZIP_STORED
+                )
                 archive.writestr(name, content, compress_type=kind)
     return path
 
@@ -145,7 +147,9 @@ def _tuple(*items) -> dict[str, Any]:
 def _dict(mapping, key_types=None) -> dict[str, Any]:
     if key_types is None:
         key_types = _list(_node("TypeNode", "builtins.str") for _ in mapping)
-    return _node("DictNode", "builtins.dict", content=dict(mapping), key_types=key_types)
+    return _node(
+        "DictNode", "builtins.dict", content=dict(mapping), key_types=key_types
+    )
 
 
 def _calls(function: dict[str, Any], argument: str) -> dict[str, Any]:
@@ -745,8 +749,10 @@ def _resource_cases(genuine: Genuine, folder: Path) -> dict[str, tuple[Path, str
             node = node[key]
         node[edit[-1]] = _json(10**12 if "nodes" in label else 10**9)
         cases[label] = (_rewrite(genuine, folder / f"{label}.skops", edited), word)
-    for label, levels, word in (("nested-10000-levels", 10_000, "nested"),
-                                ("nested-300-levels", 300, "nested deeper")):
+    for label, levels, word in (
+        ("nested-10000-levels", 10_000, "nested"),
+        ("nested-300-levels", 300, "nested deeper"),
+    ):
         extra = {"schema.json": _nested_schema(genuine, levels)}
         cases[label] = (_rewrite(genuine, folder / f"{label}.skops", None, extra),
                         word)  # fmt: skip
@@ -823,7 +829,10 @@ def resources(genuine, tmp_path_factory):
     (folder / "spec.json").write_text(json.dumps(spec))
     done = subprocess.run(
         [sys.executable, "-c", _RESOURCES, str(folder / "spec.json")],
-        env=_env(), capture_output=True, text=True, timeout=300,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     results = json.loads((folder / "results.json").read_text())
     return cases, results, done
