@@ -245,10 +245,10 @@ class Payload:
 
 def _pth(t: Target):
     if t.site == _site_packages():  # never run: a harmless comment line
-        lines, name = ["# costsense hostile-file test: must never be written"], "x"
+        lines = ["# costsense hostile-file test: must never be written"]
     else:  # the control: a .pth line Python runs at start-up
-        lines, name = [f"import os; {t.code()}"], "x"
-    path = t.site / f"costsense-hostile-{t.root.name}-{name}.pth"
+        lines = [f"import os; {t.code()}"]
+    path = t.site / f"costsense-hostile-{t.root.name}.pth"
     return _reduce("numpy.savetxt", _json(str(path)), _list(map(_json, lines)),
                    _json("%s"))  # fmt: skip
 
@@ -317,11 +317,11 @@ PAYLOADS = [
                 _node("OperatorFuncNode", "operator.methodcaller",
                       attrs=_tuple(_json("system"), _json(t.shell()))),
                 _list([_function("numpy.lib._datasource.os")])))),
-    # functools
     Payload("methodcaller-as-FunctionTransformer.func", "operator", "marker",
             lambda t: _node("OperatorFuncNode", "operator.methodcaller",
                             attrs=_tuple(_json("to_csv"), _json(str(t.marker)))),
             place="transformer", predict=True),
+    # functools
     Payload("partial-os-system", "functools", "marker",
             lambda t: _calls(_node("PartialNode", "functools.partial", content={
                 "func": _function("os.system"), "args": _tuple(),
@@ -398,7 +398,7 @@ def _place(genuine: Genuine, payload: Payload, node: dict[str, Any]):
         owner["content"]["content"]["func"] = node
         return schema
     if payload.place == "array":
-        owner = _find(model, lambda n: "mean_" in n.get("content", ()))
+        owner = _find(model, lambda n: "mean_" in (n.get("content") or {}))
         owner["content"]["mean_"] = node  # the scaler's fitted means
         return schema
     if payload.place == "nested":
@@ -608,7 +608,10 @@ def hostile(genuine, environment, tmp_path_factory):
         p.id: _live(p, controls[p.id], results.get(p.id), done.returncode)
         for p in PAYLOADS
     }
-    return Hostile(refused, live, results, control_site)
+    yield Hostile(refused, live, results, control_site)
+    # a regression must not leave a .pth behind (the tests fail, naming it)
+    for leaked in _site_packages().glob("costsense-hostile-*.pth"):
+        leaked.unlink()
 
 
 def _raised_by_checks(caught: pytest.ExceptionInfo) -> str:
@@ -653,10 +656,8 @@ def test_a_live_payload_is_refused_naming_its_type_and_nothing_runs(
     assert status == 2 and error.startswith("costsense predict: error: "), error
     assert any(name in error for name in built.hostile), error
     assert not out.exists()
-    if payload.effect == "marker":
-        time.sleep(
-            0.2 if "popen" in payload.id.lower() else 0
-        )  # a child would be quick
+    if "popen" in payload.id.lower():
+        time.sleep(0.2)  # a spawned child would have written by now
     assert not target.marker.exists()
     assert (target.victim / "keep").read_text() == "keep me"
     assert not environment.changes()
@@ -664,9 +665,7 @@ def test_a_live_payload_is_refused_naming_its_type_and_nothing_runs(
     assert hostile.live[payload.id], hostile.errors.get(payload.id)
 
 
-def test_every_family_is_represented_and_every_control_is_live(hostile):
-    families = {p.family for p in PAYLOADS}
-    assert len(families) >= 10
+def test_every_control_is_live(hostile):
     dead = {p: why for p, why in hostile.live.items() if not why}
     assert not dead, {p: hostile.errors.get(p) for p in dead}
 
@@ -794,7 +793,7 @@ def _resource_cases(genuine: Genuine, folder: Path) -> dict[str, tuple[Path, str
                         "declares shape")  # fmt: skip
     genuine_bytes = genuine.path.read_bytes()
     for label, stored, word in (
-        ("schema-declares-4-GiB", False, "declares 4294967280 bytes"),
+        ("schema-declares-4-GiB", False, f"declares {0xFFFF_FFF0} bytes"),
         ("members-declare-more-than-the-file", True, "more than the file"),
     ):
         path = folder / f"{label}.skops"
@@ -897,7 +896,8 @@ def resources(genuine, tmp_path_factory):
         text=True,
         timeout=300,
     )
-    results = json.loads((folder / "results.json").read_text())
+    out = folder / "results.json"  # written after each case
+    results = json.loads(out.read_text()) if out.exists() else {}
     return cases, results, done
 
 
