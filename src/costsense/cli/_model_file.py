@@ -166,6 +166,11 @@ def read_model_file(
         node's loader or type (by its dotted name), an array's declared size.
     """
     data = _read_bounded(path, max_bytes)
+    # zipfile builds an object per central-directory entry before any check can
+    # count them (a 1 GiB file holds 20 million); each entry starts with this
+    # signature, so their number bounds the objects zipfile will build
+    if data.count(b"PK\x01\x02") > MAX_MEMBERS:
+        raise UsageError(f"--model {path} has more than {MAX_MEMBERS} members")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
@@ -195,9 +200,10 @@ def _read_bounded(path: str, max_bytes: int) -> bytes:
             "--max-model-mb"
         )
     with file.open("rb") as handle:
-        data = handle.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise UsageError(f"--model {path} grew past {max_bytes} bytes while read")
+        # read() allocates what it is asked for: the file's size, not the limit
+        data = handle.read(size + 1)
+    if len(data) > size:
+        raise UsageError(f"--model {path} grew while read")
     return data
 
 
@@ -263,10 +269,13 @@ def _verify(archive: zipfile.ZipFile, key: bytes, signed: bool, path: str) -> No
         )
     try:
         stored = json.loads(archive.read(SIGNATURE_MEMBER))["digest"]
+        digest = _digest(archive, key)  # a member failing its CRC was changed
     except (ValueError, KeyError, TypeError, zipfile.BadZipFile):
-        stored = None
-    if not isinstance(stored, str) or not hmac.compare_digest(
-        stored, _digest(archive, key)
+        stored = digest = None
+    if (
+        not isinstance(stored, str)
+        or digest is None
+        or not hmac.compare_digest(stored, digest)
     ):
         raise UsageError(
             f"--model {path} was not signed with this key, or was changed since "
