@@ -12,7 +12,8 @@ checks, in this order, before skops constructs a single object:
    holds exactly its declared size and no zip bomb can inflate);
 2. **the signature**, when a key is given: an HMAC-SHA256 of every member under
    the user's key, written by ``costsense fit --sign-key-file``;
-3. **the schema**: at most :data:`MAX_SCHEMA_BYTES`, nested at most
+3. **the schema**: at most :data:`MAX_SCHEMA_BYTES` and
+   :data:`MAX_SCHEMA_VALUES` values, nested at most
    :data:`MAX_DEPTH` levels, written with this skops's protocol; every node's
    loader and type on the exact list of :mod:`costsense.cli._model_types`; every
    array's ``.npy`` header read without numpy's loader, its data type free of
@@ -37,6 +38,7 @@ import io
 import json
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,11 @@ __all__ = [
 DEFAULT_MAX_BYTES = 1 << 30
 #: Largest ``schema.json``: it is the one member parsed into Python objects.
 MAX_SCHEMA_BYTES = 64 << 20
+#: Most JSON values in ``schema.json`` (bounded by its commas, colons and opening
+#: brackets): 64 MiB of ``[],[],...`` would otherwise parse into 22 million lists
+#: (over a gigabyte); the largest catalog model, ``minimum-cost``, holds under
+#: 300,000.
+MAX_SCHEMA_VALUES = 4_000_000
 #: Deepest nesting of ``schema.json`` (fitted catalog models need at most about 35;
 #: skops builds and constructs nodes recursively, so this keeps it far from
 #: Python's recursion limit).
@@ -182,8 +189,12 @@ def read_model_file(
         signed = SIGNATURE_MEMBER in names
         if key is not None:
             _verify(archive, key, signed, path)
-        schema = _read_schema(archive, path)
-        types = _Walker(archive, names, path).check(schema)
+        try:
+            schema = _read_schema(archive, path)
+            types = _Walker(archive, names, path).check(schema)
+        except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+            # a member whose local header or checksum disagrees with the index
+            raise UsageError(f"--model {path} is damaged ({error})") from None
     metadata = _stored_metadata(schema, path)
     return ModelFile(data, schema, sorted(types), metadata, signed)
 
@@ -291,7 +302,14 @@ def _read_schema(archive: zipfile.ZipFile, path: str) -> dict[str, Any]:
             f"(most: {MAX_SCHEMA_BYTES >> 20} MiB)"
         )
     try:
-        schema = json.loads(archive.read("schema.json"))
+        text = archive.read("schema.json")
+        values = sum(text.count(mark) for mark in (b",", b":", b"{", b"["))
+        if values > MAX_SCHEMA_VALUES:
+            raise UsageError(
+                f"--model {path}: schema.json holds up to {values} values (most: "
+                f"{MAX_SCHEMA_VALUES})"
+            )
+        schema = json.loads(text)
     except RecursionError:
         raise UsageError(f"--model {path}: schema.json is nested too deeply") from None
     except (ValueError, zipfile.BadZipFile) as error:
