@@ -20,17 +20,19 @@ Fits, each in a fresh process, on a seeded standard-normal ``X`` of 5 rows
 parent with ``os.wait4``, Linux ``ru_maxrss``) less that of a baseline process
 that does everything but the fit: it imports the same modules, builds the same
 data and makes the same warm-up fits (every model once on 20 x 8 rows, which loads
-numba's compiled code). Each child caps its address space (``RLIMIT_AS``,
+numba's compiled code; a first, unmeasured child fills numba's cache, so that no
+measured child compiles). Each child caps its address space (``RLIMIT_AS``,
 ``--limit-gib``, default 7 GiB), so an allocation of terabytes fails at once and
-is reported as ``MemoryError`` with numpy's message (what it tried to allocate),
-and the fit's time as the time until it failed. *x* columns are ratios to the
-model's peer on the same data.
+is reported as ``MemoryError at file.py:line (function): numpy's message`` (where,
+and what it tried to allocate); the fit's time is then the time until it failed.
+*x peer* columns are ratios to the model's peer on the same data (none for a
+failed fit, nor against a peer that grew by less than 1 MiB: that is noise).
 
 Usage: ``.venv/bin/python benchmarks/wide.py`` (a few minutes on 2 cores);
 ``--columns 15000`` for one width; ``--models forest,sklearn-forest`` for some
 models. To measure another checkout's code, put its ``src`` first on
 ``PYTHONPATH`` (the children inherit it), e.g.
-``git worktree add /tmp/wide-before main`` then
+``git worktree add --detach /tmp/wide-before main`` then
 ``PYTHONPATH=/tmp/wide-before/src .venv/bin/python benchmarks/wide.py``.
 """
 
@@ -42,6 +44,7 @@ import os
 import subprocess
 import sys
 import time
+import traceback
 import warnings
 from typing import Any
 
@@ -114,6 +117,13 @@ def fit(model: str, X: Any, y: Any) -> None:
 
 
 # ------------------------------------------------------------------ the child
+def failure(error: BaseException) -> str:
+    """``"MemoryError at module.py:123 (function): message"``, the innermost frame."""
+    frame = traceback.extract_tb(error.__traceback__)[-1]
+    where = f"{os.path.basename(frame.filename)}:{frame.lineno} ({frame.name})"
+    return f"{type(error).__name__} at {where}: {error}".rstrip(": ")
+
+
 def child(model: str, rows: int, columns: int, limit_gib: float) -> None:
     """Cap the address space, build the data, warm up, fit ``model``; print JSON.
 
@@ -134,10 +144,8 @@ def child(model: str, rows: int, columns: int, limit_gib: float) -> None:
         started = time.perf_counter()
         try:
             fit(model, X, y)
-        except MemoryError as error:
-            status = f"MemoryError: {error}"
         except Exception as error:  # noqa: BLE001 - reported, not hidden
-            status = f"{type(error).__name__}: {error}"
+            status = failure(error)
         seconds = time.perf_counter() - started
     print(json.dumps({"status": status, "seconds": seconds}))
 
@@ -171,31 +179,29 @@ def report(columns: int, models: list[str], rows: int, limit_gib: float) -> None
         f"{limit_gib:g} GiB)"
     )
     print(
-        f"  {'model':<26}{'fit MiB':>10}{'x peer':>8}{'fit s':>9}{'x peer':>8}"
-        "   peer / status"
+        f"  {'model':<25}{'fit MiB':>9}{'x peer':>9}{'fit s':>9}{'x peer':>9}"
+        "   peer; status if it failed"
     )
     results = {name: measure(name, rows, columns, limit_gib) for name in models}
-    for name in models:
-        label, peer = MODELS[name]
-        result = results[name]
-        growth = max(result["peak_mib"] - base["peak_mib"], 0.0)
-        result["growth"] = growth
+    for result in results.values():
+        result["growth"] = max(result["peak_mib"] - base["peak_mib"], 0.0)
     for name in models:
         label, peer = MODELS[name]
         result = results[name]
         peer_result = results.get(peer)
         memory_ratio = time_ratio = "-"
-        if peer_result is not None and peer != name:
-            if peer_result["growth"] > 0:
-                memory_ratio = f"{result['growth'] / peer_result['growth']:.2f}"
+        ok = result["status"] == "ok"
+        if ok and peer_result is not None and peer != name:
+            if peer_result["growth"] >= 1:  # below 1 MiB: noise
+                memory_ratio = f"{result['growth'] / peer_result['growth']:,.2f}"
             if peer_result["seconds"] > 0:
-                time_ratio = f"{result['seconds'] / peer_result['seconds']:.2f}"
-        note = MODELS[peer][0] if peer != name else "(peer)"
-        if result["status"] != "ok":
-            note += f" / {result['status'][:110]}"
+                time_ratio = f"{result['seconds'] / peer_result['seconds']:,.1f}"
+        note = MODELS[peer][0] if peer != name else "(the peer)"
+        if not ok:
+            note += f"; {result['status'][:150]}"
         print(
-            f"  {label:<26}{result['growth']:>10,.0f}{memory_ratio:>8}"
-            f"{result['seconds']:>9.2f}{time_ratio:>8}   {note}"
+            f"  {label:<25}{result['growth']:>9,.0f}{memory_ratio:>9}"
+            f"{result['seconds']:>9.2f}{time_ratio:>9}   {note}"
         )
     sys.stdout.flush()
 
@@ -219,6 +225,8 @@ def main() -> None:
     print(f"costsense from {os.path.dirname(costsense.__file__)}")
     chosen = args.models.split(",") if args.models else list(MODELS)
     widths = args.columns or [*WIDTHS, *FOREST_ONLY_WIDTHS]
+    # a first child fills numba's cache, so no measured process compiles
+    measure("baseline", args.rows, 8, args.limit_gib)
     for columns in widths:
         forest_only = columns in FOREST_ONLY_WIDTHS and not args.columns
         models = [m for m in chosen if m in FORESTS or not forest_only]
