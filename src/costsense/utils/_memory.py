@@ -100,7 +100,8 @@ def check_allocation(
     if n_bytes <= limit:
         return
     dims = " x ".join(f"{int(size):,}" for size in shape)
+    kind = "matrix" if len(shape) == 2 else "array"
     raise MemoryBudgetError(
         f"{owner}: {what} would allocate {format_bytes(n_bytes)} for a {dims} "
-        f"matrix, more than this machine's {format_bytes(limit)} of memory. {fix}"
+        f"{kind}, more than this machine's {format_bytes(limit)} of memory. {fix}"
     )
