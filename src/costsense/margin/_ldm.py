@@ -425,17 +425,25 @@ class _BaseLDM(BinaryCostClassifier):
         weight: FloatArray,
         seed: int,
     ) -> None:
-        rows = X.shape[0]
+        rows, columns = X.shape
         linear = self.kernel == "linear"
+        if not linear:
+            fix = "Use solver='nystroem' (n_components landmarks), or fewer samples."
+        elif columns + 1 <= rows:
+            fix = (
+                "Use solver='linear' (or 'auto'): for the linear kernel it solves the "
+                f"same problem with a {columns + 1:,} x {columns + 1:,} matrix."
+            )
+        else:
+            fix = (
+                "Use fewer samples or features: solver='linear' would need a "
+                f"{columns + 1:,} x {columns + 1:,} matrix, larger still."
+            )
         check_allocation(
             (rows, rows),
             owner=type(self).__name__,
             what="solver='exact' (the kernel matrix, one row and column per sample)",
-            fix="Use solver='linear' for the linear kernel (a matrix of one row and "
-            "column per feature), solver='nystroem' for other kernels, or fewer "
-            "samples."
-            if linear
-            else "Use solver='nystroem' (n_components landmarks), or fewer samples.",
+            fix=fix,
         )
         n = float(weight.sum())
         wy = weight * y

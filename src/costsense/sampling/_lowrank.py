@@ -1,6 +1,6 @@
 """OBPD's single Gaussian in more columns than rows, kept in low-rank form.
 
-When a class has ``n`` rows in ``D >= n`` continuous columns, OBPD's component
+When a class has ``n`` rows in ``D > n`` continuous columns, OBPD's component
 count is 1 (``n_components="aic"``, ``"bic"`` and ``"fj"`` are capped at ``n / (D
 + 1)`` components, see :mod:`costsense.sampling._obpd`; or ``n_components=1``):
 the model is paper 003's Gaussian mixture with one component, the
@@ -10,7 +10,7 @@ maximum-likelihood Gaussian of the (standardised) rows ``z_i``,
 
 with ``r = reg_covar`` as in scikit-learn's :class:`~sklearn.mixture.GaussianMixture`
 (Dempster, Laird & Rubin's M-step with one component). ``Sigma`` has ``D^2``
-entries (terabytes at a million columns) but rank ``n`` above ``r I``: with the
+entries (terabytes at a million columns) but rank below ``n`` above ``r I``: with the
 factor ``F = (Z - mu) / sqrt(n)`` (``n x D``, the centred rows),
 ``Sigma = F'F + r I``. :class:`LowRankGaussian` keeps ``mu`` and ``F`` only, and
 every use of ``Sigma`` goes through ``n x n`` matrices:
@@ -28,6 +28,16 @@ every use of ``Sigma`` goes through ``n x n`` matrices:
 So the model, its draws and its Gibbs chains are those of the dense Gaussian
 (the tests compare them with scikit-learn's one-component mixture), in ``O(n D)``
 memory: the size of the class's rows.
+
+References
+----------
+.. [1] Paper 003 of this project (OBPD-EFSBoost), algorithm 1, step 2 (the
+   Gaussian mixture of the class and its Gibbs sampling).
+.. [2] A. P. Dempster, N. M. Laird, D. B. Rubin, "Maximum likelihood from
+   incomplete data via the EM algorithm", JRSS B 39(1), 1977 (the M-step).
+.. [3] M. A. Woodbury, "Inverting modified matrices", Memorandum report 42,
+   Statistical Research Group, Princeton University, 1950; with the matrix
+   determinant lemma ``det(A + U V') = det(I + V' A^-1 U) det A``.
 """
 
 from __future__ import annotations
