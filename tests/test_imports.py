@@ -24,7 +24,9 @@ PACKAGE = Path(costsense.__file__).parent
 FLOORS = {
     "costs": 0,
     "utils": 0,
-    "exceptions": 0,  # costsense's warning classes: anyone may import them
+    # costsense's warning and error classes: anyone may import them, the ground
+    # floor too (utils' allocation check raises MemoryBudgetError)
+    "exceptions": -1,
     "_base": 1,
     "metrics": 1,
     "datasets": 1,

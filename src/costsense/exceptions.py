@@ -1,11 +1,11 @@
-"""costsense's own warnings, so that callers can filter or catch them by class.
+"""costsense's own warnings and errors, for callers to filter or catch by class.
 
 This module stands on nothing of costsense's: any module may import it.
 """
 
 from __future__ import annotations
 
-__all__ = ["DegenerateModelWarning"]
+__all__ = ["DegenerateModelWarning", "MemoryBudgetError"]
 
 
 class DegenerateModelWarning(UserWarning):
@@ -27,5 +27,24 @@ class DegenerateModelWarning(UserWarning):
     --------
     >>> from costsense.exceptions import DegenerateModelWarning
     >>> issubclass(DegenerateModelWarning, UserWarning)
+    True
+    """
+
+
+class MemoryBudgetError(MemoryError, ValueError):
+    """A fit refused to allocate an array larger than the machine's memory.
+
+    Raised before the allocation (so at once, whatever the size), by a learner
+    whose working matrix grows faster than its input, such as a ``d x d`` matrix
+    on data of ``d`` columns. The message names the matrix, its size, the budget
+    and the parameter that gives a smaller route. It is a :class:`MemoryError`
+    (what the allocation would have raised, or worse, the system's out-of-memory
+    killer) and a :class:`ValueError` (the input and the parameters do not fit
+    together, as scikit-learn's model selection expects of a bad setting).
+
+    Examples
+    --------
+    >>> from costsense.exceptions import MemoryBudgetError
+    >>> issubclass(MemoryBudgetError, MemoryError)
     True
     """

@@ -23,6 +23,7 @@ import warnings
 
 import numpy as np
 import pytest
+from numpy.testing import assert_allclose, assert_array_equal
 from scipy import linalg, optimize
 from sklearn.datasets import make_blobs, make_classification, make_moons
 from sklearn.exceptions import ConvergenceWarning
@@ -31,6 +32,7 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
+from costsense.exceptions import MemoryBudgetError
 from costsense.margin import CSLDMClassifier, CSSVMClassifier, LDMClassifier
 from costsense.margin._ldm import _Factor
 
@@ -954,3 +956,77 @@ def test_the_linear_solver_refuses_other_kernels_and_refits_leave_no_stale_state
     assert hasattr(model, "alpha_")
     model.set_params(kernel="linear", solver="linear").fit(X, y)
     assert not hasattr(model, "alpha_") and hasattr(model, "coef_")
+
+
+# ------------------------------------------------------------ 13. wide data
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize(
+    ("cls", "extra"), [(LDMClassifier, {}), (CSLDMClassifier, {"cost": 5.0})]
+)
+def test_wide_data_take_the_kernel_route_to_the_primal_solution(
+    cls, extra, fit_intercept
+):
+    # d = 60 > n = 20: solver="auto" takes the exact solver (20 x 20 kernel matrix)
+    # instead of the linear solver's 61 x 61 A; both solve one strictly convex
+    # problem, so they give one function, to the solvers' tolerance (1e-10 on the
+    # dual's projected gradient: 1e-8 on the decision values). The primal
+    # reference is the linear solver, and the dual of the docstring with G = Xa
+    # A^-1 Xa' from A's formula, maximised by scipy.
+    rng = np.random.default_rng(13)
+    X = rng.standard_normal((20, 60))
+    y = np.r_[np.ones(8, dtype=int), np.zeros(12, dtype=int)]
+    X_new = rng.standard_normal((30, 60))
+    params = {
+        "lambda2": 0.1,
+        "C": 0.02,
+        "fit_intercept": fit_intercept,
+        "random_state": 0,
+        **TIGHT,
+    }
+    wide = cls(**params, **extra).fit(X, y)
+    primal = cls(solver="linear", **params, **extra).fit(X, y)
+    assert wide.solver_ == "exact" and primal.solver_ == "linear"
+    assert wide.converged_ and primal.converged_
+    upper = 0.02 * np.where(y == 1, extra.get("cost", 1.0), 1.0)
+    beta = wide.dual_coef_
+    # not a trivial solution: some duals at 0, some inside the box, some at its top
+    assert np.any(beta == 0) and np.any(beta >= upper - 1e-9)
+    assert np.any((beta > 1e-9) & (beta < upper - 1e-9))
+    for Z in (X, X_new):
+        assert_allclose(
+            wide.decision_function(Z), primal.decision_function(Z), atol=1e-8
+        )
+    assert_allclose(wide.coef_, primal.coef_, atol=1e-8)
+    assert wide.intercept_ == pytest.approx(primal.intercept_, abs=1e-8)
+
+    s = _signs(y)
+    Xa = _augment(X, fit_intercept)
+    A, p = _linear_A_p(Xa, s, 1.0, 0.1)
+    _, oracle = _scipy_dual(Xa @ linalg.solve(A, Xa.T), s, upper, 0.1)
+    w = linalg.solve(A, p + Xa.T @ (s * oracle))
+    assert_allclose(
+        wide.decision_function(X_new), _augment(X_new, fit_intercept) @ w, atol=1e-5
+    )
+
+
+def test_a_terabyte_matrix_is_refused_before_it_is_allocated():
+    # 2 rows x 1,000,000 columns (16 MB): the linear solver's A would be
+    # 1,000,001^2 float64 = 7.28 TiB; solver="auto" takes the 2 x 2 kernel route
+    X = np.zeros((2, 1_000_000))
+    X[1, :3] = 1.0
+    y = np.array([0, 1])
+    with pytest.raises(MemoryBudgetError, match="solver='linear'") as refused:
+        LDMClassifier(solver="linear").fit(X, y)
+    message = str(refused.value)
+    assert "7.28 TiB" in message and "1,000,001 x 1,000,001" in message
+    assert "solver='auto' or 'exact'" in message
+    assert isinstance(refused.value, MemoryError | ValueError)
+    model = CSLDMClassifier(cost=5.0, random_state=0).fit(X, y)
+    assert model.solver_ == "exact" and model.coef_.shape == (1_000_000,)
+    assert_array_equal(model.predict(X), y)
+
+    # and the exact solver's n x n matrix on many rows
+    X_tall = np.arange(1_000_000.0)[:, None] % 7
+    with pytest.raises(MemoryBudgetError, match="1,000,000 x 1,000,000") as refused:
+        LDMClassifier(kernel="rbf", solver="exact").fit(X_tall, np.arange(10**6) % 2)
+    assert "solver='nystroem'" in str(refused.value)

@@ -17,8 +17,10 @@ from sklearn.dummy import DummyClassifier
 from sklearn.exceptions import NotFittedError
 from sklearn.mixture import GaussianMixture
 
+from costsense.exceptions import MemoryBudgetError
 from costsense.sampling import OBPDSampler
 from costsense.sampling._gibbs import gibbs_sweep_compiled
+from costsense.sampling._lowrank import LowRankGaussian
 from costsense.sampling._obpd import (
     ancestral_draws,
     component_covariances,
@@ -259,6 +261,78 @@ def test_component_covariances_rebuild_every_covariance_type():
             chol = np.diag(chol) if kind == "diag" else chol
             chol = chol * np.eye(3) if kind == "spherical" else chol
             np.testing.assert_allclose(full[k] @ (chol @ chol.T), np.eye(3), atol=1e-8)
+
+
+@pytest.mark.parametrize("kind", ["diag", "spherical"])
+def test_diagonal_draws_are_the_cholesky_draws(kind):
+    # no D x D matrix for diagonal covariances: the same numbers as the root of the
+    # dense covariance (the Cholesky factor of a diagonal matrix is its square root)
+    data = np.random.default_rng(22).normal(size=(300, 4)) * [1.0, 2.0, 0.5, 3.0]
+    mixture = GaussianMixture(3, covariance_type=kind, random_state=0).fit(data)
+    rng = np.random.default_rng(23)
+    component = rng.choice(3, size=500, p=mixture.weights_)
+    normals = rng.standard_normal((500, 4))
+    roots = np.linalg.cholesky(component_covariances(mixture))
+    expected = np.einsum("nij,nj->ni", roots[component], normals)
+    expected += mixture.means_[component]
+    draws = ancestral_draws(mixture, 500, np.random.default_rng(23))
+    np.testing.assert_allclose(draws, expected, rtol=1e-14, atol=1e-14)
+
+
+# ----------------------------------------------------------------- wide data
+@pytest.mark.parametrize(
+    ("n_components", "covariance_type", "sampler"),
+    [
+        ("aic", "full", "ancestral"),
+        ("bic", "tied", "ancestral"),
+        ("fj", "full", "gibbs"),
+        (1, "full", "gibbs"),
+    ],
+)
+def test_more_columns_than_rows_keep_the_one_gaussian_as_a_factor(
+    n_components, covariance_type, sampler
+):
+    # 5 minority rows in 40 columns: the count is 1 (capped at 5 / 41), and the
+    # maximum-likelihood Gaussian is kept as its factor, equal to scikit-learn's
+    # one-component mixture of the standardised rows (the dense route's model)
+    rng = np.random.default_rng(30)
+    X, y = _imbalanced(rng.normal(size=(5, 40)) * 2.0 + 1.0, n_majority=9)
+    obpd = OBPDSampler(
+        n_components=n_components,
+        covariance_type=covariance_type,
+        sampler=sampler,
+        gibbs_steps=5,
+        random_state=0,
+    )
+    X_res, y_res = obpd.fit_resample(X, y)
+    assert X_res.shape == (18, 40) and np.all(y_res[14:] == 1)
+    scaler, model = obpd.models_[1]["scale"], obpd.models_[1]["mixture"]
+    assert isinstance(model, LowRankGaussian)
+    Z = scaler.transform(X[y == 1])
+    dense = GaussianMixture(1, reg_covar=obpd.reg_covar, random_state=0).fit(Z)
+    np.testing.assert_allclose(model.means_, dense.means_, atol=1e-12)
+    np.testing.assert_allclose(model.covariance(), dense.covariances_[0], atol=1e-12)
+    new, _ = obpd.redraw(random_state=1)
+    assert new.shape == (4, 40) and np.all(np.isfinite(new))
+
+
+def test_a_million_columns_fit_and_impossible_matrices_are_refused():
+    # 6 rows x 1,000,000 columns (48 MB), 2 minority rows: the default sampler
+    # keeps its Gaussian as a 2 x 1,000,000 factor; a fixed 2 full components, or
+    # Gibbs on diagonal ones, would need terabytes and are refused before any
+    # allocation, naming the size and the way out
+    X = np.random.default_rng(31).standard_normal((6, 1_000_000))
+    y = np.array([0, 0, 0, 0, 1, 1])
+    X_res, _ = OBPDSampler(random_state=0).fit_resample(X, y)
+    assert X_res.shape == (8, 1_000_000)
+    with pytest.raises(MemoryBudgetError, match="n_components=2") as refused:
+        OBPDSampler(n_components=2).fit_resample(X, y)
+    assert "14.6 TiB" in str(refused.value)
+    assert "2 x 1,000,000 x 1,000,000" in str(refused.value)
+    assert "n_components='aic'" in str(refused.value)
+    with pytest.raises(MemoryBudgetError, match="sampler='ancestral'") as refused:
+        OBPDSampler(covariance_type="diag", sampler="gibbs").fit_resample(X, y)
+    assert "7.28 TiB" in str(refused.value)
 
 
 # ----------------------------------------------------------- the output rows

@@ -78,3 +78,37 @@ def test_bins_are_numpy_quantiles_and_codes_count_the_edges_below(max_bins):
             in_bin = column[code == b]
             assert bins.lower[f, b] == in_bin.min()
             assert bins.upper[f, b] == in_bin.max()
+
+
+@pytest.mark.parametrize("max_bins", [3, 255])
+def test_few_rows_many_columns_bin_as_numpy_and_keep_one_range_per_bin(max_bins):
+    """Wide data: 6 rows (ties, -0.0 and 0.0) by 500 columns, sorted in the loop.
+
+    With at most ``max_bins`` rows every bin holds one value, so ``upper`` is
+    ``lower`` (one array, not two) and each has ``min(n, max_bins)`` columns, not
+    ``max_bins``: the bins cost no more than the data.
+    """
+    from costsense.tree._binning import bin_features
+
+    rng = np.random.RandomState(1)
+    X = np.round(rng.normal(size=(6, 500)), 0) + 0.0
+    X[:3, :50] = -0.0
+    bins = bin_features(X, max_bins)
+    width = min(6, max_bins)
+    assert bins.lower.shape == (500, width)
+    assert (bins.upper is bins.lower) == (6 <= max_bins)
+    quantiles = np.arange(1, max_bins) / max_bins
+    for f in range(X.shape[1]):
+        column = X[:, f]
+        distinct = np.unique(column)
+        if distinct.size <= max_bins:
+            edges = distinct[:-1]
+        else:
+            edges = np.unique(np.quantile(column, quantiles, method="lower"))
+            edges = edges[edges < distinct[-1]]
+        code = np.searchsorted(edges, column, side="left")
+        assert bins.n_bins[f] == edges.size + 1
+        np.testing.assert_array_equal(bins.codes[:, f], code)
+        for b in range(edges.size + 1):
+            assert bins.lower[f, b] == column[code == b].min()
+            assert bins.upper[f, b] == column[code == b].max()

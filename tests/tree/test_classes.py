@@ -284,6 +284,22 @@ def test_forest_averages_its_trees():
     assert_allclose(forest.feature_importances_.sum(), 1.0)
 
 
+def test_feature_importances_are_computed_when_read_not_kept():
+    # T trees x d features would be T d numbers kept (gigabytes on wide data):
+    # the forest and its trees compute them from the nodes when read, and the
+    # forest's are its trees' mean
+    X, y = _imbalanced(7)
+    forest = CostSensitiveForestClassifier(n_estimators=6, random_state=0).fit(X, y)
+    assert "feature_importances_" not in vars(forest)
+    assert not any("feature_importances_" in vars(t) for t in forest.estimators_)
+    members = [tree.feature_importances_ for tree in forest.estimators_]
+    assert_allclose(forest.feature_importances_, np.mean(members, axis=0))
+    tree = CostSensitiveTreeClassifier(random_state=0).fit(X, y)
+    assert "feature_importances_" not in vars(tree)
+    assert tree.feature_importances_.shape == (X.shape[1],)
+    assert not hasattr(CostSensitiveForestClassifier(), "feature_importances_")
+
+
 def test_oob_estimates_match_held_out_ones():
     X, y = _imbalanced(8, n=1200)
     train, test = slice(0, 800), slice(800, None)

@@ -52,8 +52,27 @@ but it needs neither the SVD of ``K_mm`` nor the ``n m^2`` product that forms
 ``phi``: ``A = K_mm + 4 lambda1 (n B'B - B'yy'B) / n^2`` on the columns ``B``, then
 the linear solver (a singular ``A`` is factored by its eigenvalues).
 
-``solver="auto"`` picks ``"linear"`` for the linear kernel, ``"exact"`` for other
-kernels up to ``exact_max_samples`` samples, ``"nystroem"`` beyond.
+Wide data (the linear kernel with more features than samples). The linear
+solver's ``A`` has one row and column per feature (and the intercept): ``(d+1)^2``
+entries, terabytes at a million columns, and ``O(d^3)`` to factor, whatever ``n``.
+The exact solver with the linear kernel ``K = XX' + 1`` solves the same problem
+with ``n x n`` matrices: with ``Xa = [X, 1]`` and ``C`` the weighted centring,
+``A = I + Xa' C Xa``, so the push-through identity above gives
+``A^-1 Xa' = Xa' P^-1``. Both ``p`` and the dual's ``Xa' Y beta`` lie in the span
+of the rows of ``Xa``, so the linear solver's ``w = A^-1 (p + Xa' Y beta)`` is
+``Xa' a`` with the exact solver's ``a = P^-1 u``, and its dual matrix
+``Xa A^-1 Xa'`` is the exact solver's ``G = K P^-1``: one dual, one solution (the
+primal is strictly convex, ``A >= I``), up to the solvers' tolerance. The exact
+solver with the linear kernel also sets ``coef_ = X' a`` and ``intercept_ =
+sum(a)``. ``solver="auto"`` takes this route when ``d + 1 > n``; a solver asked
+for by name that would build a matrix larger than the machine's memory refuses
+before it allocates (:class:`~costsense.exceptions.MemoryBudgetError`, naming the
+size and the other solver).
+
+``solver="auto"`` picks, for the linear kernel, ``"linear"`` while ``d + 1 <= n``
+(``d`` features; ``d <= n`` without an intercept) and ``"exact"`` beyond (the
+smaller matrix), and for other kernels ``"exact"`` up to ``exact_max_samples``
+samples, ``"nystroem"`` beyond.
 
 The intercept is a constant feature of value 1 (regularised, as liblinear's
 ``intercept_scaling = 1``); for kernels, a constant 1 added to the kernel.
@@ -88,6 +107,7 @@ from costsense._base import BinaryCostClassifier, has_probability, refuse_fit_pa
 from costsense.margin._dcd import solve_dense, solve_linear
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 from costsense.utils._docstrings import documented
+from costsense.utils._memory import check_allocation
 from costsense.utils._random import draw_seed
 
 FloatArray = NDArray[np.float64]
@@ -196,7 +216,13 @@ class _BaseLDM(BinaryCostClassifier):
         return self
 
     # ----------------------------------------------------------------- solvers
-    def _chosen_solver(self, n: int) -> str:
+    def _chosen_solver(self, n: int, d: int) -> str:
+        """Return the solver for ``n`` rows of ``d`` features (``solver="auto"``).
+
+        For the linear kernel, the smaller of the two matrices of the same problem:
+        the linear solver's ``(d + 1) x (d + 1)`` ``A`` while ``d + 1 <= n`` (``d``
+        without an intercept), else the exact solver's ``n x n`` kernel matrix.
+        """
         if self.solver == "linear" and self.kernel != "linear":
             raise ValueError(
                 f"solver='linear' solves the linear kernel only, got "
@@ -206,7 +232,8 @@ class _BaseLDM(BinaryCostClassifier):
         if self.solver != "auto":
             return self.solver
         if self.kernel == "linear":
-            return "linear"
+            columns = d + 1 if self.fit_intercept else d
+            return "linear" if columns <= n else "exact"
         return "exact" if n <= self.exact_max_samples else "nystroem"
 
     def _seed(self) -> int:
@@ -241,11 +268,18 @@ class _BaseLDM(BinaryCostClassifier):
         )
         for stale in stale_names:
             self.__dict__.pop(stale, None)  # a refit with another solver sets others
-        self.solver_ = self._chosen_solver(n)
+        self.solver_ = self._chosen_solver(n, X.shape[1])
         seed = self._seed()
         if self.solver_ == "exact":
             self._fit_exact(X, y, upper, weight, seed)
         elif self.solver_ == "nystroem":
+            check_allocation(
+                (n, min(self.n_components, n)),
+                owner=type(self).__name__,
+                what="solver='nystroem' (the kernel columns K(X, landmarks), one "
+                "row per sample, one column per landmark)",
+                fix="Lower n_components.",
+            )
             self.gamma_ = self._gamma(X)
             self.landmarks_ = self._choose_landmarks(X, weight, seed)
             self._fit_linear(
@@ -286,6 +320,17 @@ class _BaseLDM(BinaryCostClassifier):
         """
         k = B.shape[1]
         d = k + 1 if self.fit_intercept else k
+        if regulariser is None:
+            n = B.shape[0]
+            check_allocation(
+                (d, d),
+                owner=type(self).__name__,
+                what="solver='linear' (the matrix A of the change of variables, one "
+                "row and column per feature and the intercept)",
+                fix=f"Use solver='auto' or 'exact': for the linear kernel they solve "
+                f"the same problem with the {n:,} x {n:,} kernel matrix; or fewer "
+                "features.",
+            )
         # B'WB as (W^1/2 B)'(W^1/2 B): numpy's symmetric rank-k update (syrk); no
         # copy of B when the weights are all 1
         scaled = B if np.all(weight == 1.0) else B * np.sqrt(weight)[:, None]
@@ -380,10 +425,31 @@ class _BaseLDM(BinaryCostClassifier):
         weight: FloatArray,
         seed: int,
     ) -> None:
+        rows, columns = X.shape
+        linear = self.kernel == "linear"
+        if not linear:
+            fix = "Use solver='nystroem' (n_components landmarks), or fewer samples."
+        elif columns + 1 <= rows:
+            fix = (
+                "Use solver='linear' (or 'auto'): for the linear kernel it solves the "
+                f"same problem with a {columns + 1:,} x {columns + 1:,} matrix."
+            )
+        else:
+            fix = (
+                "Use fewer samples or features: solver='linear' would need a "
+                f"{columns + 1:,} x {columns + 1:,} matrix, larger still."
+            )
+        check_allocation(
+            (rows, rows),
+            owner=type(self).__name__,
+            what="solver='exact' (the kernel matrix, one row and column per sample)",
+            fix=fix,
+        )
         n = float(weight.sum())
         wy = weight * y
         c = 4.0 * self.lambda1 / n**2
-        self.gamma_ = self._gamma(X)
+        if not linear:  # the linear kernel has no coefficient (and X.var() copies X)
+            self.gamma_ = self._gamma(X)
         K = self._kernel(X, X)
         K = 0.5 * (K + K.T)
         Kwy = K @ wy
@@ -467,8 +533,13 @@ _SHARED_PARAMETERS = """\
         "linear": dual coordinate descent in the input space (linear kernel);
         "exact": the kernel dual with dense ``n x n`` matrices; "nystroem": the
         Nystroem approximation on ``n_components`` landmarks, solved by the linear
-        solver. "auto": "linear" for the
-        linear kernel, else "exact" up to ``exact_max_samples``, "nystroem" beyond.
+        solver. "auto": for the linear kernel "linear" while there are fewer
+        features than samples (``d + 1 <= n`` with the intercept), else "exact",
+        the same solution through ``n x n`` matrices; for other kernels "exact" up
+        to ``exact_max_samples``, "nystroem" beyond. A solver named here that
+        would need more memory than the machine has (``(d + 1)^2`` entries for
+        "linear", ``n^2`` for "exact") raises
+        :class:`~costsense.exceptions.MemoryBudgetError` before it allocates.
     n_components : int, default=300
         Nystroem landmarks (fewer if the sample repeats a row). The rank a
         problem needs grows with its complexity: raise it when the held-out cost
@@ -520,7 +591,8 @@ _SHARED_ATTRIBUTES = """\
     X_fit_ : ndarray of shape (n_samples, n_features)
         Training samples (exact solver only).
     gamma_ : float
-        The kernel coefficient used (exact and Nystroem solvers).
+        The kernel coefficient used (exact and Nystroem solvers; not set for
+        the linear kernel, which has none).
     landmarks_ : ndarray of shape (n_landmarks, n_features)
         The Nystroem solver's landmarks.
     dual_coef_ : ndarray of shape (n_samples,)

@@ -29,6 +29,20 @@ What we implement, and why (the paper leaves these open):
   columns: with fewer rows per component than a full covariance has free
   directions, AIC rewards degenerate components (and Figueiredo & Jain's start
   would give each component too few rows to be worth its code length).
+- More columns than rows (``D > n_c``, wide data): the automatic counts are then
+  1 (the cap above), and the model is the maximum-likelihood Gaussian, whose
+  covariance ``S + reg_covar I`` (``S`` the rows' covariance, of rank below
+  ``n_c``) has ``D^2`` entries, terabytes at a million columns. With full (or
+  tied) covariances it is kept as its factor (``S = F'F``, ``F`` the centred rows
+  over ``sqrt(n_c)``; :class:`costsense.sampling._lowrank.LowRankGaussian`): the
+  same Gaussian, the paper's model, with exact draws ``mu + F'g + sqrt(reg_covar)
+  h`` and the same Gibbs moves through ``n_c x n_c`` matrices (Woodbury's
+  identity), in the memory of the class's rows. A fixed count of 2 or more full
+  covariances, or ``sampler="gibbs"`` on diagonal ones, needs ``D x D`` matrices
+  per component: beyond the machine's memory it is refused before anything is
+  allocated (:class:`~costsense.exceptions.MemoryBudgetError`, naming the size
+  and the setting that avoids it). Diagonal and spherical covariances draw
+  without any ``D x D`` matrix.
 - ``sampler="ancestral"`` (default) draws a component by its weight, then a row from
   that Gaussian: exact and fast. ``sampler="gibbs"`` is the paper's: coordinate-wise
   Gibbs on the mixture's density (each coordinate drawn from its conditional given the
@@ -58,7 +72,13 @@ from costsense.sampling._base import RedrawableOverSampler
 from costsense.sampling._fj import figueiredo_jain
 from costsense.sampling._gibbs import gibbs_sweep_compiled
 from costsense.sampling._gmm import as_gaussian_mixture, split_search
+from costsense.sampling._lowrank import (
+    LowRankGaussian,
+    low_rank_draws,
+    low_rank_gibbs_draws,
+)
 from costsense.utils._compat import Interval, StrOptions
+from costsense.utils._memory import check_allocation
 
 FloatArray = NDArray[np.float64]
 
@@ -96,12 +116,21 @@ def ancestral_draws(
     Unlike :meth:`GaussianMixture.sample`, the rows come in random order (not grouped
     by component) and from ``rng``.
     """
-    roots = np.linalg.cholesky(component_covariances(mixture))
+    kind = mixture.covariance_type
+    if kind in ("diag", "spherical"):  # the roots are diagonal: no D x D matrix
+        scales = np.sqrt(np.asarray(mixture.covariances_, dtype=np.float64))
+        roots = None
+    else:
+        roots = np.linalg.cholesky(component_covariances(mixture))
     component = rng.choice(mixture.weights_.size, size=n_draws, p=mixture.weights_)
     draws = rng.standard_normal((n_draws, mixture.means_.shape[1]))
     for k in range(mixture.weights_.size):  # one product per component
         rows = component == k
-        draws[rows] = draws[rows] @ roots[k].T + mixture.means_[k]
+        if roots is None:
+            scale = scales[k] if kind == "diag" else scales[k, None]
+            draws[rows] = draws[rows] * scale + mixture.means_[k]
+        else:
+            draws[rows] = draws[rows] @ roots[k].T + mixture.means_[k]
     return draws
 
 
@@ -249,7 +278,11 @@ class OBPDSampler(RedrawableOverSampler):
         Class label -> fitted ``Pipeline(StandardScaler, GaussianMixture)`` of the
         class's continuous columns (``"aic"``/``"bic"`` with full covariances and
         ``"fj"`` fit their own EM; the result is a fitted scikit-learn
-        ``GaussianMixture`` all the same).
+        ``GaussianMixture`` all the same). For one full or tied Gaussian in more
+        columns than the class has rows, the mixture step is a
+        ``LowRankGaussian`` instead (``n_components``, ``weights_``,
+        ``means_``, ``score_samples`` as the one-component mixture; the
+        covariance kept as ``covariance_factor_``, see the module's notes).
     categorical_features_ : ndarray of int
         Indices of the categorical columns.
     n_features_in_ : int
@@ -345,14 +378,31 @@ class OBPDSampler(RedrawableOverSampler):
         Z = scaler.transform(X_class)
         n, D = Z.shape
         full = self.covariance_type == "full"
+        if self.n_components == "fj" and not full:
+            raise ValueError(
+                "OBPDSampler: n_components='fj' (Figueiredo & Jain) fits "
+                "full-covariance mixtures, as their paper does; got "
+                f"covariance_type={self.covariance_type!r}. Use "
+                "covariance_type='full', or n_components='aic' or 'bic'."
+            )
+        count = self._largest_count(n, D)
+        if count == 1 and D > n and self.covariance_type in ("full", "tied"):
+            # one Gaussian of rank < n in D > n columns: its factor, not D x D
+            low_rank = LowRankGaussian(reg_covar=self.reg_covar).fit(Z)
+            return Pipeline([("scale", scaler), ("mixture", low_rank)])
+        if self.covariance_type in ("full", "tied"):
+            check_allocation(
+                (1 if self.covariance_type == "tied" else count, D, D),
+                owner=type(self).__name__,
+                what=f"n_components={self.n_components!r} with covariance_type="
+                f"{self.covariance_type!r} (a covariance matrix per component, "
+                "one row and column per continuous column)",
+                fix="Use n_components='aic' (the component count is then capped at "
+                "n_c / (D + 1) for n_c rows in D columns, and one Gaussian in more "
+                "columns than rows is kept in low-rank form), or "
+                "covariance_type='diag'.",
+            )
         if self.n_components == "fj":
-            if not full:
-                raise ValueError(
-                    "OBPDSampler: n_components='fj' (Figueiredo & Jain) fits "
-                    "full-covariance mixtures, as their paper does; got "
-                    f"covariance_type={self.covariance_type!r}. Use "
-                    "covariance_type='full', or n_components='aic' or 'bic'."
-                )
             found = figueiredo_jain(
                 Z,
                 self._component_cap(n, D),
@@ -367,6 +417,12 @@ class OBPDSampler(RedrawableOverSampler):
         else:
             mixture = self._fit_scikit_learn(Z, seed)
         return Pipeline([("scale", scaler), ("mixture", mixture)])
+
+    def _largest_count(self, n_class: int, n_columns: int) -> int:
+        """Most components the fit can have: the automatic cap, or the fixed count."""
+        if isinstance(self.n_components, str):
+            return self._component_cap(n_class, n_columns)
+        return min(int(self.n_components), n_class)
 
     def _fit_scikit_learn(self, Z: FloatArray, seed: int) -> GaussianMixture:
         """Fit a fixed count, or AIC/BIC with one scikit-learn fit per count."""
@@ -397,13 +453,29 @@ class OBPDSampler(RedrawableOverSampler):
         rng: np.random.Generator,
     ) -> FloatArray:
         scaler, mixture = model["scale"], model["mixture"]
+        low_rank = isinstance(mixture, LowRankGaussian)
         if self.sampler == "ancestral":
-            Z = ancestral_draws(mixture, n_new, rng)
+            if low_rank:
+                Z = low_rank_draws(mixture, n_new, rng)
+            else:
+                Z = ancestral_draws(mixture, n_new, rng)
         else:
             starts = scaler.transform(
                 X_class[rng.integers(X_class.shape[0], size=n_new)]
             )
-            Z = gibbs_draws(mixture, starts, self.gibbs_steps, rng)
+            if low_rank:
+                Z = low_rank_gibbs_draws(mixture, starts, self.gibbs_steps, rng)
+            else:
+                L, D = mixture.means_.shape
+                check_allocation(
+                    (L, D, D),
+                    owner=type(self).__name__,
+                    what="sampler='gibbs' (a precision matrix per component, one "
+                    "row and column per continuous column)",
+                    fix="Use sampler='ancestral': exact draws from the same "
+                    "mixture, with no D x D matrix for diagonal covariances.",
+                )
+                Z = gibbs_draws(mixture, starts, self.gibbs_steps, rng)
         return np.asarray(scaler.inverse_transform(Z), dtype=np.float64)
 
     def redraw(self, random_state: Any = None) -> tuple[NDArray[Any], NDArray[Any]]:

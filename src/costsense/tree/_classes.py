@@ -394,10 +394,23 @@ _TREE_ADVICE = (
 
 
 class _SharesBins:
-    """``prepare_fit`` of the trees: what a booster's rounds on one ``X`` share."""
+    """What the trees share: ``prepare_fit`` and ``feature_importances_``."""
 
     splitter: str
     max_bins: int
+    tree_: Tree
+    n_features_in_: int
+
+    @property
+    def feature_importances_(self) -> FloatArray:
+        """Total weighted impurity decrease per feature, normalised to sum to 1.
+
+        Computed from ``tree_`` when read (as scikit-learn's trees do), not kept:
+        a forest of ``T`` trees on ``d`` features would otherwise hold ``T d``
+        numbers, gigabytes on wide data.
+        """
+        check_is_fitted(self, "tree_")
+        return self.tree_.feature_importances(self.n_features_in_)
 
     def prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
         """Return what every ``fit`` on ``X`` can share: the feature bins.
@@ -655,7 +668,6 @@ default="gini"
         self.tree_ = _grow_tree(
             self._prepared(X, scores, y_index, bins), weight, params, seed
         )
-        self.feature_importances_ = self.tree_.feature_importances(X.shape[1])
         leaf_class = np.argmax(self.tree_.value[:, : self.classes_.size], axis=1)
         self._check_degenerate(
             self.classes_[leaf_class[self.tree_.apply(X)]],
@@ -888,7 +900,6 @@ class CostSensitiveTreeRegressor(_SharesBins, RegressorMixin, BaseEstimator):
         params = {**self.get_params(), "max_features": self.max_features_}
         seed = int(check_random_state(self.random_state).randint(_MAX_SEED))
         self.tree_ = _grow_tree(data, weight, params, seed)
-        self.feature_importances_ = self.tree_.feature_importances(n_features)
         return self
 
     def apply(self, X: ArrayLike) -> IntArray:
@@ -1175,11 +1186,7 @@ default="gini"
             member.pos_label_ = self.pos_label_
             member.max_features_ = self.max_features_
             member.tree_ = tree
-            member.feature_importances_ = tree.feature_importances(d)
             self.estimators_.append(member)
-        self.feature_importances_ = np.mean(
-            [member.feature_importances_ for member in self.estimators_], axis=0
-        )
         if oob_labels is not None:
             self._set_oob(oob_sum, oob_n, *oob_labels)
         self._check_degenerate(
@@ -1187,6 +1194,20 @@ default="gini"
             reason="the trees' mean task scores favour one class on every row",
         )
         return self
+
+    @property
+    def feature_importances_(self) -> FloatArray:
+        """The trees' mean ``feature_importances_``.
+
+        Computed when read, one tree at a time (as scikit-learn's forests do),
+        not kept: ``n_estimators`` vectors of ``n_features`` numbers would be
+        gigabytes on wide data.
+        """
+        check_is_fitted(self, "estimators_")
+        total = np.zeros(self.n_features_in_)
+        for member in self.estimators_:
+            total += member.tree_.feature_importances(self.n_features_in_)
+        return total / len(self.estimators_)
 
     def _set_oob(
         self,
