@@ -44,8 +44,7 @@ def _fail(path: str, message: str) -> UsageError:
 
 def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
     """Refuse metadata that ``costsense fit`` would not write, naming the field."""
-    from costsense.experiments import CATALOG
-    from costsense.experiments._catalog import BASE_NAMES, check_pair
+    from costsense.experiments import BASE_NAMES, CATALOG, check_pair
 
     if metadata.get("format") != format_:
         raise UsageError(
@@ -259,10 +258,10 @@ def _objects(root: Any) -> Iterator[Any]:
 
 
 def _check_trees(model: Any, width: int, path: str) -> None:
-    from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
-    from sklearn.tree._tree import Tree as SklearnTree
+    from costsense.tree import Tree
+    from costsense.utils._compat import fitted_tree_types
 
-    from costsense.tree._classes import Tree
+    SklearnTree, TreePredictor = fitted_tree_types()  # noqa: N806
 
     for value in _objects(model):
         if isinstance(value, SklearnTree):

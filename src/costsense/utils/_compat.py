@@ -24,6 +24,7 @@ from sklearn_compat.utils.validation import validate_data
 
 __all__ = [
     "HasMethods",
+    "fitted_tree_types",
     "Hidden",
     "Interval",
     "Options",
@@ -33,3 +34,15 @@ __all__ = [
     "validate_data",
     "validate_params",
 ]
+
+
+def fitted_tree_types() -> tuple[type, type]:
+    """Return scikit-learn's fitted tree structures: (Tree, TreePredictor).
+
+    A loaded model file's trees must keep their index arrays in range; these are
+    imported on call, since only reading a model file needs them.
+    """
+    from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
+    from sklearn.tree._tree import Tree
+
+    return Tree, TreePredictor
