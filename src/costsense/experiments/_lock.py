@@ -214,10 +214,10 @@ class RunLock:
             ended = end_leftover_workers(
                 tuple(pair) for pair in stale.get("workers", []) if len(pair) == 2
             )
-        workers = f"; ended {ended} leftover worker process(es) of it" if ended else ""
+        workers = f"; ended {ended} of its leftover worker processes" if ended else ""
         return (
-            f"{self.folder}: took over the lock of a run that stopped without "
-            f"releasing it ({_describe(stale)}){workers}"
+            f"took over {self.path} from a run that ended without releasing it "
+            f"({_describe(stale)}){workers}"
         )
 
     def _write(self) -> None:

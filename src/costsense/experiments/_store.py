@@ -153,15 +153,26 @@ def save_npz_atomically(path: Path, **arrays: Any) -> None:
         Destination; its folder is created.
     **arrays : array-like
         Named arrays.
+
+    Raises
+    ------
+    StoreFileError
+        If the system refuses (a full disk, a read-only folder); no partial
+        file is left.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npz.part")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npz.part")
+    except OSError as error:
+        raise (store_file_error(path, error) or error) from error
     try:
         with os.fdopen(handle, "wb") as file:
             np.savez_compressed(file, **arrays)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise (store_file_error(path, error) or error) from error
         raise
 
 

@@ -61,8 +61,8 @@ class StoreFileError(StoreError):
 
 #: The fix of a corrupted store, named in every message that needs it.
 _RESTART = (
-    "--restart moves it aside (nothing is deleted) and starts afresh "
-    "(run_study(..., restart=True))"
+    "costsense reproduce --restart (run_study(..., restart=True)) moves it aside, "
+    "deleting nothing, and starts afresh"
 )
 _FULL = "free disk space, then run the same command again to resume"
 _DENIED = (
