@@ -85,7 +85,9 @@ def test_the_runners_workers_are_watched_and_listed():
         workers = worker_processes()
     assert all(names == ["costsense-watch-parent"] for names in seen)
     assert len(workers) == 2
-    assert all(start is not None and process_start(pid) == start for pid, start in workers)
+    assert all(
+        start is not None and process_start(pid) == start for pid, start in workers
+    )
 
 
 def test_only_a_recorded_loky_process_is_ended():
