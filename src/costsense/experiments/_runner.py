@@ -22,9 +22,9 @@ split, scaling, seed) did not change, and drops the others, which run again;
 folder's lock from start to end (:mod:`costsense.experiments._lock`): a second run
 into the folder is refused, a killed run's lock is taken over, and local workers
 end with the process that started them (:mod:`costsense.experiments._workers`).
-The warnings a cell
-raises are recorded in the worker, saved with the cell and summarised per
-algorithm (:mod:`costsense.experiments._warnings`); none is printed.
+The warnings a cell raises are recorded in the worker, saved with the cell and
+summarised per algorithm (:mod:`costsense.experiments._warnings`); none is
+printed.
 """
 
 from __future__ import annotations

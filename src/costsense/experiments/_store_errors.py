@@ -96,14 +96,18 @@ _OS_CAUSES = {
 
 
 def _sqlite_cause(error: BaseException) -> sqlite3.Error | None:
-    """Return the SQLite error behind ``error`` (pandas wraps them), or None."""
+    """Return the SQLite error behind ``error`` (pandas wraps them), or None.
+
+    Only explicit causes (``raise ... from``) count: an error merely raised
+    while another was handled is not that error.
+    """
     seen: BaseException | None = error
     for _ in range(5):  # a short chain: the error, its cause, their causes
         if seen is None:
             return None
         if isinstance(seen, sqlite3.Error):
             return seen
-        seen = seen.__cause__ or seen.__context__
+        seen = seen.__cause__
     return None
 
 
