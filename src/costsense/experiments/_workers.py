@@ -1,0 +1,155 @@
+"""Local worker processes that end with their run.
+
+joblib's loky workers are children of the run's process; when that process dies
+without shutting them down (``kill -9``, an out-of-memory kill) they wait for
+work until their idle timeout, minutes later, holding their memory (and, through
+their pipes, loky's and multiprocessing's resource trackers). Two guards:
+
+- :func:`watch_parent`, the workers' initializer (:func:`executor_options`): a
+  daemon thread in each worker checks every second that the run's process is
+  still its parent, and ends the worker at once when it is not (the parent died
+  and the worker was handed to another process). The resource trackers exit on
+  their own when the last worker holding their pipe is gone.
+- :func:`worker_processes` / :func:`end_leftover_workers`: the run records its
+  workers (pid and start time) in its lock file, and the next run into the
+  folder ends those still alive after a crash (a worker stuck in compiled code
+  that never lets the watch thread run), after checking that each is the same
+  process (start time) and a loky worker (command line).
+
+The watch is POSIX (a dead parent changes ``os.getppid()``); process identities
+come from Linux's ``/proc`` (elsewhere nothing is recorded and nothing ended).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "POLL_SECONDS",
+    "end_leftover_workers",
+    "executor_options",
+    "process_start",
+    "watch_parent",
+    "worker_processes",
+]
+
+#: How often a worker checks that its run is alive (seconds).
+POLL_SECONDS = 1.0
+
+
+def watch_parent(parent: int, interval: float = POLL_SECONDS) -> None:
+    """End this process when process ``parent`` is no longer its parent.
+
+    A worker initializer: it starts a daemon thread and returns at once.
+
+    Parameters
+    ----------
+    parent : int
+        The run's process id (the workers' parent when they start).
+    interval : float, default=POLL_SECONDS
+        Seconds between checks.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(1)  # the run is gone: no one reads this worker's results
+
+    threading.Thread(target=watch, name="costsense-watch-parent", daemon=True).start()
+
+
+def executor_options() -> dict[str, Any]:
+    """Return the loky backend's options that tie its workers to this process.
+
+    Returns
+    -------
+    dict
+        ``initializer`` and ``initargs`` for ``joblib.parallel_config``.
+    """
+    return {"initializer": watch_parent, "initargs": (os.getpid(),)}
+
+
+def process_start(pid: int) -> int | None:
+    """Return when process ``pid`` started (clock ticks since boot), or None.
+
+    With the pid it names one process: a pid reused later has another start.
+
+    Parameters
+    ----------
+    pid : int
+        A process id.
+
+    Returns
+    -------
+    int or None
+        None when the process is gone, is a zombie, or the system has no
+        ``/proc``.
+    """
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # fields after the command name in parentheses: state is field 3, start 22
+    fields = text[text.rindex(")") + 2 :].split()
+    if fields[0] == "Z":
+        return None
+    return int(fields[19])
+
+
+def worker_processes() -> list[tuple[int, int | None]]:
+    """Return this process's live loky workers, each ``(pid, start)``.
+
+    Returns
+    -------
+    list of (int, int or None)
+        Sorted by pid; ``start`` from :func:`process_start`.
+    """
+    return sorted(
+        (child.pid, process_start(child.pid))
+        for child in multiprocessing.active_children()
+        if child.pid is not None and child.name.startswith("LokyProcess")
+    )
+
+
+def _is_loky_worker(pid: int) -> bool:
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    return b"loky" in command
+
+
+def end_leftover_workers(workers: Iterable[Sequence[int | None]]) -> int:
+    """End the recorded workers of a dead run that are still alive.
+
+    Parameters
+    ----------
+    workers : iterable of (int, int or None)
+        ``(pid, start)`` pairs as :func:`worker_processes` returned them in the
+        dead run. A pair is ended only if that pid still has that start (the
+        same process, not a reused pid) and a loky worker's command line.
+
+    Returns
+    -------
+    int
+        How many processes were ended.
+    """
+    ended = 0
+    for pid, start in workers:
+        if pid is None or start is None or process_start(pid) != start:
+            continue
+        if not _is_loky_worker(pid):
+            continue
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            continue  # gone meanwhile, or not ours to end
+        ended += 1
+    return ended
