@@ -75,6 +75,8 @@ def _configurations():
     # wide data: minimum-cost's quadratic candidate squares features one by one
     wide = recommend._FULL_QUADRATIC_MAX_FEATURES + 1
     yield "minimum-cost", None, 2, "int", "raise", False, "4", wide
+    # more columns than a class has rows: OBPD keeps that class's Gaussian low-rank
+    yield "obpd-efsboost", None, 2, "int", "raise", False, "4", 40
 
 
 def _types(path):

@@ -72,6 +72,7 @@ _ESTIMATORS = frozenset(
         "costsense.rescale.MetaCost",
         "costsense.rescale.RejectionSampling",
         "costsense.rescale.ThresholdMoving",
+        "costsense.sampling._lowrank.LowRankGaussian",
         "costsense.sampling._obpd.OBPDSampler",
         "costsense.tree._classes.CostSensitiveForestClassifier",
         "costsense.tree._classes.CostSensitiveTreeClassifier",
