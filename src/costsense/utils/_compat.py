@@ -10,6 +10,8 @@ scikit-learn or imbalanced-learn name directly.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import (
     HasMethods,
@@ -36,7 +38,7 @@ __all__ = [
 ]
 
 
-def fitted_tree_types() -> tuple[type, type]:
+def fitted_tree_types() -> tuple[Any, Any]:
     """Return scikit-learn's fitted tree structures: (Tree, TreePredictor).
 
     A loaded model file's trees must keep their index arrays in range; these are
