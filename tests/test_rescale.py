@@ -437,3 +437,24 @@ def test_per_row_costs_that_make_one_class_cheapest_everywhere_are_refused():
     rows = np.c_[np.zeros(y.size), np.full(y.size, 3.0)]  # class 0 is always free
     with pytest.raises(ValueError, match="class 0 the cheaper prediction for every"):
         CostWeighting(LogisticRegression()).fit(X, y, sample_cost=rows)
+
+
+@pytest.mark.filterwarnings("ignore:CostWeighting.*not consistent:UserWarning")
+@pytest.mark.parametrize("make", [ThresholdMoving, CostWeighting, MetaCost])
+def test_a_reordered_labelled_matrix_fits_the_model_of_the_ordered_array(make):
+    pd = pytest.importorskip("pandas")
+    X, y = _three_classes(seed=2)
+    labels = np.array(["bird", "cat", "dog"])
+    y = labels[y]
+    matrix = np.array([[0.0, 1.0, 4.0], [2.0, 0.0, 3.0], [8.0, 5.0, 1.0]])
+    frame = pd.DataFrame(matrix, index=labels, columns=labels)
+    shuffled = frame.loc[["dog", "bird", "cat"], ["cat", "dog", "bird"]]
+    kwargs = {"random_state": 0} if make is MetaCost else {}
+    ordered = make(LogisticRegression(), cost=matrix, **kwargs).fit(X, y)
+    labelled = make(LogisticRegression(), cost=shuffled, **kwargs).fit(X, y)
+    assert_array_equal(labelled.cost_matrix_, matrix)
+    assert_array_equal(labelled.predict(X), ordered.predict(X))
+    assert_allclose(labelled.estimator_.coef_, ordered.estimator_.coef_)
+    wrong = frame.rename(index={"dog": "fish"}, columns={"dog": "fish"})
+    with pytest.raises(ValueError, match=r"\['fish'\].*\['dog'\]"):
+        make(LogisticRegression(), cost=wrong).fit(X, y)

@@ -74,6 +74,7 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
@@ -342,6 +343,102 @@ def _balanced_matrix(
     return matrix
 
 
+def _is_labelled(cost: Any) -> bool:
+    """Whether ``cost`` names its classes: a pandas DataFrame or a dict of dicts."""
+    if isinstance(cost, Mapping):
+        return True
+    return type(cost).__name__ == "DataFrame" and hasattr(cost, "columns")
+
+
+def _plain(label: Any) -> Any:
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def _labelled_matrix(cost: Any, classes: NDArray[Any]) -> FloatArray:
+    """Align a labelled matrix (DataFrame or ``{true: {pred: cost}}``) by label.
+
+    Rows and columns are put in the order of ``classes``; a missing diagonal
+    entry of a dict is 0. Labels are matched as :func:`_label_index` matches them
+    (a string never matches a number).
+    """
+    known = [_plain(c) for c in classes.tolist()]
+    if isinstance(cost, Mapping):
+        table = {
+            _plain(true): dict(row) if isinstance(row, Mapping) else row
+            for true, row in cost.items()
+        }
+        bad_rows = [t for t, row in table.items() if not isinstance(row, dict)]
+        if bad_rows:
+            raise TypeError(
+                f"cost: a dict cost matrix maps each true label to a dict "
+                f"{{predicted label: cost}}; the entries of {bad_rows} are not dicts."
+            )
+        row_labels = list(table)
+        column_labels = list(
+            dict.fromkeys(_plain(p) for row in table.values() for p in row)
+        )
+        where = "dict"
+    else:
+        row_labels = [_plain(v) for v in cost.index.tolist()]
+        column_labels = [_plain(v) for v in cost.columns.tolist()]
+        where = "DataFrame"
+        for axis, labels in (("index", row_labels), ("columns", column_labels)):
+            if len(set(map(repr, labels))) != len(labels):
+                raise ValueError(f"cost: the DataFrame's {axis} repeats a label.")
+
+    def place(label: Any) -> int | None:
+        for index, candidate in enumerate(known):
+            if isinstance(candidate, str) == isinstance(label, str) and (
+                candidate == label
+            ):
+                return index
+        return None
+
+    for axis, labels in (("rows (true labels)", row_labels),
+                         ("columns (predicted labels)", column_labels)):  # fmt: skip
+        unknown = [label for label in labels if place(label) is None]
+        seen = {place(label) for label in labels}
+        missing = [c for i, c in enumerate(known) if i not in seen]
+        if unknown or (missing and not (where == "dict" and "columns" in axis)):
+            parts = []
+            if unknown:
+                parts.append(f"labels {unknown} that are not classes")
+            if missing:
+                parts.append(f"no entry for classes {missing}")
+            raise ValueError(
+                f"cost: the {where}'s {axis} have " + " and ".join(parts) + f"; the "
+                f"classes are {known}. Label every row and column with a class (in "
+                "any order; a label's type counts, '1' is not 1)."
+            )
+    k = len(known)
+    matrix = np.full((k, k), np.nan)
+    if isinstance(cost, Mapping):
+        for true, row in table.items():
+            i = place(true)
+            for predicted, value in row.items():
+                j = place(_plain(predicted))
+                assert i is not None and j is not None
+                matrix[i, j] = float(value)
+        np.fill_diagonal(
+            matrix, np.where(np.isnan(np.diag(matrix)), 0.0, np.diag(matrix))
+        )
+        absent = [(known[i], known[j]) for i, j in np.argwhere(np.isnan(matrix))]
+        if absent:
+            raise ValueError(
+                f"cost: the dict gives no cost for the (true, predicted) pairs "
+                f"{absent}; give every error's cost (a missing diagonal entry is 0)."
+            )
+        return matrix
+    try:
+        values = np.asarray(cost.to_numpy(), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("cost: the DataFrame must hold numbers.") from None
+    rows = [place(label) for label in row_labels]
+    columns = [place(label) for label in column_labels]
+    matrix[np.ix_(rows, columns)] = values
+    return matrix
+
+
 def as_cost_matrix(
     cost: Any,
     classes: ArrayLike,
@@ -354,8 +451,12 @@ def as_cost_matrix(
 
     Parameters
     ----------
-    cost : None, float, pair of floats or array-like of shape (K, K)
-        See the module docstring. ``None`` (balanced costs) needs ``y``.
+    cost : None, float, pair of floats, array-like of shape (K, K), DataFrame or dict
+        See the module docstring. ``None`` (balanced costs) needs ``y``. An array is
+        positional (rows and columns in the order of ``classes``); a pandas
+        DataFrame whose index (true labels) and columns (predicted labels) are the
+        class labels, or a dict of dicts ``{true: {predicted: cost}}`` (a missing
+        diagonal entry is 0), is aligned to ``classes`` by label, in any order.
     classes : array-like of shape (K,)
         The class labels in the order of the matrix's rows and columns (sorted, as
         ``np.unique(y)``).
@@ -378,8 +479,9 @@ def as_cost_matrix(
     Raises
     ------
     ValueError
-        Invalid costs, a ratio or pair for more than two classes, or an unknown
-        ``pos_label``.
+        Invalid costs, a ratio or pair for more than two classes, an unknown
+        ``pos_label``, or a labelled matrix whose labels are not the classes (the
+        message names the missing and the unknown labels).
     """
     classes = np.asarray(classes)
     n_classes = classes.shape[0]
@@ -387,6 +489,8 @@ def as_cost_matrix(
         if y is None:
             raise ValueError("cost=None means balanced costs, which need the labels y.")
         return _balanced_matrix(y, classes, sample_weight)
+    if _is_labelled(cost):
+        return check_cost_matrix(_labelled_matrix(cost, classes), n_classes)
     is_matrix = not isinstance(cost, Real | np.number | str) and np.ndim(cost) == 2
     if is_matrix:
         return check_cost_matrix(cost, n_classes)
