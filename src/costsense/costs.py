@@ -433,8 +433,8 @@ def _labelled_matrix(cost: Any, classes: NDArray[Any]) -> FloatArray:
         values = np.asarray(cost.to_numpy(), dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError("cost: the DataFrame must hold numbers.") from None
-    rows = [place(label) for label in row_labels]
-    columns = [place(label) for label in column_labels]
+    rows = np.array([place(label) for label in row_labels], dtype=np.intp)
+    columns = np.array([place(label) for label in column_labels], dtype=np.intp)
     matrix[np.ix_(rows, columns)] = values
     return matrix
 
