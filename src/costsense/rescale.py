@@ -279,9 +279,12 @@ class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMet
             Class labels (any hashable values, at least two classes).
         sample_weight : array-like of shape (n_samples,), default=None
             Sample weights, combined with the costs.
-        sample_cost : array-like of shape (n_samples,), (n_samples, K) or \
-(n_samples, 4), default=None
-            Example-dependent costs (see :mod:`costsense.costs`); replace ``cost``.
+        sample_cost : ExampleCosts or array-like of shape (n_samples,), \
+(n_samples, K), (n_samples, 4) or (n_samples, K, K), default=None
+            Example-dependent costs (see :mod:`costsense.costs`), such as
+            :func:`~costsense.costs.example_costs`; replace ``cost``. Any finite
+            values: the weight-based methods learn each row's cheaper class with
+            weight ``|difference|`` (:func:`~costsense.costs.cost_reduction`).
 
         Returns
         -------
@@ -368,7 +371,10 @@ _PARAMETERS = """
     cost : None, float, pair of floats or array-like of shape (K, K), default=None
         What errors cost (:mod:`costsense.costs`): a ratio ``C1/C2`` (``C2 = 1``),
         a pair ``(C1, C2)``, a matrix ``cost[true, predicted]`` in the order of
-        the sorted labels, or None for balanced costs (inverse class frequencies).
+        the sorted labels (a pandas DataFrame or dict of dicts labelled by class
+        is aligned by label; a non-zero diagonal, the cost of a correct
+        decision, is allowed), or None for balanced costs (inverse class
+        frequencies).
         Example-dependent costs go to ``fit(..., sample_cost=...)``.
     pos_label : hashable, default=None
         The positive (costly) class of a binary cost; the minority class if None."""
