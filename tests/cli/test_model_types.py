@@ -122,7 +122,7 @@ def test_every_model_fit_writes_loads_and_predicts_identically(
             matrix.to_csv(tmp_path / f"c{n}.csv")
             costs = ["--cost-matrix", str(tmp_path / f"c{n}.csv")]
         elif rows:
-            costs = ["--cost-column", "amount", "--fp-cost", "2"]
+            costs = ["--fn-cost", "amount", "--fp-cost", "2"]
         saved = tmp_path / f"m{n}.skops"
         argv = ["fit", "--csv", str(data), "--target", "label", "--model", model,
                 "--missing", missing, "--out", str(saved), *costs]  # fmt: skip
@@ -135,7 +135,7 @@ def test_every_model_fit_writes_loads_and_predicts_identically(
                 problems.append((model, base, k, capsys.readouterr().err[-300:]))
                 continue
             loaded, metadata = _fit.load_model(str(saved))
-            X = frame.drop(columns=["label", "amount"] if rows else ["label"])
+            X = frame.drop(columns=["label"])  # a cost column stays a feature
             kept = fitted[str(saved)]
             np.testing.assert_array_equal(loaded.predict(X), kept.predict(X))
             if hasattr(kept, "predict_proba"):
