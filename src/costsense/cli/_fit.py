@@ -257,10 +257,10 @@ def run_predict(args: argparse.Namespace) -> int:
     )
     frame = read_frame(args.csv)
     frame.columns = [str(c) for c in frame.columns]
+    rows = _column_rows(frame, metadata, args.csv)  # the cost columns named first
     features = check_columns(frame, metadata, args.csv)
     classes = model.classes_
     cost = metadata["cost"]
-    rows = _column_rows(frame, metadata, args.csv)
     if rows is not None:
         matrices = parts_matrices(rows, classes, metadata["pos_label"])
     else:
