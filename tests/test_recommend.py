@@ -244,8 +244,8 @@ def test_predict_refuses_costs_that_do_not_say_what_each_decision_costs(fraud):
         model.predict(X[:5], sample_cost=np.ones(5))
     with pytest.raises(ValueError, match="sample_cost has 4 rows"):
         model.predict(X[:5], sample_cost=np.ones((4, 4)))
-    with pytest.raises(ValueError, match="negative"):
-        model.predict(X[:2], sample_cost=-np.ones((2, 4)))
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        model.predict(X[:2], sample_cost=np.full((2, 4), np.nan))
 
 
 # ------------------------------------------------------------ failing candidates

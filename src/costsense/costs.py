@@ -49,13 +49,14 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "ExampleCosts",
     "ResolvedCost",
     "as_binary_costs",
     "as_cost_matrix",
@@ -66,8 +67,10 @@ __all__ = [
     "check_cost_matrix",
     "cost_rows_from_scores",
     "costcla_to_cost_rows",
+    "example_costs",
     "resolve_cost",
     "resolve_pos_label",
+    "row_cost_matrices",
     "sample_costs",
     "task_scores",
 ]
@@ -468,6 +471,378 @@ def _class_indices(y: ArrayLike, classes: NDArray[Any]) -> NDArray[np.intp]:
     return index
 
 
+# ------------------------------------------------------- named four-part costs
+_PARTS = ("fp", "fn", "tp", "tn")
+
+
+def _part(name: str, value: Any) -> tuple[FloatArray | None, Any]:
+    """One part of :func:`example_costs`: a float (None array) or a 1-D array.
+
+    Returns ``(array or None, pandas index or None)``; a number gives no array.
+    """
+    index = getattr(value, "index", None) if type(value).__name__ == "Series" else None
+    if isinstance(value, Real | np.number) and not isinstance(value, bool):
+        number = float(value)
+        if not np.isfinite(number):
+            raise ValueError(
+                f"example_costs: {name}={value!r} is not finite; give a finite cost "
+                "(a benefit is a negative cost)."
+            )
+        return None, None
+    try:
+        array = np.array(
+            value.to_numpy() if index is not None else value, dtype=np.float64
+        )
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"example_costs: {name} must be a number or a 1-D array-like of numbers, "
+            f"got {type(value).__name__}."
+        ) from None
+    if array.ndim != 1:
+        raise ValueError(
+            f"example_costs: {name} must be a number or 1-D (one cost per row), got "
+            f"shape {array.shape}. Pass one column of costs per argument."
+        )
+    bad = np.flatnonzero(~np.isfinite(array))
+    if bad.size:
+        raise ValueError(
+            f"example_costs: {name} holds NaN or infinite values (rows "
+            f"{bad[:5].tolist()}{'...' if bad.size > 5 else ''}); fill or drop those "
+            "rows first, costs must be finite."
+        )
+    return array, index
+
+
+@dataclass(frozen=True, eq=False)
+class ExampleCosts:
+    """Example-dependent costs named by outcome: FP, FN, TP and TN per row.
+
+    Each field holds one cost per row (``float64``, all of one length ``n``): what a
+    false positive, a false negative, a true positive and a true negative cost for
+    that row, as in costcla's ``[C_FP, C_FN, C_TP, C_TN]`` layout (Correa Bahnsen et
+    al. 2014). Build it with :func:`example_costs`; pass it as ``sample_cost``
+    wherever per-row costs are accepted (``fit``, ``predict`` of the estimators
+    that decide per row, the cost metrics). It is a binary cost: "positive" is the
+    ``pos_label`` of the estimator or metric (the minority class by default).
+
+    Any finite values are allowed (a benefit is a negative cost); only the
+    differences within a row matter to a decision (see :func:`as_cost_matrix`).
+
+    Attributes
+    ----------
+    fp, fn, tp, tn : ndarray of shape (n_samples,)
+        Cost of each outcome for each row.
+
+    Notes
+    -----
+    ``np.asarray(costs)`` gives costcla's ``(n_samples, 4)`` layout, so an
+    :class:`ExampleCosts` sliced by scikit-learn's cross-validation (which indexes
+    per-row fit parameters) stays readable as costcla rows.
+
+    Examples
+    --------
+    >>> from costsense.costs import example_costs
+    >>> costs = example_costs(fp=[1.0, 2.0], fn=[10.0, 5.0], tp=0.5)
+    >>> costs.matrices(classes=[0, 1], pos_label=1)[0].tolist()
+    [[0.0, 1.0], [10.0, 0.5]]
+    """
+
+    fp: FloatArray
+    fn: FloatArray
+    tp: FloatArray
+    tn: FloatArray
+
+    def __post_init__(self) -> None:
+        arrays = {name: _part(name, getattr(self, name))[0] for name in _PARTS}
+        lengths = {a.shape[0] for a in arrays.values() if a is not None}
+        if any(a is None for a in arrays.values()) or len(lengths) != 1:
+            raise ValueError(
+                "ExampleCosts needs four 1-D arrays of one length; build it with "
+                "example_costs(fp=..., fn=..., tp=..., tn=...), which broadcasts "
+                "numbers."
+            )
+        for name, array in arrays.items():
+            assert array is not None
+            array.setflags(write=False)
+            object.__setattr__(self, name, array)
+
+    def __len__(self) -> int:
+        return int(self.fp.shape[0])
+
+    def __repr__(self) -> str:
+        return f"ExampleCosts(n_samples={len(self)})"
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> FloatArray:
+        """Return costcla's ``(n_samples, 4)`` layout ``[C_FP, C_FN, C_TP, C_TN]``."""
+        out = np.column_stack([self.fp, self.fn, self.tp, self.tn])
+        return out if dtype is None else out.astype(dtype)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(n_samples, 4)``, the shape of costcla's layout."""
+        return (len(self), 4)
+
+    def take(self, indices: ArrayLike) -> ExampleCosts:
+        """Return the costs of some rows (a cross-validation fold, a subset).
+
+        Parameters
+        ----------
+        indices : array-like of int or bool mask
+            Rows to keep, as for numpy indexing.
+
+        Returns
+        -------
+        ExampleCosts
+        """
+        index = np.asarray(indices)
+        return ExampleCosts(
+            fp=self.fp[index], fn=self.fn[index], tp=self.tp[index], tn=self.tn[index]
+        )
+
+    def __getitem__(self, key: Any) -> ExampleCosts:
+        """Rows of the costs (``costs[train]``), as :meth:`take`."""
+        if isinstance(key, tuple):  # scikit-learn's ``array[key, ...]``
+            key = key[0]
+        return self.take(key)
+
+    def matrices(self, classes: ArrayLike, pos_label: Any) -> FloatArray:
+        """One 2 x 2 cost matrix per row, in the order of ``classes``.
+
+        Parameters
+        ----------
+        classes : array-like of shape (2,)
+            The two labels (rows = truth, columns = prediction, in this order).
+        pos_label : hashable
+            The positive class: predicting it for a negative row is the false
+            positive.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2, 2)
+            ``out[:, neg, pos] = fp``, ``out[:, pos, neg] = fn``,
+            ``out[:, pos, pos] = tp``, ``out[:, neg, neg] = tn``.
+        """
+        classes = np.asarray(classes)
+        if classes.shape != (2,):
+            raise ValueError(
+                f"ExampleCosts are binary (FP, FN, TP, TN) but there are "
+                f"{classes.size} classes {classes.tolist()[:10]}; for more classes "
+                "give one (K, K) matrix per row, shape (n_samples, K, K)."
+            )
+        pos = _label_index(classes, pos_label)
+        neg = 1 - pos
+        out = np.empty((len(self), 2, 2))
+        out[:, neg, pos] = self.fp
+        out[:, pos, neg] = self.fn
+        out[:, pos, pos] = self.tp
+        out[:, neg, neg] = self.tn
+        return out
+
+    def rows(self, y: ArrayLike, classes: ArrayLike, pos_label: Any) -> FloatArray:
+        """Cost rows given the true labels: ``rows[i, j]``, predict ``classes[j]``.
+
+        Parameters
+        ----------
+        y : array-like of shape (n_samples,)
+            True labels.
+        classes : array-like of shape (2,)
+            The two labels, in column order.
+        pos_label : hashable
+            The positive class.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+        """
+        y = np.asarray(y)
+        if y.shape[0] != len(self):
+            raise ValueError(
+                f"sample_cost holds costs of {len(self)} rows but y has {y.shape[0]} "
+                "samples; give one cost per row (costs.take(indices) selects rows)."
+            )
+        classes = np.asarray(classes)
+        matrices = self.matrices(classes, pos_label)
+        return matrices[np.arange(len(self)), _class_indices(y, classes)]
+
+
+def example_costs(
+    *,
+    fp: ArrayLike | float,
+    fn: ArrayLike | float,
+    tp: ArrayLike | float = 0.0,
+    tn: ArrayLike | float = 0.0,
+    n_samples: int | None = None,
+) -> ExampleCosts:
+    """Example-dependent binary costs named by outcome (FP, FN, TP, TN).
+
+    Parameters
+    ----------
+    fp : float or array-like of shape (n_samples,)
+        Cost of a false positive (predicting the positive class for a negative row).
+    fn : float or array-like of shape (n_samples,)
+        Cost of a false negative (predicting negative for a positive row).
+    tp : float or array-like of shape (n_samples,), default=0.0
+        Cost of a true positive (an action's own cost, say an incentive or an
+        administrative cost).
+    tn : float or array-like of shape (n_samples,), default=0.0
+        Cost of a true negative.
+    n_samples : int, default=None
+        Number of rows, needed only when every part is a number (costs that do not
+        depend on the row; ``cost=`` states those more simply).
+
+    Returns
+    -------
+    ExampleCosts
+
+    Raises
+    ------
+    ValueError
+        Parts of different lengths, NaN or infinite values, a part that is not 1-D,
+        pandas Series whose indexes differ (so their rows may not be the same
+        rows), or only numbers without ``n_samples``.
+
+    Notes
+    -----
+    Numbers are broadcast to every row. Any finite values are allowed: a negative
+    cost is a benefit, and only the differences ``fn - tp`` and ``fp - tn`` matter
+    to a decision. Arrays are matched to rows by position; pandas Series are too,
+    and must then share one index (a Series from another frame, or reordered,
+    would pair one row's FP with another row's FN).
+
+    References
+    ----------
+    .. [1] A. Correa Bahnsen, D. Aouada, B. Ottersten, "Example-dependent
+       cost-sensitive logistic regression for credit scoring", ICMLA 2014.
+
+    Examples
+    --------
+    >>> from costsense.costs import example_costs
+    >>> costs = example_costs(fp=5.0, fn=[100.0, 20.0, 60.0], tp=5.0)
+    >>> len(costs), costs.tp.tolist()
+    (3, [5.0, 5.0, 5.0])
+    """
+    given = {"fp": fp, "fn": fn, "tp": tp, "tn": tn}
+    parts = {name: _part(name, value) for name, value in given.items()}
+    lengths = {
+        name: array.shape[0] for name, (array, _) in parts.items() if array is not None
+    }
+    if n_samples is not None:
+        if isinstance(n_samples, bool) or not isinstance(n_samples, Integral):
+            raise TypeError(f"n_samples must be an int, got {n_samples!r}.")
+        if n_samples < 1:
+            raise ValueError(f"n_samples must be >= 1, got {n_samples}.")
+    if not lengths and n_samples is None:
+        raise ValueError(
+            "example_costs: fp, fn, tp and tn are all numbers, so these costs do not "
+            "depend on the row. Pass them as class-level costs, cost=[[tn, fp], [fn, "
+            "tp]] (rows = truth, negative first), or give n_samples= to repeat them "
+            "on every row."
+        )
+    n = n_samples if n_samples is not None else next(iter(lengths.values()))
+    wrong = {name: length for name, length in lengths.items() if length != n}
+    if wrong:
+        stated = {**lengths, **({"n_samples": n_samples} if n_samples else {})}
+        raise ValueError(
+            f"example_costs: the parts have different lengths {stated}; give one cost "
+            "per row in every array part (numbers are repeated on every row)."
+        )
+    indexes = {name: index for name, (_, index) in parts.items() if index is not None}
+    if len(indexes) > 1:
+        names = list(indexes)
+        first = indexes[names[0]]
+        for name in names[1:]:
+            if not first.equals(indexes[name]):
+                raise ValueError(
+                    f"example_costs: {names[0]} and {name} are pandas Series with "
+                    "different indexes, so their rows may not be the same rows. Align "
+                    f"them first ({name}.reindex({names[0]}.index)), or pass arrays "
+                    "(.to_numpy()) in one row order."
+                )
+    arrays = {
+        name: (
+            array if array is not None else np.full(n, float(given[name]))  # type: ignore[arg-type]
+        )
+        for name, (array, _) in parts.items()
+    }
+    return ExampleCosts(**arrays)
+
+
+def row_cost_matrices(
+    sample_cost: Any,
+    classes: ArrayLike,
+    pos_label: Any = None,
+    *,
+    n_samples: int | None = None,
+) -> FloatArray:
+    """Per-row cost matrices for the rows being decided (their class unknown).
+
+    Parameters
+    ----------
+    sample_cost : ExampleCosts, array-like of shape (n_samples, K, K) or (n_samples, 4)
+        Costs that say what every decision would cost whatever the truth: named
+        four-part costs, one matrix per row, or for two classes costcla's rows
+        ``[C_FP, C_FN, C_TP, C_TN]``. Cost rows ``(n, K)`` given the true class,
+        or one cost per row, do not, and are refused.
+    classes : array-like of shape (K,)
+        The labels; matrices follow their order.
+    pos_label : hashable, default=None
+        The positive class (needed for the binary layouts).
+    n_samples : int, default=None
+        Expected number of rows (the rows of ``X``), checked if given.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, K, K)
+        ``out[r, i, j]``: for row ``r``, the cost of predicting ``classes[j]`` when
+        the truth is ``classes[i]``. Any finite values.
+    """
+    classes = np.asarray(classes)
+    k = classes.size
+    where = f"X has {n_samples} samples" if n_samples is not None else ""
+    if isinstance(sample_cost, ExampleCosts):
+        if n_samples is not None and len(sample_cost) != n_samples:
+            raise ValueError(
+                f"sample_cost holds costs of {len(sample_cost)} rows but {where}; "
+                "give one cost per row being decided."
+            )
+        if pos_label is None:
+            raise ValueError("four-part costs (FP, FN, TP, TN) need pos_label.")
+        return sample_cost.matrices(classes, pos_label)
+    try:
+        values = np.array(sample_cost, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("sample_cost must be numeric.") from None
+    n = values.shape[0] if values.ndim else 0
+    if values.ndim == 0 or (n_samples is not None and n != n_samples):
+        got = n if values.ndim else "no"
+        raise ValueError(
+            f"sample_cost has {got} rows but {where or 'one row per sample is needed'}"
+            "; give one cost matrix (or costcla row) per sample."
+        )
+    if not np.all(np.isfinite(values)):
+        raise ValueError(
+            "sample_cost contains NaN or infinite values; costs must be finite."
+        )
+    if values.shape == (n, k, k):
+        return values
+    if k == 2 and values.shape == (n, 4):
+        if pos_label is None:
+            raise ValueError("costcla rows [C_FP, C_FN, C_TP, C_TN] need pos_label.")
+        return ExampleCosts(
+            fp=values[:, 0], fn=values[:, 1], tp=values[:, 2], tn=values[:, 3]
+        ).matrices(classes, pos_label)
+    layouts = f"({n}, {k}, {k}) cost matrices" + (
+        f", ExampleCosts or ({n}, 4) costcla rows [C_FP, C_FN, C_TP, C_TN]"
+        if k == 2
+        else ""
+    )
+    raise ValueError(
+        f"sample_cost has shape {values.shape}; to decide rows whose class is "
+        f"unknown give {layouts}. A cost per row, or cost rows given the true "
+        "class, do not say what each decision would cost."
+    )
+
+
 def as_cost_rows(
     y: ArrayLike,
     classes: ArrayLike,
@@ -487,8 +862,11 @@ def as_cost_rows(
         Sorted class labels.
     cost : see :func:`as_cost_matrix`, default=None
         Class-level cost, used when ``sample_cost`` is None.
-    sample_cost : array-like of shape (n_samples,), (n_samples, K) or (n_samples, 4)
-        Example-dependent costs; see the module docstring.
+    sample_cost : ExampleCosts or array-like of shape (n_samples,), (n_samples, K), \
+(n_samples, 4) or (n_samples, K, K)
+        Example-dependent costs; see the module docstring. Named four-part costs
+        (:func:`example_costs`) and costcla's rows need a binary problem; one matrix
+        per row gives each sample the row of its true class.
     pos_label : hashable, default=None
         Positive class (minority if None), for ratios, pairs and costcla's layout.
     layout : {"auto", "rows", "costcla"}, default="auto"
@@ -505,11 +883,15 @@ def as_cost_rows(
     if sample_cost is None:
         matrix = as_cost_matrix(cost, classes, pos_label, y=y)
         return matrix[index]
+    if isinstance(sample_cost, ExampleCosts):
+        if classes.size != 2:
+            sample_cost.matrices(classes, None)  # refuses, naming the classes
+        layout = "costcla"  # its array is costcla's layout [C_FP, C_FN, C_TP, C_TN]
     try:
         values = np.array(sample_cost, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError("sample_cost must be numeric.") from None
-    if values.shape[0] != y.shape[0]:
+    if values.ndim == 0 or values.shape[0] != y.shape[0]:
         raise ValueError(
             f"sample_cost has {values.shape[0]} rows but y has {y.shape[0]} samples; "
             "give one cost (row) per sample."
@@ -538,11 +920,13 @@ def as_cost_rows(
         rows = costcla_to_cost_rows(values, y, classes, pos_label)
     elif values.ndim == 2 and values.shape[1] == k:
         rows = values
+    elif values.shape[1:] == (k, k):  # one matrix per row: the true class's row
+        rows = values[np.arange(y.shape[0]), index]
     else:
         raise ValueError(
             f"sample_cost has shape {values.shape}; expected (n_samples,), "
-            f"(n_samples, {k}) cost rows"
-            + (" or (n_samples, 4) costcla rows." if k == 2 else ".")
+            f"(n_samples, {k}) cost rows, (n_samples, {k}, {k}) matrices"
+            + (", ExampleCosts or (n_samples, 4) costcla rows." if k == 2 else ".")
         )
     if not np.any(rows > 0):
         raise ValueError("sample_cost is all zero: every error would be free.")

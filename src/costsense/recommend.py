@@ -71,8 +71,8 @@ from costsense._base import ClassifierBase, inner_fits
 from costsense.costs import (
     ResolvedCost,
     bayes_decision,
-    costcla_to_cost_rows,
     resolve_cost,
+    row_cost_matrices,
 )
 from costsense.utils._compat import StrOptions, _fit_context
 from costsense.utils._random import draw_seed, seeded_clone
@@ -438,54 +438,6 @@ def _tune_offset(
     if np.isinf(upper[k]):
         return float(lower[k] + 1.0)
     return float(0.5 * (lower[k] + upper[k]))
-
-
-def _row_matrices(
-    sample_cost: ArrayLike, classes: NDArray[Any], pos_label: Any, n: int
-) -> FloatArray:
-    """Return one cost matrix per row: ``M[r, i, j]``, predict ``j``, truth ``i``.
-
-    Accepts ``(n, K, K)`` matrices, or for two classes costcla's rows
-    ``[C_FP, C_FN, C_TP, C_TN]`` (converted by
-    :func:`costsense.costs.costcla_to_cost_rows`). Both say what every decision
-    would cost whatever the truth, which a decision needs and cost rows ``(n, K)``
-    (the cost of each prediction given the row's known class) do not.
-    """
-    try:
-        values = np.array(sample_cost, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError("sample_cost must be numeric.") from None
-    k = classes.size
-    if values.ndim == 0 or values.shape[0] != n:
-        got = values.shape[0] if values.ndim else "no"
-        raise ValueError(
-            f"sample_cost has {got} rows but X has {n} samples; give one cost "
-            "matrix (or costcla row) per sample."
-        )
-    if not np.all(np.isfinite(values)):
-        raise ValueError(
-            "sample_cost contains NaN or infinite values; costs must be finite."
-        )
-    if np.any(values < 0):
-        raise ValueError("sample_cost contains negative values; costs must be >= 0.")
-    if values.shape == (n, k, k):
-        return values
-    if k == 2 and values.shape == (n, 4):
-        matrices = np.empty((n, 2, 2))
-        for index, label in enumerate(classes):
-            truth = np.full(n, label, dtype=classes.dtype)
-            matrices[:, index, :] = costcla_to_cost_rows(
-                values, truth, classes, pos_label
-            )
-        return matrices
-    layouts = f"({n}, {k}, {k}) cost matrices" + (
-        f" or ({n}, 4) costcla rows [C_FP, C_FN, C_TP, C_TN]" if k == 2 else ""
-    )
-    raise ValueError(
-        f"sample_cost has shape {values.shape}; to decide rows whose class is "
-        f"unknown give {layouts}. A cost per row, or cost rows given the true "
-        "class, do not say what each decision would cost."
-    )
 
 
 # -------------------------------------------------------------------- options
@@ -935,7 +887,7 @@ class MinimumCostClassifier(ClassifierBase):
         per_row = None
         given = sample_cost
         if sample_cost is not None and len(shape) == 3:
-            per_row = _row_matrices(sample_cost, self.classes_, None, n)
+            per_row = row_cost_matrices(sample_cost, self.classes_, None, n_samples=n)
             given = per_row[np.arange(n), y_index]  # cost rows of the known classes
         resolved = resolve_cost(
             self.cost,
@@ -948,7 +900,9 @@ class MinimumCostClassifier(ClassifierBase):
         self.pos_label_ = resolved.pos_label
         costcla = k == 2 and len(shape) == 2 and shape[1] == 4
         if sample_cost is not None and per_row is None and costcla:
-            per_row = _row_matrices(sample_cost, self.classes_, resolved.pos_label, n)
+            per_row = row_cost_matrices(
+                sample_cost, self.classes_, resolved.pos_label, n_samples=n
+            )
         return (resolved.matrix if per_row is None else per_row), resolved
 
     def _folds(
@@ -1170,8 +1124,8 @@ class MinimumCostClassifier(ClassifierBase):
         matrices = (
             self.cost_matrix_
             if sample_cost is None
-            else _row_matrices(
-                sample_cost, self.classes_, self.pos_label_, proba.shape[0]
+            else row_cost_matrices(
+                sample_cost, self.classes_, self.pos_label_, n_samples=proba.shape[0]
             )
         )
         decided = _decide(

