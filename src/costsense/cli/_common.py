@@ -14,10 +14,13 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from costsense.costs import ExampleCosts
 
 from costsense.cli._options import COLUMN_PREFIX, COST_PARTS, UsageError
 
@@ -577,8 +580,9 @@ class CostOptions:
         The positive class of a binary problem.
     parts : dict or None
         The four parts as given (:func:`cost_parts`), for "parts".
-    rows : ndarray of shape (n_samples, 4) or None
-        Per-row costs ``[C_FP, C_FN, C_TP, C_TN]`` when a part is a column.
+    rows : ExampleCosts or None
+        Each row's FP, FN, TP and TN costs when a part is a column (what the
+        models' ``fit`` takes as ``sample_cost``).
     matrices : ndarray of shape (n_samples, 2, 2) or None
         Each row's true cost matrix (rows: truth, columns: prediction, in sorted
         class order) when a part is a column: what the metrics are computed on.
@@ -589,7 +593,7 @@ class CostOptions:
     kind: str
     matrix: NDArray[np.float64]
     pos_label: Any
-    rows: NDArray[np.float64] | None
+    rows: ExampleCosts | None
     describe: str
     parts: dict[str, float | str] | None = None
     matrices: NDArray[np.float64] | None = None
@@ -599,8 +603,8 @@ def part_costs(
     parts: dict[str, float | str],
     cost_columns: dict[str, NDArray[np.float64]],
     n_rows: int,
-) -> NDArray[np.float64]:
-    """Each row's ``[C_FP, C_FN, C_TP, C_TN]`` from the four parts.
+) -> ExampleCosts:
+    """Each row's four costs from the parts (:func:`costsense.costs.example_costs`).
 
     Parameters
     ----------
@@ -613,29 +617,23 @@ def part_costs(
 
     Returns
     -------
-    ndarray of shape (n_rows, 4)
+    ExampleCosts
+        Its ``matrices(classes, pos_label)`` are the rows' true 2 x 2 costs.
     """
-    rows = np.empty((n_rows, 4))
-    for k, (part, *_) in enumerate(COST_PARTS):
-        value = parts[part]
-        rows[:, k] = cost_columns[value] if isinstance(value, str) else value
-    return rows
+    from costsense.costs import example_costs
 
-
-def parts_matrices(
-    rows: NDArray[np.float64], classes: NDArray[Any], pos_label: Any
-) -> NDArray[np.float64]:
-    """Each row's 2 x 2 cost matrix (truth by prediction) from its four costs."""
-    from costsense.experiments import row_cost_matrices
-
-    return row_cost_matrices(rows, classes, pos_label)
+    values = {
+        part: cost_columns[value] if isinstance(value, str) else float(value)
+        for part, value in parts.items()
+    }
+    return example_costs(**values, n_samples=n_rows)
 
 
 def parts_matrix(
     parts: dict[str, float | str], classes: NDArray[Any], pos_label: Any
 ) -> NDArray[np.float64]:
     """Build the 2 x 2 class-level matrix of four constant parts (diagonal kept)."""
-    return parts_matrices(part_costs(parts, {}, 1), classes, pos_label)[0]
+    return part_costs(parts, {}, 1).matrices(classes, pos_label)[0]
 
 
 def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
@@ -687,7 +685,7 @@ def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
                 parts=data.parts,
             )
         rows = part_costs(data.parts, data.cost_columns, data.y.shape[0])
-        matrices = parts_matrices(rows, classes, pos_label)
+        matrices = rows.matrices(classes, pos_label)
         return CostOptions(
             "parts",
             matrices.mean(axis=0),

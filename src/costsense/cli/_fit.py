@@ -29,7 +29,6 @@ from costsense.cli._common import (
     new_output,
     part_columns,
     part_costs,
-    parts_matrices,
     read_cost_column,
     read_data,
     read_frame,
@@ -262,7 +261,7 @@ def run_predict(args: argparse.Namespace) -> int:
     classes = model.classes_
     cost = metadata["cost"]
     if rows is not None:
-        matrices = parts_matrices(rows, classes, metadata["pos_label"])
+        matrices = rows.matrices(classes, metadata["pos_label"])
     else:
         matrices = np.broadcast_to(
             np.asarray(cost["matrix"]), (frame.shape[0], classes.size, classes.size)
@@ -301,10 +300,8 @@ def run_predict(args: argparse.Namespace) -> int:
     return 0
 
 
-def _column_rows(
-    frame: Any, metadata: dict[str, Any], path: str
-) -> NDArray[np.float64] | None:
-    """Each row's costs ``[C_FP, C_FN, C_TP, C_TN]`` from the model's cost columns."""
+def _column_rows(frame: Any, metadata: dict[str, Any], path: str) -> Any:
+    """Each row's costs (an ExampleCosts) from the model's cost columns, or None."""
     cost = metadata["cost"]
     if not cost["columns"]:
         return None
