@@ -175,17 +175,26 @@ def _check_cost(metadata: dict[str, Any], n_classes: int, path: str) -> None:
             "its metadata says the cost columns are not features, but lists them "
             "as features",
         )
-    if not columns:
-        parts_values: dict[str, float | str] = {k: float(v) for k, v in parts.items()}
-        expected = parts_matrix(
-            parts_values, np.asarray(metadata["classes"]), metadata["pos_label"]
+    # the matrix is the mean of the training rows' matrices: where a part is a
+    # constant, its entry is that constant (a column's entry is its mean)
+    classes, pos_label = np.asarray(metadata["classes"]), metadata["pos_label"]
+    constants = parts_matrix(
+        {k: 0.0 if isinstance(v, str) else float(v) for k, v in parts.items()},
+        classes,
+        pos_label,
+    )
+    from_columns = parts_matrix(
+        {k: 1.0 if isinstance(v, str) else 0.0 for k, v in parts.items()},
+        classes,
+        pos_label,
+    )
+    fixed = from_columns == 0
+    if not np.allclose(values[fixed], constants[fixed], rtol=1e-12, atol=0):
+        raise _fail(
+            path,
+            f"its metadata's cost matrix {values.tolist()} does not hold its "
+            f"constant cost parts {parts}",
         )
-        if not np.array_equal(expected, values):
-            raise _fail(
-                path,
-                f"its metadata's cost matrix {values.tolist()} is not that of its "
-                f"cost parts {expected.tolist()}",
-            )
 
 
 def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:
