@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from costsense.cli._options import COLUMN_PREFIX, COST_PARTS, UsageError
+
 if TYPE_CHECKING:
     from costsense.costs import ExampleCosts
-
-from costsense.cli._options import COLUMN_PREFIX, COST_PARTS, UsageError
 
 __all__ = [
     "CostOptions",

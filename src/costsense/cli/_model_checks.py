@@ -3,8 +3,10 @@
 :func:`check_metadata` runs before anything is constructed: every field
 ``costsense fit`` writes, of the kind it writes (a known model and base, columns
 with their kinds, at least two distinct classes, a K x K matrix of finite
-non-negative costs, ...). :func:`check_model` runs once skops has built the
-pipeline from allowed types only, before it predicts anything:
+non-negative costs, cost parts that are finite costs or column names, cost columns
+that are those of the parts and are features exactly when it says so, constant
+parts that are the matrix's entries, ...). :func:`check_model` runs once skops has
+built the pipeline from allowed types only, before it predicts anything:
 
 - the pipeline is the one ``costsense fit`` builds from that metadata: the same
   steps, the same estimator classes and the same parameters (model, base, costs,
