@@ -14,6 +14,7 @@ from costsense.costs import (
     bayes_threshold,
     binary_costs_from_matrix,
     check_cost_matrix,
+    cost_reduction,
     cost_rows_from_scores,
     costcla_to_cost_rows,
     example_costs,
@@ -22,6 +23,8 @@ from costsense.costs import (
     row_cost_matrices,
     sample_costs,
     task_scores,
+    zero_diagonal,
+    zero_diagonal_rows,
 )
 
 positive_floats = st.floats(min_value=1e-3, max_value=1e3)
@@ -90,7 +93,8 @@ def test_balanced_costs_are_inverse_class_frequencies():
         ((1, 2, 3), "binary cost"),
         ("5", "string"),
         ([[0, 1], [-1, 0]], "negative"),
-        ([[1, 1], [1, 0]], "zero diagonal"),
+        ([[1, 1], [1, 0]], "every error costs what the correct prediction costs"),
+        ([[2, 1], [5, 0]], r"less than cost\[0, 0\] = 2.*negative regret"),
         ([[0, np.nan], [1, 0]], "NaN"),
         ([[0, 1, 1], [1, 0, 1]], "square"),
         ([[0, 0], [1, 0]], "> 0|no positive"),
@@ -329,3 +333,39 @@ def test_experiments_keep_the_name_row_cost_matrices():
     from costsense.experiments import row_cost_matrices as reexported
 
     assert reexported is row_cost_matrices
+
+
+# ------------------------------------------------------------ any real diagonal
+def test_adding_a_constant_to_each_truth_row_changes_no_bayes_decision():
+    rng = np.random.default_rng(3)
+    proba = rng.dirichlet(np.ones(3), size=200)
+    matrix = rng.uniform(1, 10, (3, 3))
+    np.fill_diagonal(matrix, 0.0)
+    shift = rng.uniform(-5, 5, 3)
+    shifted = matrix + shift[:, None]
+    assert_array_equal(bayes_decision(proba, shifted), bayes_decision(proba, matrix))
+    # per-row matrices, each shifted by its own constants
+    per_row = rng.uniform(0, 10, (200, 3, 3))
+    row_shift = rng.uniform(-5, 5, (200, 3, 1))
+    assert_array_equal(
+        bayes_decision(proba, per_row + row_shift), bayes_decision(proba, per_row)
+    )
+
+
+def test_a_matrix_with_a_diagonal_keeps_its_costs_and_decides_by_differences():
+    matrix = [[1.0, 3.0], [12.0, 2.0]]  # a correct decision costs 1 or 2
+    assert_array_equal(check_cost_matrix(matrix), matrix)
+    assert_array_equal(zero_diagonal(matrix), [[0.0, 2.0], [10.0, 0.0]])
+    # C1 = 12 - 2 (false negative over true positive), C2 = 3 - 1
+    assert binary_costs_from_matrix(matrix, [0, 1], 1) == (10.0, 2.0)
+    # benefits (negative costs) are allowed when errors still cost more
+    assert_array_equal(check_cost_matrix([[-4.0, 1.0], [5.0, -1.0]])[0], [-4.0, 1.0])
+
+
+def test_the_reduction_relabels_rows_whose_error_is_cheaper_than_being_right():
+    rows = np.array([[0.0, 5.0], [3.0, 1.0], [2.0, 7.0], [6.0, 4.0]])
+    y_index = np.array([0, 1, 1, 1])  # row 2's error (2) is cheaper than right (7)
+    index, weight = cost_reduction(rows, y_index)
+    assert_array_equal(index, [0, 1, 0, 1])
+    assert_array_equal(weight, np.abs(rows[:, 1] - rows[:, 0]))
+    assert_array_equal(zero_diagonal_rows(rows, y_index)[2], [-5.0, 0.0])

@@ -383,3 +383,23 @@ def test_sample_weight_reaches_the_candidates_and_weighs_the_chosen_cost():
             random_state=0,
         ).fit(X, y, sample_weight=w)
     assert list(mixed.candidates_) == ["logisticregression"]
+
+
+def test_a_diagonal_shift_changes_no_decision_of_the_recommended_model():
+    from costsense.metrics import misclassification_cost
+
+    X, y = make_classification(n_samples=240, weights=[0.8], random_state=4)
+    matrix = np.array([[0.0, 1.0], [4.0, 0.0]])
+    shifted = matrix + np.array([[2.0], [-1.0]])  # a constant per truth row
+
+    def fitted(cost):
+        return MinimumCostClassifier(
+            cost=cost, candidates=[LogisticRegression()], random_state=0
+        ).fit(X, y)
+
+    plain, moved = fitted(matrix), fitted(shifted)
+    assert moved.chosen_ == plain.chosen_ and moved.rule_ == plain.rule_
+    assert_array_equal(moved.predict(X), plain.predict(X))
+    spent = misclassification_cost(y, moved.predict(X), cost=shifted)
+    expected = misclassification_cost(y, plain.predict(X), cost=matrix)
+    assert spent == expected + 2.0 * np.sum(y == 0) - 1.0 * np.sum(y == 1)

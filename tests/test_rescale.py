@@ -375,3 +375,65 @@ def test_grid_search_by_cost_picks_the_cheapest_setting():
     scores = search.cv_results_["mean_test_score"]
     assert search.best_index_ == int(np.argmax(scores))
     assert np.all(scores <= 0)  # negated costs
+
+
+# ------------------------------------------------------------ any real diagonal
+def _three_classes(seed=0):
+    return make_classification(
+        n_samples=300,
+        n_features=5,
+        n_informative=3,
+        n_redundant=0,
+        n_classes=3,
+        n_clusters_per_class=1,
+        random_state=seed,
+    )
+
+
+@pytest.mark.parametrize("three", [False, True])
+def test_a_diagonal_shift_changes_no_decision_and_costs_exactly_the_shift(three):
+    from costsense.metrics import misclassification_cost
+
+    X, y = _three_classes() if three else _binary()
+    k = np.unique(y).size
+    if three:  # consistent pairwise ratios, so the weighting is exact too
+        matrix = np.array([[0.0, 1.0, 1.0], [4.0, 0.0, 4.0], [2.0, 2.0, 0.0]])
+    else:
+        matrix = np.array([[0.0, 1.0], [8.0, 0.0]])
+    shift = np.array([2.0, -1.0, 4.0])[:k]  # dyadic: the differences stay exact
+    shifted = matrix + shift[:, None]
+    for make in (
+        lambda c: ThresholdMoving(LogisticRegression(), cost=c),
+        lambda c: CostWeighting(LogisticRegression(), cost=c),
+    ):
+        plain, moved = make(matrix).fit(X, y), make(shifted).fit(X, y)
+        assert_array_equal(moved.predict(X), plain.predict(X))
+        assert_array_equal(moved.cost_matrix_, shifted)  # the true costs are kept
+        spent = misclassification_cost(y, moved.predict(X), cost=shifted)
+        assert spent == misclassification_cost(
+            y, plain.predict(X), cost=matrix
+        ) + float(shift[y].sum())
+
+
+def test_per_row_errors_cheaper_than_being_right_are_relabelled_and_weighted():
+    # Zadrozny et al. (2003): a row whose cheaper decision is not its class is
+    # learnt as that class, with weight |cost difference|.
+    X, y = _binary()
+    rng = np.random.default_rng(5)
+    fp, fn = rng.uniform(1, 4, y.size), rng.uniform(2, 9, y.size)
+    tp = np.where(rng.random(y.size) < 0.3, 10.0, 0.5)  # an offer dearer than a loss
+    costs = np.c_[fp, fn, tp, np.zeros(y.size)]
+    ours = CostWeighting(LogisticRegression(), pos_label=1).fit(X, y, sample_cost=costs)
+    positive_but_cheaper_negative = (y == 1) & (fn < tp)
+    assert positive_but_cheaper_negative.any()
+    label = np.where(positive_but_cheaper_negative, 0, y)
+    weight = np.where(y == 1, np.abs(fn - tp), fp)
+    oracle = LogisticRegression().fit(X, label, sample_weight=weight)
+    assert_allclose(ours.estimator_.coef_, oracle.coef_, rtol=1e-6)
+
+
+def test_per_row_costs_that_make_one_class_cheapest_everywhere_are_refused():
+    X, y = _binary()
+    rows = np.c_[np.zeros(y.size), np.full(y.size, 3.0)]  # class 0 is always free
+    with pytest.raises(ValueError, match="class 0 the cheaper prediction for every"):
+        CostWeighting(LogisticRegression()).fit(X, y, sample_cost=rows)

@@ -349,7 +349,12 @@ class BinaryCostClassifier(ClassifierBase):
         """Validate; return ``X``, ``y`` in {-1, +1}, costs ``c`` and weights.
 
         Sets ``classes_``, ``pos_label_``, ``cost_matrix_`` and ``costs_`` (the
-        pair ``(C1, C2)``: mean false-negative and false-positive costs).
+        pair ``(C1, C2)``: mean false-negative and false-positive costs, each
+        row's diagonal subtracted). The signs and costs are the reduction of
+        :func:`costsense.costs.cost_reduction`: each row's cheaper class and what
+        the other costs more, so costs of correct decisions (true-positive and
+        true-negative costs) enter as differences, and a row whose error is
+        cheaper than being right is learnt as that cheaper class.
         """
         start = self._start_fit(X, y, sample_weight, sample_cost, binary=True)
         resolved = start.cost
@@ -357,8 +362,16 @@ class BinaryCostClassifier(ClassifierBase):
         self.costs_ = binary_costs_from_matrix(
             resolved.matrix, self.classes_, resolved.pos_label
         )
-        signs = np.where(resolved.y_index == resolved.pos_index, 1.0, -1.0)
-        return start.X, signs, resolved.sample_cost, start.sample_weight
+        index, c = resolved.reduction()
+        if np.unique(index).size < 2:
+            label = _plain_value(self.classes_[index[0]])
+            raise ValueError(
+                f"{type(self).__name__}: the per-row costs make class {label!r} the "
+                "cheaper prediction for every training row, so there is nothing to "
+                "learn: predict that class, or check the signs of sample_cost."
+            )
+        signs = np.where(index == resolved.pos_index, 1.0, -1.0)
+        return start.X, signs, c, start.sample_weight
 
     def _fit_platt(
         self,

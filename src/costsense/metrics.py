@@ -200,13 +200,19 @@ def _cost_rows(
         # costs; still refuse malformed costs rather than ignore them.
         if sample_cost is not None:
             values = np.asarray(sample_cost, dtype=np.float64)
-            if values.shape[0] != y_true.shape[0]:
+            if values.ndim == 0 or values.shape[0] != y_true.shape[0]:
+                got = values.shape[0] if values.ndim else "no"
                 raise ValueError(
-                    f"sample_cost has {values.shape[0]} rows but y_true has "
+                    f"sample_cost has {got} rows but y_true has "
                     f"{y_true.shape[0]} samples; give one cost (row) per sample."
                 )
-            if not np.all(np.isfinite(values)) or np.any(values < 0):
-                raise ValueError("sample_cost must be finite and non-negative.")
+            if not np.all(np.isfinite(values)) or (
+                values.ndim == 1 and np.any(values < 0)
+            ):
+                raise ValueError(
+                    "sample_cost must be finite (and, one cost of an error per row, "
+                    "non-negative)."
+                )
         elif cost is None:
             raise ValueError(
                 "cost is None: a cost metric needs the costs. Pass cost= (a ratio "
@@ -336,9 +342,10 @@ def savings_score(
         np.dot(weight, rows[np.arange(rows.shape[0]), _index(classes, y_pred)])
     )
     base = float((weight @ rows).min())
-    if base == 0:
+    if base <= 0:
         warnings.warn(
-            "savings_score is undefined: a constant prediction already costs 0.",
+            "savings_score is undefined: a constant prediction already costs "
+            f"{base:g} (savings are a share of a positive cost).",
             UndefinedMetricWarning,
             stacklevel=2,
         )

@@ -61,6 +61,7 @@ from costsense.costs import (
     bayes_decision,
     bayes_threshold,
     binary_costs_from_matrix,
+    zero_diagonal,
 )
 from costsense.utils._compat import (
     HasMethods,
@@ -96,7 +97,8 @@ def consistent_class_weights(cost_matrix: ArrayLike) -> FloatArray | None:
     Parameters
     ----------
     cost_matrix : array-like of shape (K, K)
-        A valid cost matrix.
+        A valid cost matrix; each row's diagonal entry is subtracted first
+        (:func:`costsense.costs.zero_diagonal`, which changes no decision).
 
     Returns
     -------
@@ -115,7 +117,7 @@ def consistent_class_weights(cost_matrix: ArrayLike) -> FloatArray | None:
     >>> print(consistent_class_weights([[0, 1, 1], [5, 0, 1], [1, 1, 0]]))
     None
     """
-    matrix = np.asarray(cost_matrix, dtype=np.float64)
+    matrix = zero_diagonal(cost_matrix)  # a row's constant changes no decision
     k = matrix.shape[0]
     if np.any(matrix[~np.eye(k, dtype=bool)] <= 0):
         return None
@@ -136,18 +138,36 @@ def consistent_class_weights(cost_matrix: ArrayLike) -> FloatArray | None:
     return weights * (row_means.sum() / weights.sum())
 
 
-def _cost_weights(resolved: ResolvedCost, estimator_name: str) -> FloatArray:
-    """Per-sample weight ``c_i`` of the rescaling reductions.
+def _cost_weights(
+    resolved: ResolvedCost, estimator_name: str
+) -> tuple[NDArray[np.intp], FloatArray]:
+    """Class index and weight ``c_i`` of each sample for the rescaling reductions.
 
-    Binary (class-level or example-dependent): the cost of an error on the sample,
-    exact (Zadrozny et al. 2003). More classes, class-level: Zhou & Liu's
-    consistent weights when they exist, else each class's mean error cost with a
-    warning. More classes, example-dependent: each sample's mean error cost.
+    Binary (class-level or example-dependent): each sample's cheapest class and
+    what the other costs more (:func:`costsense.costs.cost_reduction`, exact by
+    Zadrozny et al. 2003; a row whose error is cheaper than being right is
+    relabelled to that class). More classes, class-level: the true classes, with
+    Zhou & Liu's consistent weights of the zero-diagonal matrix when they exist,
+    else each class's mean error cost with a warning. More classes,
+    example-dependent: the reduction, each sample's mean extra cost of the other
+    classes.
     """
     k = resolved.classes.size
     if k == 2 or resolved.example_dependent:
-        return resolved.sample_cost
-    weights = consistent_class_weights(resolved.matrix)
+        index, weight = resolved.reduction()
+        left = np.unique(index)
+        if left.size < 2:
+            label = resolved.classes[left[0]]
+            label = label.item() if isinstance(label, np.generic) else label
+            raise ValueError(
+                f"{estimator_name}: the per-row costs make class {label!r} the "
+                "cheaper prediction for every training row (its errors cost less "
+                "than being right on the other rows), so there is nothing to learn: "
+                "predict that class, or check the signs of sample_cost."
+            )
+        return index, weight
+    matrix = zero_diagonal(resolved.matrix)
+    weights = consistent_class_weights(matrix)
     if weights is None:
         warnings.warn(
             f"{estimator_name}: the {k} x {k} cost matrix is not consistent (Zhou & "
@@ -157,8 +177,8 @@ def _cost_weights(resolved: ResolvedCost, estimator_name: str) -> FloatArray:
             UserWarning,
             stacklevel=4,
         )
-        weights = resolved.matrix.sum(axis=1) / (k - 1)
-    return weights[resolved.y_index]
+        weights = matrix.sum(axis=1) / (k - 1)
+    return resolved.y_index, weights[resolved.y_index]
 
 
 # ------------------------------------------------------------------- the base
@@ -420,12 +440,12 @@ class CostWeighting(_CostSensitiveWrapper):
         resolved: ResolvedCost,
         sample_weight: FloatArray | None,
     ) -> None:
-        weight = _cost_weights(resolved, type(self).__name__)
+        index, weight = _cost_weights(resolved, type(self).__name__)
         if sample_weight is not None:
             weight = weight * sample_weight
         if weight.sum() <= 0:
             raise ValueError("every sample has zero cost-weight; check the costs.")
-        self.estimator_ = self._fit_base(X, y, weight)
+        self.estimator_ = self._fit_base(X, self.classes_[index], weight)
 
     @available_if(_base_has("decision_function"))
     def decision_function(self, X: ArrayLike) -> FloatArray:
@@ -551,7 +571,8 @@ class RejectionSampling(_CostSensitiveWrapper):
         resolved: ResolvedCost,
         sample_weight: FloatArray | None,
     ) -> None:
-        weight = _cost_weights(resolved, type(self).__name__)
+        index, weight = _cost_weights(resolved, type(self).__name__)
+        y = self.classes_[index]  # the reduction's labels (see _cost_weights)
         if sample_weight is not None:
             weight = weight * sample_weight
         if weight.max() <= 0:
@@ -562,7 +583,7 @@ class RejectionSampling(_CostSensitiveWrapper):
         for _ in range(self.n_estimators):
             for _attempt in range(100):
                 keep = rng.random_sample(X.shape[0]) < accept
-                if np.unique(resolved.y_index[keep]).size == self.classes_.size:
+                if np.unique(index[keep]).size == np.unique(index).size:
                     break
             else:
                 raise ValueError(

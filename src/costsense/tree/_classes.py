@@ -485,11 +485,16 @@ class _ClassifierTargets(ClassifierBase):
         )
         self.cost_matrix_ = resolved.matrix
         self.pos_label_ = resolved.pos_label
+        rows = resolved.rows
+        if rows.min() < 0:
+            # benefits (negative costs): one constant added to every cost changes
+            # no leaf's decision and no comparison of splits by total cost
+            rows = rows - rows.min()
         if scores is None:
-            scores = task_scores(resolved.rows)
+            scores = task_scores(rows)
         if weight is None:
             weight = np.ones(n)
-        return start.X, scores, resolved.rows, weight, start.y_index
+        return start.X, scores, rows, weight, start.y_index
 
     def _prepared(
         self,
