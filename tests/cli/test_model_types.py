@@ -3,10 +3,9 @@
 One test fits every catalog model on every base it accepts (ensembles cut to three
 members), with integer and string labels, both missing-value policies, three
 classes where the model handles them and per-row costs where it takes them (with
-true-positive and true-negative costs for two of them); each
-file must load and predict exactly as the fitted model did, and together the
-files must use every entry of the allowlist (an unused entry is a type trusted
-for nothing).
+true-positive and true-negative costs for two of them); each file must load and
+predict exactly as the fitted model did, and together the files must use every
+entry of the allowlist (an unused entry is a type trusted for nothing).
 """
 
 import json
