@@ -257,8 +257,8 @@ def refusals(
     list of (str, str)
         ``(option, message)`` pairs, the option being the command-line option at
         fault (``"--model"``, ``"--base"`` or ``"--fn-cost"``, the first per-row
-        cost option); empty when
-        every model can run. Unknown names are reported alone.
+        cost option); empty when every model can run. Unknown names are reported
+        alone.
     """
     unknown = [m for m in models if m not in CATALOG]
     if unknown:
