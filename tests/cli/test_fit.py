@@ -143,7 +143,8 @@ def test_a_three_class_cost_matrix_in_evaluate_fit_and_predict(tmp_path, capsys)
     assert status == 2 and "handle two classes only" in capsys.readouterr().err
 
 
-def test_cost_column_moves_each_rows_decision_with_its_amount(tmp_path):
+@pytest.mark.parametrize("spelling", ["fn-cost", "deprecated cost-column"])
+def test_cost_column_moves_each_rows_decision_with_its_amount(spelling, tmp_path):
     rng = np.random.default_rng(0)
     n = 300
     y = (rng.random(n) < 0.3).astype(int)
@@ -153,11 +154,14 @@ def test_cost_column_moves_each_rows_decision_with_its_amount(tmp_path):
         tmp_path / "train.csv", index=False
     )
     saved = tmp_path / "m.skops"
+    option = "--fn-cost" if spelling == "fn-cost" else "--cost-column"
     assert cli.main(["fit", "--csv", str(tmp_path / "train.csv"), "--target", "label",
-                     "--cost-column", "amount", "--fp-cost", "2", "--model",
+                     option, "amount", "--fp-cost", "2", "--model",
                      "threshold", "--out", str(saved)]) == 0  # fmt: skip
     model, metadata = load_model(str(saved))
-    assert "amount" not in metadata["columns"]  # a cost, not a feature
+    assert metadata["columns"] == {"x": "numeric", "amount": "numeric"}  # a feature
+    assert metadata["cost"]["parts"] == {"fp": 2.0, "fn": "amount", "tp": 0.0,
+                                         "tn": 0.0}  # fmt: skip
     grid = np.linspace(-2, 3, 11)
     new = pd.DataFrame({"x": np.tile(grid, 2), "amount": np.repeat([1.0, 40.0], 11)})
     new.to_csv(tmp_path / "new.csv", index=False)
@@ -174,7 +178,7 @@ def test_cost_column_moves_each_rows_decision_with_its_amount(tmp_path):
         np.where(expected == 1, (1 - p) * 2, p * new["amount"]),
     )
     new.drop(columns="amount").to_csv(tmp_path / "no_amount.csv", index=False)
-    with pytest.raises(UsageError, match="no column 'amount'"):
+    with pytest.raises(UsageError, match=r"no cost columns \['amount'\]"):
         from costsense.cli._fit import run_predict
 
         run_predict(

@@ -970,7 +970,8 @@ def _with_metadata(genuine: Genuine, path: Path, **changes: Any) -> Path:
 
 LIES = [
     ("cost", {"cost": {"kind": "ratio", "matrix": [[0.0, 1.0], [1.0, 0.0]],
-                       "column": None, "fp_cost": None}}),
+                       "parts": None, "columns": [],
+                       "columns_are_features": True}}),
     ("classes", {"classes": [1, 0]}),
     ("columns", {"columns": {"g1": "numeric", "f2": "numeric", "f3": "numeric"}}),
     ("model", {"model": "weighting"}),
@@ -996,8 +997,8 @@ def test_lying_metadata_on_a_genuine_model_is_refused_naming_the_field(
 
 
 def test_lying_costs_are_refused_by_the_command_line_too(genuine, tmp_path, capsys):
-    costs = {"kind": "ratio", "matrix": [[0.0, 1.0], [25.0, 0.0]], "column": None,
-             "fp_cost": None}  # fmt: skip
+    costs = {"kind": "ratio", "matrix": [[0.0, 1.0], [25.0, 0.0]], "parts": None,
+             "columns": [], "columns_are_features": True}  # fmt: skip
     path = _with_metadata(genuine, tmp_path / "lying.skops", cost=costs)
     assert _predict(path, genuine.csv, tmp_path / "p.csv") == 2
     assert "cost" in _one_line(capsys.readouterr().err)

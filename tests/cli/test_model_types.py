@@ -2,10 +2,10 @@
 
 One test fits every catalog model on every base it accepts (ensembles cut to three
 members), with integer and string labels, both missing-value policies, three
-classes where the model handles them and per-row costs where it takes them; each
-file must load and predict exactly as the fitted model did, and together the
-files must use every entry of the allowlist (an unused entry is a type trusted
-for nothing).
+classes where the model handles them and per-row costs where it takes them (with
+true-positive and true-negative costs for two of them); each file must load and
+predict exactly as the fitted model did, and together the files must use every
+entry of the allowlist (an unused entry is a type trusted for nothing).
 """
 
 import json
@@ -68,6 +68,9 @@ def _configurations():
             yield model, None, 3, "str", "raise", False, "4", 2
         if spec.row_costs:
             yield model, None, 2, "int", "impute", True, "4", 2
+    # per-row costs with a true positive's cost (a non-zero diagonal)
+    yield "minimum-cost", None, 2, "str", "raise", "tp", "4", 2
+    yield "weighting", "tree", 2, "int", "raise", "tp", "4", 2
     # gradient boosting's multinomial loss, held only by a 3-class model
     yield "plain", "hist-gradient-boosting", 3, "int", "impute", False, "4", 2
     # a cost so high that MetaCost relabels every row positive and keeps a constant
@@ -122,7 +125,9 @@ def test_every_model_fit_writes_loads_and_predicts_identically(
             matrix.to_csv(tmp_path / f"c{n}.csv")
             costs = ["--cost-matrix", str(tmp_path / f"c{n}.csv")]
         elif rows:
-            costs = ["--cost-column", "amount", "--fp-cost", "2"]
+            costs = ["--fn-cost", "amount", "--fp-cost", "2"]
+            if rows == "tp":
+                costs += ["--tp-cost", "1.5", "--tn-cost", "0.25"]
         saved = tmp_path / f"m{n}.skops"
         argv = ["fit", "--csv", str(data), "--target", "label", "--model", model,
                 "--missing", missing, "--out", str(saved), *costs]  # fmt: skip
@@ -135,7 +140,7 @@ def test_every_model_fit_writes_loads_and_predicts_identically(
                 problems.append((model, base, k, capsys.readouterr().err[-300:]))
                 continue
             loaded, metadata = _fit.load_model(str(saved))
-            X = frame.drop(columns=["label", "amount"] if rows else ["label"])
+            X = frame.drop(columns=["label"])  # a cost column stays a feature
             kept = fitted[str(saved)]
             np.testing.assert_array_equal(loaded.predict(X), kept.predict(X))
             if hasattr(kept, "predict_proba"):

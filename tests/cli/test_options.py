@@ -36,9 +36,12 @@ def test_help_imports_no_heavy_module():
 
 def test_usage_errors_exit_2_in_one_line(capsys):
     with pytest.raises(SystemExit) as parse_error:  # argparse's own usage errors
-        cli.main(["evaluate", "--dataset", "pima"])  # no cost
+        cli.main(["evaluate", "--dataset", "pima", "--folds", "five"])
     assert parse_error.value.code == 2
     capsys.readouterr()
+    assert cli.main(["evaluate", "--dataset", "pima"]) == 2  # no cost
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "give the costs: --cost" in err
     status = cli.main(["evaluate", "--dataset", "pima", "--cost", "5", "--model", "x"])
     assert status == 2
     err = capsys.readouterr().err

@@ -2,8 +2,8 @@
 
 ``costsense evaluate``
     Stratified k-fold cross-validation of named models on a KEEL set or a CSV
-    file, printing mean (std) of cost, recall, precision, G-mean, F1 and AUC
-    (cost, accuracy, balanced accuracy and kappa for more than two classes).
+    file, printing mean (std) of cost, savings, recall, precision, G-mean, F1 and
+    AUC (cost, accuracy, balanced accuracy and kappa for more than two classes).
 ``costsense fit`` / ``costsense predict``
     Train a named model on a whole CSV file and save it with its metadata
     (skops); apply it to a new file, writing each row's class, probabilities
@@ -19,8 +19,10 @@
 ``costsense report DIR``
     Rebuild the report of a results store.
 
-Costs are given as ``--cost`` (a ratio or a pair), ``--cost-matrix`` (a K x K CSV)
-or ``--cost-column`` (each row's cost of a missed positive, with ``--fp-cost``).
+Costs are given as ``--cost`` (a ratio or a pair), ``--cost-matrix`` (a K x K CSV),
+or ``--fn-cost``, ``--fp-cost``, ``--tp-cost``, ``--tn-cost`` (two classes; each a
+number or a column of ``--csv`` holding each row's cost, a feature too unless
+``--drop-cost-columns``).
 The command never writes over its inputs or an existing file, and an interrupted
 run (Ctrl-C) keeps every finished fold or cell. ``reproduce`` holds its folder's
 lock (``DIR/.lock``) while it runs: a second run into the folder is refused, naming

