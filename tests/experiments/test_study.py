@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from costsense.costs import Costs
 from costsense.experiments import (
-    CostSetting,
     builtin_studies,
     load_study,
     plan,
@@ -28,7 +28,7 @@ def study(*algorithms, **overrides):
 
 
 def built(algorithm, s):
-    cost = CostSetting.resolve(5, [0, 1, 1], 1)
+    cost = Costs.resolve(5, [0, 1, 1], pos_label=1)
     return build_model(s, algorithm, cost, seed=0)
 
 

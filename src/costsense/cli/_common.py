@@ -638,8 +638,7 @@ def parts_matrix(
 
 def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
     """Resolve ``--cost``, ``--cost-matrix`` or the four parts against the data."""
-    from costsense.costs import resolve_pos_label
-    from costsense.experiments import CostSetting
+    from costsense.costs import Costs, resolve_pos_label
 
     classes = np.unique(data.y)
     if classes.size < 2:
@@ -652,7 +651,7 @@ def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
         matrix = read_cost_matrix(args.cost_matrix, classes)
         pos_label = None
         if classes.size == 2:
-            setting = CostSetting.resolve(matrix, data.y, pos)
+            setting = Costs.resolve(matrix, data.y, pos_label=pos)
             pos_label = setting.pos_label
         names = ", ".join(str(c) for c in classes)
         return CostOptions(
@@ -695,12 +694,13 @@ def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
             parts=data.parts,
             matrices=matrices,
         )
-    setting = CostSetting.resolve(args.cost, data.y, pos)
+    setting = Costs.resolve(args.cost, data.y, pos_label=pos)
+    c1, c2 = setting.pair
     return CostOptions(
         "pair" if isinstance(args.cost, tuple) else "ratio",
         setting.matrix,
         setting.pos_label,
         None,
         f"positive class {setting.pos_label!s}; C1 (false negative) = "
-        f"{setting.c1:g}, C2 (false positive) = {setting.c2:g}",
+        f"{c1:g}, C2 (false positive) = {c2:g}",
     )

@@ -58,7 +58,6 @@ if TYPE_CHECKING:
         run_cell,
         run_study,
     )
-    from costsense.experiments._setting import CostSetting
     from costsense.experiments._stats import (
         PairedTest,
         best_mask,
@@ -122,7 +121,6 @@ _WHERE = {
     "report_study": "_runner",
     "run_cell": "_runner",
     "run_study": "_runner",
-    "CostSetting": "_setting",
     "PairedTest": "_stats",
     "best_mask": "_stats",
     "corrected_paired_t_test": "_stats",
@@ -168,7 +166,6 @@ __all__ = [
     "Algorithm",
     "Boundary",
     "ClaimCheck",
-    "CostSetting",
     "PairedTest",
     "Protocol",
     "ReportFiles",

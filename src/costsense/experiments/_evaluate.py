@@ -12,10 +12,9 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from costsense import metrics
-from costsense.costs import bayes_decision, row_cost_matrices
+from costsense.costs import Costs, bayes_decision, row_cost_matrices
 from costsense.experiments._catalog import CATALOG, default_base, refusals
 from costsense.experiments._models import make_model
-from costsense.experiments._setting import CostSetting
 from costsense.experiments._warnings import WarningTally, collect_warnings
 
 __all__ = [
@@ -95,7 +94,7 @@ def positive_scores(model: Any, X: ArrayLike, pos_index: int) -> NDArray[np.floa
 
 
 def fold_metrics(
-    y_true: ArrayLike, y_pred: ArrayLike, scores: ArrayLike, cost: CostSetting
+    y_true: ArrayLike, y_pred: ArrayLike, scores: ArrayLike, cost: Costs
 ) -> dict[str, float]:
     """Compute all of :data:`FOLD_COLUMNS` for one test set of a binary problem.
 
@@ -107,7 +106,7 @@ def fold_metrics(
         Predicted labels.
     scores : array-like of shape (n_samples,)
         Scores of the positive class (for the AUC).
-    cost : CostSetting
+    cost : Costs
         The problem's costs (matrix and positive class).
 
     Returns
@@ -169,10 +168,11 @@ def evaluate(
         Labels: two classes, or more with a K x K cost matrix.
     methods : iterable of str
         Names from :data:`costsense.experiments.METHODS`.
-    cost : cost specification or CostSetting
+    cost : cost specification or Costs
         Class-level cost (ratio, pair or matrix; a K x K matrix for K classes), or
-        a binary cost already resolved against ``y`` (as the command line does, to
-        print it first).
+        a binary cost already resolved against ``y``
+        (:meth:`costsense.costs.Costs.resolve`, as the command line does, to print
+        it first).
     pos_label : hashable, default=None
         Positive class of a binary problem; the minority class if None. Must be
         None or agree with a resolved ``cost``.
@@ -226,7 +226,7 @@ def evaluate(
     binary = classes.size == 2
     if binary:
         resolved = _resolved(cost, y, pos_label)
-        setting: CostSetting | None = resolved
+        setting: Costs | None = resolved
         matrix = resolved.matrix
         pos = resolved.pos_label
     else:
@@ -293,7 +293,7 @@ def _fit_fold(
     train: NDArray[np.intp],
     test: NDArray[np.intp],
     *,
-    setting: CostSetting | None,
+    setting: Costs | None,
     matrix: NDArray[np.float64],
     rows_cost: NDArray[np.float64] | None,
 ) -> dict[str, Any]:
@@ -309,11 +309,13 @@ def _fit_fold(
     if setting is None:
         found.update(multiclass_metrics(y[test], y_pred, matrix, model.classes_))
         return found
+    pos_index = setting.pos_index
+    assert pos_index is not None  # a binary problem
     found.update(
         fold_metrics(
             y[test],
             y_pred,
-            positive_scores(model, X_test, setting.pos_index),
+            positive_scores(model, X_test, pos_index),
             setting,
         )
     )
@@ -438,10 +440,10 @@ def multiclass_metrics(
     }
 
 
-def _resolved(cost: Any, y: NDArray[Any], pos_label: Any) -> CostSetting:
+def _resolved(cost: Any, y: NDArray[Any], pos_label: Any) -> Costs:
     """Resolve ``cost`` against ``y``, or check that a resolved one fits it."""
-    if not isinstance(cost, CostSetting):
-        return CostSetting.resolve(cost, y, pos_label)
+    if not isinstance(cost, Costs):
+        return Costs.resolve(cost, y, pos_label=pos_label)
     if not np.array_equal(cost.classes, np.unique(y)):
         raise ValueError(
             f"cost was resolved for the classes {cost.classes.tolist()}, but y has "

@@ -16,8 +16,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-__all__ = ["cost_label", "cost_order", "normalise_label", "sort_rows"]
+if TYPE_CHECKING:
+    from costsense.costs import Costs
+
+__all__ = ["cost_label", "cost_order", "costs_label", "normalise_label", "sort_rows"]
 
 
 def cost_label(cost: float | tuple[float, ...] | list[float]) -> str:
@@ -37,6 +41,24 @@ def cost_label(cost: float | tuple[float, ...] | list[float]) -> str:
     if isinstance(cost, list | tuple):
         return ":".join(f"{float(c):g}" for c in cost)
     return f"{float(cost):g}"
+
+
+def costs_label(costs: Costs) -> str:
+    """Return the label of a resolved binary cost, as the results' ``cost`` column.
+
+    Parameters
+    ----------
+    costs : Costs
+        A binary cost (:meth:`costsense.costs.Costs.resolve`).
+
+    Returns
+    -------
+    str
+        ``"5"`` for a ratio, ``"5:2"`` for a pair; a matrix or balanced costs are
+        labelled by their pair ``(C1, C2)``.
+    """
+    c1, c2 = costs.pair
+    return cost_label(c1) if costs.kind == "ratio" else cost_label((c1, c2))
 
 
 def _numbers(label: object) -> tuple[float, ...] | None:

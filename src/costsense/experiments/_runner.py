@@ -49,6 +49,7 @@ from sklearn.model_selection import (
 )
 from sklearn.pipeline import Pipeline
 
+from costsense.costs import Costs
 from costsense.datasets import load_keel, make_gaussian_problem
 from costsense.experiments._claims import check_claims
 from costsense.experiments._derived import load_derived
@@ -58,7 +59,7 @@ from costsense.experiments._evaluate import (
     fold_metrics,
     positive_scores,
 )
-from costsense.experiments._labels import cost_label
+from costsense.experiments._labels import cost_label, costs_label
 from costsense.experiments._lock import hold_run_lock
 from costsense.experiments._models import make_model
 from costsense.experiments._report import (
@@ -67,7 +68,6 @@ from costsense.experiments._report import (
     ReportSpec,
     write_report,
 )
-from costsense.experiments._setting import CostSetting
 from costsense.experiments._store import (
     ResultsStore,
     StoreConflictError,
@@ -260,9 +260,7 @@ def _splits(study: Study, dataset: str, y: NDArray[Any], repeat: int) -> list[An
     return list(splitter.split(np.zeros((y.shape[0], 1)), y))
 
 
-def build_model(
-    study: Study, algorithm: Algorithm, cost: CostSetting, seed: int
-) -> Any:
+def build_model(study: Study, algorithm: Algorithm, cost: Costs, seed: int) -> Any:
     """Build a cell's unfitted model: scaling, the method, an optional grid search.
 
     Parameters
@@ -271,7 +269,7 @@ def build_model(
         Gives the scaling and the inner folds.
     algorithm : Algorithm
         Method, base learner, parameters and grid.
-    cost : CostSetting
+    cost : Costs
         The cell's costs (for the model and the grid search's scorer).
     seed : int
         The cell's seed.
@@ -320,7 +318,7 @@ def _staged_predictions(model: Any, X: NDArray[np.float64]) -> list[NDArray[Any]
 
 
 def _staged_costs(
-    predictions: list[NDArray[Any]], y: NDArray[Any], cost: CostSetting
+    predictions: list[NDArray[Any]], y: NDArray[Any], cost: Costs
 ) -> list[float]:
     """Mean cost per sample after each stage, from the staged predictions."""
     classes = np.unique(y)
@@ -429,7 +427,7 @@ def _run_cell(study: Study, cell: Cell) -> dict[str, Any]:
         cell.dataset, study.seed, study.gaussian_samples, study.recipe_for(cell.dataset)
     )
     train, test = _splits(study, cell.dataset, y, cell.repeat)[cell.fold]
-    cost = CostSetting.resolve(cell.cost, y, pos_label)
+    cost = Costs.resolve(cell.cost, y, pos_label=pos_label)
     seed = derive_seed(study.seed, "model", cell.key)
     model = build_model(study, cell.algorithm, cost, seed)
     started = time.perf_counter()
@@ -437,7 +435,9 @@ def _run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     fit_time = time.perf_counter() - started
     started = time.perf_counter()
     prediction = model.predict(X[test])
-    scores = positive_scores(model, X[test], cost.pos_index)
+    pos_index = cost.pos_index
+    assert pos_index is not None  # the studies' problems are binary
+    scores = positive_scores(model, X[test], pos_index)
     predict_time = time.perf_counter() - started
     values = fold_metrics(y[test], prediction, scores, cost)
     staged = {
@@ -455,7 +455,7 @@ def _run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     return {
         "key": cell.key,
         "dataset": cell.dataset,
-        "cost": cost.label,
+        "cost": costs_label(cost),
         "algorithm": cell.algorithm.name,
         "repeat": cell.repeat,
         "fold": cell.fold,
@@ -479,7 +479,7 @@ def _run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     }
 
 
-def _gaussian_excess_cost(model: Any, cost: CostSetting) -> float:
+def _gaussian_excess_cost(model: Any, cost: Costs) -> float:
     """Exact expected cost of a model on paper 000's problem, relative to Bayes.
 
     The expected cost is integrated over the known densities (not the test fold),
@@ -526,7 +526,7 @@ def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | Non
     if X.shape[1] != 2:
         return None
     train, _ = _splits(study, dataset, y, 0)[0]
-    setting = CostSetting.resolve(cost, y, pos_label)
+    setting = Costs.resolve(cost, y, pos_label=pos_label)
     if dataset == "gaussian":
         xx, yy, reference = make_gaussian_problem().bayes_boundary_grid(
             setting.pair, resolution=150

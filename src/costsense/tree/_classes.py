@@ -39,7 +39,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from costsense._base import ClassifierBase
-from costsense.costs import resolve_cost, task_scores
+from costsense.costs import Costs
 from costsense.tree._binning import Bins, bin_features
 from costsense.tree._criteria import (
     CLASSIFICATION_CRITERIA,
@@ -475,7 +475,7 @@ class _ClassifierTargets(ClassifierBase):
             sample_cost = 1.0 - scores
         cost = self.cost if self.cost is not None else 1.0 - np.eye(k)
         weight = start.sample_weight
-        resolved = resolve_cost(
+        resolved = Costs.resolve(
             cost,
             start.y,
             classes=self.classes_,
@@ -486,12 +486,13 @@ class _ClassifierTargets(ClassifierBase):
         self.cost_matrix_ = resolved.matrix
         self.pos_label_ = resolved.pos_label
         rows = resolved.rows
+        assert rows is not None  # resolved against y
         if rows.min() < 0:
             # benefits (negative costs): one constant added to every cost changes
             # no leaf's decision and no comparison of splits by total cost
             rows = rows - rows.min()
         if scores is None:
-            scores = task_scores(rows)
+            scores = resolved.task_scores()
         if weight is None:
             weight = np.ones(n)
         return start.X, scores, rows, weight, start.y_index
