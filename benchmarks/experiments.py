@@ -16,7 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from costsense.experiments import CostSetting, plan, run_study, study_from_dict
+from costsense.costs import Costs
+from costsense.experiments import plan, run_study, study_from_dict
 from costsense.experiments._runner import (
     _splits,
     build_model,
@@ -47,7 +48,7 @@ def bare_seconds() -> float:
     for cell in plan(STUDY):
         X, y, pos = load_dataset(cell.dataset, STUDY.seed, STUDY.gaussian_samples)
         train, test = _splits(STUDY, cell.dataset, y, cell.repeat)[cell.fold]
-        cost = CostSetting.resolve(cell.cost, y, pos)
+        cost = Costs.resolve(cell.cost, y, pos_label=pos)
         seed = derive_seed(STUDY.seed, "model", cell.key)
         model = build_model(STUDY, cell.algorithm, cost, seed)
         started = time.perf_counter()
