@@ -111,6 +111,26 @@ PARAMETERS = {
 SEED, TEST_SIZE, MIN_FREQUENCY = 0, 0.3, 0.01
 CELLS = ("fp", "fn", "tp", "tn")
 CLI_MODELS = ("minimum-cost", "threshold")
+#: Models whose probabilities do not take the costs in (the costs only decide), so
+#: that the per-row Bayes decision on them is what their ``predict`` would do with
+#: per-row costs; on cost-weighted or cost-resampled probabilities it would count
+#: the costs twice.
+ROW_BAYES = {
+    "ThresholdMoving(LR)",
+    "ThresholdMoving(LightGBM)",
+    "CostSensitiveForest",
+    *(
+        f"catalog:{name}"
+        for name in (
+            "threshold",
+            "threshold-calibrated",
+            "calibrated-adaboost",
+            "gini-scores",
+            "gcsrf",
+            "pdcsrf",
+        )
+    ),
+}
 DEFAULT_OUT = Path(__file__).parent / "results" / "real_costs.md"
 
 
@@ -171,7 +191,7 @@ def savings(y: np.ndarray, predicted: np.ndarray, rows: np.ndarray) -> float:
 
 
 def matrices(rows: np.ndarray) -> np.ndarray:
-    """Per-row ``(n, 2, 2)`` matrices ``[true, predicted]`` from ``[FP, FN, TP, TN]``."""
+    """Per-row matrices ``[true, predicted]`` (n, 2, 2) from ``[FP, FN, TP, TN]``."""
     fp, fn, tp, tn = rows.T
     return np.stack([np.stack([tn, fp], 1), np.stack([fn, tp], 1)], 1)
 
@@ -234,8 +254,10 @@ def api_models(y: np.ndarray, rows: np.ndarray) -> dict[str, Callable[[], Any]]:
     }
     for name, spec in CATALOG.items():
         if spec.row_costs:
-            found[f"catalog:{name}"] = lambda name=name: make_model(
-                name, cost=cost, pos_label=1, seed=SEED
+            # each model on its own default base learner, as the CLI builds it
+            base = {"base": spec.default_base} if spec.default_base else {}
+            found[f"catalog:{name}"] = lambda name=name, base=base: make_model(
+                name, cost=cost, pos_label=1, seed=SEED, **base
             )
     return found
 
@@ -251,8 +273,11 @@ def peer_models() -> dict[str, Callable[[], Any]]:
         "empulse CSBoost(LightGBM)": lambda: empulse_models.CSBoostClassifier(
             lightgbm()
         ),
-        "empulse CSThreshold(LR)": lambda: empulse_models.CSThresholdClassifier(
-            logistic(), random_state=SEED
+        "empulse CSThreshold(LR)": lambda: make_pipeline(
+            StandardScaler(),
+            empulse_models.CSThresholdClassifier(
+                LogisticRegression(max_iter=1000), random_state=SEED
+            ),
         ),
         "empulse CSTree": lambda: empulse_models.CSTreeClassifier(),
         "empulse CSForest": lambda: empulse_models.CSForestClassifier(
@@ -319,7 +344,8 @@ def run_model(
             decisions.append(("", bayes_decision(proba, matrices(rows_test)), ""))
         elif name == "empulse CSThreshold(LR)":
             kwargs = {f"{c}_cost": rows_test[:, i] for i, c in enumerate(CELLS)}
-            decisions.append(("", model.predict(X_test, **kwargs), "per-row costs"))
+            own = _last(model).predict(model[:-1].transform(X_test), **kwargs)
+            decisions.append(("", own, "predict(X, *_cost=)"))
         elif not empulse and _takes_sample_cost(model):
             rows = rows_test if not notes else shifted(rows_test)
             # a pipeline's predict passes keyword arguments on as routed params
@@ -331,7 +357,7 @@ def run_model(
             decisions.append(("", own, "predict(sample_cost=)"))
         else:
             decisions.append(("", model.predict(X_test), "own predict"))
-            if not empulse and hasattr(model, "predict_proba"):
+            if name in ROW_BAYES:
                 proba = model.predict_proba(X_test)
                 decided = bayes_decision(proba, matrices(rows_test))
                 decisions.append((" + row Bayes", decided, "predict_proba"))
