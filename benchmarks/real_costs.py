@@ -317,6 +317,7 @@ def run_model(
     empulse = name.startswith("empulse")
     bayes_only = name.endswith("row Bayes")
     notes: list[str] = []
+    refused = ""
     model = factory()
     started = time.perf_counter()
     try:
@@ -328,7 +329,8 @@ def run_model(
             except Exception as failure:
                 if empulse or not np.any(rows_train[:, 2:]):
                     raise
-                notes.append(f"shifted ({type(failure).__name__}: {failure})"[:160])
+                notes.append("shifted")
+                refused = f"{type(failure).__name__}: {failure}"
                 model = factory()
                 started = time.perf_counter()
                 model.fit(
@@ -375,6 +377,7 @@ def run_model(
                 "fit s": fit_time,
                 "decision": how,
                 "notes": "; ".join(notes),
+                "refused": refused,
             }
         )
     return found
@@ -586,6 +589,25 @@ def markdown(table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def refusals(table: pd.DataFrame) -> str:
+    """The models fitted on shifted costs, grouped by what they said."""
+    if "refused" not in table:
+        return ""
+    refused = table[table["refused"].fillna("") != ""]
+    lines = []
+    for error, group in refused.groupby("refused", sort=False):
+        names = ", ".join(
+            dict.fromkeys(n.removesuffix(" + row Bayes") for n in group["model"])
+        )
+        lines.append(f"- {names}: `{error}`")
+    if not lines:
+        return ""
+    return (
+        "Fitted on shifted costs (scored on the true ones) because the true costs "
+        "were refused:\n" + "\n".join(lines)
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", nargs="*", choices=list(SETS), help="default: all")
@@ -635,6 +657,9 @@ def main() -> None:
             sections += ["", f"## {name}", "", line]
             continue
         text = markdown(table)
+        extra = refusals(table)
+        if extra:
+            text += "\n\n" + extra
         print("\n" + text, flush=True)
         sections += ["", f"## {name}", "", line, "", text]
     sections += ["", f"Total {time.perf_counter() - started:.0f} s."]
