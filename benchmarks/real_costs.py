@@ -107,6 +107,8 @@ PARAMETERS = {
     "bank-marketing": {"r": 0.02463333, "d": 0.25, "c": 1.0},
     "pakdd": {"lgd": 0.75},
     "vub": {"lgd": 0.75},
+    "churn-tv": {},  # the four costs are precomputed per row
+    "give-me-some-credit": {"lgd": 0.75},
 }
 SEED, TEST_SIZE, MIN_FREQUENCY = 0, 0.3, 0.01
 CELLS = ("fp", "fn", "tp", "tn")
