@@ -18,7 +18,10 @@ best constant prediction`` (all positive or all negative, whichever is cheaper o
 the test rows) on the true test costs including TP and TN (asserted to agree with
 ``empulse.metrics.savings_score`` to 1e-9), the **mean cost** per test row, and
 the **fit time** (seconds, single-threaded; for the CLI, the whole ``costsense
-fit`` process).
+fit`` process: start, CSV reading, fit and saving the model file). Each model
+runs in a child process and is stopped, and reported so, when its fit and
+prediction take longer than ``--budget`` seconds (``BUDGET``); a model that
+raises is reported with its error.
 
 Routes:
 
@@ -60,6 +63,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import multiprocessing
 import shutil
 import subprocess
 import sys
@@ -111,6 +115,8 @@ PARAMETERS = {
     "give-me-some-credit": {"lgd": 0.75},
 }
 SEED, TEST_SIZE, MIN_FREQUENCY = 0, 0.3, 0.01
+#: Seconds a model may take (fit and predict) before it is stopped and reported.
+BUDGET = 120.0
 CELLS = ("fp", "fn", "tp", "tn")
 CLI_MODELS = ("minimum-cost", "threshold")
 #: Models whose probabilities do not take the costs in (the costs only decide), so
@@ -385,6 +391,41 @@ def run_model(
     return found
 
 
+def run_with_budget(
+    name: str,
+    factory: Callable[[], Any],
+    route: str,
+    data: dict[str, Any],
+    budget: float,
+) -> list[dict[str, Any]]:
+    """:func:`run_model` in a forked child, ended if it runs over ``budget`` s."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+
+    def child() -> None:
+        with threadpool_limits(limits=1), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                send.send(run_model(name, factory, route, data))
+            except BaseException as failure:  # reported, not raised
+                send.send([_failed(name, route, np.nan, failure)])
+
+    process = context.Process(target=child, daemon=True)
+    process.start()
+    send.close()
+    try:
+        if receive.poll(budget):
+            return receive.recv()
+        process.terminate()
+        return [_failed(name, route, budget, TimeoutError(f"over {budget:g} s"))]
+    except EOFError:  # the child died without an answer
+        failure = RuntimeError(f"the child process ended ({process.exitcode})")
+        return [_failed(name, route, np.nan, failure)]
+    finally:
+        process.join()
+        receive.close()
+
+
 def _failed(name: str, route: str, fit_time: float, failure: Exception) -> dict:
     return {
         "model": name,
@@ -418,7 +459,7 @@ def cli_has_four_costs() -> bool:
 
 
 def run_cli(
-    model_name: str, data: dict[str, Any], folder: Path, four: bool
+    model_name: str, data: dict[str, Any], folder: Path, four: bool, budget: float
 ) -> dict[str, Any]:
     """``costsense fit`` then ``costsense predict`` on CSV files of the split."""
     features = [f"x{i}" for i in range(data["X_train"].shape[1])]
@@ -463,13 +504,20 @@ def run_cli(
     env_limits = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
     env = {**_environ(), **env_limits}
     started = time.perf_counter()
-    done = subprocess.run(fit, capture_output=True, text=True, env=env)
-    fit_time = time.perf_counter() - started
     name = f"cli:{model_name}"
+    try:
+        done = subprocess.run(
+            fit, capture_output=True, text=True, env=env, timeout=budget
+        )
+    except subprocess.TimeoutExpired:
+        return _failed(name, "CLI", budget, TimeoutError(f"over {budget:g} s"))
+    fit_time = time.perf_counter() - started
     if done.returncode != 0:
         failure = RuntimeError(done.stderr.strip().splitlines()[-1:])
         return _failed(name, "CLI", fit_time, failure)
-    done = subprocess.run(predict, capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        predict, capture_output=True, text=True, env=env, timeout=budget
+    )
     if done.returncode != 0:
         failure = RuntimeError(done.stderr.strip().splitlines()[-1:])
         return _failed(name, "CLI", fit_time, failure)
@@ -534,7 +582,12 @@ def prepare(name: str, loader: str, fraction: float) -> tuple[dict[str, Any], st
 
 
 def run_set(
-    name: str, loader: str, fraction: float, pick: list[str] | None, cli: bool
+    name: str,
+    loader: str,
+    fraction: float,
+    pick: list[str] | None,
+    cli: bool,
+    budget: float,
 ) -> tuple[pd.DataFrame, str]:
     data, line = prepare(name, loader, fraction)
     print(f"\n## {name}\n{line}", flush=True)
@@ -551,7 +604,7 @@ def run_set(
     with threadpool_limits(limits=1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for model_name, (factory, route) in chosen.items():
-            found = run_model(model_name, factory, route, data)
+            found = run_with_budget(model_name, factory, route, data, budget)
             for row in found:
                 print(
                     f"  {row['model']:<38} {row['route']:<4} savings "
@@ -565,7 +618,7 @@ def run_set(
                 for model_name in CLI_MODELS:
                     if pick and not any(p in f"cli:{model_name}" for p in pick):
                         continue
-                    row = run_cli(model_name, data, Path(folder), four)
+                    row = run_cli(model_name, data, Path(folder), four, budget)
                     print(
                         f"  {row['model']:<38} CLI  savings {row['savings']:8.4f}  "
                         f"fit {row['fit s']:7.1f} s  {row['notes']}",
@@ -618,6 +671,12 @@ def main() -> None:
     )
     parser.add_argument("--models", nargs="*", help="substrings of model names")
     parser.add_argument("--no-cli", action="store_true", help="skip the CLI route")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=BUDGET,
+        help="seconds a model may take (fit and predict) before it is stopped",
+    )
     parser.add_argument("--quick", action="store_true", help="smoke test")
     parser.add_argument(
         "--acceptance",
@@ -652,7 +711,9 @@ def main() -> None:
     started = time.perf_counter()
     for name, loader in sets.items():
         try:
-            table, line = run_set(name, loader, fraction, pick, not args.no_cli)
+            table, line = run_set(
+                name, loader, fraction, pick, not args.no_cli, args.budget
+            )
         except Exception as failure:  # an acceptance set may need a download
             line = f"not run: {type(failure).__name__}: {failure}"
             print(f"\n## {name}\n{line}")
