@@ -471,6 +471,7 @@ def run_cli(
         test_costs = {k: rows_test[:, i] for k, i in costs.items()}
         options = [o for c in CELLS for o in (f"--{c}-cost", f"col:{c}_cost")]
         options.append("--drop-cost-columns")
+        note = "four-cost options: the set's costs as given"
     else:
         # old options: a per-row FN cost column and one FP cost; shifted costs
         fp_train, fn_train = shifted(rows_train)[:, :2].T
