@@ -51,11 +51,16 @@ Routes:
   ``CSForestClassifier``, ``CSBaggingClassifier``), default parameters.
 
 The churn and Give-Me-Some-Credit sets are held out for acceptance: only
-``--acceptance`` loads them, in a section of their own.
+``--acceptance`` loads them, into a file of its own (default
+``benchmarks/results/real_costs_acceptance.md``). empulse
+downloads Give Me Some Credit from OpenML on first use and reads it with
+``pyarrow`` (``pip install "empulse[datasets]"``); a set that cannot be loaded is
+reported as not run.
 
 Usage: ``.venv/bin/python benchmarks/real_costs.py`` (prints the tables and writes
 them to ``--out``, default ``benchmarks/results/real_costs.md``); ``--sets``,
-``--models`` (substrings of model names) and ``--no-cli`` narrow a run;
+``--models`` (substrings of model names), ``--fraction`` and ``--no-cli`` narrow
+a run, ``--budget`` sets the time limit per model;
 ``--quick`` is a smoke test on a 10 % subsample with a few models.
 """
 
@@ -140,6 +145,7 @@ ROW_BAYES = {
     ),
 }
 DEFAULT_OUT = Path(__file__).parent / "results" / "real_costs.md"
+ACCEPTANCE_OUT = DEFAULT_OUT.with_name("real_costs_acceptance.md")
 
 
 # --- data and costs -----------------------------------------------------------
@@ -684,8 +690,12 @@ def main() -> None:
         action="store_true",
         help="run the held-out acceptance sets (churn, Give Me Some Credit) instead",
     )
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="Markdown file")
+    parser.add_argument(
+        "--out", type=Path, help=f"Markdown file (default {DEFAULT_OUT.name})"
+    )
     args = parser.parse_args()
+    if args.out is None:
+        args.out = ACCEPTANCE_OUT if args.acceptance else DEFAULT_OUT
     sets = ACCEPTANCE if args.acceptance else SETS
     if args.sets and not args.acceptance:
         sets = {k: SETS[k] for k in args.sets}
