@@ -560,3 +560,22 @@ def test_an_unchecked_matrix_is_taken_as_given():
     assert costs.pos_label is None and costs.kind == "matrix"
     assert_array_equal(costs.matrix, matrix)
     assert_array_equal(costs.y_index, [0, 1, 2, 2])
+
+
+def test_per_row_costs_resolved_for_the_same_rows_are_passed_on_as_they_are():
+    y = np.array([0, 1, 0, 1, 0, 0])
+    rows = example_costs(fp=1.0, fn=[5.0, 6.0, 7.0, 8.0, 9.0, 10.0])
+    costs = Costs.resolve(None, y, pos_label=1, sample_cost=rows)
+    assert Costs.resolve(None, y, pos_label=1, sample_cost=costs) is costs
+    train = costs.take([0, 1, 2, 3])
+    again = Costs.resolve(None, y[:4], pos_label=1, sample_cost=train)
+    assert again is train
+    other = Costs.resolve(None, y[::-1], pos_label=1, sample_cost=costs)
+    assert other is not costs  # other labels: resolved anew from its matrices
+    assert_allclose(other.per_row, costs.per_row)
+    assert_allclose(
+        Costs.resolve(
+            None, y[:4], pos_label=1, sample_cost=rows.take([0, 1, 2, 3])
+        ).rows,
+        train.rows,
+    )

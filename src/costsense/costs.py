@@ -1442,6 +1442,8 @@ class Costs:
         elif binary:
             resolved_pos = _minority_label(classes, index, sample_weight)
         if isinstance(sample_cost, Costs):
+            if sample_cost._resolved_for(classes, resolved_pos, index):
+                return sample_cost  # already these rows' costs: passed on as is
             sample_cost = sample_cost.given(classes)
         if sample_cost is None:
             matrix = as_cost_matrix(
@@ -1496,6 +1498,21 @@ class Costs:
         if self.per_row is None:
             return self.matrix
         return np.asarray(self.per_row.mean(axis=0), dtype=np.float64)
+
+    def _resolved_for(
+        self, classes: NDArray[Any], pos_label: Any, y_index: NDArray[np.intp]
+    ) -> bool:
+        """Whether these per-row costs are resolved for exactly these rows."""
+        return (
+            self.example_dependent
+            and self.rows is not None
+            and self.y_index is not None
+            and self.classes.shape == classes.shape
+            and bool(np.all(self.classes == classes))
+            and (self.pos_label is None) == (pos_label is None)
+            and (pos_label is None or self.pos_label == pos_label)
+            and np.array_equal(self.y_index, y_index)
+        )
 
     def given(self, classes: ArrayLike) -> FloatArray:
         """Give the per-row costs as a layout :meth:`resolve` reads, for ``classes``.
