@@ -19,6 +19,8 @@ from costsense.costs import (
     cost_rows_from_scores,
     costcla_to_cost_rows,
     example_costs,
+    part_costs,
+    parts_matrix,
     resolve_pos_label,
     row_cost_matrices,
     sample_costs,
@@ -531,3 +533,49 @@ def test_costs_derived_forms_match_the_functions():
         _ = Costs.resolve(np.ones((3, 3)) - np.eye(3), [0, 1, 2]).pair
     with pytest.raises(ValueError, match="labels"):
         Costs(np.array([0, 1]), 1, np.array([[0.0, 1.0], [2.0, 0.0]])).reduction()
+
+
+def test_named_parts_give_the_rows_costs_and_their_mean_matrix():
+    y = np.array([0, 1, 0, 1, 0])
+    amount = np.array([10.0, 20.0, 30.0, 40.0, 50.0])
+    rows = part_costs({"fp": 5.0, "fn": "amount", "tp": 1.0, "tn": 0.0},
+                      {"amount": amount}, y.shape[0])  # fmt: skip
+    assert_array_equal(rows.fn, amount)
+    assert_array_equal(rows.fp, 5.0)
+    costs = Costs.resolve(None, y, pos_label=1, sample_cost=rows)
+    assert_allclose(costs.mean_matrix, rows.matrices([0, 1], 1).mean(axis=0))
+    assert_allclose(costs.take([1, 3]).mean_matrix, [[0.0, 5.0], [30.0, 1.0]])
+    constants = parts_matrix({"fp": 2.0, "fn": 8.0, "tp": 1.0, "tn": 0.5}, [0, 1], 1)
+    assert_array_equal(constants, [[0.5, 2.0], [8.0, 1.0]])
+    resolved = Costs.resolve(constants, y, pos_label=1)
+    assert_array_equal(resolved.mean_matrix, resolved.matrix)
+
+
+def test_an_unchecked_matrix_is_taken_as_given():
+    y = np.array([0, 1, 2, 2])
+    matrix = np.zeros((3, 3))  # all errors free: Costs.resolve refuses it
+    with pytest.raises(ValueError, match="free"):
+        Costs.resolve(matrix, y)
+    costs = Costs.unchecked(matrix, y)
+    assert costs.pos_label is None and costs.kind == "matrix"
+    assert_array_equal(costs.matrix, matrix)
+    assert_array_equal(costs.y_index, [0, 1, 2, 2])
+
+
+def test_per_row_costs_resolved_for_the_same_rows_are_passed_on_as_they_are():
+    y = np.array([0, 1, 0, 1, 0, 0])
+    rows = example_costs(fp=1.0, fn=[5.0, 6.0, 7.0, 8.0, 9.0, 10.0])
+    costs = Costs.resolve(None, y, pos_label=1, sample_cost=rows)
+    assert Costs.resolve(None, y, pos_label=1, sample_cost=costs) is costs
+    train = costs.take([0, 1, 2, 3])
+    again = Costs.resolve(None, y[:4], pos_label=1, sample_cost=train)
+    assert again is train
+    other = Costs.resolve(None, y[::-1], pos_label=1, sample_cost=costs)
+    assert other is not costs  # other labels: resolved anew from its matrices
+    assert_allclose(other.per_row, costs.per_row)
+    assert_allclose(
+        Costs.resolve(
+            None, y[:4], pos_label=1, sample_cost=rows.take([0, 1, 2, 3])
+        ).rows,
+        train.rows,
+    )

@@ -96,6 +96,8 @@ __all__ = [
     "cost_reduction",
     "costcla_to_cost_rows",
     "example_costs",
+    "part_costs",
+    "parts_matrix",
     "resolve_pos_label",
     "row_cost_matrices",
     "sample_costs",
@@ -943,6 +945,56 @@ def example_costs(
     return ExampleCosts(**arrays)
 
 
+def part_costs(
+    parts: dict[str, float | str],
+    columns: Mapping[str, Any],
+    n_samples: int,
+) -> ExampleCosts:
+    """Each row's four costs from named parts, each a number or a column's name.
+
+    Parameters
+    ----------
+    parts : dict of str to float or str
+        ``"fp"``, ``"fn"``, ``"tp"`` and ``"tn"``: a constant cost, or the name of
+        a column of ``columns`` holding each row's cost.
+    columns : dict of str to array-like of shape (n_samples,)
+        The values of every column the parts name.
+    n_samples : int
+        Rows of the data.
+
+    Returns
+    -------
+    ExampleCosts
+        Its ``matrices(classes, pos_label)`` are the rows' true 2 x 2 costs.
+    """
+    values = {
+        part: columns[value] if isinstance(value, str) else float(value)
+        for part, value in parts.items()
+    }
+    return example_costs(**values, n_samples=n_samples)
+
+
+def parts_matrix(
+    parts: dict[str, float | str], classes: ArrayLike, pos_label: Any
+) -> FloatArray:
+    """Build the 2 x 2 class-level matrix of four constant parts (diagonal kept).
+
+    Parameters
+    ----------
+    parts : dict of str to float
+        ``"fp"``, ``"fn"``, ``"tp"`` and ``"tn"`` costs.
+    classes : array-like of shape (2,)
+        The two labels, in the matrix's order.
+    pos_label : hashable
+        The positive class.
+
+    Returns
+    -------
+    ndarray of shape (2, 2)
+    """
+    return part_costs(parts, {}, 1).matrices(classes, pos_label)[0]
+
+
 def row_cost_matrices(
     sample_cost: Any,
     classes: ArrayLike,
@@ -1390,6 +1442,8 @@ class Costs:
         elif binary:
             resolved_pos = _minority_label(classes, index, sample_weight)
         if isinstance(sample_cost, Costs):
+            if sample_cost._resolved_for(classes, resolved_pos, index):
+                return sample_cost  # already these rows' costs: passed on as is
             sample_cost = sample_cost.given(classes)
         if sample_cost is None:
             matrix = as_cost_matrix(
@@ -1407,6 +1461,58 @@ class Costs:
             per_row = row_cost_matrices(sample_cost, classes, resolved_pos)
         matrix = _class_means(rows, index, classes.size)
         return cls(classes, resolved_pos, matrix, "per-row", rows, index, per_row)
+
+    @classmethod
+    def unchecked(cls, matrix: ArrayLike, y: ArrayLike) -> Costs:
+        """Take a ``(K, K)`` matrix over the sorted labels of ``y`` as it is.
+
+        Not validated (:func:`check_cost_matrix`): for a command that leaves each
+        model to accept or refuse the matrix (a multiclass cross-validation reports
+        a refusal per fold). No positive class.
+
+        Parameters
+        ----------
+        matrix : array-like of shape (K, K)
+            ``matrix[i, j]``: cost of predicting ``classes[j]`` for a ``classes[i]``.
+        y : array-like of shape (n_samples,)
+            Labels.
+
+        Returns
+        -------
+        Costs
+        """
+        y = np.asarray(y)
+        classes = np.unique(y)
+        values = np.asarray(matrix, dtype=np.float64)
+        index = _class_indices(y, classes)
+        return cls(classes, None, values, "matrix", values[index], index)
+
+    @property
+    def mean_matrix(self) -> FloatArray:
+        """The mean of the rows' true matrices (``per_row``), else ``matrix``.
+
+        Unlike ``matrix`` (each true class's mean cost row, over the rows of that
+        class), every entry is averaged over all rows: the one class-level matrix a
+        command builds its models with and records.
+        """
+        if self.per_row is None:
+            return self.matrix
+        return np.asarray(self.per_row.mean(axis=0), dtype=np.float64)
+
+    def _resolved_for(
+        self, classes: NDArray[Any], pos_label: Any, y_index: NDArray[np.intp]
+    ) -> bool:
+        """Whether these per-row costs are resolved for exactly these rows."""
+        return (
+            self.example_dependent
+            and self.rows is not None
+            and self.y_index is not None
+            and self.classes.shape == classes.shape
+            and bool(np.all(self.classes == classes))
+            and (self.pos_label is None) == (pos_label is None)
+            and (pos_label is None or self.pos_label == pos_label)
+            and np.array_equal(self.y_index, y_index)
+        )
 
     def given(self, classes: ArrayLike) -> FloatArray:
         """Give the per-row costs as a layout :meth:`resolve` reads, for ``classes``.

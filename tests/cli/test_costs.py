@@ -52,9 +52,10 @@ def test_four_parts_give_each_rows_matrix_as_built_by_hand(tmp_path):
     expected[:, 0, 1] = 5.0  # a false alarm
     expected[:, 1, 0] = frame["amount"]  # a missed positive
     expected[:, 1, 1] = frame["fee"]  # a caught positive
-    assert costs.kind == "parts" and costs.pos_label == 1
-    np.testing.assert_array_equal(costs.matrices, expected)
-    np.testing.assert_allclose(costs.matrix, expected.mean(axis=0))
+    assert costs.kind == "parts" and costs.costs.pos_label == 1
+    assert costs.costs.example_dependent
+    np.testing.assert_array_equal(costs.costs.per_row, expected)
+    np.testing.assert_allclose(costs.costs.mean_matrix, expected.mean(axis=0))
     assert costs.parts == {"fp": 5.0, "fn": "amount", "tp": "fee", "tn": 0.0}
     assert "amount" in data.columns and "fee" in data.columns  # still features
     assert "also features" in costs.describe
@@ -65,8 +66,8 @@ def test_four_constants_are_a_class_level_matrix_with_its_diagonal(tmp_path):
     options = ["--fn-cost", "8", "--fp-cost", "2", "--tp-cost", "1", "--tn-cost",
                "0.5", "--pos-label", "1"]  # fmt: skip
     _, costs = _resolved(tmp_path / "d.csv", *options)
-    assert costs.rows is None and costs.matrices is None
-    np.testing.assert_array_equal(costs.matrix, [[0.5, 2.0], [8.0, 1.0]])
+    assert not costs.costs.example_dependent and costs.costs.per_row is None
+    np.testing.assert_array_equal(costs.costs.matrix, [[0.5, 2.0], [8.0, 1.0]])
 
 
 def test_a_column_named_like_a_number_is_read_with_col(tmp_path):
@@ -77,7 +78,7 @@ def test_a_column_named_like_a_number_is_read_with_col(tmp_path):
     _, costs = _resolved(tmp_path / "d.csv", "--fn-cost", "amount", "--tp-cost",
                          "col:3")  # fmt: skip
     assert costs.parts["tp"] == "3"
-    np.testing.assert_array_equal(costs.matrices[:, 1, 1], frame["3"])
+    np.testing.assert_array_equal(costs.costs.per_row[:, 1, 1], frame["3"])
 
 
 @pytest.mark.parametrize(
@@ -132,9 +133,9 @@ def test_missing_costs_are_dropped_with_their_rows_when_asked(tmp_path):
     frame.to_csv(tmp_path / "d.csv", index=False)
     data, costs = _resolved(tmp_path / "d.csv", "--fn-cost", "amount", "--missing",
                             "drop")  # fmt: skip
-    assert data.n_dropped == 2 and len(costs.rows) == len(frame) - 2
+    assert data.n_dropped == 2 and len(costs.costs) == len(frame) - 2
     np.testing.assert_array_equal(
-        costs.matrices[:, 1, 0], frame["amount"].dropna().to_numpy()
+        costs.costs.per_row[:, 1, 0], frame["amount"].dropna().to_numpy()
     )
 
 

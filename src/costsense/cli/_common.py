@@ -22,10 +22,10 @@ from numpy.typing import NDArray
 from costsense.cli._options import COLUMN_PREFIX, COST_PARTS, UsageError
 
 if TYPE_CHECKING:
-    from costsense.costs import ExampleCosts
+    from costsense.costs import Costs
 
 __all__ = [
-    "CostOptions",
+    "CommandCosts",
     "Data",
     "UsageError",
     "match_label",
@@ -564,81 +564,34 @@ def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
     return matrix
 
 
-@dataclass
-class CostOptions:
-    """The costs a command was given, resolved against the data's classes.
+@dataclass(frozen=True)
+class CommandCosts:
+    """The costs a command was given: one :class:`~costsense.costs.Costs`, and words.
 
     Attributes
     ----------
+    costs : Costs
+        Resolved once against the data's labels; the command passes it down
+        whole. Per-row (``costs.example_dependent``) when a cost part is a column:
+        resolved from the rows' :class:`~costsense.costs.ExampleCosts`.
     kind : str
-        "ratio", "pair", "matrix" or "parts" (``--fn-cost`` and the others).
-    matrix : ndarray of shape (K, K)
-        The class-level cost matrix the models are built with (four constant
-        parts: their 2 x 2 matrix, diagonal included; cost columns: the mean of
-        the rows' matrices, for models that need one matrix).
-    pos_label : label or None
-        The positive class of a binary problem.
-    parts : dict or None
-        The four parts as given (:func:`cost_parts`), for "parts".
-    rows : ExampleCosts or None
-        Each row's FP, FN, TP and TN costs when a part is a column (what the
-        models' ``fit`` takes as ``sample_cost``).
-    matrices : ndarray of shape (n_samples, 2, 2) or None
-        Each row's true cost matrix (rows: truth, columns: prediction, in sorted
-        class order) when a part is a column: what the metrics are computed on.
+        How the model file's metadata names it: "ratio", "pair", "matrix" or
+        "parts" (``--fn-cost`` and the others).
     describe : str
         One line for the header.
+    parts : dict or None
+        The four parts as given (:func:`cost_parts`), for "parts".
     """
 
+    costs: Costs
     kind: str
-    matrix: NDArray[np.float64]
-    pos_label: Any
-    rows: ExampleCosts | None
     describe: str
     parts: dict[str, float | str] | None = None
-    matrices: NDArray[np.float64] | None = None
 
 
-def part_costs(
-    parts: dict[str, float | str],
-    cost_columns: dict[str, NDArray[np.float64]],
-    n_rows: int,
-) -> ExampleCosts:
-    """Each row's four costs from the parts (:func:`costsense.costs.example_costs`).
-
-    Parameters
-    ----------
-    parts : dict
-        The parts (:func:`cost_parts`): each a constant or a column name.
-    cost_columns : dict of str to ndarray
-        The values of every column the parts name.
-    n_rows : int
-        Rows of the data.
-
-    Returns
-    -------
-    ExampleCosts
-        Its ``matrices(classes, pos_label)`` are the rows' true 2 x 2 costs.
-    """
-    from costsense.costs import example_costs
-
-    values = {
-        part: cost_columns[value] if isinstance(value, str) else float(value)
-        for part, value in parts.items()
-    }
-    return example_costs(**values, n_samples=n_rows)
-
-
-def parts_matrix(
-    parts: dict[str, float | str], classes: NDArray[Any], pos_label: Any
-) -> NDArray[np.float64]:
-    """Build the 2 x 2 class-level matrix of four constant parts (diagonal kept)."""
-    return part_costs(parts, {}, 1).matrices(classes, pos_label)[0]
-
-
-def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
+def resolve_costs(args: argparse.Namespace, data: Data) -> CommandCosts:
     """Resolve ``--cost``, ``--cost-matrix`` or the four parts against the data."""
-    from costsense.costs import Costs, resolve_pos_label
+    from costsense.costs import Costs, part_costs, parts_matrix, resolve_pos_label
 
     classes = np.unique(data.y)
     if classes.size < 2:
@@ -649,14 +602,14 @@ def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
     pos = match_label(classes, args.pos_label, "--pos-label")
     if args.cost_matrix is not None:
         matrix = read_cost_matrix(args.cost_matrix, classes)
-        pos_label = None
-        if classes.size == 2:
-            setting = Costs.resolve(matrix, data.y, pos_label=pos)
-            pos_label = setting.pos_label
-        names = ", ".join(str(c) for c in classes)
-        return CostOptions(
-            "matrix", matrix, pos_label, None, f"cost matrix over {names}"
+        # more classes: each model accepts or refuses the matrix (per fold)
+        costs = (
+            Costs.resolve(matrix, data.y, pos_label=pos)
+            if classes.size == 2
+            else Costs.unchecked(matrix, data.y)
         )
+        names = ", ".join(str(c) for c in classes)
+        return CommandCosts(costs, "matrix", f"cost matrix over {names}")
     if classes.size > 2:
         raise UsageError(
             f"the target has {classes.size} classes; give their costs as "
@@ -674,33 +627,17 @@ def resolve_costs(args: argparse.Namespace, data: Data) -> CostOptions:
                 + ("are also features" if data.cost_features else
                    "are not features (--drop-cost-columns)")
             )  # fmt: skip
-        if not columns:
-            return CostOptions(
-                "parts",
-                parts_matrix(data.parts, classes, pos_label),
-                pos_label,
-                None,
-                said,
-                parts=data.parts,
-            )
-        rows = part_costs(data.parts, data.cost_columns, data.y.shape[0])
-        matrices = rows.matrices(classes, pos_label)
-        return CostOptions(
-            "parts",
-            matrices.mean(axis=0),
-            pos_label,
-            rows,
-            said,
-            parts=data.parts,
-            matrices=matrices,
-        )
-    setting = Costs.resolve(args.cost, data.y, pos_label=pos)
-    c1, c2 = setting.pair
-    return CostOptions(
+            rows = part_costs(data.parts, data.cost_columns, data.y.shape[0])
+            costs = Costs.resolve(None, data.y, pos_label=pos_label, sample_cost=rows)
+        else:
+            matrix = parts_matrix(data.parts, classes, pos_label)
+            costs = Costs.resolve(matrix, data.y, pos_label=pos_label)
+        return CommandCosts(costs, "parts", said, parts=data.parts)
+    costs = Costs.resolve(args.cost, data.y, pos_label=pos)
+    c1, c2 = costs.pair
+    return CommandCosts(
+        costs,
         "pair" if isinstance(args.cost, tuple) else "ratio",
-        setting.matrix,
-        setting.pos_label,
-        None,
-        f"positive class {setting.pos_label!s}; C1 (false negative) = "
+        f"positive class {costs.pos_label!s}; C1 (false negative) = "
         f"{c1:g}, C2 (false positive) = {c2:g}",
     )

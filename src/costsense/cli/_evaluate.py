@@ -62,10 +62,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--folds must be at least 2")
     output = new_output(args.output, "--output", args.csv)
     data = read_data(args)
-    costs = resolve_costs(args, data)
+    given = resolve_costs(args, data)
+    costs = given.costs
     classes, counts = np.unique(data.y, return_counts=True)
     check_models(
-        models, args.base, n_classes=classes.size, row_costs=costs.rows is not None
+        models, args.base, n_classes=classes.size, row_costs=costs.example_dependent
     )
     small = [(c, n) for c, n in zip(classes, counts, strict=True) if n < args.folds]
     if small:
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     )
     print(
         f"{data.source}: {data.y.shape[0]} samples{dropped}, "
-        f"{np.shape(data.X)[1]} features, classes {shown}{more}; {costs.describe}; "
+        f"{np.shape(data.X)[1]} features, classes {shown}{more}; {given.describe}; "
         f"{args.folds}-fold stratified CV, {bases}, seed {args.seed}"
     )
     ignoring = [m for m in models if args.base and not CATALOG[m].uses_base]
@@ -125,12 +126,11 @@ def run(args: argparse.Namespace) -> int:
             data.X,
             data.y,
             models,
-            cost=costs.matrix,
-            pos_label=costs.pos_label,
+            cost=costs,
             base=args.base,
             n_splits=args.folds,
             seed=args.seed,
-            sample_cost=costs.rows,
+            sample_cost=costs if costs.example_dependent else None,
             prepare=data.prepare,
             on_row=keep,
             progress=bar,

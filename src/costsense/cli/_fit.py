@@ -24,11 +24,11 @@ from numpy.typing import NDArray
 
 from costsense import __version__
 from costsense.cli._common import (
+    CommandCosts,
     UsageError,
     column_kinds,
     new_output,
     part_columns,
-    part_costs,
     read_cost_column,
     read_data,
     read_frame,
@@ -125,20 +125,21 @@ def _upgrade(metadata: dict[str, Any]) -> None:
     metadata["format"] = FORMAT
 
 
-def cost_metadata(costs: Any, data: Any) -> dict[str, Any]:
+def cost_metadata(given: CommandCosts, data: Any) -> dict[str, Any]:
     """Describe the costs for a model file's metadata (its ``cost`` field).
 
     ``kind`` and ``matrix`` (the class-level matrix the model is built with:
     :func:`costsense.cli._model_checks.model_cost` reads it back, for ``fit`` and
     for the check of a loaded file alike), ``parts`` (each of "fp", "fn", "tp",
     "tn" a number or a column name, or None for class-level costs), ``columns``
-    (the cost columns) and ``columns_are_features``.
+    (the cost columns) and ``columns_are_features``. For per-row costs the
+    matrix is the mean of the rows' matrices (:attr:`Costs.mean_matrix`).
     """
     return {
-        "kind": costs.kind,
-        "matrix": costs.matrix.tolist(),
-        "parts": costs.parts,
-        "columns": part_columns(costs.parts),
+        "kind": given.kind,
+        "matrix": given.costs.mean_matrix.tolist(),
+        "parts": given.parts,
+        "columns": part_columns(given.parts),
         "columns_are_features": bool(data.cost_features),
     }
 
@@ -153,16 +154,17 @@ def run_fit(args: argparse.Namespace) -> int:
     if args.sign_key_file:
         key = read_key(args.sign_key_file, "--sign-key-file")
     data = read_data(args)
-    costs = resolve_costs(args, data)
+    given = resolve_costs(args, data)
+    costs = given.costs
     check_models(
         [args.model],
         args.base,
         n_classes=np.unique(data.y).size,
-        row_costs=costs.rows is not None,
+        row_costs=costs.example_dependent,
     )
     spec = CATALOG[args.model]
     base = args.base or default_base(args.model)
-    cost = cost_metadata(costs, data)
+    cost = cost_metadata(given, data)
     model = make_model(
         args.model,
         base=base,
@@ -173,14 +175,14 @@ def run_fit(args: argparse.Namespace) -> int:
     )
     print(
         f"{data.source}: {data.y.shape[0]} rows, {len(data.columns)} feature "
-        f"columns; {costs.describe}; model {args.model}"
+        f"columns; {given.describe}; model {args.model}"
         + (f" on {base}" if spec.uses_base else ""),
         file=sys.stderr,
     )
     tally = WarningTally()
     with collect_warnings() as caught:
-        if costs.rows is not None:
-            model.fit(data.X, data.y, model__sample_cost=costs.rows)
+        if costs.example_dependent:
+            model.fit(data.X, data.y, model__sample_cost=costs)
         else:
             model.fit(data.X, data.y)
     tally.add(args.model, caught)
@@ -315,6 +317,8 @@ def _column_rows(frame: Any, metadata: dict[str, Any], path: str) -> Any:
         c: read_cost_column(frame[c], f"--csv {path}: cost column {c!r}")
         for c in cost["columns"]
     }
+    from costsense.costs import part_costs
+
     return part_costs(cost["parts"], values, frame.shape[0])
 
 

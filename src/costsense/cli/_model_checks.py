@@ -120,7 +120,8 @@ def _is_cost(value: Any) -> bool:
 
 
 def _check_cost(metadata: dict[str, Any], n_classes: int, path: str) -> None:
-    from costsense.cli._common import part_columns, parts_matrix
+    from costsense.cli._common import part_columns
+    from costsense.costs import parts_matrix
 
     cost = metadata.get("cost")
     if not isinstance(cost, dict):

