@@ -48,6 +48,17 @@ def test_max_bins_out_of_range_is_refused(max_bins):
         _fitted(X, y, max_bins)
 
 
+def _numpy_edges(column, max_bins):
+    """The bin edges computed with numpy: every distinct value up to ``max_bins``,
+    else the lower quantiles (the reference the compiled binning must match)."""
+    distinct = np.unique(column)
+    if distinct.size <= max_bins:
+        return distinct[:-1]
+    quantiles = np.arange(1, max_bins) / max_bins
+    edges = np.unique(np.quantile(column, quantiles, method="lower"))
+    return edges[edges < distinct[-1]]
+
+
 @pytest.mark.parametrize("max_bins", [4, 255])
 def test_bins_are_numpy_quantiles_and_codes_count_the_edges_below(max_bins):
     """Edges: ``np.quantile(..., method="lower")`` at ``i / max_bins`` (or every
@@ -62,15 +73,9 @@ def test_bins_are_numpy_quantiles_and_codes_count_the_edges_below(max_bins):
         np.round(rng.exponential(size=n), 1),  # ties and a long tail
     ]
     bins = bin_features(X, max_bins)
-    quantiles = np.arange(1, max_bins) / max_bins
     for f in range(X.shape[1]):
         column = X[:, f]
-        distinct = np.unique(column)
-        if distinct.size <= max_bins:
-            edges = distinct[:-1]
-        else:
-            edges = np.unique(np.quantile(column, quantiles, method="lower"))
-            edges = edges[edges < distinct[-1]]
+        edges = _numpy_edges(column, max_bins)
         code = np.searchsorted(edges, column, side="left")
         assert bins.n_bins[f] == edges.size + 1
         np.testing.assert_array_equal(bins.codes[:, f], code)
@@ -97,15 +102,9 @@ def test_few_rows_many_columns_bin_as_numpy_and_keep_one_range_per_bin(max_bins)
     width = min(6, max_bins)
     assert bins.lower.shape == (500, width)
     assert (bins.upper is bins.lower) == (6 <= max_bins)
-    quantiles = np.arange(1, max_bins) / max_bins
     for f in range(X.shape[1]):
         column = X[:, f]
-        distinct = np.unique(column)
-        if distinct.size <= max_bins:
-            edges = distinct[:-1]
-        else:
-            edges = np.unique(np.quantile(column, quantiles, method="lower"))
-            edges = edges[edges < distinct[-1]]
+        edges = _numpy_edges(column, max_bins)
         code = np.searchsorted(edges, column, side="left")
         assert bins.n_bins[f] == edges.size + 1
         np.testing.assert_array_equal(bins.codes[:, f], code)
