@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from numpy.testing import assert_allclose
+from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold, StratifiedKFold
@@ -18,7 +18,9 @@ from costsense.boosting import (
     AsyBLClassifier,
     CalibratedAdaBoostClassifier,
 )
+from costsense.costs import example_costs
 from costsense.margin import CSLDMClassifier, CSSVMClassifier, LDMClassifier
+from costsense.tree import CostSensitiveTreeClassifier
 from tests._registry import classifiers, fast_instance
 
 
@@ -179,3 +181,103 @@ def test_platt_weights_leave_the_unweighted_fit_unchanged():
         LinearSVC(), X, y, pos_label=1, cv=splits, sample_weight=ones
     ) == pytest.approx(platt_scaling(LinearSVC(), X, y, pos_label=1, cv=splits))
     assert_allclose(ones, 1.0)  # not modified in place
+
+
+# ------------------------------------------------------- the per-row decision
+def _fits_on_row_costs(cls) -> bool:
+    return has_fit_parameter(cls(), "sample_cost") and cls.__name__ not in {
+        "LDMClassifier",  # cost-blind: sample_cost=None only
+    }
+
+
+ROW_COST_LEARNERS = [cls for cls in classifiers() if _fits_on_row_costs(cls)]
+#: Learners whose per-row decision is the Bayes rule on predict_proba itself
+#: (the reweighting wrappers first take their training costs out of it; the
+#: recommended estimator may decide with a tuned threshold).
+ON_PREDICT_PROBA = [
+    cls
+    for cls in ROW_COST_LEARNERS
+    if cls.__name__
+    not in {"CostWeighting", "RejectionSampling", "MetaCost", "MinimumCostClassifier"}
+]
+
+
+def _four_part_rows(n: int, seed: int) -> np.ndarray:
+    """Random money-like ``[FP, FN, TP, TN]`` rows, with costs of being right."""
+    rng = np.random.default_rng(seed)
+    fp = rng.lognormal(0.0, 1.0, n)
+    fn = rng.lognormal(1.0, 1.0, n)
+    tp = rng.uniform(0.0, 0.5, n) * fn
+    tn = rng.uniform(0.0, 0.2, n) * fp
+    return np.column_stack([fp, fn, tp, tn])
+
+
+def _fitted_on_rows(cls):
+    X, y = _data()
+    model = fast_instance(cls)
+    if "probability" in model.get_params():
+        model.set_params(probability=True)
+    if cls is CostSensitiveTreeClassifier:
+        model.set_params(min_samples_leaf=10)  # leaves of one class give 0 or 1
+    return model.fit(X, y, sample_cost=_four_part_rows(len(y), 1)), X
+
+
+@pytest.mark.parametrize("cls", ROW_COST_LEARNERS, ids=lambda c: c.__name__)
+def test_every_learner_fitted_on_row_costs_decides_with_them(cls):
+    # fitted on per-row costs, predict takes the rows' own costs and they change
+    # the decision: all-huge false-negative costs make every row positive
+    model, X = _fitted_on_rows(cls)
+    n = X.shape[0]
+    huge_fn = np.column_stack([np.ones(n), np.full(n, 1e12), np.zeros(n), np.zeros(n)])
+    huge_fp = huge_fn[:, [1, 0, 2, 3]]
+    proba = model.predict_proba(X)[:, 1]
+    inside = (proba > 1e-9) & (proba < 1 - 1e-9)
+    assert inside.any()
+    assert np.all(model.predict(X[inside], sample_cost=huge_fn[inside]) == 1)
+    assert np.all(model.predict(X[inside], sample_cost=huge_fp[inside]) == 0)
+
+
+@pytest.mark.parametrize("cls", ON_PREDICT_PROBA, ids=lambda c: c.__name__)
+def test_the_row_decision_is_the_bayes_rule_on_predict_proba(cls):
+    model, X = _fitted_on_rows(cls)
+    rows = _four_part_rows(X.shape[0], 2)
+    fp, fn, tp, tn = rows.T
+    p = model.predict_proba(X)[:, 1]  # labels 0 / 1, positive 1
+    cost_if_positive = p * tp + (1 - p) * fp
+    cost_if_negative = p * fn + (1 - p) * tn
+    expected = (cost_if_positive < cost_if_negative).astype(int)
+    assert_array_equal(model.predict(X, sample_cost=rows), expected)
+    # the same costs as named parts or as one matrix per row decide the same
+    parts = example_costs(fp=fp, fn=fn, tp=tp, tn=tn)
+    matrices = np.stack([np.stack([tn, fp], 1), np.stack([fn, tp], 1)], 1)
+    assert_array_equal(model.predict(X, sample_cost=parts), expected)
+    assert_array_equal(model.predict(X, sample_cost=matrices), expected)
+
+
+@pytest.mark.parametrize("cls", ON_PREDICT_PROBA, ids=lambda c: c.__name__)
+def test_a_cost_of_being_right_changes_no_row_decision(cls):
+    # adding a constant to a truth row of a row's matrix (a TP or TN cost) moves
+    # both expected costs of that row by the same amount
+    model, X = _fitted_on_rows(cls)
+    rows = _four_part_rows(X.shape[0], 3)
+    shifted = rows.copy()
+    shift = np.random.default_rng(4).uniform(0, 5, (X.shape[0], 2))
+    shifted[:, [1, 2]] += shift[:, [0]]  # FN and TP: the positives' row
+    shifted[:, [0, 3]] += shift[:, [1]]  # FP and TN: the negatives' row
+    assert_array_equal(
+        model.predict(X, sample_cost=shifted), model.predict(X, sample_cost=rows)
+    )
+
+
+def test_a_row_decision_without_probabilities_says_how_to_get_them():
+    X, y = _data()
+    model = CSSVMClassifier().fit(X, y, sample_cost=_four_part_rows(len(y), 1))
+    with pytest.raises(ValueError, match=r"probability=True"):
+        model.predict(X, sample_cost=_four_part_rows(len(y), 2))
+
+
+def test_a_row_decision_refuses_costs_given_only_for_the_true_class():
+    X, y = _data()
+    model = AdaBoostClassifier(n_estimators=5).fit(X, y)
+    with pytest.raises(ValueError, match="do not say what each decision would cost"):
+        model.predict(X, sample_cost=np.ones(len(y)))

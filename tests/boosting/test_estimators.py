@@ -266,6 +266,13 @@ def test_logit_proba_is_the_documented_link_and_predict_its_bayes_rule(cls):
         (AsyBClassifier, {}),
         (AsyBClassifier, {"init_weights": "uniform"}),
         (AsymBoostClassifier, {}),
+        (AdaCostClassifier, {}),
+        (AdaC1Classifier, {}),
+        (AdaC2Classifier, {}),
+        (AdaC3Classifier, {}),
+        (CSB0Classifier, {}),
+        (CSB1Classifier, {}),
+        (CSB2Classifier, {}),
     ],
     ids=lambda v: getattr(v, "__name__", str(v)),
 )
@@ -273,7 +280,9 @@ def test_cost_weighted_proba_agrees_with_predict(cls, params):
     # For sum c exp(-yF) the minimiser is F* = 1/2 ln(C1 P / (C2 (1 - P))), so
     # P = 1 / (1 + (C1/C2) e^{-2F}) and F > 0 iff P > C2 / (C1 + C2). For AsymBoost's
     # loss sum_{+} e^{-C1 F} + sum_{-} e^{C2 F}, F* = ln(C1 P / (C2 (1 - P))) /
-    # (C1 + C2): again F > 0 iff P > C2 / (C1 + C2) under the right link.
+    # (C1 + C2): again F > 0 iff P > C2 / (C1 + C2) under the right link. The
+    # heuristics are read with AdaBoostC's link and Ting's rules give the vote
+    # share, so for every rule predict is the Bayes decision on predict_proba.
     X, y, X_test, _ = data()
     c1, c2 = 4.0, 1.0
     model = cls(
@@ -285,7 +294,22 @@ def test_cost_weighted_proba_agrees_with_predict(cls, params):
         **params,
     ).fit(X, y)
     p = model.predict_proba(X_test)[:, 1]
+    assert np.all(np.abs(p - c2 / (c1 + c2)) > 1e-12)  # no ties at the threshold
     assert_array_equal(model.predict(X_test), (p > c2 / (c1 + c2)).astype(int))
+    # deciding every row with the training costs is the same decision
+    rows = np.tile([c2, c1, 0.0, 0.0], (X_test.shape[0], 1))  # [FP, FN, TP, TN]
+    assert_array_equal(model.predict(X_test, sample_cost=rows), model.predict(X_test))
+
+
+@pytest.mark.parametrize("cls", [CSB0Classifier, CSB1Classifier, CSB2Classifier])
+def test_ting_proba_is_the_positive_share_of_the_vote(cls):
+    X, y, X_test, _ = data()
+    model = cls(clone(STUMP), n_estimators=12, cost=(4.0, 1.0), pos_label=1)
+    model.fit(X, y)
+    votes = np.array([learner.predict(X_test) for learner in model.estimators_])
+    alphas = model.estimator_weights_
+    share = alphas @ (votes == 1) / alphas.sum()
+    assert_allclose(model.predict_proba(X_test)[:, 1], share, rtol=1e-12, atol=1e-15)
 
 
 # ---------------------------------------------------------------- cost scaling

