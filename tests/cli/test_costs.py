@@ -17,6 +17,7 @@ from costsense.cli._common import read_data, resolve_costs
 from costsense.cli._fit import load_model
 from costsense.cli._model_checks import check_metadata
 from costsense.cli._options import UsageError
+from costsense.costs import example_costs
 
 
 def _frame(n=120, seed=0):
@@ -302,3 +303,26 @@ def test_a_format_1_file_with_a_cost_column_still_loads(tmp_path):
     _, read = load_model(str(tmp_path / "old.skops"))
     assert read["cost"]["parts"] == metadata["cost"]["parts"]
     assert read["cost"]["columns"] == ["amount"]
+
+
+@pytest.mark.parametrize("name", ["adac1", "gcsrf", "weighting"])
+def test_predict_decides_each_row_by_its_own_costs_as_the_api_does(tmp_path, name):
+    # the CLI's decision is the model's predict(X, sample_cost=) with the rows'
+    # costs read from the file, and those costs change decisions
+    frame = _frame(n=200)
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    saved, out = tmp_path / "m.skops", tmp_path / "p.csv"
+    costs = ["--fn-cost", "amount", "--fp-cost", "fee", "--tp-cost", "0.5"]
+    fit = ["fit", "--csv", str(tmp_path / "d.csv"), "--target", "label",
+           "--model", name, "--out", str(saved), *costs]  # fmt: skip
+    assert cli.main(fit) == 0
+    predict = ["predict", "--model", str(saved), "--csv", str(tmp_path / "d.csv"),
+               "--out", str(out)]  # the model file names its cost columns
+    assert cli.main(predict) == 0
+    model, _ = load_model(str(saved))
+    X = frame.drop(columns="label")
+    rows = example_costs(fp=frame["fee"], fn=frame["amount"], tp=0.5, tn=0.0)
+    by_api = model.predict(X, sample_cost=rows)
+    written = pd.read_csv(out)["prediction"].to_numpy()
+    np.testing.assert_array_equal(written, by_api)
+    assert np.any(by_api != model.predict(X))  # the rows' own costs mattered

@@ -7,7 +7,6 @@ def test_the_catalog_describes_exactly_the_models_and_bases_there_are():
     for spec in CATALOG.values():
         assert set(spec.bases) <= set(BASE_LEARNERS)
         assert (spec.default_base in spec.bases) == spec.uses_base
-        assert spec.row_costs or not spec.row_decision
 
 
 def test_models_lists_every_model_with_its_bases_and_costs(capsys):

@@ -42,7 +42,7 @@ from costsense.cli._model_file import (
     read_model_file,
     write_model_file,
 )
-from costsense.experiments import CATALOG, default_base
+from costsense.experiments import CATALOG, decide, default_base
 
 __all__ = ["load_model", "run_fit", "run_predict", "save_model"]
 
@@ -244,8 +244,6 @@ def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
 
 def run_predict(args: argparse.Namespace) -> int:
     """Run ``costsense predict``; the exit status."""
-    from costsense.costs import bayes_decision
-
     output = new_output(args.out, "--out", args.csv, args.model)
     assert output is not None
     key = (
@@ -273,14 +271,7 @@ def run_predict(args: argparse.Namespace) -> int:
         usable[:] = True
     name = metadata["model"]
     proba = _proba(model, features[usable])
-    if rows is not None and CATALOG[name].row_decision:
-        if name == "minimum-cost":
-            decided = model.predict(features[usable], sample_cost=rows[usable])
-        else:
-            assert proba is not None
-            decided = classes[bayes_decision(proba, matrices[usable])]
-    else:
-        decided = model.predict(features[usable])
+    decided = decide(model, features[usable], None if rows is None else rows[usable])
     _write_predictions(
         output, frame.shape[0], usable, decided, proba, matrices, classes
     )

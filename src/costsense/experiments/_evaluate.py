@@ -13,7 +13,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from costsense import metrics
 from costsense.costs import Costs, row_cost_matrices
-from costsense.experiments._catalog import CATALOG, default_base, refusals
+from costsense.experiments._catalog import decide, default_base, refusals
 from costsense.experiments._models import make_model
 from costsense.experiments._warnings import WarningTally, collect_warnings
 
@@ -314,7 +314,7 @@ def _fit_fold(
         model.fit(X_train, y[train], model__sample_cost=row_costs.take(train))
     else:
         model.fit(X_train, y[train])
-    y_pred = _decide(name, model, X_test, test_costs)
+    y_pred = np.asarray(decide(model, X_test, test_costs))
     found: dict[str, Any] = {"constant": _is_constant(model, X_train)}
     if setting is None:
         found.update(multiclass_metrics(y[test], y_pred, matrix, model.classes_))
@@ -342,17 +342,6 @@ def _fit_fold(
             pos_label=setting.pos_label,
         )  # fmt: skip
     return found
-
-
-def _decide(
-    name: str, model: Any, X_test: Any, test_costs: Costs | None
-) -> NDArray[Any]:
-    """Predict the test rows; with per-row costs, by each row's own where it can."""
-    if test_costs is None or not CATALOG[name].row_decision:
-        return np.asarray(model.predict(X_test))
-    if name == "minimum-cost":
-        return np.asarray(model.predict(X_test, sample_cost=test_costs))
-    return np.asarray(model.classes_[test_costs.decide(model.predict_proba(X_test))])
 
 
 def _is_constant(model: Any, X_train: Any) -> bool:
