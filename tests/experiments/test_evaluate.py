@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
@@ -94,6 +95,27 @@ def test_evaluate_needs_a_matrix_for_multiclass_targets():
         assert row["cost"] == pytest.approx(15 * (1 - row["accuracy"]))
     with pytest.raises(ValueError, match="one per test fold"):
         evaluate(X[:9], np.repeat([0, 1, 2], 3), ["plain"], cost=matrix)
+
+
+def test_a_multiclass_matrix_is_validated_and_aligned_by_label():
+    X = np.arange(30, dtype=float)[:, None]
+    y = np.repeat(["a", "b", "c"], 10)
+    bad = np.array([[0, 1, 1], [1, 0, -1], [1, 1, 0]])
+    with pytest.raises(ValueError, match="negative"):
+        evaluate(X, y, ["plain"], cost=bad, n_splits=2)
+    with pytest.raises(ValueError, match="2 x 2 but there are 3 classes"):
+        evaluate(X, y, ["plain"], cost=np.ones((2, 2)), n_splits=2)
+    ordered = pd.DataFrame([[0, 1, 4], [2, 0, 1], [9, 3, 0]], index=list("abc"),
+                           columns=list("abc"))  # fmt: skip
+    shuffled = ordered.loc[list("cab"), list("bca")]
+    first, second = (
+        evaluate(X, y, ["plain"], cost=c, n_splits=2, base="tree")
+        for c in (ordered, shuffled)
+    )
+    assert [r["cost"] for r in first] == [r["cost"] for r in second]
+    mislabelled = ordered.rename(index={"c": "z"})
+    with pytest.raises(ValueError, match="z"):
+        evaluate(X, y, ["plain"], cost=mislabelled, n_splits=2)
 
 
 def test_unknown_model_and_base_are_named():

@@ -12,7 +12,7 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from costsense import metrics
-from costsense.costs import Costs, row_cost_matrices
+from costsense.costs import Costs, as_cost_matrix, row_cost_matrices
 from costsense.experiments._catalog import decide, default_base, refusals
 from costsense.experiments._models import make_model
 from costsense.experiments._warnings import WarningTally, collect_warnings
@@ -241,9 +241,7 @@ def evaluate(
         if sample_cost is not None:
             raise ValueError("sample_cost (per-row costs) needs a binary target.")
         setting, pos = None, None
-        matrix = _multiclass_matrix(
-            cost.matrix if isinstance(cost, Costs) else cost, classes
-        )
+        matrix = _multiclass_matrix(cost, classes)
     models = {
         name: make_model(
             name,
@@ -378,14 +376,27 @@ def _check_methods(
 
 
 def _multiclass_matrix(cost: Any, classes: NDArray[Any]) -> NDArray[np.float64]:
-    matrix = np.asarray(cost, dtype=np.float64) if cost is not None else None
-    if matrix is None or matrix.shape != (classes.size, classes.size):
+    """The K x K matrix of a multiclass evaluation, validated and aligned by label.
+
+    A :class:`Costs` was validated when it was resolved; anything else goes
+    through :func:`costsense.costs.as_cost_matrix`, which refuses a matrix of
+    another shape, non-finite or negative costs, and a labelled matrix (a
+    DataFrame or a dict of dicts) whose labels are not the classes.
+    """
+    if isinstance(cost, Costs):
+        if not np.array_equal(cost.classes, classes):
+            raise ValueError(
+                f"cost holds classes {cost.classes.tolist()[:10]} but the target has "
+                f"{classes.tolist()[:10]}; resolve the cost against this target."
+            )
+        return cost.matrix
+    if cost is None or np.ndim(cost) == 0 and not hasattr(cost, "items"):
         raise ValueError(
             f"the target has {classes.size} classes ({classes.tolist()[:10]}); give "
             f"a {classes.size} x {classes.size} cost matrix (rows: true class, "
             "columns: predicted class, in the sorted order of the labels)."
         )
-    return matrix
+    return as_cost_matrix(cost, classes)
 
 
 #: Metrics reported per fold for more than two classes, in table order.
