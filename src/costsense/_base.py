@@ -358,19 +358,6 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
         return tags
 
 
-def _cost_unit(c: FloatArray, signs: FloatArray) -> float:
-    """The mean error cost of the class whose errors cost less: the costs' unit.
-
-    Money per row carries a currency; the papers' protocols state costs in
-    units of the cheaper error (``C2 = 1``). Dividing per-row costs by this
-    unit makes a scale-dependent fit the same in cents as in dollars, and
-    leaves constant rows ``(C1, 1)`` as they are.
-    """
-    means = [float(c[signs == s].mean()) for s in (1.0, -1.0) if np.any(signs == s)]
-    positive = [m for m in means if m > 0]
-    return min(positive) if positive else 1.0
-
-
 class BinaryCostClassifier(ClassifierBase):
     """Base of the binary cost-sensitive classifiers whose score's sign decides.
 
@@ -378,11 +365,6 @@ class BinaryCostClassifier(ClassifierBase):
     orients it as scikit-learn's ``decision_function`` (positive for
     ``classes_[1]``) and turns it into labels.
     """
-
-    #: Whether per-row costs are divided by their unit before learning: for
-    #: models whose fit depends on the scale of the costs, not only on their
-    #: ratios (a cost-weighted hinge trades them against a fixed regulariser).
-    _row_costs_in_units: ClassVar[bool] = False
 
     def _prepare(
         self,
@@ -414,8 +396,6 @@ class BinaryCostClassifier(ClassifierBase):
                 "learn: predict that class, or check the signs of sample_cost."
             )
         signs = np.where(index == resolved.pos_index, 1.0, -1.0)
-        if resolved.example_dependent and self._row_costs_in_units:
-            c = c / _cost_unit(c, signs)
         return start.X, signs, c, start.sample_weight
 
     def _fit_platt(

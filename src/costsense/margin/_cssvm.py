@@ -102,7 +102,6 @@ class CSSVMClassifier(BinaryCostClassifier):
     'LinearSVC'
     """
 
-    _row_costs_in_units = True  # the costs weigh hinge losses against C
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         "C": [Interval(Real, 0, None, closed="neither")],
         "kernel": [StrOptions({"linear", "rbf", "poly", "sigmoid"})],
@@ -176,11 +175,7 @@ class CSSVMClassifier(BinaryCostClassifier):
         sample_weight : array-like of shape (n_samples,), default=None
             Multiplies the cost weights.
         sample_cost : array-like, default=None
-            Example-dependent costs; replace ``cost``. Being money, they are
-            divided by the mean error cost of the cheaper class (the papers'
-            ``C2 = 1``), so that the fit does not change with the currency:
-            multiplied by ``C``, their scale would otherwise set the strength of
-            the regulariser.
+            Example-dependent costs; replace ``cost``.
 
         Returns
         -------

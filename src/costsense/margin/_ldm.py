@@ -170,8 +170,6 @@ class _Factor:
 class _BaseLDM(BinaryCostClassifier):
     """Shared fit and prediction of LDM and CS-LDM."""
 
-    _row_costs_in_units = True  # the costs weigh hinge losses against C
-
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         "lambda1": [Interval(Real, 0, None, closed="left")],
         "lambda2": [Interval(Real, 0, None, closed="left")],
@@ -821,11 +819,7 @@ class CSLDMClassifier(_BaseLDM):
         sample_weight : array-like of shape (n_samples,), default=None
             Multiplies each sample's hinge loss.
         sample_cost : array-like, default=None
-            Example-dependent costs; replace ``cost``. Being money, they are
-            divided by the mean error cost of the cheaper class (the papers'
-            ``C2 = 1``), so that the fit does not change with the currency:
-            multiplied by ``C``, their scale would otherwise set the strength of
-            the regulariser.
+            Example-dependent costs; replace ``cost``.
 
         Returns
         -------
