@@ -67,7 +67,6 @@ a run, ``--budget`` sets the time limit per model;
 from __future__ import annotations
 
 import argparse
-import inspect
 import multiprocessing
 import shutil
 import subprocess
@@ -96,7 +95,7 @@ from threadpoolctl import threadpool_limits
 
 from costsense import MinimumCostClassifier
 from costsense.costs import bayes_decision
-from costsense.experiments import CATALOG, make_model
+from costsense.experiments import CATALOG, decides_rows, make_model
 from costsense.rescale import CostWeighting, ThresholdMoving
 from costsense.tree import CostSensitiveForestClassifier
 
@@ -316,7 +315,8 @@ def _fit_costs(model: Any, rows: np.ndarray, empulse: bool) -> dict[str, Any]:
 
 
 def _takes_sample_cost(model: Any) -> bool:
-    return "sample_cost" in inspect.signature(_last(model).predict).parameters
+    """Whether the model decides each row by its own costs, as the CLI does."""
+    return decides_rows(_last(model))
 
 
 def run_model(

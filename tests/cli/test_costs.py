@@ -316,8 +316,15 @@ def test_predict_decides_each_row_by_its_own_costs_as_the_api_does(tmp_path, nam
     fit = ["fit", "--csv", str(tmp_path / "d.csv"), "--target", "label",
            "--model", name, "--out", str(saved), *costs]  # fmt: skip
     assert cli.main(fit) == 0
-    predict = ["predict", "--model", str(saved), "--csv", str(tmp_path / "d.csv"),
-               "--out", str(out)]  # the model file names its cost columns
+    predict = [
+        "predict",
+        "--model",
+        str(saved),
+        "--csv",
+        str(tmp_path / "d.csv"),
+        "--out",
+        str(out),
+    ]  # the model file names its cost columns
     assert cli.main(predict) == 0
     model, _ = load_model(str(saved))
     X = frame.drop(columns="label")

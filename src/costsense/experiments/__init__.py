@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         ModelSpec,
         check_pair,
         decide,
+        decides_rows,
         default_base,
         refusals,
     )
@@ -96,6 +97,7 @@ _WHERE = {
     "ModelSpec": "_catalog",
     "check_pair": "_catalog",
     "decide": "_catalog",
+    "decides_rows": "_catalog",
     "default_base": "_catalog",
     "refusals": "_catalog",
     "MULTICLASS_METRICS": "_evaluate",
@@ -158,6 +160,7 @@ __all__ = [
     "check_pair",
     "collect_warnings",
     "decide",
+    "decides_rows",
     "default_base",
     "refusals",
     "multiclass_metrics",

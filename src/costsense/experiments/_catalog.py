@@ -25,6 +25,7 @@ __all__ = [
     "ModelSpec",
     "check_pair",
     "decide",
+    "decides_rows",
     "default_base",
     "refusals",
 ]

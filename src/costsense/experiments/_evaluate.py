@@ -376,7 +376,7 @@ def _check_methods(
 
 
 def _multiclass_matrix(cost: Any, classes: NDArray[Any]) -> NDArray[np.float64]:
-    """The K x K matrix of a multiclass evaluation, validated and aligned by label.
+    """Return the K x K matrix of a multiclass evaluation, validated, by label.
 
     A :class:`Costs` was validated when it was resolved; anything else goes
     through :func:`costsense.costs.as_cost_matrix`, which refuses a matrix of
