@@ -5,7 +5,11 @@ This module stands on nothing of costsense's: any module may import it.
 
 from __future__ import annotations
 
-__all__ = ["DegenerateModelWarning", "MemoryBudgetError"]
+__all__ = [
+    "CostlierThanConstantWarning",
+    "DegenerateModelWarning",
+    "MemoryBudgetError",
+]
 
 
 class DegenerateModelWarning(UserWarning):
@@ -27,6 +31,26 @@ class DegenerateModelWarning(UserWarning):
     --------
     >>> from costsense.exceptions import DegenerateModelWarning
     >>> issubclass(DegenerateModelWarning, UserWarning)
+    True
+    """
+
+
+class CostlierThanConstantWarning(UserWarning):
+    """A fitted booster costs more on its own training rows than a constant rule.
+
+    Issued (once per ``fit``) by a cost-sensitive booster whose final training
+    cost (``train_cost_[-1]``, each row at its own cost) is above the cost of
+    predicting the cheaper single class for every training row. The published
+    heuristics that multiply each row's weight by its cost every round
+    (AdaC2, AdaC3, Ting's CSB0-2) can do this: the weights pile onto the
+    costliest rows, and the vote of the later rounds predicts their class
+    everywhere. The message names both costs and the rules whose costs enter
+    only the starting weights or ``alpha``; the model is kept as fitted.
+
+    Examples
+    --------
+    >>> from costsense.exceptions import CostlierThanConstantWarning
+    >>> issubclass(CostlierThanConstantWarning, UserWarning)
     True
     """
 

@@ -7,6 +7,8 @@ of a false positive; ``cost=r`` means ``(C1, C2) = (r, 1)``.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
@@ -38,6 +40,7 @@ from costsense.boosting import (
     CSB2Classifier,
 )
 from costsense.datasets import make_gaussian_problem
+from costsense.exceptions import CostlierThanConstantWarning
 
 STUMP = DecisionTreeClassifier(max_depth=1)
 LOGIT = (AsyBLClassifier, AsymLogitBoostClassifier)
@@ -565,3 +568,34 @@ def test_asymboost_integer_weights_equal_repeated_rows(cost):
     assert_allclose(
         weighted.predict_proba(X_test), repeated.predict_proba(X_test), atol=1e-12
     )
+
+
+# ------------------------------------------------- costlier than a constant rule
+def _heavy_tailed_costs():
+    X, y = make_classification(
+        n_samples=300, n_features=6, n_informative=2, flip_y=0.4, weights=[0.8],
+        random_state=2,
+    )  # fmt: skip
+    rng = np.random.default_rng(2)
+    fp, fn = rng.lognormal(0.0, 2.0, 300), rng.lognormal(0.5, 2.0, 300)
+    return X, y, np.column_stack([fp, fn, np.zeros(300), np.zeros(300)])
+
+
+def test_a_booster_warns_exactly_when_it_costs_more_than_a_constant_rule():
+    X, y, rows = _heavy_tailed_costs()
+    fp, fn = rows[:, 0], rows[:, 1]
+    constant = min(fn[y == 1].sum(), fp[y == 0].sum()) / y.size  # by hand
+    outcomes = []
+    for cls in (AdaC2Classifier, AdaC3Classifier, CSB2Classifier, AdaBoostCClassifier):
+        model = cls(clone(STUMP), n_estimators=20, random_state=0)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            model.fit(X, y, sample_cost=rows)
+        warned = [w for w in caught if w.category is CostlierThanConstantWarning]
+        fitted = np.mean(np.where(model.predict(X) == y, 0.0, np.where(y == 1, fn, fp)))
+        assert model.train_cost_[-1] == pytest.approx(fitted, rel=1e-12)
+        assert len(warned) == (fitted > constant)
+        if warned:
+            assert f"{constant:.4g}" in str(warned[0].message)
+        outcomes.append(bool(warned))
+    assert any(outcomes) and not all(outcomes)  # both sides are exercised

@@ -34,6 +34,7 @@ theorems say about these, and for which rules, is in
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from functools import partial
 from numbers import Integral, Real
@@ -45,11 +46,12 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
 
-from costsense._base import inner_fits
+from costsense._base import _INNER_FIT, _caller_level, _plain_value, inner_fits
 from costsense.boosting._resample import RoundSampler
 from costsense.boosting._rules import BoostRule, Round
 from costsense.boosting._shared import shared_fit_params
 from costsense.boosting._staged import StagedCostClassifier, cost_of_signs
+from costsense.exceptions import CostlierThanConstantWarning
 from costsense.utils._compat import (
     HasMethods,
     Interval,
@@ -271,7 +273,35 @@ default=None
         self._check_degenerate(
             self._to_labels(score), n_kept=len(self.estimators_), advice=advice
         )
+        if self.degenerate_ is None:
+            self._check_costlier_than_constant(y, c)
         return self
+
+    def _check_costlier_than_constant(self, y: FloatArray, c: FloatArray) -> None:
+        """Warn when the fit costs more on its training rows than one class would.
+
+        Compares ``train_cost_[-1]`` with the mean cost of the cheaper constant
+        prediction on the same rows and costs (``cost_of_signs``).
+        """
+        positive, negative = (
+            cost_of_signs(y, np.full(y.shape[0], sign), c) for sign in (1.0, -1.0)
+        )
+        constant = min(positive, negative)
+        fitted = float(self.train_cost_[-1])
+        if fitted <= constant * (1 + 1e-12) or _INNER_FIT.get():
+            return
+        others = self.classes_[self.classes_ != self.pos_label_]
+        label = _plain_value(self.pos_label_ if positive <= negative else others[0])
+        warnings.warn(
+            f"{type(self).__name__} costs more on its own training rows than "
+            f"predicting {label!r} for every row ({fitted:.4g} against "
+            f"{constant:.4g} per row). Its rounds moved the weights onto the "
+            "costliest rows; try AdaBoostCClassifier, AsyBClassifier or "
+            "CalibratedAdaBoostClassifier, whose costs enter only the starting "
+            "weights or alpha, or a shallower base learner.",
+            CostlierThanConstantWarning,
+            stacklevel=_caller_level(),
+        )
 
     # ------------------------------------------------------------ prediction
     def _staged_scores(self, X: FloatArray) -> Iterator[FloatArray]:
