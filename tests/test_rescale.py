@@ -378,7 +378,7 @@ def test_grid_search_by_cost_picks_the_cheapest_setting():
 
 
 # ------------------------------------------------------------ any real diagonal
-def _three_classes(seed=0):
+def _three_separable(seed=0):
     return make_classification(
         n_samples=300,
         n_features=5,
@@ -394,7 +394,7 @@ def _three_classes(seed=0):
 def test_a_diagonal_shift_changes_no_decision_and_costs_exactly_the_shift(three):
     from costsense.metrics import misclassification_cost
 
-    X, y = _three_classes() if three else _binary()
+    X, y = _three_separable() if three else _binary()
     k = np.unique(y).size
     if three:  # consistent pairwise ratios, so the weighting is exact too
         matrix = np.array([[0.0, 1.0, 1.0], [4.0, 0.0, 4.0], [2.0, 2.0, 0.0]])
@@ -443,7 +443,7 @@ def test_per_row_costs_that_make_one_class_cheapest_everywhere_are_refused():
 @pytest.mark.parametrize("make", [ThresholdMoving, CostWeighting, MetaCost])
 def test_a_reordered_labelled_matrix_fits_the_model_of_the_ordered_array(make):
     pd = pytest.importorskip("pandas")
-    X, y = _three_classes(seed=2)
+    X, y = _three_separable(seed=2)
     labels = np.array(["bird", "cat", "dog"])
     y = labels[y]
     matrix = np.array([[0.0, 1.0, 4.0], [2.0, 0.0, 3.0], [8.0, 5.0, 1.0]])
