@@ -733,7 +733,9 @@ class CSLDMClassifier(_BaseLDM):
     {parameters}
     cost : None, float, pair of floats or array-like of shape (2, 2), default=None
         What errors cost (:mod:`costsense.costs`); the positive (costly) class's
-        slacks weigh ``C1``, the others' ``C2``. None: balanced costs.
+        slacks weigh ``C1``, the others' ``C2`` (times ``C``, so the costs'
+        scale matters: state money in the unit of the cheaper error, the
+        paper's ``C2 = 1``, or choose ``C`` to match). None: balanced costs.
     pos_label : hashable, default=None
         The positive (costly) class; the minority class if None.
 
