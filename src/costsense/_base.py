@@ -358,6 +358,18 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
         return tags
 
 
+def _cheaper_error_cost(c: FloatArray, signs: FloatArray) -> float:
+    """Return the mean error cost of the class whose errors cost less.
+
+    The unit of ``cost_unit="cheaper"``: the papers state costs in units of
+    the cheaper error (``C2 = 1``), so dividing by it leaves such costs as they
+    are and makes money costs the same in any currency.
+    """
+    means = [float(c[signs == s].mean()) for s in (1.0, -1.0) if np.any(signs == s)]
+    positive = [m for m in means if m > 0]
+    return min(positive) if positive else 1.0
+
+
 class BinaryCostClassifier(ClassifierBase):
     """Base of the binary cost-sensitive classifiers whose score's sign decides.
 
@@ -396,6 +408,8 @@ class BinaryCostClassifier(ClassifierBase):
                 "learn: predict that class, or check the signs of sample_cost."
             )
         signs = np.where(index == resolved.pos_index, 1.0, -1.0)
+        if getattr(self, "cost_unit", "given") == "cheaper":
+            c = c / _cheaper_error_cost(c, signs)
         return start.X, signs, c, start.sample_weight
 
     def _fit_platt(

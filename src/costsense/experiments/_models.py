@@ -207,12 +207,15 @@ METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
     "svm": lambda base, cost, pos, seed: margin.CSSVMClassifier(
         cost=1.0, pos_label=pos, random_state=seed
     ),
+    # costs in the unit of the cheaper error: the papers' ratios (C2 = 1) are
+    # used as they are, and money (per-row costs, the CLI's) in any currency
+    # gives the same model instead of scaling C by the price of an error
     "cssvm": lambda base, cost, pos, seed: margin.CSSVMClassifier(
-        cost=cost, pos_label=pos, random_state=seed
+        cost=cost, pos_label=pos, cost_unit="cheaper", random_state=seed
     ),
     "ldm": lambda base, cost, pos, seed: margin.LDMClassifier(random_state=seed),
     "csldm": lambda base, cost, pos, seed: margin.CSLDMClassifier(
-        cost=cost, pos_label=pos, random_state=seed
+        cost=cost, pos_label=pos, cost_unit="cheaper", random_state=seed
     ),
     # forests (paper 004), 100 trees (WEKA's default; the paper gives no number);
     # the base learner is not used. CBRF is the paper's: Gini splits on the

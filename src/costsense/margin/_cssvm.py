@@ -50,6 +50,13 @@ class CSSVMClassifier(BinaryCostClassifier):
         error (the paper's ``C2 = 1``), or choose ``C`` to match.
     pos_label : hashable, default=None
         The positive (costly) class; the minority class if None.
+    cost_unit : {"given", "cheaper"}, default="given"
+        "given": the costs as given, as in the paper: they multiply ``C``, so
+        their scale matters, not only their ratio (money in cents weakens the
+        regulariser a hundredfold, and the solver slows down). "cheaper": every
+        cost divided by the mean error cost of the cheaper class (per-row
+        costs included), the papers' unit ``C2 = 1``; the same model in any
+        currency, and the paper's model whenever the cheaper error costs 1.
     fit_intercept : bool, default=True
         LinearSVC's intercept (SVC always has one).
     tol : float, default=1e-3
@@ -116,6 +123,7 @@ class CSSVMClassifier(BinaryCostClassifier):
         "coef0": [Real],
         "cost": "no_validation",
         "pos_label": "no_validation",
+        "cost_unit": [StrOptions({"given", "cheaper"})],
         "fit_intercept": ["boolean"],
         "tol": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
@@ -138,6 +146,7 @@ class CSSVMClassifier(BinaryCostClassifier):
         coef0: float = 0.0,
         cost: Any = None,
         pos_label: Any = None,
+        cost_unit: str = "given",
         fit_intercept: bool = True,
         tol: float = 1e-3,
         max_iter: int = 100_000,
@@ -152,6 +161,7 @@ class CSSVMClassifier(BinaryCostClassifier):
         self.coef0 = coef0
         self.cost = cost
         self.pos_label = pos_label
+        self.cost_unit = cost_unit
         self.fit_intercept = fit_intercept
         self.tol = tol
         self.max_iter = max_iter

@@ -738,6 +738,13 @@ class CSLDMClassifier(_BaseLDM):
         paper's ``C2 = 1``, or choose ``C`` to match). None: balanced costs.
     pos_label : hashable, default=None
         The positive (costly) class; the minority class if None.
+    cost_unit : {"given", "cheaper"}, default="given"
+        "given": the costs as given, as in the paper: they multiply ``C``, so
+        their scale matters, not only their ratio (money in cents weakens the
+        regulariser a hundredfold, and the solver slows down). "cheaper": every
+        cost divided by the mean error cost of the cheaper class (per-row
+        costs included), the papers' unit ``C2 = 1``; the same model in any
+        currency, and the paper's model whenever the cheaper error costs 1.
 
     Attributes
     ----------
@@ -757,6 +764,7 @@ class CSLDMClassifier(_BaseLDM):
         **_BaseLDM._parameter_constraints,
         "cost": "no_validation",
         "pos_label": "no_validation",
+        "cost_unit": [StrOptions({"given", "cheaper"})],
     }
 
     def __init__(
@@ -780,6 +788,7 @@ class CSLDMClassifier(_BaseLDM):
         cv: Any = 5,
         cost: Any = None,
         pos_label: Any = None,
+        cost_unit: str = "given",
         random_state: Any = None,
     ) -> None:
         self.lambda1 = lambda1
@@ -800,6 +809,7 @@ class CSLDMClassifier(_BaseLDM):
         self.cv = cv
         self.cost = cost
         self.pos_label = pos_label
+        self.cost_unit = cost_unit
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
