@@ -735,7 +735,20 @@ def test_row_costs_given_the_true_class_are_refused_at_predict(name):
             model.predict(X, sample_cost=given)
 
 
-@pytest.mark.parametrize("make", [CostWeighting, RejectionSampling])
+def test_rejection_sampling_members_without_proba_decide_rows_by_their_votes():
+    X, y = _binary()
+    model = RejectionSampling(LinearSVC(), cost=4, random_state=0).fit(X, y)
+    matrices = _matrices(np.random.default_rng(0), y.size)
+    votes = np.mean([m.predict(X) == 1 for m in model.estimators_], axis=0)
+    w0, w1 = model.class_weights_
+    p = (votes / w1) / (votes / w1 + (1 - votes) / w0)  # the sampling divided out
+    cost_positive = p * matrices[:, 1, 1] + (1 - p) * matrices[:, 0, 1]
+    cost_negative = p * matrices[:, 1, 0] + (1 - p) * matrices[:, 0, 0]
+    expected = (cost_positive < cost_negative).astype(int)
+    assert_array_equal(model.predict(X, sample_cost=matrices), expected)
+
+
+@pytest.mark.parametrize("make", [CostWeighting])
 def test_a_per_row_decision_without_predict_proba_is_refused_with_the_fix(make):
     X, y = _binary()
     model = make(LinearSVC(), cost=4).fit(X, y)

@@ -690,8 +690,9 @@ class RejectionSampling(_CostSensitiveWrapper):
     :class:`CostWeighting` (:func:`~costsense.costs.cost_reduction`: each row's
     cheaper class, ``c_i`` the cost difference), through the acceptance
     probability. ``predict(X, sample_cost=...)`` decides each row by its own
-    costs on the members' *averaged probabilities* (whatever ``voting``; it
-    needs the base learner's ``predict_proba``), with the sampling taken out:
+    costs on the members' *averaged probabilities* (whatever ``voting``;
+    members without ``predict_proba`` give one-hot votes), with the sampling
+    taken out:
     the kept samples over-represent class ``k`` by its mean acceptance
     probability ``w_k`` (``class_weights_``), so ``P(k|x)`` is taken
     proportional to the averaged ``P_w(k|x) / w_k`` (Elkan 2001, Theorem 2,
@@ -822,8 +823,8 @@ class RejectionSampling(_CostSensitiveWrapper):
             ``classes_[argmin_j sum_i p_i M[i, j]]``, ``M`` each row's matrix and
             ``p`` the members' averaged probabilities with the sampling taken
             out (``p_k`` proportional to ``mean P_w(k|x) / class_weights_[k]``,
-            see Notes), whatever ``voting``; needs the base learner's
-            ``predict_proba``.
+            see Notes), whatever ``voting`` (one-hot votes for members
+            without ``predict_proba``).
         """
         return super().predict(X, sample_cost)
 
@@ -831,7 +832,7 @@ class RejectionSampling(_CostSensitiveWrapper):
         return np.asarray(self.classes_[np.argmax(self._votes(X), axis=1)])
 
     def _posterior(self, X: FloatArray) -> FloatArray:
-        _need_proba(self, self.estimator_)
+        # members without predict_proba contribute one-hot votes (_proba_in)
         proba = _mean_proba(self.estimators_, X, self.classes_)
         return _unweighted(proba, self.class_weights_)
 

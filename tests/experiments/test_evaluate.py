@@ -3,10 +3,24 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from numpy.testing import assert_array_equal
 from sklearn.base import clone
+from sklearn.datasets import make_classification
+from sklearn.linear_model import Perceptron
 from sklearn.model_selection import StratifiedKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
-from costsense.experiments import FOLD_METRICS, evaluate, make_model, summarise
+from costsense.experiments import (
+    FOLD_METRICS,
+    decide,
+    decides_rows,
+    evaluate,
+    make_model,
+    summarise,
+)
+from costsense.margin import CSSVMClassifier
+from costsense.rescale import CostWeighting, RejectionSampling
 
 
 def _data(n=200, seed=1):
@@ -123,3 +137,27 @@ def test_unknown_model_and_base_are_named():
         make_model("magic", cost=5, pos_label=1)
     with pytest.raises(ValueError, match="jungle"):
         make_model("plain", base="jungle", cost=5, pos_label=1)
+
+
+def test_decide_asks_each_model_for_its_per_row_decision_where_it_has_one():
+    X, y = make_classification(n_samples=150, weights=[0.8], random_state=0)
+    rng = np.random.default_rng(0)
+    rows = np.column_stack([rng.uniform(0.5, 2, 150), rng.uniform(1, 40, 150),
+                            np.zeros(150), np.zeros(150)])  # fmt: skip
+    huge_fn = rows * [0, 1, 0, 0] + [1, 1e9, 0, 0]
+    deciding = [
+        make_pipeline(StandardScaler(), RejectionSampling(Perceptron(), cost=3)),
+        CostWeighting(cost=3),
+        CSSVMClassifier(cost=3, probability=True),
+    ]
+    for model in deciding:
+        model.fit(X, y)
+        assert decides_rows(model[-1] if hasattr(model, "steps") else model)
+        assert_array_equal(decide(model, X, rows), model.predict(X, sample_cost=rows))
+        pushed, plain_labels = decide(model, X, huge_fn), model.predict(X)
+        assert np.all(pushed >= plain_labels) and pushed.sum() > plain_labels.sum()
+    plain = [CostWeighting(Perceptron(), cost=3), CSSVMClassifier(cost=3)]
+    for model in plain:
+        model.fit(X, y)
+        assert not decides_rows(model)
+        assert_array_equal(decide(model, X, huge_fn), model.predict(X))

@@ -190,13 +190,13 @@ CATALOG: dict[str, ModelSpec] = {spec.name: spec for spec in _SPECS}
 def decide(model: Any, X: Any, sample_cost: Any = None) -> Any:
     """Predict ``X``; with the rows' own costs, decide each row by them.
 
-    The one decision of ``costsense evaluate``, ``costsense predict`` and the
-    studies: a model (or a pipeline ending in one) whose ``predict`` takes
-    ``sample_cost`` and that gives probabilities decides each row with its own
-    costs, as ``model.predict(X, sample_cost=...)`` does through the Python API;
-    any other model (or ``sample_cost=None``) decides as ``model.predict(X)``.
-    Margin models fitted without Platt scaling give no probabilities and so
-    decide at the training costs.
+    The one decision of ``costsense evaluate`` and ``costsense predict``: a
+    model (or a pipeline ending in one) whose ``predict`` takes ``sample_cost``
+    and that gives probabilities decides each row with its own costs, as
+    ``model.predict(X, sample_cost=...)`` does through the Python API; any other
+    model (or ``sample_cost=None``) decides as ``model.predict(X)``. Margin
+    models fitted without Platt scaling, and cost weighting on a base learner
+    without probabilities, give none and so decide at the training costs.
 
     Parameters
     ----------
