@@ -54,7 +54,7 @@ in the parent before any timing, so no fit time includes numba's compilation.
 
 Usage: ``PYTHONPATH=src .venv/bin/python benchmarks/gbm_candidates.py`` (prints
 the tables and writes them to ``--out``, default
-``benchmarks/results/gbm_candidates.md``; about 15 minutes on one core);
+``benchmarks/results/gbm_candidates.md``; about 90 seconds on one core);
 ``--sets`` narrows the real-cost sets, ``--no-full`` skips the full-size runs,
 ``--no-keel`` the KEEL part, ``--candidates`` picks candidates by name substring;
 ``--quick`` is a smoke test (2,000-row subsamples, no full size, three KEEL sets
