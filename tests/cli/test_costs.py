@@ -228,6 +228,16 @@ def test_minimum_cost_runs_on_three_classes_end_to_end(tmp_path, capsys):
     assert cli.main(["fit", *common, "--out", str(saved)]) == 0  # the default model
     model, metadata = load_model(str(saved))
     assert metadata["model"] == "minimum-cost" and metadata["classes"] == list("abc")
+    # fit ends with what it chose and the cheapest other option, as recorded
+    said, fitted = capsys.readouterr().err, model[-1]
+    results = pd.DataFrame(fitted.cv_results_)
+    picked = results[results["chosen"]].iloc[0]
+    assert (f"chose {fitted.chosen_} with the {fitted.rule_} rule: out-of-fold cost "
+            f"{picked['mean_cost']:.4g} per row") in said  # fmt: skip
+    others = results[~results["chosen"] & np.isfinite(results["mean_cost"])]
+    runner = others.loc[others["mean_cost"].idxmin()]
+    assert (f"cheapest other: {runner['candidate']} with the {runner['rule']} rule: "
+            f"{runner['mean_cost']:.4g})") in said  # fmt: skip
     frame.drop(columns="label").to_csv(tmp_path / "new.csv", index=False)
     out = tmp_path / "p.csv"
     assert cli.main(["predict", "--model", str(saved), "--csv",

@@ -44,7 +44,7 @@ from costsense.cli._model_file import (
 )
 from costsense.experiments import CATALOG, decide, default_base
 
-__all__ = ["load_model", "run_fit", "run_predict", "save_model"]
+__all__ = ["choice_line", "load_model", "run_fit", "run_predict", "save_model"]
 
 #: The metadata format written by this version.
 FORMAT = "costsense-model/2"
@@ -205,8 +205,37 @@ def run_fit(args: argparse.Namespace) -> int:
     save_model(model, metadata, output, key)
     for line in tally.lines():
         print(f"warning: {line}", file=sys.stderr)
+    choice = choice_line(model[-1])
+    if choice is not None:
+        print(choice, file=sys.stderr)
     print(f"model saved to {output}", file=sys.stderr)
     return 0
+
+
+def choice_line(model: Any) -> str | None:
+    """Say what a model that chooses among options chose, beside the next option.
+
+    For :class:`costsense.MinimumCostClassifier` (``chosen_``, ``rule_`` and
+    ``cv_results_``): the chosen source and rule, its out-of-fold mean cost per
+    training row, and the cheapest other option's. None for other models.
+    """
+    results = getattr(model, "cv_results_", None)
+    if results is None or not hasattr(model, "chosen_"):
+        return None
+    cost = np.asarray(results["mean_cost"], dtype=np.float64)
+    chosen = np.asarray(results["chosen"], dtype=bool)
+    line = (
+        f"chose {model.chosen_} with the {model.rule_} rule: out-of-fold cost "
+        f"{cost[chosen][0]:.4g} per row"
+    )
+    others = np.flatnonzero(~chosen & np.isfinite(cost))
+    if others.size:
+        best = others[np.argmin(cost[others])]
+        line += (
+            f" (cheapest other: {results['candidate'][best]} with the "
+            f"{results['rule'][best]} rule: {cost[best]:.4g})"
+        )
+    return line
 
 
 def _plain(value: Any) -> Any:
