@@ -584,28 +584,6 @@ class CostWeighting(_CostSensitiveWrapper):
         )
         self.estimator_ = self._fit_base(X, self.classes_[index], weight)
 
-    @_row_costs_documented
-    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
-        """Predict with the cost-weighted learner, or each row by its own costs.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-        {sample_cost}
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Without ``sample_cost``, the cost-weighted base learner's prediction.
-            With it, ``classes_[argmin_j sum_i p_i M[i, j]]``, ``M`` each row's
-            matrix and ``p`` the base learner's probabilities with the class
-            weights taken out (``p_k`` proportional to ``P_w(k|x) /
-            class_weights_[k]``, see Notes); needs the base learner's
-            ``predict_proba``.
-        """
-        return super().predict(X, sample_cost)
-
     def _posterior(self, X: FloatArray) -> FloatArray:
         _need_proba(self, self.estimator_)
         weighted = _proba_in(self.estimator_, X, self.classes_)
@@ -804,29 +782,6 @@ class RejectionSampling(_CostSensitiveWrapper):
             votes = np.searchsorted(self.classes_, member.predict(X))
             total[np.arange(X.shape[0]), votes] += 1.0
         return total / len(self.estimators_)
-
-    @_row_costs_documented
-    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
-        """Predict the members' vote, or each row by its own costs.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-        {sample_cost}
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Without ``sample_cost``, the class with the most votes (the argmax of
-            :meth:`predict_proba`; ties: the first in ``classes_``). With it,
-            ``classes_[argmin_j sum_i p_i M[i, j]]``, ``M`` each row's matrix and
-            ``p`` the members' averaged probabilities with the sampling taken
-            out (``p_k`` proportional to ``mean P_w(k|x) / class_weights_[k]``,
-            see Notes), whatever ``voting`` (one-hot votes for members
-            without ``predict_proba``).
-        """
-        return super().predict(X, sample_cost)
 
     def _labels(self, X: FloatArray) -> NDArray[Any]:
         return np.asarray(self.classes_[np.argmax(self._votes(X), axis=1)])
@@ -1121,27 +1076,6 @@ class MetaCost(_CostSensitiveWrapper):
             self.estimator_ = final.fit(X, relabelled)
         else:
             self.estimator_ = self._fit_base(X, relabelled, sample_weight, rng)
-
-    @_row_costs_documented
-    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
-        """Predict with the relabelled learner, or each row by its own costs.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-        {sample_cost}
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Without ``sample_cost``, the prediction of the learner trained on the
-            relabelled data. With it, ``classes_[argmin_j sum_i p_i M[i, j]]``,
-            ``M`` each row's matrix and ``p`` the bagged members' averaged
-            probabilities (votes for members without ``predict_proba``): the
-            relabelling rule of ``fit``, applied to the rows being decided.
-        """
-        return super().predict(X, sample_cost)
 
     def _posterior(self, X: FloatArray) -> FloatArray:
         return _mean_proba(self.estimators_, X, self.classes_)

@@ -390,7 +390,7 @@ def _multiclass_matrix(cost: Any, classes: NDArray[Any]) -> NDArray[np.float64]:
                 f"{classes.tolist()[:10]}; resolve the cost against this target."
             )
         return cost.matrix
-    if cost is None or np.ndim(cost) == 0 and not hasattr(cost, "items"):
+    if cost is None or (np.ndim(cost) == 0 and not hasattr(cost, "items")):
         raise ValueError(
             f"the target has {classes.size} classes ({classes.tolist()[:10]}); give "
             f"a {classes.size} x {classes.size} cost matrix (rows: true class, "
