@@ -44,6 +44,7 @@ References
 
 from __future__ import annotations
 
+import sys
 import time
 import warnings
 from dataclasses import dataclass
@@ -54,14 +55,13 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, check_cv
-from sklearn.pipeline import FeatureUnion, Pipeline
+from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import (
-    FunctionTransformer,
     PolynomialFeatures,
     StandardScaler,
 )
@@ -73,6 +73,7 @@ from costsense.costs import (
     bayes_decision,
     row_cost_matrices,
 )
+from costsense.tree._boosted import BoostedTreesClassifier
 from costsense.utils._compat import StrOptions, _fit_context
 from costsense.utils._random import draw_seed, seeded_clone
 
@@ -81,14 +82,28 @@ __all__ = ["MinimumCostClassifier"]
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
-#: Trees of the default forest. Its out-of-bag probabilities average about
-#: 0.37 x 200 = 74 trees per row; 300 trees cost no less out of fold on the
-#: development sets (KEEL sets no benchmark uses), for half as much time again.
-_FOREST_TREES = 200
+#: Out-of-bag trees per row the default forest aims at: 100 trees on bootstrap
+#: samples of every row leave each row out of about 0.37 x 100 = 37 of them.
+_FOREST_OOB_TREES = 37
+#: Most trees of the default forest (on sets of at most :data:`_FOREST_ROWS` rows).
+_FOREST_MAX_TREES = 100
+#: Each tree of the default forest is grown on a bootstrap sample of at most this
+#: many rows (all rows below it): a fully grown tree has about as many nodes as
+#: the rows it saw, so this bounds the forest's time and model-file size whatever
+#: the number of rows, as the boosted candidate takes over large sets
+#: (subsampled bagging: Buhlmann & Yu 2002). A row is then out of bag in most
+#: trees, so fewer trees give it the same out-of-bag average (:func:`_forest_trees`).
+_FOREST_ROWS = 2048
 #: Up to this many features the quadratic candidate has every pairwise product;
 #: beyond, only the squares: d (d - 1) / 2 products would cost more to fit than
 #: the forest (18 features: 153 products, 12: 66).
 _FULL_QUADRATIC_MAX_FEATURES = 12
+#: Inner folds for ``cv="auto"``: the most folds a set of this many rows gets.
+#: Every fold model is kept (their average is the final model), so k folds cost
+#: k fits on (k - 1) / k of the rows; on large sets a fold model already sees
+#: enough rows that more folds change little but the time.
+_AUTO_FOLDS = ((5_000, 5), (10_000, 3))
+_AUTO_FOLDS_LARGE = 2
 #: The tuned threshold is considered only when each of the two classes has at
 #: least this many rows with out-of-fold probabilities (see the class Notes).
 _MIN_ROWS_FOR_THRESHOLD = 30
@@ -101,19 +116,48 @@ _BAYES, _THRESHOLD = "bayes", "threshold"
 
 
 # ------------------------------------------------------------------ candidates
-def _auto_candidates(n_features: int, n_jobs: int | None) -> list[tuple[str, Any]]:
-    """Return the default candidates: forest, logistic and quadratic logistic."""
+class _SquaredColumns(TransformerMixin, BaseEstimator):
+    """Append the squares of the columns that take more than two values.
+
+    The quadratic candidate's expansion beyond
+    :data:`_FULL_QUADRATIC_MAX_FEATURES` features. A column of two values (a
+    one-hot indicator, scaled or not) is an affine function of itself, and so is
+    its square: it would add a copy of the column, nothing the model could use
+    but an ill-conditioned fit.
+    """
+
+    def fit(self, X: FloatArray, y: Any = None) -> _SquaredColumns:
+        """Find the columns of more than two distinct values."""
+        samples = np.asarray(X, dtype=np.float64)
+        low, high = samples.min(axis=0), samples.max(axis=0)
+        two_valued = np.all((samples == low) | (samples == high), axis=0)
+        self.columns_ = np.flatnonzero(~two_valued)
+        self.n_features_in_ = samples.shape[1]
+        return self
+
+    def transform(self, X: FloatArray) -> FloatArray:
+        """Return ``[X, X[:, columns_] ** 2]``."""
+        samples = np.asarray(X, dtype=np.float64)
+        return np.hstack([samples, np.square(samples[:, self.columns_])])
+
+
+def _auto_candidates(
+    n_samples: int, n_features: int, n_jobs: int | None
+) -> list[tuple[str, Any]]:
+    """Return the default candidates: boosted trees, forest, logistic, quadratic."""
     if n_features <= _FULL_QUADRATIC_MAX_FEATURES:
         expand: Any = PolynomialFeatures(degree=2, include_bias=False)
     else:
-        expand = FeatureUnion(
-            [("linear", "passthrough"), ("square", FunctionTransformer(np.square))]
-        )
+        expand = _SquaredColumns()
     return [
+        ("boosted", BoostedTreesClassifier()),
         (
             "forest",
             RandomForestClassifier(
-                n_estimators=_FOREST_TREES, oob_score=True, n_jobs=n_jobs
+                n_estimators=_forest_trees(n_samples),
+                max_samples=_FOREST_ROWS if n_samples > _FOREST_ROWS else None,
+                oob_score=True,
+                n_jobs=n_jobs,
             ),
         ),
         (
@@ -137,6 +181,26 @@ def _auto_candidates(n_features: int, n_jobs: int | None) -> list[tuple[str, Any
             ),
         ),
     ]
+
+
+def _forest_trees(n_samples: int) -> int:
+    """Trees of the default forest: about :data:`_FOREST_OOB_TREES` out of bag per row.
+
+    A tree grown on ``m = min(n, 2048)`` rows drawn with replacement leaves a row
+    out with probability ``(1 - 1/n)^m``; the forest gets as many trees as make
+    that ``_FOREST_OOB_TREES`` on average, at most :data:`_FOREST_MAX_TREES`.
+    """
+    n = max(int(n_samples), 2)
+    out_of_bag = (1.0 - 1.0 / n) ** min(n, _FOREST_ROWS)
+    return int(min(_FOREST_MAX_TREES, np.ceil(_FOREST_OOB_TREES / out_of_bag)))
+
+
+def _auto_n_folds(n_samples: int) -> int:
+    """Inner folds of ``cv="auto"`` for a set of ``n_samples`` rows."""
+    for largest, folds in _AUTO_FOLDS:
+        if n_samples <= largest:
+            return folds
+    return _AUTO_FOLDS_LARGE
 
 
 def _named_candidates(candidates: Any) -> list[tuple[str, Any]]:
@@ -189,6 +253,31 @@ def _uses_oob(estimator: Any) -> bool:
     return "oob_score" in params and params.get("bootstrap", False) is True
 
 
+class _FoldAverage:
+    """A cross-fitted candidate's final model: the mean of its fold models.
+
+    The models fitted on the inner folds give the out-of-fold probabilities and
+    are then kept, rather than refitted on every row: their average predicts new
+    rows (a cross-validation committee; with ``k`` folds each saw ``(k - 1) / k``
+    of the rows). Fitted on class indices, as every candidate is.
+    """
+
+    def __init__(self, estimators: list[Any], n_classes: int) -> None:
+        self.estimators_ = estimators
+        self.classes_ = np.arange(n_classes)
+
+    def __repr__(self) -> str:
+        inner = type(self.estimators_[0]).__name__ if self.estimators_ else ""
+        return f"FoldAverage({len(self.estimators_)} x {inner})"
+
+    def predict_proba(self, X: FloatArray) -> FloatArray:
+        """Mean of the fold models' class probabilities, ``(n, n_classes)``."""
+        total = np.zeros((X.shape[0], self.classes_.size))
+        for model in self.estimators_:
+            total += _proba_columns(model, X, self.classes_.size)
+        return total / len(self.estimators_)
+
+
 @dataclass
 class _Fitted:
     """One candidate after fitting: out-of-fold probabilities and the final model."""
@@ -223,12 +312,15 @@ def _fit_fold(
     train: IntArray,
     test: IntArray,
     n_classes: int,
-) -> FloatArray | str:
-    """Fit on ``train``, return probabilities of ``test`` (or the error's text)."""
+) -> tuple[Any, FloatArray] | str:
+    """Fit on ``train``; return the model and its probabilities of ``test``.
+
+    Returns the error's text instead when the fit or the prediction raises.
+    """
     try:
         train_weight = None if weight is None else weight[train]
         model = _weighted_fit(clone(estimator), X[train], y[train], train_weight)
-        return _proba_columns(model, X[test], n_classes)
+        return model, _proba_columns(model, X[test], n_classes)
     except Exception as error:  # a failing candidate is recorded, never chosen
         return f"{type(error).__name__}: {error}"
 
@@ -243,10 +335,13 @@ def _fit_candidate(
     n_jobs: int | None,
     weight: FloatArray | None = None,
 ) -> _Fitted:
-    """Out-of-fold probabilities (out-of-bag for a forest) and the model on all rows.
+    """Out-of-fold probabilities and the final model of one candidate.
 
-    With ``weight``, every fit gets it as ``sample_weight``; a candidate that does
-    not accept it fails (and is skipped).
+    A bagged forest is fitted once and read out of bag. Any other candidate is
+    fitted on each fold's training rows and predicts its test rows; the fold
+    models, averaged (:class:`_FoldAverage`), are its final model. With
+    ``weight``, every fit gets it as ``sample_weight``; a candidate that does not
+    accept it fails (and is skipped).
     """
     started = time.perf_counter()
     result = _Fitted(name)
@@ -269,16 +364,20 @@ def _fit_candidate(
         )
         oof = np.zeros((n, n_classes))
         count = np.zeros(n)
+        models = []
         for (_, test), part in zip(folds, parts, strict=True):
             if isinstance(part, str):
                 result.error = part
+                result.seconds = time.perf_counter() - started
                 return result
-            oof[test] += part
+            model, proba = part
+            models.append(model)
+            oof[test] += proba
             count[test] += 1
         tested = count > 0
         oof[tested] /= count[tested, None]
         oof[~tested] = np.nan  # rows no fold tested have no out-of-fold estimate
-        result.model = _weighted_fit(clone(estimator), X, y, weight)
+        result.model = _FoldAverage(models, n_classes)
         result.oof = oof
     except Exception as error:  # a failing candidate is recorded, never chosen
         result.error = f"{type(error).__name__}: {error}"
@@ -540,6 +639,31 @@ def _guarded_choice(
     return int(qualified[np.argmin(means[qualified])]), difference, errors
 
 
+def choice_text(model: Any) -> str | None:
+    """Say what a fitted :class:`MinimumCostClassifier` chose, beside the runner-up.
+
+    The chosen source and rule, its out-of-fold mean cost per training row, and
+    the cheapest other option's; None for a model without ``cv_results_``.
+    """
+    results = getattr(model, "cv_results_", None)
+    if results is None or not hasattr(model, "chosen_"):
+        return None
+    cost = np.asarray(results["mean_cost"], dtype=np.float64)
+    chosen = np.asarray(results["chosen"], dtype=bool)
+    line = (
+        f"chose {model.chosen_} with the {model.rule_} rule: out-of-fold cost "
+        f"{cost[chosen][0]:.4g} per row"
+    )
+    others = np.flatnonzero(~chosen & np.isfinite(cost))
+    if others.size:
+        best = others[np.argmin(cost[others])]
+        line += (
+            f" (cheapest other: {results['candidate'][best]} with the "
+            f"{results['rule'][best]} rule: {cost[best]:.4g})"
+        )
+    return line
+
+
 class MinimumCostClassifier(ClassifierBase):
     """The classifier to use when errors cost: least expected cost, chosen by its cost.
 
@@ -730,10 +854,11 @@ class MinimumCostClassifier(ClassifierBase):
     _parameter_constraints: dict[str, Any] = {
         "cost": "no_validation",  # costsense.costs validates and names the problem
         "candidates": [StrOptions({"auto"}), list, tuple],
-        "cv": ["cv_object"],
+        "cv": [StrOptions({"auto"}), "cv_object"],
         "pos_label": "no_validation",
         "random_state": ["random_state"],
         "n_jobs": [Integral, None],
+        "verbose": ["verbose"],
     }
     _degenerate_advice = (
         "no candidate's probabilities make another class cheaper for any "
@@ -746,10 +871,11 @@ class MinimumCostClassifier(ClassifierBase):
         cost: Any = None,
         *,
         candidates: Any = "auto",
-        cv: Any = 5,
+        cv: Any = "auto",
         pos_label: Any = None,
         random_state: Any = None,
         n_jobs: int | None = None,
+        verbose: int = 0,
     ) -> None:
         self.cost = cost
         self.candidates = candidates
@@ -757,6 +883,12 @@ class MinimumCostClassifier(ClassifierBase):
         self.pos_label = pos_label
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _say(self, message: str | None) -> None:
+        """Report progress on standard error when ``verbose``."""
+        if self.verbose and message:
+            print(f"[MinimumCostClassifier] {message}", file=sys.stderr, flush=True)
 
     # ------------------------------------------------------------------ fit
     @_fit_context(prefer_skip_nested_validation=False)
@@ -807,13 +939,18 @@ class MinimumCostClassifier(ClassifierBase):
             rows_cost = rows_cost * weight[:, None]
         rng = check_random_state(self.random_state)
         named = (
-            _auto_candidates(X_train.shape[1], self.n_jobs)
+            _auto_candidates(X_train.shape[0], X_train.shape[1], self.n_jobs)
             if isinstance(self.candidates, str)
             else _named_candidates(self.candidates)
         )
         folds = self._folds(X_train, y_index, rng)
-        fitted = [
-            _fit_candidate(
+        self._say(
+            f"{X_train.shape[0]} rows, {X_train.shape[1]} features, "
+            f"{n_classes} classes: {len(named)} candidates, {len(folds)} inner folds"
+        )
+        fitted = []
+        for name, estimator in named:
+            result = _fit_candidate(
                 name,
                 seeded_clone(estimator, rng),
                 X_train,
@@ -823,8 +960,13 @@ class MinimumCostClassifier(ClassifierBase):
                 self.n_jobs,
                 weight,
             )
-            for name, estimator in named
-        ]
+            how = "out of bag" if _uses_oob(estimator) else f"{len(folds)} folds"
+            self._say(
+                f"candidate {name} ({how}): "
+                + (f"failed: {result.error}" if result.error else "fitted")
+                + f" in {result.seconds:.1f} s"
+            )
+            fitted.append(result)
         working = [result for result in fitted if not result.error]
         for result in fitted:
             if result.error:
@@ -859,9 +1001,12 @@ class MinimumCostClassifier(ClassifierBase):
         )
         self.candidates_ = {r.name: r.model for r in working}
         self._record(fitted)
+        self._say(choice_text(self))
+        # the training rows decided by the chosen option on their out-of-fold
+        # probabilities (what the model does on rows it did not see)
         decided = _decide(
-            np.asarray(self.estimator_.predict_proba(X_train), dtype=np.float64),
-            decision_matrices,
+            self.estimator_.combine(proba[:, valid]),
+            _rows_of(decision_matrices, valid),
             self.rule_,
             self.threshold_offset_,
             self._pos_index(),
@@ -869,7 +1014,7 @@ class MinimumCostClassifier(ClassifierBase):
         self._check_degenerate(
             self.classes_[decided],
             reason=f"the chosen option ({self.chosen_}, {self.rule_} rule) finds "
-            "one class cheapest for every training row",
+            "one class cheapest for every training row out of fold",
         )
         return self
 
@@ -897,10 +1042,13 @@ class MinimumCostClassifier(ClassifierBase):
         self, X: FloatArray, y_index: IntArray, rng: np.random.RandomState
     ) -> list[tuple[IntArray, IntArray]]:
         """Return the inner folds: shuffled stratified ones for an int ``cv``."""
-        if self.cv is None or isinstance(self.cv, Integral):
-            splitter: Any = _stratified(
-                5 if self.cv is None else int(self.cv), y_index, rng
+        if self.cv is None or isinstance(self.cv, (Integral, str)):
+            n_splits = (
+                int(self.cv)
+                if isinstance(self.cv, Integral)
+                else _auto_n_folds(y_index.size)
             )
+            splitter: Any = _stratified(n_splits, y_index, rng)
         else:
             splitter = check_cv(self.cv, y_index, classifier=True)
         with warnings.catch_warnings():

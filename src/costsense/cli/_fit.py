@@ -215,27 +215,12 @@ def run_fit(args: argparse.Namespace) -> int:
 def choice_line(model: Any) -> str | None:
     """Say what a model that chooses among options chose, beside the next option.
 
-    For :class:`costsense.MinimumCostClassifier` (``chosen_``, ``rule_`` and
-    ``cv_results_``): the chosen source and rule, its out-of-fold mean cost per
-    training row, and the cheapest other option's. None for other models.
+    :func:`costsense.recommend.choice_text` for a
+    :class:`costsense.MinimumCostClassifier`; None for other models.
     """
-    results = getattr(model, "cv_results_", None)
-    if results is None or not hasattr(model, "chosen_"):
-        return None
-    cost = np.asarray(results["mean_cost"], dtype=np.float64)
-    chosen = np.asarray(results["chosen"], dtype=bool)
-    line = (
-        f"chose {model.chosen_} with the {model.rule_} rule: out-of-fold cost "
-        f"{cost[chosen][0]:.4g} per row"
-    )
-    others = np.flatnonzero(~chosen & np.isfinite(cost))
-    if others.size:
-        best = others[np.argmin(cost[others])]
-        line += (
-            f" (cheapest other: {results['candidate'][best]} with the "
-            f"{results['rule'][best]} rule: {cost[best]:.4g})"
-        )
-    return line
+    from costsense.recommend import choice_text
+
+    return choice_text(model)
 
 
 def _plain(value: Any) -> Any:

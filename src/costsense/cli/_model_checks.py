@@ -348,7 +348,8 @@ def _objects(root: Any) -> Iterator[Any]:
 
 
 def _check_trees(model: Any, width: int, path: str) -> None:
-    from costsense.tree import Tree
+    from costsense.tree import BoostedTreesClassifier, Tree
+    from costsense.tree._predictor import PackedForest
     from costsense.utils._compat import fitted_tree_types
 
     SklearnTree, TreePredictor = fitted_tree_types()  # noqa: N806
@@ -360,6 +361,8 @@ def _check_trees(model: Any, width: int, path: str) -> None:
             ok = _predictor_ok(value.nodes, width)
         elif isinstance(value, Tree):
             ok = _costsense_tree_ok(value, width)
+        elif isinstance(value, PackedForest):
+            ok = _packed_ok(value, width)
         else:
             continue
         if not ok:
@@ -369,6 +372,14 @@ def _check_trees(model: Any, width: int, path: str) -> None:
                 "its arrays or the model's input",
             )
     for value in _objects(model):
+        if isinstance(value, BoostedTreesClassifier):
+            n_classes = len(getattr(value, "classes_", ()))
+            outputs = 1 if n_classes == 2 else n_classes
+            trees = getattr(value, "trees_", None)
+            if not isinstance(trees, PackedForest) or trees.values[0].shape[1] != (
+                outputs
+            ):
+                raise _fail(path, "boosted trees' values do not match their classes")
         tree = getattr(value, "tree_", None)
         if isinstance(tree, Tree):
             classes = getattr(value, "classes_", None)
@@ -446,4 +457,44 @@ def _costsense_tree_ok(tree: Any, width: int) -> bool:
         and np.all(right[~inner] == -1)
         and np.all((tree.feature[index] >= 0) & (tree.feature[index] < width))
         and _forward(left, right, inner, n)
+    )
+
+
+def _packed_ok(packed: Any, width: int) -> bool:
+    """Check concatenated pre-order trees (a ``PackedForest``).
+
+    Every walk of the compiled predictor must stay inside its tree: the roots
+    increase from 0 to the node count, an inner node's left child (the next node)
+    and right child lie after it and inside its tree, and it tests a feature of
+    the input.
+    """
+    arrays = (packed.feature, packed.threshold, packed.right, packed.roots)
+    kinds = (np.int64, np.float64, np.int64, np.int64)
+    if not isinstance(packed.values, tuple) or len(packed.values) == 0:
+        return False
+    if any(
+        not isinstance(a, np.ndarray) or a.ndim != 1 or a.dtype != kind
+        for a, kind in zip(arrays, kinds, strict=True)
+    ):
+        return False
+    n = packed.feature.shape[0]
+    roots = packed.roots
+    if n == 0 or packed.threshold.shape != (n,) or packed.right.shape != (n,):
+        return False
+    if any(
+        not isinstance(v, np.ndarray) or v.ndim != 2 or v.shape[0] != n
+        or v.dtype != np.float64
+        for v in packed.values
+    ):  # fmt: skip
+        return False
+    if roots.size < 2 or roots[0] != 0 or roots[-1] != n or np.any(np.diff(roots) < 1):
+        return False
+    index = np.flatnonzero(packed.feature >= 0)
+    end = roots[np.searchsorted(roots, index, side="right")]  # each node's tree end
+    right = packed.right[index]
+    return bool(
+        np.all(packed.feature[index] < width)
+        and np.all(index + 1 < end)
+        and np.all(right > index + 1)
+        and np.all(right < end)
     )

@@ -68,15 +68,19 @@ _ESTIMATORS = frozenset(
         "costsense.naive_bayes.DiscreteNaiveBayesClassifier",
         "costsense.recommend.MinimumCostClassifier",
         "costsense.recommend._Combination",
+        "costsense.recommend._FoldAverage",
+        "costsense.recommend._SquaredColumns",
         "costsense.rescale.CostWeighting",
         "costsense.rescale.MetaCost",
         "costsense.rescale.RejectionSampling",
         "costsense.rescale.ThresholdMoving",
         "costsense.sampling._lowrank.LowRankGaussian",
         "costsense.sampling._obpd.OBPDSampler",
+        "costsense.tree._boosted.BoostedTreesClassifier",
         "costsense.tree._classes.CostSensitiveForestClassifier",
         "costsense.tree._classes.CostSensitiveTreeClassifier",
         "costsense.tree._classes.Tree",
+        "costsense.tree._predictor.PackedForest",
         # imbalanced-learn
         "imblearn.ensemble._easy_ensemble.EasyEnsembleClassifier",
         "imblearn.ensemble._forest.BalancedRandomForestClassifier",
@@ -104,7 +108,6 @@ _ESTIMATORS = frozenset(
         "sklearn.mixture._gaussian_mixture.GaussianMixture",
         "sklearn.model_selection._classification_threshold.TunedThresholdClassifierCV",
         "sklearn.naive_bayes.GaussianNB",
-        "sklearn.pipeline.FeatureUnion",
         "sklearn.pipeline.Pipeline",
         "sklearn.preprocessing._data.StandardScaler",
         "sklearn.preprocessing._encoders.OneHotEncoder",
@@ -146,11 +149,8 @@ ALLOWED: dict[str, frozenset[str]] = {
             "sklearn.linear_model._sgd_fast.Hinge",
         }
     ),
-    # pure functions: the cost metric kept by a tuned threshold's scorer, and the
-    # ufunc squaring the features of minimum-cost's quadratic candidate on wide data
-    "FunctionNode": frozenset(
-        {"costsense.metrics.misclassification_cost", "numpy.square"}
-    ),
+    # a pure function: the cost metric kept by a tuned threshold's scorer
+    "FunctionNode": frozenset({"costsense.metrics.misclassification_cost"}),
 }
 
 #: numpy's bit generators a stored ``numpy.random.Generator`` may name.

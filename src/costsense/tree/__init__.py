@@ -13,11 +13,14 @@ at its first prediction (:mod:`costsense.tree._predictor`).
 - :class:`CostSensitiveTreeClassifier`, :class:`CostSensitiveTreeRegressor`;
 - :class:`CostSensitiveForestClassifier`: CBRF, G-CSRF and PD-CSRF are its
   ``criterion="gini"``, ``"cs_gini"`` and ``"pairwise"``;
-- :func:`impurity`: any criterion's impurity of a set of label vectors.
+- :func:`impurity`: any criterion's impurity of a set of label vectors;
+- :class:`BoostedTreesClassifier`: gradient-boosted trees grown by LightGBM and
+  kept, as flat node arrays, for the same compiled predictor.
 """
 
 from __future__ import annotations
 
+from costsense.tree._boosted import BoostedTreesClassifier
 from costsense.tree._classes import (
     CostSensitiveForestClassifier,
     CostSensitiveTreeClassifier,
@@ -27,6 +30,7 @@ from costsense.tree._classes import (
 from costsense.tree._criteria import CRITERIA, impurity
 
 __all__ = [
+    "BoostedTreesClassifier",
     "CRITERIA",
     "CostSensitiveForestClassifier",
     "CostSensitiveTreeClassifier",

@@ -1,0 +1,437 @@
+"""Gradient-boosted trees grown by LightGBM, kept and predicted as costsense trees.
+
+:class:`BoostedTreesClassifier` is the probability model of gradient boosting with
+the logistic (two classes) or softmax (more) loss and Newton leaf values
+(Friedman 2001; Chen & Guestrin 2016), grown leaf-wise on histograms by LightGBM
+(Ke et al. 2017), the fastest well-kept implementation on one core, and stopped
+early on an inner validation split. LightGBM only *grows* the trees: once fitted,
+each tree is read from LightGBM's model description (``Booster.dump_model``) into
+the flat pre-order node arrays of :mod:`costsense.tree._predictor` and predicted
+by costsense's compiled loop. So
+
+- a fitted model holds only numbers (no LightGBM object): a model file stays
+  small and is read without LightGBM's model parser, and prediction does not
+  need LightGBM at all;
+- every fit checks the conversion: the converted trees' raw scores on the
+  training rows must equal LightGBM's own to rounding, or ``fit`` raises rather
+  than predict with trees it misread (a future LightGBM format change).
+
+A LightGBM split sends a row left iff ``x[feature] <= threshold`` (its
+``decision_type`` ``"<="``); with ``use_missing=False`` no split has a missing-value
+branch, and the inputs are checked finite, so the converted trees decide every row
+as LightGBM does.
+
+References
+----------
+.. [1] J. Friedman, "Greedy function approximation: a gradient boosting
+   machine", Annals of Statistics 29, 2001.
+.. [2] T. Chen, C. Guestrin, "XGBoost: a scalable tree boosting system", KDD 2016.
+.. [3] G. Ke et al., "LightGBM: a highly efficient gradient boosting decision
+   tree", NeurIPS 2017.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.special import expit, softmax
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.model_selection import train_test_split
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from costsense.tree._predictor import PackedForest, accumulate
+from costsense.utils._compat import (
+    Interval,
+    _check_sample_weight,
+    _fit_context,
+    validate_data,
+)
+
+__all__ = ["BoostedTreesClassifier"]
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+_MAX_SEED = np.iinfo(np.int32).max
+#: Relative tolerance of the conversion check (LightGBM sums in float64 too; the
+#: order of the additions is the same, so the difference is rounding only).
+_CONVERSION_RTOL = 1e-9
+#: LightGBM's log-loss metric, for two classes (True) or more.
+_METRIC = {True: "binary_logloss", False: "multi_logloss"}
+#: Training rows the conversion check predicts both ways.
+_CONVERSION_ROWS = 512
+
+
+class BoostedTreesClassifier(ClassifierMixin, BaseEstimator):
+    """Gradient-boosted trees with early stopping: LightGBM's growth, costsense's trees.
+
+    Boosts trees of at most ``max_leaf_nodes`` leaves on the logistic (two
+    classes) or softmax loss, each scaled by ``learning_rate``, for at most
+    ``max_iter`` rounds; with ``early_stopping``, ``validation_fraction`` of the
+    rows (stratified) are held out and the rounds stop when their log-loss has not
+    improved for ``n_iter_no_change`` rounds, keeping the best round. The trees
+    are then converted to costsense's node arrays (see the module docstring), so
+    the fitted model holds numbers only and predicts without LightGBM.
+
+    The defaults are scikit-learn's ``HistGradientBoostingClassifier`` ones with
+    early stopping always on (from 300 to millions of rows: a fixed budget of
+    rounds either overfits small sets or stops short on large ones) and a larger
+    round budget, which early stopping makes safe.
+
+    Parameters
+    ----------
+    learning_rate : float, default=0.1
+        Shrinkage of each tree's values.
+    max_iter : int, default=1000
+        Most boosting rounds.
+    max_leaf_nodes : int, default=31
+        Most leaves per tree (trees grow best-first).
+    min_samples_leaf : int, default=20
+        Fewest training rows in a leaf.
+    l2_regularization : float, default=0.0
+        L2 penalty on the leaf values (LightGBM's ``lambda_l2``).
+    max_bins : int, default=255
+        Most histogram bins per feature.
+    early_stopping : bool, default=True
+        Hold out ``validation_fraction`` of the rows and stop on their log-loss.
+        False: ``max_iter`` rounds on every row.
+    validation_fraction : float, default=0.1
+        Share of the rows held out for early stopping (stratified when every
+        class has two rows or more); at least one row.
+    n_iter_no_change : int, default=20
+        Rounds without improvement of the validation log-loss before stopping.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the validation split and LightGBM.
+    n_jobs : int or None, default=None
+        LightGBM's threads; None means 1 (costsense parallelises across fits).
+        LightGBM runs with ``deterministic=True`` and row-wise histograms, so
+        results do not depend on it.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Class labels.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when ``X`` had string column names.
+    n_iter_ : int
+        Boosting rounds kept (the best validation round with early stopping).
+    n_trees_per_iteration_ : int
+        1 for two classes, ``n_classes`` otherwise.
+    validation_loss_ : float or None
+        Validation log-loss of the kept round (None without early stopping).
+    trees_ : PackedForest
+        The trees' nodes, concatenated in round order (and, within a round, in
+        class order); each node's value row has one column per tree output
+        (``n_trees_per_iteration_``), the tree's own class column holding its
+        leaf values and the others 0; inner nodes hold 0.
+
+    See Also
+    --------
+    sklearn.ensemble.HistGradientBoostingClassifier : The same model family, slower
+        on one core on wide one-hot data.
+    costsense.MinimumCostClassifier : Uses it as one of its candidates.
+
+    References
+    ----------
+    .. [1] J. Friedman, "Greedy function approximation: a gradient boosting
+       machine", Annals of Statistics 29, 2001.
+    .. [2] G. Ke et al., "LightGBM: a highly efficient gradient boosting decision
+       tree", NeurIPS 2017.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.tree import BoostedTreesClassifier
+    >>> X, y = make_classification(n_samples=500, random_state=0)
+    >>> model = BoostedTreesClassifier(random_state=0).fit(X, y)
+    >>> model.predict_proba(X[:2]).shape
+    (2, 2)
+    """
+
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
+        "learning_rate": [Interval(Real, 0.0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_leaf_nodes": [Interval(Integral, 2, None, closed="left")],
+        "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
+        "l2_regularization": [Interval(Real, 0.0, None, closed="left")],
+        "max_bins": [Interval(Integral, 2, 255, closed="both")],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [Interval(Real, 0.0, 1.0, closed="neither")],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+        "n_jobs": [Integral, None],
+    }
+
+    def __init__(
+        self,
+        *,
+        learning_rate: float = 0.1,
+        max_iter: int = 1000,
+        max_leaf_nodes: int = 31,
+        min_samples_leaf: int = 20,
+        l2_regularization: float = 0.0,
+        max_bins: int = 255,
+        early_stopping: bool = True,
+        validation_fraction: float = 0.1,
+        n_iter_no_change: int = 20,
+        random_state: Any = None,
+        n_jobs: int | None = None,
+    ) -> None:
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_samples_leaf = min_samples_leaf
+        self.l2_regularization = l2_regularization
+        self.max_bins = max_bins
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> BoostedTreesClassifier:
+        """Boost the trees (LightGBM) and convert them.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples (finite).
+        y : array-like of shape (n_samples,)
+            Class labels, at least two classes.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights (of the training and the validation rows).
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        import lightgbm
+
+        X_valid, y_valid = validate_data(self, X, y, dtype=np.float64)
+        samples = np.ascontiguousarray(X_valid, dtype=np.float64)
+        check_classification_targets(y_valid)
+        self.classes_, y_index = np.unique(y_valid, return_inverse=True)
+        n_classes = self.classes_.size
+        if n_classes < 2:
+            raise ValueError(
+                f"y has one class ({self.classes_[0]!r}): boosting needs at least "
+                "two classes."
+            )
+        weight = _check_sample_weight(
+            sample_weight, samples, dtype=np.float64, ensure_non_negative=True
+        )
+        rng = check_random_state(self.random_state)
+        train, valid = self._split(y_index, rng)
+        params = {
+            "objective": "binary" if n_classes == 2 else "multiclass",
+            "num_class": 1 if n_classes == 2 else n_classes,
+            "learning_rate": float(self.learning_rate),
+            "num_leaves": int(self.max_leaf_nodes),
+            "min_data_in_leaf": int(self.min_samples_leaf),
+            "lambda_l2": float(self.l2_regularization),
+            "max_bin": int(self.max_bins),
+            "use_missing": False,
+            "deterministic": True,
+            "force_row_wise": True,
+            "num_threads": 1 if self.n_jobs is None else int(self.n_jobs),
+            "seed": int(rng.randint(_MAX_SEED)),
+            "verbosity": -1,
+        }
+        train_set = lightgbm.Dataset(
+            samples[train], y_index[train], weight=weight[train], params=params
+        )
+        callbacks: list[Any] = []
+        valid_sets: list[Any] = []
+        if valid is not None:
+            valid_sets = [
+                lightgbm.Dataset(
+                    samples[valid],
+                    y_index[valid],
+                    weight=weight[valid],
+                    reference=train_set,
+                )
+            ]
+            callbacks = [
+                lightgbm.early_stopping(
+                    int(self.n_iter_no_change), first_metric_only=True, verbose=False
+                )
+            ]
+        booster = lightgbm.train(
+            {**params, "metric": _METRIC[n_classes == 2]},
+            train_set,
+            num_boost_round=int(self.max_iter),
+            valid_sets=valid_sets,
+            callbacks=callbacks,
+        )
+        if valid is not None:
+            best = int(booster.best_iteration) or booster.current_iteration()
+            scores = next(iter(booster.best_score.values()), {})
+            self.validation_loss_ = float(next(iter(scores.values()), np.nan))
+        else:
+            best = booster.current_iteration()
+            self.validation_loss_ = None
+        self.n_iter_ = best
+        self.n_trees_per_iteration_ = 1 if n_classes == 2 else n_classes
+        description = booster.dump_model(num_iteration=best)
+        self.trees_ = _convert(description, self.n_trees_per_iteration_)
+        check = samples[:_CONVERSION_ROWS]
+        theirs = np.asarray(
+            booster.predict(check, num_iteration=best, raw_score=True), dtype=np.float64
+        ).reshape(check.shape[0], -1)
+        ours = self._raw(check)
+        if not np.allclose(ours, theirs, rtol=_CONVERSION_RTOL, atol=1e-9):
+            raise RuntimeError(
+                "the trees read from LightGBM "
+                f"{lightgbm.__version__} do not reproduce its predictions (largest "
+                f"difference {np.max(np.abs(ours - theirs)):.3g}); report this "
+                "LightGBM version as unsupported."
+            )
+        return self
+
+    def _split(
+        self, y_index: IntArray, rng: np.random.RandomState
+    ) -> tuple[IntArray, IntArray | None]:
+        """Training and validation rows (all rows and None without early stopping)."""
+        rows = np.arange(y_index.size)
+        if not self.early_stopping:
+            return rows, None
+        n_valid = max(1, int(round(self.validation_fraction * rows.size)))
+        if rows.size - n_valid < 2:
+            return rows, None
+        counts = np.bincount(y_index)
+        stratify = y_index if counts.min() >= 2 and n_valid >= counts.size else None
+        train, valid = train_test_split(
+            rows,
+            test_size=n_valid,
+            stratify=stratify,
+            random_state=rng.randint(_MAX_SEED),
+        )
+        return np.sort(train), np.sort(valid)
+
+    def _raw(self, X: FloatArray) -> FloatArray:
+        """Sum of the trees' leaf values: ``(n, n_trees_per_iteration_)``."""
+        trees = self.trees_
+        out = np.zeros((X.shape[0], trees.values[0].shape[1]))
+        accumulate(
+            np.require(X, dtype=np.float64, requirements=["C"]),
+            trees.feature,
+            trees.threshold,
+            trees.right,
+            trees.values[0],
+            trees.roots,
+            out,
+        )
+        return out
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Raw scores: log-odds of ``classes_[1]`` (two classes) or class scores.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (finite).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+        """
+        check_is_fitted(self, "trees_")
+        samples = validate_data(self, X, reset=False, dtype=np.float64)
+        raw = self._raw(np.asarray(samples, dtype=np.float64))
+        return raw[:, 0] if raw.shape[1] == 1 else raw
+
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """Class probabilities: sigmoid (two classes) or softmax of the raw scores.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (finite).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
+        raw = self.decision_function(X)
+        if raw.ndim == 1:
+            positive = expit(raw)
+            return np.column_stack([1.0 - positive, positive])
+        return np.asarray(softmax(raw, axis=1), dtype=np.float64)
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Predict the most probable class.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (finite).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+
+def _convert(description: dict[str, Any], n_outputs: int) -> PackedForest:
+    """LightGBM's model description as concatenated pre-order node arrays."""
+    features: list[int] = []
+    thresholds: list[float] = []
+    rights: list[int] = []
+    values: list[float] = []
+    owners: list[int] = []
+    roots = [0]
+    for index, info in enumerate(description["tree_info"]):
+        stack: list[Any] = [info["tree_structure"]]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, int):  # marker: the right child starts here
+                rights[node] = len(features)
+                continue
+            position = len(features)
+            if "leaf_value" in node:
+                features.append(-1)
+                thresholds.append(0.0)
+                rights.append(-1)
+                values.append(float(node["leaf_value"]))
+            else:
+                if node.get("decision_type") != "<=" or node.get("missing_type") != (
+                    "None"
+                ):
+                    raise RuntimeError(
+                        "LightGBM grew a split costsense cannot convert "
+                        f"(decision {node.get('decision_type')!r}, missing "
+                        f"{node.get('missing_type')!r})."
+                    )
+                features.append(int(node["split_feature"]))
+                thresholds.append(float(node["threshold"]))
+                rights.append(-1)
+                values.append(0.0)
+                # pre-order: the left subtree, then the marker, then the right
+                stack.append(node["right_child"])
+                stack.append(position)
+                stack.append(node["left_child"])
+            owners.append(index % n_outputs)
+        roots.append(len(features))
+    n_nodes = len(features)
+    value = np.zeros((n_nodes, n_outputs))
+    value[np.arange(n_nodes), np.asarray(owners, dtype=np.int64)] = values
+    return PackedForest(
+        feature=np.asarray(features, dtype=np.int64),
+        threshold=np.asarray(thresholds, dtype=np.float64),
+        right=np.asarray(rights, dtype=np.int64),
+        values=(value,),
+        roots=np.asarray(roots, dtype=np.int64),
+    )
