@@ -36,12 +36,14 @@ FLOORS = {
     "margin": 2,
     "naive_bayes": 2,
     "boosting": 3,
-    "experiments": 4,
-    "cli": 5,
-    "recommend": 2,  # MinimumCostClassifier: scikit-learn parts on costs and _base
+    # MinimumCostClassifier: scikit-learn parts and costsense's boosted trees on
+    # costs and _base
+    "recommend": 3,
     # the root package holds __version__ and loads MinimumCostClassifier on first
     # use (PEP 562), so it stands above recommend and below what imports it
-    "__init__": 3,
+    "__init__": 4,
+    "experiments": 5,
+    "cli": 6,
 }
 SHARED_GROUND = ("costsense.utils", "costsense._base")
 COMPAT = "costsense.utils._compat"

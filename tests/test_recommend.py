@@ -20,6 +20,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 
 import costsense
@@ -312,7 +313,7 @@ def test_the_choice_is_the_default_unless_an_option_is_clearly_cheaper():
     X, y = make_classification(n_samples=800, weights=[0.8], random_state=11)
     model = MinimumCostClassifier(cost=10, random_state=0).fit(X, y)
     r = model.cv_results_
-    assert {"forest", "logistic", "quadratic", "average", "stack"} == set(
+    assert {"boosted", "forest", "logistic", "quadratic", "average", "stack"} == set(
         r["candidate"]
     )
     assert r["chosen"].sum() == 1
@@ -347,24 +348,30 @@ def test_the_root_package_loads_the_estimator_lazily():
 
 
 def test_sample_weight_reaches_the_candidates_and_weighs_the_chosen_cost():
-    """Every candidate is fitted with the weights (a deterministic one gives the
-    model of its own weighted fit); one whose fit takes no weights is skipped."""
+    """Every candidate is fitted with the weights: a deterministic one's final model
+    averages its weighted fits on the inner folds; one whose fit takes no weights
+    is skipped."""
     X, y = make_classification(n_samples=300, weights=[0.8], random_state=3)
     w = np.where(np.arange(len(y)) % 3 == 0, 2.0, 1.0)
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=5).split(X, y))
     params = {
         "cost": 5,
         "candidates": [LogisticRegression(max_iter=1000)],
+        "cv": folds,
         "random_state": 0,
     }
     weighted = MinimumCostClassifier(**params).fit(X, y, sample_weight=w)
-    reference = LogisticRegression(max_iter=1000).fit(X, y, sample_weight=w)
-    model = weighted.candidates_["logisticregression"]
-    np.testing.assert_allclose(
-        model.predict_proba(X), reference.predict_proba(X), rtol=1e-6, atol=1e-8
-    )
+    references = [
+        LogisticRegression(max_iter=1000).fit(X[t], y[t], sample_weight=w[t])
+        for t, _ in folds
+    ]
+    final = weighted.candidates_["logisticregression"]
+    expected = np.mean([r.predict_proba(X) for r in references], axis=0)
+    np.testing.assert_allclose(final.predict_proba(X), expected, rtol=1e-6, atol=1e-8)
     unweighted = MinimumCostClassifier(**params).fit(X, y)
     assert not np.allclose(
-        unweighted.candidates_["logisticregression"].coef_, model.coef_
+        unweighted.candidates_["logisticregression"].estimators_[0].coef_,
+        final.estimators_[0].coef_,
     )
 
     # a candidate whose fit takes no sample_weight fails and is skipped

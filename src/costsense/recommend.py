@@ -73,7 +73,7 @@ from costsense.costs import (
     bayes_decision,
     row_cost_matrices,
 )
-from costsense.tree._boosted import BoostedTreesClassifier
+from costsense.tree import BoostedTreesClassifier
 from costsense.utils._compat import StrOptions, _fit_context
 from costsense.utils._random import draw_seed, seeded_clone
 
@@ -104,6 +104,8 @@ _FULL_QUADRATIC_MAX_FEATURES = 12
 #: enough rows that more folds change little but the time.
 _AUTO_FOLDS = ((5_000, 5), (10_000, 3))
 _AUTO_FOLDS_LARGE = 2
+#: Training rows decided first when checking whether the fit is constant.
+_DEGENERACY_PROBE = 2048
 #: The tuned threshold is considered only when each of the two classes has at
 #: least this many rows with out-of-fold probabilities (see the class Notes).
 _MIN_ROWS_FOR_THRESHOLD = 30
@@ -1002,21 +1004,34 @@ class MinimumCostClassifier(ClassifierBase):
         self.candidates_ = {r.name: r.model for r in working}
         self._record(fitted)
         self._say(choice_text(self))
-        # the training rows decided by the chosen option on their out-of-fold
-        # probabilities (what the model does on rows it did not see)
-        decided = _decide(
-            self.estimator_.combine(proba[:, valid]),
-            _rows_of(decision_matrices, valid),
-            self.rule_,
-            self.threshold_offset_,
-            self._pos_index(),
-        )
         self._check_degenerate(
-            self.classes_[decided],
+            self.classes_[self._decide_training_rows(X_train, decision_matrices)],
             reason=f"the chosen option ({self.chosen_}, {self.rule_} rule) finds "
-            "one class cheapest for every training row out of fold",
+            "one class cheapest for every training row",
         )
         return self
+
+    def _decide_training_rows(self, X: FloatArray, matrices: FloatArray) -> IntArray:
+        """Decide the training rows, as far as telling a constant fit needs.
+
+        Only whether they are all one class matters (``degenerate_``): an evenly
+        spread sample of at most :data:`_DEGENERACY_PROBE` rows is decided first,
+        and all rows only when the sample is one class, so the answer is exact
+        and a healthy fit does not predict every training row again.
+        """
+        n = X.shape[0]
+        probe = np.unique(np.linspace(0, n - 1, min(n, _DEGENERACY_PROBE)).astype(int))
+        for rows in (probe, np.arange(n)):
+            decided = _decide(
+                np.asarray(self.estimator_.predict_proba(X[rows]), dtype=np.float64),
+                _rows_of(matrices, rows),
+                self.rule_,
+                self.threshold_offset_,
+                self._pos_index(),
+            )
+            if np.unique(decided).size > 1 or rows.size == n:
+                return decided
+        return decided
 
     def _fit_costs(
         self, y: NDArray[Any], sample_cost: ArrayLike | None

@@ -28,6 +28,7 @@ def fitted(tmp_path_factory):
         ("sklearn-tree", "threshold", "tree"),
         ("hgb", "threshold", "hist-gradient-boosting"),
         ("costsense-tree", "pdcsrf", None),
+        ("boosted", "minimum-cost", None),
     ):
         path = folder / f"{name}.skops"
         argv = ["fit", "--csv", str(data), "--target", "label", "--model", model,
@@ -50,6 +51,8 @@ def _inner(model, kind):
         return final.estimator_.tree_
     if kind == "hgb":
         return final.estimator_._predictors[0][0]
+    if kind == "boosted":  # minimum-cost's boosted candidate, first fold model
+        return final.candidates_["boosted"].estimators_[0].trees_
     return final.estimators_[0].tree_
 
 
@@ -63,7 +66,10 @@ def _refused(path, model, metadata, *words):
     return message
 
 
-@pytest.mark.parametrize("kind", ["sklearn-tree", "hgb", "costsense-tree"])
+KINDS = ["sklearn-tree", "hgb", "costsense-tree", "boosted"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_the_genuine_model_passes_and_an_out_of_range_feature_is_refused(fitted, kind):
     path, model, metadata = fitted[kind]
     check_model(model, metadata, str(path))  # the genuine file passes
@@ -81,13 +87,16 @@ def test_the_genuine_model_passes_and_an_out_of_range_feature_is_refused(fitted,
     elif kind == "hgb":
         inner = np.flatnonzero(tree.nodes["is_leaf"] == 0)
         tree.nodes["feature_idx"][inner[0]] = outside
+    elif kind == "boosted":
+        inner = np.flatnonzero(tree.feature >= 0)
+        tree.feature[inner[0]] = outside
     else:
         inner = np.flatnonzero(tree.children_left >= 0)
         tree.feature[inner[0]] = outside  # the deep copy's own array
     _refused(path, edited, metadata, "indices")
 
 
-@pytest.mark.parametrize("kind", ["sklearn-tree", "hgb", "costsense-tree"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_child_pointing_backwards_or_outside_is_refused(fitted, kind):
     """A cycle would make a compiled predictor loop; an index past the end reads
     outside its arrays."""
@@ -106,11 +115,44 @@ def test_a_child_pointing_backwards_or_outside_is_refused(fitted, kind):
             node = int(np.flatnonzero(tree.nodes["is_leaf"] == 0)[0])
             size = len(tree.nodes)
             tree.nodes["right"][node] = node if target == "self" else size + 3
+        elif kind == "boosted":
+            node = int(np.flatnonzero(tree.feature >= 0)[0])
+            size = len(tree.right)
+            tree.right[node] = node if target == "self" else size + 3
         else:
             node = int(np.flatnonzero(tree.children_left >= 0)[0])
             size = len(tree.children_right)
             tree.children_right[node] = node if target == "self" else size + 3
         _refused(path, edited, metadata, "indices")
+
+
+def test_boosted_trees_that_leave_their_tree_or_miss_classes_are_refused(fitted):
+    """A right child in the next tree, roots past the nodes, or values of the wrong
+    width would make the compiled predictor read outside its arrays."""
+    path, model, metadata = fitted["boosted"]
+
+    def edit(change):
+        edited = copy.deepcopy(model)
+        member = edited.steps[-1][1].candidates_["boosted"].estimators_[0]
+        member.trees_ = change(member.trees_)
+        return edited
+
+    def into_next_tree(trees):
+        inner = np.flatnonzero(trees.feature[: trees.roots[1]] >= 0)
+        trees.right[inner[-1]] = trees.roots[1]  # the second tree's root
+        return trees
+
+    def roots_past_the_end(trees):
+        return dataclasses.replace(trees, roots=trees.roots + 1)
+
+    def other_width(trees):
+        value = trees.values[0]
+        return dataclasses.replace(trees, values=(np.hstack([value, value]),))
+
+    assert len(model.steps[-1][1].candidates_["boosted"].estimators_[0].trees_.roots) > 2
+    _refused(path, edit(into_next_tree), metadata, "indices")
+    _refused(path, edit(roots_past_the_end), metadata, "indices")
+    _refused(path, edit(other_width), metadata, "classes")
 
 
 def test_a_forest_tree_with_values_for_other_classes_is_refused(fitted):

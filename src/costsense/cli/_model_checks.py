@@ -348,8 +348,7 @@ def _objects(root: Any) -> Iterator[Any]:
 
 
 def _check_trees(model: Any, width: int, path: str) -> None:
-    from costsense.tree import BoostedTreesClassifier, Tree
-    from costsense.tree._predictor import PackedForest
+    from costsense.tree import BoostedTreesClassifier, PackedForest, Tree
     from costsense.utils._compat import fitted_tree_types
 
     SklearnTree, TreePredictor = fitted_tree_types()  # noqa: N806

@@ -28,6 +28,7 @@ from costsense.tree._classes import (
     Tree,
 )
 from costsense.tree._criteria import CRITERIA, impurity
+from costsense.tree._predictor import PackedForest
 
 __all__ = [
     "BoostedTreesClassifier",
@@ -35,6 +36,7 @@ __all__ = [
     "CostSensitiveForestClassifier",
     "CostSensitiveTreeClassifier",
     "CostSensitiveTreeRegressor",
+    "PackedForest",
     "Tree",
     "impurity",
 ]

@@ -38,19 +38,12 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit, softmax
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
 
+from costsense._base import ClassifierBase
 from costsense.tree._predictor import PackedForest, accumulate
-from costsense.utils._compat import (
-    Interval,
-    _check_sample_weight,
-    _fit_context,
-    validate_data,
-)
+from costsense.utils._compat import Interval, _fit_context
 
 __all__ = ["BoostedTreesClassifier"]
 
@@ -67,7 +60,7 @@ _METRIC = {True: "binary_logloss", False: "multi_logloss"}
 _CONVERSION_ROWS = 512
 
 
-class BoostedTreesClassifier(ClassifierMixin, BaseEstimator):
+class BoostedTreesClassifier(ClassifierBase):
     """Gradient-boosted trees with early stopping: LightGBM's growth, costsense's trees.
 
     Boosts trees of at most ``max_leaf_nodes`` leaves on the logistic (two
@@ -126,6 +119,10 @@ class BoostedTreesClassifier(ClassifierMixin, BaseEstimator):
         1 for two classes, ``n_classes`` otherwise.
     validation_loss_ : float or None
         Validation log-loss of the kept round (None without early stopping).
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (it predicts
+        one class on its own training data), as the
+        :class:`~costsense.exceptions.DegenerateModelWarning` said it.
     trees_ : PackedForest
         The trees' nodes, concatenated in round order (and, within a round, in
         class order); each node's value row has one column per tree output
@@ -168,6 +165,10 @@ class BoostedTreesClassifier(ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
         "n_jobs": [Integral, None],
     }
+    _degenerate_advice = (
+        "try a smaller min_samples_leaf, or early_stopping=False with more "
+        "rounds (max_iter)"
+    )
 
     def __init__(
         self,
@@ -218,18 +219,14 @@ class BoostedTreesClassifier(ClassifierMixin, BaseEstimator):
         """
         import lightgbm
 
-        X_valid, y_valid = validate_data(self, X, y, dtype=np.float64)
-        samples = np.ascontiguousarray(X_valid, dtype=np.float64)
-        check_classification_targets(y_valid)
-        self.classes_, y_index = np.unique(y_valid, return_inverse=True)
+        start = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
+        samples = np.ascontiguousarray(start.X, dtype=np.float64)
+        y_index = start.y_index
         n_classes = self.classes_.size
-        if n_classes < 2:
-            raise ValueError(
-                f"y has one class ({self.classes_[0]!r}): boosting needs at least "
-                "two classes."
-            )
-        weight = _check_sample_weight(
-            sample_weight, samples, dtype=np.float64, ensure_non_negative=True
+        weight = (
+            np.ones(samples.shape[0])
+            if start.sample_weight is None
+            else start.sample_weight
         )
         rng = check_random_state(self.random_state)
         train, valid = self._split(y_index, rng)
@@ -285,11 +282,12 @@ class BoostedTreesClassifier(ClassifierMixin, BaseEstimator):
         self.n_trees_per_iteration_ = 1 if n_classes == 2 else n_classes
         description = booster.dump_model(num_iteration=best)
         self.trees_ = _convert(description, self.n_trees_per_iteration_)
+        raw = self._raw(samples)
         check = samples[:_CONVERSION_ROWS]
         theirs = np.asarray(
             booster.predict(check, num_iteration=best, raw_score=True), dtype=np.float64
         ).reshape(check.shape[0], -1)
-        ours = self._raw(check)
+        ours = raw[:_CONVERSION_ROWS]
         if not np.allclose(ours, theirs, rtol=_CONVERSION_RTOL, atol=1e-9):
             raise RuntimeError(
                 "the trees read from LightGBM "
@@ -297,6 +295,10 @@ class BoostedTreesClassifier(ClassifierMixin, BaseEstimator):
                 f"difference {np.max(np.abs(ours - theirs)):.3g}); report this "
                 "LightGBM version as unsupported."
             )
+        self._check_degenerate(
+            self.classes_[_best_class(raw)],
+            reason="no boosting round separated the classes on the training rows",
+        )
         return self
 
     def _split(
@@ -346,8 +348,7 @@ class BoostedTreesClassifier(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,) or (n_samples, n_classes)
         """
-        check_is_fitted(self, "trees_")
-        samples = validate_data(self, X, reset=False, dtype=np.float64)
+        samples = self._validated(X, dtype=np.float64)
         raw = self._raw(np.asarray(samples, dtype=np.float64))
         return raw[:, 0] if raw.shape[1] == 1 else raw
 
@@ -382,7 +383,15 @@ class BoostedTreesClassifier(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,)
         """
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+
+def _best_class(raw: FloatArray) -> IntArray:
+    """Index of the most probable class from raw scores ``(n, 1)`` or ``(n, K)``."""
+    if raw.shape[1] == 1:
+        return (raw[:, 0] > 0).astype(np.int64)
+    return np.argmax(raw, axis=1).astype(np.int64)
 
 
 def _convert(description: dict[str, Any], n_outputs: int) -> PackedForest:
