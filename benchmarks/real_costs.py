@@ -13,12 +13,16 @@ Protocol: one stratified train/test split (70/30, seed 0) per set, the same for
 every model; categorical columns one-hot encoded (categories under 1 % of the
 training rows pooled) and missing numbers imputed by the training median, fitted
 on the training rows only. ``--fraction`` subsamples every set (stratified, seed
-0) first, and is printed. For each model: **savings** ``1 - cost / cost of the
+0) first, a share of its rows or (above 1) a number of rows, and is printed. For
+each model: **savings** ``1 - cost / cost of the
 best constant prediction`` (all positive or all negative, whichever is cheaper on
 the test rows) on the true test costs including TP and TN (asserted to agree with
 ``empulse.metrics.savings_score`` to 1e-9), the **mean cost** per test row, and
 the **fit time** (seconds, single-threaded; for the CLI, the whole ``costsense
-fit`` process: start, CSV reading, fit and saving the model file). Each model
+fit`` process: start, CSV reading, fit and saving the model file), and the time
+of fit and predict as a multiple of LightGBM + row Bayes's on the same rows
+("vs LightGBM"). With several sets, a closing table gives each model's mean
+savings rank and MinimumCostClassifier's gap to the best model of each set. Each model
 runs in a child process and is stopped, and reported so, when its fit and
 prediction take longer than ``--budget`` seconds (``BUDGET``); a model that
 raises is reported with its error.
@@ -119,6 +123,8 @@ PARAMETERS = {
     "give-me-some-credit": {"lgd": 0.75},
 }
 SEED, TEST_SIZE, MIN_FREQUENCY = 0, 0.3, 0.01
+#: The peer every time is compared with (fit and predict, same run, same rows).
+REFERENCE = "LightGBM + row Bayes"
 #: Seconds a model may take (fit and predict) before it is stopped and reported.
 BUDGET = 120.0
 CELLS = ("fp", "fn", "tp", "tn")
@@ -354,6 +360,7 @@ def run_model(
         return [_failed(name, route, time.perf_counter() - started, failure)]
     fit_time = time.perf_counter() - started
     decisions: list[tuple[str, np.ndarray, str]] = []
+    started = time.perf_counter()
     try:
         if bayes_only:
             proba = model.predict_proba(X_test)
@@ -379,6 +386,7 @@ def run_model(
                 decisions.append((" + row Bayes", decided, "predict_proba"))
     except Exception as failure:
         return [_failed(name, route, fit_time, failure)]
+    predict_time = time.perf_counter() - started
     found = []
     for suffix, predicted, how in decisions:
         predicted = np.asarray(predicted).astype(int)
@@ -389,6 +397,7 @@ def run_model(
                 "savings": savings(y_test, predicted, rows_test),
                 "mean cost": total_cost(y_test, predicted, rows_test) / y_test.size,
                 "fit s": fit_time,
+                "predict s": predict_time,
                 "decision": how,
                 "notes": "; ".join(notes),
                 "refused": refused,
@@ -555,6 +564,8 @@ def _environ() -> dict[str, str]:
 def prepare(name: str, loader: str, fraction: float) -> tuple[dict[str, Any], str]:
     """The encoded split of one set and a line describing it."""
     X, y, rows, dataset = load(name, loader)
+    if fraction > 1.0:  # a number of rows
+        fraction = min(1.0, fraction / y.size)
     if fraction < 1.0:
         keep, _ = train_test_split(
             np.arange(y.size), train_size=fraction, stratify=y, random_state=SEED
@@ -632,7 +643,13 @@ def run_set(
                         flush=True,
                     )
                     results.append(row)
-    return pd.DataFrame(results), line
+    table = pd.DataFrame(results)
+    reference = table[table["model"] == REFERENCE]
+    if len(reference):
+        spent = table["fit s"] + table.get("predict s", 0.0).fillna(0.0)
+        own = float(spent[reference.index[0]])
+        table["vs LightGBM"] = spent / own
+    return table, line
 
 
 def markdown(table: pd.DataFrame) -> str:
@@ -643,11 +660,60 @@ def markdown(table: pd.DataFrame) -> str:
         lambda v: "" if np.isnan(v) else f"{v:.4g}"
     )
     shown["fit s"] = shown["fit s"].map(lambda v: f"{v:.2f}")
-    columns = ["model", "route", "savings", "mean cost", "fit s", "decision", "notes"]
+    if "vs LightGBM" in shown:
+        shown["vs LightGBM"] = shown["vs LightGBM"].map(
+            lambda v: "" if np.isnan(v) else f"{v:.1f}x"
+        )
+    else:
+        shown["vs LightGBM"] = ""
+    columns = [
+        "model", "route", "savings", "mean cost", "fit s", "vs LightGBM",
+        "decision", "notes",
+    ]  # fmt: skip
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for _, row in shown[columns].iterrows():
         cells = [str(v).replace("|", "/") for v in row]
         lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def summary(tables: dict[str, pd.DataFrame]) -> str:
+    """Mean savings rank over the sets (models run on all of them), with the gap
+    of MinimumCostClassifier (API) to the best model of each set."""
+    named = {
+        name: table.assign(key=table["model"] + " (" + table["route"] + ")")
+        .drop_duplicates("key")
+        .set_index("key")
+        for name, table in tables.items()
+    }
+    savings_by_set = pd.DataFrame({n: t["savings"] for n, t in named.items()})
+    savings_by_set = savings_by_set.dropna()
+    ranks = savings_by_set.rank(ascending=False).mean(axis=1).sort_values()
+    ratio = pd.DataFrame(
+        {n: t.get("vs LightGBM", pd.Series(dtype=float)) for n, t in named.items()}
+    ).reindex(ranks.index)
+    ours = "MinimumCostClassifier (API)"
+    lines = [
+        "## Over the sets",
+        "",
+        "Mean savings rank (1 = saves most) over the sets every model ran on; "
+        "fit + predict time as a multiple of LightGBM + row Bayes's, per set.",
+        "",
+        "| model | mean rank | " + " | ".join(savings_by_set.columns) + " | time x |",
+        "|---|---|" + "---|" * len(savings_by_set.columns) + "---|",
+    ]
+    for key in ranks.index:
+        cells = " | ".join(f"{savings_by_set.loc[key, c]:.4f}" for c in savings_by_set)
+        times = ", ".join(f"{v:.1f}" for v in ratio.loc[key].dropna())
+        lines.append(f"| {key} | {ranks[key]:.2f} | {cells} | {times} |")
+    if ours in savings_by_set.index:
+        gap = (savings_by_set.max() - savings_by_set.loc[ours]) * 100
+        lines += [
+            "",
+            f"{ours}: mean rank {ranks[ours]:.2f} (best: {ranks.index[0]}, "
+            f"{ranks.iloc[0]:.2f}); savings points behind the best model per set: "
+            + ", ".join(f"{n} {g:.2f}" for n, g in gap.items()),
+        ]
     return "\n".join(lines)
 
 
@@ -674,7 +740,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", nargs="*", choices=list(SETS), help="default: all")
     parser.add_argument(
-        "--fraction", type=float, default=1.0, help="stratified subsample of each set"
+        "--fraction",
+        type=float,
+        default=1.0,
+        help="stratified subsample of each set: a share, or (above 1) a number of rows",
     )
     parser.add_argument("--models", nargs="*", help="substrings of model names")
     parser.add_argument("--no-cli", action="store_true", help="skip the CLI route")
@@ -720,6 +789,7 @@ def main() -> None:
         "seconds, single-threaded. " + ("" if args.no_cli else cli_line + "."),
     ]
     started = time.perf_counter()
+    tables: dict[str, pd.DataFrame] = {}
     for name, loader in sets.items():
         try:
             table, line = run_set(
@@ -730,12 +800,16 @@ def main() -> None:
             print(f"\n## {name}\n{line}")
             sections += ["", f"## {name}", "", line]
             continue
+        tables[name] = table
         text = markdown(table)
         extra = refusals(table)
         if extra:
             text += "\n\n" + extra
         print("\n" + text, flush=True)
         sections += ["", f"## {name}", "", line, "", text]
+    if len(tables) > 1:
+        sections += ["", summary(tables)]
+        print("\n" + sections[-1], flush=True)
     sections += ["", f"Total {time.perf_counter() - started:.0f} s."]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(sections) + "\n")

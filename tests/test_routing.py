@@ -135,6 +135,7 @@ COUNTERPARTS = {
     "EFSBoostClassifier": "AsyBClassifier",
     "OBPDEFSBoostClassifier": "AsyBClassifier",
     "DiscreteNaiveBayesClassifier": "ThresholdMoving",
+    "BoostedTreesClassifier": "MinimumCostClassifier",
 }
 
 

@@ -3,15 +3,17 @@
 :class:`MinimumCostClassifier` answers "what should I use?" with one procedure,
 built from well-understood parts and checked by its own out-of-fold cost:
 
-1. **Probability models** (the *candidates*). By default a random forest, read
-   through its out-of-bag probabilities (Breiman 2001), a regularised logistic
-   regression on standardised features, and a logistic regression on their
-   degree-2 expansion (the logistic counterpart of quadratic discriminant analysis:
-   two Gaussian classes have quadratic log-odds). Any list of scikit-learn
-   classifiers with ``predict_proba`` can replace them.
+1. **Probability models** (the *candidates*). By default gradient-boosted trees
+   with early stopping (:class:`costsense.tree.BoostedTreesClassifier`), a random
+   forest read through its out-of-bag probabilities (Breiman 2001), a
+   regularised logistic regression on standardised features, and a logistic
+   regression on their degree-2 expansion (the logistic counterpart of quadratic
+   discriminant analysis: two Gaussian classes have quadratic log-odds). Any list
+   of scikit-learn classifiers with ``predict_proba`` can replace them.
 2. **Out-of-fold probabilities** of every candidate: out-of-bag where the candidate
-   is a bagged forest (free), inner stratified cross-validation otherwise. A
-   candidate that raises is recorded and skipped.
+   is a bagged forest (free), inner stratified cross-validation otherwise, whose
+   fold models are kept as the candidate's final model (their average; no
+   refit). A candidate that raises is recorded and skipped.
 3. **Options**: every candidate alone, their average, and their *stack* (a
    logistic regression on the candidates' out-of-fold log-odds; Wolpert 1992,
    Breiman 1996, which also calibrates them, as Platt scaling does one model);
@@ -24,9 +26,10 @@ built from well-understood parts and checked by its own out-of-fold cost:
    replaces it only when its cost is lower by more than ``z`` standard errors of
    the paired difference: the one-standard-error rule of Breiman et al. (1984),
    whose one-sided level ``P(Z > 1) = 0.159`` is split among the ``m``
-   alternatives (Bonferroni), ``z = Phi^-1(1 - 0.159 / m)``, about 2.1 for the
-   nine alternatives of two classes.
-5. **The model**: the chosen option refitted on all rows.
+   alternatives (Bonferroni), ``z = Phi^-1(1 - 0.159 / m)``, about 2.2 for the
+   eleven alternatives of two classes and the four default candidates.
+5. **The model**: the chosen option: its combination (stacker, threshold)
+   refitted on all out-of-fold rows, applied to the candidates' final models.
 
 Costs come in costsense's one way (:mod:`costsense.costs`); example-dependent costs
 go to ``fit(..., sample_cost=...)`` and, for the rows being decided, to
@@ -104,6 +107,8 @@ _FULL_QUADRATIC_MAX_FEATURES = 12
 #: enough rows that more folds change little but the time.
 _AUTO_FOLDS = ((5_000, 5), (10_000, 3))
 _AUTO_FOLDS_LARGE = 2
+#: Seconds a candidate may take before ``verbose`` reports each of its folds.
+_QUIET_SECONDS = 5.0
 #: Training rows decided first when checking whether the fit is constant.
 _DEGENERACY_PROBE = 2048
 #: The tuned threshold is considered only when each of the two classes has at
@@ -336,6 +341,7 @@ def _fit_candidate(
     n_classes: int,
     n_jobs: int | None,
     weight: FloatArray | None = None,
+    say: Any = None,
 ) -> _Fitted:
     """Out-of-fold probabilities and the final model of one candidate.
 
@@ -343,7 +349,8 @@ def _fit_candidate(
     fitted on each fold's training rows and predicts its test rows; the fold
     models, averaged (:class:`_FoldAverage`), are its final model. With
     ``weight``, every fit gets it as ``sample_weight``; a candidate that does not
-    accept it fails (and is skipped).
+    accept it fails (and is skipped). ``say`` reports each fold once the
+    candidate has taken more than :data:`_QUIET_SECONDS`.
     """
     started = time.perf_counter()
     result = _Fitted(name)
@@ -360,14 +367,17 @@ def _fit_candidate(
                 result.model, result.oof = model, oof
                 result.seconds = time.perf_counter() - started
                 return result
-        parts = Parallel(n_jobs=n_jobs)(
+        parts = Parallel(n_jobs=n_jobs, return_as="generator")(
             delayed(_fit_fold)(estimator, X, y, weight, train, test, n_classes)
             for train, test in folds
         )
         oof = np.zeros((n, n_classes))
         count = np.zeros(n)
         models = []
-        for (_, test), part in zip(folds, parts, strict=True):
+        for i, ((_, test), part) in enumerate(zip(folds, parts, strict=True)):
+            elapsed = time.perf_counter() - started
+            if say is not None and elapsed > _QUIET_SECONDS:
+                say(f"candidate {name}: fold {i + 1} of {len(folds)} ({elapsed:.0f} s)")
             if isinstance(part, str):
                 result.error = part
                 result.seconds = time.perf_counter() - started
@@ -673,8 +683,8 @@ class MinimumCostClassifier(ClassifierBase):
     one's probabilities out of fold, and chooses, by out-of-fold *cost*, how to
     combine them (one alone, their average, or their stack) and how to decide
     (the cost-sensitive Bayes rule, or for two classes a tuned threshold). The
-    chosen option is then refitted on all rows. The steps and their guards are in
-    the Notes.
+    chosen option is then refitted on all out-of-fold rows. The steps and their
+    guards are in the Notes.
 
     Parameters
     ----------
@@ -684,20 +694,27 @@ class MinimumCostClassifier(ClassifierBase):
         the sorted labels, or None for balanced costs (inverse class frequencies).
         Example-dependent costs go to ``fit(..., sample_cost=...)``.
     candidates : "auto" or list of classifiers, default="auto"
-        The probability models. "auto": a 200-tree random forest read through
-        its out-of-bag probabilities, a logistic regression (``C=1``) on
-        standardised features, and one on their degree-2 expansion (every
-        pairwise product up to 12 features, the squares only beyond). A list
-        holds classifiers with ``predict_proba``, or ``(name, classifier)``
-        pairs; each is cloned and seeded from ``random_state``. Give your own
-        when you know a model suits the data (gradient boosting on large
-        tables, a text model); the choice by cost still protects you from a
+        The probability models. "auto": "boosted", gradient-boosted trees with
+        early stopping (:class:`~costsense.tree.BoostedTreesClassifier`,
+        defaults); "forest", a random forest read through its out-of-bag
+        probabilities, each tree grown on a bootstrap sample of at most 2,048
+        rows, with as many trees (at most 100) as leave each row out of bag in
+        about 37 of them; "logistic", a logistic regression (``C=1``) on
+        standardised features; and "quadratic", one on their degree-2 expansion
+        (every pairwise product up to 12 features; beyond, the squares of the
+        columns that take more than two values). A list holds classifiers with
+        ``predict_proba``, or ``(name, classifier)`` pairs; each is cloned and
+        seeded from ``random_state``. Give your own when you know a model suits
+        the data (a text model); the choice by cost still protects you from a
         poor one.
-    cv : int, cross-validation generator or iterable, default=5
+    cv : "auto", int, cross-validation generator or iterable, default="auto"
         Folds of the inner cross-validation that gives the out-of-fold
-        probabilities of candidates that are not bagged forests (an int: that
-        many shuffled stratified folds, fewer if a class has fewer rows), and the
-        number of parts of the cross-fitting that scores the options.
+        probabilities of candidates that are not bagged forests, and the number
+        of parts of the cross-fitting that scores the options. An int: that many
+        shuffled stratified folds, fewer if a class has fewer rows. "auto": 5
+        folds up to 5,000 rows, 3 up to 10,000, 2 beyond (each fold model is
+        kept, so more folds cost more fits; on large sets a fold model sees
+        enough rows that more folds change little).
     pos_label : hashable, default=None
         The positive (costly) class of a binary cost; the minority class if None.
     random_state : int, RandomState instance or None, default=None
@@ -705,6 +722,11 @@ class MinimumCostClassifier(ClassifierBase):
     n_jobs : int, default=None
         Parallel jobs of the forest and of the inner folds (joblib). None means
         1. Results do not depend on it.
+    verbose : int, default=0
+        Above 0, ``fit`` reports on standard error: the data and folds, each
+        candidate's time (each fold's too once a candidate takes more than five
+        seconds), and what it chose, with its out-of-fold cost beside the
+        cheapest other option's (:func:`choice_text`).
 
     Attributes
     ----------
@@ -716,8 +738,9 @@ class MinimumCostClassifier(ClassifierBase):
     pos_label_ : label or None
         The positive class of a binary problem; None for more classes.
     candidates_ : dict of str to classifier
-        Every candidate that fitted, refitted on all rows (a forest read out of
-        bag is fitted once).
+        Every candidate that fitted, as used to predict: a forest read out of bag
+        is fitted once on all rows; any other is the average of its fold models
+        (``estimators_``, one per inner fold).
     chosen_ : str
         The source of the probabilities: a candidate's name, "average" or
         "stack".
@@ -766,7 +789,11 @@ class MinimumCostClassifier(ClassifierBase):
     **Out-of-fold probabilities.** A candidate with ``oob_score`` and
     ``bootstrap=True`` (a bagged forest) is fitted once and read through its
     out-of-bag estimates (Breiman 2001): each row is scored by the trees that did
-    not draw it. The others are cross-validated (``cv``) and refitted on all rows.
+    not draw it. The others are cross-validated (``cv``), and their fold models
+    are kept: the candidate predicts new rows with the mean of their
+    probabilities, so the stack is calibrated on probabilities of models like
+    the ones it combines (each fitted on ``(k - 1) / k`` of the rows), and no
+    model is fitted twice.
     A candidate that raises is recorded in ``cv_results_`` with its error, warned
     about (``FitFailedWarning``) and never used; if every candidate fails, ``fit``
     raises a ValueError naming each error.
@@ -794,10 +821,11 @@ class MinimumCostClassifier(ClassifierBase):
     per-row differences, the cheapest such option winning, ties to the first
     listed. ``z`` is the one-standard-error rule (Breiman et al. 1984) made to
     hold for ``m`` alternatives at once: its one-sided level ``P(Z > 1) = 0.159``
-    is split among them (Bonferroni), ``z = Phi^-1(1 - 0.159 / m)``, about 2.1
-    for the nine alternatives of two classes and 1.75 for the four of more
-    classes (an uncorrected one-standard-error rule switched on noise on the
-    development sets, and cost more than never switching). Tuned thresholds
+    is split among them (Bonferroni), ``z = Phi^-1(1 - 0.159 / m)``: with the
+    four default candidates, about 2.2 for the eleven alternatives of two classes
+    and 1.86 for the five of more classes (an uncorrected one-standard-error rule
+    switched on noise on the development sets, and cost more than never
+    switching). Tuned thresholds
     overfit small classes (the cost curve of a class of ten rows has ten steps),
     so the tuned threshold is considered only when each class has at least 30
     rows; below that the standard error of a difference carried by so few rows
@@ -814,16 +842,14 @@ class MinimumCostClassifier(ClassifierBase):
     never depend on the costs.
 
     **When to use something else.** When you must explain the model (one tree
-    or a linear model with ``ThresholdMoving``); when the data are large enough
-    that a single well-tuned gradient-boosting model is both better and cheaper
-    than fitting several (pass it as a candidate, or use it with
-    ``ThresholdMoving``); when the costs should shape the model rather than the
-    decision, as when a cost-sensitive split criterion finds structure the
-    probability models miss (``CostSensitiveForestClassifier``); and when the
-    test distribution differs from the training one (priors shift): the
-    probabilities, and so the decisions, assume it does not. It fits about
-    three models' worth of work (a 200-tree forest and two logistic regressions
-    six times each), so it is slower than one of them.
+    or a linear model with ``ThresholdMoving``); when the costs should shape the
+    model rather than the decision, as when a cost-sensitive split criterion
+    finds structure the probability models miss
+    (``CostSensitiveForestClassifier``); and when the test distribution differs
+    from the training one (priors shift): the probabilities, and so the
+    decisions, assume it does not. It fits each candidate ``k`` times on
+    ``(k - 1) / k`` of the rows (the forest once), so it costs a few times one
+    boosted model.
 
     References
     ----------
@@ -961,6 +987,7 @@ class MinimumCostClassifier(ClassifierBase):
                 n_classes,
                 self.n_jobs,
                 weight,
+                self._say,
             )
             how = "out of bag" if _uses_oob(estimator) else f"{len(folds)} folds"
             self._say(

@@ -180,11 +180,18 @@ def run_fit(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     tally = WarningTally()
+    # a model that can report its progress does so (on stderr); the setting is not
+    # part of the model, so it is reset before the model is saved
+    talks = "verbose" in model[-1].get_params(deep=False)
+    if talks:
+        model[-1].set_params(verbose=1)
     with collect_warnings() as caught:
         if costs.example_dependent:
             model.fit(data.X, data.y, model__sample_cost=costs)
         else:
             model.fit(data.X, data.y)
+    if talks:
+        model[-1].set_params(verbose=0)
     tally.add(args.model, caught)
     metadata = {
         "format": FORMAT,
@@ -206,7 +213,7 @@ def run_fit(args: argparse.Namespace) -> int:
     for line in tally.lines():
         print(f"warning: {line}", file=sys.stderr)
     choice = choice_line(model[-1])
-    if choice is not None:
+    if choice is not None and not talks:  # a model that talks has said it
         print(choice, file=sys.stderr)
     print(f"model saved to {output}", file=sys.stderr)
     return 0

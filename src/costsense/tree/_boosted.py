@@ -41,7 +41,7 @@ from scipy.special import expit, softmax
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
-from costsense._base import ClassifierBase
+from costsense._base import ClassifierBase, refuse_fit_params
 from costsense.tree._predictor import PackedForest, accumulate
 from costsense.utils._compat import Interval, _fit_context
 
@@ -199,7 +199,11 @@ class BoostedTreesClassifier(ClassifierBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
-        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
+        **fit_params: Any,
     ) -> BoostedTreesClassifier:
         """Boost the trees (LightGBM) and convert them.
 
@@ -211,12 +215,21 @@ class BoostedTreesClassifier(ClassifierBase):
             Class labels, at least two classes.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights (of the training and the validation rows).
+        **fit_params : dict
+            None is accepted. The model is cost-blind (a probability model):
+            ``sample_cost`` is refused with a TypeError that names what takes it.
 
         Returns
         -------
         self
             The fitted estimator.
         """
+        refuse_fit_params(
+            self,
+            fit_params,
+            "costsense.MinimumCostClassifier (it is one of its candidates), or "
+            "costsense.rescale.ThresholdMoving(BoostedTreesClassifier())",
+        )
         import lightgbm
 
         start = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
@@ -271,13 +284,12 @@ class BoostedTreesClassifier(ClassifierBase):
             valid_sets=valid_sets,
             callbacks=callbacks,
         )
+        self.validation_loss_: float | None = None
+        best = booster.current_iteration()
         if valid is not None:
-            best = int(booster.best_iteration) or booster.current_iteration()
+            best = int(booster.best_iteration) or best
             scores = next(iter(booster.best_score.values()), {})
             self.validation_loss_ = float(next(iter(scores.values()), np.nan))
-        else:
-            best = booster.current_iteration()
-            self.validation_loss_ = None
         self.n_iter_ = best
         self.n_trees_per_iteration_ = 1 if n_classes == 2 else n_classes
         description = booster.dump_model(num_iteration=best)
