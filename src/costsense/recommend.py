@@ -98,8 +98,8 @@ _FOREST_MAX_TREES = 100
 #: trees, so fewer trees give it the same out-of-bag average (:func:`_forest_trees`).
 _FOREST_ROWS = 2048
 #: Up to this many features the quadratic candidate has every pairwise product;
-#: beyond, only the squares: d (d - 1) / 2 products would cost more to fit than
-#: the forest (18 features: 153 products, 12: 66).
+#: beyond, only the squares (:class:`_SquaredColumns`): d (d - 1) / 2 products
+#: would cost more to fit than the forest (18 features: 153 products, 12: 66).
 _FULL_QUADRATIC_MAX_FEATURES = 12
 #: Inner folds for ``cv="auto"``: the most folds a set of this many rows gets.
 #: Every fold model is kept (their average is the final model), so k folds cost
@@ -563,23 +563,25 @@ class _Option:
 
 
 def _cross_fitted_costs(
-    combination: _Combination,
+    fitted: list[_Combination],
     rule: str,
     proba: FloatArray,
-    y: IntArray,
     matrices: FloatArray,
     rows: FloatArray,
     pos: int | None,
     folds: list[tuple[IntArray, IntArray]],
 ) -> FloatArray:
-    """Per-row cost of an option: each part decided by it fitted on the others."""
-    costs = np.empty(y.shape[0])
-    for train, test in folds:
-        offset = _fit_rule(
+    """Per-row cost of an option: each part decided by it fitted on the others.
+
+    ``fitted[i]`` is the option's combination fitted on ``folds[i]``'s training
+    parts (shared by the rules, which differ only in the offset).
+    """
+    costs = np.empty(rows.shape[0])
+    for combination, (train, test) in zip(fitted, folds, strict=True):
+        offset = _rule_offset(
             combination,
             rule,
             proba[:, train],
-            y[train],
             _rows_of(matrices, train),
             rows[train],
             pos,
@@ -600,17 +602,15 @@ def _rows_of(matrices: FloatArray, index: IntArray) -> FloatArray:
     return matrices if matrices.ndim == 2 else matrices[index]
 
 
-def _fit_rule(
+def _rule_offset(
     combination: _Combination,
     rule: str,
     proba: FloatArray,
-    y: IntArray,
     matrices: FloatArray,
     rows: FloatArray,
     pos: int | None,
 ) -> float:
-    """Fit the combination on these rows; return the rule's offset (0 for Bayes)."""
-    combination.fit(proba, y)
+    """Return the rule's offset (0 for Bayes), tuned on the rows given."""
     if rule == _BAYES or pos is None:
         return 0.0
     score = _log_odds_score(combination.combine(proba), matrices, pos)
@@ -1128,25 +1128,23 @@ class MinimumCostClassifier(ClassifierBase):
             folds = [(np.asarray(a), np.asarray(b)) for a, b in parts.split(y, y)]
         options: list[_Option] = []
         for name, kind, index in sources:
+            # each source's combination fitted once per part and once on every
+            # row (the option as it would be used), whatever the rule
+            fitted = [
+                _Combination(kind, index, n_classes, eps).fit(proba[:, t], y[t])
+                for t, _ in folds
+            ]
+            combination = _Combination(kind, index, n_classes, eps).fit(proba, y)
+            combination.models = (
+                [working[index].model]
+                if kind == "single"
+                else [r.model for r in working]
+            )
             for rule in rules:
                 costs = _cross_fitted_costs(
-                    _Combination(kind, index, n_classes, eps),
-                    rule,
-                    proba,
-                    y,
-                    matrices,
-                    rows,
-                    pos,
-                    folds,
+                    fitted, rule, proba, matrices, rows, pos, folds
                 )
-                # the option as it would be used: fitted on every row
-                combination = _Combination(kind, index, n_classes, eps)
-                offset = _fit_rule(combination, rule, proba, y, matrices, rows, pos)
-                combination.models = (
-                    [working[index].model]
-                    if kind == "single"
-                    else [r.model for r in working]
-                )
+                offset = _rule_offset(combination, rule, proba, matrices, rows, pos)
                 options.append(_Option(name, rule, costs, combination, offset))
         default = next(
             i for i, o in enumerate(options) if o.source == _STACK and o.rule == _BAYES
