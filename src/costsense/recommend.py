@@ -59,7 +59,6 @@ import numpy as np
 from joblib import Parallel, delayed
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, TransformerMixin, clone
-from sklearn.ensemble import RandomForestClassifier
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, check_cv
@@ -76,7 +75,7 @@ from costsense.costs import (
     bayes_decision,
     row_cost_matrices,
 )
-from costsense.tree import BoostedTreesClassifier
+from costsense.tree import BoostedTreesClassifier, CostSensitiveForestClassifier
 from costsense.utils._compat import StrOptions, _fit_context
 from costsense.utils._random import draw_seed, seeded_clone
 
@@ -160,7 +159,7 @@ def _auto_candidates(
         ("boosted", BoostedTreesClassifier()),
         (
             "forest",
-            RandomForestClassifier(
+            CostSensitiveForestClassifier(
                 n_estimators=_forest_trees(n_samples),
                 max_samples=_FOREST_ROWS if n_samples > _FOREST_ROWS else None,
                 oob_score=True,

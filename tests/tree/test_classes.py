@@ -403,3 +403,22 @@ def test_forest_predictions_are_a_plain_traversal_of_its_trees(splitter):
     )
     copy = pickle.loads(pickle.dumps(forest))
     assert_array_equal(copy.predict_proba(X_test), forest.predict_proba(X_test))
+
+
+@pytest.mark.parametrize("max_samples", [50, 0.25])
+def test_max_samples_draws_that_many_rows_per_tree(max_samples):
+    """Each tree's bootstrap weights sum to the rows drawn; a row drawn by no tree
+    of the forest is out of bag for all of them."""
+    X, y = make_classification(n_samples=400, random_state=0)
+    forest = CostSensitiveForestClassifier(
+        n_estimators=20, max_samples=max_samples, oob_score=True, random_state=0
+    ).fit(X, y)
+    drawn = 50 if isinstance(max_samples, int) else 100
+    for member in forest.estimators_:
+        root = member.tree_.weighted_n_node_samples[0]
+        assert root == drawn  # bootstrap counts are the weights
+        assert member.tree_.n_leaves <= drawn
+    # with few draws per tree, almost every tree leaves a row out of bag
+    assert np.all(np.isfinite(forest.oob_decision_function_))
+    full = CostSensitiveForestClassifier(n_estimators=20, random_state=0).fit(X, y)
+    assert all(m.tree_.weighted_n_node_samples[0] == 400 for m in full.estimators_)

@@ -46,7 +46,7 @@ from costsense.tree._criteria import (
     criterion_code,
     sample_statistics,
 )
-from costsense.tree._grower import apply, grow
+from costsense.tree._grower import apply, apply_rows, grow
 from costsense.tree._predictor import PackedForest, accumulate, pack
 from costsense.utils._compat import (
     Interval,
@@ -264,16 +264,31 @@ def _n_features_to_try(max_features: Any, n_features: int) -> int:
 
 
 def _bootstrap_weight(
-    seed: int, drawn: IntArray | int, p: FloatArray | None, n: int
+    seed: int,
+    drawn: IntArray | int,
+    p: FloatArray | None,
+    n: int,
+    size: int | None = None,
 ) -> FloatArray:
     """Count the draws of each of the ``n`` rows in a bootstrap sample of ``drawn``.
 
     ``drawn`` is the rows that may be drawn, or ``n`` for all of them (the same
-    draws as from ``arange(n)``).
+    draws as from ``arange(n)``); ``size`` draws (as many as there are rows to
+    draw from if None).
     """
-    size = drawn if isinstance(drawn, int) else drawn.size
+    if size is None:
+        size = drawn if isinstance(drawn, int) else drawn.size
     rows_drawn = np.random.RandomState(seed).choice(drawn, size, p=p)
     return np.bincount(rows_drawn, minlength=n).astype(np.float64)
+
+
+def _n_drawn(max_samples: int | float | None, n_rows: int) -> int:
+    """Rows each bootstrap sample draws, from ``max_samples`` and the rows to draw."""
+    if max_samples is None:
+        return n_rows
+    if isinstance(max_samples, Integral):
+        return int(max_samples)
+    return max(1, int(round(float(max_samples) * n_rows)))
 
 
 def _grow_tree(
@@ -993,6 +1008,12 @@ default="gini"
         positive weight), with probabilities proportional to ``sample_weight``
         (uniform without weights); a row drawn ``k`` times has weight ``k``.
         False: every tree sees all rows with their weights.
+    max_samples : int, float or None, default=None
+        Rows drawn for each tree with ``bootstrap=True``: None, as many as there
+        are rows of positive weight; an int, that many; a float in ``(0, 1]``,
+        that share of them (at least one). Fewer rows per tree bound each tree's
+        size and time whatever the number of rows, and leave each row out of bag
+        in more trees.
     oob_score : bool, default=False
         Score the training rows with the trees that did not draw them
         (``oob_score_``, ``oob_cost_``, ``oob_decision_function_``); needs
@@ -1052,6 +1073,11 @@ default="gini"
         "criterion": [StrOptions(set(CLASSIFICATION_CRITERIA))],
         **_TREE_CONSTRAINTS,
         "bootstrap": ["boolean"],
+        "max_samples": [
+            None,
+            Interval(Integral, 1, None, closed="left"),
+            Interval(Real, 0.0, 1.0, closed="right"),
+        ],
         "oob_score": ["boolean"],
         "n_jobs": [Integral, None],
         "cost": "no_validation",
@@ -1072,6 +1098,7 @@ default="gini"
         min_impurity_decrease: float = 0.0,
         max_features: Any = "sqrt",
         bootstrap: bool = True,
+        max_samples: int | float | None = None,
         oob_score: bool = False,
         cost: Any = None,
         pos_label: Any = None,
@@ -1088,6 +1115,7 @@ default="gini"
         self.min_impurity_decrease = min_impurity_decrease
         self.max_features = max_features
         self.bootstrap = bootstrap
+        self.max_samples = max_samples
         self.oob_score = oob_score
         self.cost = cost
         self.pos_label = pos_label
@@ -1163,21 +1191,31 @@ default="gini"
         p = None if uniform else weight[positive] / weight[positive].sum()
         # every row: the same draws from range(n), without the array
         drawn: IntArray | int = n if positive.size == n else positive
+        size = _n_drawn(self.max_samples, positive.size)
         del positive
         fixed_weight = None if self.bootstrap else weight
         del weight
         k = self.classes_.size
+        X_rows = np.require(X, dtype=np.float64, requirements=["C"])
 
         def build(seed: int) -> tuple[Tree, IntArray, FloatArray]:
             if fixed_weight is None:
-                tree_weight = _bootstrap_weight(seed, drawn, p, n)
+                tree_weight = _bootstrap_weight(seed, drawn, p, n, size)
             else:
                 tree_weight = fixed_weight
             tree = _grow_tree(data, tree_weight, params, seed)
             if not want_oob:
                 return tree, np.empty(0, np.int64), np.empty((0, 2 * k))
             out = np.flatnonzero(tree_weight == 0)
-            return tree, out, tree.value[tree.apply(X[out])]
+            leaves = apply_rows(
+                X_rows,
+                out,
+                tree.feature,
+                tree.threshold,
+                tree.children_left,
+                tree.children_right,
+            )
+            return tree, out, tree.value[leaves]
 
         oob_sum = np.zeros((n, 2 * k) if want_oob else (0, 2 * k))
         oob_n = np.zeros(n if want_oob else 0)
@@ -1206,10 +1244,25 @@ default="gini"
         if oob_labels is not None:
             self._set_oob(oob_sum, oob_n, *oob_labels)
         self._check_degenerate(
-            self.classes_[np.argmax(self._leaf_means(X, 0), axis=1)],
+            self.classes_[self._training_decisions(X_rows)],
             reason="the trees' mean task scores favour one class on every row",
         )
         return self
+
+    def _training_decisions(self, X: FloatArray) -> IntArray:
+        """Class indices the forest predicts for its training rows, as far as needed.
+
+        Only whether they are one class matters (``degenerate_``): an evenly
+        spread sample of at most 2,048 rows is predicted first, and every row only
+        when the sample is one class, so the answer is exact and a healthy fit
+        does not walk every tree for every row again.
+        """
+        n = X.shape[0]
+        probe = np.unique(np.linspace(0, n - 1, min(n, 2048)).astype(np.int64))
+        decided = np.argmax(self._leaf_means(X[probe], 0), axis=1)
+        if np.unique(decided).size > 1 or probe.size == n:
+            return decided
+        return np.argmax(self._leaf_means(X, 0), axis=1)
 
     @property
     def feature_importances_(self) -> FloatArray:

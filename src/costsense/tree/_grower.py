@@ -72,7 +72,7 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 Int32Array = NDArray[np.int32]
 
-__all__ = ["GAIN_TOLERANCE", "apply", "grow"]
+__all__ = ["GAIN_TOLERANCE", "apply", "apply_rows", "grow"]
 
 #: A split must decrease ``W * I`` by more than this times ``W`` (or, for
 #: regression, times the node's sum of squared targets).
@@ -808,4 +808,31 @@ def apply(
             else:
                 node = children_right[node]
         leaves[i] = node
+    return leaves
+
+
+@njit(cache=True, nogil=True)
+def apply_rows(
+    X: FloatArray,
+    rows: IntArray,
+    feature: Int32Array,
+    threshold: FloatArray,
+    children_left: Int32Array,
+    children_right: Int32Array,
+) -> IntArray:
+    """:func:`apply` for the rows ``X[rows]``, without copying them.
+
+    A forest's out-of-bag rows are most rows when each tree draws few: copying
+    them for every tree would cost more than walking the tree.
+    """
+    leaves = np.empty(rows.shape[0], dtype=np.int64)
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        node = 0
+        while children_left[node] >= 0:
+            if X[i, feature[node]] <= threshold[node]:
+                node = children_left[node]
+            else:
+                node = children_right[node]
+        leaves[j] = node
     return leaves
