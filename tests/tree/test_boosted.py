@@ -38,7 +38,7 @@ def test_converted_trees_give_lightgbms_raw_scores_on_new_rows(n_classes):
         400, n_features=6, n_informative=4, n_classes=n_classes, random_state=0
     )
     booster = _booster(X, y, n_classes)
-    trees = _convert(booster.dump_model(), 1 if n_classes == 2 else n_classes)
+    trees = _convert(booster.model_to_string(), 1 if n_classes == 2 else n_classes)
     new = check_random_state(1).normal(size=(300, 6)) * 2
     # rows exactly on a threshold go left, as in LightGBM
     inner = np.flatnonzero(trees.feature >= 0)[:20]
@@ -49,9 +49,23 @@ def test_converted_trees_give_lightgbms_raw_scores_on_new_rows(n_classes):
         np.testing.assert_allclose(_raw(trees, rows), theirs, rtol=1e-12, atol=1e-12)
 
 
+def test_trees_of_one_leaf_convert_to_their_value():
+    """Rows no feature tells apart: every tree is one leaf (LightGBM's start)."""
+    X = np.ones((100, 3))
+    y = np.r_[np.zeros(70), np.ones(30)]
+    booster = _booster(X, y, 2, rounds=3)
+    trees = _convert(booster.model_to_string(), 1)
+    assert np.all(trees.feature == -1)
+    assert trees.roots.tolist() == list(range(booster.num_trees() + 1))
+    theirs = booster.predict(X[:2], raw_score=True)
+    np.testing.assert_allclose(_raw(trees, X[:2])[:, 0], theirs, rtol=1e-12)
+    # the raw score starts at the base rate's log-odds
+    assert theirs[0] == pytest.approx(np.log(0.3 / 0.7), rel=1e-6)
+
+
 def test_pre_order_layout_left_child_next_right_child_inside_its_tree():
     X, y = make_classification(300, n_features=5, random_state=2)
-    trees = _convert(_booster(X, y, 2).dump_model(), 1)
+    trees = _convert(_booster(X, y, 2).model_to_string(), 1)
     for start, end in zip(trees.roots[:-1], trees.roots[1:], strict=True):
         nodes = np.arange(start, end)
         inner = nodes[trees.feature[nodes] >= 0]

@@ -5,7 +5,7 @@ the logistic (two classes) or softmax (more) loss and Newton leaf values
 (Friedman 2001; Chen & Guestrin 2016), grown leaf-wise on histograms by LightGBM
 (Ke et al. 2017), the fastest well-kept implementation on one core, and stopped
 early on an inner validation split. LightGBM only *grows* the trees: once fitted,
-each tree is read from LightGBM's model description (``Booster.dump_model``) into
+each tree is read from LightGBM's model text (``Booster.model_to_string``) into
 the flat pre-order node arrays of :mod:`costsense.tree._predictor` and predicted
 by costsense's compiled loop. So
 
@@ -96,7 +96,7 @@ class BoostedTreesClassifier(ClassifierBase):
     validation_fraction : float, default=0.1
         Share of the rows held out for early stopping (stratified when every
         class has two rows or more); at least one row.
-    n_iter_no_change : int, default=20
+    n_iter_no_change : int, default=10
         Rounds without improvement of the validation log-loss before stopping.
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split and LightGBM.
@@ -181,7 +181,7 @@ class BoostedTreesClassifier(ClassifierBase):
         max_bins: int = 255,
         early_stopping: bool = True,
         validation_fraction: float = 0.1,
-        n_iter_no_change: int = 20,
+        n_iter_no_change: int = 10,
         random_state: Any = None,
         n_jobs: int | None = None,
     ) -> None:
@@ -292,8 +292,8 @@ class BoostedTreesClassifier(ClassifierBase):
             self.validation_loss_ = float(next(iter(scores.values()), np.nan))
         self.n_iter_ = best
         self.n_trees_per_iteration_ = 1 if n_classes == 2 else n_classes
-        description = booster.dump_model(num_iteration=best)
-        self.trees_ = _convert(description, self.n_trees_per_iteration_)
+        model_text = booster.model_to_string(num_iteration=best)
+        self.trees_ = _convert(model_text, self.n_trees_per_iteration_)
         raw = self._raw(samples)
         check = samples[:_CONVERSION_ROWS]
         theirs = np.asarray(
@@ -406,45 +406,61 @@ def _best_class(raw: FloatArray) -> IntArray:
     return np.argmax(raw, axis=1).astype(np.int64)
 
 
-def _convert(description: dict[str, Any], n_outputs: int) -> PackedForest:
-    """LightGBM's model description as concatenated pre-order node arrays."""
+def _convert(model: str, n_outputs: int) -> PackedForest:
+    """LightGBM's model text (``Booster.model_to_string``) as pre-order node arrays.
+
+    Each tree's section lists its inner nodes (``split_feature``, ``threshold``,
+    ``decision_type``, ``left_child``, ``right_child``; a negative child ``c`` is
+    the leaf ``-c - 1``) and its ``leaf_value``; inner node 0 is the root, and a
+    tree of one leaf lists its value only. A split of another kind than a
+    numerical ``<=`` without a missing-value branch (``decision_type`` bit 0, the
+    categorical flag, and bits 2-3, the missing type, all 0) is refused.
+    """
     features: list[int] = []
     thresholds: list[float] = []
     rights: list[int] = []
     values: list[float] = []
     owners: list[int] = []
     roots = [0]
-    for index, info in enumerate(description["tree_info"]):
-        stack: list[Any] = [info["tree_structure"]]
+    for index, section in enumerate(_tree_sections(model)):
+        leaf_value = _numbers(section["leaf_value"], float)
+        if int(section["num_leaves"]) == 1:
+            features.append(-1)
+            thresholds.append(0.0)
+            rights.append(-1)
+            values.append(float(leaf_value[0]))
+            owners.append(index % n_outputs)
+            roots.append(len(features))
+            continue
+        split = _numbers(section["split_feature"], int)
+        threshold = _numbers(section["threshold"], float)
+        kind = _numbers(section["decision_type"], int)
+        left = _numbers(section["left_child"], int)
+        right = _numbers(section["right_child"], int)
+        if any(k & 0b1101 for k in kind):
+            raise RuntimeError(
+                "LightGBM grew a split costsense cannot convert (decision types "
+                f"{sorted(set(kind))}: categorical or with a missing-value branch)."
+            )
+        stack: list[int] = [0]  # >= 0: inner node; < 0: leaf -c - 1; or a marker
         while stack:
-            node = stack.pop()
-            if isinstance(node, int):  # marker: the right child starts here
-                rights[node] = len(features)
+            child = stack.pop()
+            if child >= _MARKER:  # the right child of this position starts here
+                rights[child - _MARKER] = len(features)
                 continue
-            position = len(features)
-            if "leaf_value" in node:
+            owners.append(index % n_outputs)
+            if child < 0:
                 features.append(-1)
                 thresholds.append(0.0)
                 rights.append(-1)
-                values.append(float(node["leaf_value"]))
-            else:
-                if node.get("decision_type") != "<=" or node.get("missing_type") != (
-                    "None"
-                ):
-                    raise RuntimeError(
-                        "LightGBM grew a split costsense cannot convert "
-                        f"(decision {node.get('decision_type')!r}, missing "
-                        f"{node.get('missing_type')!r})."
-                    )
-                features.append(int(node["split_feature"]))
-                thresholds.append(float(node["threshold"]))
-                rights.append(-1)
-                values.append(0.0)
-                # pre-order: the left subtree, then the marker, then the right
-                stack.append(node["right_child"])
-                stack.append(position)
-                stack.append(node["left_child"])
-            owners.append(index % n_outputs)
+                values.append(float(leaf_value[-child - 1]))
+                continue
+            position = len(features)
+            features.append(int(split[child]))
+            thresholds.append(float(threshold[child]))
+            rights.append(-1)
+            values.append(0.0)
+            stack.extend([right[child], _MARKER + position, left[child]])
         roots.append(len(features))
     n_nodes = len(features)
     value = np.zeros((n_nodes, n_outputs))
@@ -456,3 +472,27 @@ def _convert(description: dict[str, Any], n_outputs: int) -> PackedForest:
         values=(value,),
         roots=np.asarray(roots, dtype=np.int64),
     )
+
+
+#: Stack entries at or above this mark a right child's start (a node position
+#: plus it); below are LightGBM's child codes.
+_MARKER = 1 << 40
+
+
+def _tree_sections(model: str) -> list[dict[str, str]]:
+    """Return the ``key=value`` lines of each ``Tree=`` section of the model text."""
+    body = model.split("end of trees", 1)[0]
+    sections = []
+    for chunk in body.split("\nTree=")[1:]:
+        fields = {}
+        for line in chunk.splitlines()[1:]:
+            key, _, value = line.partition("=")
+            if key:
+                fields[key] = value
+        sections.append(fields)
+    return sections
+
+
+def _numbers(text: str, kind: type) -> list[Any]:
+    """Parse a space-separated list of numbers."""
+    return [kind(item) for item in text.split()]
