@@ -550,3 +550,27 @@ def test_verbose_reports_each_candidate_and_the_choice_on_stderr(capsys):
         assert any(f"candidate {name} (" in line and " s" in line for line in err)
     assert err[-1].endswith(recommend.choice_text(model))
     assert err[-1].startswith("[MinimumCostClassifier] chose ")
+
+
+def test_choice_text_explains_a_cheaper_runner_up_that_did_not_clear_the_bar():
+    class Fitted:  # a fitted model's record, built by hand
+        chosen_, rule_ = "stack", "bayes"
+        cv_results_ = {
+            "candidate": np.array(["stack", "average", "forest"], dtype=object),
+            "rule": np.array(["bayes", "bayes", "bayes"], dtype=object),
+            "mean_cost": np.array([0.30, 0.24, 0.35]),
+            "difference": np.array([0.0, -0.06, 0.05]),
+            "difference_std_error": np.array([0.0, 0.05, 0.02]),
+            "chosen": np.array([True, False, False]),
+        }
+
+    text = recommend.choice_text(Fitted())
+    # 0.06 / 0.05 = 1.2 standard errors; two alternatives: z = Phi^-1(1 - 0.159 / 2)
+    needed = NormalDist().inv_cdf(1 - 0.159 / 2)
+    assert text == (
+        "chose stack with the bayes rule: out-of-fold cost 0.3 per row (cheapest "
+        "other: average with the bayes rule: 0.24, 1.2 standard errors below the "
+        f"default's by the paired difference; a switch needs {needed:.2g})"
+    )
+    Fitted.cv_results_["mean_cost"][1] = 0.31  # dearer: no explanation owed
+    assert recommend.choice_text(Fitted()).endswith("bayes rule: 0.31)")

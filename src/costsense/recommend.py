@@ -654,7 +654,11 @@ def choice_text(model: Any) -> str | None:
     """Say what a fitted :class:`MinimumCostClassifier` chose, beside the runner-up.
 
     The chosen source and rule, its out-of-fold mean cost per training row, and
-    the cheapest other option's; None for a model without ``cv_results_``.
+    the cheapest other option's. When that option is cheaper than the chosen one
+    (it did not clear the bar of the guarded choice), the text says by how many
+    standard errors of the paired difference it is cheaper than the default and
+    how many a switch needs (Notes of the class). None for a
+    model without ``cv_results_``.
     """
     results = getattr(model, "cv_results_", None)
     if results is None or not hasattr(model, "chosen_"):
@@ -665,14 +669,24 @@ def choice_text(model: Any) -> str | None:
         f"chose {model.chosen_} with the {model.rule_} rule: out-of-fold cost "
         f"{cost[chosen][0]:.4g} per row"
     )
-    others = np.flatnonzero(~chosen & np.isfinite(cost))
-    if others.size:
-        best = others[np.argmin(cost[others])]
+    scored = np.isfinite(cost)
+    others = np.flatnonzero(~chosen & scored)
+    if not others.size:
+        return line
+    best = others[np.argmin(cost[others])]
+    line += (
+        f" (cheapest other: {results['candidate'][best]} with the "
+        f"{results['rule'][best]} rule: {cost[best]:.4g}"
+    )
+    error = float(results["difference_std_error"][best])
+    if cost[best] < cost[chosen][0] and error > 0 and np.isfinite(error):
+        lower = -float(results["difference"][best]) / error
+        needed = _switch_standard_errors(int(scored.sum()) - 1)
         line += (
-            f" (cheapest other: {results['candidate'][best]} with the "
-            f"{results['rule'][best]} rule: {cost[best]:.4g})"
+            f", {lower:.2g} standard errors below the default's by the paired "
+            f"difference; a switch needs {needed:.2g}"
         )
-    return line
+    return line + ")"
 
 
 class MinimumCostClassifier(ClassifierBase):

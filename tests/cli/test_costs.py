@@ -237,7 +237,7 @@ def test_minimum_cost_runs_on_three_classes_end_to_end(tmp_path, capsys):
     others = results[~results["chosen"] & np.isfinite(results["mean_cost"])]
     runner = others.loc[others["mean_cost"].idxmin()]
     assert (f"cheapest other: {runner['candidate']} with the {runner['rule']} rule: "
-            f"{runner['mean_cost']:.4g})") in said  # fmt: skip
+            f"{runner['mean_cost']:.4g}") in said  # fmt: skip
     frame.drop(columns="label").to_csv(tmp_path / "new.csv", index=False)
     out = tmp_path / "p.csv"
     assert cli.main(["predict", "--model", str(saved), "--csv",
