@@ -194,12 +194,15 @@ def _constant(y: np.ndarray, cost: float) -> int:
     return int(cost * positives > y.size - positives)
 
 
-_WARM: list[float] = []
+#: Set in a process once it is warmed up. An environment variable, not a module
+#: global: joblib sends this script's functions to its workers by value, so a
+#: global of the script would start empty with every set.
+_WARMED = "COSTSENSE_BENCHMARK_WARMED"
 
 
 def warm_up() -> float:
     """Fit every model once, untimed, in this process; its seconds (0 if done)."""
-    if _WARM:
+    if os.environ.get(_WARMED) == str(os.getpid()):
         return 0.0
     X, y = make_classification(n_samples=300, weights=[0.8], random_state=SEED)
     started = time.perf_counter()
@@ -207,8 +210,8 @@ def warm_up() -> float:
         warnings.simplefilter("ignore")
         for model in models(5.0, 1, 0).values():
             model.fit(X, y).predict(X)
-    _WARM.append(time.perf_counter() - started)
-    return _WARM[0]
+    os.environ[_WARMED] = str(os.getpid())
+    return time.perf_counter() - started
 
 
 def run_set(name: str, costs: tuple[float, ...]) -> list[dict[str, Any]]:
