@@ -422,3 +422,24 @@ def test_max_samples_draws_that_many_rows_per_tree(max_samples):
     assert np.all(np.isfinite(forest.oob_decision_function_))
     full = CostSensitiveForestClassifier(n_estimators=20, random_state=0).fit(X, y)
     assert all(m.tree_.weighted_n_node_samples[0] == 400 for m in full.estimators_)
+
+
+def test_fortran_ordered_or_read_only_rows_reach_compiled_loops_as_c_arrays():
+    # numba compiles a version per array layout; pandas gives Fortran-ordered,
+    # sometimes read-only arrays, which must not cost a second compilation
+    from costsense.tree import BoostedTreesClassifier
+    from costsense.tree._binning import _bin_columns
+    from costsense.tree._grower import apply_rows
+    from costsense.tree._predictor import accumulate
+
+    X, y = make_classification(n_samples=300, random_state=3)
+    X = np.asfortranarray(X)
+    X.setflags(write=False)
+    forest = CostSensitiveForestClassifier(
+        n_estimators=3, splitter="hist", oob_score=True, random_state=0
+    ).fit(X, y)
+    forest.predict_proba(X)
+    BoostedTreesClassifier(max_iter=5, random_state=0).fit(X, y).predict_proba(X)
+    for kernel in (_bin_columns, apply_rows, accumulate):
+        rows = [signature[0] for signature in kernel.signatures]
+        assert rows and all(t.layout == "C" and t.mutable for t in rows), kernel

@@ -93,6 +93,10 @@ def bin_features(X: FloatArray, max_bins: int) -> Bins:
     """
     if not 2 <= max_bins <= 255:
         raise ValueError(f"max_bins must be in [2, 255], got {max_bins}.")
+    # one array layout for the compiled loop: numba compiles (and caches) a
+    # version per layout, so a Fortran-ordered or read-only X (as pandas gives)
+    # would otherwise cost a second compilation on first use
+    X = np.require(X, dtype=np.float64, requirements=["C", "W"])
     n, d = X.shape
     width = max(1, min(n, max_bins))
     codes = np.empty((n, d), dtype=np.uint8)

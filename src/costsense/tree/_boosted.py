@@ -338,7 +338,7 @@ class BoostedTreesClassifier(ClassifierBase):
         trees = self.trees_
         out = np.zeros((X.shape[0], trees.values[0].shape[1]))
         accumulate(
-            np.require(X, dtype=np.float64, requirements=["C"]),
+            np.require(X, dtype=np.float64, requirements=["C", "W"]),
             trees.feature,
             trees.threshold,
             trees.right,

@@ -1196,7 +1196,7 @@ default="gini"
         fixed_weight = None if self.bootstrap else weight
         del weight
         k = self.classes_.size
-        X_rows = np.require(X, dtype=np.float64, requirements=["C"])
+        X_rows = np.require(X, dtype=np.float64, requirements=["C", "W"])
 
         def build(seed: int) -> tuple[Tree, IntArray, FloatArray]:
             if fixed_weight is None:
