@@ -15,6 +15,17 @@ def test_parse_cost_reads_a_ratio_or_a_pair():
             cli.parse_cost(bad)
 
 
+@pytest.mark.parametrize("bad", ["0", "-1", "nan", "inf", "5,0", "5,-1", "inf,1"])
+def test_costs_that_are_not_finite_and_positive_are_usage_errors(bad, capsys):
+    with pytest.raises(argparse.ArgumentTypeError, match="finite numbers > 0"):
+        cli.parse_cost(bad)
+    with pytest.raises(SystemExit) as parse_error:
+        cli.main(["evaluate", "--dataset", "pima", "--cost", bad])
+    assert parse_error.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--cost {bad!r}" in err and "Traceback" not in err
+
+
 def test_help_imports_no_heavy_module():
     code = (
         "import sys\n"
@@ -47,3 +58,19 @@ def test_usage_errors_exit_2_in_one_line(capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown models ['x']" in err
     assert "Traceback" not in err
+
+
+def test_a_closed_standard_output_ends_quietly_with_status_141(monkeypatch, capsys):
+    class ClosedPipe:  # the reader left, as `costsense datasets | head` does
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def fileno(self):
+            raise ValueError("no descriptor")
+
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    assert cli.main(["datasets"]) == 141
+    assert "Traceback" not in capsys.readouterr().err

@@ -209,6 +209,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so exiting flushes nothing."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (captured output)
+        pass
+    finally:
+        os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``costsense`` command; returns the exit status.
 
@@ -221,18 +232,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     -------
     int
         0 on success, 1 when something failed while running, 2 on a usage error,
-        130 when interrupted.
+        130 when interrupted, 141 when standard output was closed by its reader.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return status
     except UsageError as error:
         print(f"costsense {args.command}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader of standard output left (`costsense datasets | head`): stop
+        # quietly, with the shell's status for a closed pipe (128 + SIGPIPE)
+        _silence_stdout()
+        return 141
     except Exception as error:
         if os.environ.get(DEBUG_VARIABLE):
             raise

@@ -202,15 +202,39 @@ def make_encoder(columns: dict[str, str], missing: str) -> Any:
 
 
 def read_frame(path: str) -> Any:
-    """Read a CSV file, or raise a UsageError saying why it cannot be read."""
+    """Read a CSV file, or raise a UsageError saying why it cannot be read.
+
+    Refused by name: a folder, an unreadable file, a header naming a column twice
+    (pandas would rename the second ``name.1`` silently) and a file without rows.
+    """
     import pandas as pd
 
+    if Path(path).is_dir():
+        raise UsageError(f"--csv {path} is a folder; give a CSV file")
     try:
-        return pd.read_csv(path)
+        frame = pd.read_csv(path)
     except FileNotFoundError:
         raise UsageError(f"--csv {path}: no such file") from None
+    except PermissionError:
+        raise UsageError(f"--csv {path}: permission denied") from None
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as e:
         raise UsageError(f"--csv {path} is not a readable CSV file: {e}") from None
+    header = _header(path)
+    repeated = sorted({name for name in header if header.count(name) > 1})
+    if repeated:
+        raise UsageError(
+            f"--csv {path} names these columns more than once: {repeated}; give "
+            "every column its own name in the header"
+        )
+    if frame.shape[0] == 0:
+        raise UsageError(f"--csv {path} has a header but no rows")
+    return frame
+
+
+def _header(path: str) -> list[str]:
+    """Return the CSV file's first line as column names, as written (no renaming)."""
+    with open(path, newline="", encoding="utf-8", errors="replace") as handle:
+        return list(next(csv.reader(handle), []))
 
 
 def read_data(args: argparse.Namespace) -> Data:
@@ -612,7 +636,9 @@ def resolve_costs(args: argparse.Namespace, data: Data) -> CommandCosts:
         return CommandCosts(costs, "matrix", f"cost matrix over {names}")
     if classes.size > 2:
         raise UsageError(
-            f"the target has {classes.size} classes; give their costs as "
+            f"the target has {classes.size} classes "
+            f"({', '.join(repr(str(c)) for c in classes[:20])}"
+            f"{', ...' if classes.size > 20 else ''}); give their costs as "
             "--cost-matrix costs.csv (a K x K table, class names as header and "
             "first column); --cost and --fn-cost/--fp-cost/--tp-cost/--tn-cost are "
             "for two classes"

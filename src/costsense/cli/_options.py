@@ -7,6 +7,7 @@ and a usage error answer at once.
 from __future__ import annotations
 
 import argparse
+import math
 
 __all__ = [
     "COLUMN_PREFIX",
@@ -46,13 +47,19 @@ def parse_cost(text: str) -> float | tuple[float, float]:
             f"--cost {text!r}: give a ratio C1/C2 such as 5, "
             "or a pair C1,C2 such as 5,1"
         ) from None
+    if len(values) > 2:
+        raise argparse.ArgumentTypeError(
+            f"--cost {text!r}: give one number (C1/C2) or two (C1,C2), "
+            f"not {len(values)}"
+        )
+    if not all(math.isfinite(v) and v > 0 for v in values):
+        raise argparse.ArgumentTypeError(
+            f"--cost {text!r}: costs of errors must be finite numbers > 0 (a zero "
+            "cost would make an error free), such as 5 or 5,1"
+        )
     if len(values) == 1:
         return values[0]
-    if len(values) == 2:
-        return (values[0], values[1])
-    raise argparse.ArgumentTypeError(
-        f"--cost {text!r}: give one number (C1/C2) or two (C1,C2), not {len(values)}"
-    )
+    return (values[0], values[1])
 
 
 def add_data_options(parser: argparse.ArgumentParser, *, dataset: bool) -> None:

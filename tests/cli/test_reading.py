@@ -1,0 +1,58 @@
+"""The CSV files a user gives: what is refused up front, by name (exit 2)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from costsense import cli
+from tests.cli._data import write_csv
+
+
+def _run(capsys, *argv):
+    status = cli.main(list(argv))
+    err = capsys.readouterr().err
+    return status, err
+
+
+def test_a_folder_given_as_csv_is_named(tmp_path, capsys):
+    status, err = _run(capsys, "evaluate", "--csv", str(tmp_path), "--target",
+                       "label", "--cost", "5")  # fmt: skip
+    assert status == 2 and f"--csv {tmp_path} is a folder" in err
+    assert err.count("\n") == 1
+
+
+def test_a_header_naming_a_column_twice_is_refused_not_renamed(tmp_path, capsys):
+    path = tmp_path / "d.csv"
+    write_csv(path)
+    text = path.read_text().splitlines()
+    text[0] = text[0].replace("f2", "f1")  # pandas would read 'f1' and 'f1.1'
+    path.write_text("\n".join(text) + "\n")
+    status, err = _run(capsys, "evaluate", "--csv", str(path), "--target",
+                       "label", "--cost", "5")  # fmt: skip
+    assert status == 2 and "more than once: ['f1']" in err
+
+
+def test_labels_that_differ_by_a_space_are_listed(tmp_path, capsys):
+    path = tmp_path / "d.csv"
+    frame = pd.read_csv(write_csv(path))
+    frame["label"] = frame["label"].map({0: "no", 1: "yes"}).astype(object)
+    frame.loc[:3, "label"] = "yes "
+    frame.to_csv(path, index=False)
+    status, err = _run(capsys, "evaluate", "--csv", str(path), "--target",
+                       "label", "--cost", "5")  # fmt: skip
+    assert status == 2 and "3 classes ('no', 'yes', 'yes ')" in err
+
+
+def test_a_file_with_a_header_and_no_rows_is_named(tmp_path, capsys):
+    path = tmp_path / "d.csv"
+    write_csv(path)
+    saved = tmp_path / "m.skops"
+    assert cli.main(["fit", "--csv", str(path), "--target", "label", "--cost", "5",
+                     "--model", "threshold", "--out", str(saved)]) == 0  # fmt: skip
+    capsys.readouterr()
+    empty = tmp_path / "empty.csv"
+    empty.write_text("f1,f2,f3\n")
+    status, err = _run(capsys, "predict", "--model", str(saved), "--csv",
+                       str(empty), "--out", str(tmp_path / "p.csv"))  # fmt: skip
+    assert status == 2 and f"--csv {empty} has a header but no rows" in err
+    assert not (tmp_path / "p.csv").exists()
