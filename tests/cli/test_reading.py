@@ -56,3 +56,35 @@ def test_a_file_with_a_header_and_no_rows_is_named(tmp_path, capsys):
                        str(empty), "--out", str(tmp_path / "p.csv"))  # fmt: skip
     assert status == 2 and f"--csv {empty} has a header but no rows" in err
     assert not (tmp_path / "p.csv").exists()
+
+
+def test_infinite_features_are_one_error_naming_the_column_and_lines(tmp_path, capsys):
+    path = tmp_path / "d.csv"
+    frame = pd.read_csv(write_csv(path))
+    frame.loc[[2, 7], "f2"] = [float("inf"), float("-inf")]
+    frame.to_csv(path, index=False)
+    status, err = _run(capsys, "evaluate", "--csv", str(path), "--target",
+                       "label", "--cost", "5", "--model", "threshold")  # fmt: skip
+    # data rows 2 and 7 are the file's lines 4 and 9 (the header is line 1)
+    assert status == 2 and "column 'f2' holds infinite values (rows [4, 9])" in err
+    clean = tmp_path / "clean.csv"
+    frame.drop(index=[2, 7]).to_csv(clean, index=False)
+    saved = tmp_path / "m.skops"
+    assert cli.main(["fit", "--csv", str(clean), "--target", "label", "--cost",
+                     "5", "--model", "threshold", "--out", str(saved)]) == 0  # fmt: skip
+    capsys.readouterr()
+    status, err = _run(capsys, "predict", "--model", str(saved), "--csv", str(path),
+                       "--out", str(tmp_path / "p.csv"))  # fmt: skip
+    assert status == 2 and "column 'f2' holds infinite values (rows [4, 9])" in err
+
+
+def test_a_cost_matrix_whose_errors_are_free_is_a_usage_error(tmp_path, capsys):
+    path = write_csv(tmp_path / "d.csv")
+    matrix = tmp_path / "costs.csv"
+    # the true class 0's error costs what being right costs: its errors are free
+    pd.DataFrame([[1, 1], [5, 0]], index=[0, 1], columns=[0, 1]).to_csv(matrix)
+    status, err = _run(capsys, "evaluate", "--csv", str(path), "--target", "label",
+                       "--cost-matrix", str(matrix), "--model", "threshold")  # fmt: skip
+    assert status == 2 and err.startswith(
+        f"costsense evaluate: error: --cost-matrix {matrix}: in rows [0]"
+    )

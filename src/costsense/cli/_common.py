@@ -283,6 +283,7 @@ def read_data(args: argparse.Namespace) -> Data:
             f"--csv {args.csv}: cost column {name!r}",
             missing_allowed=args.missing == "drop",
         )
+    refuse_infinite(frame.drop(columns=[args.target, *costly]), args.csv)
     frame, dropped = _apply_missing(frame, args)
     y = _labels(frame[args.target], args.target)
     cost_columns = {name: frame[name].to_numpy(dtype=np.float64) for name in costly}
@@ -305,6 +306,27 @@ def read_data(args: argparse.Namespace) -> Data:
         cost_features=not drop_costs,
         n_dropped=dropped,
     )
+
+
+def refuse_infinite(features: Any, path: str) -> None:
+    """Refuse numeric feature columns holding inf or -inf, naming them and rows.
+
+    No model accepts an infinite feature; found here, it is one error before any
+    fit rather than one failed fit per fold.
+    """
+    import pandas as pd
+
+    for name in features.columns:
+        column = features[name]
+        if not pd.api.types.is_numeric_dtype(column):
+            continue
+        infinite = np.isinf(column.to_numpy(dtype=np.float64, na_value=np.nan))
+        if infinite.any():
+            raise UsageError(
+                f"--csv {path}: column {name!r} holds infinite values "
+                f"({_numbered(infinite)}); replace them with numbers, or leave the "
+                "cells empty and choose a --missing policy"
+            )
 
 
 def _apply_missing(frame: Any, args: argparse.Namespace) -> Any:
@@ -627,11 +649,15 @@ def resolve_costs(args: argparse.Namespace, data: Data) -> CommandCosts:
     if args.cost_matrix is not None:
         matrix = read_cost_matrix(args.cost_matrix, classes)
         # more classes: each model accepts or refuses the matrix (per fold)
-        costs = (
-            Costs.resolve(matrix, data.y, pos_label=pos)
-            if classes.size == 2
-            else Costs.unchecked(matrix, data.y)
-        )
+        try:
+            costs = (
+                Costs.resolve(matrix, data.y, pos_label=pos)
+                if classes.size == 2
+                else Costs.unchecked(matrix, data.y)
+            )
+        except ValueError as error:  # e.g. a row whose errors are all free
+            message = str(error).removeprefix("cost: ")
+            raise UsageError(f"--cost-matrix {args.cost_matrix}: {message}") from None
         names = ", ".join(str(c) for c in classes)
         return CommandCosts(costs, "matrix", f"cost matrix over {names}")
     if classes.size > 2:

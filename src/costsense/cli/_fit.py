@@ -32,6 +32,7 @@ from costsense.cli._common import (
     read_cost_column,
     read_data,
     read_frame,
+    refuse_infinite,
     resolve_costs,
 )
 from costsense.cli._evaluate import check_models
@@ -279,6 +280,7 @@ def run_predict(args: argparse.Namespace) -> int:
     frame.columns = [str(c) for c in frame.columns]
     rows = _column_rows(frame, metadata, args.csv)  # the cost columns named first
     features = check_columns(frame, metadata, args.csv)
+    refuse_infinite(features, args.csv)
     classes = model.classes_
     cost = metadata["cost"]
     if rows is not None:
