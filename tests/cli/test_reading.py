@@ -70,8 +70,9 @@ def test_infinite_features_are_one_error_naming_the_column_and_lines(tmp_path, c
     clean = tmp_path / "clean.csv"
     frame.drop(index=[2, 7]).to_csv(clean, index=False)
     saved = tmp_path / "m.skops"
-    assert cli.main(["fit", "--csv", str(clean), "--target", "label", "--cost",
-                     "5", "--model", "threshold", "--out", str(saved)]) == 0  # fmt: skip
+    assert cli.main(["fit", "--csv", str(clean), "--target", "label",
+                     "--cost", "5", "--model", "threshold",
+                     "--out", str(saved)]) == 0  # fmt: skip
     capsys.readouterr()
     status, err = _run(capsys, "predict", "--model", str(saved), "--csv", str(path),
                        "--out", str(tmp_path / "p.csv"))  # fmt: skip
@@ -83,8 +84,9 @@ def test_a_cost_matrix_whose_errors_are_free_is_a_usage_error(tmp_path, capsys):
     matrix = tmp_path / "costs.csv"
     # the true class 0's error costs what being right costs: its errors are free
     pd.DataFrame([[1, 1], [5, 0]], index=[0, 1], columns=[0, 1]).to_csv(matrix)
-    status, err = _run(capsys, "evaluate", "--csv", str(path), "--target", "label",
-                       "--cost-matrix", str(matrix), "--model", "threshold")  # fmt: skip
+    status, err = _run(capsys, "evaluate", "--csv", str(path),
+                       "--target", "label", "--cost-matrix", str(matrix),
+                       "--model", "threshold")  # fmt: skip
     assert status == 2 and err.startswith(
         f"costsense evaluate: error: --cost-matrix {matrix}: in rows [0]"
     )
