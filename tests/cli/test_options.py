@@ -74,3 +74,15 @@ def test_a_closed_standard_output_ends_quietly_with_status_141(monkeypatch, caps
     monkeypatch.setattr(sys, "stdout", ClosedPipe())
     assert cli.main(["datasets"]) == 141
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_missing_module_of_the_experiments_extra_names_the_extra(
+    monkeypatch, capsys
+):
+    # a core install (`pip install costsense`) has no tqdm, pandas, skops...
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    assert cli.main(["evaluate", "--dataset", "pima", "--cost", "5"]) == 2
+    err = capsys.readouterr().err
+    assert "needs the experiments extra (tqdm is not installed)" in err
+    assert 'pip install "costsense[experiments]"' in err and "Traceback" not in err

