@@ -76,9 +76,7 @@ def test_a_closed_standard_output_ends_quietly_with_status_141(monkeypatch, caps
     assert "Traceback" not in capsys.readouterr().err
 
 
-def test_a_missing_module_of_the_experiments_extra_names_the_extra(
-    monkeypatch, capsys
-):
+def test_a_missing_module_of_the_experiments_extra_names_the_extra(monkeypatch, capsys):
     # a core install (`pip install costsense`) has no tqdm, pandas, skops...
     monkeypatch.setitem(sys.modules, "tqdm", None)
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)
