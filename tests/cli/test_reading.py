@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from costsense import cli
 from tests.cli._data import write_csv
@@ -90,3 +91,93 @@ def test_a_cost_matrix_whose_errors_are_free_is_a_usage_error(tmp_path, capsys):
     assert status == 2 and err.startswith(
         f"costsense evaluate: error: --cost-matrix {matrix}: in rows [0]"
     )
+
+
+def _frame():
+    return pd.DataFrame(
+        {
+            "amount": [1.5, -2.25, 3.0, 10.75],
+            "country": ["España", "Österreich", "France", "España"],
+            "label": ["yes", "no", "no", "yes"],
+        }
+    )
+
+
+def _options(**given):
+    from argparse import Namespace
+
+    return Namespace(**{"sep": None, "decimal": ".", "encoding": "utf-8", **given})
+
+
+def test_semicolon_tab_and_pipe_files_are_read_as_the_comma_file(tmp_path):
+    from costsense.cli._common import read_frame
+
+    expected = _frame()
+    for sep in [";", "\t", "|"]:
+        path = tmp_path / "d.csv"
+        expected.to_csv(path, sep=sep, index=False)
+        pd.testing.assert_frame_equal(read_frame(str(path), _options()), expected)
+        given = "\\t" if sep == "\t" else sep
+        frame = read_frame(str(path), _options(sep=given))
+        pd.testing.assert_frame_equal(frame, expected)
+
+
+def test_decimal_comma_is_refused_by_name_then_read_with_the_option(tmp_path):
+    from costsense.cli._common import UsageError, read_frame
+
+    path = tmp_path / "d.csv"
+    expected = _frame()
+    expected.to_csv(path, sep=";", decimal=",", index=False)
+    with pytest.raises(UsageError, match="column 'amount' holds numbers written "
+                       "with a decimal comma .*give --decimal ,"):  # fmt: skip
+        read_frame(str(path), _options())
+    frame = read_frame(str(path), _options(decimal=","))
+    pd.testing.assert_frame_equal(frame, expected)
+
+
+def test_thousands_separators_are_refused_by_name_not_one_hot_encoded(tmp_path):
+    from costsense.cli._common import UsageError, read_frame
+
+    path = tmp_path / "d.csv"
+    path.write_text('amount,label\n"1,234.50",yes\n"12,000.00",no\n"3,100.25",no\n')
+    with pytest.raises(UsageError, match="'amount' holds numbers written with "
+                       "thousands separators"):  # fmt: skip
+        read_frame(str(path), _options())
+    path.write_text('amount,label\n"1,234",yes\n"2,500",no\n')  # either mark
+    with pytest.raises(UsageError, match="may be a decimal mark or a thousands"):
+        read_frame(str(path), _options())
+
+
+def test_text_in_another_encoding_is_named_with_the_fix(tmp_path, capsys):
+    from costsense.cli._common import UsageError, read_frame
+
+    path = tmp_path / "d.csv"
+    expected = _frame()
+    expected.to_csv(path, index=False, encoding="latin-1")
+    with pytest.raises(UsageError, match="is not utf-8 text .*--encoding latin-1"):
+        read_frame(str(path), _options())
+    frame = read_frame(str(path), _options(encoding="latin-1"))
+    pd.testing.assert_frame_equal(frame, expected)
+    status, err = _run(capsys, "evaluate", "--csv", str(path), "--target", "label",
+                       "--cost", "5", "--encoding", "klingon")  # fmt: skip
+    assert status == 2 and "--encoding 'klingon' is not an encoding" in err
+
+
+def test_fit_and_predict_on_a_semicolon_decimal_comma_file_match_the_comma_file(
+    tmp_path, capsys
+):
+    plain = write_csv(tmp_path / "plain.csv")
+    local = tmp_path / "local.csv"
+    pd.read_csv(plain).to_csv(local, sep=";", decimal=",", index=False)
+    predictions = {}
+    for path, options in [(plain, []), (local, ["--decimal", ","])]:
+        saved = tmp_path / f"{path.stem}.skops"
+        out = tmp_path / f"{path.stem}-predictions.csv"
+        assert cli.main(["fit", "--csv", str(path), "--target", "label",
+                         "--cost", "5", "--model", "threshold", "--out", str(saved),
+                         *options]) == 0  # fmt: skip
+        assert cli.main(["predict", "--model", str(saved), "--csv", str(path),
+                         "--out", str(out), *options]) == 0  # fmt: skip
+        predictions[path.stem] = pd.read_csv(out)
+    capsys.readouterr()
+    pd.testing.assert_frame_equal(predictions["plain"], predictions["local"])

@@ -46,6 +46,7 @@ from costsense.cli._options import (
     UsageError,
     add_cost_options,
     add_data_options,
+    add_file_options,
     parse_cost,
 )
 from costsense.experiments import BASE_NAMES
@@ -166,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pr.add_argument("--model", required=True, help="a file written by costsense fit")
     pr.add_argument("--csv", required=True, help="the rows to decide (CSV)")
+    add_file_options(pr)
     pr.add_argument("--out", required=True, help="the new predictions file (CSV)")
     pr.add_argument(
         "--verify-key-file",

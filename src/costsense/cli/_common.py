@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from costsense.cli._options import COLUMN_PREFIX, COST_PARTS, UsageError
+from costsense.cli._options import COLUMN_PREFIX, COST_PARTS, SEPARATORS, UsageError
 
 if TYPE_CHECKING:
     from costsense.costs import Costs
@@ -201,25 +201,43 @@ def make_encoder(columns: dict[str, str], missing: str) -> Any:
     )
 
 
-def read_frame(path: str) -> Any:
+def read_frame(path: str, args: argparse.Namespace | None = None) -> Any:
     """Read a CSV file, or raise a UsageError saying why it cannot be read.
 
-    Refused by name: a folder, an unreadable file, a header naming a column twice
-    (pandas would rename the second ``name.1`` silently) and a file without rows.
+    The separator is ``--sep``, or found from the file's first lines among
+    :data:`SEPARATORS`; ``--decimal`` and ``--encoding`` say how numbers and text
+    are written. Refused by name: a folder, an unreadable file, text that is not
+    in the encoding, a header naming a column twice (pandas would rename the
+    second ``name.1`` silently), a file without rows, and a text column that
+    holds numbers written with another decimal mark or thousands separators.
     """
     import pandas as pd
 
     if Path(path).is_dir():
         raise UsageError(f"--csv {path} is a folder; give a CSV file")
+    encoding = getattr(args, "encoding", None) or "utf-8"
+    decimal = getattr(args, "decimal", None) or "."
     try:
-        frame = pd.read_csv(path)
+        sep = _separator(path, getattr(args, "sep", None), encoding)
+        frame = pd.read_csv(path, sep=sep, encoding=encoding, decimal=decimal)
+        header = _header(path, sep, encoding)
     except FileNotFoundError:
         raise UsageError(f"--csv {path}: no such file") from None
     except PermissionError:
         raise UsageError(f"--csv {path}: permission denied") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as e:
+    except LookupError:
+        raise UsageError(
+            f"--encoding {encoding!r} is not an encoding Python knows (e.g. utf-8, "
+            "latin-1, cp1252)"
+        ) from None
+    except UnicodeDecodeError as error:
+        raise UsageError(
+            f"--csv {path} is not {encoding} text (byte "
+            f"{error.object[error.start]:#04x} at offset {error.start}); give its "
+            "encoding, e.g. --encoding latin-1 or --encoding cp1252"
+        ) from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
         raise UsageError(f"--csv {path} is not a readable CSV file: {e}") from None
-    header = _header(path)
     repeated = sorted({name for name in header if header.count(name) > 1})
     if repeated:
         raise UsageError(
@@ -228,13 +246,71 @@ def read_frame(path: str) -> Any:
         )
     if frame.shape[0] == 0:
         raise UsageError(f"--csv {path} has a header but no rows")
+    _refuse_written_numbers(frame, path, decimal)
     return frame
 
 
-def _header(path: str) -> list[str]:
+def _separator(path: str, given: str | None, encoding: str) -> str:
+    r"""Return ``--sep`` as given (``\t`` or ``tab`` read as a tab), or as found."""
+    if given:
+        return "\t" if given in ("\\t", "tab") else given
+    with open(path, newline="", encoding=encoding) as handle:
+        sample = handle.read(1 << 16)
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=SEPARATORS).delimiter
+    except csv.Error:  # one column, or nothing to tell the separators apart
+        return ","
+
+
+def _header(path: str, sep: str, encoding: str) -> list[str]:
     """Return the CSV file's first line as column names, as written (no renaming)."""
-    with open(path, newline="", encoding="utf-8", errors="replace") as handle:
-        return list(next(csv.reader(handle), []))
+    with open(path, newline="", encoding=encoding) as handle:
+        return list(next(csv.reader(handle, delimiter=sep), []))
+
+
+#: A number written with a decimal comma ("1,5"), with thousands separators
+#: ("1,234.50", "1.234,50", "1 234"), and the ambiguous "1,234" (either).
+_DECIMAL_COMMA = r"[+-]?\d+,\d+"
+_THOUSANDS = r"[+-]?\d{1,3}([,.\s']\d{3})+([.,]\d+)?"
+
+
+def _refuse_written_numbers(frame: Any, path: str, decimal: str) -> None:
+    """Refuse text columns whose every cell is a number written another way.
+
+    Read as text they would become one indicator per distinct value. A comma
+    followed by exactly three digits may be either mark, so costsense does not
+    guess: the error gives both fixes.
+    """
+    import pandas as pd
+
+    for name in frame.columns:
+        column = frame[name]
+        if pd.api.types.is_numeric_dtype(column):
+            continue
+        cells = column.dropna().astype(str).str.strip()
+        if cells.empty:
+            continue
+        example = repr(cells.iloc[0])
+        comma = decimal == "." and bool(cells.str.fullmatch(_DECIMAL_COMMA).all())
+        grouped = bool(cells.str.fullmatch(_THOUSANDS).all())
+        if comma and grouped:
+            raise UsageError(
+                f"--csv {path}: column {name!r} holds numbers such as {example} "
+                "whose comma may be a decimal mark or a thousands separator; give "
+                "--decimal , if it is a decimal mark, else write them without "
+                "separators"
+            )
+        if comma:
+            raise UsageError(
+                f"--csv {path}: column {name!r} holds numbers written with a "
+                f"decimal comma (such as {example}); give --decimal ,"
+            )
+        if grouped:
+            raise UsageError(
+                f"--csv {path}: column {name!r} holds numbers written with "
+                f"thousands separators (such as {example}); write them without "
+                "separators"
+            )
 
 
 def read_data(args: argparse.Namespace) -> Data:
@@ -262,7 +338,7 @@ def read_data(args: argparse.Namespace) -> Data:
         )  # fmt: skip
     if not args.target:
         raise UsageError("--csv needs --target (the name of the label column)")
-    frame = read_frame(args.csv)
+    frame = read_frame(args.csv, args)
     names = [str(c) for c in frame.columns]
     frame.columns = names
     if args.target not in names:

@@ -276,7 +276,7 @@ def run_predict(args: argparse.Namespace) -> int:
     model, metadata, signed = _load(
         args.model, key, max_bytes=int(args.max_model_mb * 2**20)
     )
-    frame = read_frame(args.csv)
+    frame = read_frame(args.csv, args)
     frame.columns = [str(c) for c in frame.columns]
     rows = _column_rows(frame, metadata, args.csv)  # the cost columns named first
     features = check_columns(frame, metadata, args.csv)

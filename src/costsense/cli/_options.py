@@ -16,6 +16,7 @@ __all__ = [
     "UsageError",
     "add_cost_options",
     "add_data_options",
+    "add_file_options",
     "parse_cost",
 ]
 
@@ -62,6 +63,30 @@ def parse_cost(text: str) -> float | tuple[float, float]:
     return (values[0], values[1])
 
 
+#: The separators ``--sep`` is sniffed among when not given.
+SEPARATORS = ",;\t|"
+
+
+def add_file_options(parser: argparse.ArgumentParser) -> None:
+    """Add how ``--csv`` is written: ``--sep``, ``--decimal``, ``--encoding``."""
+    parser.add_argument(
+        "--sep",
+        help="the column separator of --csv (default: found from the file among "
+        "comma, semicolon, tab and |); write tab as '\\t'",
+    )
+    parser.add_argument(
+        "--decimal",
+        default=".",
+        choices=[".", ","],
+        help="the decimal mark of --csv's numbers (default .)",
+    )
+    parser.add_argument(
+        "--encoding",
+        default="utf-8",
+        help="the text encoding of --csv (default utf-8; e.g. latin-1, cp1252)",
+    )
+
+
 def add_data_options(parser: argparse.ArgumentParser, *, dataset: bool) -> None:
     """Add ``--csv``, ``--target``, ``--missing`` (and ``--dataset``)."""
     if dataset:
@@ -72,6 +97,7 @@ def add_data_options(parser: argparse.ArgumentParser, *, dataset: bool) -> None:
         source.add_argument("--csv", help="a CSV file with a header row")
     else:
         parser.add_argument("--csv", required=True, help="a CSV file with a header row")
+    add_file_options(parser)
     parser.add_argument("--target", help="the label column of --csv")
     parser.add_argument(
         "--missing",
