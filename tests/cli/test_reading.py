@@ -181,3 +181,59 @@ def test_fit_and_predict_on_a_semicolon_decimal_comma_file_match_the_comma_file(
         predictions[path.stem] = pd.read_csv(out)
     capsys.readouterr()
     pd.testing.assert_frame_equal(predictions["plain"], predictions["local"])
+
+
+def _with_id_and_time(tmp_path):
+    path = write_csv(tmp_path / "plain.csv")
+    frame = pd.read_csv(path)
+    frame.insert(0, "id", [f"tx-{i:04d}" for i in range(len(frame))])
+    frame.insert(1, "ts", pd.date_range("2026-01-01", periods=len(frame), freq="h"))
+    frame.to_csv(tmp_path / "full.csv", index=False)
+    return path, tmp_path / "full.csv", frame
+
+
+def test_dropped_and_id_columns_are_not_features_and_ids_reach_predictions(
+    tmp_path, capsys
+):
+    from costsense.cli._fit import load_model
+
+    plain, full, frame = _with_id_and_time(tmp_path)
+    results = {}
+    for path, options in [(plain, []), (full, ["--drop", "ts", "--id-column", "id"])]:
+        out = tmp_path / f"{path.stem}-folds.csv"
+        assert cli.main(["evaluate", "--csv", str(path), "--target", "label",
+                         "--cost", "5", "--model", "threshold", "--folds", "3",
+                         "--output", str(out), "--quiet", *options]) == 0  # fmt: skip
+        results[path.stem] = pd.read_csv(out)
+    # the same folds and models: the two columns changed nothing
+    pd.testing.assert_frame_equal(results["plain"], results["full"])
+    saved = tmp_path / "m.skops"
+    assert cli.main(["fit", "--csv", str(full), "--target", "label", "--cost", "5",
+                     "--model", "threshold", "--drop", "ts", "--id-column", "id",
+                     "--out", str(saved)]) == 0  # fmt: skip
+    assert "not features: ts, id" in capsys.readouterr().err
+    _, metadata = load_model(str(saved))
+    assert list(metadata["columns"]) == ["f1", "f2", "f3"]
+    out = tmp_path / "p.csv"
+    assert cli.main(["predict", "--model", str(saved), "--csv", str(full),
+                     "--out", str(out)]) == 0  # fmt: skip
+    written = pd.read_csv(out)
+    assert list(written.columns[:3]) == ["row", "id", "prediction"]
+    assert written["id"].tolist() == frame["id"].tolist()
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--drop", "nope"], "['nope'] are not columns of --csv"),
+        (["--drop", "label"], "names the column of --target"),
+        (["--id-column", "label"], "names the column of --target"),
+    ],
+)
+def test_leaving_out_an_unknown_or_the_target_column_is_a_usage_error(
+    tmp_path, capsys, options, said
+):
+    _, full, _ = _with_id_and_time(tmp_path)
+    status, err = _run(capsys, "evaluate", "--csv", str(full), "--target", "label",
+                       "--cost", "5", *options)  # fmt: skip
+    assert status == 2 and said in err

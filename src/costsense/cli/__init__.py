@@ -168,6 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--model", required=True, help="a file written by costsense fit")
     pr.add_argument("--csv", required=True, help="the rows to decide (CSV)")
     add_file_options(pr)
+    pr.add_argument(
+        "--id-column",
+        help="a column of --csv written beside each prediction (default: the one "
+        "given to fit, when the file has it)",
+    )
     pr.add_argument("--out", required=True, help="the new predictions file (CSV)")
     pr.add_argument(
         "--verify-key-file",

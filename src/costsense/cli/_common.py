@@ -144,6 +144,10 @@ class Data:
         Whether the cost columns are also features (not ``--drop-cost-columns``).
     n_dropped : int
         Rows dropped for missing values.
+    ignored : list of str
+        Columns of the file that are not features (``--drop``, ``--id-column``).
+    id_column : str or None
+        The column naming each row (``--id-column``).
     """
 
     X: Any
@@ -155,6 +159,8 @@ class Data:
     cost_columns: dict[str, NDArray[np.float64]] = field(default_factory=dict)
     cost_features: bool = True
     n_dropped: int = 0
+    ignored: list[str] = field(default_factory=list)
+    id_column: str | None = None
 
 
 def column_kinds(frame: Any) -> dict[str, str]:
@@ -359,6 +365,8 @@ def read_data(args: argparse.Namespace) -> Data:
             f"--csv {args.csv}: cost column {name!r}",
             missing_allowed=args.missing == "drop",
         )
+    ignored, id_column = _ignored_columns(args, names, costly)
+    frame = frame.drop(columns=ignored)
     refuse_infinite(frame.drop(columns=[args.target, *costly]), args.csv)
     frame, dropped = _apply_missing(frame, args)
     y = _labels(frame[args.target], args.target)
@@ -374,14 +382,41 @@ def read_data(args: argparse.Namespace) -> Data:
     return Data(
         features,
         y,
-        f"{args.csv} (target {args.target})",
+        f"{args.csv} (target {args.target}"
+        + (f"; not features: {', '.join(ignored)}" if ignored else "")
+        + ")",
         columns=columns,
         prepare=make_encoder(columns, args.missing),
         parts=parts,
         cost_columns=cost_columns,
         cost_features=not drop_costs,
         n_dropped=dropped,
+        ignored=ignored,
+        id_column=id_column,
     )
+
+
+def _ignored_columns(
+    args: argparse.Namespace, names: list[str], costly: list[str]
+) -> tuple[list[str], str | None]:
+    """Return the columns ``--drop`` and ``--id-column`` take out of the features."""
+    dropped = [c.strip() for c in (args.drop or "").split(",") if c.strip()]
+    id_column = args.id_column or None
+    ignored = dropped + ([id_column] if id_column and id_column not in dropped else [])
+    unknown = [c for c in ignored if c not in names]
+    if unknown:
+        raise UsageError(
+            f"--drop/--id-column: {unknown} are not columns of --csv; the columns "
+            f"are {names}"
+        )
+    for option, taken in (("--target", [args.target]), ("a cost option", costly)):
+        clash = [c for c in ignored if c in taken]
+        if clash:
+            raise UsageError(
+                f"--drop/--id-column {clash} names the column of {option}; it "
+                "cannot also be left out"
+            )
+    return ignored, id_column
 
 
 def refuse_infinite(features: Any, path: str) -> None:

@@ -205,6 +205,8 @@ def run_fit(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "target": args.target,
         "columns": data.columns,
+        "ignored": data.ignored,
+        "id_column": data.id_column,
         "missing": args.missing,
         "classes": [_plain(c) for c in model.classes_],
         "pos_label": _plain(costs.pos_label),
@@ -239,7 +241,11 @@ def _plain(value: Any) -> Any:
 def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
     """Select the model's columns of ``frame``; refuse missing, extra, retyped."""
     expected: dict[str, str] = metadata["columns"]
-    allowed = {metadata["target"], *metadata["cost"]["columns"]} - {None}
+    allowed = {
+        metadata["target"],
+        *metadata["cost"]["columns"],
+        *metadata.get("ignored", []),
+    } - {None}
     found = column_kinds(frame)
     missing = [c for c in expected if c not in found]
     extra = [c for c in found if c not in expected and c not in allowed]
@@ -264,6 +270,23 @@ def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
     return frame[list(expected)]
 
 
+def _row_ids(frame: Any, args: argparse.Namespace, metadata: dict[str, Any]) -> Any:
+    """Return the column naming each row: ``--id-column``, else the model's."""
+    if args.id_column:
+        if args.id_column not in frame.columns:
+            raise UsageError(
+                f"--id-column {args.id_column!r} is not a column of --csv "
+                f"{args.csv}; the columns are {list(frame.columns)}"
+            )
+        if args.id_column in metadata["columns"]:
+            raise UsageError(
+                f"--id-column {args.id_column!r} is one of the model's features"
+            )
+        return frame[args.id_column]
+    trained = metadata.get("id_column")
+    return frame[trained] if trained and trained in frame.columns else None
+
+
 def run_predict(args: argparse.Namespace) -> int:
     """Run ``costsense predict``; the exit status."""
     output = new_output(args.out, "--out", args.csv, args.model)
@@ -279,6 +302,7 @@ def run_predict(args: argparse.Namespace) -> int:
     frame = read_frame(args.csv, args)
     frame.columns = [str(c) for c in frame.columns]
     rows = _column_rows(frame, metadata, args.csv)  # the cost columns named first
+    ids = _row_ids(frame, args, metadata)
     features = check_columns(frame, metadata, args.csv)
     refuse_infinite(features, args.csv)
     classes = model.classes_
@@ -296,7 +320,7 @@ def run_predict(args: argparse.Namespace) -> int:
     proba = _proba(model, features[usable])
     decided = decide(model, features[usable], None if rows is None else rows[usable])
     _write_predictions(
-        output, frame.shape[0], usable, decided, proba, matrices, classes
+        output, frame.shape[0], usable, decided, proba, matrices, classes, ids
     )
     skipped = int((~usable).sum())
     print(
@@ -353,11 +377,22 @@ def _write_predictions(
     proba: NDArray[np.float64] | None,
     matrices: NDArray[np.float64],
     classes: NDArray[Any],
+    ids: Any = None,
 ) -> None:
-    """Write one line per input row: prediction, probabilities, expected cost."""
+    """Write one line per input row: prediction, probabilities, expected cost.
+
+    ``ids``, the ``--id-column`` values, follow the row number when given.
+    """
     import pandas as pd
 
     table = pd.DataFrame({"row": np.arange(n_rows)})
+    if ids is not None:
+        if ids.name in ("row", "prediction", "expected_cost"):
+            raise UsageError(
+                f"--id-column {ids.name!r} would share its name with a column of the "
+                "predictions file; rename it in --csv"
+            )
+        table[ids.name] = ids.to_numpy()
     prediction = np.full(n_rows, None, dtype=object)
     prediction[usable] = np.asarray(decided, dtype=object)
     table["prediction"] = prediction

@@ -89,6 +89,11 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
             raise _fail(path, f"its metadata has no {field}")
     if not isinstance(metadata.get("target"), str):
         raise _fail(path, "its metadata has no target")
+    ignored = metadata.get("ignored", [])
+    if not isinstance(ignored, list) or not all(isinstance(c, str) for c in ignored):
+        raise _fail(path, "its metadata's ignored columns are not a list of names")
+    if not isinstance(metadata.get("id_column"), str | None):
+        raise _fail(path, "its metadata's id column is not a name")
     _check_cost(metadata, len(classes), path)
 
 

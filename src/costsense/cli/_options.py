@@ -100,6 +100,16 @@ def add_data_options(parser: argparse.ArgumentParser, *, dataset: bool) -> None:
     add_file_options(parser)
     parser.add_argument("--target", help="the label column of --csv")
     parser.add_argument(
+        "--drop",
+        help="columns of --csv that are not features, comma-separated (e.g. "
+        "timestamps, free text); predict accepts and ignores them",
+    )
+    parser.add_argument(
+        "--id-column",
+        help="a column naming each row (not a feature); predict writes it beside "
+        "each prediction",
+    )
+    parser.add_argument(
         "--missing",
         choices=MISSING,
         default="raise",
