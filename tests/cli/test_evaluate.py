@@ -2,6 +2,7 @@ import csv
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from costsense import cli
@@ -147,7 +148,11 @@ def test_a_failing_model_gets_its_own_row_and_the_others_run(tmp_path, capsys):
     captured = capsys.readouterr()
     rows = _table(captured.out, ("plain", "random-forest"))
     assert "FAILED in 3 fold(s): ValueError: Input X contains NaN" in rows["plain"]
-    assert "\n" not in rows["plain"] and len(rows["plain"]) < 400
+    # one line, its notes cut to 160 characters of the error after their prefix
+    failed = rows["plain"][rows["plain"].index("FAILED in") :].strip()
+    assert "\n" not in rows["plain"]
+    assert len(failed) <= len("FAILED in 3 fold(s): ") + 160
+    assert failed.endswith("...")
     assert "0/3" in rows["plain"]
     assert "3/3" in rows["random-forest"]
     assert "FAILED" not in rows["random-forest"]
@@ -285,3 +290,25 @@ def test_every_model_runs_with_its_defaults_on_keel(dataset, capsys):
     assert "FAILED" not in out
     assert status == 0
     assert len(_table(out, tuple(CATALOG))) == len(CATALOG)
+
+
+def test_jobs_give_the_same_fold_results_and_the_csv_says_what_ran(tmp_path, capsys):
+    path = write_csv(tmp_path / "d.csv", n=120)
+    common = ["evaluate", "--csv", str(path), "--target", "label", "--cost", "5",
+              "--model", "threshold,weighting", "--folds", "3", "--seed", "4",
+              "--quiet"]  # fmt: skip
+    written = {}
+    for jobs in (1, 2):
+        out = tmp_path / f"folds-{jobs}.csv"
+        assert cli.main([*common, "--jobs", str(jobs), "--output", str(out)]) == 0
+        written[jobs] = pd.read_csv(out)
+    table = capsys.readouterr().out
+    assert "fit_s" in table and "predict_s" in table
+    one, two = written[1], written[2]
+    assert {"base", "seed", "costs", "fit_s", "predict_s"} <= set(one.columns)
+    assert (one["seed"] == 4).all() and one["costs"].str.contains("5").all()
+    assert (one["fit_s"] > 0).all() and (one["predict_s"] >= 0).all()
+    timeless = [c for c in one.columns if c not in ("fit_s", "predict_s")]
+    pd.testing.assert_frame_equal(one[timeless], two[timeless])
+    assert cli.main([*common, "--jobs", "0"]) == 2
+    assert "--jobs 0: give 1 or more" in capsys.readouterr().err

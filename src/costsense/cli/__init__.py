@@ -137,6 +137,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_cost_options(ev)
     _add_model_options(ev, many=True)
     ev.add_argument("--folds", type=int, default=5)
+    ev.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes fitting folds and models at once (the results are the "
+        "same as with --jobs 1; only the times differ)",
+    )
     ev.add_argument("--output", help="also save each fold's metrics to this new CSV")
     ev.add_argument(
         "--quiet", action="store_true", help="no progress bar, no warning summary"

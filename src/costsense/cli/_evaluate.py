@@ -52,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from costsense.experiments import (
         FOLD_COLUMNS,
         MULTICLASS_METRICS,
+        TIME_COLUMNS,
         WarningTally,
         evaluate,
         summarise,
@@ -60,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
     models = [m.strip() for m in args.model.split(",") if m.strip()]
     if args.folds < 2:
         raise UsageError("--folds must be at least 2")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: give 1 or more processes")
     output = new_output(args.output, "--output", args.csv)
     data = read_data(args)
     given = resolve_costs(args, data)
@@ -102,17 +105,16 @@ def run(args: argparse.Namespace) -> int:
               f"{', '.join(blind)}")  # fmt: skip
     binary = classes.size == 2
     metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
-    writer = (
-        RowWriter(output, ["model", "fold", "error", "constant", *metric_names])
-        if output
-        else None
-    )
+    fields = ["model", "base", "fold", "seed", "costs", "error", "constant",
+              *metric_names, *TIME_COLUMNS]  # fmt: skip
+    writer = RowWriter(output, fields) if output else None
     rows: list[dict[str, Any]] = []
 
     def keep(row: dict[str, Any]) -> None:
         rows.append(row)
-        if writer is not None:
-            writer(row)
+        if writer is not None:  # each line says what produced it
+            writer({**row, "base": default_base_shown(row["model"], args.base),
+                    "seed": args.seed, "costs": given.describe})  # fmt: skip
 
     def bar(total: int) -> Any:
         return tqdm(total=total, desc="folds", unit="fit", file=sys.stderr,
@@ -135,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
             on_row=keep,
             progress=bar,
             tally=tally,
+            n_jobs=args.jobs,
         )
     except KeyboardInterrupt:
         interrupted = True

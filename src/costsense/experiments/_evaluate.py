@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
+from joblib import Parallel, delayed
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
@@ -15,7 +17,11 @@ from costsense import metrics
 from costsense.costs import Costs, as_cost_matrix, row_cost_matrices
 from costsense.experiments._catalog import decide, default_base, refusals
 from costsense.experiments._models import make_model
-from costsense.experiments._warnings import WarningTally, collect_warnings
+from costsense.experiments._warnings import (
+    WarningTally,
+    collect_warnings,
+    normalise_message,
+)
 
 __all__ = [
     "ALL_METRICS",
@@ -60,6 +66,10 @@ FOLD_COLUMNS = (
     "accuracy",
     "kappa",
 )
+
+#: Seconds per fold that :func:`evaluate` records: fitting, and deciding the test
+#: rows.
+TIME_COLUMNS = ("fit_s", "predict_s")
 
 #: Every metric a study can report: :data:`FOLD_COLUMNS` with the total cost named
 #: ``cost_total`` (a study's table also has a ``cost`` column: the cost setting,
@@ -152,6 +162,7 @@ def evaluate(
     on_row: Callable[[dict[str, Any]], None] | None = None,
     progress: Callable[[int], Any] | None = None,
     tally: WarningTally | None = None,
+    n_jobs: int = 1,
 ) -> list[dict[str, Any]]:
     """Stratified k-fold cross-validation of named models on one data set.
 
@@ -204,13 +215,18 @@ def evaluate(
         (a progress bar).
     tally : WarningTally, default=None
         Receives the warnings each model raised, instead of their being shown.
+    n_jobs : int, default=1
+        Processes running the (fold, model) fits at once (joblib). The rows are
+        the same whatever ``n_jobs`` (each fit is seeded by ``seed`` alone) and
+        come in the same order; only ``fit_s`` and ``predict_s`` differ.
 
     Returns
     -------
     list of dict
         One row per (model, fold): the fold metrics (:data:`FOLD_METRICS`, or
-        :data:`MULTICLASS_METRICS` for more than two classes), ``constant``, and
-        ``error`` (empty when the fold ran).
+        :data:`MULTICLASS_METRICS` for more than two classes), ``fit_s`` and
+        ``predict_s`` (seconds), ``constant``, and ``error`` (empty when the fold
+        ran).
 
     Raises
     ------
@@ -254,42 +270,94 @@ def evaluate(
         for name in methods
     }
     splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-    bar = progress(len(methods) * n_splits) if progress is not None else None
+    folds = list(splitter.split(np.zeros(y.shape[0]), y))
+    cells = [
+        (fold, name, template, train, test)
+        for fold, (train, test) in enumerate(folds)
+        for name, template in models.items()
+    ]
+    bar = progress(len(cells)) if progress is not None else None
+    keep_records = tally is None and n_jobs == 1
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(_run_cell)(
+            fold,
+            name,
+            template,
+            X,
+            y,
+            train,
+            test,
+            setting=setting,
+            matrix=matrix,
+            row_costs=row_costs,
+            keep_records=keep_records,
+        )  # fmt: skip
+        for fold, name, template, train, test in cells
+    )
     rows: list[dict[str, Any]] = []
-    for fold, (train, test) in enumerate(splitter.split(np.zeros(y.shape[0]), y)):
-        for name, template in models.items():
-            row: dict[str, Any] = {"model": name, "fold": fold}
-            with collect_warnings() as caught:
-                try:
-                    row.update(
-                        _fit_fold(
-                            name,
-                            template,
-                            X,
-                            y,
-                            train,
-                            test,
-                            setting=setting,
-                            matrix=matrix,
-                            row_costs=row_costs,
-                        )
-                    )
-                except Exception as error:  # a failing model gets its own row
-                    row["error"] = f"{type(error).__name__}: {error}"
-            if tally is not None:
-                tally.add(name, caught)
-            else:
-                for record in caught:
-                    warnings.warn_explicit(
-                        record.message, record.category, record.filename, record.lineno
-                    )
-            row.setdefault("error", "")
-            rows.append(row)
-            if on_row is not None:
-                on_row(row)
-            if bar is not None:
-                bar.update(1)
+    for row, counts, records in results:  # in the order of the cells
+        if tally is not None:
+            tally.add_counts(row["model"], counts)
+        elif records is not None:
+            for record in records:
+                warnings.warn_explicit(
+                    record.message, record.category, record.filename, record.lineno
+                )
+        else:  # warnings of other processes come back as their text
+            for (category, message), count in counts.items():
+                for _ in range(count):
+                    warnings.warn(f"{category}: {message}", stacklevel=2)
+        rows.append(row)
+        if on_row is not None:
+            on_row(row)
+        if bar is not None:
+            bar.update(1)
     return rows
+
+
+def _run_cell(
+    fold: int,
+    name: str,
+    template: Any,
+    X: Any,
+    y: NDArray[Any],
+    train: NDArray[np.intp],
+    test: NDArray[np.intp],
+    *,
+    setting: Costs | None,
+    matrix: NDArray[np.float64],
+    row_costs: Costs | None,
+    keep_records: bool,
+) -> tuple[dict[str, Any], dict[tuple[str, str], int], list[Any] | None]:
+    """One (fold, model): its row, its warnings counted, and their records if kept.
+
+    A failing model gets a row with its ``error``. Runs in the calling process or
+    in a worker: everything returned is plain data.
+    """
+    row: dict[str, Any] = {"model": name, "fold": fold}
+    with collect_warnings() as caught:
+        try:
+            row.update(
+                _fit_fold(
+                    name,
+                    template,
+                    X,
+                    y,
+                    train,
+                    test,
+                    setting=setting,
+                    matrix=matrix,
+                    row_costs=row_costs,
+                )  # fmt: skip
+            )
+        except Exception as error:  # a failing model gets its own row
+            row["error"] = f"{type(error).__name__}: {error}"
+    row.setdefault("error", "")
+    counts: dict[tuple[str, str], int] = {}
+    for record in caught:
+        key = (record.category.__name__, normalise_message(record.message))
+        counts[key] = counts.get(key, 0) + 1
+    return row, counts, (list(caught) if keep_records else None)
 
 
 def _fit_fold(
@@ -308,12 +376,19 @@ def _fit_fold(
     X_train, X_test = _take(X, train), _take(X, test)
     model = clone(template)
     test_costs = None if row_costs is None else row_costs.take(test)
+    started = time.perf_counter()
     if row_costs is not None:
         model.fit(X_train, y[train], model__sample_cost=row_costs.take(train))
     else:
         model.fit(X_train, y[train])
+    fit_seconds = time.perf_counter() - started
+    started = time.perf_counter()
     y_pred = np.asarray(decide(model, X_test, test_costs))
-    found: dict[str, Any] = {"constant": _is_constant(model, X_train)}
+    found: dict[str, Any] = {
+        "fit_s": fit_seconds,
+        "predict_s": time.perf_counter() - started,
+        "constant": _is_constant(model, X_train),
+    }
     if setting is None:
         found.update(multiclass_metrics(y[test], y_pred, matrix, model.classes_))
         return found
@@ -495,7 +570,8 @@ def summarise(
     -------
     list of list of str
         Header row then one row per model: the metrics (:data:`FOLD_METRICS`, or
-        :data:`MULTICLASS_METRICS` for more than two classes), ``folds`` (folds
+        :data:`MULTICLASS_METRICS` for more than two classes), the mean seconds
+        per fold of :data:`TIME_COLUMNS` when the rows have them, ``folds`` (folds
         run of folds tried) and ``notes`` (the caller's, folds whose model
         predicted one class, the first error of failed folds). When two or more
         models have results, the best mean of each column (lowest cost, highest
@@ -518,7 +594,8 @@ def summarise(
         for k in names:
             values = [v[k] for v in means.values()]
             best[k] = min(values) if k in LOWER_IS_BETTER else max(values)
-    table = [["model", *names, "folds", "notes"]]
+    timed = [k for k in TIME_COLUMNS if any(k in r for rs in ran.values() for r in rs)]
+    table = [["model", *names, *timed, "folds", "notes"]]
     for m in methods:
         cells = [m]
         for k in names:
@@ -530,6 +607,9 @@ def summarise(
             digits = 1 if k == "cost" else 3
             mark = "*" if k in best and np.isclose(means[m][k], best[k]) else " "
             cells.append(f"{folds.mean():.{digits}f} ({std:.{digits}f}){mark}")
+        for k in timed:  # seconds per fold, not compared
+            seconds = [r[k] for r in ran[m] if k in r]
+            cells.append(f"{np.mean(seconds):.2f}" if seconds else "-")
         tried = [r for r in rows if r["model"] == m]
         cells.append(f"{len(ran[m])}/{len(tried)}")
         cells.append("; ".join(_model_notes(tried, (notes or {}).get(m, []))))
