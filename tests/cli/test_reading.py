@@ -122,30 +122,40 @@ def test_semicolon_tab_and_pipe_files_are_read_as_the_comma_file(tmp_path):
         pd.testing.assert_frame_equal(frame, expected)
 
 
+def _read_features(path, **given):
+    """Read a file as the commands do: the frame, then its numbers checked."""
+    from costsense.cli._common import read_frame, refuse_written_numbers
+
+    options = _options(**given)
+    frame = read_frame(str(path), options)
+    refuse_written_numbers(frame, str(path), options.decimal)
+    return frame
+
+
 def test_decimal_comma_is_refused_by_name_then_read_with_the_option(tmp_path):
-    from costsense.cli._common import UsageError, read_frame
+    from costsense.cli._common import UsageError
 
     path = tmp_path / "d.csv"
     expected = _frame()
     expected.to_csv(path, sep=";", decimal=",", index=False)
     with pytest.raises(UsageError, match="column 'amount' holds numbers written "
                        "with a decimal comma .*give --decimal ,"):  # fmt: skip
-        read_frame(str(path), _options())
-    frame = read_frame(str(path), _options(decimal=","))
+        _read_features(path)
+    frame = _read_features(path, decimal=",")
     pd.testing.assert_frame_equal(frame, expected)
 
 
 def test_thousands_separators_are_refused_by_name_not_one_hot_encoded(tmp_path):
-    from costsense.cli._common import UsageError, read_frame
+    from costsense.cli._common import UsageError
 
     path = tmp_path / "d.csv"
     path.write_text('amount,label\n"1,234.50",yes\n"12,000.00",no\n"3,100.25",no\n')
     with pytest.raises(UsageError, match="'amount' holds numbers written with "
                        "thousands separators"):  # fmt: skip
-        read_frame(str(path), _options())
+        _read_features(path)
     path.write_text('amount,label\n"1,234",yes\n"2,500",no\n')  # either mark
     with pytest.raises(UsageError, match="may be a decimal mark or a thousands"):
-        read_frame(str(path), _options())
+        _read_features(path)
 
 
 def test_text_in_another_encoding_is_named_with_the_fix(tmp_path, capsys):
@@ -237,3 +247,16 @@ def test_leaving_out_an_unknown_or_the_target_column_is_a_usage_error(
     status, err = _run(capsys, "evaluate", "--csv", str(full), "--target", "label",
                        "--cost", "5", *options)  # fmt: skip
     assert status == 2 and said in err
+
+
+def test_a_dropped_column_is_not_checked_for_written_numbers(tmp_path, capsys):
+    path = write_csv(tmp_path / "d.csv")
+    frame = pd.read_csv(path)
+    frame["amount_text"] = [f"{1000 + i:,}.00" for i in range(len(frame))]
+    frame.to_csv(path, index=False)
+    status, err = _run(capsys, "evaluate", "--csv", str(path), "--target", "label",
+                       "--cost", "5", "--model", "threshold")  # fmt: skip
+    assert status == 2 and "'amount_text' holds numbers written with thousands" in err
+    assert cli.main(["evaluate", "--csv", str(path), "--target", "label", "--cost",
+                     "5", "--model", "threshold", "--drop", "amount_text",
+                     "--quiet"]) == 0  # fmt: skip

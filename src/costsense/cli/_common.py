@@ -214,8 +214,7 @@ def read_frame(path: str, args: argparse.Namespace | None = None) -> Any:
     :data:`SEPARATORS`; ``--decimal`` and ``--encoding`` say how numbers and text
     are written. Refused by name: a folder, an unreadable file, text that is not
     in the encoding, a header naming a column twice (pandas would rename the
-    second ``name.1`` silently), a file without rows, and a text column that
-    holds numbers written with another decimal mark or thousands separators.
+    second ``name.1`` silently) and a file without rows.
     """
     import pandas as pd
 
@@ -252,7 +251,6 @@ def read_frame(path: str, args: argparse.Namespace | None = None) -> Any:
         )
     if frame.shape[0] == 0:
         raise UsageError(f"--csv {path} has a header but no rows")
-    _refuse_written_numbers(frame, path, decimal)
     return frame
 
 
@@ -280,21 +278,28 @@ _DECIMAL_COMMA = r"[+-]?\d+,\d+"
 _THOUSANDS = r"[+-]?\d{1,3}([,.\s']\d{3})+([.,]\d+)?"
 
 
-def _refuse_written_numbers(frame: Any, path: str, decimal: str) -> None:
-    """Refuse text columns whose every cell is a number written another way.
+def refuse_written_numbers(features: Any, path: str, decimal: str) -> None:
+    """Refuse text feature columns whose every cell is a number written another way.
 
     Read as text they would become one indicator per distinct value. A comma
     followed by exactly three digits may be either mark, so costsense does not
-    guess: the error gives both fixes.
+    guess: the error gives both fixes. A column whose first thousand cells are
+    not all such numbers is passed at once.
     """
     import pandas as pd
 
-    for name in frame.columns:
-        column = frame[name]
+    for name in features.columns:
+        column = features[name]
         if pd.api.types.is_numeric_dtype(column):
             continue
         cells = column.dropna().astype(str).str.strip()
         if cells.empty:
+            continue
+        head = cells.iloc[:1000]
+        if not (
+            head.str.fullmatch(_DECIMAL_COMMA).all()
+            or head.str.fullmatch(_THOUSANDS).all()
+        ):
             continue
         example = repr(cells.iloc[0])
         comma = decimal == "." and bool(cells.str.fullmatch(_DECIMAL_COMMA).all())
@@ -367,7 +372,9 @@ def read_data(args: argparse.Namespace) -> Data:
         )
     ignored, id_column = _ignored_columns(args, names, costly)
     frame = frame.drop(columns=ignored)
-    refuse_infinite(frame.drop(columns=[args.target, *costly]), args.csv)
+    features_only = frame.drop(columns=[args.target, *costly])
+    refuse_written_numbers(features_only, args.csv, args.decimal)
+    refuse_infinite(features_only, args.csv)
     frame, dropped = _apply_missing(frame, args)
     y = _labels(frame[args.target], args.target)
     cost_columns = {name: frame[name].to_numpy(dtype=np.float64) for name in costly}

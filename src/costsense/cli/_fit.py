@@ -33,6 +33,7 @@ from costsense.cli._common import (
     read_data,
     read_frame,
     refuse_infinite,
+    refuse_written_numbers,
     resolve_costs,
 )
 from costsense.cli._evaluate import check_models
@@ -303,6 +304,8 @@ def run_predict(args: argparse.Namespace) -> int:
     frame.columns = [str(c) for c in frame.columns]
     rows = _column_rows(frame, metadata, args.csv)  # the cost columns named first
     ids = _row_ids(frame, args, metadata)
+    trained = [c for c in metadata["columns"] if c in frame.columns]
+    refuse_written_numbers(frame[trained], args.csv, args.decimal)
     features = check_columns(frame, metadata, args.csv)
     refuse_infinite(features, args.csv)
     classes = model.classes_
