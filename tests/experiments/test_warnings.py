@@ -65,10 +65,11 @@ def test_three_warnings_in_each_of_four_fits_give_one_line_counting_twelve():
             *(f"did not converge in {100 * (fit + k)} epochs" for k in (1, 2, 3))
         )
         tally.add("CS-LDM", records)
+    # grouped by their text with numbers aside, shown as first raised
     assert tally.lines() == [
-        "CS-LDM: 12 ConvergenceWarning in 4 fits: did not converge in N epochs; "
-        "the solver stopped at its iteration cap: raise max_iter, or loosen tol, "
-        "in the algorithm's params"
+        "CS-LDM: 12 ConvergenceWarning in 4 fits: did not converge in 100 epochs "
+        "(its numbers vary); the solver stopped at its iteration cap: raise "
+        "max_iter, or loosen tol, in the algorithm's params"
     ]
     (row,) = tally.to_rows()
     assert (row["count"], row["fits"], row["kind_fits"]) == (12, 4, 4)
@@ -86,11 +87,13 @@ def test_one_line_per_algorithm_and_kind_with_the_most_frequent_message():
     lines = tally.lines()
     assert len(lines) == 3
     assert lines[0].startswith(
-        "A: 3 ConvergenceWarning in 1 fit: stopped at N (and 1 other message); "
+        "A: 3 ConvergenceWarning in 1 fit: stopped at 5 (its numbers vary) (and 1 "
+        "other message); "
     )
     # a kind without advice shows its message only
     assert lines[1] == "A: 1 RuntimeWarning in 1 fit: a runtime thing"
-    assert lines[2].startswith("B: 1 ConvergenceWarning in 1 fit: stopped at N; ")
+    # one text: shown as raised, its numbers kept
+    assert lines[2].startswith("B: 1 ConvergenceWarning in 1 fit: stopped at 7; ")
 
 
 def test_the_known_kinds_say_what_they_mean():
@@ -151,7 +154,7 @@ def test_advice_is_left_out_when_the_message_gives_it():
     )
     tally.add("svm", _fit("Liblinear failed to converge."))
     assert tally.lines() == [
-        "ldm: 1 ConvergenceWarning in 1 fit: LDM did not converge in N epochs; "
+        "ldm: 1 ConvergenceWarning in 1 fit: LDM did not converge in 10 epochs; "
         "raise max_iter.",
         "ldm: 1 DegenerateModelWarning in 1 fit: LDM predicts only class 'a'; try "
         "a larger C",
@@ -174,3 +177,24 @@ def test_costsense_metrics_undefined_precision_gets_its_advice():
     assert line.endswith(
         "a fold with no predicted positive, so precision is undefined (reported as 0)"
     )
+
+
+def test_numbers_of_the_text_and_long_messages_are_shown_whole():
+    # the summary once wrote "(of N)" and "(Zhou & Liu N)" and cut at 300 chars
+    long = "EFSBoost kept 3 features (of 8), as Zhou & Liu 2006 advise; " + "x " * 200
+    tally = WarningTally()
+    tally.add("efs", _fit(long, long, category=RuntimeWarning))
+    (line,) = tally.lines()
+    assert line == "efs: 2 RuntimeWarning in 1 fit: " + " ".join(long.split())
+
+
+def test_a_degenerate_model_that_explains_itself_gets_no_boosting_advice():
+    tally = WarningTally()
+    message = (
+        "MinimumCostClassifier predicts only class 1 (of 2) on its own training "
+        "data (why: the chosen option finds one class cheapest); check the cost"
+    )
+    tally.add("minimum-cost", _fit(message, category=DegenerateModelWarning))
+    (line,) = tally.lines()
+    assert "stop_reason_" not in line and "rounds" not in line
+    assert line.endswith(message)

@@ -20,7 +20,7 @@ from costsense.experiments._models import make_model
 from costsense.experiments._warnings import (
     WarningTally,
     collect_warnings,
-    normalise_message,
+    count_warnings,
 )
 
 __all__ = [
@@ -295,9 +295,9 @@ def evaluate(
         for fold, name, template, train, test in cells
     )
     rows: list[dict[str, Any]] = []
-    for row, counts, records in results:  # in the order of the cells
+    for row, (counts, examples), records in results:  # in the order of the cells
         if tally is not None:
-            tally.add_counts(row["model"], counts)
+            tally.add_counts(row["model"], counts, examples)
         elif records is not None:
             for record in records:
                 warnings.warn_explicit(
@@ -305,8 +305,9 @@ def evaluate(
                 )
         else:  # warnings of other processes come back as their text
             for (category, message), count in counts.items():
+                text = (examples.get((category, message)) or [message])[0]
                 for _ in range(count):
-                    warnings.warn(f"{category}: {message}", stacklevel=2)
+                    warnings.warn(f"{category}: {text}", stacklevel=2)
         rows.append(row)
         if on_row is not None:
             on_row(row)
@@ -328,7 +329,7 @@ def _run_cell(
     matrix: NDArray[np.float64],
     row_costs: Costs | None,
     keep_records: bool,
-) -> tuple[dict[str, Any], dict[tuple[str, str], int], list[Any] | None]:
+) -> tuple[dict[str, Any], tuple[dict[Any, int], dict[Any, list[str]]], Any]:
     """One (fold, model): its row, its warnings counted, and their records if kept.
 
     A failing model gets a row with its ``error``. Runs in the calling process or
@@ -353,11 +354,7 @@ def _run_cell(
         except Exception as error:  # a failing model gets its own row
             row["error"] = f"{type(error).__name__}: {error}"
     row.setdefault("error", "")
-    counts: dict[tuple[str, str], int] = {}
-    for record in caught:
-        key = (record.category.__name__, normalise_message(record.message))
-        counts[key] = counts.get(key, 0) + 1
-    return row, counts, (list(caught) if keep_records else None)
+    return row, count_warnings(caught), (list(caught) if keep_records else None)
 
 
 def _fit_fold(

@@ -95,6 +95,36 @@ def normalise_message(message: object) -> str:
     return text
 
 
+def count_warnings(
+    records: Iterable[Any],
+) -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], list[str]]]:
+    """Count one fit's warnings by (category, normalised message), with examples.
+
+    Parameters
+    ----------
+    records : iterable of warnings.WarningMessage
+        The fit's warnings (any object with ``category`` and ``message``).
+
+    Returns
+    -------
+    counts : dict of (str, str) to int
+        Warnings per ``(category, normalise_message(message))``.
+    examples : dict of (str, str) to list of str
+        Up to two distinct texts per key, as raised, on one line: plain data a
+        worker process can return.
+    """
+    counts: dict[tuple[str, str], int] = {}
+    examples: dict[tuple[str, str], list[str]] = {}
+    for record in records:
+        key = (record.category.__name__, normalise_message(record.message))
+        counts[key] = counts.get(key, 0) + 1
+        text = " ".join(str(record.message).split())
+        kept = examples.setdefault(key, [])
+        if len(kept) < 2 and text not in kept:
+            kept.append(text)
+    return counts, examples
+
+
 def advice(category: str, message: str) -> str:
     """Return what a warning of ``category`` means for a study, and what to change.
 
@@ -126,7 +156,7 @@ def advice(category: str, message: str) -> str:
         if "recall" in text:
             return "a fold without positives, so recall is undefined (reported as 0)"
         return "a metric undefined on some fold (reported as 0)"
-    if category == "DegenerateModelWarning" and "try" not in text:
+    if category == "DegenerateModelWarning" and not ("try" in text or "why:" in text):
         return (
             "the model predicts one class; see its stop_reason_, and try another "
             "base learner, cost or number of rounds"
@@ -154,12 +184,16 @@ class WarningTally:
     ...         warnings.warn(f"no convergence in {epochs} epochs", RuntimeWarning)
     ...     tally.add("svm", records)
     >>> tally.lines()
-    ['svm: 2 RuntimeWarning in 2 fits: no convergence in N epochs']
+    ['svm: 2 RuntimeWarning in 2 fits: no convergence in 100 epochs (its numbers vary)']
     """
 
     def __init__(self) -> None:
         self.counts: dict[tuple[str, str, str], list[int]] = {}
         self.kind_fits: dict[tuple[str, str], int] = {}
+        #: ``(algorithm, category, message) -> texts``: the first two distinct
+        #: texts as raised (numbers kept, whole), shown in place of the grouping
+        #: key; empty for counts read back from a results store.
+        self.examples: dict[tuple[str, str, str], list[str]] = {}
 
     def __bool__(self) -> bool:
         return bool(self.counts)
@@ -183,13 +217,15 @@ class WarningTally:
             The fit's warnings, as :func:`collect_warnings` records them (any
             object with ``category`` and ``message`` attributes).
         """
-        counts: dict[tuple[str, str], int] = {}
-        for record in records:
-            key = (record.category.__name__, normalise_message(record.message))
-            counts[key] = counts.get(key, 0) + 1
-        self.add_counts(algorithm, counts)
+        counts, examples = count_warnings(records)
+        self.add_counts(algorithm, counts, examples)
 
-    def add_counts(self, algorithm: str, counts: Mapping[tuple[str, str], int]) -> None:
+    def add_counts(
+        self,
+        algorithm: str,
+        counts: Mapping[tuple[str, str], int],
+        examples: Mapping[tuple[str, str], list[str]] | None = None,
+    ) -> None:
         """Add one fit's warnings given as counts (what a results store keeps).
 
         Parameters
@@ -198,6 +234,8 @@ class WarningTally:
             The algorithm's name.
         counts : mapping of (str, str) to int
             ``(category, normalised message) -> number of warnings`` of the fit.
+        examples : mapping of (str, str) to list of str, default=None
+            The texts as raised, per key of ``counts`` (:func:`count_warnings`).
         """
         for (category, message), count in counts.items():
             if count <= 0:
@@ -205,6 +243,8 @@ class WarningTally:
             entry = self.counts.setdefault((algorithm, category, message), [0, 0])
             entry[0] += int(count)
             entry[1] += 1
+            for text in (examples or {}).get((category, message), []):
+                self._keep_example((algorithm, category, message), text)
         for category in {category for (category, _), n in counts.items() if n > 0}:
             kind = (algorithm, category)
             self.kind_fits[kind] = self.kind_fits.get(kind, 0) + 1
@@ -223,6 +263,14 @@ class WarningTally:
             entry[1] += fits
         for kind, fits in other.kind_fits.items():
             self.kind_fits[kind] = self.kind_fits.get(kind, 0) + fits
+        for key, texts in other.examples.items():
+            for text in texts:
+                self._keep_example(key, text)
+
+    def _keep_example(self, key: tuple[str, str, str], text: str) -> None:
+        kept = self.examples.setdefault(key, [])
+        if len(kept) < 2 and text not in kept:
+            kept.append(text)
 
     def lines(self, unit: str = "fit") -> list[str]:
         """Return one summary line per (algorithm, category), in a fixed order.
@@ -252,13 +300,17 @@ class WarningTally:
             )
             total = -sum(negative for negative, _ in messages)
             fits = self.kind_fits[(algorithm, category)]
-            message = messages[0][1]
+            key = messages[0][1]
+            message = shown = key
+            texts = self.examples.get((algorithm, category, key), [])
+            if texts:  # as raised: its numbers, whole
+                shown = texts[0] + " (its numbers vary)" * (len(texts) > 1)
             others = len(messages) - 1
             if others:
-                message += f" (and {others} other message{'s' * (others > 1)})"
+                shown += f" (and {others} other message{'s' * (others > 1)})"
             line = (
                 f"{algorithm}: {total} {category} in {fits} "
-                f"{unit}{'s' * (fits != 1)}: {message}"
+                f"{unit}{'s' * (fits != 1)}: {shown}"
             )
             hint = advice(category, message)
             if hint and line.endswith(".") and not line.endswith("..."):
