@@ -291,7 +291,7 @@ def evaluate(
             matrix=matrix,
             row_costs=row_costs,
             keep_records=keep_records,
-        )  # fmt: skip
+        )
         for fold, name, template, train, test in cells
     )
     rows: list[dict[str, Any]] = []
@@ -349,7 +349,7 @@ def _run_cell(
                     setting=setting,
                     matrix=matrix,
                     row_costs=row_costs,
-                )  # fmt: skip
+                )
             )
         except Exception as error:  # a failing model gets its own row
             row["error"] = f"{type(error).__name__}: {error}"
