@@ -230,6 +230,15 @@ def test_dropped_and_id_columns_are_not_features_and_ids_reach_predictions(
     written = pd.read_csv(out)
     assert list(written.columns[:3]) == ["row", "id", "prediction"]
     assert written["id"].tolist() == frame["id"].tolist()
+    # another column named at predict time is passed through, not refused as extra
+    frame.assign(ref=frame["id"].str.upper()).to_csv(tmp_path / "new.csv", index=False)
+    out = tmp_path / "p2.csv"
+    assert cli.main(["predict", "--model", str(saved), "--csv",
+                     str(tmp_path / "new.csv"), "--out", str(out),
+                     "--id-column", "ref"]) == 0  # fmt: skip
+    again = pd.read_csv(out)
+    assert again["ref"].tolist() == frame["id"].str.upper().tolist()
+    assert again["prediction"].tolist() == written["prediction"].tolist()
 
 
 @pytest.mark.parametrize(

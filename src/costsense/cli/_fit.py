@@ -273,6 +273,13 @@ def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
 
 def _row_ids(frame: Any, args: argparse.Namespace, metadata: dict[str, Any]) -> Any:
     """Return the column naming each row: ``--id-column``, else the model's."""
+    name = args.id_column or metadata.get("id_column")
+    if name and (name in ("row", "prediction", "expected_cost") or
+                 str(name).startswith("proba_")):  # fmt: skip
+        raise UsageError(
+            f"--id-column {name!r} would share its name with a column of the "
+            "predictions file; rename it in --csv"
+        )
     if args.id_column:
         if args.id_column not in frame.columns:
             raise UsageError(
@@ -306,7 +313,8 @@ def run_predict(args: argparse.Namespace) -> int:
     ids = _row_ids(frame, args, metadata)
     trained = [c for c in metadata["columns"] if c in frame.columns]
     refuse_written_numbers(frame[trained], args.csv, args.decimal)
-    features = check_columns(frame, metadata, args.csv)
+    given = frame if ids is None else frame.drop(columns=[ids.name])
+    features = check_columns(given, metadata, args.csv)
     refuse_infinite(features, args.csv)
     classes = model.classes_
     cost = metadata["cost"]
@@ -390,11 +398,6 @@ def _write_predictions(
 
     table = pd.DataFrame({"row": np.arange(n_rows)})
     if ids is not None:
-        if ids.name in ("row", "prediction", "expected_cost"):
-            raise UsageError(
-                f"--id-column {ids.name!r} would share its name with a column of the "
-                "predictions file; rename it in --csv"
-            )
         table[ids.name] = ids.to_numpy()
     prediction = np.full(n_rows, None, dtype=object)
     prediction[usable] = np.asarray(decided, dtype=object)
