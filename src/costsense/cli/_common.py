@@ -175,6 +175,42 @@ def column_kinds(frame: Any) -> dict[str, str]:
     }
 
 
+#: A text cell read as a date or a time: digits joined by - / . : or T, such as
+#: "2026-01-31", "31/01/2026 14:05", "2026-01-31T14:05:00Z".
+_DATE_TIME = r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?Z?"
+
+
+def refuse_unencodable(
+    features: Any, columns: dict[str, str], max_categories: int
+) -> None:
+    """Refuse categorical columns that one-hot encoding would turn into too much.
+
+    A column of dates or times, or of more than ``max_categories`` distinct
+    values (an identifier, free text), would become one dense indicator column
+    per value: tens of thousands of columns on an ordinary table. Each is refused
+    by name with the fix (``--drop``, ``--id-column``, ``--max-categories``).
+    """
+    for name, kind in columns.items():
+        if kind != "categorical":
+            continue
+        cells = features[name].dropna().astype(str).str.strip()
+        head = cells.iloc[:1000]
+        if head.size and head.str.fullmatch(_DATE_TIME).mean() >= 0.95:
+            raise UsageError(
+                f"column {name!r} holds dates or times (such as {head.iloc[0]!r}), "
+                f"which would become one indicator per value; --drop {name}, or "
+                "add numeric columns derived from it (e.g. the hour, the weekday)"
+            )
+        distinct = cells.nunique()
+        if distinct > max_categories:
+            raise UsageError(
+                f"column {name!r} has {distinct} categories, over --max-categories "
+                f"{max_categories} (one indicator column each): if it names rows, "
+                f"give --id-column {name}; if it is free text or not a feature, "
+                f"--drop {name}; else raise --max-categories"
+            )
+
+
 def make_encoder(columns: dict[str, str], missing: str) -> Any:
     """Build the column encoder of a CSV's features, fitted inside each model.
 
@@ -386,6 +422,7 @@ def read_data(args: argparse.Namespace) -> Data:
             + (" and the cost columns" if costly and drop_costs else "")
         )
     columns = column_kinds(features)
+    refuse_unencodable(features, columns, args.max_categories)
     return Data(
         features,
         y,

@@ -63,6 +63,9 @@ def parse_cost(text: str) -> float | tuple[float, float]:
     return (values[0], values[1])
 
 
+#: A text feature of more distinct values than this is refused (``--max-categories``).
+MAX_CATEGORIES = 50
+
 #: The separators ``--sep`` is sniffed among when not given.
 SEPARATORS = ",;\t|"
 
@@ -108,6 +111,13 @@ def add_data_options(parser: argparse.ArgumentParser, *, dataset: bool) -> None:
         "--id-column",
         help="a column naming each row (not a feature); predict writes it beside "
         "each prediction",
+    )
+    parser.add_argument(
+        "--max-categories",
+        type=int,
+        default=MAX_CATEGORIES,
+        help="refuse a text column of more distinct values than this (each becomes "
+        f"an indicator column; default {MAX_CATEGORIES})",
     )
     parser.add_argument(
         "--missing",
