@@ -155,3 +155,22 @@ def test_a_cells_definition_changes_with_what_determines_it_only():
     ]
     for other in changed:
         assert plan(other)[0].definition(other) != first.definition(s)
+
+
+def test_an_unknown_data_set_is_refused_when_the_study_loads():
+    plain = {"name": "p", "method": "plain"}
+    with pytest.raises(ValueError, match=r"datasets: Unknown KEEL data set "
+                       r"name='piam'\. Did you mean 'pima'"):  # fmt: skip
+        study(plain, datasets=["gaussian", "piam"])
+    loaded = study(plain, datasets=["gaussian", "PIMA", "haberman"])
+    assert loaded.datasets == ("gaussian", "PIMA", "haberman")  # as written
+
+
+def test_check_keel_name_reads_no_data_and_agrees_with_load_keel():
+    from costsense.datasets import check_keel_name, load_keel
+
+    assert check_keel_name("Pima.dat") == "pima"
+    with pytest.raises(ValueError, match="Did you mean 'pima'"):
+        check_keel_name("piam")
+    with pytest.raises(ValueError, match="Did you mean 'pima'"):
+        load_keel("piam")

