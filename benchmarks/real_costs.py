@@ -616,17 +616,25 @@ def warm_up(pick: list[str] | None) -> float:
         "X_train": X, "y_train": y, "rows_train": rows,
         "X_test": X, "y_test": y, "rows_test": rows,
     }  # fmt: skip
+    started = time.perf_counter()
+    with threadpool_limits(limits=1), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, (factory, route) in picked_models(y, rows, pick).items():
+            run_model(name, factory, route, data)
+    return time.perf_counter() - started
+
+
+def picked_models(
+    y: np.ndarray, rows: np.ndarray, pick: list[str] | None
+) -> dict[str, tuple[Callable[[], Any], str]]:
+    """The API and peer models (factory, route) whose names contain a ``pick``."""
     chosen = {
         **{k: (f, "API") for k, f in api_models(y, rows).items()},
         **{k: (f, "peer") for k, f in peer_models().items()},
     }
-    started = time.perf_counter()
-    with threadpool_limits(limits=1), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for name, (factory, route) in chosen.items():
-            if not pick or any(p in name for p in pick):
-                run_model(name, factory, route, data)
-    return time.perf_counter() - started
+    if pick:
+        chosen = {k: v for k, v in chosen.items() if any(p in k for p in pick)}
+    return chosen
 
 
 def run_set(
@@ -639,15 +647,7 @@ def run_set(
 ) -> tuple[pd.DataFrame, str]:
     data, line = prepare(name, loader, fraction)
     print(f"\n## {name}\n{line}", flush=True)
-    chosen = {
-        **{
-            k: (f, "API")
-            for k, f in api_models(data["y_train"], data["rows_train"]).items()
-        },
-        **{k: (f, "peer") for k, f in peer_models().items()},
-    }
-    if pick:
-        chosen = {k: v for k, v in chosen.items() if any(p in k for p in pick)}
+    chosen = picked_models(data["y_train"], data["rows_train"], pick)
     results = []
     with threadpool_limits(limits=1), warnings.catch_warnings():
         warnings.simplefilter("ignore")

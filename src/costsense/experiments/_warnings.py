@@ -118,11 +118,15 @@ def count_warnings(
     for record in records:
         key = (record.category.__name__, normalise_message(record.message))
         counts[key] = counts.get(key, 0) + 1
-        text = " ".join(str(record.message).split())
-        kept = examples.setdefault(key, [])
-        if len(kept) < 2 and text not in kept:
-            kept.append(text)
+        _keep_example(examples.setdefault(key, []), str(record.message))
     return counts, examples
+
+
+def _keep_example(kept: list[str], text: str) -> None:
+    """Add ``text`` on one line to ``kept`` if new, keeping two texts at most."""
+    text = " ".join(text.split())
+    if len(kept) < 2 and text not in kept:
+        kept.append(text)
 
 
 def advice(category: str, message: str) -> str:
@@ -243,8 +247,9 @@ class WarningTally:
             entry = self.counts.setdefault((algorithm, category, message), [0, 0])
             entry[0] += int(count)
             entry[1] += 1
+            kept = self.examples.setdefault((algorithm, category, message), [])
             for text in (examples or {}).get((category, message), []):
-                self._keep_example((algorithm, category, message), text)
+                _keep_example(kept, text)
         for category in {category for (category, _), n in counts.items() if n > 0}:
             kind = (algorithm, category)
             self.kind_fits[kind] = self.kind_fits.get(kind, 0) + 1
@@ -264,13 +269,9 @@ class WarningTally:
         for kind, fits in other.kind_fits.items():
             self.kind_fits[kind] = self.kind_fits.get(kind, 0) + fits
         for key, texts in other.examples.items():
+            kept = self.examples.setdefault(key, [])
             for text in texts:
-                self._keep_example(key, text)
-
-    def _keep_example(self, key: tuple[str, str, str], text: str) -> None:
-        kept = self.examples.setdefault(key, [])
-        if len(kept) < 2 and text not in kept:
-            kept.append(text)
+                _keep_example(kept, text)
 
     def lines(self, unit: str = "fit") -> list[str]:
         """Return one summary line per (algorithm, category), in a fixed order.
