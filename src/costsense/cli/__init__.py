@@ -84,6 +84,17 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _positive_int(text: str) -> int:
+    """Read a count >= 1 (argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a count >= 1")
+    return value
+
+
 def _add_model_options(parser: argparse.ArgumentParser, *, many: bool) -> None:
     if many:
         parser.add_argument(
@@ -173,7 +184,12 @@ def build_parser() -> argparse.ArgumentParser:
         "expected cost of the decision to a new CSV file.",
     )
     pr.add_argument("--model", required=True, help="a file written by costsense fit")
-    pr.add_argument("--csv", required=True, help="the rows to decide (CSV)")
+    pr.add_argument(
+        "--csv",
+        required=True,
+        help="the rows to decide: a CSV or Parquet file, or a folder of parts "
+        "(files ending .csv, .parquet or .pq, read in the order of their names)",
+    )
     add_file_options(pr)
     pr.add_argument(
         "--id-column",
@@ -192,7 +208,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=1024.0,
         help="refuse a larger model file (default 1024)",
     )
-    pr.set_defaults(func=_dispatch("_fit", "run_predict"))
+    pr.add_argument(
+        "--chunk-rows",
+        type=_positive_int,
+        help="rows read and decided at a time (default: about a million cells' "
+        "worth); memory grows with it, not with the input",
+    )
+    pr.add_argument(
+        "--scheduler",
+        help="decide the partitions on this Dask cluster (tcp://HOST:8786); its "
+        "workers must see --csv at the same path",
+    )
+    pr.set_defaults(func=_dispatch("_predict", "run_predict"))
 
     rp = sub.add_parser(
         "reproduce",

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from costsense.cli._options import COLUMN_PREFIX, COST_PARTS, SEPARATORS, UsageError
+from costsense.cli._options import COLUMN_PREFIX, COST_PARTS, UsageError
+from costsense.cli._tables import read_frame
 
 if TYPE_CHECKING:
     from costsense.costs import Costs
@@ -33,6 +34,7 @@ __all__ = [
     "print_table",
     "read_cost_matrix",
     "read_data",
+    "read_frame",
     "RowWriter",
 ]
 
@@ -243,71 +245,6 @@ def make_encoder(columns: dict[str, str], missing: str) -> Any:
     )
 
 
-def read_frame(path: str, args: argparse.Namespace | None = None) -> Any:
-    """Read a CSV file, or raise a UsageError saying why it cannot be read.
-
-    The separator is ``--sep``, or found from the file's first lines among
-    :data:`SEPARATORS`; ``--decimal`` and ``--encoding`` say how numbers and text
-    are written. Refused by name: a folder, an unreadable file, text that is not
-    in the encoding, a header naming a column twice (pandas would rename the
-    second ``name.1`` silently) and a file without rows.
-    """
-    import pandas as pd
-
-    if Path(path).is_dir():
-        raise UsageError(f"--csv {path} is a folder; give a CSV file")
-    encoding = getattr(args, "encoding", None) or "utf-8"
-    decimal = getattr(args, "decimal", None) or "."
-    try:
-        sep = _separator(path, getattr(args, "sep", None), encoding)
-        frame = pd.read_csv(path, sep=sep, encoding=encoding, decimal=decimal)
-        header = _header(path, sep, encoding)
-    except FileNotFoundError:
-        raise UsageError(f"--csv {path}: no such file") from None
-    except PermissionError:
-        raise UsageError(f"--csv {path}: permission denied") from None
-    except LookupError:
-        raise UsageError(
-            f"--encoding {encoding!r} is not an encoding Python knows (e.g. utf-8, "
-            "latin-1, cp1252)"
-        ) from None
-    except UnicodeDecodeError as error:
-        raise UsageError(
-            f"--csv {path} is not {encoding} text (byte "
-            f"{error.object[error.start]:#04x} at offset {error.start}); give its "
-            "encoding, e.g. --encoding latin-1 or --encoding cp1252"
-        ) from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
-        raise UsageError(f"--csv {path} is not a readable CSV file: {e}") from None
-    repeated = sorted({name for name in header if header.count(name) > 1})
-    if repeated:
-        raise UsageError(
-            f"--csv {path} names these columns more than once: {repeated}; give "
-            "every column its own name in the header"
-        )
-    if frame.shape[0] == 0:
-        raise UsageError(f"--csv {path} has a header but no rows")
-    return frame
-
-
-def _separator(path: str, given: str | None, encoding: str) -> str:
-    r"""Return ``--sep`` as given (``\t`` or ``tab`` read as a tab), or as found."""
-    if given:
-        return "\t" if given in ("\\t", "tab") else given
-    with open(path, newline="", encoding=encoding) as handle:
-        sample = handle.read(1 << 16)
-    try:
-        return csv.Sniffer().sniff(sample, delimiters=SEPARATORS).delimiter
-    except csv.Error:  # one column, or nothing to tell the separators apart
-        return ","
-
-
-def _header(path: str, sep: str, encoding: str) -> list[str]:
-    """Return the CSV file's first line as column names, as written (no renaming)."""
-    with open(path, newline="", encoding=encoding) as handle:
-        return list(next(csv.reader(handle, delimiter=sep), []))
-
-
 #: A number written with a decimal comma ("1,5"), with thousands separators
 #: ("1,234.50", "1.234,50", "1 234"), and the ambiguous "1,234" (either).
 _DECIMAL_COMMA = r"[+-]?\d+,\d+"
@@ -463,7 +400,7 @@ def _ignored_columns(
     return ignored, id_column
 
 
-def refuse_infinite(features: Any, path: str) -> None:
+def refuse_infinite(features: Any, path: str, first_row: int = 0) -> None:
     """Refuse numeric feature columns holding inf or -inf, naming them and rows.
 
     No model accepts an infinite feature; found here, it is one error before any
@@ -479,8 +416,8 @@ def refuse_infinite(features: Any, path: str) -> None:
         if infinite.any():
             raise UsageError(
                 f"--csv {path}: column {name!r} holds infinite values "
-                f"({_numbered(infinite)}); replace them with numbers, or leave the "
-                "cells empty and choose a --missing policy"
+                f"({_numbered(infinite, first_row)}); replace them with numbers, "
+                "or leave the cells empty and choose a --missing policy"
             )
 
 
@@ -527,15 +464,19 @@ def _labels(column: Any, name: str) -> NDArray[Any]:
     return column.astype(str).to_numpy(dtype=object)
 
 
-def _numbered(flags: NDArray[np.bool_], shown: int = 5) -> str:
-    """Name the first flagged rows as the CSV numbers its lines (header = 1)."""
-    rows = (np.flatnonzero(flags) + 2).tolist()
+def _numbered(flags: NDArray[np.bool_], first_row: int = 0, shown: int = 5) -> str:
+    """Name the first flagged rows as the CSV numbers its lines (header = 1).
+
+    ``first_row`` is the number in the whole file (from 0) of the first of the
+    rows ``flags`` marks, for a chunk of the file.
+    """
+    rows = (np.flatnonzero(flags) + first_row + 2).tolist()
     more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
     return f"{'row' if len(rows) == 1 else 'rows'} {rows[:shown]}{more}"
 
 
 def read_cost_column(
-    column: Any, where: str, *, missing_allowed: bool = False
+    column: Any, where: str, *, missing_allowed: bool = False, first_row: int = 0
 ) -> NDArray[np.float64]:
     """Read a cost column (each row's cost), refusing what is not a cost.
 
@@ -548,6 +489,8 @@ def read_cost_column(
     missing_allowed : bool, default=False
         Whether an empty cell is kept as NaN (``--missing drop`` drops its row);
         otherwise it is refused.
+    first_row : int, default=0
+        The number in the file (from 0) of the column's first row, for a chunk.
 
     Returns
     -------
@@ -568,18 +511,18 @@ def read_cost_column(
     if text.any():
         first = column[text].iloc[0]
         raise UsageError(
-            f"{where} must hold numbers (each row's cost); {_numbered(text)} hold "
-            f"text such as {str(first)[:40]!r}"
+            f"{where} must hold numbers (each row's cost); "
+            f"{_numbered(text, first_row)} hold text such as {str(first)[:40]!r}"
         )
     if missing.any() and not missing_allowed:
         raise UsageError(
-            f"{where} has missing costs in {_numbered(missing)}; fill them, or drop "
-            "those rows (--missing drop)"
+            f"{where} has missing costs in {_numbered(missing, first_row)}; fill "
+            "them, or drop those rows (--missing drop)"
         )
     bad = ~np.isfinite(values) & ~missing | (values < 0)
     if bad.any():
         raise UsageError(
-            f"{where} must hold finite costs >= 0; {_numbered(bad)} hold "
+            f"{where} must hold finite costs >= 0; {_numbered(bad, first_row)} hold "
             f"{values[bad][:3].tolist()}"
         )
     return values

@@ -20,20 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from costsense import __version__
 from costsense.cli._common import (
     CommandCosts,
     UsageError,
-    column_kinds,
     new_output,
     part_columns,
-    read_cost_column,
     read_data,
-    read_frame,
-    refuse_infinite,
-    refuse_written_numbers,
     resolve_costs,
 )
 from costsense.cli._evaluate import check_models
@@ -44,9 +38,9 @@ from costsense.cli._model_file import (
     read_model_file,
     write_model_file,
 )
-from costsense.experiments import CATALOG, decide, default_base
+from costsense.experiments import CATALOG, default_base
 
-__all__ = ["choice_line", "load_model", "run_fit", "run_predict", "save_model"]
+__all__ = ["choice_line", "load_model", "run_fit", "save_model"]
 
 #: The metadata format written by this version.
 FORMAT = "costsense-model/2"
@@ -237,182 +231,3 @@ def choice_line(model: Any) -> str | None:
 def _plain(value: Any) -> Any:
     """Turn a label into what JSON holds (numpy scalars become Python numbers)."""
     return value.item() if isinstance(value, np.generic) else value
-
-
-def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
-    """Select the model's columns of ``frame``; refuse missing, extra, retyped."""
-    expected: dict[str, str] = metadata["columns"]
-    allowed = {
-        metadata["target"],
-        *metadata["cost"]["columns"],
-        *metadata.get("ignored", []),
-    } - {None}
-    found = column_kinds(frame)
-    missing = [c for c in expected if c not in found]
-    extra = [c for c in found if c not in expected and c not in allowed]
-    retyped = [
-        f"{c} ({expected[c]} when trained, {found[c]} here)"
-        for c in expected
-        if c in found and found[c] != expected[c] and not frame[c].isna().all()
-    ]
-    problems = []
-    if missing:
-        problems.append(f"missing columns {missing}")
-    if extra:
-        problems.append(f"extra columns {extra} (remove them)")
-    if retyped:
-        problems.append(f"retyped columns {retyped}")
-    if problems:
-        raise UsageError(
-            f"--csv {path} does not match the model's columns: "
-            + "; ".join(problems)
-            + f". The model was trained on {list(expected)}"
-        )
-    return frame[list(expected)]
-
-
-def _row_ids(frame: Any, args: argparse.Namespace, metadata: dict[str, Any]) -> Any:
-    """Return the column naming each row: ``--id-column``, else the model's."""
-    name = args.id_column or metadata.get("id_column")
-    if name and (name in ("row", "prediction", "expected_cost") or
-                 str(name).startswith("proba_")):  # fmt: skip
-        raise UsageError(
-            f"--id-column {name!r} would share its name with a column of the "
-            "predictions file; rename it in --csv"
-        )
-    if args.id_column:
-        if args.id_column not in frame.columns:
-            raise UsageError(
-                f"--id-column {args.id_column!r} is not a column of --csv "
-                f"{args.csv}; the columns are {list(frame.columns)}"
-            )
-        if args.id_column in metadata["columns"]:
-            raise UsageError(
-                f"--id-column {args.id_column!r} is one of the model's features"
-            )
-        return frame[args.id_column]
-    trained = metadata.get("id_column")
-    return frame[trained] if trained and trained in frame.columns else None
-
-
-def run_predict(args: argparse.Namespace) -> int:
-    """Run ``costsense predict``; the exit status."""
-    output = new_output(args.out, "--out", args.csv, args.model)
-    assert output is not None
-    key = (
-        read_key(args.verify_key_file, "--verify-key-file")
-        if args.verify_key_file
-        else None
-    )
-    model, metadata, signed = _load(
-        args.model, key, max_bytes=int(args.max_model_mb * 2**20)
-    )
-    frame = read_frame(args.csv, args)
-    frame.columns = [str(c) for c in frame.columns]
-    rows = _column_rows(frame, metadata, args.csv)  # the cost columns named first
-    ids = _row_ids(frame, args, metadata)
-    trained = [c for c in metadata["columns"] if c in frame.columns]
-    refuse_written_numbers(frame[trained], args.csv, args.decimal)
-    given = frame if ids is None else frame.drop(columns=[ids.name])
-    features = check_columns(given, metadata, args.csv)
-    refuse_infinite(features, args.csv)
-    classes = model.classes_
-    cost = metadata["cost"]
-    if rows is not None:
-        matrices = rows.matrices(classes, metadata["pos_label"])
-    else:
-        matrices = np.broadcast_to(
-            np.asarray(cost["matrix"]), (frame.shape[0], classes.size, classes.size)
-        )
-    usable = ~features.isna().any(axis=1).to_numpy()
-    if metadata["missing"] == "keep" or metadata["missing"] == "impute":
-        usable[:] = True
-    name = metadata["model"]
-    proba = _proba(model, features[usable])
-    decided = decide(model, features[usable], None if rows is None else rows[usable])
-    _write_predictions(
-        output, frame.shape[0], usable, decided, proba, matrices, classes, ids
-    )
-    skipped = int((~usable).sum())
-    print(
-        f"{int(usable.sum())} rows predicted with {name} (trained "
-        f"{metadata['trained']} on {metadata['rows']} rows"
-        + ("; signature verified)" if key is not None else
-           ", as the file says: unsigned)" if not signed else
-           ", as the file says: signed, not verified)")
-        + (f"; {skipped} rows with missing values left blank (the model was "
-           f"trained with --missing {metadata['missing']}; fit with --missing "
-           "impute to decide such rows)" if skipped else "")
-        + (f"; {name} gives no probabilities, so no expected cost"
-           if proba is None else ""),
-        file=sys.stderr,
-    )  # fmt: skip
-    print(f"predictions saved to {output}", file=sys.stderr)
-    return 0
-
-
-def _column_rows(frame: Any, metadata: dict[str, Any], path: str) -> Any:
-    """Each row's costs (an ExampleCosts) from the model's cost columns, or None."""
-    cost = metadata["cost"]
-    if not cost["columns"]:
-        return None
-    absent = [c for c in cost["columns"] if c not in frame.columns]
-    if absent:
-        raise UsageError(
-            f"--csv {path} has no cost columns {absent}: the model was trained with "
-            f"costs {cost['parts']}, and decides each row by its own costs"
-        )
-    values = {
-        c: read_cost_column(frame[c], f"--csv {path}: cost column {c!r}")
-        for c in cost["columns"]
-    }
-    from costsense.costs import part_costs
-
-    return part_costs(cost["parts"], values, frame.shape[0])
-
-
-def _proba(model: Any, X: Any) -> NDArray[np.float64] | None:
-    if X.shape[0] == 0 or not hasattr(model, "predict_proba"):
-        return None
-    try:
-        return np.asarray(model.predict_proba(X), dtype=np.float64)
-    except (AttributeError, NotImplementedError):
-        return None
-
-
-def _write_predictions(
-    output: Path,
-    n_rows: int,
-    usable: NDArray[np.bool_],
-    decided: NDArray[Any],
-    proba: NDArray[np.float64] | None,
-    matrices: NDArray[np.float64],
-    classes: NDArray[Any],
-    ids: Any = None,
-) -> None:
-    """Write one line per input row: prediction, probabilities, expected cost.
-
-    ``ids``, the ``--id-column`` values, follow the row number when given.
-    """
-    import pandas as pd
-
-    table = pd.DataFrame({"row": np.arange(n_rows)})
-    if ids is not None:
-        table[ids.name] = ids.to_numpy()
-    prediction = np.full(n_rows, None, dtype=object)
-    prediction[usable] = np.asarray(decided, dtype=object)
-    table["prediction"] = prediction
-    if proba is not None:
-        for k, label in enumerate(classes):
-            column = np.full(n_rows, np.nan)
-            column[usable] = proba[:, k]
-            table[f"proba_{label}"] = column
-        # expected cost of the decision d: sum over true classes k of P(k|x) C[k, d]
-        index = np.searchsorted(classes, np.asarray(decided))
-        used = matrices[usable]
-        spent = used[np.arange(used.shape[0]), :, index]
-        column = np.full(n_rows, np.nan)
-        column[usable] = np.sum(proba * spent, axis=1)
-        table["expected_cost"] = column
-    with output.open("x", newline="") as handle:
-        table.to_csv(handle, index=False)

@@ -1,0 +1,104 @@
+"""``costsense predict --scheduler``: the input's partitions scored on a Dask cluster.
+
+The input is read as a ``dask.dataframe`` (a CSV file cut into blocks, or a
+folder of CSV or Parquet parts: one partition each), the loaded model is sent
+to every worker once, and each partition becomes one task that applies
+:class:`costsense.cli._predict.Scorer` to it. The client takes the results in
+the partitions' order and numbers their rows, so the predictions file is the
+one a single machine writes. The workers read the input themselves: they must
+see it at the path given.
+
+The model is checked on the client before it is sent (the model file is never
+opened on a worker), and what travels to the workers is the checked model.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from costsense.cli._options import UsageError
+from costsense.cli._tables import csv_layout, is_parquet, table_files
+
+if TYPE_CHECKING:
+    from costsense.cli._predict import Scorer
+
+__all__ = ["dask_chunks"]
+
+#: Bytes of CSV per partition (a block of a large file).
+CSV_BLOCK_BYTES = 32 * 2**20
+
+
+def dask_chunks(args: argparse.Namespace, scorer: Scorer) -> Iterator[Any]:
+    """Score the input's partitions on the cluster at ``--scheduler``, in order.
+
+    Yields
+    ------
+    DataFrame
+        The predictions file's lines of each partition in turn, their ``row``
+        numbered through the whole input; ``attrs["done"]`` is the share of
+        partitions done.
+    """
+    import dask
+    from distributed import Client
+
+    frame = _dask_frame(args, scorer)
+    try:
+        client = Client(args.scheduler, timeout="10s")
+    except OSError as error:
+        raise UsageError(
+            f"--scheduler {args.scheduler}: no Dask scheduler answers there "
+            f"({error}); start one (dask scheduler) or check the address"
+        ) from None
+    with client:
+        sent = client.scatter(scorer, broadcast=True, hash=False)
+        parts = frame.to_delayed()
+        futures = client.compute([dask.delayed(_score)(sent, part) for part in parts])
+        first_row = 0
+        for index, future in enumerate(futures):
+            try:
+                lines = future.result()
+            except UsageError as error:
+                raise UsageError(
+                    f"{error} (row numbers counted within partition {index + 1} of "
+                    f"{len(futures)}, which starts at row {first_row + 1})"
+                ) from None
+            future.release()
+            lines["row"] += first_row
+            first_row += lines.shape[0]
+            lines.attrs["done"] = (index + 1) / len(futures)
+            yield lines
+    if first_row == 0:
+        raise UsageError(f"--csv {args.csv} has a header but no rows")
+
+
+def _score(scorer: Scorer, part: Any) -> Any:
+    """Score one partition (run on a worker); rows numbered from 0."""
+    return scorer(part, 0)
+
+
+def _dask_frame(args: argparse.Namespace, scorer: Scorer) -> Any:
+    """Open the input as a dask DataFrame, one partition per part or block.
+
+    A CSV's columns are read with the types the model was trained on (numbers
+    for numeric features, text for the rest), so that no partition's guess of a
+    type differs from another's.
+    """
+    import dask.dataframe as dd
+
+    files = [str(f) for f in table_files(args.csv)]
+    if is_parquet(files[0]):
+        return dd.read_parquet(files)
+    sep, header = csv_layout(files[0], args)
+    columns = scorer.metadata["columns"]
+    types: dict[str, Any] = dict.fromkeys(header, object)
+    types.update({c: "float64" for c, kind in columns.items() if kind == "numeric"})
+    return dd.read_csv(
+        files,
+        sep=sep,
+        decimal=args.decimal,
+        encoding=args.encoding,
+        dtype=types,
+        blocksize=CSV_BLOCK_BYTES,
+    )

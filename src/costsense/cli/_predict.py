@@ -1,0 +1,321 @@
+"""``costsense predict``: a saved model applied to a table, a chunk at a time.
+
+The input (a CSV or Parquet file, or a folder of parts) is read in chunks
+(:func:`costsense.cli._tables.read_chunks`) and each chunk's predictions are
+appended to the output as soon as they are made, so memory stays flat whatever
+the input's size. The output is written under a ``.partial`` name and renamed
+when the last row is written: a predictions file under the name asked for is
+always whole. With ``--scheduler``, the chunks are the partitions of a
+``dask.dataframe`` scored on a Dask cluster (:mod:`costsense.cli._dask_predict`),
+and the file written is the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from costsense.cli._common import (
+    UsageError,
+    column_kinds,
+    new_output,
+    read_cost_column,
+    refuse_infinite,
+    refuse_written_numbers,
+)
+from costsense.cli._fit import _load
+from costsense.cli._model_file import read_key
+from costsense.cli._progress import Progress
+from costsense.cli._tables import read_chunks
+from costsense.experiments import decide
+
+__all__ = ["Scorer", "check_columns", "run_predict"]
+
+#: The predictions file's own columns; an ``--id-column`` may not take their names.
+OUTPUT_COLUMNS = ("row", "prediction", "expected_cost")
+
+
+def run_predict(args: argparse.Namespace) -> int:
+    """Run ``costsense predict``; the exit status."""
+    output = new_output(args.out, "--out", args.csv, args.model)
+    assert output is not None
+    partial = output.with_name(output.name + ".partial")
+    if partial.exists():
+        raise UsageError(
+            f"--out {args.out}: {partial} exists (left by an interrupted run); "
+            "remove it or choose another --out"
+        )
+    key = (
+        read_key(args.verify_key_file, "--verify-key-file")
+        if args.verify_key_file
+        else None
+    )
+    model, metadata, signed = _load(
+        args.model, key, max_bytes=int(args.max_model_mb * 2**20)
+    )
+    scorer = Scorer(model, metadata, args)
+    if args.scheduler:
+        from costsense.cli._dask_predict import dask_chunks
+
+        chunks = dask_chunks(args, scorer)
+    else:
+        chunks = _local_chunks(args, scorer)
+    progress = Progress("predict")
+    written = skipped = 0
+    try:
+        with partial.open("x", newline="") as handle:
+            for lines in chunks:
+                lines.to_csv(handle, header=written == 0, index=False)
+                written += lines.shape[0]
+                skipped += int(lines["prediction"].isna().sum())
+                progress.rows(written, lines.attrs.get("done", 0.0))
+    except BaseException:
+        progress.close()
+        if written == 0:
+            partial.unlink(missing_ok=True)
+        else:
+            print(
+                f"stopped after {written} rows; they are in {partial}",
+                file=sys.stderr,
+            )
+        raise
+    progress.close()
+    partial.rename(output)
+    name = metadata["model"]
+    print(
+        f"{written - skipped} rows predicted with {name} (trained "
+        f"{metadata['trained']} on {metadata['rows']} rows"
+        + ("; signature verified)" if key is not None else
+           ", as the file says: unsigned)" if not signed else
+           ", as the file says: signed, not verified)")
+        + (f"; {skipped} rows with missing values left blank (the model was "
+           f"trained with --missing {metadata['missing']}; fit with --missing "
+           "impute to decide such rows)" if skipped else "")
+        + (f"; {name} gives no probabilities, so no expected cost"
+           if not scorer.gives_proba else ""),
+        file=sys.stderr,
+    )  # fmt: skip
+    print(f"predictions saved to {output}", file=sys.stderr)
+    return 0
+
+
+def _local_chunks(args: argparse.Namespace, scorer: Scorer) -> Iterator[Any]:
+    """Score the input's chunks in this process, in order."""
+    for chunk in read_chunks(
+        args.csv, args, args.chunk_rows, text_columns=scorer.text_columns
+    ):
+        lines = scorer(chunk.frame, int(chunk.frame.index[0]))
+        lines.attrs["done"] = chunk.done
+        yield lines
+
+
+class Scorer:
+    """Turn rows of the input into their lines of the predictions file.
+
+    It holds the loaded model and what the file says of it, and nothing else,
+    so that a Dask cluster can be sent it once and apply it to every partition.
+
+    Parameters
+    ----------
+    model : Pipeline
+        The loaded model.
+    metadata : dict
+        The model file's metadata (columns, costs, classes, ...).
+    args : Namespace
+        ``--csv`` (for messages), ``--decimal`` and ``--id-column``.
+    """
+
+    def __init__(
+        self, model: Any, metadata: dict[str, Any], args: argparse.Namespace
+    ) -> None:
+        self.model = model
+        self.metadata = metadata
+        self.path = str(args.csv)
+        self.decimal = args.decimal
+        self.id_column: str | None = args.id_column or metadata.get("id_column")
+        self.id_given = bool(args.id_column)
+        self.classes = np.asarray(model.classes_)
+        self.gives_proba = _gives_proba(model)
+        if self.id_column is not None and (
+            self.id_column in OUTPUT_COLUMNS or str(self.id_column).startswith("proba_")
+        ):
+            raise UsageError(
+                f"--id-column {self.id_column!r} would share its name with a column "
+                "of the predictions file; rename it in --csv"
+            )
+        if self.id_given and self.id_column in metadata["columns"]:
+            raise UsageError(
+                f"--id-column {self.id_column!r} is one of the model's features"
+            )
+
+    @property
+    def text_columns(self) -> list[str]:
+        """Columns read as text, whatever they hold: the row identifier."""
+        return [] if self.id_column is None else [self.id_column]
+
+    def __call__(self, frame: Any, first_row: int) -> Any:
+        """Return the predictions file's lines for ``frame``'s rows.
+
+        Parameters
+        ----------
+        frame : DataFrame
+            Consecutive rows of the input, every column as read.
+        first_row : int
+            The number in the whole input (from 0) of ``frame``'s first row.
+
+        Returns
+        -------
+        DataFrame
+            ``row``, the identifier (when named), ``prediction``, one
+            ``proba_<class>`` per class and ``expected_cost``; a row with a
+            missing value the model cannot take has an empty prediction.
+        """
+        import pandas as pd
+
+        frame = frame.reset_index(drop=True)
+        frame.columns = [str(c) for c in frame.columns]
+        rows = self._row_costs(frame, first_row)
+        ids = self._ids(frame)
+        trained = [c for c in self.metadata["columns"] if c in frame.columns]
+        refuse_written_numbers(frame[trained], self.path, self.decimal)
+        given = frame if ids is None else frame.drop(columns=[ids.name])
+        features = check_columns(given, self.metadata, self.path)
+        refuse_infinite(features, self.path, first_row)
+        n_rows = frame.shape[0]
+        usable = ~features.isna().any(axis=1).to_numpy()
+        if self.metadata["missing"] in ("keep", "impute"):
+            usable[:] = True
+        lines = pd.DataFrame({"row": np.arange(first_row, first_row + n_rows)})
+        if ids is not None:
+            lines[ids.name] = ids.to_numpy()
+        prediction = np.full(n_rows, None, dtype=object)
+        decided: NDArray[Any] = np.empty(0, dtype=self.classes.dtype)
+        proba = None
+        if usable.any():
+            kept = features[usable]
+            decided = np.asarray(
+                decide(self.model, kept, None if rows is None else rows[usable])
+            )
+            prediction[usable] = decided.astype(object)
+            proba = self._proba(kept)
+        lines["prediction"] = prediction
+        if self.gives_proba:
+            self._add_costs(lines, usable, decided, proba, rows)
+        return lines
+
+    def _proba(self, X: Any) -> NDArray[np.float64] | None:
+        """Class probabilities, or None for a model that turns out to have none."""
+        if not self.gives_proba:
+            return None
+        try:
+            return np.asarray(self.model.predict_proba(X), dtype=np.float64)
+        except (AttributeError, NotImplementedError):
+            self.gives_proba = False
+            return None
+
+    def _add_costs(
+        self,
+        lines: Any,
+        usable: NDArray[np.bool_],
+        decided: NDArray[Any],
+        proba: NDArray[np.float64] | None,
+        rows: Any,
+    ) -> None:
+        """Add each class's probability and the expected cost of the decision."""
+        n_rows = usable.size
+        columns = {f"proba_{label}": np.full(n_rows, np.nan) for label in self.classes}
+        expected = np.full(n_rows, np.nan)
+        if proba is not None:
+            for k, label in enumerate(self.classes):
+                columns[f"proba_{label}"][usable] = proba[:, k]
+            if rows is not None:
+                matrices = rows.matrices(self.classes, self.metadata["pos_label"])
+                matrices = matrices[usable]
+            else:
+                matrix = np.asarray(self.metadata["cost"]["matrix"], dtype=np.float64)
+                matrices = np.broadcast_to(matrix, (proba.shape[0], *matrix.shape))
+            # expected cost of the decision d: sum over true classes k of
+            # P(k|x) C[k, d]
+            index = np.searchsorted(self.classes, decided)
+            spent = matrices[np.arange(proba.shape[0]), :, index]
+            expected[usable] = np.sum(proba * spent, axis=1)
+        for name, values in columns.items():
+            lines[name] = values
+        lines["expected_cost"] = expected
+
+    def _row_costs(self, frame: Any, first_row: int) -> Any:
+        """Each row's costs (an ExampleCosts) from the model's cost columns, or None."""
+        cost = self.metadata["cost"]
+        if not cost["columns"]:
+            return None
+        absent = [c for c in cost["columns"] if c not in frame.columns]
+        if absent:
+            raise UsageError(
+                f"--csv {self.path} has no cost columns {absent}: the model was "
+                f"trained with costs {cost['parts']}, and decides each row by its "
+                "own costs"
+            )
+        values = {
+            c: read_cost_column(
+                frame[c], f"--csv {self.path}: cost column {c!r}", first_row=first_row
+            )
+            for c in cost["columns"]
+        }
+        from costsense.costs import part_costs
+
+        return part_costs(cost["parts"], values, frame.shape[0])
+
+    def _ids(self, frame: Any) -> Any:
+        """Return the column naming each row: ``--id-column``, else the model's."""
+        if self.id_column is None:
+            return None
+        if self.id_column not in frame.columns:
+            if self.id_given:
+                raise UsageError(
+                    f"--id-column {self.id_column!r} is not a column of --csv "
+                    f"{self.path}; the columns are {list(frame.columns)}"
+                )
+            return None
+        return frame[self.id_column]
+
+
+def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
+    """Select the model's columns of ``frame``; refuse missing, extra, retyped."""
+    expected: dict[str, str] = metadata["columns"]
+    allowed = {
+        metadata["target"],
+        *metadata["cost"]["columns"],
+        *metadata.get("ignored", []),
+    } - {None}
+    found = column_kinds(frame)
+    missing = [c for c in expected if c not in found]
+    extra = [c for c in found if c not in expected and c not in allowed]
+    retyped = [
+        f"{c} ({expected[c]} when trained, {found[c]} here)"
+        for c in expected
+        if c in found and found[c] != expected[c] and not frame[c].isna().all()
+    ]
+    problems = []
+    if missing:
+        problems.append(f"missing columns {missing}")
+    if extra:
+        problems.append(f"extra columns {extra} (remove them)")
+    if retyped:
+        problems.append(f"retyped columns {retyped}")
+    if problems:
+        raise UsageError(
+            f"--csv {path} does not match the model's columns: "
+            + "; ".join(problems)
+            + f". The model was trained on {list(expected)}"
+        )
+    return frame[list(expected)]
+
+
+def _gives_proba(model: Any) -> bool:
+    """Whether the model offers class probabilities."""
+    return hasattr(model, "predict_proba")
