@@ -28,6 +28,8 @@ __all__ = ["dask_chunks"]
 
 #: Bytes of CSV per partition (a block of a large file).
 CSV_BLOCK_BYTES = 32 * 2**20
+#: Seconds to wait for the scheduler to answer.
+CONNECT_SECONDS = 10
 
 
 def dask_chunks(args: argparse.Namespace, scorer: Scorer) -> Iterator[Any]:
@@ -45,7 +47,7 @@ def dask_chunks(args: argparse.Namespace, scorer: Scorer) -> Iterator[Any]:
 
     frame = _dask_frame(args, scorer)
     try:
-        client = Client(args.scheduler, timeout="10s")
+        client = Client(args.scheduler, timeout=CONNECT_SECONDS)
     except OSError as error:
         raise UsageError(
             f"--scheduler {args.scheduler}: no Dask scheduler answers there "

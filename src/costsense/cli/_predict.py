@@ -74,9 +74,9 @@ def run_predict(args: argparse.Namespace) -> int:
                 written += lines.shape[0]
                 skipped += int(lines["prediction"].isna().sum())
                 progress.rows(written, lines.attrs.get("done", 0.0))
-    except BaseException:
+    except BaseException as error:
         progress.close()
-        if written == 0:
+        if written == 0 or isinstance(error, UsageError):  # the input must change
             partial.unlink(missing_ok=True)
         else:
             print(

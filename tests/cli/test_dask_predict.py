@@ -1,0 +1,86 @@
+"""``costsense predict --scheduler``: a Dask cluster writes the one-machine file."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from costsense import cli
+from costsense.cli import _dask_predict
+from tests.cli._data import write_csv
+
+distributed = pytest.importorskip("distributed")
+
+
+def _predict(model, rows, out, *extra):
+    return cli.main(["predict", "--model", str(model), "--csv", str(rows),
+                     "--out", str(out), *extra])  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as local:
+        yield local.scheduler_address
+
+
+def test_a_cluster_gives_the_predictions_of_one_machine(cluster, tmp_path, monkeypatch):
+    train = write_csv(tmp_path / "train.csv", n=300, categorical=True)
+    frame = pd.read_csv(write_csv(tmp_path / "new.csv", n=2_000, seed=5,
+                                  categorical=True))  # fmt: skip
+    frame.insert(0, "ref", [f"{i:05d}" for i in range(len(frame))])
+    frame.to_csv(tmp_path / "new.csv", index=False)
+    model = tmp_path / "m.skops"
+    assert cli.main(["fit", "--csv", str(train), "--target", "label", "--cost", "5",
+                     "--model", "minimum-cost", "--out", str(model)]) == 0  # fmt: skip
+    assert _predict(model, tmp_path / "new.csv", tmp_path / "one.csv",
+                    "--id-column", "ref") == 0  # fmt: skip
+    expected = pd.read_csv(tmp_path / "one.csv", dtype={"ref": str})
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    for k in range(4):
+        frame.iloc[k * 500 : (k + 1) * 500].to_parquet(parts / f"part-{k}.parquet")
+    monkeypatch.setattr(_dask_predict, "CSV_BLOCK_BYTES", 20_000)  # several blocks
+    for source in ("new.csv", "parts"):
+        out = tmp_path / f"dask-{source}.csv"
+        assert _predict(model, tmp_path / source, out, "--id-column", "ref",
+                        "--scheduler", cluster) == 0  # fmt: skip
+        got = pd.read_csv(out, dtype={"ref": str})
+        assert list(got.columns) == list(expected.columns)
+        np.testing.assert_array_equal(got["row"], np.arange(2_000))
+        assert got["ref"].tolist() == frame["ref"].tolist()
+        np.testing.assert_array_equal(got["prediction"], expected["prediction"])
+        numbers = ["proba_0", "proba_1", "expected_cost"]
+        np.testing.assert_allclose(got[numbers], expected[numbers], rtol=1e-12)
+
+
+def test_a_bad_row_on_a_worker_is_named_with_its_partition(
+    cluster, tmp_path, capsys, monkeypatch
+):
+    train = write_csv(tmp_path / "train.csv", n=200)
+    frame = pd.read_csv(write_csv(tmp_path / "new.csv", n=1_000, seed=6))
+    frame.loc[700, "f3"] = np.inf
+    frame.to_csv(tmp_path / "bad.csv", index=False)
+    model = tmp_path / "m.skops"
+    assert cli.main(["fit", "--csv", str(train), "--target", "label", "--cost", "5",
+                     "--model", "threshold", "--out", str(model)]) == 0  # fmt: skip
+    monkeypatch.setattr(_dask_predict, "CSV_BLOCK_BYTES", 20_000)
+    out = tmp_path / "out.csv"
+    assert _predict(model, tmp_path / "bad.csv", out, "--scheduler", cluster) == 2
+    err = capsys.readouterr().err
+    assert "column 'f3' holds infinite values" in err and "within partition" in err
+    assert not out.exists() and not (tmp_path / "out.csv.partial").exists()
+
+
+def test_no_scheduler_at_the_address_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    train = write_csv(tmp_path / "train.csv", n=200)
+    model = tmp_path / "m.skops"
+    assert cli.main(["fit", "--csv", str(train), "--target", "label", "--cost", "5",
+                     "--model", "threshold", "--out", str(model)]) == 0  # fmt: skip
+    monkeypatch.setattr(_dask_predict, "CONNECT_SECONDS", 1)
+    status = _predict(model, train, tmp_path / "o.csv", "--scheduler",
+                      "tcp://127.0.0.1:9")  # fmt: skip
+    assert status == 2
+    assert "--scheduler tcp://127.0.0.1:9: no Dask scheduler answers" in (
+        capsys.readouterr().err
+    )
