@@ -166,44 +166,57 @@ class Data:
 
 
 def column_kinds(frame: Any) -> dict[str, str]:
-    """Each column's kind: "numeric" (numbers and booleans) or "categorical"."""
+    """Each column's kind: "numeric" (numbers, booleans), "date-time" or "categorical".
+
+    A text column is "date-time" when its cells are dates or times
+    (:func:`costsense.cli._dates.looks_like_dates`).
+    """
     import pandas as pd
 
-    return {
-        str(name): (
-            "numeric" if pd.api.types.is_numeric_dtype(frame[name]) else "categorical"
-        )
-        for name in frame.columns
-    }
+    from costsense.cli._dates import looks_like_dates
 
-
-#: A text cell read as a date or a time: digits joined by - / . : or T, such as
-#: "2026-01-31", "31/01/2026 14:05", "2026-01-31T14:05:00Z".
-_DATE_TIME = r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?Z?"
+    kinds = {}
+    for name in frame.columns:
+        column = frame[name]
+        if pd.api.types.is_numeric_dtype(column):
+            kinds[str(name)] = "numeric"
+        elif pd.api.types.is_datetime64_any_dtype(column) or looks_like_dates(column):
+            kinds[str(name)] = "date-time"
+        else:
+            kinds[str(name)] = "categorical"
+    return kinds
 
 
 def refuse_unencodable(
     features: Any, columns: dict[str, str], max_categories: int
 ) -> None:
-    """Refuse categorical columns that one-hot encoding would turn into too much.
+    """Refuse columns that cannot become features, each by name with the fix.
 
-    A column of dates or times, or of more than ``max_categories`` distinct
-    values (an identifier, free text), would become one dense indicator column
-    per value: tens of thousands of columns on an ordinary table. Each is refused
-    by name with the fix (``--drop``, ``--id-column``, ``--max-categories``).
+    A text column of more than ``max_categories`` distinct values (an
+    identifier, free text) would become one dense indicator column per value:
+    tens of thousands of columns on an ordinary table (``--drop``,
+    ``--id-column``, ``--max-categories``). A date-time column must read in one
+    format, one way (:func:`costsense.cli._dates.date_format`).
     """
+    from costsense.cli._dates import AmbiguousDates, date_format
+
     for name, kind in columns.items():
+        if kind == "date-time":
+            try:
+                date_format(features[name])
+            except AmbiguousDates as error:
+                raise UsageError(
+                    f"column {name!r} holds dates, but {error}; write them year "
+                    f"first (YYYY-MM-DD), or --drop {name}"
+                ) from None
+            except ValueError as error:
+                raise UsageError(
+                    f"column {name!r} holds dates, but {error}; write them in one "
+                    f"format, or --drop {name}"
+                ) from None
         if kind != "categorical":
             continue
-        cells = features[name].dropna().astype(str).str.strip()
-        head = cells.iloc[:1000]
-        if head.size and head.str.fullmatch(_DATE_TIME).mean() >= 0.95:
-            raise UsageError(
-                f"column {name!r} holds dates or times (such as {head.iloc[0]!r}), "
-                f"which would become one indicator per value; --drop {name}, or "
-                "add numeric columns derived from it (e.g. the hour, the weekday)"
-            )
-        distinct = cells.nunique()
+        distinct = features[name].dropna().astype(str).str.strip().nunique()
         if distinct > max_categories:
             raise UsageError(
                 f"column {name!r} has {distinct} categories, over --max-categories "
@@ -217,32 +230,38 @@ def make_encoder(columns: dict[str, str], missing: str) -> Any:
     """Build the column encoder of a CSV's features, fitted inside each model.
 
     Categorical columns become one indicator per category seen in training (a
-    category first seen at prediction sets none of them); numeric columns pass
-    through, or get their training median where missing (``missing="impute"``,
-    which also gives a missing category its own indicator).
+    category first seen at prediction sets none of them); date-time columns
+    become their hour, weekday, day and month
+    (:class:`costsense.cli._dates.DateTimeParts`); numeric columns pass through.
+    With ``missing="impute"`` a missing number (or date part) gets its training
+    median and a missing category its own indicator.
     """
     from sklearn.compose import ColumnTransformer
     from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import OneHotEncoder
 
-    categorical = [c for c, kind in columns.items() if kind == "categorical"]
-    numeric = [c for c, kind in columns.items() if kind == "numeric"]
-    numbers: Any = (
-        SimpleImputer(strategy="median", keep_empty_features=True)
-        if missing == "impute"
-        else "passthrough"
-    )
-    return ColumnTransformer(
-        [
-            (
-                "categorical",
-                OneHotEncoder(handle_unknown="ignore", sparse_output=False),
-                categorical,
-            ),
-            ("numeric", numbers, numeric),
-        ],
-        verbose_feature_names_out=False,
-    )
+    from costsense.cli._dates import DateTimeParts
+
+    def of(kind: str) -> list[str]:
+        return [c for c, k in columns.items() if k == kind]
+
+    def median() -> Any:
+        return SimpleImputer(strategy="median", keep_empty_features=True)
+
+    impute = missing == "impute"
+    steps: list[tuple[str, Any, list[str]]] = [
+        (
+            "categorical",
+            OneHotEncoder(handle_unknown="ignore", sparse_output=False),
+            of("categorical"),
+        ),
+        ("numeric", median() if impute else "passthrough", of("numeric")),
+    ]
+    if of("date-time"):  # a step only when needed: older model files have none
+        dates = make_pipeline(DateTimeParts(), median()) if impute else DateTimeParts()
+        steps.append(("date-time", dates, of("date-time")))
+    return ColumnTransformer(steps, verbose_feature_names_out=False)
 
 
 #: A number written with a decimal comma ("1,5"), with thousands separators
@@ -375,6 +394,35 @@ def read_data(args: argparse.Namespace) -> Data:
         ignored=ignored,
         id_column=id_column,
     )
+
+
+def describe_columns(data: Data) -> str | None:
+    """Say how each column of a CSV is read, for the command's header (None for KEEL).
+
+    Numeric columns are counted, each categorical column gives its number of
+    categories, each date-time column the numbers it becomes, and the columns
+    that are not features say why (``--id-column``, ``--drop``, costs).
+    """
+    from costsense.cli._dates import PARTS
+
+    if not data.columns:
+        return None
+    numeric = [c for c, kind in data.columns.items() if kind == "numeric"]
+    said = []
+    if numeric:
+        shown = ", ".join(numeric[:6]) + (", ..." if len(numeric) > 6 else "")
+        said.append(f"{len(numeric)} numeric ({shown})")
+    for name, kind in data.columns.items():
+        if kind == "categorical":
+            count = data.X[name].dropna().astype(str).str.strip().nunique()
+            said.append(f"{name} (categorical, {count} categories)")
+        elif kind == "date-time":
+            said.append(f"{name} (date-time: {', '.join(PARTS)})")
+    for name in data.ignored:
+        said.append(f"{name} ({'identifier' if name == data.id_column else 'dropped'})")
+    if data.cost_columns and not data.cost_features:
+        said.extend(f"{name} (cost only)" for name in data.cost_columns)
+    return "columns: " + "; ".join(said)
 
 
 def _ignored_columns(

@@ -12,6 +12,7 @@ import numpy as np
 from costsense.cli._common import (
     RowWriter,
     UsageError,
+    describe_columns,
     new_output,
     print_table,
     read_data,
@@ -95,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
         f"{np.shape(data.X)[1]} features, classes {shown}{more}; {given.describe}; "
         f"{args.folds}-fold stratified CV, {bases}, seed {args.seed}"
     )
+    columns_line = describe_columns(data)
+    if columns_line:
+        print(columns_line)
     ignoring = [m for m in models if args.base and not CATALOG[m].uses_base]
     blind = [m for m in models if not CATALOG[m].cost_sensitive]
     if ignoring:

@@ -25,6 +25,7 @@ from costsense import __version__
 from costsense.cli._common import (
     CommandCosts,
     UsageError,
+    describe_columns,
     new_output,
     part_columns,
     read_data,
@@ -175,6 +176,9 @@ def run_fit(args: argparse.Namespace) -> int:
         + (f" on {base}" if spec.uses_base else ""),
         file=sys.stderr,
     )
+    columns_line = describe_columns(data)
+    if columns_line:
+        print(columns_line, file=sys.stderr)
     tally = WarningTally()
     # a model that can report its progress does so (on stderr); the setting is not
     # part of the model, so it is reset before the model is saved

@@ -37,7 +37,7 @@ from costsense.cli._options import MISSING, UsageError
 
 __all__ = ["check_metadata", "check_model", "model_cost"]
 
-_KINDS = {"numeric", "categorical"}
+_KINDS = {"numeric", "categorical", "date-time"}
 _COST_KINDS = {"ratio", "pair", "matrix", "parts"}
 _PARTS = ("fp", "fn", "tp", "tn")
 _LABEL_TYPES = (str, int, float, bool)

@@ -43,6 +43,7 @@ _ESTIMATORS = frozenset(
     {
         # costsense: the catalog's methods and bases
         "costsense.boosting._efs.EFSBoostClassifier",
+        "costsense.cli._dates.DateTimeParts",
         "costsense.boosting._estimators.AdaBoostCClassifier",
         "costsense.boosting._estimators.AdaBoostClassifier",
         "costsense.boosting._estimators.AdaC1Classifier",

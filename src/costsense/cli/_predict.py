@@ -186,6 +186,7 @@ class Scorer:
         given = frame if ids is None else frame.drop(columns=[ids.name])
         features = check_columns(given, self.metadata, self.path)
         refuse_infinite(features, self.path, first_row)
+        self._refuse_unread_dates(features, first_row)
         n_rows = frame.shape[0]
         usable = ~features.isna().any(axis=1).to_numpy()
         if self.metadata["missing"] in ("keep", "impute"):
@@ -247,6 +248,27 @@ class Scorer:
         for name, values in columns.items():
             lines[name] = values
         lines["expected_cost"] = expected
+
+    def _refuse_unread_dates(self, features: Any, first_row: int) -> None:
+        """Refuse a date-time cell the model's learned format does not read."""
+        from costsense.cli._common import _numbered
+        from costsense.cli._dates import read_dates
+
+        prepare = self.model.steps[0][1]
+        step = getattr(prepare, "named_transformers_", {}).get("date-time")
+        if step is None:
+            return
+        parts = step.steps[0][1] if hasattr(step, "steps") else step
+        for name, pattern in zip(parts.feature_names_in_, parts.formats_, strict=True):
+            column = features[name]
+            unread = (read_dates(column, pattern).isna() & column.notna()).to_numpy()
+            if unread.any():
+                rows = _numbered(unread, first_row)
+                raise UsageError(
+                    f"--csv {self.path}: column {name!r} holds text that is not a "
+                    f"date as the training rows wrote them ({rows}, such as "
+                    f"{str(column[unread].iloc[0])[:40]!r})"
+                )
 
     def _row_costs(self, frame: Any, first_row: int) -> Any:
         """Each row's costs (an ExampleCosts) from the model's cost columns, or None."""
