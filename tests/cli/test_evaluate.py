@@ -138,16 +138,24 @@ def test_missing_values_policies(tmp_path, capsys):
     assert "150 samples," in capsys.readouterr().out
 
 
-def test_a_failing_model_gets_its_own_row_and_the_others_run(tmp_path, capsys):
-    data = write_csv(tmp_path / "data.csv", missing=5)
-    # NaN kept: the random forest handles it, the logistic regression cannot
+def test_a_failing_model_gets_its_own_row_and_the_others_run(
+    tmp_path, capsys, monkeypatch
+):
+    from sklearn.linear_model import LogisticRegression
+
+    def planted(self, X, y, sample_weight=None):
+        raise ValueError("planted failure of the logistic regression " + "x" * 300)
+
+    # the logistic regression under "plain" fails in every fold; the forest runs
+    monkeypatch.setattr(LogisticRegression, "fit", planted)
+    data = write_csv(tmp_path / "data.csv")
     status = cli.main(
-        _evaluate_csv(data, "--cost", "5", "--missing", "keep", "--quiet", "--model",
+        _evaluate_csv(data, "--cost", "5", "--quiet", "--model",
                       "plain,random-forest", "--folds", "3")
     )  # fmt: skip
     captured = capsys.readouterr()
     rows = _table(captured.out, ("plain", "random-forest"))
-    assert "FAILED in 3 fold(s): ValueError: Input X contains NaN" in rows["plain"]
+    assert "FAILED in 3 fold(s): ValueError: planted failure" in rows["plain"]
     # one line, its notes cut to 160 characters of the error after their prefix
     failed = rows["plain"][rows["plain"].index("FAILED in") :].strip()
     assert "\n" not in rows["plain"]

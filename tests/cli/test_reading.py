@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -106,7 +107,7 @@ def _frame():
 def _options(**given):
     from argparse import Namespace
 
-    return Namespace(**{"sep": None, "decimal": ".", "encoding": "utf-8", **given})
+    return Namespace(**{"sep": None, "decimal": None, "encoding": "utf-8", **given})
 
 
 def test_semicolon_tab_and_pipe_files_are_read_as_the_comma_file(tmp_path):
@@ -123,39 +124,41 @@ def test_semicolon_tab_and_pipe_files_are_read_as_the_comma_file(tmp_path):
 
 
 def _read_features(path, **given):
-    """Read a file as the commands do: the frame, then its numbers checked."""
-    from costsense.cli._common import read_frame, refuse_written_numbers
+    """Read a file as the commands do: the frame, then its written numbers read."""
+    from costsense.cli._common import read_frame
+    from costsense.cli._numbers import read_written_numbers
 
     options = _options(**given)
     frame = read_frame(str(path), options)
-    refuse_written_numbers(frame, str(path), options.decimal)
-    return frame
+    return read_written_numbers(frame, str(path), options.decimal)[0]
 
 
-def test_decimal_comma_is_refused_by_name_then_read_with_the_option(tmp_path):
-    from costsense.cli._common import UsageError
-
+def test_decimal_comma_is_read_with_or_without_the_option(tmp_path):
     path = tmp_path / "d.csv"
     expected = _frame()
     expected.to_csv(path, sep=";", decimal=",", index=False)
-    with pytest.raises(UsageError, match="column 'amount' holds numbers written "
-                       "with a decimal comma .*give --decimal ,"):  # fmt: skip
-        _read_features(path)
-    frame = _read_features(path, decimal=",")
-    pd.testing.assert_frame_equal(frame, expected)
+    pd.testing.assert_frame_equal(_read_features(path), expected)
+    pd.testing.assert_frame_equal(_read_features(path, decimal=","), expected)
 
 
-def test_thousands_separators_are_refused_by_name_not_one_hot_encoded(tmp_path):
+def test_thousands_separators_are_read_and_ambiguous_marks_refused(tmp_path):
     from costsense.cli._common import UsageError
 
     path = tmp_path / "d.csv"
     path.write_text('amount,label\n"1,234.50",yes\n"12,000.00",no\n"3,100.25",no\n')
-    with pytest.raises(UsageError, match="'amount' holds numbers written with "
-                       "thousands separators"):  # fmt: skip
-        _read_features(path)
+    np.testing.assert_array_equal(
+        _read_features(path)["amount"], [1234.5, 12000.0, 3100.25]
+    )
     path.write_text('amount,label\n"1,234",yes\n"2,500",no\n')  # either mark
-    with pytest.raises(UsageError, match="may be a decimal mark or a thousands"):
+    with pytest.raises(UsageError, match="'amount' holds numbers such as '1,234' "
+                       "whose comma or point may be a decimal mark"):  # fmt: skip
         _read_features(path)
+    np.testing.assert_array_equal(
+        _read_features(path, decimal=".")["amount"], [1234.0, 2500.0]
+    )
+    np.testing.assert_array_equal(
+        _read_features(path, decimal=",")["amount"], [1.234, 2.5]
+    )
 
 
 def test_text_in_another_encoding_is_named_with_the_fix(tmp_path, capsys):
@@ -261,11 +264,11 @@ def test_leaving_out_an_unknown_or_the_target_column_is_a_usage_error(
 def test_a_dropped_column_is_not_checked_for_written_numbers(tmp_path, capsys):
     path = write_csv(tmp_path / "d.csv")
     frame = pd.read_csv(path)
-    frame["amount_text"] = [f"{1000 + i:,}.00" for i in range(len(frame))]
+    frame["amount_text"] = [f"{1000 + i:,}" for i in range(len(frame))]  # 1,000
     frame.to_csv(path, index=False)
     status, err = _run(capsys, "evaluate", "--csv", str(path), "--target", "label",
                        "--cost", "5", "--model", "threshold")  # fmt: skip
-    assert status == 2 and "'amount_text' holds numbers written with thousands" in err
+    assert status == 2 and "'amount_text' holds numbers such as '1,000'" in err
     assert cli.main(["evaluate", "--csv", str(path), "--target", "label", "--cost",
                      "5", "--model", "threshold", "--drop", "amount_text",
                      "--quiet"]) == 0  # fmt: skip

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from costsense.cli._numbers import read_written_numbers
 from costsense.cli._options import COLUMN_PREFIX, COST_PARTS, UsageError
 from costsense.cli._tables import read_frame
 
@@ -150,6 +151,9 @@ class Data:
         Columns of the file that are not features (``--drop``, ``--id-column``).
     id_column : str or None
         The column naming each row (``--id-column``).
+    number_marks : dict of str to str
+        The decimal mark of each feature column of written numbers
+        (:func:`costsense.cli._numbers.read_written_numbers`).
     """
 
     X: Any
@@ -163,6 +167,7 @@ class Data:
     n_dropped: int = 0
     ignored: list[str] = field(default_factory=list)
     id_column: str | None = None
+    number_marks: dict[str, str] = field(default_factory=dict)
 
 
 def column_kinds(frame: Any) -> dict[str, str]:
@@ -264,58 +269,6 @@ def make_encoder(columns: dict[str, str], missing: str) -> Any:
     return ColumnTransformer(steps, verbose_feature_names_out=False)
 
 
-#: A number written with a decimal comma ("1,5"), with thousands separators
-#: ("1,234.50", "1.234,50", "1 234"), and the ambiguous "1,234" (either).
-_DECIMAL_COMMA = r"[+-]?\d+,\d+"
-_THOUSANDS = r"[+-]?\d{1,3}([,.\s']\d{3})+([.,]\d+)?"
-
-
-def refuse_written_numbers(features: Any, path: str, decimal: str) -> None:
-    """Refuse text feature columns whose every cell is a number written another way.
-
-    Read as text they would become one indicator per distinct value. A comma
-    followed by exactly three digits may be either mark, so costsense does not
-    guess: the error gives both fixes. A column whose first thousand cells are
-    not all such numbers is passed at once.
-    """
-    import pandas as pd
-
-    for name in features.columns:
-        column = features[name]
-        if pd.api.types.is_numeric_dtype(column):
-            continue
-        cells = column.dropna().astype(str).str.strip()
-        if cells.empty:
-            continue
-        head = cells.iloc[:1000]
-        if not (
-            head.str.fullmatch(_DECIMAL_COMMA).all()
-            or head.str.fullmatch(_THOUSANDS).all()
-        ):
-            continue
-        example = repr(cells.iloc[0])
-        comma = decimal == "." and bool(cells.str.fullmatch(_DECIMAL_COMMA).all())
-        grouped = bool(cells.str.fullmatch(_THOUSANDS).all())
-        if comma and grouped:
-            raise UsageError(
-                f"--csv {path}: column {name!r} holds numbers such as {example} "
-                "whose comma may be a decimal mark or a thousands separator; give "
-                "--decimal , if it is a decimal mark, else write them without "
-                "separators"
-            )
-        if comma:
-            raise UsageError(
-                f"--csv {path}: column {name!r} holds numbers written with a "
-                f"decimal comma (such as {example}); give --decimal ,"
-            )
-        if grouped:
-            raise UsageError(
-                f"--csv {path}: column {name!r} holds numbers written with "
-                f"thousands separators (such as {example}); write them without "
-                "separators"
-            )
-
-
 def read_data(args: argparse.Namespace) -> Data:
     """Load ``--dataset`` or ``--csv``/``--target`` with the ``--missing`` policy.
 
@@ -356,17 +309,19 @@ def read_data(args: argparse.Namespace) -> Data:
                 f"{option} {args.target!r} is the --target column; a cost column "
                 "holds each row's cost, the target its class"
             )
+    ignored, id_column = _ignored_columns(args, names, costly)
+    frame = frame.drop(columns=ignored)
+    numbers, marks = read_written_numbers(
+        frame.drop(columns=[args.target]), args.csv, args.decimal
+    )
+    frame[numbers.columns] = numbers
     for name in costly:
         frame[name] = read_cost_column(
             frame[name],
             f"--csv {args.csv}: cost column {name!r}",
             missing_allowed=args.missing == "drop",
         )
-    ignored, id_column = _ignored_columns(args, names, costly)
-    frame = frame.drop(columns=ignored)
-    features_only = frame.drop(columns=[args.target, *costly])
-    refuse_written_numbers(features_only, args.csv, args.decimal)
-    refuse_infinite(features_only, args.csv)
+    refuse_infinite(frame.drop(columns=[args.target, *costly]), args.csv)
     frame, dropped = _apply_missing(frame, args)
     y = _labels(frame[args.target], args.target)
     cost_columns = {name: frame[name].to_numpy(dtype=np.float64) for name in costly}
@@ -393,6 +348,7 @@ def read_data(args: argparse.Namespace) -> Data:
         n_dropped=dropped,
         ignored=ignored,
         id_column=id_column,
+        number_marks={c: m for c, m in marks.items() if c in columns},
     )
 
 

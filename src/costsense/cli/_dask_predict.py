@@ -99,7 +99,7 @@ def _dask_frame(args: argparse.Namespace, scorer: Scorer) -> Any:
     return dd.read_csv(
         files,
         sep=sep,
-        decimal=args.decimal,
+        decimal=args.decimal or ".",
         encoding=args.encoding,
         dtype=types,
         blocksize=CSV_BLOCK_BYTES,

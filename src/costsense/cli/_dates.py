@@ -112,7 +112,7 @@ def read_dates(column: Any, pattern: str) -> Any:
     )
 
 
-class DateTimeParts(TransformerMixin, BaseEstimator):  # type: ignore[misc]
+class DateTimeParts(TransformerMixin, BaseEstimator):
     """Turn date-time text columns into hour, weekday, day and month.
 
     Each input column ``c`` gives ``c_hour`` (0 to 24, minutes as a fraction),

@@ -18,6 +18,7 @@ from costsense.cli._common import (
     read_data,
     resolve_costs,
 )
+from costsense.cli._preflight import preflight
 from costsense.experiments import CATALOG, default_base, refusals
 
 __all__ = ["run"]
@@ -72,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     check_models(
         models, args.base, n_classes=classes.size, row_costs=costs.example_dependent
     )
+    preflight(models, args.base, data, missing=args.missing, jobs=args.jobs)
     small = [(c, n) for c, n in zip(classes, counts, strict=True) if n < args.folds]
     if small:
         named = ", ".join(f"{c!s} has {n}" for c, n in small)

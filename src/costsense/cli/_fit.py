@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,8 @@ from costsense.cli._model_file import (
     read_model_file,
     write_model_file,
 )
+from costsense.cli._preflight import preflight
+from costsense.cli._progress import Heartbeat
 from costsense.experiments import CATALOG, default_base
 
 __all__ = ["choice_line", "load_model", "run_fit", "save_model"]
@@ -159,6 +162,7 @@ def run_fit(args: argparse.Namespace) -> int:
         n_classes=np.unique(data.y).size,
         row_costs=costs.example_dependent,
     )
+    preflight([args.model], args.base, data, missing=args.missing)
     spec = CATALOG[args.model]
     base = args.base or default_base(args.model)
     cost = cost_metadata(given, data)
@@ -185,7 +189,13 @@ def run_fit(args: argparse.Namespace) -> int:
     talks = "verbose" in model[-1].get_params(deep=False)
     if talks:
         model[-1].set_params(verbose=1)
-    with collect_warnings() as caught:
+    # a model that does not talk shows it is alive on a long fit
+    beat: Any = (
+        nullcontext()
+        if talks
+        else Heartbeat(f"fitting {args.model} on {data.y.shape[0]:,} rows")
+    )
+    with collect_warnings() as caught, beat:
         if costs.example_dependent:
             model.fit(data.X, data.y, model__sample_cost=costs)
         else:
@@ -206,6 +216,7 @@ def run_fit(args: argparse.Namespace) -> int:
         "columns": data.columns,
         "ignored": data.ignored,
         "id_column": data.id_column,
+        "number_marks": data.number_marks,
         "missing": args.missing,
         "classes": [_plain(c) for c in model.classes_],
         "pos_label": _plain(costs.pos_label),

@@ -79,9 +79,9 @@ def add_file_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--decimal",
-        default=".",
         choices=[".", ","],
-        help="the decimal mark of --csv's numbers (default .)",
+        help="the decimal mark of --csv's numbers (default: found from each "
+        "column; needed only for a column like 1,234 that reads both ways)",
     )
     parser.add_argument(
         "--encoding",

@@ -26,10 +26,10 @@ from costsense.cli._common import (
     new_output,
     read_cost_column,
     refuse_infinite,
-    refuse_written_numbers,
 )
 from costsense.cli._fit import _load
 from costsense.cli._model_file import read_key
+from costsense.cli._numbers import read_written_numbers
 from costsense.cli._progress import Progress
 from costsense.cli._tables import read_chunks
 from costsense.experiments import decide
@@ -179,10 +179,16 @@ class Scorer:
 
         frame = frame.reset_index(drop=True)
         frame.columns = [str(c) for c in frame.columns]
+        numeric = [c for c, kind in self.metadata["columns"].items()
+                   if kind == "numeric" and c in frame.columns]  # fmt: skip
+        numeric += [c for c in self.metadata["cost"]["columns"]
+                    if c in frame.columns and c not in numeric]  # fmt: skip
+        read, _ = read_written_numbers(
+            frame[numeric], self.path, self.decimal, self.metadata.get("number_marks")
+        )
+        frame[numeric] = read
         rows = self._row_costs(frame, first_row)
         ids = self._ids(frame)
-        trained = [c for c in self.metadata["columns"] if c in frame.columns]
-        refuse_written_numbers(frame[trained], self.path, self.decimal)
         given = frame if ids is None else frame.drop(columns=[ids.name])
         features = check_columns(given, self.metadata, self.path)
         refuse_infinite(features, self.path, first_row)

@@ -1,0 +1,148 @@
+"""Checks made once before any fit, so that a run fails in one line, not in every fold.
+
+``fit`` and ``evaluate`` call :func:`preflight` after reading the data and the
+models: missing values kept (``--missing keep``) for a model that cannot take
+them, and a table whose encoded form cannot fit in memory, are usage errors
+that name the model or the columns, and the fix.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from costsense.cli._common import Data, UsageError
+
+__all__ = ["available_bytes", "encoded_width", "preflight"]
+
+#: Copies of the encoded matrix a fit holds at once (the encoded table, the
+#: model's float copy, a fold's split, a resampled or scaled copy): a rough
+#: upper estimate for the memory check, not a measurement.
+WORKING_COPIES = 4
+
+
+def preflight(
+    models: list[str], base: str | None, data: Data, *, missing: str, jobs: int = 1
+) -> None:
+    """Refuse, before any fit, what would fail in every fit.
+
+    Parameters
+    ----------
+    models : list of str
+        Catalog names.
+    base : str or None
+        ``--base``.
+    data : Data
+        The table as read.
+    missing : str
+        ``--missing``.
+    jobs : int
+        Fits at once (``evaluate --jobs``), each with its own copies.
+    """
+    if missing == "keep":
+        _refuse_missing_kept(models, base, data)
+    refuse_oversized(data, jobs=jobs)
+
+
+def _refuse_missing_kept(models: list[str], base: str | None, data: Data) -> None:
+    """Refuse ``--missing keep`` for models whose tags say they reject NaN."""
+    import pandas as pd
+    from sklearn.utils import get_tags
+
+    from costsense.experiments import default_base, make_model
+
+    frame = pd.DataFrame(data.X)
+    holes = [str(c) for c in frame.columns if frame[c].isna().any()]
+    if not holes:
+        return
+    classes = np.unique(data.y)
+    cost = np.ones((classes.size, classes.size)) - np.eye(classes.size)
+    refusing = []
+    for name in models:
+        model = make_model(
+            name,
+            base=base or default_base(name),
+            cost=cost,
+            pos_label=classes[-1],
+            seed=0,
+            prepare=None,
+        )
+        last = model[-1] if hasattr(model, "steps") else model
+        if not get_tags(last).input_tags.allow_nan:
+            refusing.append(name)
+    if refusing:
+        raise UsageError(
+            f"--missing keep: {', '.join(refusing)} cannot take missing values "
+            f"(columns {holes[:10]} have some); choose --missing impute or --missing "
+            "drop, or a model that takes them (random-forest, "
+            "balanced-random-forest)"
+        )
+
+
+def encoded_width(data: Data) -> dict[str, int]:
+    """Each feature column's number of encoded columns.
+
+    A numeric column gives one, a categorical column one per category (and
+    one for a missing category), a date-time column four.
+    """
+    from costsense.cli._dates import PARTS
+
+    widths = {}
+    for name, kind in data.columns.items():
+        if kind == "categorical":
+            column = data.X[name]
+            widths[name] = int(column.nunique()) + int(column.isna().any())
+        elif kind == "date-time":
+            widths[name] = len(PARTS)
+        else:
+            widths[name] = 1
+    return widths
+
+
+def available_bytes() -> int | None:
+    """Memory the system can give now (Linux ``MemAvailable``), or None if unknown."""
+    try:
+        text = Path("/proc/meminfo").read_text()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) * 1024
+    return None
+
+
+def refuse_oversized(
+    data: Data, *, jobs: int = 1, available: int | None = None
+) -> None:
+    """Refuse a table whose encoded form would not fit in the memory available.
+
+    The estimate is rows x encoded columns x 8 bytes x :data:`WORKING_COPIES`
+    x ``jobs``; the widest columns are named with the fix.
+    """
+    if not data.columns:
+        return
+    available = available_bytes() if available is None else available
+    if available is None:
+        return
+    widths = encoded_width(data)
+    rows = int(np.shape(data.X)[0])
+    need = rows * sum(widths.values()) * 8 * WORKING_COPIES * jobs
+    if need <= available:
+        return
+    widest = sorted(widths.items(), key=lambda item: -item[1])[:3]
+    named = ", ".join(f"{name!r} ({width} columns)" for name, width in widest)
+    raise UsageError(
+        f"the encoded table would need about {_size(need)} ({rows} rows x "
+        f"{sum(widths.values())} encoded columns x 8 bytes x {WORKING_COPIES} working "
+        f"copies{f' x {jobs} jobs' if jobs > 1 else ''}), and {_size(available)} "
+        f"is available; the widest columns are {named}: --drop them, lower "
+        "--max-categories, use fewer --jobs or a sample of the rows"
+    )
+
+
+def _size(n_bytes: float) -> str:
+    """Write a size in MiB below a GiB, else in GiB."""
+    if n_bytes < 2**30:
+        return f"{n_bytes / 2**20:.0f} MiB"
+    return f"{n_bytes / 2**30:.1f} GiB"
