@@ -59,6 +59,7 @@ from costsense.experiments._evaluate import (
     fold_metrics,
     positive_scores,
 )
+from costsense.experiments._files import load_file_dataset
 from costsense.experiments._labels import cost_label, costs_label
 from costsense.experiments._lock import hold_run_lock
 from costsense.experiments._models import make_model
@@ -241,7 +242,10 @@ def load_dataset(
         )
         return X, y, 1
     if recipe:
-        return load_derived(name, json.loads(recipe), seed)
+        table = json.loads(recipe)
+        if "sha256" in table:  # a [files.<name>] dataset
+            return load_file_dataset(name, table)
+        return load_derived(name, table, seed)
     bunch = load_keel(name)
     return bunch.X, np.asarray(bunch.y), bunch.pos_label
 

@@ -36,7 +36,8 @@ study loads, and an unknown one is refused with the names that exist.
 
 A dataset may also be a copy of a KEEL set with columns removed, noise columns
 appended or one class against the rest, declared in a ``[derived.<name>]`` table
-(:mod:`costsense.experiments._derived`).
+(:mod:`costsense.experiments._derived`), or a user's CSV or Parquet file, declared
+in a ``[files.<name>]`` table (:mod:`costsense.experiments._files`).
 
 The ``holdout`` protocol takes ``test_size`` (default 1/3) and ``inner_splits``
 (default 5, the folds of the grid search on the training part); with a ``grid``
@@ -60,6 +61,7 @@ from costsense.experiments._catalog import CATALOG, check_pair, default_base
 from costsense.experiments._claims import validate_claims
 from costsense.experiments._derived import check_recipe
 from costsense.experiments._evaluate import ALL_METRICS
+from costsense.experiments._files import check_file_spec
 from costsense.experiments._labels import cost_label
 from costsense.experiments._models import BASE_LEARNERS, METHODS, SCALERS
 
@@ -93,6 +95,7 @@ STUDY_KEYS = (
     "dataset_costs",
     "ratio_to",
     "derived",
+    "files",
     "paper_features",
 )
 #: The keys of a ``[[paper]]`` row.
@@ -527,8 +530,17 @@ def study_from_dict(
         for name, recipe in declared.items()
         if name in datasets  # a quick run keeps only the sets it runs
     }
+    files = data.get("files", {})
+    if not isinstance(files, dict):
+        _fail(source, "files must be a table of [files.<name>] tables")
+    stray = sorted(set(files) - {d for d, _ in claim_rows})
+    if stray:
+        _fail(source, f"files {stray} are not in datasets")
+    for name, spec in files.items():
+        if name in datasets:  # a quick run reads only the files it runs
+            derived[str(name)] = check_file_spec(str(name), spec, source)
     _check_dataset_names(
-        [d for d in datasets if d != "gaussian" and d not in declared], source
+        [d for d in datasets if d != "gaussian" and d not in derived], source
     )
     paper_features = data.get("paper_features", {})
     if not isinstance(paper_features, dict) or not all(

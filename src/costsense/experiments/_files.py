@@ -1,0 +1,191 @@
+"""Datasets a study reads from a user's CSV or Parquet file.
+
+A study lists the file's name among its datasets and declares it in a
+``[files.<name>]`` table::
+
+    datasets = ["fraud", "pima"]
+
+    [files.fraud]
+    path = "data/fraud.csv"     # CSV or Parquet; relative to the study file
+    target = "is_fraud"         # the label column (two classes)
+    positive = "1"              # the positive class, as written (default: the rarer)
+    drop = ["txn_id"]           # columns that are not features
+    sep = ";"                   # CSV only, optional: separator (default: found),
+    decimal = ","               # decimal mark (default: found per column),
+    encoding = "latin-1"        # text encoding (default utf-8)
+
+The file is read as ``costsense fit`` reads ``--csv``: numbers written with
+thousands separators are read, date-time columns become their hour, weekday, day
+and month, and text columns one indicator per category (over the whole file; a
+column of more than ``max_categories`` categories, default 50, is refused by
+name). Missing values are refused: fill or drop them first. Costs are the
+study's ``costs``, as for a KEEL set.
+
+When the study loads, the file must exist, its target and dropped columns must
+be columns, and its SHA-256 is recorded with each cell, so that a resumed
+study never mixes results of two versions of a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["FILE_KEYS", "check_file_spec", "load_file_dataset"]
+
+#: The keys a ``[files.<name>]`` table may hold.
+FILE_KEYS = ("path", "target", "positive", "drop", "sep", "decimal", "encoding",
+             "max_categories")  # fmt: skip
+
+
+def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
+    """Validate a ``[files.<name>]`` table and the file it names; return the recipe.
+
+    Parameters
+    ----------
+    name : str
+        The dataset's name in the study.
+    spec : dict
+        Its table.
+    source : str
+        The study file (relative paths start from its folder), for messages.
+
+    Returns
+    -------
+    dict
+        The table with ``path`` absolute, ``drop`` a list and ``sha256`` the
+        file's digest: the recipe :func:`load_file_dataset` reads.
+
+    Raises
+    ------
+    ValueError
+        An unknown key, a missing file, a target or dropped column the file
+        does not have, naming the dataset and the fix.
+    """
+    where = f"{source}: files.{name}"
+    if not isinstance(spec, dict):
+        raise ValueError(f"{where} must be a table of keys {list(FILE_KEYS)}.")
+    unknown = sorted(set(spec) - set(FILE_KEYS))
+    if unknown:
+        raise ValueError(
+            f"{where}: unknown keys {unknown}; the keys are {list(FILE_KEYS)}."
+        )
+    for key in ("path", "target"):
+        if not isinstance(spec.get(key), str) or not spec[key]:
+            raise ValueError(f"{where} needs {key} (a string).")
+    folder = Path(source).parent if Path(source).is_file() else Path.cwd()
+    path = (folder / spec["path"]).resolve()
+    if not path.is_file():
+        raise ValueError(
+            f"{where}: no file {path} (path is relative to the study file)."
+        )
+    drop = spec.get("drop", [])
+    if isinstance(drop, str):
+        drop = [drop]
+    recipe = {**spec, "path": str(path), "drop": [str(c) for c in drop]}
+    columns = [str(c) for c in _read(recipe).columns]
+    absent = [c for c in [recipe["target"], *recipe["drop"]] if c not in columns]
+    if absent:
+        raise ValueError(
+            f"{where}: {absent} are not columns of {path}; the columns are {columns}."
+        )
+    recipe["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    load_file_dataset(name, recipe)  # refuse now what would fail in every cell
+    return recipe
+
+
+def _read(recipe: dict[str, Any]) -> Any:
+    """Read the file as ``costsense fit`` does, errors as ValueError."""
+    from argparse import Namespace
+
+    from costsense.cli._options import UsageError
+    from costsense.cli._tables import read_frame
+
+    options = Namespace(sep=recipe.get("sep"), decimal=recipe.get("decimal"),
+                        encoding=recipe.get("encoding"))  # fmt: skip
+    try:
+        return read_frame(recipe["path"], options)
+    except UsageError as error:
+        raise ValueError(str(error)) from None
+
+
+def load_file_dataset(
+    name: str, recipe: dict[str, Any]
+) -> tuple[NDArray[np.float64], NDArray[Any], Any]:
+    """Load a file dataset: ``(X, y, pos_label)`` with every feature a number.
+
+    Parameters
+    ----------
+    name : str
+        The dataset's name, for messages.
+    recipe : dict
+        Its checked table (:func:`check_file_spec`).
+
+    Returns
+    -------
+    X : ndarray of shape (n_rows, n_features)
+    y : ndarray of shape (n_rows,)
+    pos_label : label
+    """
+    import pandas as pd
+
+    from costsense.cli._common import column_kinds, refuse_unencodable
+    from costsense.cli._dates import DateTimeParts
+    from costsense.cli._numbers import read_written_numbers
+    from costsense.cli._options import MAX_CATEGORIES, UsageError
+
+    frame = _read(recipe)
+    digest = hashlib.sha256(Path(recipe["path"]).read_bytes()).hexdigest()
+    if digest != recipe["sha256"]:
+        raise ValueError(
+            f"dataset {name!r}: {recipe['path']} changed since the study loaded"
+        )
+    target = frame.pop(recipe["target"])
+    frame = frame.drop(columns=recipe["drop"])
+    holes = [str(c) for c in frame.columns if frame[c].isna().any()]
+    if target.isna().any():
+        holes.append(recipe["target"])
+    if holes:
+        raise ValueError(
+            f"dataset {name!r}: columns {holes} have missing values; fill them "
+            f"or drop those rows in {recipe['path']}"
+        )
+    try:
+        frame, _ = read_written_numbers(frame, recipe["path"], recipe.get("decimal"))
+        kinds = column_kinds(frame)
+        refuse_unencodable(
+            frame, kinds, int(recipe.get("max_categories", MAX_CATEGORIES))
+        )
+    except UsageError as error:
+        raise ValueError(f"dataset {name!r}: {error}") from None
+    blocks = []
+    for column, kind in kinds.items():
+        if kind == "numeric":
+            blocks.append(frame[[column]].astype(np.float64).to_numpy())
+        elif kind == "date-time":
+            blocks.append(DateTimeParts().fit_transform(frame[[column]]))
+        else:
+            blocks.append(
+                pd.get_dummies(frame[column].astype(str)).to_numpy(np.float64)
+            )
+    X = np.hstack(blocks) if blocks else np.empty((frame.shape[0], 0))
+    y = target.astype(str).to_numpy(dtype=object)
+    labels, counts = np.unique(y, return_counts=True)
+    if labels.size != 2:
+        raise ValueError(
+            f"dataset {name!r}: target {recipe['target']!r} has {labels.size} "
+            f"classes {labels.tolist()[:10]}; a study needs two"
+        )
+    positive = recipe.get("positive")
+    if positive is None:
+        positive = labels[np.argmin(counts)]
+    elif str(positive) not in labels:
+        raise ValueError(
+            f"dataset {name!r}: positive {positive!r} is not a class; the classes "
+            f"are {labels.tolist()}"
+        )
+    return X, y, str(positive)

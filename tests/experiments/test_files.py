@@ -1,0 +1,128 @@
+"""Studies on a user's CSV or Parquet file: read as the command line reads it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from pandas.testing import assert_frame_equal
+
+from costsense.experiments import ResultsStore, run_study, study_from_dict
+from costsense.experiments._files import load_file_dataset
+
+VOLATILE = ["fit_time", "predict_time", "finished"]
+
+
+def _table(n=160, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.25
+    return pd.DataFrame({
+        "ref": [f"r{i}" for i in range(n)],
+        "amount": [f"{a:,.2f}" for a in rng.uniform(10, 5_000, n) * (1 + y)],
+        "shop": np.where(rng.random(n) < 0.3 + 0.4 * y, "online", "store"),
+        "when": pd.date_range("2026-01-01", periods=n, freq="7h").strftime(
+            "%Y-%m-%d %H:%M"),
+        "label": np.where(y, "fraud", "ok"),
+    })  # fmt: skip
+
+
+def _study(folder, name="t.csv", **spec):
+    data = {
+        "name": "files",
+        "seed": 1,
+        "datasets": ["mine"],
+        "costs": [5],
+        "algorithms": [{"name": "threshold", "method": "threshold"}],
+        "protocol": {"kind": "kfold", "n_splits": 2, "n_repeats": 1},
+        "reference": None,
+        "files": {"mine": {"path": str(folder / name), "target": "label",
+                           "drop": ["ref"], **spec}},
+    }  # fmt: skip
+    return study_from_dict(data, source=str(folder / "study.toml"))
+
+
+def test_a_file_is_encoded_as_the_command_line_encodes_it(tmp_path):
+    frame = _table()
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    study = _study(tmp_path)
+    X, y, positive = load_file_dataset("mine", study.derived["mine"])
+    amounts = frame["amount"].str.replace(",", "").astype(float)
+    stamps = pd.to_datetime(frame["when"])
+    expected = np.column_stack([
+        amounts,
+        frame["shop"] == "online", frame["shop"] == "store",  # one indicator each
+        stamps.dt.hour + stamps.dt.minute / 60, stamps.dt.weekday, stamps.dt.day,
+        stamps.dt.month,
+    ]).astype(float)  # fmt: skip
+    np.testing.assert_allclose(X, expected)
+    assert positive == "fraud"  # the rarer class, by default
+    np.testing.assert_array_equal(y, frame["label"].to_numpy())
+
+
+def test_csv_and_parquet_copies_give_the_same_results(tmp_path):
+    frame = _table()
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    frame.to_parquet(tmp_path / "t.parquet")
+    tables = {}
+    for name in ("t.csv", "t.parquet"):
+        study = _study(tmp_path, name)
+        run_study(study, tmp_path / name.replace(".", "-"))
+        results = ResultsStore(tmp_path / name.replace(".", "-")).results()
+        tables[name] = results.drop(columns=[*VOLATILE, "key", "seed"], errors="ignore")
+    assert len(tables["t.csv"]) == 2
+    assert_frame_equal(tables["t.parquet"], tables["t.csv"])
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ({"path": "nope.csv"}, "no file"),
+        ({"target": "missing"}, "['missing'] are not columns"),
+        ({"drop": ["ghost"]}, "['ghost'] are not columns"),
+        ({"positive": "maybe"}, "positive 'maybe' is not a class"),
+        ({"colour": "red"}, "unknown keys ['colour']"),
+        ({"drop": []}, "column 'ref' has 160 categories"),
+    ],
+)
+def test_a_bad_file_dataset_is_refused_when_the_study_loads(tmp_path, spec, said):
+    _table().to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(ValueError, match=said.replace("[", r"\[").replace("]", r"\]")):
+        _study(tmp_path, **spec)
+
+
+def test_missing_values_and_three_classes_are_refused_by_name(tmp_path):
+    frame = _table()
+    frame.loc[3, "shop"] = None
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(ValueError, match=r"columns \['shop'\] have missing values"):
+        _study(tmp_path)
+    frame = _table()
+    frame.loc[:9, "label"] = "unsure"
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(ValueError, match="has 3 classes"):
+        _study(tmp_path)
+
+
+def test_a_changed_file_is_a_different_study(tmp_path):
+    _table().to_csv(tmp_path / "t.csv", index=False)
+    before = _study(tmp_path)
+    _table(seed=1).to_csv(tmp_path / "t.csv", index=False)
+    after = _study(tmp_path)
+    assert before.fingerprint() != after.fingerprint()
+    with pytest.raises(ValueError, match="changed since the study loaded"):
+        load_file_dataset("mine", before.derived["mine"])
+
+
+def test_a_study_file_names_its_data_relative_to_itself(tmp_path, monkeypatch):
+    from costsense.experiments import load_study
+
+    (tmp_path / "data").mkdir()
+    _table().to_csv(tmp_path / "data" / "t.csv", index=False)
+    (tmp_path / "study.toml").write_text(
+        'name = "files"\ndatasets = ["mine"]\ncosts = [5]\nreference = "threshold"\n'
+        '[[algorithms]]\nname = "threshold"\nmethod = "threshold"\n'
+        '[files.mine]\npath = "data/t.csv"\ntarget = "label"\ndrop = ["ref"]\n'
+    )
+    monkeypatch.chdir(tmp_path / "data")  # not where the study is
+    study = load_study(tmp_path / "study.toml")
+    assert study.derived["mine"]["path"] == str((tmp_path / "data" / "t.csv").resolve())
