@@ -104,6 +104,24 @@ def test_warnings_are_saved_with_their_cell_and_tallied_per_algorithm(tmp_path):
     }
 
 
+def test_warning_texts_are_kept_whole_two_per_message(tmp_path):
+    store = ResultsStore(tmp_path)
+    store.initialise({"name": "s"}, "fingerprint")
+    long = "stopped after 12 epochs " + "x" * 400
+    texts = [long, "stopped after 30 epochs"]
+    kind = ("W", "stopped after N epochs")
+    store.add({**_cell("k0", []), "warnings": [(*kind, 2, texts)]})
+    store.add({**_cell("k1", []), "warnings": [(*kind, 1, ["stopped after 7 epochs"])]})
+    tally = ResultsStore(tmp_path).warnings()
+    assert tally.examples[("ada", "W", "stopped after N epochs")] == texts
+    (line,) = tally.lines(unit="cell")
+    assert line == f"ada: 3 W in 2 cells: {long} (its numbers vary)"
+    with sqlite3.connect(tmp_path / "results.sqlite") as db:  # an older layout
+        db.execute("DROP TABLE warning_texts")
+    (line,) = ResultsStore(tmp_path).warnings().lines(unit="cell")
+    assert line == "ada: 3 W in 2 cells: stopped after N epochs"
+
+
 def test_a_store_written_before_warnings_opens_with_none(tmp_path):
     store = ResultsStore(tmp_path)
     store.initialise({"name": "s"}, "fingerprint")

@@ -33,7 +33,6 @@ import functools
 import json
 import time
 import zlib
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,7 +79,7 @@ from costsense.experiments._study import (
     count_cells,
     study_from_record,
 )
-from costsense.experiments._warnings import collect_warnings, normalise_message
+from costsense.experiments._warnings import collect_warnings, count_warnings
 from costsense.experiments._workers import executor_options, worker_processes
 from costsense.metrics import excess_cost, make_cost_scorer, misclassification_cost
 
@@ -413,15 +412,13 @@ def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
         ``series`` (a booster's per-round training series,
         :func:`_round_series`), ``diagnostics`` (what the fit did,
         :func:`fit_diagnostics`) and ``warnings``, a list of ``(category,
-        message, count)`` (messages with their numbers written ``N``).
+        message, count, texts)`` (messages with their numbers written ``N``;
+        up to two texts as raised).
     """
     with collect_warnings() as records:
         row = _run_cell(study, cell)
-    counts = Counter(
-        (record.category.__name__, normalise_message(record.message))
-        for record in records
-    )
-    row["warnings"] = [(c, m, n) for (c, m), n in sorted(counts.items())]
+    counts, texts = count_warnings(records)
+    row["warnings"] = [(c, m, n, texts[(c, m)]) for (c, m), n in sorted(counts.items())]
     return row
 
 

@@ -29,6 +29,9 @@ finished, n_train, n_test, fit_time, predict_time, metrics, diagnostics)``
     The warnings a cell's fit and scoring raised, by category and message (its
     numbers written ``N``): :mod:`costsense.experiments._warnings`. Stores
     written before it have the table created empty (no warnings) when opened.
+``warning_texts(key, category, message, text)``
+    Up to two of those warnings' texts as raised (their numbers, whole), for
+    the report's lines; empty in stores written before it.
 
 A study definition may change between runs (:meth:`ResultsStore.initialise` with
 ``drop``): the caller names the cells whose definition changed, they are deleted
@@ -117,10 +120,17 @@ CREATE TABLE IF NOT EXISTS warnings (
     count INTEGER NOT NULL,
     PRIMARY KEY (key, category, message)
 );
+CREATE TABLE IF NOT EXISTS warning_texts (
+    key TEXT NOT NULL,
+    category TEXT NOT NULL,
+    message TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (key, category, message, text)
+);
 """
 
 #: The tables holding one cell's rows, keyed by its ``key``.
-_CELL_TABLES = ("cells", "curves", "series", "warnings")
+_CELL_TABLES = ("cells", "curves", "series", "warnings", "warning_texts")
 #: The store's own files, moved aside together by :meth:`ResultsStore.move_aside`.
 _STORE_FILES = ("results.sqlite", "results.sqlite-journal", "artifacts")
 
@@ -447,8 +457,13 @@ class ResultsStore:
             )
             db.executemany(
                 "INSERT OR IGNORE INTO warnings VALUES (?, ?, ?, ?)",
-                [(row["key"], str(c), str(m), int(n)) for c, m, n in raised],
+                [(row["key"], str(c), str(m), int(n)) for c, m, n, *_ in raised],
             )
+            db.executemany(  # the texts as raised, up to two per message
+                "INSERT OR IGNORE INTO warning_texts VALUES (?, ?, ?, ?)",
+                [(row["key"], str(c), str(m), str(text))
+                 for c, m, _, *texts in raised for text in (texts[0] if texts else [])],
+            )  # fmt: skip
 
     def results(self) -> pd.DataFrame:
         """Return the finished cells as a DataFrame, one column per metric.
@@ -519,9 +534,15 @@ class ResultsStore:
             return tally
         with self._connect() as db:
             rows = db.execute(query).fetchall()
+            texts: dict[tuple[str, str, str], list[str]] = {}
+            for key, category, message, text in db.execute(
+                "SELECT key, category, message, text FROM warning_texts ORDER BY rowid"
+            ):
+                texts.setdefault((key, category, message), []).append(text)
         cells: dict[str, tuple[str, dict[tuple[str, str], int]]] = {}
         for algorithm, key, category, message, count in rows:
             cells.setdefault(key, (algorithm, {}))[1][(category, message)] = count
-        for algorithm, counts in cells.values():
-            tally.add_counts(algorithm, counts)
+        for key, (algorithm, counts) in cells.items():
+            examples = {kind: texts.get((key, *kind), []) for kind in counts}
+            tally.add_counts(algorithm, counts, examples)
         return tally
