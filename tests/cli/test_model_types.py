@@ -47,6 +47,10 @@ def _write_data(path, n_classes, labels, seed, width=2):
                          columns=[f"f{i}" for i in range(width)])  # fmt: skip
     frame["city"] = np.where(rng.random(90) < 0.4 + 0.2 * (y > 0), "east", "west")
     frame["amount"] = rng.uniform(1, 30, size=90)
+    # a date-time column: its hour, weekday, day and month (DateTimeParts)
+    frame["when"] = pd.date_range("2026-01-01", periods=90, freq="5h").strftime(
+        "%Y-%m-%d %H:%M"
+    )
     names = {"str": np.array(["neg", "pos", "mid"]), "int": np.arange(3),
              "bool": np.array([False, True])}[labels]  # fmt: skip
     frame["label"] = names[y]
