@@ -214,6 +214,9 @@ def test_metadata_columns_that_lie_are_refused(fitted):
         ("cost", {"matrix": "0,1;5,0"}),
         ("rows", "150"),
         ("seed", None),
+        ("number_marks", {"f1": ";"}),
+        ("number_marks", {"no-such-column": "."}),
+        ("number_marks", [","]),
     ],
 )
 def test_malformed_metadata_is_refused_before_anything_is_built(fitted, field, value):
@@ -224,5 +227,6 @@ def test_malformed_metadata_is_refused_before_anything_is_built(fitted, field, v
     with pytest.raises(cli._options.UsageError) as error:
         check_metadata(bad, str(path), metadata["format"])
     assert str(path) in str(error.value)
-    name = {"pos_label": "positive class", "missing": "missing-value"}.get(field, field)
+    name = {"pos_label": "positive class", "missing": "missing-value",
+            "number_marks": "number marks"}.get(field, field)  # fmt: skip
     assert name in str(error.value)

@@ -94,6 +94,15 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
         raise _fail(path, "its metadata's ignored columns are not a list of names")
     if not isinstance(metadata.get("id_column"), str | None):
         raise _fail(path, "its metadata's id column is not a name")
+    marks = metadata.get("number_marks", {})
+    if not isinstance(marks, dict) or not all(
+        columns.get(c) == "numeric" and mark in (".", ",") for c, mark in marks.items()
+    ):
+        raise _fail(
+            path,
+            "its metadata's number marks are not a map of numeric columns to '.' "
+            "or ','",
+        )
     _check_cost(metadata, len(classes), path)
 
 
