@@ -413,8 +413,9 @@ _CLASSIFIER_ATTRIBUTES = """\
         issued said it."""
 
 _TREE_ADVICE = (
-    "try a deeper tree (max_depth=None), smaller min_samples_leaf, "
-    "min_samples_split or min_impurity_decrease, another criterion "
+    "try a deeper tree (max_depth=None), smaller min_samples_leaf or "
+    "min_samples_split, min_impurity_decrease=None (paper 004's rule: split on "
+    "the best candidate whatever its gain), another criterion "
     "('pairwise' or 'cs_gini' split on the costs), or a smaller cost"
 )
 
