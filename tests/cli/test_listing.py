@@ -19,3 +19,20 @@ def test_models_lists_every_model_with_its_bases_and_costs(capsys):
     assert "none (ignores --base)" in lines["csldm"]
     assert "blind" in lines["efsboost"] and "paper 003" in lines["efsboost"]
     assert "any classifier but perceptron" in lines["threshold"]
+
+
+def test_cbrf_is_described_and_built_as_paper_004_defines_it(capsys):
+    # a classification-based random forest (基于分类的随机森林): Gini on the labels,
+    # a vote, no costs and no balancing; not a class-balanced forest
+    from costsense.tree import CostSensitiveForestClassifier
+
+    assert cli.main(["models"]) == 0
+    (line,) = [
+        line for line in capsys.readouterr().out.splitlines() if line.startswith("cbrf")
+    ]
+    assert "classification-based random forest" in line
+    assert "balanced" not in line.replace("no balancing", "")
+    model = METHODS["cbrf"](None, 5.0, 1, 0)
+    assert isinstance(model, CostSensitiveForestClassifier)
+    assert (model.criterion, model.cost) == ("gini", None)
+    assert model.min_impurity_decrease is None  # paper 004's split rule

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from costsense.experiments import check_claims, load_study
 from costsense.experiments._claims import bootstrap_interval, validate_claims
@@ -56,9 +57,14 @@ def change_claim(value, **extra):
             "algorithm": "A", "baseline": "B", "value": value, **extra}  # fmt: skip
 
 
-def check(results, claim, rows=None):
-    (result,) = check_claims(results, [claim], rows)
+def check(results, claim, rows=None, **options):
+    (result,) = check_claims(results, [claim], rows, **options)
     return result
+
+
+def by_means(results, claim, rows=None):
+    """Check on the means (``paired=False``): the rule for results without splits."""
+    return check(results, claim, rows, paired=False)
 
 
 # ---------------------------------------------------------------- mean_change
@@ -147,7 +153,8 @@ def test_bootstrap_interval_brackets_the_point_and_is_reproducible():
 
 
 def three():
-    # means: a: X 2, Y 4, Z 2 (X and Z tie); b: X 1, Y 4, Z 6
+    # means: a: X 2, Y 4, Z 2 (X and Z tie); b: X 1, Y 4, Z 6 (two splits each:
+    # the tests of the counting rules compare means, paired=False)
     return cells(
         {"a": {"X": [1.0, 3.0], "Y": [4.0, 4.0], "Z": [2.0, 2.0]},
          "b": {"X": [1.0, 1.0], "Y": [3.0, 5.0], "Z": [6.0, 6.0]}},
@@ -161,20 +168,20 @@ def best(algorithm, **extra):
 
 
 def test_a_tie_for_best_is_a_tie_not_a_win():
-    result = check(three(), best("X"))
+    result = by_means(three(), best("X"))
     assert result.verdict == "partly"
     assert "holds in 1 of 2 rows, tied in 1" in result.evidence
     assert "a at 1: tied best with Z" in result.evidence
     # a tie inside a named group is the group's win
-    assert check(three(), best(["X", "Z"])).verdict == "reproduced"
-    result = check(three(), best("Y"))
+    assert by_means(three(), best(["X", "Z"])).verdict == "reproduced"
+    result = by_means(three(), best("Y"))
     assert result.verdict == "not reproduced" and result.failing == 2
 
 
 def test_better_counts_each_rival_and_row_and_ties_apart():
     claim = {"text": "t", "source": "s", "kind": "better", "metric": "cost_total",
              "algorithm": "X", "than": ["Y", "Z"]}  # fmt: skip
-    result = check(three(), claim)
+    result = by_means(three(), claim)
     # X < Y on a and b, X < Z on b, X = Z on a
     assert result.verdict == "partly"
     assert "holds in 3 of 4 comparisons, tied in 1" in result.evidence
@@ -184,16 +191,16 @@ def test_better_counts_each_rival_and_row_and_ties_apart():
 def test_rates_are_better_when_higher():
     recall = three().rename(columns={"cost_total": "recall"})
     claim = best("Z", metric="recall")  # recall means: a Y 4 best; b Z 6 best
-    assert "holds in 1 of 2 rows" in check(recall, claim).evidence
+    assert "holds in 1 of 2 rows" in by_means(recall, claim).evidence
 
 
 def test_bounds_and_most_rows():
     claim = {"text": "t", "source": "s", "kind": "at_most", "metric": "cost_total",
              "algorithms": ["X", "Z"], "value": 2.0}  # fmt: skip
-    result = check(three(), claim)  # X 2, 1 hold; Z 2 holds, 6 fails
+    result = by_means(three(), claim)  # X 2, 1 hold; Z 2 holds, 6 fails
     assert result.verdict == "partly" and "3 of 4 cases" in result.evidence
-    assert check(three(), {**claim, "holds_on": "most"}).verdict == "reproduced"
-    assert check(three(), {**claim, "value": 0.5}).verdict == "not reproduced"
+    assert by_means(three(), {**claim, "holds_on": "most"}).verdict == "reproduced"
+    assert by_means(three(), {**claim, "value": 0.5}).verdict == "not reproduced"
 
 
 def test_rows_never_run_make_the_verdict_incomplete():
@@ -202,13 +209,15 @@ def test_rows_never_run_make_the_verdict_incomplete():
     results = cells({"p": {"X": 1.0, "Y": 2.0}}, metric="cost_total")
     claim = {"text": "t", "source": "s", "kind": "best", "metric": "cost_total",
              "algorithm": "X", "among": ["X", "Y"]}  # fmt: skip
-    result = check(results, claim, study_rows)
+    result = by_means(results, claim, study_rows)
     assert result.verdict == "incomplete (1 of 5 rows)"
     assert "missing: q at 1, r at 1, s at 1, t at 1" in result.evidence
     assert (result.rows_expected, result.rows_present) == (5, 1)
     # without the study's rows, the results' own rows are the claim's rows
-    assert check(results, claim).verdict == "reproduced"
-    assert check(results, {**claim, "datasets": ["q"]}, study_rows).verdict == "not run"
+    assert by_means(results, claim).verdict == "reproduced"
+    assert (
+        by_means(results, {**claim, "datasets": ["q"]}, study_rows).verdict == "not run"
+    )
 
 
 def test_a_missing_cell_is_reported_not_a_crash():
@@ -223,6 +232,113 @@ def test_a_missing_cell_is_reported_not_a_crash():
         result = check(results, claim)
         assert result.verdict == "not run" or result.verdict.startswith("incomplete")
         assert "Z on b at 1" in result.evidence
+
+
+# ---------------------------------------------------------------- paired rows
+
+
+def noisy(mean, shift=0.0, sd=0.015, n=15, seed=0):
+    """``n`` split values around ``mean``: one noise draw per seed, plus ``shift``."""
+    rng = np.random.default_rng(seed)
+    return list(mean + shift + rng.normal(0, sd, n))
+
+
+def better(algorithm, than, metric="auc"):
+    return {"text": "t", "source": "s", "kind": "better", "metric": metric,
+            "algorithm": algorithm, "than": than}  # fmt: skip
+
+
+def test_a_paired_test_tie_band_turns_a_raw_mean_win_inside_the_noise_into_a_tie():
+    # issue 26: 0.981 vs 0.979 with fold SDs of about 0.015 (independent noise
+    # per algorithm over 15 matched splits) is a win by the means, a tie by the
+    # paired test at 0.05
+    a = noisy(0.981, seed=1)
+    b = noisy(0.979, seed=2)
+    a = list(np.asarray(a) - np.mean(a) + 0.981)  # the row means exactly
+    b = list(np.asarray(b) - np.mean(b) + 0.979)
+    results = cells({"d0": {"A": a, "B": b}}, metric="auc")
+    p = stats.ttest_rel(a, b).pvalue
+    assert p > 0.05  # the premise: inside the noise
+    assert by_means(results, better("A", ["B"])).verdict == "reproduced"
+    result = check(results, better("A", ["B"]))
+    assert result.verdict == "partly" and result.failing == 0
+    assert "holds in 0 of 1 rows, tied in 1" in result.evidence
+    assert f"p = {p:.2g}" in result.evidence
+    # the same noise with a clear lead is a win; a clear deficit a loss
+    results = cells({"d0": {"A": list(np.asarray(b) + 0.03), "B": b},
+                     "d1": {"A": list(np.asarray(b) - 0.03), "B": b}},
+                    metric="auc")  # fmt: skip
+    result = check(results, better("A", ["B"]))
+    assert "holds in 1 of 2 rows" in result.evidence and result.failing == 1
+    # a lower-is-better metric wins when lower
+    costs = cells({"d0": {"A": list(np.asarray(b) - 0.03), "B": b}},
+                  metric="cost_total")  # fmt: skip
+    assert check(costs, better("A", ["B"], "cost_total")).verdict == "reproduced"
+
+
+def test_paired_best_needs_a_significant_lead_over_every_rival():
+    base = np.asarray(noisy(0.8, seed=3, sd=0.03))
+    jitter = np.asarray(noisy(0.0, seed=4, sd=0.002))
+    values = {
+        # X clearly above Y and Z: a win
+        "w": {"X": list(base + 0.05 + jitter), "Y": list(base), "Z": list(base - 0.1)},
+        # X's mean leads Y's by 0.001, inside the noise: a tie
+        "t": {"X": list(base + 0.001 + jitter), "Y": list(base), "Z": list(base - 0.1)},
+        # Y clearly above X: a loss, though X beats Z
+        "l": {"X": list(base + jitter), "Y": list(base + 0.05), "Z": list(base - 0.1)},
+    }
+    results = cells(values, metric="auc")
+    claim = {"text": "t", "source": "s", "kind": "best", "metric": "auc",
+             "algorithm": "X", "among": ["X", "Y", "Z"]}  # fmt: skip
+    result = check(results, claim)
+    assert "holds in 1 of 3 rows, tied in 1" in result.evidence
+    assert result.failing == 1 and result.verdict == "partly"
+    assert "t at 1: X not significantly better than Y" in result.evidence
+    assert "l at 1: X significantly worse than Y" in result.evidence
+    # by the means, X's 0.001 lead is a win
+    assert "holds in 2 of 3 rows" in by_means(results, claim).evidence
+    # a group: its member of best mean is tested against the others
+    grouped = check(results, {**claim, "algorithm": ["X", "Y"]})
+    assert "holds in 3 of 3 rows" in grouped.evidence
+
+
+def close(value):
+    return {"text": "t", "source": "s", "kind": "close", "metric": "auc",
+            "algorithm": "A", "than": ["B"], "value": value}  # fmt: skip
+
+
+def test_close_holds_when_the_interval_of_the_difference_lies_within_the_margin():
+    b = np.asarray(noisy(0.8, seed=5, sd=0.03))
+    d = np.asarray(noisy(0.0, seed=6, sd=0.01))
+    values = {
+        "near": {"A": list(b + 0.002 + d), "B": list(b)},
+        "far": {"A": list(b + 0.08 + d), "B": list(b)},
+        "vague": {"A": list(b + 0.025 + d), "B": list(b)},
+    }
+    results = cells(values, metric="auc")
+    low, high = {}, {}
+    for row, shift in (("near", 0.002), ("far", 0.08), ("vague", 0.025)):
+        diff = shift + d
+        half = stats.t.ppf(0.975, diff.size - 1) * diff.std(ddof=1) / np.sqrt(diff.size)
+        low[row], high[row] = diff.mean() - half, diff.mean() + half
+    margin = 0.03
+    # the premises: near's interval inside the margin, far's beyond, vague's across
+    assert -margin < low["near"] and high["near"] < margin
+    assert low["far"] > margin
+    assert low["vague"] < margin < high["vague"]
+    result = check(results, close(margin))
+    assert "holds in 1 of 3 rows (within 0.03), undecided in 1" in result.evidence
+    assert result.failing == 1 and result.verdict == "partly"
+    assert "far at 1: apart" in result.evidence
+    assert "vague at 1: undecided" in result.evidence
+    # by the means: |0.025| <= 0.03 holds, |0.08| does not
+    assert "holds in 2 of 3 rows" in by_means(results, close(margin)).evidence
+
+
+def test_close_claims_are_validated():
+    validate_claims([close(0.03)], "s")
+    with pytest.raises(ValueError, match="needs the keys.*value"):
+        validate_claims([{k: v for k, v in close(0.03).items() if k != "value"}], "s")
 
 
 # ---------------------------------------------------------------- win/tie/loss
@@ -303,7 +419,8 @@ def test_every_claim_is_what_the_papers_own_rows_say(name):
     # the numbers must indeed contradict it).
     study = load_study(name)
     results = paper_results(study)
-    checked = check_claims(results, study.claims, study.claim_rows)
+    # the paper prints means, no splits: its rows are compared by their means
+    checked = check_claims(results, study.claims, study.claim_rows, paired=False)
     met = 0
     for claim, result in zip(study.claims, checked, strict=True):
         supported = result.verdict in ("reproduced", "not run") or (

@@ -10,7 +10,13 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from costsense.experiments import Boundary, ReportFiles, ReportSpec, write_report
+from costsense.experiments import (
+    Boundary,
+    ReportFiles,
+    ReportSpec,
+    check_claims,
+    write_report,
+)
 from costsense.experiments._report._blocks import (
     Cell,
     Heading,
@@ -709,3 +715,35 @@ def test_constant_fits_counts_the_one_class_models_per_algorithm():
     every = "predicts one class in 6 of 6 fits"
     assert _constant_fits(data, "d2", "10") == dict.fromkeys(ALGS, every)
     assert _constant_fits(results, "d1", "5") == {}  # no diagnostics column
+
+
+def test_the_papers_own_sets_are_marked_and_tallied_apart(tmp_path):
+    # ref's cost is boost's - 10 (+ noise) on d1 (a win on both rows), the same
+    # up to a symmetric difference on d2 at 5 (a tie), + 10 on d2 at 10 (a loss)
+    results = _results()
+    claim = {"text": "ref costs less than boost", "source": "s", "kind": "better",
+             "metric": "cost_total", "algorithm": "ref", "than": ["boost"]}  # fmt: skip
+    (checked,) = check_claims(results, [claim], like_for_like=["d1"])
+    assert checked.evidence.startswith("holds in 2 of 4 rows, tied in 1")
+    assert checked.like_for_like.startswith("d1 at 5, d1 at 10: holds in 2 of 2 rows")
+    spec = ReportSpec(
+        title="Marked",
+        metrics=["cost_total", "recall"],
+        claims=[checked],
+        paper_datasets=["d1"],
+    )
+    md = write_report(results, tmp_path, spec).markdown.read_text(encoding="utf-8")
+    for metric in ("cost_total", "recall"):
+        rows = _md_table(md, f"### {metric}")[1:-1]  # without the mean rank row
+        assert sorted(r[0] for r in rows) == sorted(
+            ["d1 (paper's set)"] * 2 + ["d2"] * 2
+        )
+    claims = _md_table(md, "## The paper's claims")
+    assert claims[0][4] == "like for like"
+    assert claims[1][4] == checked.like_for_like
+    assert "like-for-like" in md
+    # without paper_datasets: no mark, no column
+    plain = write_report(
+        results, tmp_path / "plain", ReportSpec(title="P", metrics=["cost_total"])
+    ).markdown.read_text(encoding="utf-8")
+    assert "paper's set" not in plain

@@ -10,6 +10,7 @@ from costsense.experiments._stats import (
     corrected_paired_t_test,
     describe,
     mean_ranks,
+    paired_interval,
     paired_t_test,
     wilcoxon_test,
     win_tie_loss,
@@ -344,3 +345,21 @@ def test_mean_ranks_put_nan_last():
     np.testing.assert_allclose(
         mean_ranks(means, lower_is_better=False), [2.0, 2.5, 1.5]
     )
+
+
+def test_paired_interval_is_the_t_interval_the_paired_test_inverts():
+    rng = np.random.default_rng(7)
+    for shift in (0.0, 0.3, 1.0):
+        a = rng.normal(size=12)
+        b = a - shift + rng.normal(scale=0.5, size=12)
+        d = a - b
+        mean, low, high = paired_interval(a, b, alpha=0.05)
+        expected = stats.t.interval(
+            0.95, d.size - 1, loc=d.mean(), scale=d.std(ddof=1) / np.sqrt(d.size)
+        )
+        assert mean == pytest.approx(d.mean())
+        assert (low, high) == pytest.approx(expected)
+        # zero lies outside the interval exactly when the test rejects
+        assert (low > 0 or high < 0) == paired_t_test(a, b, alpha=0.05).significant
+    # equal differences leave no spread: the point interval
+    assert paired_interval([1.0, 2.0, 3.0], [0.5, 1.5, 2.5]) == (0.5, 0.5, 0.5)

@@ -174,3 +174,46 @@ def test_check_keel_name_reads_no_data_and_agrees_with_load_keel():
         check_keel_name("piam")
     with pytest.raises(ValueError, match="Did you mean 'pima'"):
         load_keel("piam")
+
+
+def test_paper_datasets_are_study_datasets_and_only_change_the_report():
+    base = {"name": "p", "method": "plain"}
+    s = study(base, datasets=["gaussian", "pima"])
+    marked = study(base, datasets=["gaussian", "pima"], paper_datasets=["pima"])
+    assert marked.paper_datasets == ("pima",)
+    assert marked.to_dict()["paper_datasets"] == ["pima"]
+    assert marked.fingerprint() == s.fingerprint()
+    with pytest.raises(ValueError, match="paper_datasets"):
+        study(base, datasets=["gaussian", "pima"], paper_datasets=["haberman"])
+    # a quick run keeps the full study's like-for-like sets
+    quick = study(
+        base,
+        datasets=["gaussian", "pima"],
+        paper_datasets=["pima"],
+        quick={"datasets": ["gaussian"]},
+    )
+    assert quick.paper_datasets == ("pima",)
+
+
+def test_the_forest_study_runs_both_split_rules_and_marks_ionosphere():
+    s = load_study("forest")
+    assert s.paper_datasets == ("ionosphere",)
+    rules = {}
+    for algorithm in s.algorithms:
+        model = built(algorithm, s)
+        params = model.get_params()
+        key = next((k for k in params if k.endswith("min_impurity_decrease")), None)
+        if key is not None:
+            rules[algorithm.name] = params[key]
+    # paper 004's rule for its forests, ours (positive gain) for the variants
+    assert rules == {
+        "CBRF": None,
+        "Gini-scores": None,
+        "G-CSRF": None,
+        "PD-CSRF": None,
+        "G-CSRF (positive gain)": 0.0,
+        "PD-CSRF (positive gain)": 0.0,
+        # scikit-learn's and imbalanced-learn's forests keep their own default
+        "RandomForest": 0.0,
+        "BalancedRandomForest": 0.0,
+    }

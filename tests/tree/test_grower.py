@@ -195,3 +195,134 @@ def test_random_features_per_split_depend_on_the_seed_only():
     assert not np.array_equal(grown[0].tree_.feature, grown[2].tree_.feature)
     # every feature is used somewhere: the draws are not stuck on a few
     assert set(grown[0].tree_.feature[grown[0].tree_.feature >= 0]) == set(range(6))
+
+
+# ------------------------------------------------- the best-candidate rule (None)
+
+
+def _leaf_rows(tree, X):
+    """Training rows of each leaf, by routing X through the tree."""
+    leaves = tree.apply(X)
+    return {leaf: np.flatnonzero(leaves == leaf) for leaf in np.unique(leaves)}
+
+
+def _root_gain(tree):
+    w, i = tree.weighted_n_node_samples, tree.impurity
+    left, right = tree.children_left[0], tree.children_right[0]
+    return w[0] * i[0] - w[left] * i[left] - w[right] * i[right]
+
+
+def test_best_candidate_rule_splits_where_every_split_loses():
+    """Paper 004's rule: the root of the all-losing arrangement is split anyway.
+
+    The same 23 samples as above, where every threshold's pairwise gain is
+    negative (brute force): with ``min_impurity_decrease=None`` the root takes the
+    threshold of largest (negative) gain, and growth goes on until the leaves are
+    single classes.
+    """
+    y = np.array([int(c) for c in "10101" * 4 + "111"])
+    X = np.arange(float(y.size)).reshape(-1, 1)
+    cost = np.array([[0.0, 1.0], [5.0, 0.0]])
+    scores = task_scores(cost[y])
+    n = y.size
+    parent = n * impurity("pairwise", scores)
+    gains = np.array(
+        [
+            parent
+            - k * impurity("pairwise", scores[:k])
+            - (n - k) * impurity("pairwise", scores[k:])
+            for k in range(1, n)
+        ]
+    )
+    assert gains.max() < 0
+    best_k = int(np.argmax(gains)) + 1  # rows 0 .. best_k - 1 go left
+    tree = (
+        CostSensitiveTreeClassifier(
+            criterion="pairwise", cost=cost, min_impurity_decrease=None
+        )
+        .fit(X, y)
+        .tree_
+    )
+    assert tree.n_leaves > 1
+    assert tree.threshold[0] == pytest.approx(best_k - 0.5)
+    assert _root_gain(tree) == pytest.approx(gains.max())
+    for rows in _leaf_rows(tree, X).values():
+        assert np.unique(y[rows]).size == 1  # every leaf is a single class
+
+
+@pytest.mark.parametrize("splitter", ["exact", "hist"])
+def test_best_candidate_rule_makes_zero_gain_splits_until_leaves_are_pure(splitter):
+    """XOR: the root's best gain is 0; paper 004's rule splits it, ours does not."""
+    X, y = _xor()
+    positive = CostSensitiveTreeClassifier(splitter=splitter).fit(X, y)
+    assert positive.tree_.node_count == 1
+    best = CostSensitiveTreeClassifier(
+        splitter=splitter, min_impurity_decrease=None
+    ).fit(X, y)
+    assert _root_gain(best.tree_) == pytest.approx(0.0, abs=1e-12)
+    assert best.tree_.n_leaves == 4  # the four corners, each one class
+    assert_array_equal(best.predict(X), y)
+
+
+def test_best_candidate_rule_still_stops_at_depth_size_and_identical_labels():
+    y = np.array([int(c) for c in "10101" * 4 + "111"])
+    X = np.arange(float(y.size)).reshape(-1, 1)
+    common = {"criterion": "pairwise", "cost": 5, "min_impurity_decrease": None}
+    assert CostSensitiveTreeClassifier(max_depth=2, **common).fit(X, y).get_depth() == 2
+    tree = CostSensitiveTreeClassifier(min_samples_leaf=4, **common).fit(X, y).tree_
+    assert tree.n_node_samples[tree.children_left < 0].min() >= 4
+    tree = CostSensitiveTreeClassifier(min_samples_split=10, **common).fit(X, y).tree_
+    assert tree.n_node_samples[tree.children_left >= 0].min() >= 10
+    # a node of identical label vectors is a leaf: the five negatives (1, 0.8)
+    # would otherwise be split on, at zero gain
+    labels = np.zeros(6, dtype=int)
+    labels[0] = 1
+    tiny = CostSensitiveTreeClassifier(**common).fit(X[:6], labels)
+    assert tiny.tree_.n_leaves == 2
+
+
+def test_a_node_whose_features_are_constant_is_a_leaf_under_either_rule():
+    X = np.zeros((10, 2))
+    y = np.array([0, 1] * 5)
+    tree = CostSensitiveTreeClassifier(min_impurity_decrease=None).fit(X, y)
+    assert tree.tree_.node_count == 1
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy", "cs_gini"])
+def test_rules_agree_on_one_hot_labels_where_every_best_gain_is_positive(criterion):
+    """Gini (and entropy, and cs_gini, which is Gini on one-hot labels).
+
+    On continuous features without ties, the positive-gain tree ends with pure
+    leaves only, so it never stopped for a non-positive gain (the premise,
+    checked); the best-candidate rule then grows the same tree, node for node.
+    """
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(300, 5))
+    y = ((X[:, 0] + 0.5 * X[:, 1] + rng.normal(scale=0.8, size=300)) > 0.6).astype(int)
+    positive = CostSensitiveTreeClassifier(criterion=criterion).fit(X, y)
+    best = CostSensitiveTreeClassifier(
+        criterion=criterion, min_impurity_decrease=None
+    ).fit(X, y)
+    tree = positive.tree_
+    assert tree.n_leaves > 20
+    for rows in _leaf_rows(tree, X).values():
+        assert np.unique(y[rows]).size == 1  # premise: every leaf pure
+    _assert_same_tree(tree, best.tree_)
+
+
+def test_forest_rules_agree_for_gini_where_every_best_gain_is_positive():
+    """The forest's trees (histograms, two random features per node) likewise."""
+    from costsense.tree import CostSensitiveForestClassifier
+
+    rng = np.random.RandomState(1)
+    X = rng.normal(size=(200, 6))
+    y = ((X[:, 0] - X[:, 2] + rng.normal(scale=0.7, size=200)) > 0).astype(int)
+    common = {"n_estimators": 5, "max_features": 2, "bootstrap": False}
+    positive = CostSensitiveForestClassifier(random_state=0, **common).fit(X, y)
+    best = CostSensitiveForestClassifier(
+        random_state=0, min_impurity_decrease=None, **common
+    ).fit(X, y)
+    for ours, theirs in zip(positive.estimators_, best.estimators_, strict=True):
+        for rows in _leaf_rows(ours.tree_, X).values():
+            assert np.unique(y[rows]).size == 1  # premise: every leaf pure
+        _assert_same_tree(ours.tree_, theirs.tree_)

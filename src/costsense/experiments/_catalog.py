@@ -162,7 +162,8 @@ _SPECS = (
               row_costs=False),
     ModelSpec("csldm", "CS-LDM (paper 002)"),
     # forests (paper 004)
-    ModelSpec("cbrf", "class-balanced random forest, Gini (paper 004's baseline)",
+    ModelSpec("cbrf", "CBRF, classification-based random forest: Gini on the "
+              "labels, a vote, no costs (paper 004's baseline)",
               cost_sensitive=False, multiclass=True, row_costs=False),
     ModelSpec("gini-scores", "Gini forest deciding by the leaves' costs (paper 004)",
               multiclass=True),

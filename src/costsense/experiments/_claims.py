@@ -9,13 +9,23 @@ setting; values are means over repeats and folds unless the kind says otherwise.
 Kinds and what "reproduced" means:
 
 ``best`` (``algorithm``, ``among``)
-    On a row, the best mean among ``among`` belongs to ``algorithm`` alone;
-    ``algorithm`` may be a list ("AsyB or AsyBL has the lowest cost"), and a tie
-    inside the list is still a win. A tie with an algorithm outside it is a tie,
-    not a win.
+    On a row, ``algorithm`` is better than every other of ``among``: its win is
+    a row where the two-sided paired t-test at level ``alpha`` over the splits
+    (matched by repeat and fold) finds it better than each of them; a row where
+    one of them is significantly better is a loss; any other row is a tie (a
+    lead of the means inside the noise is not a win). ``algorithm`` may be a
+    list ("AsyB or AsyBL has the lowest cost"): its member of best mean is
+    tested against the algorithms outside the list.
 ``better`` (``algorithm``, ``than``)
-    On a row, ``algorithm``'s mean is strictly better than each of ``than``
-    (one comparison per row and rival; equal means are ties).
+    On a row, ``algorithm`` is better than each of ``than``: one paired t-test
+    per row and rival, as for ``best``; a win when it finds ``algorithm``
+    better, a loss when it finds it worse, a tie otherwise.
+``close`` (``algorithm``, ``than``, ``value``)
+    On a row, ``algorithm``'s mean is within ``value`` of each of ``than`` (in
+    the metric's unit): it holds when the ``1 - alpha`` t confidence interval of
+    the mean paired difference lies inside ``[-value, value]`` (closeness is
+    shown, an equivalence test), fails when it lies wholly outside (a
+    difference beyond ``value`` is shown), and is undecided (a tie) otherwise.
 ``at_least`` / ``at_most`` (``algorithms``, ``value``)
     On a row, each of ``algorithms`` has a mean >= / <= ``value``.
 ``mean_change`` (``algorithm``, ``baseline``, ``value``)
@@ -37,8 +47,13 @@ Kinds and what "reproduced" means:
     claimed losses against every rival, "not reproduced" when fewer wins and
     more losses against every rival, "partly" otherwise.
 
-The row kinds (``best``, ``better``, ``at_least``, ``at_most``) count rows (or
-row x rival comparisons) where the statement holds, ties, and fails. With
+The row kinds (``best``, ``better``, ``close``, ``at_least``, ``at_most``) count
+rows (or row x rival comparisons) where the statement holds, ties, and fails.
+``best``, ``better`` and ``close`` compare the splits as above; with
+``paired=False`` (:func:`check_claims`) they compare the means instead, for
+results without splits such as a paper's printed means: ``best`` and
+``better`` count a strictly better mean as a win and equal means as a tie,
+``close`` holds when the means differ by at most ``value``. With
 ``holds_on = "every"`` (default) the claim is "reproduced" when it holds on
 every one, with ``holds_on = "most"`` (the paper says "often", "generally") on
 more than half; "not reproduced" when it holds on none; otherwise "partly".
@@ -65,7 +80,7 @@ import pandas as pd
 from costsense.experiments._diagnostics import degenerate_reasons
 from costsense.experiments._evaluate import LOWER_IS_BETTER
 from costsense.experiments._labels import cost_label, cost_order, sort_rows
-from costsense.experiments._stats import paired_t_test
+from costsense.experiments._stats import paired_interval, paired_t_test
 
 __all__ = ["ClaimCheck", "check_claims", "validate_claims"]
 
@@ -73,6 +88,7 @@ _COMMON = {"text", "source", "kind", "metric"}
 _KINDS = {
     "best": {"algorithm", "among"},
     "better": {"algorithm", "than"},
+    "close": {"algorithm", "than", "value"},
     "at_least": {"algorithms", "value"},
     "at_most": {"algorithms", "value"},
     "mean_change": {"algorithm", "baseline", "value"},
@@ -82,6 +98,7 @@ _OPTIONAL = {"datasets", "costs", "inconsistency"}
 _KIND_OPTIONAL = {
     "best": {"holds_on"},
     "better": {"holds_on"},
+    "close": {"holds_on"},
     "at_least": {"holds_on"},
     "at_most": {"holds_on"},
     "mean_change": {"average"},
@@ -114,6 +131,9 @@ class ClaimCheck:
         The degenerate fits the verdict rests on (empty when none).
     inconsistency : str
         The claim file's note that the paper's own numbers do not support it.
+    like_for_like : str
+        The tally on the rows of the paper's own datasets (``like_for_like`` of
+        :func:`check_claims`); empty when none is given or claimed.
     """
 
     text: str
@@ -125,6 +145,7 @@ class ClaimCheck:
     failing: int = 0
     degenerate: str = ""
     inconsistency: str = ""
+    like_for_like: str = ""
 
 
 def validate_claims(
@@ -281,24 +302,77 @@ def _count_verdict(held: int, tied: int, total: int, holds_on: str) -> str:
     return "partly"
 
 
-def _tally(held: int, tied: int, failed: int, unit: str) -> str:
+def _tally(held: int, tied: int, failed: int, unit: str, tie: str = "tied") -> str:
     total = held + tied + failed
     text = f"holds in {held} of {total} {unit}"
     if tied:
-        text += f", tied in {tied}"
+        text += f", {tie} in {tied}"
     return text
 
 
-# ------------------------------------------------------------------ kinds
+@dataclass(frozen=True)
+class _Compare:
+    """How a row claim compares two algorithms: by paired test, or by means."""
+
+    metric: str
+    lower: bool  # the metric is better when lower
+    alpha: float
+    paired: bool
 
 
-def _check_best(r: _Rows, claim: dict[str, Any], sign: float) -> dict[str, Any]:
+def _matched(r: _Rows, a: str, b: str, row: Any, metric: str) -> pd.DataFrame:
+    """Split values of ``a`` and ``b`` on a row, matched by (repeat, fold)."""
+    ours = _split_values(r, a, row, metric)
+    theirs = _split_values(r, b, row, metric)
+    return pd.concat([ours, theirs], axis=1, join="inner").dropna()
+
+
+def _test(r: _Rows, a: str, b: str, row: Any, how: _Compare) -> tuple[int, str]:
+    """Paired t-test of ``a`` against ``b`` on a row: (+1, 0 or -1, p-value text).
+
+    Fewer than two matched splits cannot be tested: a tie.
+    """
+    pairs = _matched(r, a, b, row, how.metric)
+    if len(pairs) < 2:
+        return 0, f"{len(pairs)} matched split(s), no test"
+    test = paired_t_test(pairs.iloc[:, 0], pairs.iloc[:, 1], alpha=how.alpha)
+    return test.outcome(how.lower), f"p = {test.pvalue:.2g}"
+
+
+def _check_best(r: _Rows, claim: dict[str, Any], how: _Compare) -> dict[str, Any]:
     group = claim["algorithm"]
     group = [group] if isinstance(group, str) else list(group)
+    sign = 1.0 if how.lower else -1.0  # compare sign * value: smaller is better
     held = tied = failed = 0
     notes = []
     for row, values in r.means[claim["among"]].iterrows():
         scores = sign * values
+        if how.paired:
+            ours = min(group, key=lambda a: scores[a])
+            tests = {
+                rival: _test(r, ours, rival, row, how)
+                for rival in claim["among"]
+                if rival not in group
+            }
+            worse = [a for a, (k, _) in tests.items() if k < 0]
+            level = [a for a, (k, _) in tests.items() if k == 0]
+            if worse:
+                failed += 1
+                notes.append(
+                    f"{_row_name(row)}: {ours} significantly worse than "
+                    + ", ".join(f"{a} ({values[a]:.4g} vs {values[ours]:.4g}, "
+                                f"{tests[a][1]})" for a in worse)
+                )  # fmt: skip
+            elif level:
+                tied += 1
+                notes.append(
+                    f"{_row_name(row)}: {ours} not significantly better than "
+                    + ", ".join(f"{a} ({values[ours]:.4g} vs {values[a]:.4g}, "
+                                f"{tests[a][1]})" for a in level)
+                )  # fmt: skip
+            else:
+                held += 1
+            continue
         top = scores.min()
         winners = {a for a, s in scores.items() if np.isclose(s, top, rtol=1e-12)}
         if winners <= set(group):
@@ -309,8 +383,8 @@ def _check_best(r: _Rows, claim: dict[str, Any], sign: float) -> dict[str, Any]:
             notes.append(f"{_row_name(row)}: tied best with {others}")
         else:
             failed += 1
-            ours = min(scores[a] for a in group)
-            rank = int((scores < ours).sum()) + 1
+            best_ours = min(scores[a] for a in group)
+            rank = int((scores < best_ours).sum()) + 1
             notes.append(
                 f"{_row_name(row)}: rank {rank} of {len(scores)}, best "
                 f"{', '.join(sorted(winners))}"
@@ -324,28 +398,72 @@ def _check_best(r: _Rows, claim: dict[str, Any], sign: float) -> dict[str, Any]:
     }
 
 
-def _check_better(r: _Rows, claim: dict[str, Any], sign: float) -> dict[str, Any]:
+def _check_better(r: _Rows, claim: dict[str, Any], how: _Compare) -> dict[str, Any]:
     name = claim["algorithm"]
+    sign = 1.0 if how.lower else -1.0
     held = tied = failed = 0
     notes = []
     for row, values in r.means.iterrows():
         for rival in claim["than"]:
-            ours, theirs = sign * values[name], sign * values[rival]
-            if np.isclose(ours, theirs, rtol=1e-12):
-                tied += 1
-                notes.append(
-                    f"{_row_name(row)}: tie with {rival} ({values[rival]:.4g})"
+            means = f"{name} {values[name]:.4g} vs {rival} {values[rival]:.4g}"
+            if how.paired:
+                outcome, p = _test(r, name, rival, row, how)
+                means += f", {p}"
+            else:
+                ours, theirs = sign * values[name], sign * values[rival]
+                outcome = (
+                    0
+                    if np.isclose(ours, theirs, rtol=1e-12)
+                    else (1 if ours < theirs else -1)
                 )
-            elif ours < theirs:
+            if outcome > 0:
                 held += 1
+            elif outcome == 0:
+                tied += 1
+                notes.append(f"{_row_name(row)}: tie ({means})")
             else:
                 failed += 1
-                notes.append(
-                    f"{_row_name(row)}: {rival} {values[rival]:.4g} vs "
-                    f"{name} {values[name]:.4g}"
-                )
+                notes.append(f"{_row_name(row)}: worse ({means})")
     unit = "comparisons" if len(claim["than"]) > 1 else "rows"
     return {"held": held, "tied": tied, "failed": failed, "unit": unit, "notes": notes}
+
+
+def _check_close(r: _Rows, claim: dict[str, Any], how: _Compare) -> dict[str, Any]:
+    name, margin = claim["algorithm"], float(claim["value"])
+    held = tied = failed = 0
+    notes = []
+    for row, values in r.means.iterrows():
+        for rival in claim["than"]:
+            if how.paired:
+                pairs = _matched(r, name, rival, row, how.metric)
+                if len(pairs) < 2:
+                    tied += 1
+                    notes.append(f"{_row_name(row)}: {len(pairs)} matched split(s)")
+                    continue
+                mean, low, high = paired_interval(
+                    pairs.iloc[:, 0], pairs.iloc[:, 1], alpha=how.alpha
+                )
+                text = f"{name} - {rival} {mean:+.3g} [{low:+.3g}, {high:+.3g}]"
+            else:
+                mean = low = high = float(values[name] - values[rival])
+                text = f"{name} - {rival} {mean:+.3g}"
+            if -margin <= low and high <= margin:
+                held += 1
+            elif low > margin or high < -margin:
+                failed += 1
+                notes.append(f"{_row_name(row)}: apart ({text})")
+            else:
+                tied += 1
+                notes.append(f"{_row_name(row)}: undecided ({text})")
+    unit = "comparisons" if len(claim["than"]) > 1 else "rows"
+    return {
+        "held": held,
+        "tied": tied,
+        "failed": failed,
+        "unit": f"{unit} (within {margin:g})",
+        "notes": notes,
+        "tie": "undecided",
+    }
 
 
 def _check_bound(r: _Rows, claim: dict[str, Any]) -> dict[str, Any]:
@@ -372,12 +490,14 @@ def _check_bound(r: _Rows, claim: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _rows_check(r: _Rows, claim: dict[str, Any], sign: float) -> tuple[str, str, int]:
+def _rows_check(r: _Rows, claim: dict[str, Any], how: _Compare) -> tuple[str, str, int]:
     kind = claim["kind"]
     if kind == "best":
-        found = _check_best(r, claim, sign)
+        found = _check_best(r, claim, how)
     elif kind == "better":
-        found = _check_better(r, claim, sign)
+        found = _check_better(r, claim, how)
+    elif kind == "close":
+        found = _check_close(r, claim, how)
     else:
         found = _check_bound(r, claim)
     held, tied, failed = found["held"], found["tied"], found["failed"]
@@ -385,7 +505,9 @@ def _rows_check(r: _Rows, claim: dict[str, Any], sign: float) -> tuple[str, str,
     verdict = r.incomplete() or _count_verdict(
         held, tied, held + tied + failed, holds_on
     )
-    evidence = _tally(held, tied, failed, found["unit"])
+    evidence = _tally(held, tied, failed, found["unit"], found.get("tie", "tied"))
+    if how.paired and kind in ("best", "better", "close"):
+        evidence += f" (paired t-test at {how.alpha:g} over the matched splits)"
     if holds_on == "most":
         evidence += " (claimed: most)"
     notes = found["notes"]
@@ -572,9 +694,10 @@ def _check(
     claim: dict[str, Any],
     rows: Sequence[tuple[str, str]],
     alpha: float,
+    paired: bool = True,
+    like_for_like: Sequence[str] = (),
 ) -> ClaimCheck:
     lower = claim["metric"] in LOWER_IS_BETTER
-    sign = 1.0 if lower else -1.0  # compare sign * value: smaller is better
     r = _rows(results, claim, rows)
     kind = claim["kind"]
     if r.present == 0:
@@ -588,7 +711,17 @@ def _check(
     elif kind == "win_tie_loss":
         verdict, evidence, failing = _win_tie_loss(r, claim, lower, alpha)
     else:
-        verdict, evidence, failing = _rows_check(r, claim, sign)
+        how = _Compare(claim["metric"], lower, alpha, paired)
+        verdict, evidence, failing = _rows_check(r, claim, how)
+    same = [d for d in like_for_like if d in claim.get("datasets", like_for_like)]
+    own = ""
+    if same and kind not in ("mean_change", "win_tie_loss"):
+        sub = _rows(results, {**claim, "datasets": same}, rows)
+        if sub.present:
+            how = _Compare(claim["metric"], lower, alpha, paired)
+            tally = _rows_check(sub, claim, how)[1].split("; ")[0]
+            rows_named = ", ".join(_row_name(row) for row in sub.means.index)
+            own = f"{rows_named}: {tally}"
     return ClaimCheck(
         text=claim["text"],
         source=claim.get("source", ""),  # stores written before sources
@@ -599,6 +732,7 @@ def _check(
         failing=failing,
         degenerate=_degenerate(r, claim),
         inconsistency=claim.get("inconsistency", ""),
+        like_for_like=own,
     )
 
 
@@ -608,6 +742,8 @@ def check_claims(
     rows: Sequence[tuple[str, str]] | None = None,
     *,
     alpha: float = 0.05,
+    paired: bool = True,
+    like_for_like: Sequence[str] = (),
 ) -> list[ClaimCheck]:
     """Check each claim against results.
 
@@ -625,6 +761,14 @@ def check_claims(
         ``results``, so a partial run cannot then be told from a full one.
     alpha : float, default=0.05
         Level of the intervals and tests.
+    paired : bool, default=True
+        Compare ``best``, ``better`` and ``close`` claims by the paired t-test
+        over the splits matched by repeat and fold (a win only where the test
+        finds one, a tie otherwise). False compares the means, for results
+        without splits (a paper's printed means).
+    like_for_like : sequence of str, default=()
+        The paper's own datasets: each row claim also gets its tally on their
+        rows alone (``ClaimCheck.like_for_like``).
 
     Returns
     -------
@@ -634,4 +778,7 @@ def check_claims(
         found = results[["dataset", "cost"]].astype(str).drop_duplicates()
         rows = sort_rows([tuple(r) for r in found.itertuples(index=False)])
     rows = [(str(d), str(c)) for d, c in rows]
-    return [_check(results, claim, rows, alpha) for claim in claims]
+    return [
+        _check(results, claim, rows, alpha, paired, list(like_for_like))
+        for claim in claims
+    ]

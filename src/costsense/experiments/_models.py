@@ -91,7 +91,11 @@ def _booster(cls: type) -> Callable[[BaseEstimator, Any, Any, int], BaseEstimato
 def _forest(criterion: str) -> Callable[[BaseEstimator, Any, Any, int], BaseEstimator]:
     def build(base: BaseEstimator, cost: Any, pos: Any, seed: int) -> BaseEstimator:
         return tree.CostSensitiveForestClassifier(
-            criterion=criterion, cost=cost, pos_label=pos, random_state=seed
+            criterion=criterion,
+            min_impurity_decrease=None,  # paper 004's split rule (see METHODS)
+            cost=cost,
+            pos_label=pos,
+            random_state=seed,
         )
 
     return build
@@ -218,12 +222,17 @@ METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
         cost=cost, pos_label=pos, cost_unit="cheaper", random_state=seed
     ),
     # forests (paper 004), 100 trees (WEKA's default; the paper gives no number);
-    # the base learner is not used. CBRF is the paper's: Gini splits on the
-    # labels and a vote of the label frequencies, costs unused; "gini-scores"
-    # keeps its splits and predicts from the leaves' mean task scores (the Bayes
+    # the base learner is not used. Every tree splits on its best candidate
+    # whatever the gain (min_impurity_decrease=None): paper 004 does not restrict
+    # its trees, which grow to the maximum depth unless a node is below the
+    # minimum size (sect. 2.2 and 4.1); min_impurity_decrease=0.0 in a study's
+    # params gives our positive-gain variant. CBRF is the paper's
+    # classification-based random forest: Gini splits on the labels and a vote
+    # of the label frequencies, costs unused, no balancing; "gini-scores" keeps
+    # its splits and predicts from the leaves' mean task scores (the Bayes
     # decision per leaf), separating the leaf rule from the impurity
     "cbrf": lambda base, cost, pos, seed: tree.CostSensitiveForestClassifier(
-        criterion="gini", cost=None, random_state=seed
+        criterion="gini", min_impurity_decrease=None, cost=None, random_state=seed
     ),
     "gini-scores": _forest("gini"),
     "gcsrf": _forest("cs_gini"),

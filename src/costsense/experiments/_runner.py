@@ -859,7 +859,9 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
             study.get("claims", []),
             [tuple(row) for row in study.get("claim_rows", [])] or None,
             alpha=alpha,
+            like_for_like=study.get("paper_datasets", []),
         ),
+        paper_datasets=study.get("paper_datasets", []),
         banner=_partial_banner(study, len(results)),
         paper_features=study.get("paper_features", {}),
         noise_columns={

@@ -22,6 +22,7 @@ __all__ = [
     "corrected_paired_t_test",
     "describe",
     "mean_ranks",
+    "paired_interval",
     "paired_t_test",
     "wilcoxon_test",
     "win_tie_loss",
@@ -245,6 +246,43 @@ def paired_t_test(a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05) -> PairedT
     result = stats.ttest_rel(np.asarray(a, float), np.asarray(b, float))
     pvalue = float(result.pvalue)
     return PairedTest(float(result.statistic), pvalue, pvalue < alpha, float(d.mean()))
+
+
+def paired_interval(
+    a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05
+) -> tuple[float, float, float]:
+    """Return the mean paired difference and its two-sided t confidence interval.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_pairs,)
+        Paired samples. At least 2 pairs, no NaN.
+    alpha : float, default=0.05
+        One minus the interval's level.
+
+    Returns
+    -------
+    mean, low, high : float
+        ``mean(d)`` with ``d = a - b`` and ``mean(d) -/+ t_{1 - alpha/2, J - 1}
+        sqrt(var(d) / J)`` (``J`` pairs, ``var`` with ``ddof=1``): the interval
+        whose complement :func:`paired_t_test` rejects at level ``alpha``.
+        Differences equal to rounding give the point interval ``(d, d, d)``.
+
+    Examples
+    --------
+    >>> mean, low, high = paired_interval([3.0, 4.0, 5.0, 7.0], [1.0, 2.0, 4.0, 4.0])
+    >>> mean, round(low, 4), round(high, 4)
+    (2.0, 0.7008, 3.2992)
+    """
+    d = _differences(a, b)
+    mean = float(d.mean())
+    constant, _ = _constant(d, a, b)
+    if constant:
+        return mean, mean, mean
+    half = float(stats.t.ppf(1 - alpha / 2, df=d.size - 1)) * math.sqrt(
+        float(np.var(d, ddof=1)) / d.size
+    )
+    return mean, mean - half, mean + half
 
 
 def corrected_paired_t_test(

@@ -97,6 +97,7 @@ STUDY_KEYS = (
     "derived",
     "files",
     "paper_features",
+    "paper_datasets",
 )
 #: The keys of a ``[[paper]]`` row.
 PAPER_KEYS = ("dataset", "cost", "algorithm", "metric", "value")
@@ -219,6 +220,10 @@ class Study:
     paper_features : dict of str to list of int
         The paper's features left after feature selection, per dataset
         (1-based), shown beside ours in the report.
+    paper_datasets : tuple of str
+        The datasets the paper itself reports (others stand in for sets we
+        cannot get): their rows are the like-for-like ones, marked in the
+        report's tables and tallied apart in its claims.
     """
 
     name: str
@@ -241,6 +246,7 @@ class Study:
     claim_rows: tuple[tuple[str, str], ...] = ()
     derived: dict[str, dict[str, Any]] = field(default_factory=dict)
     paper_features: dict[str, list[int]] = field(default_factory=dict)
+    paper_datasets: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-data form (what the results store records)."""
@@ -273,6 +279,7 @@ class Study:
             "claim_rows": [list(row) for row in self.claim_rows],
             "derived": {name: dict(recipe) for name, recipe in self.derived.items()},
             "paper_features": {d: list(f) for d, f in self.paper_features.items()},
+            "paper_datasets": list(self.paper_datasets),
             "dataset_costs": {
                 d: [list(c) if isinstance(c, tuple) else c for c in costs]
                 for d, costs in self.dataset_costs.items()
@@ -284,6 +291,7 @@ class Study:
         data = self.to_dict()
         report_only: tuple[str, ...] = ("title", "notes", "paper_notes", "metrics")
         report_only += ("reference", "paper", "claims", "paper_features")
+        report_only += ("paper_datasets",)
         for key in (*report_only, "ratio_to", "quick", "claim_rows"):
             data.pop(key)
         if data["derived"]:
@@ -548,6 +556,14 @@ def study_from_dict(
         for f in paper_features.values()
     ):
         _fail(source, "paper_features maps datasets to lists of feature numbers >= 1")
+    paper_datasets = data.get("paper_datasets", [])
+    study_sets = {d for d, _ in claim_rows}
+    if not isinstance(paper_datasets, list) or not set(paper_datasets) <= study_sets:
+        _fail(
+            source,
+            "paper_datasets lists the study's datasets that the paper itself "
+            f"reports; got {paper_datasets!r}",
+        )
     return Study(
         name=str(data["name"]),
         title=str(data.get("title", data["name"])),
@@ -571,6 +587,7 @@ def study_from_dict(
         claim_rows=claim_rows,
         derived=derived,
         paper_features={str(d): list(f) for d, f in paper_features.items()},
+        paper_datasets=tuple(str(d) for d in paper_datasets),
     )
 
 

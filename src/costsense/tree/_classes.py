@@ -144,6 +144,9 @@ class Tree:
     def feature_importances(self, n_features: int) -> FloatArray:
         """Total weighted gain ``G`` of the splits on each feature, normalised to 1.
 
+        A split of negative gain (the best-candidate rule,
+        ``min_impurity_decrease=None``) counts as 0.
+
         Parameters
         ----------
         n_features : int
@@ -159,7 +162,8 @@ class Tree:
         for node in np.flatnonzero(self.children_left >= 0):
             left, right = self.children_left[node], self.children_right[node]
             gain = weighted[node] - weighted[left] - weighted[right]
-            importances[self.feature[node]] += gain
+            # a split of negative gain (min_impurity_decrease=None) adds nothing
+            importances[self.feature[node]] += max(gain, 0.0)
         total = importances.sum()
         return importances / total if total > 0 else importances
 
@@ -296,6 +300,7 @@ def _grow_tree(
 ) -> Tree:
     """Grow one tree on prepared data with per-row weights."""
     max_depth = params["max_depth"]
+    decrease = params["min_impurity_decrease"]
     result = grow(
         data.X,
         data.codes,
@@ -312,7 +317,8 @@ def _grow_tree(
         np.iinfo(np.int32).max if max_depth is None else int(max_depth),
         int(params["min_samples_split"]),
         int(params["min_samples_leaf"]),
-        float(params["min_impurity_decrease"]),
+        0.0 if decrease is None else float(decrease),
+        decrease is None,
         int(params["max_features"]),
         int(seed),
     )
@@ -325,7 +331,7 @@ _TREE_CONSTRAINTS: dict[str, Any] = {
     "max_depth": [Interval(Integral, 1, None, closed="left"), None],
     "min_samples_split": [Interval(Integral, 2, None, closed="left")],
     "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
-    "min_impurity_decrease": [Interval(Real, 0, None, closed="left")],
+    "min_impurity_decrease": [Interval(Real, 0, None, closed="left"), None],
     "max_features": [
         Interval(Integral, 1, None, closed="left"),
         Interval(Real, 0, 1, closed="right"),
@@ -353,11 +359,16 @@ _TREE_PARAMETERS = """\
         Fewest training rows a node needs to be split.
     min_samples_leaf : int, default=1
         Fewest training rows each child of a split must keep.
-    min_impurity_decrease : float, default=0.0
-        A split must decrease the weighted impurity ``(W_P I_P - W_L I_L - W_R
-        I_R) / W_root`` by at least this (scikit-learn's definition). Whatever its
-        value, a split is made only if this decrease is strictly positive (see
-        Notes).
+    min_impurity_decrease : float or None, default=0.0
+        The split rule. A number: a split must decrease the weighted impurity
+        ``(W_P I_P - W_L I_L - W_R I_R) / W_root`` by at least this
+        (scikit-learn's definition), and whatever the number, the decrease must
+        be strictly positive. None: paper 004's rule, the best candidate split
+        is made whatever its gain, even a negative one; a node is a leaf only
+        when its labels are identical, it is ``max_depth`` deep, it is too small
+        to split (``min_samples_split``, ``min_samples_leaf``) or every feature
+        is constant in it. Use None for the pairwise-difference impurity with
+        cost-mapped scores, where every split of a node can lose (see Notes).
     max_features : int, float, {"sqrt", "log2"} or None, default=%(max_features)s
         Features evaluated at each split: a number, a fraction of the features,
         ``sqrt(n_features)``, ``log2(n_features)``, or all (None). With fewer than
@@ -402,8 +413,9 @@ _CLASSIFIER_ATTRIBUTES = """\
         issued said it."""
 
 _TREE_ADVICE = (
-    "try a deeper tree (max_depth=None), smaller min_samples_leaf, "
-    "min_samples_split or min_impurity_decrease, another criterion "
+    "try a deeper tree (max_depth=None), smaller min_samples_leaf or "
+    "min_samples_split, min_impurity_decrease=None (paper 004's rule: split on "
+    "the best candidate whatever its gain), another criterion "
     "('pairwise' or 'cs_gini' split on the costs), or a smaller cost"
 )
 
@@ -544,11 +556,20 @@ Notes
     + d_{j->i})``; *erratum*: eq. (10) prints ``d_{i->i}``, identically zero, in
     place of Mac Aodha & Brostow's ``d_{j->i}``).
     A split maximises the weighted gain ``G = W_P I_P - W_L I_L - W_R I_R``
-    (eq. 4 with weights). A node splits only on a strictly positive gain
-    (``G > 1e-12 W_P``, above rounding): with cost-mapped scores the pairwise
-    impurity is not concave in the class mix (``C1 / C2 = 5``: a pure negative
-    node has 0.08, one positive in six 0.17), so a node all of whose splits
-    lose stays a leaf, where scikit-learn would also make a zero-gain split.
+    (eq. 4 with weights). With a number as ``min_impurity_decrease`` (the
+    positive-gain rule, ours) a node splits only on a strictly positive gain
+    (``G > 1e-12 W_P``, above rounding), where scikit-learn would also make a
+    zero-gain split. With None (the best-candidate rule, paper 004's: the trees
+    are not restricted, "不限制每棵决策树的生成", sect. 2.2, and grow to the
+    maximum depth unless a node is below the minimum size, "树会持续生长至最大指定
+    深度", sect. 4.1) the best split is made whatever its gain. The rules differ
+    for the pairwise impurity: with cost-mapped scores it is not concave in the
+    class mix (``C1 / C2 = 5``: a pure negative node has 0.08, one positive in
+    six 0.17), so a node all of whose splits lose stays a leaf under the
+    positive-gain rule, and a tree is often a single leaf; under paper 004's
+    rule it grows on. For the Gini index of one-hot labels (strictly concave)
+    the two rules give the same tree whenever every node's best gain is
+    positive.
     A node whose label vectors are all identical is a leaf (with ``cs_gini`` its
     impurity need not be zero). Rows of weight 0 are left out, as in
     scikit-learn."""
@@ -627,7 +648,7 @@ default="gini"
         max_depth: int | None = None,
         min_samples_split: int = 2,
         min_samples_leaf: int = 1,
-        min_impurity_decrease: float = 0.0,
+        min_impurity_decrease: float | None = 0.0,
         max_features: Any = None,
         cost: Any = None,
         pos_label: Any = None,
@@ -808,8 +829,9 @@ class CostSensitiveTreeRegressor(_SharesBins, RegressorMixin, BaseEstimator):
     The impurity of a node is the weighted variance of its targets; ``W`` times it
     is paper 004's eq. (7). Each leaf predicts the weighted mean target. With
     ``splitter="exact"`` this is scikit-learn's
-    :class:`~sklearn.tree.DecisionTreeRegressor`, except that a node is split only
-    on a strictly positive gain.
+    :class:`~sklearn.tree.DecisionTreeRegressor`, except that with a number as
+    ``min_impurity_decrease`` a node is split only on a strictly positive gain
+    (None makes zero-gain splits too, as scikit-learn does).
 
     Parameters
     ----------
@@ -866,7 +888,7 @@ class CostSensitiveTreeRegressor(_SharesBins, RegressorMixin, BaseEstimator):
         max_depth: int | None = None,
         min_samples_split: int = 2,
         min_samples_leaf: int = 1,
-        min_impurity_decrease: float = 0.0,
+        min_impurity_decrease: float | None = 0.0,
         max_features: Any = None,
         random_state: Any = None,
     ) -> None:
@@ -985,15 +1007,19 @@ class CostSensitiveForestClassifier(_ClassifierTargets):
     expected cost); ``predict_proba`` averages the leaves' class frequencies.
     Paper 004's three forests are configurations of this one:
 
-    - **CBRF** (classification-based random forest): ``criterion="gini"``, splits
-      on the labels ``argmax_c y^n_c``. Its leaf rule is the one of every
+    - **CBRF** (classification-based random forest, 基于分类的随机森林: a plain
+      random forest on the class labels, no balancing): ``criterion="gini"``,
+      splits on the labels ``argmax_c y^n_c``. Its leaf rule is the one of every
       configuration here, the largest mean *task score*: with a ``cost`` that is
       the cost-sensitive Bayes decision in each leaf. The paper's cost-blind CBRF,
       which votes with the label frequencies, is ``criterion="gini", cost=None``;
       the two differ widely in cost on imbalanced data, and most of the cost
       reduction of the cost-sensitive forests comes from this leaf rule.
     - **G-CSRF**: ``criterion="cs_gini"`` (eq. 8) with a ``cost``.
-    - **PD-CSRF**: ``criterion="pairwise"`` (eqs. 9-11) with a ``cost``.
+    - **PD-CSRF**: ``criterion="pairwise"`` (eqs. 9-11) with a ``cost`` and
+      ``min_impurity_decrease=None``: paper 004 grows its trees unrestricted, on
+      the best candidate split whatever its gain; with the default positive-gain
+      rule the pairwise impurity's trees often stop at the root (see Notes).
 
     Parameters
     ----------
@@ -1095,7 +1121,7 @@ default="gini"
         max_depth: int | None = None,
         min_samples_split: int = 2,
         min_samples_leaf: int = 1,
-        min_impurity_decrease: float = 0.0,
+        min_impurity_decrease: float | None = 0.0,
         max_features: Any = "sqrt",
         bootstrap: bool = True,
         max_samples: int | float | None = None,

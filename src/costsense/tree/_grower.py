@@ -41,15 +41,30 @@ label vectors are all identical (purity is tested on the labels, not on the
 impurity: with the cost-sensitive Gini a node of identical non-one-hot labels has a
 positive impurity, and no split can separate identical labels usefully).
 
-**Non-positive gains.** A node is split only if its best split has a strictly
-positive gain, ``G > 1e-12 * scale`` (``scale`` = ``W``, or the sum of squared
-targets for regression: rounding of mathematically zero gains stays below it), and
-``G / W_root >= min_impurity_decrease`` (scikit-learn's weighted impurity
-decrease). Otherwise the node is a leaf. This differs from scikit-learn, which also
-makes splits of zero gain. It matters for the pairwise-difference impurity: with
-cost-mapped task scores it is not concave in the class mix (with ``C1 / C2 = 5`` a
-pure negative node has ``I_pdc = 0.08``, a node with one positive in six ``0.17``),
-so every split of a node can have a negative gain, and such a node stays a leaf.
+**Split rules.** Two rules decide whether a node's best split is made:
+
+- *positive gain* (``any_gain=False``): only if its gain is strictly positive,
+  ``G > 1e-12 * scale`` (``scale`` = ``W``, or the sum of squared targets for
+  regression: rounding of mathematically zero gains stays below it), and
+  ``G / W_root >= min_impurity_decrease`` (scikit-learn's weighted impurity
+  decrease). Otherwise the node is a leaf. This differs from scikit-learn, which
+  also makes splits of zero gain.
+- *best candidate* (``any_gain=True``, paper 004's rule): whatever its gain, as
+  long as the node has a candidate split (a feature not constant in it, and a
+  threshold leaving ``min_samples_leaf`` rows on each side). Paper 004, sect. 2.2
+  and 4.1: the trees are not restricted ("不限制每棵决策树的生成") and grow to the
+  maximum depth unless a node is below the minimum size ("在未达到节点的最小样本数量
+  的情况下,树会持续生长至最大指定深度"). The best split is still the one of largest
+  gain.
+
+The rules differ for the pairwise-difference impurity: with cost-mapped task scores
+it is not concave in the class mix (with ``C1 / C2 = 5`` a pure negative node has
+``I_pdc = 0.08``, a node with one positive in six ``0.17``), so every split of a
+node can have a negative gain; under the positive-gain rule such a node stays a
+leaf, and a forest of such trees is often a constant model. For a strictly concave
+impurity (Gini on one-hot labels), a node's best gain is positive unless no split
+changes the class mix, and the two rules give the same tree when every best gain
+is positive.
 
 With ``max_features < n_features`` the features are visited in a random order
 (numba's generator, seeded per tree) until ``max_features`` features that are not
@@ -408,6 +423,7 @@ def grow(
     min_samples_split: int,
     min_samples_leaf: int,
     min_impurity_decrease: float,
+    any_gain: bool,
     max_features: int,
     seed: int,
 ) -> tuple[
@@ -450,7 +466,10 @@ def grow(
     max_depth, min_samples_split, min_samples_leaf : int
         Stopping rules.
     min_impurity_decrease : float
-        Least ``G / W_root`` of a split.
+        Least ``G / W_root`` of a split (positive-gain rule only).
+    any_gain : bool
+        Split on the best candidate whatever its gain (paper 004's rule) instead
+        of on a strictly positive gain only.
     max_features : int
         Non-constant features to evaluate per node.
     seed : int
@@ -678,9 +697,10 @@ def grow(
                 break
 
         scale = node_stats[1] if code == SQUARED_ERROR else w_node
-        if (
-            best_feature < 0
-            or not best_gain > GAIN_TOLERANCE * scale
+        if best_feature < 0:
+            continue
+        if not any_gain and (
+            not best_gain > GAIN_TOLERANCE * scale
             or best_gain / total_weight < min_impurity_decrease
         ):
             continue

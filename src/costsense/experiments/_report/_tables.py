@@ -139,6 +139,7 @@ def results_table(
     rows: Sequence[tuple[str, str]],
     algorithms: Sequence[str],
     lower: bool,
+    marked: Collection[str] = (),
 ) -> Table:
     """Build the mean (std) table of one metric, best per row in bold.
 
@@ -152,6 +153,9 @@ def results_table(
         Column labels.
     lower : bool
         Whether lower is better.
+    marked : collection of str, default=()
+        Datasets the paper itself reports: their name is followed by
+        "(paper's set)", the like-for-like rows.
 
     Returns
     -------
@@ -162,7 +166,7 @@ def results_table(
     best = best_mask(summary.means, lower_is_better=lower)
     body = []
     for i, (ds, cost) in enumerate(rows):
-        cells = [Cell(ds), Cell(cost)]
+        cells = [Cell(f"{ds} (paper's set)" if ds in marked else ds), Cell(cost)]
         for j in range(summary.means.shape[1]):
             mean, std = summary.means[i, j], summary.stds[i, j]
             text = "n/a" if np.isnan(mean) else f"{fmt(mean, d)} ({fmt(std, d)})"
