@@ -29,7 +29,12 @@ def test_a_cluster_gives_the_predictions_of_one_machine(cluster, tmp_path, monke
     frame = pd.read_csv(write_csv(tmp_path / "new.csv", n=2_000, seed=5,
                                   categorical=True))  # fmt: skip
     frame.insert(0, "ref", [f"{i:05d}" for i in range(len(frame))])
+    # an amount written for people ("1,234.50"), read as numbers on every worker
+    frame["amount"] = [f"{a:,.2f}" for a in (np.abs(frame["f1"]) * 3_000)]
     frame.to_csv(tmp_path / "new.csv", index=False)
+    pd.read_csv(train).assign(
+        amount=lambda t: [f"{a:,.2f}" for a in np.abs(t["f1"]) * 3_000]
+    ).to_csv(train, index=False)
     model = tmp_path / "m.skops"
     assert cli.main(["fit", "--csv", str(train), "--target", "label", "--cost", "5",
                      "--model", "minimum-cost", "--out", str(model)]) == 0  # fmt: skip

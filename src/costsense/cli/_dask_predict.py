@@ -66,6 +66,12 @@ def dask_chunks(args: argparse.Namespace, scorer: Scorer) -> Iterator[Any]:
                     f"{error} (row numbers counted within partition {index + 1} of "
                     f"{len(futures)}, which starts at row {first_row + 1})"
                 ) from None
+            except ValueError as error:  # pandas: text in a column read as numbers
+                raise UsageError(
+                    f"--csv {args.csv}: partition {index + 1} of {len(futures)} "
+                    f"cannot be read with the model's column types ({error}); a "
+                    "column the model reads as numbers holds text there"
+                ) from None
             future.release()
             lines["row"] += first_row
             first_row += lines.shape[0]
@@ -84,8 +90,9 @@ def _dask_frame(args: argparse.Namespace, scorer: Scorer) -> Any:
     """Open the input as a dask DataFrame, one partition per part or block.
 
     A CSV's columns are read with the types the model was trained on (numbers
-    for numeric features, text for the rest), so that no partition's guess of a
-    type differs from another's.
+    for numeric features, text for the rest and for numbers the training file
+    wrote with separators, which the scorer reads), so that no partition's guess
+    of a type differs from another's.
     """
     import dask.dataframe as dd
 
@@ -94,8 +101,10 @@ def _dask_frame(args: argparse.Namespace, scorer: Scorer) -> Any:
         return dd.read_parquet(files)
     sep, header = csv_layout(files[0], args)
     columns = scorer.metadata["columns"]
+    written = scorer.metadata.get("number_marks", {})  # "1,234.50": read by Scorer
     types: dict[str, Any] = dict.fromkeys(header, object)
-    types.update({c: "float64" for c, kind in columns.items() if kind == "numeric"})
+    types.update({c: "float64" for c, kind in columns.items()
+                  if kind == "numeric" and c not in written})  # fmt: skip
     return dd.read_csv(
         files,
         sep=sep,
