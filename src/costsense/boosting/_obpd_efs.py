@@ -72,9 +72,10 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         Laplace smoothing of the discrete naive Bayes, in rows.
     feature_selection : bool, default=True
         EFSBoost's per-round feature selection (equation 14).
-    feature_update : {"weighted", "literal"}, default="weighted"
-        Weigh each misclassified row's term of equation 14 by its boosting weight,
-        or not (:class:`EFSBoostClassifier`).
+    feature_update : {"literal", "weighted"}, default="literal"
+        Equation 14 as printed (each misclassified row's term added unweighted),
+        or, as our deviation from the paper, each term multiplied by the row's
+        boosting weight (:class:`EFSBoostClassifier`).
     feature_score : {"density", "log_ratio"}, default="density"
         Equation 14's difference of probabilities (as printed) or of
         log-likelihoods.
@@ -169,7 +170,7 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         n_bins: int = 10,
         alpha: float = 1.0,
         feature_selection: bool = True,
-        feature_update: str = "weighted",
+        feature_update: str = "literal",
         feature_score: str = "density",
         on_weak_round: str = "stop",
         categorical_features: Any = None,
