@@ -38,9 +38,10 @@ Choices the paper leaves open, as parameters:
   prints them: every misclassified row counts alike, whatever its boosting weight,
   so a few rounds' errors can drop most features (the README's user guide measures
   how many remain); with ``sample_weight``, a row of starting weight ``w`` counts
-  as ``w`` rows (integer weights are repeated rows, as everywhere else). ``"weighted"`` is our deviation, not the paper's: each row's
-  term is multiplied by its boosting weight in the round, so the terms of a round
-  sum to at most the round's weighted error and features leave more slowly.
+  as ``w`` rows (integer weights are repeated rows, as everywhere else).
+  ``"weighted"`` is our deviation, not the paper's: each row's term is multiplied
+  by its boosting weight in the round, so the terms of a round sum to at most the
+  round's weighted error and features leave more slowly.
 - ``feature_score="density"`` (default) is equation 14 as printed, the difference
   of the probabilities ``P(x_nm | y_n) - P(x_nm | p_n)``: with the paper's counting
   naive Bayes these are the bins' probabilities (unitless); with the Gaussian one,
