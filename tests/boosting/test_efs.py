@@ -297,3 +297,40 @@ def test_first_round_feature_weights_with_the_counting_naive_bayes(
         expected[m] += terms.sum() * weight
     np.testing.assert_allclose(model.feature_weights_, expected, rtol=1e-10)
     np.testing.assert_array_equal(model.support_, expected >= 0)
+
+
+def test_categorical_columns_reach_every_rounds_counting_naive_bayes():
+    # without feature selection EFSBoost is AdaBoost.M1 over the counting naive
+    # Bayes, here with column 2 counted as categories (codes 0, 5, 9)
+    X, y = _data(11, d=4)
+    codes = np.array([0.0, 5.0, 9.0])[np.digitize(X[:, 2], [-0.5, 0.5])]
+    X = np.column_stack([X[:, :2], codes, X[:, 3]])
+    ours = EFSBoostClassifier(
+        n_estimators=10, feature_selection=False, categorical_features=[2]
+    ).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        theirs = SklearnAdaBoost(
+            DiscreteNaiveBayesClassifier(
+                weights_as="proportions", categorical_features=[2]
+            ),
+            n_estimators=10,
+        ).fit(X, y)
+    kept = len(ours.estimators_)
+    np.testing.assert_allclose(
+        2 * ours.estimator_weights_, theirs.estimator_weights_[:kept]
+    )
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    np.testing.assert_array_equal(ours.estimators_[0].categories_[2], [0.0, 5.0, 9.0])
+
+
+def test_a_categorical_column_keeps_its_place_in_a_shrunken_subset():
+    # once features leave, the round's naive Bayes sees a subset: the categorical
+    # mask is restricted to it, so the codes column is still the categorical one
+    X, y = _data(12, d=5)
+    codes = (X[:, 4] > 0).astype(float) * 4.0
+    X = np.column_stack([X[:, :4], codes])
+    model = EFSBoostClassifier(n_estimators=20, categorical_features=[4]).fit(X, y)
+    assert any(len(subset) < 5 for subset in model.feature_subsets_)
+    for learner, subset in zip(model.estimators_, model.feature_subsets_, strict=True):
+        np.testing.assert_array_equal(learner.categorical_, subset == 4)

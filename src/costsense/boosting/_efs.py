@@ -73,7 +73,10 @@ from sklearn.naive_bayes import GaussianNB
 
 from costsense._base import ClassifierBase, inner_fits, refuse_fit_params
 from costsense.boosting._engine import _PERFECT_ALPHA
-from costsense.naive_bayes import DiscreteNaiveBayesClassifier
+from costsense.naive_bayes import (
+    DiscreteNaiveBayesClassifier,
+    categorical_feature_mask,
+)
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 
 FloatArray = NDArray[np.float64]
@@ -182,6 +185,13 @@ class EFSBoostClassifier(ClassifierBase):
         What a round with weighted error >= 1/2 does.
     var_smoothing : float, default=1e-9
         GaussianNB's variance smoothing (``naive_bayes="gaussian"``).
+    categorical_features : array-like of int or bool, default=None
+        Columns holding category codes (column indices or a boolean mask), given
+        to the counting naive Bayes as categories (one probability per value,
+        equation 8 without bins) in every round, restricted to the round's
+        subset. Gaussian naive Bayes has no categories: with
+        ``naive_bayes="gaussian"`` the codes are read as numbers. None: every
+        column is binned.
 
     Attributes
     ----------
@@ -250,6 +260,7 @@ class EFSBoostClassifier(ClassifierBase):
         "feature_score": [StrOptions({"log_ratio", "density"})],
         "on_weak_round": [StrOptions({"stop", "reset"})],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "categorical_features": ["array-like", None],
     }
     _degenerate_advice = EFS_ADVICE
 
@@ -265,6 +276,7 @@ class EFSBoostClassifier(ClassifierBase):
         feature_score: str = "density",
         on_weak_round: str = "stop",
         var_smoothing: float = 1e-9,
+        categorical_features: ArrayLike | None = None,
     ) -> None:
         self.n_estimators = n_estimators
         self.naive_bayes = naive_bayes
@@ -275,11 +287,19 @@ class EFSBoostClassifier(ClassifierBase):
         self.feature_score = feature_score
         self.on_weak_round = on_weak_round
         self.var_smoothing = var_smoothing
+        self.categorical_features = categorical_features
 
-    def _weak_learner(self) -> GaussianNB | DiscreteNaiveBayesClassifier:
+    def _weak_learner(
+        self, categorical: NDArray[np.bool_]
+    ) -> GaussianNB | DiscreteNaiveBayesClassifier:
+        """Return the round's naive Bayes (``categorical``: the subset's mask)."""
         if self.naive_bayes == "gaussian":
             return GaussianNB(var_smoothing=self.var_smoothing)
-        return DiscreteNaiveBayesClassifier(n_bins=self.n_bins, alpha=self.alpha)
+        return DiscreteNaiveBayesClassifier(
+            n_bins=self.n_bins,
+            alpha=self.alpha,
+            categorical_features=categorical if categorical.any() else None,
+        )
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
@@ -322,6 +342,7 @@ class EFSBoostClassifier(ClassifierBase):
         weight_scale = start.sum() if self.naive_bayes == "discrete" else 1.0
         start = start / start.sum()
         n_features = X.shape[1]
+        categorical = categorical_feature_mask(self.categorical_features, n_features)
         # the features' standard deviations under the starting weights (integer
         # weights = repeated rows), the unit of the Gaussian "density" score
         centre = start @ X
@@ -346,7 +367,7 @@ class EFSBoostClassifier(ClassifierBase):
         rows = np.arange(X.shape[0])
         for t in range(self.n_estimators):
             columns = np.flatnonzero(support)
-            model = self._weak_learner()
+            model = self._weak_learner(categorical[columns])
             with inner_fits():  # a round's naive Bayes may be constant
                 model.fit(X[:, columns], target, sample_weight=D * weight_scale)
             predicted = model.predict(X[:, columns])

@@ -82,7 +82,10 @@ class OBPDEFSBoostClassifier(ClassifierBase):
     on_weak_round : {"stop", "reset"}, default="stop"
         What a round with weighted error >= 1/2 does.
     categorical_features : array-like of int or bool, default=None
-        Categorical columns, drawn by OBPD's roulette wheel.
+        Columns holding category codes (column indices or a boolean mask): OBPD
+        draws them by roulette wheel from each class's own codes (algorithm 1,
+        step 2b), and EFSBoost's counting naive Bayes counts them as categories
+        (the Gaussian one reads them as numbers).
     random_state : int, RandomState instance or None, default=None
         Seeds OBPD's mixtures and draws (EFSBoost is deterministic).
 
@@ -215,6 +218,7 @@ class OBPDEFSBoostClassifier(ClassifierBase):
             feature_update=self.feature_update,
             feature_score=self.feature_score,
             on_weak_round=self.on_weak_round,
+            categorical_features=self.categorical_features,
         )
 
     @_fit_context(prefer_skip_nested_validation=False)
