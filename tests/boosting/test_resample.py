@@ -431,8 +431,17 @@ def test_obpd_draws_the_categorical_column_by_roulette_wheel_in_obpdboost():
 
 def test_smoteboost_with_categorical_columns_uses_smote_nc_and_smoten():
     X, y = _mixed(5)
-    mixed = SMOTEBoostClassifier(categorical_features=[3], n_estimators=2).fit(X, y)
+    X[:, 2] = (X[:, 2] > 0).astype(float)  # two columns of codes
+    FITS.clear()
+    mixed = SMOTEBoostClassifier(
+        RecordingDiscreteNB(weights_as="proportions"),
+        categorical_features=np.array([2, 3]),
+        n_estimators=2,
+    ).fit(X, y)
     assert type(mixed._sampler()).__name__ == "SMOTENC"
+    synthetic = FITS[0][0][len(y) :]
+    assert set(synthetic[:, 2]) <= {0.0, 1.0}
+    assert set(synthetic[:, 3]) <= set(X[y > 0, 3])
     codes = np.column_stack([X[:, 3], X[:, 3] % 2])
     only = SMOTEBoostClassifier(categorical_features=[0, 1], n_estimators=2)
     assert type(only.fit(codes, y)._sampler()).__name__ == "SMOTEN"

@@ -553,24 +553,28 @@ class _ResamplingBoostingClassifier(CostBoostingClassifier):
         )
         self.categorical_features = categorical_features
 
-    def _categorical(self) -> NDArray[np.intp]:
-        """Return the categorical columns' indices (in ``fit``, once validated)."""
+    def _categorical(self) -> list[int]:
+        """Return the categorical columns' indices (in ``fit``, once validated).
+
+        A list, not an array: imbalanced-learn's SMOTENC compares the value with
+        ``"auto"``, which an array of several indices cannot answer.
+        """
         mask = categorical_feature_mask(self.categorical_features, self.n_features_in_)
-        return np.flatnonzero(mask)
+        return np.flatnonzero(mask).tolist()
 
     def _base(self) -> Any:
         base = super()._base()
         columns = self._categorical()
-        if columns.size == 0 or "categorical_features" not in base.get_params():
+        if not columns or "categorical_features" not in base.get_params():
             return base
         return clone(base).set_params(categorical_features=columns)
 
     def _sampler(self) -> Any:
         columns = self._categorical()
-        if columns.size == 0:
+        if not columns:
             return super()._sampler()
         if self.sampler is None and self._default_sampler is SMOTE:
-            if columns.size == self.n_features_in_:
+            if len(columns) == self.n_features_in_:
                 return SMOTEN()
             return SMOTENC(categorical_features=columns)
         sampler = super()._sampler()
