@@ -46,7 +46,7 @@ def bare_seconds() -> float:
     """Fit and predict every cell in a loop, timing only fit + predict."""
     total = 0.0
     for cell in plan(STUDY):
-        X, y, pos = load_dataset(cell.dataset, STUDY.seed, STUDY.gaussian_samples)
+        X, y, pos, _ = load_dataset(cell.dataset, STUDY.seed, STUDY.gaussian_samples)
         train, test = _splits(STUDY, cell.dataset, y, cell.repeat)[cell.fold]
         cost = Costs.resolve(cell.cost, y, pos_label=pos)
         seed = derive_seed(STUDY.seed, "model", cell.key)

@@ -1,8 +1,14 @@
 """Oversamplers: OBPD's automatic component count and OBPDBoost against their peers.
 
 Prints, measured in one run on imbalanced ``make_classification`` problems (10 %
-minority, 20 columns, 10 informative, seed 0) with 5,000 and 20,000 minority rows
-(``--minority``):
+minority, 20 columns, 10 informative, seed 0):
+
+- first, on 25,000 x 20 (2,500 minority rows; ``--default-rows``), the
+  ``fit_resample`` time of ``OBPDSampler()`` with its defaults (Figueiredo & Jain's
+  component count, as paper 003 chooses it; ancestral draws) over
+  imbalanced-learn's ``SMOTE()`` -- target <= 5x;
+
+then, with 5,000 and 20,000 minority rows (``--minority``):
 
 - the ``fit_resample`` time of :class:`~costsense.sampling.OBPDSampler` with an
   automatic number of components: ``"aic"`` and ``"bic"`` (one EM per count over
@@ -35,7 +41,7 @@ shared with another job, OpenBLAS's threads make small matrix products up to ten
 times slower, and the peer would pay for it more than we do.
 
 Usage: ``.venv/bin/python benchmarks/sampling.py`` (8-13 minutes on 2 cores);
-``--minority 5000`` for a quicker look.
+``--minority 5000`` for a quicker look; ``--only-default`` for the first line alone.
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ from costsense.sampling import OBPDSampler, RWOSampler
 
 FEATURES, MAX_COMPONENTS, SEED = 20, 10, 0
 NAIVE_TARGET, SMOTE_TARGET, BOOST_TARGET = 1.0, 20.0, 2.0
+DEFAULT_TARGET = 5.0
 
 
 def best_of(function: Callable[[], Any], repeats: int) -> tuple[float, Any]:
@@ -89,6 +96,29 @@ def naive_search(Z: np.ndarray) -> GaussianMixture:
 
 def verdict(ratio: float, target: float) -> str:
     return "met" if ratio <= target else "MISSED"
+
+
+def bench_default(rows: int, repeats: int) -> None:
+    """Time ``OBPDSampler()`` (its defaults) against ``SMOTE()`` on one problem."""
+    X, y = make_classification(
+        n_samples=rows,
+        n_features=FEATURES,
+        n_informative=10,
+        weights=[0.9],
+        random_state=SEED,
+    )
+    smote, _ = best_of(partial(SMOTE(random_state=SEED).fit_resample, X, y), repeats)
+    sampler = OBPDSampler(random_state=SEED)
+    seconds, _ = best_of(partial(sampler.fit_resample, X, y), repeats)
+    ratio = seconds / smote
+    print()
+    print(
+        f"{rows:,} x {FEATURES} ({int((y == 1).sum()):,} minority rows): "
+        f"OBPDSampler() {seconds:.3f} s (n_components={sampler.n_components!r}, "
+        f"k={sampler.models_[1]['mixture'].n_components}), SMOTE() {smote:.3f} s, "
+        f"OBPDSampler() / SMOTE = {ratio:.2f}x"
+        f"   [<= {DEFAULT_TARGET:g}x: {verdict(ratio, DEFAULT_TARGET)}]"
+    )
 
 
 def bench(minority: int, repeats: int, boost_repeats: int) -> None:
@@ -167,6 +197,14 @@ def main() -> None:
     parser.add_argument(
         "--minority", type=int, nargs="+", default=[5_000, 20_000], help="rows"
     )
+    parser.add_argument(
+        "--default-rows", type=int, default=25_000, help="rows of the defaults' check"
+    )
+    parser.add_argument(
+        "--only-default",
+        action="store_true",
+        help="time OBPDSampler() against SMOTE() only",
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--boost-repeats", type=int, default=2)
     parser.add_argument("--threads", type=int, default=1, help="BLAS/OpenMP threads")
@@ -178,7 +216,8 @@ def main() -> None:
         f"load average at start {os.getloadavg()[0]:.2f}"
     )
     with threadpool_limits(args.threads):
-        for minority in args.minority:
+        bench_default(args.default_rows, args.repeats)
+        for minority in [] if args.only_default else args.minority:
             bench(minority, args.repeats, args.boost_repeats)
     print()
     print(f"total run {time.perf_counter() - started:.0f} s")

@@ -50,8 +50,8 @@ print("OBPD mixture components of the positive class:", mixture.n_components)
 # --------------------
 # Grey: negative rows; red: observed positive rows; black crosses: synthetic
 # positive rows. SMOTE's lie on segments between observed neighbours; OBPD's follow
-# the fitted mixture's density (here the AIC chose the number of components printed
-# above), including places no observed row occupies.
+# the fitted mixture's density (here Figueiredo & Jain's message length chose the
+# number of components printed above), including places no observed row occupies.
 fig, axes = plt.subplots(1, 2, figsize=(11, 5), sharex=True, sharey=True)
 for ax, (name, rows) in zip(axes, synthetic.items(), strict=True):
     ax.scatter(*X[y != data.pos_label].T, s=8, color="0.75", label="negative")

@@ -92,6 +92,37 @@ def test_first_round_feature_weights_are_equation_14(feature_update, feature_sco
     np.testing.assert_array_equal(model.support_, expected >= 0)
 
 
+def test_the_default_feature_update_is_equation_14_as_printed_by_hand():
+    # Nine rows, two binary features (one bin per value), Laplace alpha = 1 and
+    # round 1's uniform weights read as one row each. By hand:
+    #   class 0 (5 rows): P(x0=1 | 0) = (1+1)/(5+2) = 2/7, P(x1=0 | 0) = 5/7
+    #   class 1 (4 rows): P(x0=1 | 1) = (4+1)/(4+2) = 5/6, P(x1=0 | 1) = 1/2
+    # Row (1, 0) of class 0 scores 5/9 * 2/7 * 5/7 = 0.113 for class 0 against
+    # 4/9 * 5/6 * 1/2 = 0.185 for class 1: the one misclassified row (error 1/9).
+    # Equation 14, unweighted: x0 gets 2/7 - 5/6 = -23/42, x1 gets 5/7 - 1/2 = 9/42.
+    X = np.array(
+        [[0, 0], [0, 0], [0, 1], [1, 0], [0, 0], [1, 1], [1, 1], [1, 0], [1, 0]],
+        dtype=float,
+    )
+    y = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1])
+    default = EFSBoostClassifier(n_estimators=1).fit(X, y)
+    printed = np.array([1 / 2 - 23 / 42, 1 / 2 + 9 / 42])  # [-1/21, 5/7]
+    np.testing.assert_allclose(default.feature_weights_, printed, rtol=1e-12)
+    np.testing.assert_allclose(default.estimator_errors_, [1 / 9])
+    # the negative weight drops x0 after round 1; the weighted update (our
+    # deviation) scales the terms by the row's weight 1/9 and keeps it
+    np.testing.assert_array_equal(default.support_, [False, True])
+    np.testing.assert_array_equal(default.drop_round_, [1, -1])
+    weighted = EFSBoostClassifier(n_estimators=1, feature_update="weighted").fit(X, y)
+    np.testing.assert_allclose(
+        weighted.feature_weights_, 1 / 2 + np.array([-23, 9]) / 42 / 9, rtol=1e-12
+    )
+    assert weighted.support_.all()
+    # round 2 runs on x1 alone under the printed update
+    two = EFSBoostClassifier(n_estimators=2).fit(X, y)
+    assert [subset.tolist() for subset in two.feature_subsets_] == [[0, 1], [1]]
+
+
 def test_the_vote_is_for_the_class_the_rounds_predict():
     # the paper prints C(x) = argmax_y sum_{t: C_t(x) != y} alpha_t; it must be "="
     X, y = _data(4, classes=3, d=8)
@@ -239,12 +270,17 @@ def test_drop_round_matches_the_subsets_each_round_used():
 
 
 @pytest.mark.parametrize("feature_score", ["log_ratio", "density"])
-def test_first_round_feature_weights_with_the_counting_naive_bayes(feature_score):
+@pytest.mark.parametrize("feature_update", ["literal", "weighted"])
+def test_first_round_feature_weights_with_the_counting_naive_bayes(
+    feature_score, feature_update
+):
     """Equation 14 with equation 8's probabilities: each misclassified row adds
-    ``P(bin of x_nm | y_n) - P(bin of x_nm | p_n)`` (or their logs), weighted by
-    its boosting weight ``1/n`` in round 1."""
+    ``P(bin of x_nm | y_n) - P(bin of x_nm | p_n)`` (or their logs), unweighted as
+    printed, or weighted by its boosting weight ``1/n`` in round 1."""
     X, y = _data(4)
-    model = EFSBoostClassifier(n_estimators=1, feature_score=feature_score).fit(X, y)
+    model = EFSBoostClassifier(
+        n_estimators=1, feature_score=feature_score, feature_update=feature_update
+    ).fit(X, y)
     nb = DiscreteNaiveBayesClassifier().fit(X, y)  # round 1: uniform weights
     predicted = nb.predict(X)
     wrong = np.flatnonzero(predicted != y)
@@ -257,6 +293,44 @@ def test_first_round_feature_weights_with_the_counting_naive_bayes(feature_score
             terms = np.log(p_true) - np.log(p_pred)
         else:
             terms = p_true - p_pred
-        expected[m] += terms.sum() / len(y)
+        weight = 1.0 / len(y) if feature_update == "weighted" else 1.0
+        expected[m] += terms.sum() * weight
     np.testing.assert_allclose(model.feature_weights_, expected, rtol=1e-10)
     np.testing.assert_array_equal(model.support_, expected >= 0)
+
+
+def test_categorical_columns_reach_every_rounds_counting_naive_bayes():
+    # without feature selection EFSBoost is AdaBoost.M1 over the counting naive
+    # Bayes, here with column 2 counted as categories (codes 0, 5, 9)
+    X, y = _data(11, d=4)
+    codes = np.array([0.0, 5.0, 9.0])[np.digitize(X[:, 2], [-0.5, 0.5])]
+    X = np.column_stack([X[:, :2], codes, X[:, 3]])
+    ours = EFSBoostClassifier(
+        n_estimators=10, feature_selection=False, categorical_features=[2]
+    ).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        theirs = SklearnAdaBoost(
+            DiscreteNaiveBayesClassifier(
+                weights_as="proportions", categorical_features=[2]
+            ),
+            n_estimators=10,
+        ).fit(X, y)
+    kept = len(ours.estimators_)
+    np.testing.assert_allclose(
+        2 * ours.estimator_weights_, theirs.estimator_weights_[:kept]
+    )
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    np.testing.assert_array_equal(ours.estimators_[0].categories_[2], [0.0, 5.0, 9.0])
+
+
+def test_a_categorical_column_keeps_its_place_in_a_shrunken_subset():
+    # once features leave, the round's naive Bayes sees a subset: the categorical
+    # mask is restricted to it, so the codes column is still the categorical one
+    X, y = _data(12, d=5)
+    codes = (X[:, 4] > 0).astype(float) * 4.0
+    X = np.column_stack([X[:, :4], codes])
+    model = EFSBoostClassifier(n_estimators=20, categorical_features=[4]).fit(X, y)
+    assert any(len(subset) < 5 for subset in model.feature_subsets_)
+    for learner, subset in zip(model.estimators_, model.feature_subsets_, strict=True):
+        np.testing.assert_array_equal(learner.categorical_, subset == 4)

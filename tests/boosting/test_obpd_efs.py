@@ -85,3 +85,23 @@ def test_sample_weight_starts_efsboost_and_synthetic_rows_take_their_class_mean(
     assert not np.allclose(
         unweighted.booster_.feature_weights_, model.booster_.feature_weights_
     )
+
+
+def test_a_categorical_column_is_balanced_with_observed_codes_and_counted():
+    # OBPD draws the declared column by roulette wheel: the balanced set that
+    # EFSBoost trains on holds only codes the data has, so its counting naive
+    # Bayes's categories are exactly the observed codes (a continuous draw would
+    # add values in between)
+    X, y = _data(5)
+    rng = np.random.default_rng(5)
+    codes = rng.choice([1.0, 4.0, 6.0], size=len(y), p=[0.5, 0.3, 0.2])
+    X = np.column_stack([X[:, :5], codes])
+    model = OBPDEFSBoostClassifier(
+        sampling="ancestral", categorical_features=[5], random_state=0
+    ).fit(X, y)
+    assert model.n_synthetic_ > 0
+    first = model.booster_.estimators_[0]
+    np.testing.assert_array_equal(first.categorical_, [False] * 5 + [True])
+    np.testing.assert_array_equal(first.categories_[5], [1.0, 4.0, 6.0])
+    undeclared = OBPDEFSBoostClassifier(sampling="ancestral", random_state=0).fit(X, y)
+    assert not undeclared.booster_.estimators_[0].categorical_.any()

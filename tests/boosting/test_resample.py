@@ -18,6 +18,7 @@ from costsense.boosting import (
     RWOBoostClassifier,
     SMOTEBoostClassifier,
 )
+from costsense.naive_bayes import DiscreteNaiveBayesClassifier
 from costsense.sampling import OBPDSampler
 
 BOOSTERS = [SMOTEBoostClassifier, RWOBoostClassifier, OBPDBoostClassifier]
@@ -336,3 +337,118 @@ def test_a_redraw_of_the_wrong_size_is_refused():
     )
     with pytest.raises(ValueError, match="redraw must return"):
         booster.fit(X, y)
+
+
+# ------------------------------------------------------- categorical columns
+CODES = np.array([0.0, 3.0, 7.0, 9.0])
+
+
+class RecordingDiscreteNB(DiscreteNaiveBayesClassifier):
+    """The counting naive Bayes, recording each round's training rows."""
+
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        FITS.append((np.array(X), np.array(y), np.asarray(sample_weight).copy()))
+        return super().fit(X, y, sample_weight=sample_weight, **fit_params)
+
+
+def _mixed(seed: int = 0):
+    """Three continuous columns and a column of codes 0, 3, 7 (and 9 in class -1)."""
+    X, y = _data(seed)
+    rng = np.random.default_rng(seed)
+    codes = np.where(
+        y > 0,
+        rng.choice(CODES[:3], size=y.size, p=[0.6, 0.3, 0.1]),
+        rng.choice(CODES, size=y.size, p=[0.2, 0.3, 0.3, 0.2]),
+    )
+    return np.column_stack([X[:, :3], codes]), y
+
+
+@pytest.mark.parametrize("cls", BOOSTERS)
+def test_synthetic_categorical_codes_are_codes_the_positive_class_has(cls):
+    # the column of codes reaches the sampler declared: every synthetic row holds
+    # one of the positive class's own codes (0, 3, 7; never the negatives' 9, never
+    # a value in between), and the counting naive Bayes counts it as categories
+    X, y = _mixed(3)
+    FITS.clear()
+    model = _fast(
+        cls,
+        estimator=RecordingDiscreteNB(weights_as="proportions"),
+        categorical_features=[3],
+        n_estimators=4,
+        random_state=0,
+    ).fit(X, y)
+    n, observed = len(y), set(X[y > 0, 3])
+    assert observed == {0.0, 3.0, 7.0}
+    assert len(FITS) == len(model.estimators_) >= 2
+    for rows, labels, _ in FITS:
+        synthetic = rows[n:]
+        assert synthetic.shape[0] == model.n_synthetic_ > 0
+        assert np.all(labels[n:] == 1)
+        assert set(synthetic[:, 3]) <= observed
+        # the continuous columns are synthetic, not copies of the rows
+        assert not np.isin(synthetic[:, 0], X[:, 0]).all()
+    for learner in model.estimators_:
+        np.testing.assert_array_equal(learner.categorical_, [False, False, False, True])
+        np.testing.assert_array_equal(learner.categories_[3], CODES)
+
+
+@pytest.mark.parametrize("cls", [RWOBoostClassifier, OBPDBoostClassifier])
+def test_undeclared_codes_are_drawn_as_numbers(cls):
+    # the contrast that makes the test above able to fail: without the
+    # declaration, the samplers draw the column of codes as a continuous one
+    X, y = _mixed(3)
+    FITS.clear()
+    _fast(
+        cls,
+        estimator=RecordingDiscreteNB(weights_as="proportions"),
+        n_estimators=2,
+        random_state=0,
+    ).fit(X, y)
+    synthetic = FITS[0][0][len(y) :, 3]
+    assert not set(synthetic) <= set(CODES)
+
+
+def test_obpd_draws_the_categorical_column_by_roulette_wheel_in_obpdboost():
+    # OBPDBoost's sampler is the one given, with the declared column set on it
+    X, y = _mixed(4)
+    FITS.clear()
+    model = OBPDBoostClassifier(
+        RecordingDiscreteNB(weights_as="proportions"),
+        sampler=OBPDSampler(n_components=1),
+        categorical_features=np.array([False, False, False, True]),
+        n_estimators=3,
+        random_state=1,
+    ).fit(X, y)
+    positive = X[y > 0, 3]
+    drawn = np.concatenate([rows[len(y) :, 3] for rows, _, _ in FITS])
+    assert set(drawn) <= set(positive)
+    # a roulette wheel over the class's frequencies: code 0, the commonest of the
+    # positive class's codes, is the commonest draw
+    values, counts = np.unique(drawn, return_counts=True)
+    assert values[np.argmax(counts)] == 0.0
+    assert model.n_synthetic_ == 2 * int(np.sum(y > 0))
+
+
+def test_smoteboost_with_categorical_columns_uses_smote_nc_and_smoten():
+    X, y = _mixed(5)
+    X[:, 2] = (X[:, 2] > 0).astype(float)  # two columns of codes
+    FITS.clear()
+    mixed = SMOTEBoostClassifier(
+        RecordingDiscreteNB(weights_as="proportions"),
+        categorical_features=np.array([2, 3]),
+        n_estimators=2,
+    ).fit(X, y)
+    assert type(mixed._sampler()).__name__ == "SMOTENC"
+    synthetic = FITS[0][0][len(y) :]
+    assert set(synthetic[:, 2]) <= {0.0, 1.0}
+    assert set(synthetic[:, 3]) <= set(X[y > 0, 3])
+    codes = np.column_stack([X[:, 3], X[:, 3] % 2])
+    only = SMOTEBoostClassifier(categorical_features=[0, 1], n_estimators=2)
+    assert type(only.fit(codes, y)._sampler()).__name__ == "SMOTEN"
+
+
+def test_a_sampler_that_takes_no_categorical_columns_is_refused():
+    X, y = _mixed(6)
+    model = SMOTEBoostClassifier(sampler=SMOTE(), categorical_features=[3])
+    with pytest.raises(TypeError, match="SMOTENC"):
+        model.fit(X, y)

@@ -15,7 +15,7 @@ from costsense.experiments._derived import check_recipe, load_derived
 def test_dropping_a_categorical_column_removes_all_its_one_hot_columns():
     plain = load_keel("german")
     categories = sum(name.startswith("x0=") for name in plain.feature_names)
-    X, y, pos = load_derived("german1", {"from": "german", "drop": ["x0"]}, 0)
+    X, y, pos, _ = load_derived("german1", {"from": "german", "drop": ["x0"]}, 0)
     assert categories == 4  # checking-account status A11..A14
     assert X.shape == (plain.X.shape[0], plain.X.shape[1] - categories)
     kept = [i for i, n in enumerate(plain.feature_names) if not n.startswith("x0=")]
@@ -23,12 +23,34 @@ def test_dropping_a_categorical_column_removes_all_its_one_hot_columns():
     assert pos == plain.pos_label
 
 
+def test_ordinal_codes_keep_one_column_per_keel_column_and_name_the_categorical():
+    # german1 as codes: KEEL's 20 columns less x0, the categorical ones named by
+    # index (KEEL's mask shifted by the dropped column), one-hot's mask empty
+    plain = load_keel("german", encoding="ordinal")
+    X, _, _, codes = load_derived(
+        "german1", {"from": "german", "drop": ["x0"]}, 0, encoding="ordinal"
+    )
+    np.testing.assert_array_equal(X, plain.X[:, 1:])
+    np.testing.assert_array_equal(codes, np.flatnonzero(plain.categorical[1:]))
+    assert codes.size == int(plain.categorical.sum()) - 1  # x0 was categorical
+    for column in codes:  # codes 0 .. k-1
+        values = np.unique(X[:, column])
+        np.testing.assert_array_equal(values, np.arange(values.size))
+    *_, none = load_derived("german1", {"from": "german", "drop": ["x0"]}, 0)
+    assert none.size == 0
+    # appended noise is continuous
+    *_, ionosphere = load_derived(
+        "ionosphere2", {"from": "ionosphere", "append_uniform": 1}, 0, "ordinal"
+    )
+    assert ionosphere.size == 0
+
+
 def test_appended_noise_is_uniform_and_fixed_by_the_study_seed_and_name():
     plain = load_keel("ionosphere")
     recipe = {"from": "ionosphere", "append_uniform": 1}
-    X, _, _ = load_derived("ionosphere2", recipe, 0)
-    again, _, _ = load_derived("ionosphere2", recipe, 0)
-    other, _, _ = load_derived("ionosphere2", recipe, 1)
+    X, _, _, _ = load_derived("ionosphere2", recipe, 0)
+    again, _, _, _ = load_derived("ionosphere2", recipe, 0)
+    other, _, _, _ = load_derived("ionosphere2", recipe, 1)
     np.testing.assert_array_equal(X[:, :-1], plain.X)
     noise = X[:, -1]
     assert 0.0 <= noise.min() and noise.max() < 1.0
@@ -40,7 +62,7 @@ def test_appended_noise_is_uniform_and_fixed_by_the_study_seed_and_name():
 
 
 def test_one_class_against_the_rest():
-    X, y, pos = load_derived(
+    X, y, pos, _ = load_derived(
         "letter-e", {"from": "letter", "collection": "balanced", "positive": "E"}, 0
     )
     original = np.asarray(load_keel("letter").y)

@@ -103,3 +103,22 @@ def test_feature_selection_is_recorded_from_the_fitted_booster():
     assert found["n_features_kept"] == len(found["features_kept"])
     assert found["drop_round"] == booster.drop_round_.tolist()
     assert len(found["drop_round"]) == X.shape[1]
+
+
+@pytest.mark.parametrize("update", ["literal", "weighted"])
+def test_the_update_of_equation_14_is_recorded_beside_the_drop_rounds(update):
+    from sklearn.datasets import make_classification
+
+    from costsense.boosting import EFSBoostClassifier, OBPDEFSBoostClassifier
+
+    X, y = make_classification(
+        n_samples=200, n_features=6, weights=[0.8], random_state=1
+    )
+    for model in (
+        EFSBoostClassifier(n_estimators=5, feature_update=update),
+        OBPDEFSBoostClassifier(
+            n_estimators=5, sampling="ancestral", feature_update=update, random_state=0
+        ),
+    ):
+        model.fit(X, y)
+        assert fit_diagnostics(model, model.predict(X))["feature_update"] == update

@@ -467,6 +467,8 @@ def _selection_results():
         {"features_kept": [0], "drop_round": [-1, 1, 1, 2, 5]},
         {"features_kept": [0, 2, 3], "drop_round": [-1, 3, -1, -1, -1]},
     ]
+    for d in fits:
+        d["feature_update"] = "literal"
     rows = [
         {"algorithm": "EFS", "dataset": "iono2", "cost": "1", "diagnostics": d}
         for d in fits
@@ -497,6 +499,20 @@ def test_features_kept_table_counts_the_fits_and_shows_the_paper():
     assert text[3] == "2 (1-5)"  # dropped by rounds 1, 2, 5; kept once
     assert text[4] == "2 of 4"  # rounds 1 and 2 are before round 4
     assert text[5] == "1 of 4"
+    assert text[6] == "printed (unweighted)"  # the update that dropped it
+
+
+def test_the_noise_table_names_each_update_and_older_stores_say_not_recorded():
+    from costsense.experiments._report._features import feature_blocks
+
+    results = _selection_results()
+    results.loc[0, "diagnostics"]["feature_update"] = "weighted"
+    del results.loc[1, "diagnostics"]["feature_update"]
+    blocks = feature_blocks(results, ["EFS"], {}, {"iono2": 1})
+    (noise_row,) = [b for b in blocks if hasattr(b, "rows")][1].rows
+    assert noise_row[6].text == (
+        "not recorded, printed (unweighted), weighted (our deviation)"
+    )
 
 
 def test_no_feature_section_without_feature_selection():

@@ -152,9 +152,15 @@ def test_a_cells_definition_changes_with_what_determines_it_only():
         study(base, protocol={"n_splits": 2}, seed=1),
         study(base, protocol={"n_splits": 2}, gaussian_samples=100),
         study({**base, "base": "tree"}, protocol={"n_splits": 2}),
+        study(base, protocol={"n_splits": 2, "categorical": "ordinal"}),
     ]
     for other in changed:
         assert plan(other)[0].definition(other) != first.definition(s)
+
+
+def test_an_unknown_categorical_encoding_is_refused_naming_the_choices():
+    with pytest.raises(ValueError, match="protocol.categorical must be one of"):
+        study({"name": "p", "method": "plain"}, protocol={"categorical": "binary"})
 
 
 def test_an_unknown_data_set_is_refused_when_the_study_loads():

@@ -67,7 +67,7 @@ def test_the_example_as_a_file_is_the_same_study(tmp_path):
 
 def test_the_examples_derived_set_builds_as_described():
     study = study_from_dict(example())
-    X, y, pos_label = load_derived(
+    X, y, pos_label, _ = load_derived(
         "ionosphere-noisy", study.derived["ionosphere-noisy"], study.seed
     )
     # ionosphere's 33 columns, x0 dropped, two noise columns appended

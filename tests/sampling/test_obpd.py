@@ -56,7 +56,7 @@ def test_aic_takes_one_component_for_one_gaussian():
         [1.0, -2.0, 0.5], [[2, 0.8, 0], [0.8, 1, 0.3], [0, 0.3, 0.5]], 300
     )
     X, y = _imbalanced(minority)
-    sampler = OBPDSampler(random_state=0).fit(X, y)
+    sampler = OBPDSampler(n_components="aic", random_state=0).fit(X, y)
     sampler.fit_resample(X, y)
     assert sampler.models_[1]["mixture"].n_components == 1
 
@@ -66,7 +66,7 @@ def test_aic_finds_well_separated_clusters():
     centres = np.array([[0.0, 0.0], [8.0, 0.0], [0.0, 8.0]])
     minority = np.vstack([c + rng.normal(scale=0.5, size=(100, 2)) for c in centres])
     X, y = _imbalanced(minority, n_majority=800)
-    sampler = OBPDSampler(random_state=0)
+    sampler = OBPDSampler(n_components="aic", random_state=0)
     sampler.fit_resample(X, y)
     mixture = sampler.models_[1]["mixture"]
     assert mixture.n_components == 3
@@ -80,10 +80,26 @@ def test_aic_never_takes_more_components_than_the_rows_support(n_minority, n_col
     # uniform noise: AIC alone would happily fit degenerate components
     rng = np.random.default_rng(3)
     X, y = _imbalanced(rng.uniform(size=(n_minority, n_columns)), n_majority=60)
-    sampler = OBPDSampler(max_components=10, random_state=0)
+    sampler = OBPDSampler(n_components="aic", max_components=10, random_state=0)
     sampler.fit_resample(X, y)
     cap = max(1, n_minority // (n_columns + 1))
     assert sampler.models_[1]["mixture"].n_components <= cap
+
+
+def test_the_default_count_is_figueiredo_and_jains_as_in_the_paper():
+    # paper 003 chooses the components by Figueiredo & Jain: the default is that
+    # count, the same mixture as n_components="fj" with the same seed
+    rng = np.random.default_rng(2)
+    centres = np.array([[0.0, 0.0], [8.0, 0.0], [0.0, 8.0]])
+    minority = np.vstack([c + rng.normal(scale=0.5, size=(100, 2)) for c in centres])
+    X, y = _imbalanced(minority, n_majority=800)
+    assert OBPDSampler().get_params()["n_components"] == "fj"
+    default = OBPDSampler(random_state=0)
+    X_default, _ = default.fit_resample(X, y)
+    fj = OBPDSampler(n_components="fj", random_state=0)
+    X_fj, _ = fj.fit_resample(X, y)
+    np.testing.assert_array_equal(X_default, X_fj)
+    assert default.models_[1]["mixture"].n_components == 3  # the three clusters
 
 
 def test_a_fixed_number_of_components_is_used():
@@ -331,7 +347,9 @@ def test_a_million_columns_fit_and_impossible_matrices_are_refused():
     assert "2 x 1,000,000 x 1,000,000" in str(refused.value)
     assert "n_components='aic'" in str(refused.value)
     with pytest.raises(MemoryBudgetError, match="sampler='ancestral'") as refused:
-        OBPDSampler(covariance_type="diag", sampler="gibbs").fit_resample(X, y)
+        OBPDSampler(
+            n_components="aic", covariance_type="diag", sampler="gibbs"
+        ).fit_resample(X, y)
     assert "7.28 TiB" in str(refused.value)
 
 

@@ -34,10 +34,14 @@ engine; the loop below is shorter than that hook.
 
 Choices the paper leaves open, as parameters:
 
-- ``feature_update="weighted"`` (default) weighs each row's term by its boosting
-  weight in the round; ``"literal"`` adds the terms unweighted, as printed (every
-  misclassified row then counts alike, so a few rounds' errors can drop most
-  features; the README's user guide measures how many remain).
+- ``feature_update="literal"`` (default) adds the terms unweighted, as equation 14
+  prints them: every misclassified row counts alike, whatever its boosting weight,
+  so a few rounds' errors can drop most features (the README's user guide measures
+  how many remain); with ``sample_weight``, a row of starting weight ``w`` counts
+  as ``w`` rows (integer weights are repeated rows, as everywhere else).
+  ``"weighted"`` is our deviation, not the paper's: each row's term is multiplied
+  by its boosting weight in the round, so the terms of a round sum to at most the
+  round's weighted error and features leave more slowly.
 - ``feature_score="density"`` (default) is equation 14 as printed, the difference
   of the probabilities ``P(x_nm | y_n) - P(x_nm | p_n)``: with the paper's counting
   naive Bayes these are the bins' probabilities (unitless); with the Gaussian one,
@@ -69,7 +73,10 @@ from sklearn.naive_bayes import GaussianNB
 
 from costsense._base import ClassifierBase, inner_fits, refuse_fit_params
 from costsense.boosting._engine import _PERFECT_ALPHA
-from costsense.naive_bayes import DiscreteNaiveBayesClassifier
+from costsense.naive_bayes import (
+    DiscreteNaiveBayesClassifier,
+    categorical_feature_mask,
+)
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 
 FloatArray = NDArray[np.float64]
@@ -165,8 +172,11 @@ class EFSBoostClassifier(ClassifierBase):
         without ``sample_weight``).
     feature_selection : bool, default=True
         Drop features by equation 14; False is AdaBoost.M1 over naive Bayes.
-    feature_update : {"weighted", "literal"}, default="weighted"
-        Weigh each misclassified row's term by its boosting weight, or not.
+    feature_update : {"literal", "weighted"}, default="literal"
+        ``"literal"``: equation 14 as printed, each misclassified row's term
+        added unweighted. ``"weighted"`` (our deviation from the paper): each
+        term multiplied by the row's boosting weight, which drops features more
+        slowly; try it when the printed update leaves too few features.
     feature_score : {"density", "log_ratio"}, default="density"
         Equation 14's difference of probabilities (bins' probabilities, or
         densities of standardised features for the Gaussian naive Bayes), or of
@@ -175,6 +185,13 @@ class EFSBoostClassifier(ClassifierBase):
         What a round with weighted error >= 1/2 does.
     var_smoothing : float, default=1e-9
         GaussianNB's variance smoothing (``naive_bayes="gaussian"``).
+    categorical_features : array-like of int or bool, default=None
+        Columns holding category codes (column indices or a boolean mask), given
+        to the counting naive Bayes as categories (one probability per value,
+        equation 8 without bins) in every round, restricted to the round's
+        subset. Gaussian naive Bayes has no categories: with
+        ``naive_bayes="gaussian"`` the codes are read as numbers. None: every
+        column is binned.
 
     Attributes
     ----------
@@ -243,6 +260,7 @@ class EFSBoostClassifier(ClassifierBase):
         "feature_score": [StrOptions({"log_ratio", "density"})],
         "on_weak_round": [StrOptions({"stop", "reset"})],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "categorical_features": ["array-like", None],
     }
     _degenerate_advice = EFS_ADVICE
 
@@ -254,10 +272,11 @@ class EFSBoostClassifier(ClassifierBase):
         n_bins: int = 10,
         alpha: float = 1.0,
         feature_selection: bool = True,
-        feature_update: str = "weighted",
+        feature_update: str = "literal",
         feature_score: str = "density",
         on_weak_round: str = "stop",
         var_smoothing: float = 1e-9,
+        categorical_features: ArrayLike | None = None,
     ) -> None:
         self.n_estimators = n_estimators
         self.naive_bayes = naive_bayes
@@ -268,11 +287,19 @@ class EFSBoostClassifier(ClassifierBase):
         self.feature_score = feature_score
         self.on_weak_round = on_weak_round
         self.var_smoothing = var_smoothing
+        self.categorical_features = categorical_features
 
-    def _weak_learner(self) -> GaussianNB | DiscreteNaiveBayesClassifier:
+    def _weak_learner(
+        self, categorical: NDArray[np.bool_]
+    ) -> GaussianNB | DiscreteNaiveBayesClassifier:
+        """Return the round's naive Bayes (``categorical``: the subset's mask)."""
         if self.naive_bayes == "gaussian":
             return GaussianNB(var_smoothing=self.var_smoothing)
-        return DiscreteNaiveBayesClassifier(n_bins=self.n_bins, alpha=self.alpha)
+        return DiscreteNaiveBayesClassifier(
+            n_bins=self.n_bins,
+            alpha=self.alpha,
+            categorical_features=categorical if categorical.any() else None,
+        )
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
@@ -306,12 +333,16 @@ class EFSBoostClassifier(ClassifierBase):
         fit = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
         X, target = fit.X, fit.y_index
         start = np.ones(X.shape[0]) if fit.sample_weight is None else fit.sample_weight
+        # the printed update counts each misclassified row once: a row of starting
+        # weight w counts as w rows (integer weights = repeated rows)
+        row_counts = start.copy()
         # the counting naive Bayes reads weights as rows: D times the rows the
         # starting weights stand for (integer weights = repeated rows); the
         # Gaussian one is scale-free and gets D itself
         weight_scale = start.sum() if self.naive_bayes == "discrete" else 1.0
         start = start / start.sum()
         n_features = X.shape[1]
+        categorical = categorical_feature_mask(self.categorical_features, n_features)
         # the features' standard deviations under the starting weights (integer
         # weights = repeated rows), the unit of the Gaussian "density" score
         centre = start @ X
@@ -336,7 +367,7 @@ class EFSBoostClassifier(ClassifierBase):
         rows = np.arange(X.shape[0])
         for t in range(self.n_estimators):
             columns = np.flatnonzero(support)
-            model = self._weak_learner()
+            model = self._weak_learner(categorical[columns])
             with inner_fits():  # a round's naive Bayes may be constant
                 model.fit(X[:, columns], target, sample_weight=D * weight_scale)
             predicted = model.predict(X[:, columns])
@@ -373,6 +404,8 @@ class EFSBoostClassifier(ClassifierBase):
                 )
                 if self.feature_update == "weighted":
                     terms = terms * D[wrong, None]
+                else:
+                    terms = terms * row_counts[wrong, None]
                 weights[columns] += terms.sum(axis=0)
                 drop = columns[weights[columns] < 0]
                 if drop.size == columns.size:  # never the last feature

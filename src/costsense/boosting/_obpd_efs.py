@@ -72,16 +72,20 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         Laplace smoothing of the discrete naive Bayes, in rows.
     feature_selection : bool, default=True
         EFSBoost's per-round feature selection (equation 14).
-    feature_update : {"weighted", "literal"}, default="weighted"
-        Weigh each misclassified row's term of equation 14 by its boosting weight,
-        or not (:class:`EFSBoostClassifier`).
+    feature_update : {"literal", "weighted"}, default="literal"
+        Equation 14 as printed (each misclassified row's term added unweighted),
+        or, as our deviation from the paper, each term multiplied by the row's
+        boosting weight (:class:`EFSBoostClassifier`).
     feature_score : {"density", "log_ratio"}, default="density"
         Equation 14's difference of probabilities (as printed) or of
         log-likelihoods.
     on_weak_round : {"stop", "reset"}, default="stop"
         What a round with weighted error >= 1/2 does.
     categorical_features : array-like of int or bool, default=None
-        Categorical columns, drawn by OBPD's roulette wheel.
+        Columns holding category codes (column indices or a boolean mask): OBPD
+        draws them by roulette wheel from each class's own codes (algorithm 1,
+        step 2b), and EFSBoost's counting naive Bayes counts them as categories
+        (the Gaussian one reads them as numbers).
     random_state : int, RandomState instance or None, default=None
         Seeds OBPD's mixtures and draws (EFSBoost is deterministic).
 
@@ -169,7 +173,7 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         n_bins: int = 10,
         alpha: float = 1.0,
         feature_selection: bool = True,
-        feature_update: str = "weighted",
+        feature_update: str = "literal",
         feature_score: str = "density",
         on_weak_round: str = "stop",
         categorical_features: Any = None,
@@ -214,6 +218,7 @@ class OBPDEFSBoostClassifier(ClassifierBase):
             feature_update=self.feature_update,
             feature_score=self.feature_score,
             on_weak_round=self.on_weak_round,
+            categorical_features=self.categorical_features,
         )
 
     @_fit_context(prefer_skip_nested_validation=False)

@@ -10,7 +10,9 @@ copy as a ``[derived.<name>]`` table and lists ``<name>`` among its datasets::
     append_uniform = 1           # columns of U(0, 1) noise appended at the end
     note = "Table 4's Ionosphere2"
 
-Keys: ``from`` (a KEEL name), ``collection`` (``"balanced"`` or ``"imbalanced"``,
+The study's ``protocol.categorical`` says how the KEEL set's categorical columns
+are encoded (one-hot, or one column of codes each, named as KEEL's). Keys: ``from``
+(a KEEL name), ``collection`` (``"balanced"`` or ``"imbalanced"``,
 when the name is in both or to be explicit), ``drop`` (KEEL column names such as
 ``"x0"``; a categorical column's one-hot columns ``"x0=..."`` go with it),
 ``append_uniform`` (a count), ``positive`` (a class label: the set becomes that
@@ -83,9 +85,9 @@ def check_recipe(name: str, recipe: Any, source: str) -> dict[str, Any]:
 
 
 def load_derived(
-    name: str, recipe: dict[str, Any], seed: int
-) -> tuple[NDArray[np.float64], NDArray[Any], Any]:
-    """Build a derived dataset: ``(X, y, pos_label)``.
+    name: str, recipe: dict[str, Any], seed: int, encoding: str = "onehot"
+) -> tuple[NDArray[np.float64], NDArray[Any], Any, NDArray[np.intp]]:
+    """Build a derived dataset: ``(X, y, pos_label, categorical)``.
 
     Parameters
     ----------
@@ -95,14 +97,22 @@ def load_derived(
         Its validated table (:func:`check_recipe`).
     seed : int
         The study seed.
+    encoding : {"onehot", "ordinal"}, default="onehot"
+        How the KEEL set's categorical columns become numbers
+        (:func:`~costsense.datasets.load_keel`).
 
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
     y : ndarray of shape (n_samples,)
     pos_label : label
+    categorical : ndarray of int
+        The columns of category codes (``encoding="ordinal"``; none for one-hot
+        columns, which are numbers).
     """
-    bunch = load_keel(recipe["from"], collection=recipe.get("collection"))
+    bunch = load_keel(
+        recipe["from"], encoding=encoding, collection=recipe.get("collection")
+    )
     X = np.asarray(bunch.X, dtype=np.float64)
     y = np.asarray(bunch.y)
     pos_label = bunch.pos_label
@@ -118,13 +128,19 @@ def load_derived(
                 f"{column!r}; its columns are {names}."
             )
         dropped |= matches
-    X = X[:, [i for i in range(X.shape[1]) if i not in dropped]]
+    kept = [i for i in range(X.shape[1]) if i not in dropped]
+    X = X[:, kept]
+    codes = np.zeros(len(names), dtype=bool)
+    if encoding == "ordinal":  # one column per KEEL column: the mask lines up
+        codes = np.asarray(bunch.categorical, dtype=bool)
+    codes = codes[kept]
     count = int(recipe.get("append_uniform", 0))
     if count:
         # the same columns for every cell: seeded by the study and the set only
         key = zlib.crc32(f"{seed}/derived/{name}".encode())
         noise = np.random.default_rng(key).uniform(0.0, 1.0, size=(X.shape[0], count))
         X = np.hstack([X, noise])
+        codes = np.concatenate([codes, np.zeros(count, dtype=bool)])
     positive = recipe.get("positive")
     if positive is not None:
         labels = [str(v) for v in np.unique(y)]
@@ -135,4 +151,4 @@ def load_derived(
             )
         y = np.where(y.astype(str) == str(positive), str(positive), "rest")
         pos_label = str(positive)
-    return X, y, pos_label
+    return X, y, pos_label, np.flatnonzero(codes)

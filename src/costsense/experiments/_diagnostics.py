@@ -25,6 +25,9 @@ Keys (each present only when the model has the attribute):
 ``drop_round``
     The round that dropped each feature (``drop_round_``; 0: left out from the
     start, -1: kept).
+``feature_update``
+    How equation 14 updated the features' weights (EFSBoost's
+    ``feature_update``: ``"literal"``, as printed, or ``"weighted"``).
 ``constant``
     The model predicted a single class on the whole test part (always present).
 """
@@ -103,6 +106,9 @@ def fit_diagnostics(model: Any, prediction: NDArray[Any]) -> dict[str, Any]:
     drop_round = getattr(final, "drop_round_", None)
     if drop_round is not None:
         found["drop_round"] = np.asarray(drop_round).tolist()
+        update = getattr(final, "feature_update", None)
+        if isinstance(update, str):
+            found["feature_update"] = update
     found["constant"] = bool(np.unique(np.asarray(prediction)).size <= 1)
     return found
 

@@ -19,7 +19,8 @@ thousands separators are read, date-time columns become their hour, weekday, day
 and month, and text columns one indicator per category (over the whole file; a
 column of more than ``max_categories`` categories, default 50, is refused by
 name). Missing values are refused: fill or drop them first. Costs are the
-study's ``costs``, as for a KEEL set.
+study's ``costs``, as for a KEEL set; its text columns are one-hot encoded whatever the
+``protocol.categorical``.
 
 When the study loads, the file must exist, its target and dropped columns must
 be columns, and its SHA-256 is recorded with each cell, so that a resumed

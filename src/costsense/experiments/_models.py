@@ -6,11 +6,20 @@ only, followed by the cost-sensitive wrapper around the base learner. The wrappe
 last so that it sees the costs and the base learner receives ``sample_weight`` directly.
 The scaling is a parameter of :func:`make_model`: a name of :data:`SCALERS` (a
 study's ``protocol.scale``) or any transformer.
+
+Categorical columns given as codes (a study's ``protocol.categorical =
+"ordinal"``) are declared to the model by :func:`make_model`'s
+``categorical_features``: the scaling leaves them as they are
+(:class:`ScaleContinuous`), and the method gets them as its own
+``categorical_features`` (the resampling boosters, EFSBoost, OBPD-EFSBoost, which
+pass them to their sampler and naive Bayes) or, failing that, its base learner does
+(the counting naive Bayes under AdaBoost). A method that takes none reads the codes
+as numbers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,7 +50,7 @@ from costsense.rescale import (
 )
 from costsense.sampling import OBPDSampler
 
-__all__ = ["BASE_LEARNERS", "METHODS", "SCALERS", "make_model"]
+__all__ = ["BASE_LEARNERS", "METHODS", "SCALERS", "ScaleContinuous", "make_model"]
 
 #: Scalings by name, fitted on each training fold: ``"none"`` leaves the features.
 SCALERS: dict[str, Callable[[], TransformerMixin | str]] = {
@@ -270,6 +279,66 @@ METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
 }
 
 
+class ScaleContinuous(TransformerMixin, BaseEstimator):
+    """Scale the continuous columns only; categorical codes pass unchanged.
+
+    The columns keep their order (scikit-learn's ``ColumnTransformer`` would move
+    the passed-through ones to the end, and the declared indices would then name
+    other columns).
+
+    Parameters
+    ----------
+    scaler : transformer or "passthrough", default="passthrough"
+        Fitted (a clone) on the continuous columns of the training rows.
+    categorical_features : sequence of int, default=()
+        Indices of the columns left as they are.
+
+    Attributes
+    ----------
+    continuous_ : ndarray of bool of shape (n_features_in_,)
+        The columns the scaler transforms.
+    scaler_ : transformer or None
+        The fitted scaler (None with "passthrough" or no continuous column).
+    n_features_in_ : int
+        Number of columns seen in fit.
+    """
+
+    def __init__(
+        self, scaler: Any = "passthrough", categorical_features: Sequence[int] = ()
+    ) -> None:
+        self.scaler = scaler
+        self.categorical_features = categorical_features
+
+    def fit(self, X: Any, y: Any = None) -> ScaleContinuous:
+        """Fit the scaler on the continuous columns of ``X``."""
+        X = np.asarray(X, dtype=np.float64)
+        self.n_features_in_ = X.shape[1]
+        self.continuous_ = np.ones(X.shape[1], dtype=bool)
+        self.continuous_[list(self.categorical_features)] = False
+        self.scaler_ = None
+        if self.scaler != "passthrough" and self.continuous_.any():
+            self.scaler_ = clone(self.scaler).fit(X[:, self.continuous_])
+        return self
+
+    def transform(self, X: Any) -> np.ndarray:
+        """Return ``X`` with its continuous columns scaled, in the same order."""
+        X = np.array(X, dtype=np.float64)  # a copy: the input is not changed
+        if self.scaler_ is not None:
+            X[:, self.continuous_] = self.scaler_.transform(X[:, self.continuous_])
+        return X
+
+
+def _declare_categorical(model: BaseEstimator, columns: list[int]) -> None:
+    """Give ``model`` (or else its base learner) the categorical columns."""
+    params = model.get_params(deep=False)
+    if "categorical_features" in params:
+        model.set_params(categorical_features=columns)
+        return
+    base = params.get("estimator")
+    if base is not None and "categorical_features" in base.get_params(deep=False):
+        model.set_params(estimator=clone(base).set_params(categorical_features=columns))
+
+
 def make_model(
     method: str,
     *,
@@ -279,6 +348,7 @@ def make_model(
     seed: int = 0,
     scaler: str | TransformerMixin = "standard",
     prepare: TransformerMixin | None = None,
+    categorical_features: Iterable[int] = (),
 ) -> Pipeline:
     """Build a named cost-sensitive model as a pipeline ``scale -> method(base)``.
 
@@ -300,6 +370,10 @@ def make_model(
     prepare : transformer, default=None
         A step before the scaling (cloned): the column encoder and imputer of a
         table, for example.
+    categorical_features : sequence of int, default=()
+        Columns holding category codes: the scaling leaves them
+        (:class:`ScaleContinuous`), and the method, or else its base learner, gets
+        them as ``categorical_features`` when it takes that parameter.
 
     Returns
     -------
@@ -322,8 +396,13 @@ def make_model(
         scale = SCALERS[scaler]()
     else:
         scale = clone(scaler)
+    columns = [int(column) for column in categorical_features]
+    if columns:
+        scale = ScaleContinuous(scale, categorical_features=columns)
     learner = BASE_LEARNERS[base](seed)
     model = METHODS[method](learner, cost, pos_label, seed)
+    if columns:
+        _declare_categorical(model, columns)
     steps = [("scale", scale), ("model", model)]
     if prepare is not None:
         steps.insert(0, ("prepare", clone(prepare)))

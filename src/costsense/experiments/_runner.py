@@ -145,8 +145,9 @@ class Cell:
         study seed, the dataset (its derivation, the Gaussian sample size), the
         cost, the algorithm's method, base learner, parameters and grid, the
         split (k-fold's ``n_splits``, holdout's ``test_size``; not
-        ``n_repeats``, which only adds repeats), the scaling, the inner folds of
-        a grid search, the repeat and the fold.
+        ``n_repeats``, which only adds repeats), the scaling, the encoding of
+        categorical columns (when not one-hot), the inner folds of a grid
+        search, the repeat and the fold.
 
         Parameters
         ----------
@@ -160,6 +161,8 @@ class Cell:
         protocol = study.protocol
         recipe = study.derived.get(self.dataset)
         split: dict[str, Any] = {"kind": protocol.kind, "scale": protocol.scale}
+        if protocol.categorical != "onehot":  # earlier studies' cells stay valid
+            split["categorical"] = protocol.categorical
         if protocol.kind == "kfold":
             split["n_splits"] = protocol.n_splits
         else:
@@ -213,9 +216,13 @@ def plan(study: Study) -> list[Cell]:
 
 @functools.lru_cache(maxsize=16)
 def load_dataset(
-    name: str, seed: int, gaussian_samples: int, recipe: str = ""
-) -> tuple[NDArray[np.float64], NDArray[Any], Any]:
-    """Load a study dataset: ``(X, y, pos_label)``.
+    name: str,
+    seed: int,
+    gaussian_samples: int,
+    recipe: str = "",
+    encoding: str = "onehot",
+) -> tuple[NDArray[np.float64], NDArray[Any], Any, NDArray[np.intp]]:
+    """Load a study dataset: ``(X, y, pos_label, categorical)``.
 
     Parameters
     ----------
@@ -228,25 +235,32 @@ def load_dataset(
     recipe : str, default=""
         A derived dataset's table as JSON (:meth:`Study.recipe_for`); "" for a
         KEEL set or the Gaussian problem.
+    encoding : {"onehot", "ordinal"}, default="onehot"
+        How a KEEL set's categorical columns become numbers (the study's
+        ``protocol.categorical``).
 
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
     y : ndarray of shape (n_samples,)
     pos_label : label
+    categorical : ndarray of int
+        The columns of category codes (none with one-hot encoding).
     """
+    none = np.empty(0, dtype=np.intp)
     if name == "gaussian":
         X, y = make_gaussian_problem().sample(
             gaussian_samples, random_state=derive_seed(seed, "gaussian")
         )
-        return X, y, 1
+        return X, y, 1, none
     if recipe:
         table = json.loads(recipe)
-        if "sha256" in table:  # a [files.<name>] dataset
-            return load_file_dataset(name, table)
-        return load_derived(name, table, seed)
-    bunch = load_keel(name)
-    return bunch.X, np.asarray(bunch.y), bunch.pos_label
+        if "sha256" in table:  # a [files.<name>] dataset: text columns one-hot
+            return (*load_file_dataset(name, table), none)
+        return load_derived(name, table, seed, encoding=encoding)
+    bunch = load_keel(name, encoding=encoding)
+    codes = np.flatnonzero(bunch.categorical) if encoding == "ordinal" else none
+    return bunch.X, np.asarray(bunch.y), bunch.pos_label, codes
 
 
 def _splits(study: Study, dataset: str, y: NDArray[Any], repeat: int) -> list[Any]:
@@ -263,7 +277,13 @@ def _splits(study: Study, dataset: str, y: NDArray[Any], repeat: int) -> list[An
     return list(splitter.split(np.zeros((y.shape[0], 1)), y))
 
 
-def build_model(study: Study, algorithm: Algorithm, cost: Costs, seed: int) -> Any:
+def build_model(
+    study: Study,
+    algorithm: Algorithm,
+    cost: Costs,
+    seed: int,
+    categorical: Iterable[int] = (),
+) -> Any:
     """Build a cell's unfitted model: scaling, the method, an optional grid search.
 
     Parameters
@@ -276,6 +296,9 @@ def build_model(study: Study, algorithm: Algorithm, cost: Costs, seed: int) -> A
         The cell's costs (for the model and the grid search's scorer).
     seed : int
         The cell's seed.
+    categorical : sequence of int, default=()
+        The dataset's columns of category codes, declared to the model
+        (:func:`~costsense.experiments.make_model`'s ``categorical_features``).
 
     Returns
     -------
@@ -288,6 +311,7 @@ def build_model(study: Study, algorithm: Algorithm, cost: Costs, seed: int) -> A
         pos_label=cost.pos_label,
         seed=seed,
         scaler=study.protocol.scale,
+        categorical_features=categorical,
     )
     if algorithm.params:
         model.set_params(**{f"model__{k}": v for k, v in algorithm.params.items()})
@@ -424,13 +448,17 @@ def run_cell(study: Study, cell: Cell) -> dict[str, Any]:
 
 def _run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     """Fit and evaluate one cell (:func:`run_cell`, warnings not yet collected)."""
-    X, y, pos_label = load_dataset(
-        cell.dataset, study.seed, study.gaussian_samples, study.recipe_for(cell.dataset)
+    X, y, pos_label, categorical = load_dataset(
+        cell.dataset,
+        study.seed,
+        study.gaussian_samples,
+        study.recipe_for(cell.dataset),
+        study.protocol.categorical,
     )
     train, test = _splits(study, cell.dataset, y, cell.repeat)[cell.fold]
     cost = Costs.resolve(cell.cost, y, pos_label=pos_label)
     seed = derive_seed(study.seed, "model", cell.key)
-    model = build_model(study, cell.algorithm, cost, seed)
+    model = build_model(study, cell.algorithm, cost, seed, categorical)
     started = time.perf_counter()
     model.fit(X[train], y[train])
     fit_time = time.perf_counter() - started
@@ -521,8 +549,12 @@ def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | Non
         Arrays ``xx, yy, reference, X, y`` and ``pred_<algorithm>``; None when the
         dataset does not have two features.
     """
-    X, y, pos_label = load_dataset(
-        dataset, study.seed, study.gaussian_samples, study.recipe_for(dataset)
+    X, y, pos_label, categorical = load_dataset(
+        dataset,
+        study.seed,
+        study.gaussian_samples,
+        study.recipe_for(dataset),
+        study.protocol.categorical,
     )
     if X.shape[1] != 2:
         return None
@@ -551,7 +583,7 @@ def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | Non
     for algorithm in study.algorithms:
         cell = Cell(dataset, cost, algorithm, 0, 0)
         seed = derive_seed(study.seed, "model", cell.key)
-        model = build_model(study, algorithm, setting, seed)
+        model = build_model(study, algorithm, setting, seed, categorical)
         # the fit of cell (dataset, cost, algorithm, 0, 0) again: its warnings
         # are that cell's, already counted, so they are not counted twice
         with collect_warnings():

@@ -103,6 +103,7 @@ STUDY_KEYS = (
 PAPER_KEYS = ("dataset", "cost", "algorithm", "metric", "value")
 _PROTOCOLS = ("kfold", "holdout")
 _SCALES = tuple(SCALERS)
+_CATEGORICAL = ("onehot", "ordinal")
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,11 @@ class Protocol:
         Folds of the inner grid search of algorithms with a ``grid``.
     scale : {"standard", "minmax", "none"}
         Feature scaling, fitted on each training set only.
+    categorical : {"onehot", "ordinal"}
+        How a KEEL set's categorical columns reach the models: one-hot indicator
+        columns (read as numbers), or one column of codes per categorical column,
+        declared to the models that take ``categorical_features`` and left
+        unscaled.
     """
 
     kind: str = "kfold"
@@ -131,6 +137,7 @@ class Protocol:
     test_size: float = 1 / 3
     inner_splits: int = 5
     scale: str = "standard"
+    categorical: str = "onehot"
 
     @property
     def folds_per_repeat(self) -> int:
@@ -465,6 +472,12 @@ def study_from_dict(
     if protocol.scale not in _SCALES:
         _fail(
             source, f"protocol.scale must be one of {_SCALES}, got {protocol.scale!r}"
+        )
+    if protocol.categorical not in _CATEGORICAL:
+        _fail(
+            source,
+            f"protocol.categorical must be one of {_CATEGORICAL}, got "
+            f"{protocol.categorical!r}",
         )
     if protocol.n_repeats < 1 or protocol.n_splits < 2 or protocol.inner_splits < 2:
         _fail(source, "protocol needs n_repeats >= 1, n_splits >= 2, inner_splits >= 2")

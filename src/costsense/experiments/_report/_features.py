@@ -8,11 +8,14 @@ per-round feature selection record (EFSBoost, OBPD-EFSBoost; see
   over the fits), those kept in at least half of the fits, and the paper's list
   beside them (paper 003, Table 3) when the study gives it;
 - for datasets with appended noise columns (a derived set's ``append_uniform``),
-  the round that dropped each noise column: median and range over the fits, and in
-  how many fits it was dropped before round 4 (paper 003: "before round 4").
+  the round that dropped each noise column: median and range over the fits, in
+  how many fits it was dropped before round 4 (paper 003: "before round 4"), and
+  the update of equation 14 that dropped it (the round depends on it: the printed,
+  unweighted update drops features much sooner than the weighted one).
 
 Feature numbers are 1-based, as the paper prints them; they number our columns
-(KEEL's, after one-hot encoding), which need not be the paper's.
+(KEEL's, one per KEEL column with categorical columns as codes, or one-hot
+columns), which need not be the paper's.
 """
 
 from __future__ import annotations
@@ -28,6 +31,18 @@ __all__ = ["feature_blocks"]
 
 #: Paper 003: the appended noise feature "is filtered out before round 4".
 _EARLY_ROUND = 4
+
+#: Equation 14's updates (EFSBoost's ``feature_update``), as the report names them.
+_UPDATES = {
+    "literal": "printed (unweighted)",
+    "weighted": "weighted (our deviation)",
+}
+
+
+def _update_used(fits: Sequence[Mapping[str, object]]) -> str:
+    """Name the update(s) of equation 14 the fits recorded."""
+    used = sorted({str(d.get("feature_update", "")) for d in fits})
+    return ", ".join(_UPDATES.get(u, u) if u else "not recorded" for u in used)
 
 
 def _recorded(results: pd.DataFrame) -> pd.DataFrame | None:
@@ -121,6 +136,7 @@ def _noise_table(
                         Cell(spread),
                         Cell(f"{early} of {len(fits)}"),
                         Cell(f"{int(np.sum(dropped == -1))} of {len(fits)}"),
+                        Cell(_update_used(fits)),
                     ]
                 )
     if not rows:
@@ -133,6 +149,7 @@ def _noise_table(
             "dropped by round: median (range)",
             "dropped before round 4",
             "kept to the end",
+            "equation 14's update",
         ],
         rows,
     )
@@ -169,8 +186,9 @@ def feature_blocks(
         Paragraph(
             "The features left after the last boosting round, over all fits of each "
             "algorithm on each dataset. Feature numbers are 1-based and number our "
-            "columns (KEEL's, categorical ones one-hot encoded), which need not be "
-            "the paper's; compare the counts."
+            "columns (KEEL's; a categorical column is one column of codes, or its "
+            "one-hot columns, as the study encodes it), which need not be the "
+            "paper's; compare the counts."
         ),
         _kept_table(cells, order, paper),
     ]
@@ -181,7 +199,11 @@ def feature_blocks(
             Paragraph(
                 "The round whose errors dropped each appended noise column (it is "
                 "absent from the next round on); paper 003 reports it filtered out "
-                "before round 4."
+                "before round 4. The round depends on the update of equation 14 "
+                "(last column): the printed update adds every misclassified row's "
+                "term unweighted; the weighted one, our deviation, multiplies each "
+                "term by the row's boosting weight, so the terms of a round sum to "
+                "at most its weighted error and features leave far later."
             )
         )
         blocks.append(table)
