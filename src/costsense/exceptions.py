@@ -9,6 +9,7 @@ __all__ = [
     "CostlierThanConstantWarning",
     "DegenerateModelWarning",
     "MemoryBudgetError",
+    "UsageError",
 ]
 
 
@@ -71,4 +72,13 @@ class MemoryBudgetError(MemoryError, ValueError):
     >>> from costsense.exceptions import MemoryBudgetError
     >>> issubclass(MemoryBudgetError, MemoryError)
     True
+    """
+
+
+class UsageError(Exception):
+    """An input the user must change: an option, a file, a column, a cost.
+
+    Its message is one line that names the input and the fix. The command line
+    exits with status 2 and prints it, without a traceback; reading a user's
+    table (a CSV or Parquet file) raises it for what the file must change.
     """

@@ -5,10 +5,11 @@ import pandas as pd
 import pytest
 
 from costsense import __version__, cli
-from costsense.cli._common import column_kinds, make_encoder
+from costsense.cli._common import make_encoder
 from costsense.cli._fit import load_model
 from costsense.cli._options import UsageError
 from costsense.experiments import make_model
+from costsense.utils._columns import column_kinds
 from tests.cli._data import write_csv
 
 

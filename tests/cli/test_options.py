@@ -84,3 +84,10 @@ def test_a_missing_module_of_the_experiments_extra_names_the_extra(monkeypatch, 
     err = capsys.readouterr().err
     assert "needs the experiments extra (tqdm is not installed)" in err
     assert 'pip install "costsense[experiments]"' in err and "Traceback" not in err
+
+
+def test_the_light_options_module_repeats_the_category_limit_it_documents():
+    from costsense.cli._options import MAX_CATEGORIES
+    from costsense.utils import _columns
+
+    assert MAX_CATEGORIES == _columns.MAX_CATEGORIES

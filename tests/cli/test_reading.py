@@ -126,7 +126,7 @@ def test_semicolon_tab_and_pipe_files_are_read_as_the_comma_file(tmp_path):
 def _read_features(path, **given):
     """Read a file as the commands do: the frame, then its written numbers read."""
     from costsense.cli._common import read_frame
-    from costsense.cli._numbers import read_written_numbers
+    from costsense.utils._numbers import read_written_numbers
 
     options = _options(**given)
     frame = read_frame(str(path), options)

@@ -21,6 +21,7 @@ from costsense.experiments import (
 # the parser's own key lists (private: the page is checked against the parser)
 from costsense.experiments._claims import _COMMON, _KIND_OPTIONAL, _KINDS, _OPTIONAL
 from costsense.experiments._derived import RECIPE_KEYS, load_derived
+from costsense.experiments._files import FILE_KEYS
 from costsense.experiments._models import SCALERS
 from costsense.experiments._study import PAPER_KEYS, STUDY_KEYS
 
@@ -78,7 +79,9 @@ def test_the_examples_derived_set_builds_as_described():
 
 def test_the_example_uses_every_key_of_a_study_protocol_algorithm_and_derived_set():
     data = example()
-    assert set(data) == set(STUDY_KEYS)
+    # [files.<name>] needs a file on disk: its own section shows it, and
+    # tests/experiments/test_files.py loads such a study
+    assert set(data) == set(STUDY_KEYS) - {"files"}
     assert set(data["protocol"]) == set(Protocol.__dataclass_fields__)
     used = {key for entry in data["algorithms"] for key in entry}
     assert used == set(Algorithm.__dataclass_fields__)
@@ -96,6 +99,7 @@ def test_the_page_names_every_key_and_value_the_parser_accepts():
         *Protocol.__dataclass_fields__,
         *Algorithm.__dataclass_fields__,
         *RECIPE_KEYS,
+        *FILE_KEYS,
         *PAPER_KEYS,
         *claim_keys,
         *ALL_METRICS,

@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from costsense.cli._numbers import read_written_numbers
 from costsense.cli._options import COLUMN_PREFIX, COST_PARTS, UsageError
-from costsense.cli._tables import read_frame
+from costsense.utils._columns import column_kinds, refuse_unencodable
+from costsense.utils._numbers import read_written_numbers
+from costsense.utils._tables import read_frame
 
 if TYPE_CHECKING:
     from costsense.costs import Costs
@@ -153,7 +154,7 @@ class Data:
         The column naming each row (``--id-column``).
     number_marks : dict of str to str
         The decimal mark of each feature column of written numbers
-        (:func:`costsense.cli._numbers.read_written_numbers`).
+        (:func:`costsense.utils._numbers.read_written_numbers`).
     """
 
     X: Any
@@ -170,74 +171,13 @@ class Data:
     number_marks: dict[str, str] = field(default_factory=dict)
 
 
-def column_kinds(frame: Any) -> dict[str, str]:
-    """Each column's kind: "numeric" (numbers, booleans), "date-time" or "categorical".
-
-    A text column is "date-time" when its cells are dates or times
-    (:func:`costsense.cli._dates.looks_like_dates`).
-    """
-    import pandas as pd
-
-    from costsense.cli._dates import looks_like_dates
-
-    kinds = {}
-    for name in frame.columns:
-        column = frame[name]
-        if pd.api.types.is_numeric_dtype(column):
-            kinds[str(name)] = "numeric"
-        elif pd.api.types.is_datetime64_any_dtype(column) or looks_like_dates(column):
-            kinds[str(name)] = "date-time"
-        else:
-            kinds[str(name)] = "categorical"
-    return kinds
-
-
-def refuse_unencodable(
-    features: Any, columns: dict[str, str], max_categories: int
-) -> None:
-    """Refuse columns that cannot become features, each by name with the fix.
-
-    A text column of more than ``max_categories`` distinct values (an
-    identifier, free text) would become one dense indicator column per value:
-    tens of thousands of columns on an ordinary table (``--drop``,
-    ``--id-column``, ``--max-categories``). A date-time column must read in one
-    format, one way (:func:`costsense.cli._dates.date_format`).
-    """
-    from costsense.cli._dates import AmbiguousDates, date_format
-
-    for name, kind in columns.items():
-        if kind == "date-time":
-            try:
-                date_format(features[name])
-            except AmbiguousDates as error:
-                raise UsageError(
-                    f"column {name!r} holds dates, but {error}; write them year "
-                    f"first (YYYY-MM-DD), or --drop {name}"
-                ) from None
-            except ValueError as error:
-                raise UsageError(
-                    f"column {name!r} holds dates, but {error}; write them in one "
-                    f"format, or --drop {name}"
-                ) from None
-        if kind != "categorical":
-            continue
-        distinct = features[name].dropna().astype(str).str.strip().nunique()
-        if distinct > max_categories:
-            raise UsageError(
-                f"column {name!r} has {distinct} categories, over --max-categories "
-                f"{max_categories} (one indicator column each): if it names rows, "
-                f"give --id-column {name}; if it is free text or not a feature, "
-                f"--drop {name}; else raise --max-categories"
-            )
-
-
 def make_encoder(columns: dict[str, str], missing: str) -> Any:
     """Build the column encoder of a CSV's features, fitted inside each model.
 
     Categorical columns become one indicator per category seen in training (a
     category first seen at prediction sets none of them); date-time columns
     become their hour, weekday, day and month
-    (:class:`costsense.cli._dates.DateTimeParts`); numeric columns pass through.
+    (:class:`costsense.utils._dates.DateTimeParts`); numeric columns pass through.
     With ``missing="impute"`` a missing number (or date part) gets its training
     median and a missing category its own indicator.
     """
@@ -246,7 +186,7 @@ def make_encoder(columns: dict[str, str], missing: str) -> Any:
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import OneHotEncoder
 
-    from costsense.cli._dates import DateTimeParts
+    from costsense.utils._dates import DateTimeParts
 
     def of(kind: str) -> list[str]:
         return [c for c, k in columns.items() if k == kind]
@@ -359,7 +299,7 @@ def describe_columns(data: Data) -> str | None:
     categories, each date-time column the numbers it becomes, and the columns
     that are not features say why (``--id-column``, ``--drop``, costs).
     """
-    from costsense.cli._dates import PARTS
+    from costsense.utils._dates import PARTS
 
     if not data.columns:
         return None

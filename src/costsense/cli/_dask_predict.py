@@ -16,13 +16,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from costsense.cli._options import UsageError
-from costsense.cli._tables import csv_layout, is_parquet, table_files
-
-if TYPE_CHECKING:
-    from costsense.cli._predict import Scorer
+from costsense.exceptions import UsageError
+from costsense.utils._tables import csv_layout, is_parquet, table_files
 
 __all__ = ["dask_chunks"]
 
@@ -32,8 +29,11 @@ CSV_BLOCK_BYTES = 32 * 2**20
 CONNECT_SECONDS = 10
 
 
-def dask_chunks(args: argparse.Namespace, scorer: Scorer) -> Iterator[Any]:
+def dask_chunks(args: argparse.Namespace, scorer: Any) -> Iterator[Any]:
     """Score the input's partitions on the cluster at ``--scheduler``, in order.
+
+    ``scorer`` is a :class:`costsense.cli._predict.Scorer` (not imported here:
+    that module imports this one).
 
     Yields
     ------
@@ -81,12 +81,12 @@ def dask_chunks(args: argparse.Namespace, scorer: Scorer) -> Iterator[Any]:
         raise UsageError(f"--csv {args.csv} has a header but no rows")
 
 
-def _score(scorer: Scorer, part: Any) -> Any:
+def _score(scorer: Any, part: Any) -> Any:
     """Score one partition (run on a worker); rows numbered from 0."""
     return scorer(part, 0)
 
 
-def _dask_frame(args: argparse.Namespace, scorer: Scorer) -> Any:
+def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:
     """Open the input as a dask DataFrame, one partition per part or block.
 
     A CSV's columns are read with the types the model was trained on (numbers

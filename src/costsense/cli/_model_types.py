@@ -43,7 +43,6 @@ _ESTIMATORS = frozenset(
     {
         # costsense: the catalog's methods and bases
         "costsense.boosting._efs.EFSBoostClassifier",
-        "costsense.cli._dates.DateTimeParts",
         "costsense.boosting._estimators.AdaBoostCClassifier",
         "costsense.boosting._estimators.AdaBoostClassifier",
         "costsense.boosting._estimators.AdaC1Classifier",
@@ -82,6 +81,7 @@ _ESTIMATORS = frozenset(
         "costsense.tree._classes.CostSensitiveTreeClassifier",
         "costsense.tree._classes.Tree",
         "costsense.tree._predictor.PackedForest",
+        "costsense.utils._dates.DateTimeParts",
         # imbalanced-learn
         "imblearn.ensemble._easy_ensemble.EasyEnsembleClassifier",
         "imblearn.ensemble._forest.BalancedRandomForestClassifier",

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import math
 
+from costsense.exceptions import UsageError
+
 __all__ = [
     "COLUMN_PREFIX",
     "COST_PARTS",
@@ -22,10 +24,6 @@ __all__ = [
 
 #: ``--missing`` policies.
 MISSING = ("raise", "drop", "impute", "keep")
-
-
-class UsageError(Exception):
-    """A problem the user must fix in the command (exit status 2)."""
 
 
 def parse_cost(text: str) -> float | tuple[float, float]:
@@ -63,11 +61,10 @@ def parse_cost(text: str) -> float | tuple[float, float]:
     return (values[0], values[1])
 
 
-#: A text feature of more distinct values than this is refused (``--max-categories``).
+#: A text feature of more distinct values than this is refused (``--max-categories``);
+#: the value of :data:`costsense.utils._columns.MAX_CATEGORIES`, repeated so that this
+#: module stays light (tests/cli/test_options.py checks that they agree).
 MAX_CATEGORIES = 50
-
-#: The separators ``--sep`` is sniffed among when not given.
-SEPARATORS = ",;\t|"
 
 
 def add_file_options(parser: argparse.ArgumentParser) -> None:

@@ -1,7 +1,7 @@
 """``costsense predict``: a saved model applied to a table, a chunk at a time.
 
 The input (a CSV or Parquet file, or a folder of parts) is read in chunks
-(:func:`costsense.cli._tables.read_chunks`) and each chunk's predictions are
+(:func:`costsense.utils._tables.read_chunks`) and each chunk's predictions are
 appended to the output as soon as they are made, so memory stays flat whatever
 the input's size. The output is written under a ``.partial`` name and renamed
 when the last row is written: a predictions file under the name asked for is
@@ -22,17 +22,17 @@ from numpy.typing import NDArray
 
 from costsense.cli._common import (
     UsageError,
-    column_kinds,
     new_output,
     read_cost_column,
     refuse_infinite,
 )
 from costsense.cli._fit import _load
 from costsense.cli._model_file import read_key
-from costsense.cli._numbers import read_written_numbers
 from costsense.cli._progress import Progress
-from costsense.cli._tables import read_chunks
 from costsense.experiments import decide
+from costsense.utils._columns import column_kinds
+from costsense.utils._numbers import read_written_numbers
+from costsense.utils._tables import read_chunks
 
 __all__ = ["Scorer", "check_columns", "run_predict"]
 
@@ -258,7 +258,7 @@ class Scorer:
     def _refuse_unread_dates(self, features: Any, first_row: int) -> None:
         """Refuse a date-time cell the model's learned format does not read."""
         from costsense.cli._common import _numbered
-        from costsense.cli._dates import read_dates
+        from costsense.utils._dates import read_dates
 
         prepare = self.model.steps[0][1]
         step = getattr(prepare, "named_transformers_", {}).get("date-time")

@@ -86,7 +86,7 @@ def encoded_width(data: Data) -> dict[str, int]:
     A numeric column gives one, a categorical column one per category (and
     one for a missing category), a date-time column four.
     """
-    from costsense.cli._dates import PARTS
+    from costsense.utils._dates import PARTS
 
     widths = {}
     for name, kind in data.columns.items():

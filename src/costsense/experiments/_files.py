@@ -103,8 +103,8 @@ def _read(recipe: dict[str, Any]) -> Any:
     """Read the file as ``costsense fit`` does, errors as ValueError."""
     from argparse import Namespace
 
-    from costsense.cli._options import UsageError
-    from costsense.cli._tables import read_frame
+    from costsense.exceptions import UsageError
+    from costsense.utils._tables import read_frame
 
     options = Namespace(sep=recipe.get("sep"), decimal=recipe.get("decimal"),
                         encoding=recipe.get("encoding"))  # fmt: skip
@@ -134,10 +134,14 @@ def load_file_dataset(
     """
     import pandas as pd
 
-    from costsense.cli._common import column_kinds, refuse_unencodable
-    from costsense.cli._dates import DateTimeParts
-    from costsense.cli._numbers import read_written_numbers
-    from costsense.cli._options import MAX_CATEGORIES, UsageError
+    from costsense.exceptions import UsageError
+    from costsense.utils._columns import (
+        MAX_CATEGORIES,
+        column_kinds,
+        refuse_unencodable,
+    )
+    from costsense.utils._dates import DateTimeParts
+    from costsense.utils._numbers import read_written_numbers
 
     frame = _read(recipe)
     digest = hashlib.sha256(Path(recipe["path"]).read_bytes()).hexdigest()

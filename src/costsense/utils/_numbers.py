@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from costsense.cli._options import UsageError
+from costsense.exceptions import UsageError
 
 __all__ = ["read_written_numbers"]
 

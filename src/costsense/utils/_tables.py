@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from costsense.cli._options import SEPARATORS, UsageError
+from costsense.exceptions import UsageError
 
 __all__ = [
     "Chunk",
@@ -31,6 +31,9 @@ __all__ = [
     "read_frame",
     "table_files",
 ]
+
+#: The separators a CSV's is found among when not given (``--sep``).
+SEPARATORS = ",;\t|"
 
 #: The suffixes of a folder's parts (``predict --csv FOLDER``).
 PART_SUFFIXES = (".csv", ".parquet", ".pq")

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from costsense import cli
-from costsense.cli._dates import AmbiguousDates, DateTimeParts, date_format
+from costsense.utils._dates import AmbiguousDates, DateTimeParts, date_format
 from tests.cli._data import write_csv
 
 
