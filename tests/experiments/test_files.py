@@ -126,3 +126,86 @@ def test_a_study_file_names_its_data_relative_to_itself(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path / "data")  # not where the study is
     study = load_study(tmp_path / "study.toml")
     assert study.derived["mine"]["path"] == str((tmp_path / "data" / "t.csv").resolve())
+
+
+def _money_table(n=240, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    amount = np.round(rng.uniform(5, 500, n), 2)
+    return pd.DataFrame({
+        "x": rng.normal(size=n) + 1.5 * y + amount / 500,
+        "amount": amount,
+        "label": y.astype(int),
+    })  # fmt: skip
+
+
+def test_a_file_with_cost_columns_runs_at_its_rows_own_costs(tmp_path):
+    from costsense.costs import example_costs
+    from costsense.experiments import make_model
+    from costsense.experiments._runner import _splits, load_dataset
+    from costsense.metrics import misclassification_cost
+
+    frame = _money_table()
+    frame.to_csv(tmp_path / "m.csv", index=False)
+    data = {
+        "name": "money", "seed": 2, "datasets": ["money"], "costs": [5],
+        "algorithms": [{"name": "threshold", "method": "threshold"},
+                       {"name": "weighting", "method": "weighting"}],
+        "protocol": {"kind": "kfold", "n_splits": 2, "n_repeats": 1},
+        "reference": None,
+        "files": {"money": {"path": str(tmp_path / "m.csv"), "target": "label",
+                            "positive": "1", "fn_cost": "amount", "fp_cost": 4}},
+    }  # fmt: skip
+    study = study_from_dict(data)
+    assert study.costs_for("money") == ("rows",)  # not the study's 5
+    run_study(study, tmp_path / "run")
+    results = ResultsStore(tmp_path / "run").results()
+    assert set(results["cost"]) == {"rows"} and len(results) == 4
+    # the fold's cost by hand: a missed positive costs its amount, a false alarm 4
+    X, y, pos, _ = load_dataset("money", study.seed, 0, study.recipe_for("money"))
+    rows = example_costs(fp=4.0, fn=frame["amount"].to_numpy(), n_samples=len(y))
+    for _, row in results[results["algorithm"] == "threshold"].iterrows():
+        train, test = _splits(study, "money", y, int(row["repeat"]))[int(row["fold"])]
+        model = make_model("threshold", base="logistic", cost=np.eye(2)[::-1],
+                           pos_label=pos, seed=int(row["seed"]),
+                           scaler=study.protocol.scale)  # fmt: skip
+        from costsense.costs import Costs
+
+        own = Costs.resolve(None, y, pos_label=pos, sample_cost=rows)
+        model.set_params(model__cost=own.matrix)
+        model.fit(X[train], y[train], model__sample_cost=own.take(train))
+        predicted = model.predict(X[test])
+        missed = (y[test] == "1") & (predicted == "0")
+        alarms = (y[test] == "0") & (predicted == "1")
+        by_hand = frame["amount"].to_numpy()[test][missed].sum() + 4 * alarms.sum()
+        assert row["cost_total"] == pytest.approx(by_hand)
+        expected = misclassification_cost(
+            y[test], predicted, sample_cost=own.take(test), pos_label=pos
+        )
+        assert row["cost_total"] == pytest.approx(expected)
+    assert run_study(study, tmp_path / "run").ran == 0  # resumed: nothing left
+
+
+def test_per_row_costs_refuse_methods_and_grids_that_cannot_take_them(tmp_path):
+    _money_table().to_csv(tmp_path / "m.csv", index=False)
+    data = {
+        "name": "money", "datasets": ["money"], "costs": [5],
+        "algorithms": [{"name": "plain", "method": "plain"},
+                       {"name": "tuned", "method": "threshold",
+                        "grid": {"calibration": ["sigmoid", "isotonic"]}}],
+        "reference": None,
+        "files": {"money": {"path": str(tmp_path / "m.csv"), "target": "label",
+                            "fn_cost": "amount"}},
+    }  # fmt: skip
+    with pytest.raises(ValueError, match=r"algorithms \['plain', 'tuned'\] cannot run"):
+        study_from_dict(data)
+    data["files"]["money"]["fn_cost"] = "nope"
+    with pytest.raises(ValueError, match="fn_cost 'nope' is not a column"):
+        study_from_dict(data)
+    frame = _money_table()
+    frame.loc[7, "amount"] = -1.0
+    frame.to_csv(tmp_path / "m.csv", index=False)
+    data["files"]["money"]["fn_cost"] = "amount"
+    data["algorithms"] = [{"name": "threshold", "method": "threshold"}]
+    with pytest.raises(ValueError, match=r"cost column 'amount' .*rows \[9\]"):
+        study_from_dict(data)

@@ -30,6 +30,7 @@ __all__ = [
     "MULTICLASS_METRICS",
     "evaluate",
     "fold_metrics",
+    "row_cost_metrics",
     "multiclass_metrics",
     "row_cost_matrices",
     "positive_scores",
@@ -400,18 +401,38 @@ def _fit_fold(
         )
     )
     if test_costs is not None:  # the fold's cost by each row's own costs
-        own: Any = test_costs  # the metrics read a Costs (typed as arrays)
-        spent = metrics.misclassification_cost(
-            y[test], y_pred, sample_cost=own, labels=setting.classes,
-            pos_label=setting.pos_label,
-        )  # fmt: skip
-        found["cost"] = spent
-        found["mean_cost"] = spent / test.size
-        found["savings"] = metrics.savings_score(
-            y[test], y_pred, sample_cost=own, labels=setting.classes,
-            pos_label=setting.pos_label,
-        )  # fmt: skip
+        found.update(row_cost_metrics(y[test], y_pred, test_costs))
     return found
+
+
+def row_cost_metrics(
+    y_true: ArrayLike, y_pred: ArrayLike, costs: Any
+) -> dict[str, float]:
+    """Compute a fold's ``cost``, ``mean_cost`` and ``savings`` by its rows' costs.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        The test rows' labels and predictions.
+    costs : Costs
+        The test rows' costs (example-dependent, with the positive class).
+
+    Returns
+    -------
+    dict of str to float
+        Replacing :func:`fold_metrics`' class-level ``cost``, ``mean_cost`` and
+        ``savings``.
+    """
+    y_true = np.asarray(y_true)
+    spent = metrics.misclassification_cost(
+        y_true, y_pred, sample_cost=costs, labels=costs.classes,
+        pos_label=costs.pos_label,
+    )  # fmt: skip
+    savings = metrics.savings_score(
+        y_true, y_pred, sample_cost=costs, labels=costs.classes,
+        pos_label=costs.pos_label,
+    )  # fmt: skip
+    return {"cost": spent, "mean_cost": spent / y_true.shape[0], "savings": savings}
 
 
 def _is_constant(model: Any, X_train: Any) -> bool:

@@ -18,9 +18,18 @@ The file is read as ``costsense fit`` reads ``--csv``: numbers written with
 thousands separators are read, date-time columns become their hour, weekday, day
 and month, and text columns one indicator per category (over the whole file; a
 column of more than ``max_categories`` categories, default 50, is refused by
-name). Missing values are refused: fill or drop them first. Costs are the
-study's ``costs``, as for a KEEL set; its text columns are one-hot encoded whatever the
-``protocol.categorical``.
+name). Missing values are refused: fill or drop them first. Its text columns
+are one-hot encoded whatever the ``protocol.categorical``.
+
+Costs are the study's ``costs``, as for a KEEL set, unless the table gives the
+rows' own costs, as ``costsense fit`` takes them: ``fp_cost``, ``fn_cost``,
+``tp_cost``, ``tn_cost``, each a cost or a column of the file (``fn_cost =
+"amount"``: a missed positive costs its amount; the others default to 1, 1, 0,
+0 when one is given). Such a dataset runs once, at its rows' costs (its cells'
+cost is labelled ``rows``): each model is fitted with them (``sample_cost``),
+and its fold's cost and savings are the test rows' own. Only methods that take
+per-row costs, without a grid, run on it. A cost column stays a feature unless
+it is dropped.
 
 When the study loads, the file must exist, its target and dropped columns must
 be columns, and its SHA-256 is recorded with each cell, so that a resumed
@@ -29,18 +38,32 @@ study never mixes results of two versions of a file.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
+import math
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["FILE_KEYS", "check_file_spec", "load_file_dataset"]
+__all__ = [
+    "FILE_KEYS",
+    "ROW_COSTS",
+    "check_file_spec",
+    "file_row_costs",
+    "load_file_dataset",
+]
 
 #: The keys a ``[files.<name>]`` table may hold.
 FILE_KEYS = ("path", "target", "positive", "drop", "sep", "decimal", "encoding",
-             "max_categories")  # fmt: skip
+             "max_categories", "fp_cost", "fn_cost", "tp_cost", "tn_cost")  # fmt: skip
+#: The four per-row cost keys: (part, key, default when another is given).
+COST_KEYS = (("fp", "fp_cost", 1.0), ("fn", "fn_cost", 1.0), ("tp", "tp_cost", 0.0),
+             ("tn", "tn_cost", 0.0))  # fmt: skip
+#: The cost label of a file dataset's cells when its rows carry their own costs.
+ROW_COSTS = "rows"
 
 
 def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
@@ -94,9 +117,82 @@ def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
         raise ValueError(
             f"{where}: {absent} are not columns of {path}; the columns are {columns}."
         )
+    parts = _cost_parts(spec, columns, where)
+    if parts is not None:
+        recipe["parts"] = parts
+    for _part, key, _default in COST_KEYS:
+        recipe.pop(key, None)
     recipe["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
     load_file_dataset(name, recipe)  # refuse now what would fail in every cell
+    if parts is not None:
+        file_row_costs(name, json.dumps(recipe, sort_keys=True))
     return recipe
+
+
+def _cost_parts(
+    spec: dict[str, Any], columns: list[str], where: str
+) -> dict[str, float | str] | None:
+    """Read ``fp_cost`` ... ``tn_cost``: each a cost >= 0 or a column; None if none."""
+    if not any(key in spec for _, key, _ in COST_KEYS):
+        return None
+    parts: dict[str, float | str] = {}
+    for part, key, default in COST_KEYS:
+        value = spec.get(key, default)
+        if isinstance(value, str):
+            if value not in columns:
+                raise ValueError(
+                    f"{where}: {key} {value!r} is not a column; the columns are "
+                    f"{columns}."
+                )
+            parts[part] = value
+        elif (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and (math.isfinite(value) and value >= 0)
+        ):
+            parts[part] = float(value)
+        else:
+            raise ValueError(
+                f"{where}: {key} must be a cost >= 0 or a column name, not {value!r}."
+            )
+    return parts
+
+
+@functools.lru_cache(maxsize=8)
+def file_row_costs(name: str, recipe: str) -> Any:
+    """Each row's costs of a file dataset with cost parts: an ``ExampleCosts``.
+
+    Parameters
+    ----------
+    name : str
+        The dataset's name, for messages.
+    recipe : str
+        Its checked table as JSON (:meth:`Study.recipe_for`).
+
+    Raises
+    ------
+    ValueError
+        A cost column with text, a missing, negative or infinite cost, naming
+        the rows.
+    """
+    import pandas as pd
+
+    from costsense.costs import part_costs
+
+    table = json.loads(recipe)
+    frame = _read(table)
+    values = {}
+    for column in {v for v in table["parts"].values() if isinstance(v, str)}:
+        numbers = pd.to_numeric(frame[column], errors="coerce").to_numpy(np.float64)
+        bad = ~np.isfinite(numbers) | (numbers < 0)
+        if bad.any():
+            rows = (np.flatnonzero(bad)[:5] + 2).tolist()
+            raise ValueError(
+                f"dataset {name!r}: cost column {column!r} must hold finite costs "
+                f">= 0; rows {rows} (as the file numbers its lines) do not"
+            )
+        values[column] = numbers
+    return part_costs(table["parts"], values, frame.shape[0])
 
 
 def _read(recipe: dict[str, Any]) -> Any:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["cost_label", "cost_order", "costs_label", "normalise_label", "sort_rows"]
 
 
-def cost_label(cost: float | tuple[float, ...] | list[float]) -> str:
+def cost_label(cost: float | str | tuple[float, ...] | list[float]) -> str:
     """Return the label of a cost: ``"5"`` for a ratio, ``"5:2"`` for a pair.
 
     Parameters
@@ -40,6 +40,8 @@ def cost_label(cost: float | tuple[float, ...] | list[float]) -> str:
     """
     if isinstance(cost, list | tuple):
         return ":".join(f"{float(c):g}" for c in cost)
+    if isinstance(cost, str):  # "rows": a file dataset's own per-row costs
+        return cost
     return f"{float(cost):g}"
 
 
@@ -57,6 +59,8 @@ def costs_label(costs: Costs) -> str:
         ``"5"`` for a ratio, ``"5:2"`` for a pair; a matrix or balanced costs are
         labelled by their pair ``(C1, C2)``.
     """
+    if costs.example_dependent:
+        return "rows"
     c1, c2 = costs.pair
     return cost_label(c1) if costs.kind == "ratio" else cost_label((c1, c2))
 

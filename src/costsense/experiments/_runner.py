@@ -57,8 +57,9 @@ from costsense.experiments._evaluate import (
     LOWER_IS_BETTER,
     fold_metrics,
     positive_scores,
+    row_cost_metrics,
 )
-from costsense.experiments._files import load_file_dataset
+from costsense.experiments._files import ROW_COSTS, file_row_costs, load_file_dataset
 from costsense.experiments._labels import cost_label, costs_label
 from costsense.experiments._lock import hold_run_lock
 from costsense.experiments._models import make_model
@@ -344,11 +345,23 @@ def _staged_predictions(model: Any, X: NDArray[np.float64]) -> list[NDArray[Any]
     return list(final.staged_predict(transform(X)))
 
 
+def _rows_of(cost: Costs, rows: NDArray[np.intp]) -> Costs:
+    """Return some rows' costs: per-row costs taken, class costs as they are."""
+    return cost.take(rows) if cost.example_dependent else cost
+
+
 def _staged_costs(
     predictions: list[NDArray[Any]], y: NDArray[Any], cost: Costs
 ) -> list[float]:
     """Mean cost per sample after each stage, from the staged predictions."""
     classes = np.unique(y)
+    if cost.example_dependent:  # the rows' own costs (``cost`` holds these rows)
+        own: Any = cost  # the metric reads a Costs (typed as arrays)
+        return [
+            misclassification_cost(y, pred, sample_cost=own, labels=classes,
+                                   pos_label=cost.pos_label, normalize=True)
+            for pred in predictions
+        ]  # fmt: skip
     return [
         misclassification_cost(
             y,
@@ -456,11 +469,18 @@ def _run_cell(study: Study, cell: Cell) -> dict[str, Any]:
         study.protocol.categorical,
     )
     train, test = _splits(study, cell.dataset, y, cell.repeat)[cell.fold]
-    cost = Costs.resolve(cell.cost, y, pos_label=pos_label)
+    if cell.cost == ROW_COSTS:  # a file dataset's rows carry their own costs
+        rows = file_row_costs(cell.dataset, study.recipe_for(cell.dataset))
+        cost = Costs.resolve(None, y, pos_label=pos_label, sample_cost=rows)
+    else:
+        cost = Costs.resolve(cell.cost, y, pos_label=pos_label)
     seed = derive_seed(study.seed, "model", cell.key)
     model = build_model(study, cell.algorithm, cost, seed, categorical)
     started = time.perf_counter()
-    model.fit(X[train], y[train])
+    if cost.example_dependent:
+        model.fit(X[train], y[train], model__sample_cost=cost.take(train))
+    else:
+        model.fit(X[train], y[train])
     fit_time = time.perf_counter() - started
     started = time.perf_counter()
     prediction = model.predict(X[test])
@@ -469,6 +489,8 @@ def _run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     scores = positive_scores(model, X[test], pos_index)
     predict_time = time.perf_counter() - started
     values = fold_metrics(y[test], prediction, scores, cost)
+    if cost.example_dependent:  # the fold's cost by the test rows' own costs
+        values.update(row_cost_metrics(y[test], prediction, cost.take(test)))
     staged = {
         split: _staged_predictions(model, X[part])
         for split, part in (("train", train), ("test", test))
@@ -476,7 +498,9 @@ def _run_cell(study: Study, cell: Cell) -> dict[str, Any]:
     curves = [
         (stage + 1, split, value)
         for split, part in (("train", train), ("test", test))
-        for stage, value in enumerate(_staged_costs(staged[split], y[part], cost))
+        for stage, value in enumerate(
+            _staged_costs(staged[split], y[part], _rows_of(cost, part))
+        )
     ]
     if cell.dataset == "gaussian":
         values["excess_cost"] = _gaussian_excess_cost(model, cost)
@@ -797,6 +821,8 @@ def _save_boundaries(study: Study, store: ResultsStore) -> None:
     names = [f"pred_{algorithm.name}" for algorithm in study.algorithms]
     for dataset in study.datasets:
         for cost in study.costs_for(dataset):
+            if cost == ROW_COSTS:  # each row has its own boundary: none to draw
+                continue
             path = boundary_path(store, dataset, cost)
             if path.exists():
                 with np.load(path) as saved:

@@ -61,7 +61,7 @@ from costsense.experiments._catalog import CATALOG, check_pair, default_base
 from costsense.experiments._claims import validate_claims
 from costsense.experiments._derived import check_recipe
 from costsense.experiments._evaluate import ALL_METRICS
-from costsense.experiments._files import check_file_spec
+from costsense.experiments._files import ROW_COSTS, check_file_spec
 from costsense.experiments._labels import cost_label
 from costsense.experiments._models import BASE_LEARNERS, METHODS, SCALERS
 
@@ -398,6 +398,19 @@ def _fail(source: str, message: str) -> NoReturn:
     raise ValueError(f"study {source}: {message}")
 
 
+def _check_row_cost_algorithms(algorithms: list[Algorithm], source: str) -> None:
+    """Refuse, for a dataset with per-row costs, methods that cannot take them."""
+    refused = [a.name for a in algorithms if a.grid or a.method not in CATALOG
+               or not CATALOG[a.method].row_costs]  # fmt: skip
+    if refused:
+        _fail(
+            source,
+            f"algorithms {refused} cannot run on a file dataset with per-row costs "
+            "(fp_cost ... tn_cost): they take no per-row costs or search a grid; "
+            "remove them, or give the file class costs (the study's costs)",
+        )
+
+
 def _check_dataset_names(names: list[str], source: str) -> None:
     """Refuse a KEEL name that is not shipped, when the study loads, not mid-run.
 
@@ -560,6 +573,10 @@ def study_from_dict(
     for name, spec in files.items():
         if name in datasets:  # a quick run reads only the files it runs
             derived[str(name)] = check_file_spec(str(name), spec, source)
+            if "parts" in derived[str(name)]:  # the rows' own costs
+                dataset_costs[str(name)] = (ROW_COSTS,)
+    if any("parts" in recipe for recipe in derived.values()):
+        _check_row_cost_algorithms(algorithms, source)
     _check_dataset_names(
         [d for d in datasets if d != "gaussian" and d not in derived], source
     )
