@@ -140,7 +140,7 @@ def _money_table(n=240, seed=0):
 
 
 def test_a_file_with_cost_columns_runs_at_its_rows_own_costs(tmp_path):
-    from costsense.costs import example_costs
+    from costsense.costs import Costs, example_costs
     from costsense.experiments import make_model
     from costsense.experiments._runner import _splits, load_dataset
     from costsense.metrics import misclassification_cost
@@ -169,8 +169,6 @@ def test_a_file_with_cost_columns_runs_at_its_rows_own_costs(tmp_path):
         model = make_model("threshold", base="logistic", cost=np.eye(2)[::-1],
                            pos_label=pos, seed=int(row["seed"]),
                            scaler=study.protocol.scale)  # fmt: skip
-        from costsense.costs import Costs
-
         own = Costs.resolve(None, y, pos_label=pos, sample_cost=rows)
         model.set_params(model__cost=own.matrix)
         model.fit(X[train], y[train], model__sample_cost=own.take(train))

@@ -339,6 +339,26 @@ def _test(r: _Rows, a: str, b: str, row: Any, how: _Compare) -> tuple[int, str]:
     return test.outcome(how.lower), f"p = {test.pvalue:.2g}"
 
 
+def _against(
+    rivals: list[str],
+    ours: str,
+    values: dict[str, float],
+    tests: dict[str, tuple[int, str]],
+    *,
+    rival_first: bool,
+) -> str:
+    """List rivals with both means (the rival's first or ours) and their test."""
+    said = []
+    for rival in rivals:
+        x, y = (
+            (values[rival], values[ours])
+            if rival_first
+            else (values[ours], values[rival])
+        )
+        said.append(f"{rival} ({x:.4g} vs {y:.4g}, {tests[rival][1]})")
+    return ", ".join(said)
+
+
 def _check_best(r: _Rows, claim: dict[str, Any], how: _Compare) -> dict[str, Any]:
     group = claim["algorithm"]
     group = [group] if isinstance(group, str) else list(group)
@@ -356,20 +376,19 @@ def _check_best(r: _Rows, claim: dict[str, Any], how: _Compare) -> dict[str, Any
             }
             worse = [a for a, (k, _) in tests.items() if k < 0]
             level = [a for a, (k, _) in tests.items() if k == 0]
+
             if worse:
                 failed += 1
+                listed = _against(worse, ours, values, tests, rival_first=True)
                 notes.append(
-                    f"{_row_name(row)}: {ours} significantly worse than "
-                    + ", ".join(f"{a} ({values[a]:.4g} vs {values[ours]:.4g}, "
-                                f"{tests[a][1]})" for a in worse)
-                )  # fmt: skip
+                    f"{_row_name(row)}: {ours} significantly worse than {listed}"
+                )
             elif level:
                 tied += 1
+                listed = _against(level, ours, values, tests, rival_first=False)
                 notes.append(
-                    f"{_row_name(row)}: {ours} not significantly better than "
-                    + ", ".join(f"{a} ({values[ours]:.4g} vs {values[a]:.4g}, "
-                                f"{tests[a][1]})" for a in level)
-                )  # fmt: skip
+                    f"{_row_name(row)}: {ours} not significantly better than {listed}"
+                )
             else:
                 held += 1
             continue

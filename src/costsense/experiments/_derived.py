@@ -32,10 +32,29 @@ from numpy.typing import NDArray
 
 from costsense.datasets import load_keel
 
-__all__ = ["RECIPE_KEYS", "check_recipe", "load_derived"]
+__all__ = ["RECIPE_KEYS", "check_recipe", "check_table_keys", "load_derived"]
 
 #: The keys a ``[derived.<name>]`` table may hold.
 RECIPE_KEYS = ("from", "collection", "drop", "append_uniform", "positive", "note")
+
+
+def check_table_keys(table: Any, keys: tuple[str, ...], where: str) -> None:
+    """Refuse a study's dataset table that is not a table, or has unknown keys.
+
+    Parameters
+    ----------
+    table : object
+        The table as parsed (``[derived.<name>]``, ``[files.<name>]``).
+    keys : tuple of str
+        The keys it may hold.
+    where : str
+        Names the table in the error.
+    """
+    if not isinstance(table, dict):
+        raise ValueError(f"{where} must be a table of keys {list(keys)}.")
+    unknown = sorted(set(table) - set(keys))
+    if unknown:
+        raise ValueError(f"{where} has unknown keys {unknown}; use {list(keys)}.")
 
 
 def check_recipe(name: str, recipe: Any, source: str) -> dict[str, Any]:
@@ -55,13 +74,7 @@ def check_recipe(name: str, recipe: Any, source: str) -> dict[str, Any]:
     dict
     """
     where = f"{source}: derived dataset {name!r}"
-    if not isinstance(recipe, dict):
-        raise ValueError(f"{where} must be a table of keys {list(RECIPE_KEYS)}.")
-    unknown = sorted(set(recipe) - set(RECIPE_KEYS))
-    if unknown:
-        raise ValueError(
-            f"{where} has unknown keys {unknown}; use {list(RECIPE_KEYS)}."
-        )
+    check_table_keys(recipe, RECIPE_KEYS, where)
     if not isinstance(recipe.get("from"), str):
         raise ValueError(f"{where} needs 'from', the KEEL set it starts from.")
     if name in ("gaussian", recipe["from"]):

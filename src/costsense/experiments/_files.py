@@ -48,6 +48,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from costsense.experiments._derived import check_table_keys
+
 __all__ = [
     "FILE_KEYS",
     "ROW_COSTS",
@@ -91,13 +93,7 @@ def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
         does not have, naming the dataset and the fix.
     """
     where = f"{source}: files.{name}"
-    if not isinstance(spec, dict):
-        raise ValueError(f"{where} must be a table of keys {list(FILE_KEYS)}.")
-    unknown = sorted(set(spec) - set(FILE_KEYS))
-    if unknown:
-        raise ValueError(
-            f"{where}: unknown keys {unknown}; the keys are {list(FILE_KEYS)}."
-        )
+    check_table_keys(spec, FILE_KEYS, where)
     for key in ("path", "target"):
         if not isinstance(spec.get(key), str) or not spec[key]:
             raise ValueError(f"{where} needs {key} (a string).")

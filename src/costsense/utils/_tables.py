@@ -88,13 +88,13 @@ def read_frame(path: str, args: argparse.Namespace | None = None) -> Any:
     with _reading(path, options):
         if is_parquet(path):
             frame = pd.read_parquet(path)
-        else:
+            _refuse_repeated([str(c) for c in frame.columns], path)
+        else:  # checked on the header as written: pandas renames a repeat
             sep = _separator(path, options)
             _refuse_repeated(_header(path, sep, options), path)
             frame = pd.read_csv(
                 path, sep=sep, encoding=options.encoding, decimal=options.decimal
             )
-    _refuse_repeated([str(c) for c in frame.columns], path)
     if frame.shape[0] == 0:
         raise UsageError(f"--csv {path} has a header but no rows")
     frame.columns = [str(c) for c in frame.columns]
