@@ -177,6 +177,27 @@ def _plain_value(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+#: Training rows decided first when telling whether a fit is constant.
+DEGENERACY_PROBE = 2048
+
+
+def training_decisions(n_samples: int, decide: Any) -> NDArray[Any]:
+    """Decisions of the training rows, as far as telling a constant fit needs.
+
+    Only whether they are all one class matters (``degenerate_``): ``decide``
+    (row indices -> decisions) is called on an evenly spread sample of at most
+    :data:`DEGENERACY_PROBE` rows first, and on every row only when the sample's
+    decisions are one class; the answer is exact and a healthy fit does not
+    predict every training row again.
+    """
+    n = int(n_samples)
+    probe = np.unique(np.linspace(0, n - 1, min(n, DEGENERACY_PROBE)).astype(np.intp))
+    decided = np.asarray(decide(probe))
+    if np.unique(decided).size > 1 or probe.size == n:
+        return decided
+    return np.asarray(decide(np.arange(n)))
+
+
 def has_probability(estimator: Any) -> bool:
     """``available_if`` test: ``predict_proba`` exists when ``probability=True``."""
     return bool(estimator.probability)

@@ -69,7 +69,7 @@ from sklearn.preprocessing import (
 )
 from sklearn.utils import check_random_state
 
-from costsense._base import ClassifierBase, inner_fits
+from costsense._base import ClassifierBase, inner_fits, training_decisions
 from costsense.costs import (
     Costs,
     bayes_decision,
@@ -108,8 +108,6 @@ _AUTO_FOLDS = ((5_000, 5), (10_000, 3))
 _AUTO_FOLDS_LARGE = 2
 #: Seconds a candidate may take before ``verbose`` reports each of its folds.
 _QUIET_SECONDS = 5.0
-#: Training rows decided first when checking whether the fit is constant.
-_DEGENERACY_PROBE = 2048
 #: The tuned threshold is considered only when each of the two classes has at
 #: least this many rows with out-of-fold probabilities (see the class Notes).
 _MIN_ROWS_FOR_THRESHOLD = 30
@@ -1054,24 +1052,20 @@ class MinimumCostClassifier(ClassifierBase):
     def _decide_training_rows(self, X: FloatArray, matrices: FloatArray) -> IntArray:
         """Decide the training rows, as far as telling a constant fit needs.
 
-        Only whether they are all one class matters (``degenerate_``): an evenly
-        spread sample of at most :data:`_DEGENERACY_PROBE` rows is decided first,
-        and all rows only when the sample is one class, so the answer is exact
-        and a healthy fit does not predict every training row again.
+        See :func:`costsense._base.training_decisions`.
         """
-        n = X.shape[0]
-        probe = np.unique(np.linspace(0, n - 1, min(n, _DEGENERACY_PROBE)).astype(int))
-        for rows in (probe, np.arange(n)):
-            decided = _decide(
-                np.asarray(self.estimator_.predict_proba(X[rows]), dtype=np.float64),
+
+        def decide(rows: IntArray) -> IntArray:
+            proba = self.estimator_.predict_proba(X[rows])
+            return _decide(
+                np.asarray(proba, dtype=np.float64),
                 _rows_of(matrices, rows),
                 self.rule_,
                 self.threshold_offset_,
                 self._pos_index(),
             )
-            if np.unique(decided).size > 1 or rows.size == n:
-                return decided
-        return decided
+
+        return training_decisions(X.shape[0], decide)
 
     def _fit_costs(
         self, y: NDArray[Any], sample_cost: ArrayLike | None

@@ -41,7 +41,7 @@ from scipy.special import expit, softmax
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
-from costsense._base import ClassifierBase, refuse_fit_params
+from costsense._base import ClassifierBase, refuse_fit_params, training_decisions
 from costsense.tree._predictor import PackedForest, accumulate
 from costsense.utils._compat import Interval, _fit_context
 
@@ -294,12 +294,11 @@ class BoostedTreesClassifier(ClassifierBase):
         self.n_trees_per_iteration_ = 1 if n_classes == 2 else n_classes
         model_text = booster.model_to_string(num_iteration=best)
         self.trees_ = _convert(model_text, self.n_trees_per_iteration_)
-        raw = self._raw(samples)
         check = samples[:_CONVERSION_ROWS]
         theirs = np.asarray(
             booster.predict(check, num_iteration=best, raw_score=True), dtype=np.float64
         ).reshape(check.shape[0], -1)
-        ours = raw[:_CONVERSION_ROWS]
+        ours = self._raw(check)
         if not np.allclose(ours, theirs, rtol=_CONVERSION_RTOL, atol=1e-9):
             raise RuntimeError(
                 "the trees read from LightGBM "
@@ -308,7 +307,11 @@ class BoostedTreesClassifier(ClassifierBase):
                 "LightGBM version as unsupported."
             )
         self._check_degenerate(
-            self.classes_[_best_class(raw)],
+            self.classes_[
+                training_decisions(
+                    samples.shape[0], lambda rows: _best_class(self._raw(samples[rows]))
+                )
+            ],
             reason="no boosting round separated the classes on the training rows",
         )
         return self

@@ -38,7 +38,7 @@ from sklearn.metrics import accuracy_score
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted
 
-from costsense._base import ClassifierBase
+from costsense._base import ClassifierBase, training_decisions
 from costsense.costs import Costs
 from costsense.tree._binning import Bins, bin_features
 from costsense.tree._criteria import (
@@ -1278,17 +1278,11 @@ default="gini"
     def _training_decisions(self, X: FloatArray) -> IntArray:
         """Class indices the forest predicts for its training rows, as far as needed.
 
-        Only whether they are one class matters (``degenerate_``): an evenly
-        spread sample of at most 2,048 rows is predicted first, and every row only
-        when the sample is one class, so the answer is exact and a healthy fit
-        does not walk every tree for every row again.
+        See :func:`costsense._base.training_decisions`.
         """
-        n = X.shape[0]
-        probe = np.unique(np.linspace(0, n - 1, min(n, 2048)).astype(np.int64))
-        decided = np.argmax(self._leaf_means(X[probe], 0), axis=1)
-        if np.unique(decided).size > 1 or probe.size == n:
-            return decided
-        return np.argmax(self._leaf_means(X, 0), axis=1)
+        return training_decisions(
+            X.shape[0], lambda rows: np.argmax(self._leaf_means(X[rows], 0), axis=1)
+        )
 
     @property
     def feature_importances_(self) -> FloatArray:
