@@ -314,6 +314,27 @@ def test_oob_estimates_match_held_out_ones():
     assert forest.oob_cost_ == pytest.approx(1 - forest.oob_score_)
 
 
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_oob_decision_function_is_the_mean_over_the_trees_that_left_a_row_out(n_jobs):
+    # by hand: each member redraws its bootstrap sample from its own seed (the
+    # forest draws max_samples rows from all of them), and a row's out-of-bag
+    # estimate is the mean class frequency of its leaves in the trees that did
+    # not draw it
+    X, y = _imbalanced(10, n=600)
+    forest = CostSensitiveForestClassifier(
+        n_estimators=25, max_samples=200, oob_score=True, random_state=0, n_jobs=n_jobs
+    ).fit(X, y)
+    n, k = y.size, forest.classes_.size
+    total, count = np.zeros((n, k)), np.zeros(n)
+    for member in forest.estimators_:
+        drawn = np.random.RandomState(member.random_state).choice(n, 200)
+        out = np.setdiff1d(np.arange(n), drawn)
+        total[out] += member.tree_.value[member.apply(X[out]), k:]
+        count[out] += 1
+    assert np.all(count > 0)
+    assert_allclose(forest.oob_decision_function_, total / count[:, None], rtol=1e-12)
+
+
 def test_weighted_bootstrap_never_draws_zero_weight_rows():
     X, y = _imbalanced(9)
     w = np.where(y == 1, 1.0, 0.0)  # only one class keeps weight

@@ -46,7 +46,7 @@ from costsense.tree._criteria import (
     criterion_code,
     sample_statistics,
 )
-from costsense.tree._grower import apply, apply_rows, grow
+from costsense.tree._grower import add_leaf_values, apply, apply_rows, grow
 from costsense.tree._predictor import PackedForest, accumulate, pack
 from costsense.utils._compat import (
     Interval,
@@ -1224,14 +1224,14 @@ default="gini"
         k = self.classes_.size
         X_rows = np.require(X, dtype=np.float64, requirements=["C", "W"])
 
-        def build(seed: int) -> tuple[Tree, IntArray, FloatArray]:
+        def build(seed: int) -> tuple[Tree, IntArray, IntArray]:
             if fixed_weight is None:
                 tree_weight = _bootstrap_weight(seed, drawn, p, n, size)
             else:
                 tree_weight = fixed_weight
             tree = _grow_tree(data, tree_weight, params, seed)
             if not want_oob:
-                return tree, np.empty(0, np.int64), np.empty((0, 2 * k))
+                return tree, np.empty(0, np.int64), np.empty(0, np.int64)
             out = np.flatnonzero(tree_weight == 0)
             leaves = apply_rows(
                 X_rows,
@@ -1241,17 +1241,16 @@ default="gini"
                 tree.children_left,
                 tree.children_right,
             )
-            return tree, out, tree.value[leaves]
+            return tree, out, leaves
 
         oob_sum = np.zeros((n, 2 * k) if want_oob else (0, 2 * k))
         oob_n = np.zeros(n if want_oob else 0)
         trees = []
         jobs = Parallel(n_jobs=self.n_jobs, prefer="threads", return_as="generator")
-        for tree, out, leaf_values in jobs(delayed(build)(int(s)) for s in seeds):
+        for tree, out, leaves in jobs(delayed(build)(int(s)) for s in seeds):
             trees.append(tree)
-            if want_oob:
-                oob_sum[out] += leaf_values
-                oob_n[out] += 1
+            if want_oob:  # in tree order, whatever n_jobs
+                add_leaf_values(oob_sum, oob_n, out, leaves, tree.value)
         member_params = {name: getattr(self, name) for name in self._TREE_PARAMS}
         self.estimators_ = []
         for tree, seed in zip(trees, seeds, strict=True):

@@ -87,7 +87,7 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 Int32Array = NDArray[np.int32]
 
-__all__ = ["GAIN_TOLERANCE", "apply", "apply_rows", "grow"]
+__all__ = ["GAIN_TOLERANCE", "add_leaf_values", "apply", "apply_rows", "grow"]
 
 #: A split must decrease ``W * I`` by more than this times ``W`` (or, for
 #: regression, times the node's sum of squared targets).
@@ -856,3 +856,25 @@ def apply_rows(
                 node = children_right[node]
         leaves[j] = node
     return leaves
+
+
+@njit(cache=True, nogil=True)
+def add_leaf_values(
+    total: FloatArray,
+    counts: FloatArray,
+    rows: IntArray,
+    leaves: IntArray,
+    value: FloatArray,
+) -> None:
+    """Add each row's leaf value to its running total, and count it.
+
+    ``total[rows[j]] += value[leaves[j]]`` and ``counts[rows[j]] += 1`` for every
+    ``j`` (``rows`` distinct): a forest's out-of-bag sums, one tree at a time,
+    without the gathered copy and the scatter that the same NumPy expression
+    makes of every tree's out-of-bag rows.
+    """
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        counts[i] += 1.0
+        for c in range(value.shape[1]):
+            total[i, c] += value[leaves[j], c]
