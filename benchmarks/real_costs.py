@@ -9,11 +9,15 @@ the row's ``instance_costs`` and the parameters its docstring gives as defaults
 (``PARAMETERS``); the script checks them against empulse's own
 ``Metric(cost_matrix, Cost())`` on every test set.
 
-Protocol: one stratified train/test split (70/30, seed 0) per set, the same for
-every model; categorical columns one-hot encoded (categories under 1 % of the
-training rows pooled) and missing numbers imputed by the training median, fitted
-on the training rows only. ``--fraction`` subsamples every set (stratified, seed
-0) first, a share of its rows or (above 1) a number of rows, and is printed. For
+Protocol: ``--repeats`` stratified train/test splits (70/30; default 5, seeds 0
+to 4) per set, each the same for every model, and the split's seed is every
+model's ``random_state`` too; categorical columns one-hot encoded (categories under
+1 % of the training rows pooled) and missing numbers imputed by the training
+median, fitted on the training rows only. ``--fraction`` subsamples every set
+(stratified, with the split's seed) first, a share of its rows or (above 1) a
+number of rows, and is printed. Tables give the means over the splits and the
+standard error of the mean savings; one split leaves the leading models' order
+to chance (differences of one or two savings points move with the seed). For
 each model: **savings** ``1 - cost / cost of the
 best constant prediction`` (all positive or all negative, whichever is cheaper on
 the test rows) on the true test costs including TP and TN (asserted to agree with
@@ -22,7 +26,9 @@ the **fit time** (seconds, single-threaded; for the CLI, the whole ``costsense
 fit`` process: start, CSV reading, fit and saving the model file), and the time
 of fit and predict as a multiple of LightGBM + row Bayes's on the same rows
 ("vs LightGBM"). With several sets, a closing table gives each model's mean
-savings rank and MinimumCostClassifier's gap to the best model of each set. Each model
+savings rank (ranks taken within each set and split) and MinimumCostClassifier's
+gap to the best model of each set, with the standard error of the paired
+differences over the splits. Each model
 runs in a child process and is stopped, and reported so, when its fit and
 prediction take longer than ``--budget`` seconds (``BUDGET``); a model that
 raises is reported with its error. Before the first set, the parent process fits
@@ -68,9 +74,11 @@ reported as not run.
 
 Usage: ``.venv/bin/python benchmarks/real_costs.py`` (prints the tables and writes
 them to ``--out``, default ``benchmarks/results/real_costs.md``); ``--sets``,
-``--models`` (substrings of model names), ``--fraction`` and ``--no-cli`` narrow
-a run, ``--budget`` sets the time limit per model;
-``--quick`` is a smoke test on a 10 % subsample with a few models.
+``--models`` (substrings of model names), ``--fraction``, ``--repeats`` and
+``--no-cli`` narrow a run, ``--budget`` sets the time limit per model; the file
+is rewritten after each set, so an interrupted run keeps the finished sets;
+``--quick`` is a smoke test on a 10 % subsample with a few models and one split.
+The full run takes about 40 minutes on one core.
 """
 
 from __future__ import annotations
