@@ -78,7 +78,7 @@ them to ``--out``, default ``benchmarks/results/real_costs.md``); ``--sets``,
 ``--no-cli`` narrow a run, ``--budget`` sets the time limit per model; the file
 is rewritten after each set, so an interrupted run keeps the finished sets;
 ``--quick`` is a smoke test on a 10 % subsample with a few models and one split.
-The full run takes about 40 minutes on one core.
+The full run takes about 35 minutes on one core.
 """
 
 from __future__ import annotations
