@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -181,7 +181,9 @@ def _plain_value(value: Any) -> Any:
 DEGENERACY_PROBE = 2048
 
 
-def training_decisions(n_samples: int, decide: Any) -> NDArray[Any]:
+def training_decisions(
+    n_samples: int, decide: Callable[[NDArray[np.intp]], ArrayLike]
+) -> NDArray[Any]:
     """Decisions of the training rows, as far as telling a constant fit needs.
 
     Only whether they are all one class matters (``degenerate_``): ``decide``
