@@ -713,8 +713,8 @@ def averaged(table: pd.DataFrame) -> pd.DataFrame:
     failed on any split has no mean savings; its notes say why."""
     splits = table["split"].nunique()
     grouped = table.groupby(["model", "route"], sort=False)
-    means = grouped[["savings", "mean cost", "fit s"]].mean()
-    means["savings"] = grouped["savings"].apply(lambda v: v.mean(skipna=False))
+    means = grouped[["mean cost", "fit s"]].mean()
+    means.insert(0, "savings", grouped["savings"].apply(lambda v: v.mean(skipna=False)))
     if "vs LightGBM" in table:
         means["vs LightGBM"] = grouped["vs LightGBM"].mean()
     if splits > 1:

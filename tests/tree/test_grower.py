@@ -74,12 +74,11 @@ def test_a_zero_gain_split_is_not_made():
     assert DecisionTreeClassifier(random_state=0).fit(X, y).tree_.node_count > 1
 
 
-def test_pairwise_node_whose_splits_all_lose_stays_a_leaf():
-    """With C1/C2 = 5 and mostly costly-class rows, every root split loses.
+def _all_splits_lose():
+    """23 rows in 1-D where every threshold's pairwise gain is negative at C1/C2 = 5.
 
-    Paper 004's I_pdc is not concave in the class mix with cost-mapped scores; on
-    this arrangement of 1-D samples every threshold has a negative gain (checked
-    here by brute force), so the pairwise tree is one leaf; the Gini tree splits.
+    Returns ``X, y, cost`` and the brute-force gain of each threshold ``k`` (rows
+    ``0 .. k - 1`` left), computed from :func:`costsense.tree.impurity` directly.
     """
     y = np.array([int(c) for c in "10101" * 4 + "111"])
     X = np.arange(float(y.size)).reshape(-1, 1)
@@ -87,13 +86,26 @@ def test_pairwise_node_whose_splits_all_lose_stays_a_leaf():
     scores = task_scores(cost[y])
     n = y.size
     parent = n * impurity("pairwise", scores)
-    gains = [
-        parent
-        - k * impurity("pairwise", scores[:k])
-        - (n - k) * impurity("pairwise", scores[k:])
-        for k in range(1, n)
-    ]
-    assert max(gains) < 0  # the premise: every split has a negative gain
+    gains = np.array(
+        [
+            parent
+            - k * impurity("pairwise", scores[:k])
+            - (n - k) * impurity("pairwise", scores[k:])
+            for k in range(1, n)
+        ]
+    )
+    return X, y, cost, gains
+
+
+def test_pairwise_node_whose_splits_all_lose_stays_a_leaf():
+    """With C1/C2 = 5 and mostly costly-class rows, every root split loses.
+
+    Paper 004's I_pdc is not concave in the class mix with cost-mapped scores; on
+    this arrangement of 1-D samples every threshold has a negative gain (checked
+    here by brute force), so the pairwise tree is one leaf; the Gini tree splits.
+    """
+    X, y, cost, gains = _all_splits_lose()
+    assert gains.max() < 0  # the premise: every split has a negative gain
     pd_tree = CostSensitiveTreeClassifier(criterion="pairwise", cost=cost).fit(X, y)
     assert pd_tree.tree_.node_count == 1
     gini = CostSensitiveTreeClassifier(criterion="gini", cost=cost).fit(X, y)
@@ -220,20 +232,7 @@ def test_best_candidate_rule_splits_where_every_split_loses():
     threshold of largest (negative) gain, and growth goes on until the leaves are
     single classes.
     """
-    y = np.array([int(c) for c in "10101" * 4 + "111"])
-    X = np.arange(float(y.size)).reshape(-1, 1)
-    cost = np.array([[0.0, 1.0], [5.0, 0.0]])
-    scores = task_scores(cost[y])
-    n = y.size
-    parent = n * impurity("pairwise", scores)
-    gains = np.array(
-        [
-            parent
-            - k * impurity("pairwise", scores[:k])
-            - (n - k) * impurity("pairwise", scores[k:])
-            for k in range(1, n)
-        ]
-    )
+    X, y, cost, gains = _all_splits_lose()
     assert gains.max() < 0
     best_k = int(np.argmax(gains)) + 1  # rows 0 .. best_k - 1 go left
     tree = (

@@ -553,23 +553,14 @@ def study_from_dict(
     dataset_costs = {d: c for d, c in dataset_costs.items() if d in datasets}
     if not datasets or not costs:
         _fail(source, "datasets and costs must not be empty")
-    declared = data.get("derived", {})
-    if not isinstance(declared, dict):
-        _fail(source, "derived must be a table of [derived.<name>] tables")
-    stray = sorted(set(declared) - {d for d, _ in claim_rows})
-    if stray:
-        _fail(source, f"derived datasets {stray} are not in datasets")
+    listed = {d for d, _ in claim_rows}
+    declared = _dataset_tables(data, "derived", listed, source)
     derived = {
         str(name): check_recipe(str(name), recipe, source)
         for name, recipe in declared.items()
         if name in datasets  # a quick run keeps only the sets it runs
     }
-    files = data.get("files", {})
-    if not isinstance(files, dict):
-        _fail(source, "files must be a table of [files.<name>] tables")
-    stray = sorted(set(files) - {d for d, _ in claim_rows})
-    if stray:
-        _fail(source, f"files {stray} are not in datasets")
+    files = _dataset_tables(data, "files", listed, source)
     for name, spec in files.items():
         if name in datasets:  # a quick run reads only the files it runs
             derived[str(name)] = check_file_spec(str(name), spec, source)
@@ -690,6 +681,23 @@ def _rows(data: dict[str, Any], source: str) -> tuple[tuple[str, str], ...]:
         for dataset in data.get("datasets", [])
         for cost in (_costs(special[dataset], source) if dataset in special else costs)
     )
+
+
+def _dataset_tables(
+    data: dict[str, Any], key: str, listed: set[str], source: str
+) -> dict[str, Any]:
+    """Return the study's ``[<key>.<name>]`` tables, each naming one of its datasets.
+
+    ``listed`` is every dataset the study names (a quick run's claims included),
+    so that a quick run does not refuse a table of a set it leaves out.
+    """
+    tables = data.get(key, {})
+    if not isinstance(tables, dict):
+        _fail(source, f"{key} must be a table of [{key}.<name>] tables")
+    stray = sorted(set(tables) - listed)
+    if stray:
+        _fail(source, f"[{key}.<name>] tables {stray} are not in datasets")
+    return tables
 
 
 def _costs(values: list[Any], source: str) -> tuple[Any, ...]:
