@@ -38,6 +38,7 @@ FAST_PARAMS: dict[str, dict[str, Any]] = {
     "AsyBClassifier": {"n_estimators": 10},
     "CalibratedAdaBoostClassifier": {"n_estimators": 10},
     "OBPDSampler": {"max_components": 2},
+    "CostSensitiveForestClassifier": {"n_estimators": 5},
     "SMOTEBoostClassifier": {"n_estimators": 5},
     "RWOBoostClassifier": {"n_estimators": 5},
     "OBPDBoostClassifier": {

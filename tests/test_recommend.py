@@ -26,7 +26,7 @@ from sklearn.tree import DecisionTreeClassifier
 import costsense
 from costsense import recommend
 from costsense.datasets import make_gaussian_problem
-from costsense.recommend import MinimumCostClassifier
+from costsense.recommend import MinimumCostClassifier, _candidates
 from costsense.tree import BoostedTreesClassifier
 
 
@@ -508,7 +508,7 @@ def test_fold_models_kept_as_the_final_model_decide_as_their_average():
     ("n", "folds"), [(300, 5), (5_000, 5), (8_000, 3), (40_000, 2)]
 )
 def test_automatic_folds_fall_with_the_rows(n, folds):
-    assert recommend._auto_n_folds(n) == folds
+    assert _candidates.auto_n_folds(n) == folds
 
 
 def test_the_default_forest_grows_each_tree_on_at_most_2048_rows():
@@ -517,23 +517,23 @@ def test_the_default_forest_grows_each_tree_on_at_most_2048_rows():
     X, y = make_classification(n_samples=8_000, weights=[0.8], random_state=24)
     ((_, forest),) = [
         (name, est)
-        for name, est in recommend._auto_candidates(*X.shape, None)
+        for name, est in _candidates.auto_candidates(*X.shape, None)
         if name == "forest"
     ]
     forest.set_params(random_state=0).fit(X, y)
     assert all(
-        tree.tree_.node_count <= 2 * recommend._FOREST_ROWS - 1
+        tree.tree_.node_count <= 2 * _candidates.FOREST_ROWS - 1
         for tree in forest.estimators_
     )
     assert forest.n_estimators == int(np.ceil(37 / (1 - 1 / 8_000) ** 2048))
-    assert recommend._forest_trees(500) == 100  # small sets: 0.37 x 100 out of bag
+    assert _candidates.forest_trees(500) == 100  # small sets: 0.37 x 100 out of bag
     seen = np.isfinite(forest.oob_decision_function_).all(axis=1)
     assert seen.all()
 
 
 def test_only_columns_of_more_than_two_values_are_squared():
     X = np.array([[0.0, 1.0, -1.0, 3.0], [1.0, 1.0, 2.0, 3.0], [0.0, 1.0, 0.5, 3.0]])
-    squares = recommend._SquaredColumns().fit(X)
+    squares = _candidates.SquaredColumns().fit(X)
     assert squares.columns_.tolist() == [2]  # indicator, constant, two-valued: not
     np.testing.assert_array_equal(
         squares.transform(X), np.column_stack([X, X[:, 2] ** 2])

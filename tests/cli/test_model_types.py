@@ -17,10 +17,11 @@ import pandas as pd
 import pytest
 
 import costsense.experiments
-from costsense import cli, recommend
+from costsense import cli
 from costsense.cli import _fit
 from costsense.cli._model_types import ALLOWED, NUMPY_SCALARS, PYTHON_SCALARS
 from costsense.experiments._catalog import BASE_NAMES, CATALOG, check_pair, default_base
+from costsense.recommend import _candidates
 
 SMALL = ("n_estimators", "n_resamples", "estimator__max_iter")
 
@@ -80,7 +81,7 @@ def _configurations():
     # a cost so high that MetaCost relabels every row positive and keeps a constant
     yield "metacost", "logistic", 2, "int", "raise", False, "100000", 2
     # wide data: minimum-cost's quadratic candidate squares features one by one
-    wide = recommend._FULL_QUADRATIC_MAX_FEATURES + 1
+    wide = _candidates.FULL_QUADRATIC_MAX_FEATURES + 1
     yield "minimum-cost", None, 2, "int", "raise", False, "4", wide
     # more columns than a class has rows: OBPD keeps that class's Gaussian low-rank
     yield "obpd-efsboost", None, 2, "int", "raise", False, "4", 40

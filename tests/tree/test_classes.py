@@ -451,8 +451,8 @@ def test_fortran_ordered_or_read_only_rows_reach_compiled_loops_as_c_arrays():
     # sometimes read-only arrays, which must not cost a second compilation
     from costsense.tree import BoostedTreesClassifier
     from costsense.tree._binning import _bin_columns
-    from costsense.tree._grower import apply_rows
     from costsense.tree._predictor import accumulate
+    from costsense.tree._traverse import apply_rows
 
     X, y = make_classification(n_samples=300, random_state=3)
     X = np.asfortranarray(X)
@@ -465,6 +465,27 @@ def test_fortran_ordered_or_read_only_rows_reach_compiled_loops_as_c_arrays():
     for kernel in (_bin_columns, apply_rows, accumulate):
         rows = [signature[0] for signature in kernel.signatures]
         assert rows and all(t.layout == "C" and t.mutable for t in rows), kernel
+
+
+def test_read_only_labels_and_weights_reach_the_builder_writeable():
+    # numba types a read-only array apart from a writeable one: the builder
+    # must see only writeable arrays, or it is compiled (tens of seconds) twice
+    from numba.core import types
+
+    from costsense.tree._grower import grow
+
+    X, y = make_classification(n_samples=120, random_state=4)
+    targets = y.astype(np.float64)
+    weight = np.ones(120)
+    for array in (X, y, targets, weight):
+        array.setflags(write=False)
+    CostSensitiveTreeRegressor(max_depth=2).fit(X, targets, sample_weight=weight)
+    CostSensitiveTreeClassifier(max_depth=2, cost=3).fit(X, y, sample_weight=weight)
+    CostSensitiveForestClassifier(n_estimators=2, random_state=0).fit(X, y, weight)
+    assert grow.signatures
+    for signature in grow.signatures:
+        arrays = [t for t in signature if isinstance(t, types.Array)]
+        assert arrays and all(t.mutable for t in arrays), signature
 
 
 def test_pd_csrf_under_paper_004s_rule_is_not_a_single_leaf_on_ionosphere():

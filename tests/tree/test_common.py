@@ -20,12 +20,12 @@ _RANDOM_DRAWS = (
     "(tests/tree/test_common.py)"
 )
 
+# the classifiers' default forms are checked with every registered estimator
+# (tests/test_common.py); here only the other configurations, and the regressor
 ESTIMATORS = [
-    CostSensitiveTreeClassifier(random_state=0),
     CostSensitiveTreeClassifier(criterion="pairwise", splitter="hist", random_state=0),
     CostSensitiveTreeRegressor(random_state=0),
     CostSensitiveTreeRegressor(splitter="hist", max_features=0.5, random_state=0),
-    CostSensitiveForestClassifier(n_estimators=5, random_state=0),
     CostSensitiveForestClassifier(
         n_estimators=5, criterion="cs_gini", splitter="exact", random_state=0
     ),

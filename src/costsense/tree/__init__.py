@@ -1,9 +1,10 @@
 """Cost-sensitive trees and forests (paper 004) on one compiled CART builder.
 
 One depth-first builder compiled with numba (:mod:`costsense.tree._grower`) with
-two split finders, ``splitter="exact"`` (sorted values, scikit-learn's CART) and
-``splitter="hist"`` (quantile bins made once per fit, per-node histograms, a
-child's histogram by subtraction), and pluggable criteria
+two split finders (:mod:`costsense.tree._splitter`), ``splitter="exact"`` (sorted
+values, scikit-learn's CART) and ``splitter="hist"`` (quantile bins made once per
+fit, per-node histograms, a child's histogram by subtraction:
+:mod:`costsense.tree._histogram`), and pluggable criteria
 (:mod:`costsense.tree._criteria`): additive per-sample statistics plus an
 impurity function, for ``gini``, ``entropy``, ``misclassification``, ``cs_gini``
 (paper 004's eq. 8), ``pairwise`` (eqs. 9-11) and ``squared_error`` (eq. 7). A
@@ -22,13 +23,13 @@ from __future__ import annotations
 
 from costsense.tree._boosted import BoostedTreesClassifier
 from costsense.tree._classes import (
-    CostSensitiveForestClassifier,
     CostSensitiveTreeClassifier,
     CostSensitiveTreeRegressor,
-    Tree,
 )
 from costsense.tree._criteria import CRITERIA, impurity
+from costsense.tree._forest import CostSensitiveForestClassifier
 from costsense.tree._predictor import PackedForest
+from costsense.tree._tree import Tree
 
 __all__ = [
     "BoostedTreesClassifier",

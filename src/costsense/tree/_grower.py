@@ -6,34 +6,11 @@ the training rows with positive weight (rows of weight 0 are dropped, as
 scikit-learn's trees drop them); nodes are numbered in depth-first pre-order, left
 child first, scikit-learn's numbering.
 
-At a node of total weight ``W``, summed statistics ``S`` and impurity ``I_P`` (see
-:mod:`costsense.tree._criteria`), a split into ``L`` and ``R`` has the weighted gain
-
-    G = W I_P - W_L I_L - W_R I_R,
-
-which is ``W`` times paper 004's eq. (4) with the sample counts replaced by weights.
-The best ``G`` over the candidate features and thresholds wins (ties: the first
-feature in the visiting order, then the lowest threshold).
-
-Split finders:
-
-- **exact**: the node's values of a feature are sorted and every boundary between
-  two consecutive distinct values is a candidate, with the threshold at their
-  midpoint (scikit-learn's convention); left sums are a running sum over the sorted
-  rows, right sums the node's sums minus them.
-- **hist**: the feature's bin codes (:mod:`costsense.tree._binning`); the node
-  keeps a histogram of ``(weight, weighted statistics)`` and of row counts per
-  feature and bin; every boundary between two non-empty bins is a candidate, with
-  the threshold at the midpoint of the largest training value of the left bin and
-  the smallest of the right one. When most features are evaluated at each node
-  (a single tree), the node keeps the histograms of all features: the root's are
-  filled from its rows; at a split only the smaller child's are filled, and the
-  larger child's are its parent's minus them (in place, in the parent's memory).
-  When few are (a forest's ``sqrt(n_features)``), filling every feature's
-  histogram to save the evaluated ones' costs more than it saves, so only the
-  evaluated features' histograms are filled, from the node's rows; the choice is
-  made per split by counting operations (:func:`_subtraction_pays`), and both give
-  the same tree.
+A node's best split is the one of largest weighted gain ``G`` over the candidate
+features and thresholds (:mod:`costsense.tree._splitter`, ties: the first feature
+in the visiting order, then the lowest threshold), found on the sorted values
+(``use_hist=False``) or on per-node histograms of bin codes (``use_hist=True``,
+:mod:`costsense.tree._histogram`).
 
 A node becomes a leaf when it is ``max_depth`` deep, has fewer than
 ``min_samples_split`` rows or fewer than ``2 * min_samples_leaf``, or when its rows'
@@ -80,14 +57,19 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from costsense.tree._binning import midpoint
 from costsense.tree._criteria import SQUARED_ERROR, node_impurity
+from costsense.tree._histogram import (
+    fill_feature_histogram,
+    fill_histogram,
+    subtraction_pays,
+)
+from costsense.tree._splitter import exact_split, hist_split
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 Int32Array = NDArray[np.int32]
 
-__all__ = ["GAIN_TOLERANCE", "add_leaf_values", "apply", "apply_rows", "grow"]
+__all__ = ["GAIN_TOLERANCE", "grow"]
 
 #: A split must decrease ``W * I`` by more than this times ``W`` (or, for
 #: regression, times the node's sum of squared targets).
@@ -103,286 +85,6 @@ def _identical_labels(labels: FloatArray, idx: IntArray, start: int, end: int) -
             if labels[r, k] != labels[first, k]:
                 return False
     return True
-
-
-@njit(cache=True, nogil=True)
-def _fill_histogram(
-    codes: NDArray[np.uint8],
-    wstats: FloatArray,
-    weight: FloatArray,
-    idx: IntArray,
-    start: int,
-    end: int,
-    hist: FloatArray,
-    count: IntArray,
-) -> None:
-    d = codes.shape[1]
-    m = wstats.shape[1]
-    for p in range(start, end):
-        r = idx[p]
-        w = weight[r]
-        for f in range(d):
-            b = codes[r, f]
-            count[f, b] += 1
-            hist[f, b, 0] += w
-            for k in range(m):
-                hist[f, b, 1 + k] += wstats[r, k]
-
-
-@njit(cache=True, nogil=True)
-def _fill_feature_histogram(
-    codes: NDArray[np.uint8],
-    feature: int,
-    wstats: FloatArray,
-    weight: FloatArray,
-    idx: IntArray,
-    start: int,
-    end: int,
-    n_bins: int,
-    hist: FloatArray,
-    count: IntArray,
-) -> None:
-    m = wstats.shape[1]
-    hist[:n_bins] = 0.0
-    count[:n_bins] = 0
-    for p in range(start, end):
-        r = idx[p]
-        b = codes[r, feature]
-        count[b] += 1
-        hist[b, 0] += weight[r]
-        for k in range(m):
-            hist[b, 1 + k] += wstats[r, k]
-
-
-@njit(cache=True, nogil=True)
-def _hist_split(
-    hist: FloatArray,
-    count: IntArray,
-    n_bins: int,
-    lower: FloatArray,
-    upper: FloatArray,
-    code: int,
-    n_labels: int,
-    n_node: int,
-    weight: float,
-    stats: FloatArray,
-    parent_term: float,
-    min_samples_leaf: int,
-    left: FloatArray,
-    right: FloatArray,
-) -> tuple[float, float, int, bool]:
-    """Best split of one feature by its histogram: gain, threshold, bin, constant."""
-    m = stats.shape[0]
-    non_empty = 0
-    for b in range(n_bins):
-        if count[b] > 0:
-            non_empty += 1
-    if non_empty <= 1:
-        return -np.inf, 0.0, -1, True
-    left[:] = 0.0
-    w_left = 0.0
-    n_left = 0
-    best, best_threshold, best_bin = -np.inf, 0.0, -1
-    previous = -1
-    for b in range(n_bins):
-        if count[b] == 0:
-            continue
-        if previous >= 0 and n_left >= min_samples_leaf:
-            if n_node - n_left < min_samples_leaf:
-                break
-            for k in range(m):
-                right[k] = stats[k] - left[k]
-            w_right = weight - w_left
-            gain = (
-                parent_term
-                - w_left * node_impurity(code, w_left, left, n_labels)
-                - w_right * node_impurity(code, w_right, right, n_labels)
-            )
-            if gain > best:
-                best = gain
-                best_bin = previous
-                best_threshold = midpoint(upper[previous], lower[b])
-        n_left += count[b]
-        w_left += hist[b, 0]
-        for k in range(m):
-            left[k] += hist[b, 1 + k]
-        previous = b
-    return best, best_threshold, best_bin, False
-
-
-@njit(cache=True, nogil=True)
-def _sift_down(keys: FloatArray, rows: IntArray, lo: int, root: int, n: int) -> None:
-    while True:
-        child = 2 * root + 1
-        if child >= n:
-            return
-        if child + 1 < n and keys[lo + child] < keys[lo + child + 1]:
-            child += 1
-        if keys[lo + root] >= keys[lo + child]:
-            return
-        a, b = lo + root, lo + child
-        keys[a], keys[b] = keys[b], keys[a]
-        rows[a], rows[b] = rows[b], rows[a]
-        root = child
-
-
-@njit(cache=True, nogil=True)
-def _heapsort(keys: FloatArray, rows: IntArray, lo: int, hi: int) -> None:
-    n = hi - lo
-    for root in range(n // 2 - 1, -1, -1):
-        _sift_down(keys, rows, lo, root, n)
-    for end in range(n - 1, 0, -1):
-        keys[lo], keys[lo + end] = keys[lo + end], keys[lo]
-        rows[lo], rows[lo + end] = rows[lo + end], rows[lo]
-        _sift_down(keys, rows, lo, 0, end)
-
-
-@njit(cache=True, nogil=True)
-def _sort_pairs(keys: FloatArray, rows: IntArray, n: int) -> None:
-    """Sort ``keys[:n]`` ascending, moving ``rows[:n]`` along (introsort).
-
-    Quicksort with a median-of-three pivot and three-way partition (ties are
-    common in binned or discrete features), insertion sort below 16 items, and
-    heapsort when the recursion grows too deep; an explicit stack, no recursion.
-    """
-    max_depth = 2 * int(np.log2(n + 1)) + 2
-    stack_lo = np.empty(64, dtype=np.int64)
-    stack_hi = np.empty(64, dtype=np.int64)
-    stack_depth = np.empty(64, dtype=np.int64)
-    top = 0
-    stack_lo[0], stack_hi[0], stack_depth[0] = 0, n, 0
-    top = 1
-    while top > 0:
-        top -= 1
-        lo, hi, depth = stack_lo[top], stack_hi[top], stack_depth[top]
-        while hi - lo > 16:
-            if depth >= max_depth:
-                _heapsort(keys, rows, lo, hi)
-                lo = hi
-                break
-            depth += 1
-            mid = lo + (hi - lo) // 2
-            a, b, c = keys[lo], keys[mid], keys[hi - 1]
-            if a < b:
-                pivot = b if b < c else (c if a < c else a)
-            else:
-                pivot = a if a < c else (c if b < c else b)
-            # three-way partition: [lo, lt) < pivot, [lt, i) == pivot, (gt, hi) >
-            lt, i, gt = lo, lo, hi - 1
-            while i <= gt:
-                if keys[i] < pivot:
-                    keys[lt], keys[i] = keys[i], keys[lt]
-                    rows[lt], rows[i] = rows[i], rows[lt]
-                    lt += 1
-                    i += 1
-                elif keys[i] > pivot:
-                    keys[gt], keys[i] = keys[i], keys[gt]
-                    rows[gt], rows[i] = rows[i], rows[gt]
-                    gt -= 1
-                else:
-                    i += 1
-            # push the larger side, loop on the smaller (stack depth <= log2 n)
-            if lt - lo > hi - (gt + 1):
-                stack_lo[top], stack_hi[top], stack_depth[top] = lo, lt, depth
-                top += 1
-                lo = gt + 1
-            else:
-                stack_lo[top], stack_hi[top], stack_depth[top] = gt + 1, hi, depth
-                top += 1
-                hi = lt
-        for i in range(lo + 1, hi):  # insertion sort of a short range
-            key, row = keys[i], rows[i]
-            j = i - 1
-            while j >= lo and keys[j] > key:
-                keys[j + 1] = keys[j]
-                rows[j + 1] = rows[j]
-                j -= 1
-            keys[j + 1] = key
-            rows[j + 1] = row
-
-
-@njit(cache=True, nogil=True)
-def _exact_split(
-    X: FloatArray,
-    feature: int,
-    wstats: FloatArray,
-    weight: FloatArray,
-    idx: IntArray,
-    start: int,
-    end: int,
-    code: int,
-    n_labels: int,
-    w_node: float,
-    stats: FloatArray,
-    parent_term: float,
-    min_samples_leaf: int,
-    left: FloatArray,
-    right: FloatArray,
-    values: FloatArray,
-    rows: IntArray,
-) -> tuple[float, float, bool]:
-    """Best split of one feature on its sorted values: (gain, threshold, constant).
-
-    ``values`` and ``rows`` are scratch buffers of at least ``end - start`` items.
-    """
-    n_node = end - start
-    m = stats.shape[0]
-    low_value, high_value = np.inf, -np.inf
-    for p in range(n_node):
-        r = idx[start + p]
-        v = X[r, feature]
-        values[p] = v
-        rows[p] = r
-        low_value = min(low_value, v)
-        high_value = max(high_value, v)
-    if high_value <= low_value:
-        return -np.inf, 0.0, True
-    _sort_pairs(values, rows, n_node)
-    left[:] = 0.0
-    w_left = 0.0
-    best, best_threshold = -np.inf, 0.0
-    for p in range(n_node - 1):
-        r = rows[p]
-        w_left += weight[r]
-        for k in range(m):
-            left[k] += wstats[r, k]
-        n_left = p + 1
-        if n_left < min_samples_leaf:
-            continue
-        if n_node - n_left < min_samples_leaf:
-            break
-        low = values[p]
-        high = values[p + 1]
-        if high <= low:
-            continue
-        for k in range(m):
-            right[k] = stats[k] - left[k]
-        w_right = w_node - w_left
-        gain = (
-            parent_term
-            - w_left * node_impurity(code, w_left, left, n_labels)
-            - w_right * node_impurity(code, w_right, right, n_labels)
-        )
-        if gain > best:
-            best = gain
-            best_threshold = midpoint(low, high)
-    return best, best_threshold, False
-
-
-@njit(cache=True, nogil=True)
-def _subtraction_pays(
-    n_small: int, n_node: int, d: int, max_features: int, n_bins: int
-) -> bool:
-    """Whether all-feature histograms by subtraction cost less than per-feature ones.
-
-    Subtraction fills the smaller child's histogram of every feature and subtracts
-    it from the parent's (``n_small d + 2 d n_bins`` operations per statistic);
-    per-feature histograms fill the evaluated features' histograms of both
-    children from their rows (``n_node max_features + 2 max_features n_bins``).
-    """
-    subtract = n_small * d + 2 * d * n_bins
-    per_feature = n_node * max_features + 2 * max_features * n_bins
-    return subtract < per_feature
 
 
 #: Nodes a tree's arrays have room for at first.
@@ -547,11 +249,11 @@ def grow(
     feature_count = np.zeros(n_bins_max, dtype=np.int64)
     # all-feature histograms (and the subtraction) pay only when most features are
     # evaluated at a node; otherwise each evaluated feature's histogram is filled
-    # from the node's rows (see _subtraction_pays)
-    if use_hist and _subtraction_pays(n_rows // 2, n_rows, d, max_features, n_bins_max):
+    # from the node's rows (see subtraction_pays)
+    if use_hist and subtraction_pays(n_rows // 2, n_rows, d, max_features, n_bins_max):
         root_hist = np.zeros((d, n_bins_max, 1 + m))
         root_count = np.zeros((d, n_bins_max), dtype=np.int64)
-        _fill_histogram(codes, wstats, weight, idx, 0, n_rows, root_hist, root_count)
+        fill_histogram(codes, wstats, weight, idx, 0, n_rows, root_hist, root_count)
         st_hist = [root_hist]
         st_count = [root_count]
     else:
@@ -633,7 +335,7 @@ def grow(
             f = order[i]
             if use_hist:
                 if hist.shape[0] == 0:  # no all-feature histogram: fill this one
-                    _fill_feature_histogram(
+                    fill_feature_histogram(
                         codes,
                         f,
                         wstats,
@@ -648,7 +350,7 @@ def grow(
                     scan_hist, scan_count = feature_hist, feature_count
                 else:
                     scan_hist, scan_count = hist[f], count[f]
-                gain, thr, b, constant = _hist_split(
+                gain, thr, b, constant = hist_split(
                     scan_hist,
                     scan_count,
                     n_bins[f],
@@ -666,7 +368,7 @@ def grow(
                 )
             else:
                 b = -1
-                gain, thr, constant = _exact_split(
+                gain, thr, constant = exact_split(
                     X,
                     f,
                     wstats,
@@ -733,7 +435,7 @@ def grow(
             use_hist
             and child_depth < max_depth
             and hist.shape[0] > 0
-            and _subtraction_pays(
+            and subtraction_pays(
                 min(n_left, n_right), n_node, d, max_features, n_bins_max
             )
         ):
@@ -745,7 +447,7 @@ def grow(
                 small_hist = np.zeros((d, n_bins_max, 1 + m))
                 small_count = np.zeros((d, n_bins_max), dtype=np.int64)
                 if n_left <= n_right:
-                    _fill_histogram(
+                    fill_histogram(
                         codes,
                         wstats,
                         weight,
@@ -756,7 +458,7 @@ def grow(
                         small_count,
                     )
                 else:
-                    _fill_histogram(
+                    fill_histogram(
                         codes, wstats, weight, idx, middle, end, small_hist, small_count
                     )
                 hist -= small_hist  # the larger child: parent minus the smaller
@@ -794,87 +496,3 @@ def grow(
         weighted_n_node_samples[:node_count].copy(),
         deepest,
     )
-
-
-@njit(cache=True, nogil=True)
-def apply(
-    X: FloatArray,
-    feature: Int32Array,
-    threshold: FloatArray,
-    children_left: Int32Array,
-    children_right: Int32Array,
-) -> IntArray:
-    """Leaf reached by each row of ``X`` (``x[feature] <= threshold`` goes left).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        Samples.
-    feature, threshold, children_left, children_right : ndarray of shape (n_nodes,)
-        The tree's nodes (leaves have ``children_left == -1``).
-
-    Returns
-    -------
-    ndarray of shape (n_samples,)
-        Node index of each sample's leaf.
-    """
-    n = X.shape[0]
-    leaves = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        node = 0
-        while children_left[node] >= 0:
-            if X[i, feature[node]] <= threshold[node]:
-                node = children_left[node]
-            else:
-                node = children_right[node]
-        leaves[i] = node
-    return leaves
-
-
-@njit(cache=True, nogil=True)
-def apply_rows(
-    X: FloatArray,
-    rows: IntArray,
-    feature: Int32Array,
-    threshold: FloatArray,
-    children_left: Int32Array,
-    children_right: Int32Array,
-) -> IntArray:
-    """:func:`apply` for the rows ``X[rows]``, without copying them.
-
-    A forest's out-of-bag rows are most rows when each tree draws few: copying
-    them for every tree would cost more than walking the tree.
-    """
-    leaves = np.empty(rows.shape[0], dtype=np.int64)
-    for j in range(rows.shape[0]):
-        i = rows[j]
-        node = 0
-        while children_left[node] >= 0:
-            if X[i, feature[node]] <= threshold[node]:
-                node = children_left[node]
-            else:
-                node = children_right[node]
-        leaves[j] = node
-    return leaves
-
-
-@njit(cache=True, nogil=True)
-def add_leaf_values(
-    total: FloatArray,
-    counts: FloatArray,
-    rows: IntArray,
-    leaves: IntArray,
-    value: FloatArray,
-) -> None:
-    """Add each row's leaf value to its running total, and count it.
-
-    ``total[rows[j]] += value[leaves[j]]`` and ``counts[rows[j]] += 1`` for every
-    ``j`` (``rows`` distinct): a forest's out-of-bag sums, one tree at a time,
-    without the gathered copy and the scatter that the same NumPy expression
-    makes of every tree's out-of-bag rows.
-    """
-    for j in range(rows.shape[0]):
-        i = rows[j]
-        counts[i] += 1.0
-        for c in range(value.shape[1]):
-            total[i, c] += value[leaves[j], c]
