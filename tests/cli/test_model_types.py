@@ -20,7 +20,7 @@ import costsense.experiments
 from costsense import cli
 from costsense.cli import _fit
 from costsense.cli._model_types import ALLOWED, NUMPY_SCALARS, PYTHON_SCALARS
-from costsense.experiments._catalog import BASE_NAMES, CATALOG, check_pair, default_base
+from costsense.experiments import BASE_NAMES, CATALOG, check_pair, default_base
 from costsense.recommend import _candidates
 
 SMALL = ("n_estimators", "n_resamples", "estimator__max_iter")

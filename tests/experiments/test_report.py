@@ -15,6 +15,7 @@ from costsense.experiments import (
     ReportFiles,
     ReportSpec,
     check_claims,
+    win_tie_loss,
     write_report,
 )
 from costsense.experiments._report._blocks import (
@@ -28,7 +29,6 @@ from costsense.experiments._report._blocks import (
 )
 from costsense.experiments._report._figures import average_curves
 from costsense.experiments._report._writer import _constant_fits
-from costsense.experiments._stats import win_tie_loss
 
 # First appearance order; alphabetical order would be adac2, boost, ref.
 ALGS = ["ref", "boost", "adac2"]

@@ -420,8 +420,7 @@ def test_a_store_written_before_diagnostics_reads_with_empty_ones(tmp_path):
 
 
 def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):
-    from costsense.experiments import report_study
-    from costsense.experiments._runner import run_cell
+    from costsense.experiments import report_study, run_cell
 
     margin = load_study("margin", quick=True)
     assert margin.quick and not load_study("margin").quick
