@@ -1,10 +1,14 @@
+import pytest
+
 from costsense import cli
-from costsense.experiments import BASE_LEARNERS, CATALOG, METHODS
+from costsense.experiments import BASE_LEARNERS, CATALOG, make_model
 
 
 def test_the_catalog_describes_exactly_the_models_and_bases_there_are():
-    assert list(CATALOG) == list(METHODS)
-    for spec in CATALOG.values():
+    for name, spec in CATALOG.items():
+        assert spec.name == name
+        built = spec.build(BASE_LEARNERS["logistic"](0), 5.0, 1, 0)
+        assert hasattr(built, "fit") and hasattr(built, "predict")
         assert set(spec.bases) <= set(BASE_LEARNERS)
         assert (spec.default_base in spec.bases) == spec.uses_base
 
@@ -32,7 +36,31 @@ def test_cbrf_is_described_and_built_as_paper_004_defines_it(capsys):
     ]
     assert "classification-based random forest" in line
     assert "balanced" not in line.replace("no balancing", "")
-    model = METHODS["cbrf"](None, 5.0, 1, 0)
+    model = CATALOG["cbrf"].build(None, 5.0, 1, 0)
     assert isinstance(model, CostSensitiveForestClassifier)
     assert (model.criterion, model.cost) == ("gini", None)
     assert model.min_impurity_decrease is None  # paper 004's split rule
+
+
+def test_methods_is_a_deprecated_view_of_the_catalog(monkeypatch):
+    import costsense.experiments as experiments
+
+    with pytest.warns(FutureWarning, match="METHODS is deprecated"):
+        methods = experiments.METHODS
+    assert list(methods) == list(CATALOG)
+    assert methods["asyb"] is CATALOG["asyb"].build
+
+    def mine(base, cost, pos, seed):
+        return base
+
+    monkeypatch.delitem(CATALOG, "mine", raising=False)
+    with pytest.warns(FutureWarning, match=r"CATALOG\['mine'\] = ModelSpec"):
+        methods["mine"] = mine
+    try:
+        spec = CATALOG["mine"]
+        assert spec.build is mine and "logistic" in spec.bases
+        pipeline = make_model("mine", base="tree", cost=5, pos_label=1)
+        assert type(pipeline[-1]).__name__ == "DecisionTreeClassifier"
+    finally:
+        del methods["mine"]
+    assert "mine" not in CATALOG

@@ -20,7 +20,8 @@ from sklearn.tree import DecisionTreeClassifier
 from costsense.datasets import list_keel
 from costsense.experiments import (
     BASE_LEARNERS,
-    METHODS,
+    CATALOG,
+    ModelSpec,
     ResultsStore,
     builtin_studies,
     load_study,
@@ -277,7 +278,9 @@ def test_staged_models_get_cost_curves_ending_at_their_test_cost(tmp_path, monke
             DecisionTreeClassifier(max_depth=1), n_estimators=7, random_state=seed
         )
 
-    monkeypatch.setitem(METHODS, "adaboost-test", adaboost)
+    monkeypatch.setitem(
+        CATALOG, "adaboost-test", ModelSpec("adaboost-test", "a test", build=adaboost)
+    )
     study = tiny(
         algorithms=[{"name": "ada", "method": "adaboost-test"}],
         reference=None,
@@ -543,7 +546,13 @@ def test_warnings_are_collected_per_algorithm_stored_and_reported(
 ):
     from costsense.experiments import report_study
 
-    monkeypatch.setitem(METHODS, "warns", lambda base, cost, pos, seed: _WarnsThrice())
+    monkeypatch.setitem(
+        CATALOG,
+        "warns",
+        ModelSpec(
+            "warns", "a test", build=lambda base, cost, pos, seed: _WarnsThrice()
+        ),
+    )
     study = small(
         algorithms=[
             {"name": "noisy", "method": "warns"},

@@ -61,7 +61,7 @@ _ESTIMATORS = frozenset(
         "costsense.boosting._estimators.RWOBoostClassifier",
         "costsense.boosting._estimators.SMOTEBoostClassifier",
         "costsense.boosting._obpd_efs.OBPDEFSBoostClassifier",
-        "costsense.experiments._models._ConstantOnFailure",
+        "costsense.experiments._constant.ConstantOnFailure",
         "costsense.margin._cssvm.CSSVMClassifier",
         "costsense.margin._ldm.CSLDMClassifier",
         "costsense.margin._ldm.LDMClassifier",

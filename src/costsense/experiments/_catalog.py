@@ -1,23 +1,29 @@
-"""What every named model of the command line and the studies is, without building it.
+"""Every named model of the command line and the studies: what it is, how it is built.
 
-:data:`CATALOG` describes each name of :data:`costsense.experiments.METHODS`: where
-the method comes from, whether it uses the costs or only names the positive class
-with them, which base learners it accepts and which it takes by default, whether it
-handles more than two classes and per-row (example-dependent) costs. The command
-line reads it to refuse an invalid model and base pair before any fit, to say what a
-model ignores, and to list the models (``costsense models``); it imports nothing
-heavy, so ``costsense --help`` stays fast.
+:data:`CATALOG` holds one :class:`ModelSpec` per name: where the method comes from,
+whether it uses the costs or only names the positive class with them, which base
+learners it accepts and which it takes by default, whether it handles more than two
+classes and per-row (example-dependent) costs, and how it is built (a builder of
+:mod:`costsense.experiments._builders`, which imports the model's class only when
+called). The command line derives from it its lists (``costsense models``), its
+refusals of an invalid model and base pair before any fit and what it says a model
+ignores; the studies validate their algorithms against it, and
+:func:`~costsense.experiments.make_model` builds from it. It imports nothing heavy,
+so ``costsense --help`` stays fast.
 
-Change it together with :data:`costsense.experiments.METHODS` and
-:data:`costsense.experiments.BASE_LEARNERS` (a test checks they agree, and that every
-accepted pair fits).
+A model is added here, once (a test fits every accepted model and base pair, and
+checks that the model file allows every type it holds). Base learners are
+:data:`costsense.experiments.BASE_LEARNERS`, named in :data:`BASE_NAMES`.
 """
 
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from costsense.experiments import _builders as build
+from costsense.experiments._builders import Builder
 
 __all__ = [
     "BASE_NAMES",
@@ -73,6 +79,13 @@ class ModelSpec:
     row_costs : bool
         Whether its ``fit`` takes per-row costs (``sample_cost``); such a model
         also decides each row with its own costs (:func:`decide`).
+    theorems : bool
+        Whether paper 001's theorems on AdaBoost's training error speak of its
+        fits (at learning rate 1): the report checks them on its rounds.
+    build : callable
+        ``(base, cost, pos_label, seed) -> unfitted classifier``
+        (:mod:`costsense.experiments._builders`); it imports the model's class
+        when called.
     """
 
     name: str
@@ -82,6 +95,8 @@ class ModelSpec:
     default_base: str | None = None
     multiclass: bool = False
     row_costs: bool = True
+    theorems: bool = False
+    build: Builder = field(kw_only=True, repr=False, compare=False)
 
     @property
     def uses_base(self) -> bool:
@@ -99,10 +114,12 @@ def _wrapper(name: str, source: str, **kwargs: object) -> ModelSpec:
     return ModelSpec(name, source, **options)  # type: ignore[arg-type]
 
 
-def _booster(name: str, source: str, **kwargs: object) -> ModelSpec:
+def _booster(name: str, estimator: str, source: str, **kwargs: object) -> ModelSpec:
+    """Describe a booster of :mod:`costsense.boosting` (class ``estimator``)."""
     options: dict[str, object] = {
         "bases": CLASSIFIER_BASES,
         "default_base": "entropy-tree",
+        "build": build.booster(f"costsense.boosting:{estimator}"),
     }
     options.update(kwargs)
     return ModelSpec(name, source, **options)  # type: ignore[arg-type]
@@ -117,71 +134,92 @@ _PAPER_003_BOOSTER: dict[str, object] = {
 _SPECS = (
     # the rescaling meta-methods: any scikit-learn classifier
     _wrapper("plain", "the base learner, cost-blind", cost_sensitive=False,
-             row_costs=False),
-    _wrapper("weighting", "cost weighting (Elkan 2001)"),
+             row_costs=False, build=build.plain),
+    _wrapper("weighting", "cost weighting (Elkan 2001)",
+             build=build.wrapper("costsense.rescale:CostWeighting")),
     _wrapper("rejection", "cost-proportionate rejection sampling "
-             "(Zadrozny et al. 2003)"),
-    _wrapper("threshold", "threshold moving (Elkan 2001)", bases=PROBABILISTIC_BASES),
+             "(Zadrozny et al. 2003)",
+             build=build.wrapper("costsense.rescale:RejectionSampling", seeded=True)),
+    _wrapper("threshold", "threshold moving (Elkan 2001)", bases=PROBABILISTIC_BASES,
+             build=build.wrapper("costsense.rescale:ThresholdMoving")),
     _wrapper("threshold-calibrated", "threshold moving on sigmoid-calibrated "
-             "probabilities (Elkan 2001; Platt 1999)"),
-    _wrapper("metacost", "MetaCost (Domingos 1999)"),
+             "probabilities (Elkan 2001; Platt 1999)",
+             build=build.wrapper("costsense.rescale:ThresholdMoving",
+                                 calibration="sigmoid")),
+    _wrapper("metacost", "MetaCost (Domingos 1999)",
+             build=build.wrapper("costsense.rescale:MetaCost", seeded=True)),
     # the boosting family (papers 000 and 001)
-    _booster("adaboost", "AdaBoost (paper 001)", cost_sensitive=False,
-             row_costs=False),
-    _booster("adaboostc", "AdaBoostC (Landesa-Vazquez & Alba-Castro 2012; paper 000)"),
-    _booster("adacost", "AdaCost (Fan et al. 1999; paper 000)"),
-    _booster("adac1", "AdaC1 (Sun et al. 2007; paper 000)"),
-    _booster("adac2", "AdaC2 (Sun et al. 2007; paper 000)"),
-    _booster("adac3", "AdaC3 (Sun et al. 2007; paper 000)"),
-    _booster("csb0", "CSB0 (Ting 2000; paper 000)"),
-    _booster("csb1", "CSB1 (Ting 2000; paper 000)"),
-    _booster("csb2", "CSB2 (Ting 2000; paper 000)"),
-    _booster("asymboost", "Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007)"),
-    _booster("asyb", "AsyB (paper 000, Algorithm 1)"),
-    _booster("asybl", "AsyBL (paper 000, Algorithm 2)", bases=REGRESSION_BASES,
+    _booster("adaboost", "AdaBoostClassifier",
+             "AdaBoost (paper 001)", cost_sensitive=False,
+             row_costs=False, theorems=True),
+    _booster("adaboostc", "AdaBoostCClassifier",
+             "AdaBoostC (Landesa-Vazquez & Alba-Castro 2012; paper 000)"),
+    _booster("adacost", "AdaCostClassifier", "AdaCost (Fan et al. 1999; paper 000)"),
+    _booster("adac1", "AdaC1Classifier", "AdaC1 (Sun et al. 2007; paper 000)"),
+    _booster("adac2", "AdaC2Classifier", "AdaC2 (Sun et al. 2007; paper 000)"),
+    _booster("adac3", "AdaC3Classifier", "AdaC3 (Sun et al. 2007; paper 000)"),
+    _booster("csb0", "CSB0Classifier", "CSB0 (Ting 2000; paper 000)"),
+    _booster("csb1", "CSB1Classifier", "CSB1 (Ting 2000; paper 000)"),
+    _booster("csb2", "CSB2Classifier", "CSB2 (Ting 2000; paper 000)"),
+    _booster("asymboost", "AsymBoostClassifier",
+             "Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007)"),
+    _booster("asyb", "AsyBClassifier", "AsyB (paper 000, Algorithm 1)"),
+    _booster("asybl", "AsyBLClassifier",
+             "AsyBL (paper 000, Algorithm 2)", bases=REGRESSION_BASES,
              default_base="regression-tree"),
-    _booster("asymlogitboost", "Asymmetric LogitBoost (Masnadi-Shirazi & "
+    _booster("asymlogitboost", "AsymLogitBoostClassifier",
+             "Asymmetric LogitBoost (Masnadi-Shirazi & "
              "Vasconcelos 2011)", bases=REGRESSION_BASES,
              default_base="regression-tree"),
-    _booster("calibrated-adaboost", "calibrated AdaBoost, Bayes threshold "
+    _booster("calibrated-adaboost", "CalibratedAdaBoostClassifier",
+             "calibrated AdaBoost, Bayes threshold "
              "(Nikolaou et al. 2016)"),
     # oversampling and feature selection in boosting (paper 003): cost-blind
     ModelSpec("efsboost", "EFSBoost (paper 003)", cost_sensitive=False,
-              row_costs=False),
-    _booster("smoteboost", "SMOTEBoost (Chawla et al. 2003; paper 003)",
+              row_costs=False, build=build.efsboost),
+    _booster("smoteboost", "SMOTEBoostClassifier",
+             "SMOTEBoost (Chawla et al. 2003; paper 003)",
              **_PAPER_003_BOOSTER),
-    _booster("rwoboost", "RWOBoost (paper 003)", **_PAPER_003_BOOSTER),
-    _booster("obpdboost", "OBPDBoost (paper 003)", **_PAPER_003_BOOSTER),
+    _booster("rwoboost", "RWOBoostClassifier",
+             "RWOBoost (paper 003)", **_PAPER_003_BOOSTER),
+    _booster("obpdboost", "OBPDBoostClassifier", "OBPDBoost (paper 003)",
+             **{**_PAPER_003_BOOSTER, "build": build.obpdboost}),
     ModelSpec("obpd-efsboost", "OBPD-EFSBoost (paper 003)", cost_sensitive=False,
-              row_costs=False),
+              row_costs=False, build=build.obpd_efsboost),
     # margin learners (paper 002)
     ModelSpec("svm", "linear SVM (paper 002's baseline)", cost_sensitive=False,
-              row_costs=False),
-    ModelSpec("cssvm", "cost-sensitive linear SVM (paper 002's baseline)"),
+              row_costs=False, build=build.svm),
+    ModelSpec("cssvm", "cost-sensitive linear SVM (paper 002's baseline)",
+              build=build.cssvm),
     ModelSpec("ldm", "LDM (Zhang & Zhou 2014; paper 002)", cost_sensitive=False,
-              row_costs=False),
-    ModelSpec("csldm", "CS-LDM (paper 002)"),
+              row_costs=False, build=build.ldm),
+    ModelSpec("csldm", "CS-LDM (paper 002)", build=build.csldm),
     # forests (paper 004)
     ModelSpec("cbrf", "CBRF, classification-based random forest: Gini on the "
               "labels, a vote, no costs (paper 004's baseline)",
-              cost_sensitive=False, multiclass=True, row_costs=False),
+              cost_sensitive=False, multiclass=True, row_costs=False,
+              build=build.cbrf),
     ModelSpec("gini-scores", "Gini forest deciding by the leaves' costs (paper 004)",
-              multiclass=True),
-    ModelSpec("gcsrf", "G-CSRF, cost-sensitive Gini (paper 004)", multiclass=True),
+              multiclass=True, build=build.forest("gini")),
+    ModelSpec("gcsrf", "G-CSRF, cost-sensitive Gini (paper 004)", multiclass=True,
+              build=build.forest("cs_gini")),
     ModelSpec("pdcsrf", "PD-CSRF, pairwise-difference impurity (paper 004)",
-              multiclass=True),
+              multiclass=True, build=build.forest("pairwise")),
     ModelSpec("random-forest", "scikit-learn's random forest", cost_sensitive=False,
-              multiclass=True, row_costs=False),
+              multiclass=True, row_costs=False, build=build.random_forest),
     ModelSpec("balanced-random-forest", "imbalanced-learn's balanced random forest",
-              cost_sensitive=False, multiclass=True, row_costs=False),
+              cost_sensitive=False, multiclass=True, row_costs=False,
+              build=build.balanced_random_forest),
     # the estimator costsense recommends, and peers
-    ModelSpec("minimum-cost", "MinimumCostClassifier (costsense)", multiclass=True),
+    ModelSpec("minimum-cost", "MinimumCostClassifier (costsense)", multiclass=True,
+              build=build.minimum_cost),
     ModelSpec("rusboost", "imbalanced-learn's RUSBoost", cost_sensitive=False,
-              multiclass=True, row_costs=False),
+              multiclass=True, row_costs=False, build=build.rusboost),
     ModelSpec("easy-ensemble", "imbalanced-learn's EasyEnsemble", cost_sensitive=False,
-              multiclass=True, row_costs=False),
+              multiclass=True, row_costs=False, build=build.easy_ensemble),
     _wrapper("tuned-threshold", "scikit-learn's TunedThresholdClassifierCV on the "
-             "mean cost", multiclass=False, row_costs=False),
+             "mean cost", multiclass=False, row_costs=False,
+             build=build.tuned_threshold),
 )  # fmt: skip
 
 #: Every named model, by name, in the order ``costsense models`` lists them.
@@ -255,9 +293,8 @@ def check_pair(model: str, base: str | None) -> str | None:
     -------
     str or None
         A message naming the valid bases, or None. A model that uses no base
-        learner accepts any (it ignores it; the caller says so); a method the
-        catalog does not describe (one added to ``METHODS`` by its user) is not
-        checked.
+        learner accepts any (it ignores it; the caller says so); a name the
+        catalog does not hold is not checked.
     """
     spec = CATALOG.get(model)
     if spec is None or base is None or not spec.uses_base or base in spec.bases:

@@ -179,7 +179,7 @@ def evaluate(
     y : array-like of shape (n_samples,)
         Labels: two classes, or more with a K x K cost matrix.
     methods : iterable of str
-        Names from :data:`costsense.experiments.METHODS`.
+        Names from :data:`costsense.experiments.CATALOG`.
     cost : cost specification or Costs
         Class-level cost (ratio, pair or matrix; a K x K matrix for K classes), or
         a binary cost already resolved against ``y``

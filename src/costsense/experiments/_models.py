@@ -1,6 +1,7 @@
 """Named models for the command line and the studies.
 
-A model is named ``"<method>"`` and built on a named base learner; every model is a
+A model is named ``"<method>"`` (a name of :data:`~costsense.experiments.CATALOG`,
+which says how it is built) and built on a named base learner; every model is a
 scikit-learn pipeline whose preprocessing (scaling) is fitted inside each training fold
 only, followed by the cost-sensitive wrapper around the base learner. The wrapper goes
 last so that it sees the costs and the base learner receives ``sample_weight`` directly.
@@ -19,36 +20,22 @@ as numbers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from imblearn.ensemble import (
-    BalancedRandomForestClassifier,
-    EasyEnsembleClassifier,
-    RUSBoostClassifier,
-)
-from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
+from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.linear_model import LogisticRegression, Perceptron
-from sklearn.model_selection import TunedThresholdClassifierCV
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
-from costsense import boosting, margin, tree
-from costsense.costs import as_cost_matrix, bayes_decision
-from costsense.metrics import make_cost_scorer
+from costsense.experiments._builders import Builder
+from costsense.experiments._catalog import BASE_NAMES, CATALOG, ModelSpec
 from costsense.naive_bayes import DiscreteNaiveBayesClassifier
-from costsense.recommend import MinimumCostClassifier
-from costsense.rescale import (
-    CostWeighting,
-    MetaCost,
-    RejectionSampling,
-    ThresholdMoving,
-)
-from costsense.sampling import OBPDSampler
 
 __all__ = ["BASE_LEARNERS", "METHODS", "SCALERS", "ScaleContinuous", "make_model"]
 
@@ -90,193 +77,48 @@ BASE_LEARNERS: dict[str, Callable[[int], BaseEstimator]] = {
 }
 
 
-def _booster(cls: type) -> Callable[[BaseEstimator, Any, Any, int], BaseEstimator]:
-    def build(base: BaseEstimator, cost: Any, pos: Any, seed: int) -> BaseEstimator:
-        return cls(base, cost=cost, pos_label=pos, random_state=seed)
+class _Builders(Mapping[str, Builder]):
+    """``METHODS``, deprecated: each catalog model's builder by name, a live view.
 
-    return build
-
-
-def _forest(criterion: str) -> Callable[[BaseEstimator, Any, Any, int], BaseEstimator]:
-    def build(base: BaseEstimator, cost: Any, pos: Any, seed: int) -> BaseEstimator:
-        return tree.CostSensitiveForestClassifier(
-            criterion=criterion,
-            min_impurity_decrease=None,  # paper 004's split rule (see METHODS)
-            cost=cost,
-            pos_label=pos,
-            random_state=seed,
-        )
-
-    return build
-
-
-class _ConstantOnFailure(ClassifierMixin, BaseEstimator):
-    """Fit ``estimator``; if its fit raises, predict the class of least cost.
-
-    imbalanced-learn's RUSBoost (scikit-learn's AdaBoost underneath) raises when
-    its first weak learner is worse than random, which a balanced undersample of
-    a hard set often makes it. A study must go on: the model then predicts the
-    constant class of least training cost (``cost_matrix[i, j]`` summed over the
-    training labels), with the training frequencies as probabilities, and keeps
-    the error in ``stop_reason_``; the report lists it among the degenerate fits
-    (it predicts one class). ``benchmarks/recommended.py`` scores such a fit the
-    same way.
+    Reading it reads :data:`~costsense.experiments.CATALOG`; adding a builder warns
+    and registers a :class:`~costsense.experiments.ModelSpec` for it, accepting
+    every base learner and any number of classes, without per-row costs (give
+    your own ``ModelSpec`` to say more). Removing a name removes its spec.
     """
 
-    def __init__(
-        self, estimator: Any = None, *, cost: Any = None, pos_label: Any = None
-    ) -> None:
-        self.estimator = estimator
-        self.cost = cost
-        self.pos_label = pos_label
+    def __getitem__(self, name: str) -> Builder:
+        return CATALOG[name].build
 
-    def fit(self, X: Any, y: Any) -> _ConstantOnFailure:
-        """Fit the estimator, or the constant of least cost if it raises."""
-        y = np.asarray(y)
-        self.classes_ = np.unique(y)
-        self.stop_reason_ = "fitted"
-        try:
-            self.estimator_: Any = clone(self.estimator).fit(X, y)
-            return self
-        except ValueError as error:
-            self.stop_reason_ = f"failed, constant of least cost: {error}"
-        counts = np.array([np.sum(y == c) for c in self.classes_], dtype=float)
-        matrix = as_cost_matrix(self.cost, self.classes_, self.pos_label, y=y)
-        self.prior_ = counts / counts.sum()
-        self.constant_ = self.classes_[bayes_decision(self.prior_[None, :], matrix)[0]]
-        self.estimator_ = None
-        return self
+    def __iter__(self) -> Iterator[str]:
+        return iter(CATALOG)
 
-    def predict(self, X: Any) -> Any:
-        """Predict with the estimator, or the constant."""
-        if self.estimator_ is not None:
-            return self.estimator_.predict(X)
-        return np.full(np.asarray(X).shape[0], self.constant_)
+    def __len__(self) -> int:
+        return len(CATALOG)
 
-    def predict_proba(self, X: Any) -> Any:
-        """Probabilities of the estimator, or the training frequencies."""
-        if self.estimator_ is not None:
-            return self.estimator_.predict_proba(X)
-        return np.tile(self.prior_, (np.asarray(X).shape[0], 1))
-
-
-def _plain(base: BaseEstimator, cost: Any, pos_label: Any, seed: int) -> BaseEstimator:
-    return base
-
-
-#: Cost-sensitive methods by name: (base, cost, pos_label, seed) -> classifier.
-METHODS: dict[str, Callable[[BaseEstimator, Any, Any, int], BaseEstimator]] = {
-    "plain": _plain,
-    "weighting": lambda base, cost, pos, seed: CostWeighting(
-        base, cost=cost, pos_label=pos
-    ),
-    "rejection": lambda base, cost, pos, seed: RejectionSampling(
-        base, cost=cost, pos_label=pos, random_state=seed
-    ),
-    "threshold": lambda base, cost, pos, seed: ThresholdMoving(
-        base, cost=cost, pos_label=pos
-    ),
-    "threshold-calibrated": lambda base, cost, pos, seed: ThresholdMoving(
-        base, cost=cost, pos_label=pos, calibration="sigmoid"
-    ),
-    "metacost": lambda base, cost, pos, seed: MetaCost(
-        base, cost=cost, pos_label=pos, random_state=seed
-    ),
-    # the boosting family (papers 000, 001)
-    "adaboost": _booster(boosting.AdaBoostClassifier),
-    "adaboostc": _booster(boosting.AdaBoostCClassifier),
-    "adacost": _booster(boosting.AdaCostClassifier),
-    "adac1": _booster(boosting.AdaC1Classifier),
-    "adac2": _booster(boosting.AdaC2Classifier),
-    "adac3": _booster(boosting.AdaC3Classifier),
-    "csb0": _booster(boosting.CSB0Classifier),
-    "csb1": _booster(boosting.CSB1Classifier),
-    "csb2": _booster(boosting.CSB2Classifier),
-    "asymboost": _booster(boosting.AsymBoostClassifier),
-    "asyb": _booster(boosting.AsyBClassifier),
-    "asybl": _booster(boosting.AsyBLClassifier),
-    "asymlogitboost": _booster(boosting.AsymLogitBoostClassifier),
-    "calibrated-adaboost": _booster(boosting.CalibratedAdaBoostClassifier),
-    # oversampling and feature selection in boosting (paper 003); not
-    # cost-sensitive: the costs only name the positive class
-    "efsboost": lambda base, cost, pos, seed: boosting.EFSBoostClassifier(),
-    "smoteboost": _booster(boosting.SMOTEBoostClassifier),
-    "rwoboost": _booster(boosting.RWOBoostClassifier),
-    # OBPD's component count as paper 003 chooses it: Figueiredo & Jain's MML
-    "obpdboost": lambda base, cost, pos, seed: boosting.OBPDBoostClassifier(
-        base,
-        sampler=OBPDSampler(n_components="fj"),
-        cost=cost,
-        pos_label=pos,
-        random_state=seed,
-    ),
-    # OBPD once to balance the training fold (the paper's Gibbs sampler, T = 100),
-    # then EFSBoost
-    "obpd-efsboost": lambda base, cost, pos, seed: boosting.OBPDEFSBoostClassifier(
-        sampling="gibbs", gibbs_steps=100, random_state=seed
-    ),
-    # margin learners (paper 002): the base learner is not used; every one gets
-    # the same tolerance and iteration cap (the baselines' defaults)
-    "svm": lambda base, cost, pos, seed: margin.CSSVMClassifier(
-        cost=1.0, pos_label=pos, random_state=seed
-    ),
-    # costs in the unit of the cheaper error: the papers' ratios (C2 = 1) are
-    # used as they are, and money (per-row costs, the CLI's) in any currency
-    # gives the same model instead of scaling C by the price of an error
-    "cssvm": lambda base, cost, pos, seed: margin.CSSVMClassifier(
-        cost=cost, pos_label=pos, cost_unit="cheaper", random_state=seed
-    ),
-    "ldm": lambda base, cost, pos, seed: margin.LDMClassifier(random_state=seed),
-    "csldm": lambda base, cost, pos, seed: margin.CSLDMClassifier(
-        cost=cost, pos_label=pos, cost_unit="cheaper", random_state=seed
-    ),
-    # forests (paper 004), 100 trees (WEKA's default; the paper gives no number);
-    # the base learner is not used. Every tree splits on its best candidate
-    # whatever the gain (min_impurity_decrease=None): paper 004 does not restrict
-    # its trees, which grow to the maximum depth unless a node is below the
-    # minimum size (sect. 2.2 and 4.1); min_impurity_decrease=0.0 in a study's
-    # params gives our positive-gain variant. CBRF is the paper's
-    # classification-based random forest: Gini splits on the labels and a vote
-    # of the label frequencies, costs unused, no balancing; "gini-scores" keeps
-    # its splits and predicts from the leaves' mean task scores (the Bayes
-    # decision per leaf), separating the leaf rule from the impurity
-    "cbrf": lambda base, cost, pos, seed: tree.CostSensitiveForestClassifier(
-        criterion="gini", min_impurity_decrease=None, cost=None, random_state=seed
-    ),
-    "gini-scores": _forest("gini"),
-    "gcsrf": _forest("cs_gini"),
-    "pdcsrf": _forest("pairwise"),
-    "random-forest": lambda base, cost, pos, seed: RandomForestClassifier(
-        n_estimators=100, random_state=seed
-    ),
-    # imbalanced-learn's forest: each tree on a balanced random undersample
-    # (its documented future defaults, set here so no warning is raised)
-    "balanced-random-forest": lambda base, cost, pos, seed: (
-        BalancedRandomForestClassifier(
-            n_estimators=100,
-            sampling_strategy="all",
-            replacement=True,
-            bootstrap=False,
-            random_state=seed,
+    def __setitem__(self, name: str, builder: Builder) -> None:
+        warnings.warn(
+            f"METHODS[{name!r}] = ... is deprecated and will be removed; register "
+            f"a model with CATALOG[{name!r}] = ModelSpec({name!r}, source, ..., "
+            "build=builder) (costsense.experiments).",
+            FutureWarning,
+            stacklevel=2,
         )
-    ),
-    # the estimator costsense recommends; the base learner is not used
-    "minimum-cost": lambda base, cost, pos, seed: MinimumCostClassifier(
-        cost=cost, pos_label=pos, random_state=seed
-    ),
-    # imbalanced-learn's ensembles of undersampled learners (defaults); not
-    # cost-sensitive, the base learner is not used
-    "rusboost": lambda base, cost, pos, seed: _ConstantOnFailure(
-        RUSBoostClassifier(random_state=seed), cost=cost, pos_label=pos
-    ),
-    "easy-ensemble": lambda base, cost, pos, seed: EasyEnsembleClassifier(
-        random_state=seed
-    ),
-    # scikit-learn's threshold tuned by 5-fold CV on the mean cost
-    "tuned-threshold": lambda base, cost, pos, seed: TunedThresholdClassifierCV(
-        base, scoring=make_cost_scorer(cost, pos_label=pos), cv=5, random_state=seed
-    ),
-}
+        CATALOG[name] = ModelSpec(
+            name,
+            "a method registered through METHODS",
+            bases=BASE_NAMES,
+            default_base="logistic",
+            multiclass=True,
+            row_costs=False,
+            build=builder,
+        )
+
+    def __delitem__(self, name: str) -> None:
+        del CATALOG[name]
+
+
+#: Deprecated: read ``CATALOG[name].build`` instead.
+METHODS = _Builders()
 
 
 class ScaleContinuous(TransformerMixin, BaseEstimator):
@@ -355,7 +197,8 @@ def make_model(
     Parameters
     ----------
     method : str
-        A key of :data:`METHODS` ("plain" is the cost-blind base learner).
+        A name of :data:`~costsense.experiments.CATALOG` ("plain" is the
+        cost-blind base learner).
     base : str, default="logistic"
         A key of :data:`BASE_LEARNERS`.
     cost : cost specification
@@ -381,8 +224,8 @@ def make_model(
         Unfitted; the steps ``"prepare"`` (when given), ``"scale"`` and
         ``"model"``.
     """
-    if method not in METHODS:
-        raise ValueError(f"model {method!r} is unknown; choose from {sorted(METHODS)}.")
+    if method not in CATALOG:
+        raise ValueError(f"model {method!r} is unknown; choose from {sorted(CATALOG)}.")
     if base not in BASE_LEARNERS:
         raise ValueError(
             f"base {base!r} is unknown; choose from {sorted(BASE_LEARNERS)}."
@@ -400,7 +243,7 @@ def make_model(
     if columns:
         scale = ScaleContinuous(scale, categorical_features=columns)
     learner = BASE_LEARNERS[base](seed)
-    model = METHODS[method](learner, cost, pos_label, seed)
+    model = CATALOG[method].build(learner, cost, pos_label, seed)
     if columns:
         _declare_categorical(model, columns)
     steps = [("scale", scale), ("model", model)]

@@ -50,6 +50,7 @@ from sklearn.pipeline import Pipeline
 
 from costsense.costs import Costs
 from costsense.datasets import load_keel, make_gaussian_problem
+from costsense.experiments._catalog import CATALOG
 from costsense.experiments._claims import check_claims
 from costsense.experiments._derived import load_derived
 from costsense.experiments._diagnostics import fit_diagnostics
@@ -943,13 +944,15 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
 def _theorem_algorithms(study: dict[str, Any]) -> list[str]:
     """Return the study's rows that paper 001's theorems speak of.
 
-    Its AdaBoost (method ``adaboost``, which the runner fits from uniform weights)
-    at learning rate 1, neither set otherwise nor searched over.
+    Its AdaBoost (a method whose catalog entry says ``theorems``, which the runner
+    fits from uniform weights) at learning rate 1, neither set otherwise nor
+    searched over.
     """
     return [
         a["name"]
         for a in study["algorithms"]
-        if a["method"] == "adaboost"
+        if (spec := CATALOG.get(a["method"])) is not None
+        and spec.theorems
         and float(a.get("params", {}).get("learning_rate", 1.0)) == 1.0
         and "learning_rate" not in a.get("grid", {})
     ]

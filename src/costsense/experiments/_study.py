@@ -63,7 +63,7 @@ from costsense.experiments._derived import check_recipe
 from costsense.experiments._evaluate import ALL_METRICS
 from costsense.experiments._files import ROW_COSTS, check_file_spec
 from costsense.experiments._labels import cost_label
-from costsense.experiments._models import BASE_LEARNERS, METHODS, SCALERS
+from costsense.experiments._models import BASE_LEARNERS, SCALERS
 
 __all__ = [
     "Algorithm",
@@ -154,7 +154,7 @@ class Algorithm:
     name : str
         Its name in tables and in the results store.
     method : str
-        A key of :data:`costsense.experiments.METHODS`.
+        A name of :data:`costsense.experiments.CATALOG`.
     base : str
         A key of :data:`costsense.experiments.BASE_LEARNERS`.
     params : dict
@@ -512,11 +512,11 @@ def study_from_dict(
                 f"algorithm {algorithm.name!r}: params and grid must be tables, "
                 "such as params = { max_depth = 3 }",
             )
-        if algorithm.method not in METHODS:
+        if algorithm.method not in CATALOG:
             _fail(
                 source,
                 f"algorithm {algorithm.name!r}: unknown method {algorithm.method!r}; "
-                f"choose from {sorted(METHODS)}",
+                f"choose from {sorted(CATALOG)}",
             )
         if algorithm.base not in BASE_LEARNERS:
             _fail(
@@ -623,7 +623,7 @@ def _resolve_names(algorithm: Algorithm, source: str) -> Algorithm:
     """
     learner = BASE_LEARNERS[algorithm.base](0)
     # constructors only store their arguments: a stand-in cost builds the method
-    method = METHODS[algorithm.method](learner, 5.0, 1, 0)
+    method = CATALOG[algorithm.method].build(learner, 5.0, 1, 0)
     holder = next(
         (k for k, v in method.get_params(deep=False).items() if v is learner), None
     )
