@@ -14,8 +14,8 @@ from sklearn.model_selection import StratifiedKFold
 from costsense import cli
 from costsense.cli import build_parser
 from costsense.cli._common import read_data, resolve_costs
-from costsense.cli._fit import load_model
 from costsense.cli._model_checks import check_metadata
+from costsense.cli._model_io import load_model
 from costsense.cli._options import UsageError
 from costsense.costs import example_costs
 

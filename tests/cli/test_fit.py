@@ -6,7 +6,7 @@ import pytest
 
 from costsense import __version__, cli
 from costsense.cli._common import make_encoder
-from costsense.cli._fit import load_model
+from costsense.cli._model_io import load_model
 from costsense.cli._options import UsageError
 from costsense.experiments import make_model
 from costsense.utils._columns import column_kinds

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from costsense import cli
-from costsense.cli import _fit
+from costsense.cli import _model_io
 from costsense.cli._model_checks import check_metadata, check_model
 from tests.cli._data import write_csv
 
@@ -36,7 +36,7 @@ def fitted(tmp_path_factory):
         if base:
             argv += ["--base", base]
         assert cli.main(argv) == 0
-        out[name] = (path, *_fit.load_model(str(path)))
+        out[name] = (path, *_model_io.load_model(str(path)))
     return out
 
 

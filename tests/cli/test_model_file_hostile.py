@@ -44,13 +44,13 @@ import pytest
 
 import costsense
 from costsense import cli
-from costsense.cli._fit import load_model
 from costsense.cli._model_file import (
     MAX_DEPTH,
     MAX_MEMBERS,
     MAX_SCHEMA_BYTES,
     write_model_file,
 )
+from costsense.cli._model_io import load_model
 from costsense.cli._model_types import ALLOWED
 from costsense.cli._options import UsageError
 from tests.cli._data import write_csv
@@ -879,7 +879,7 @@ import contextlib, io, json, resource, sys, time, tracemalloc
 resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 spec = json.loads(open(sys.argv[1]).read())
 from costsense import cli
-from costsense.cli._fit import load_model
+from costsense.cli._model_io import load_model
 from costsense.cli._options import UsageError
 load_model(spec["genuine"])  # imports done before any case is timed
 results = {}

@@ -18,7 +18,7 @@ import pytest
 
 import costsense.experiments
 from costsense import cli
-from costsense.cli import _fit
+from costsense.cli import _fit, _model_io
 from costsense.cli._model_types import ALLOWED, NUMPY_SCALARS, PYTHON_SCALARS
 from costsense.experiments import BASE_NAMES, CATALOG, check_pair, default_base
 from costsense.recommend import _candidates
@@ -144,7 +144,7 @@ def test_every_model_fit_writes_loads_and_predicts_identically(
             if status != 0:
                 problems.append((model, base, k, capsys.readouterr().err[-300:]))
                 continue
-            loaded, metadata = _fit.load_model(str(saved))
+            loaded, metadata = _model_io.load_model(str(saved))
             X = frame.drop(columns=["label"])  # a cost column stays a feature
             kept = fitted[str(saved)]
             np.testing.assert_array_equal(loaded.predict(X), kept.predict(X))
@@ -200,7 +200,7 @@ def test_default_base_round_trip_needs_no_patching(model, tmp_path):
     argv = ["fit", "--csv", str(tmp_path / "d.csv"), "--target", "label",
             "--model", model, "--cost", "3", "--out", str(saved)]  # fmt: skip
     assert cli.main(argv) == 0
-    loaded, metadata = _fit.load_model(str(saved))
+    loaded, metadata = _model_io.load_model(str(saved))
     assert metadata["base"] == (default_base(model) if CATALOG[model].uses_base
                                 else None)  # fmt: skip
     assert list(loaded.classes_) == ["neg", "pos"]

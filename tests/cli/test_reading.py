@@ -208,7 +208,7 @@ def _with_id_and_time(tmp_path):
 def test_dropped_and_id_columns_are_not_features_and_ids_reach_predictions(
     tmp_path, capsys
 ):
-    from costsense.cli._fit import load_model
+    from costsense.cli._model_io import load_model
 
     plain, full, frame = _with_id_and_time(tmp_path)
     results = {}

@@ -26,8 +26,8 @@ from costsense.cli._common import (
     read_cost_column,
     refuse_infinite,
 )
-from costsense.cli._fit import _load
 from costsense.cli._model_file import read_key
+from costsense.cli._model_io import load_checked
 from costsense.cli._progress import Progress
 from costsense.experiments import decide
 from costsense.utils._columns import column_kinds
@@ -55,7 +55,7 @@ def run_predict(args: argparse.Namespace) -> int:
         if args.verify_key_file
         else None
     )
-    model, metadata, signed = _load(
+    model, metadata, signed = load_checked(
         args.model, key, max_bytes=int(args.max_model_mb * 2**20)
     )
     scorer = Scorer(model, metadata, args)
