@@ -15,7 +15,27 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Builder", "booster", "forest", "wrapper"]
+__all__ = [
+    "Builder",
+    "balanced_random_forest",
+    "booster",
+    "cbrf",
+    "csldm",
+    "cssvm",
+    "easy_ensemble",
+    "efsboost",
+    "forest",
+    "ldm",
+    "minimum_cost",
+    "obpd_efsboost",
+    "obpdboost",
+    "plain",
+    "random_forest",
+    "rusboost",
+    "svm",
+    "tuned_threshold",
+    "wrapper",
+]
 
 #: ``(base, cost, pos_label, seed) -> unfitted classifier``.
 Builder = Callable[[Any, Any, Any, int], Any]

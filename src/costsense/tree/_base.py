@@ -277,7 +277,6 @@ class ClassifierTargets(ClassifierBase):
 
     cost: Any
     pos_label: Any
-    criterion: str
 
     def _task_scores(
         self,
