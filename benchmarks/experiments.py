@@ -18,12 +18,8 @@ from pathlib import Path
 
 from costsense.costs import Costs
 from costsense.experiments import plan, run_study, study_from_dict
-from costsense.experiments._runner import (
-    _splits,
-    build_model,
-    derive_seed,
-    load_dataset,
-)
+from costsense.experiments._cell import build_model
+from costsense.experiments._plan import derive_seed, load_dataset, splits
 
 STUDY = study_from_dict(
     {
@@ -47,7 +43,7 @@ def bare_seconds() -> float:
     total = 0.0
     for cell in plan(STUDY):
         X, y, pos, _ = load_dataset(cell.dataset, STUDY.seed, STUDY.gaussian_samples)
-        train, test = _splits(STUDY, cell.dataset, y, cell.repeat)[cell.fold]
+        train, test = splits(STUDY, cell.dataset, y, cell.repeat)[cell.fold]
         cost = Costs.resolve(cell.cost, y, pos_label=pos)
         seed = derive_seed(STUDY.seed, "model", cell.key)
         model = build_model(STUDY, cell.algorithm, cost, seed)

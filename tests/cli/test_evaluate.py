@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from costsense import cli
-from costsense.experiments import BASE_NAMES, CATALOG, _evaluate, check_pair, make_model
+from costsense.experiments import BASE_NAMES, CATALOG, _fold, check_pair, make_model
 from tests.cli._data import write_csv
 
 
@@ -57,7 +57,7 @@ def test_evaluate_never_overwrites_a_file(tmp_path, capsys):
 def test_interrupted_evaluation_keeps_finished_folds(tmp_path, monkeypatch, capsys):
     data = write_csv(tmp_path / "data.csv")
     out = tmp_path / "folds.csv"
-    real = _evaluate.fold_metrics
+    real = _fold.fold_metrics
     calls = {"n": 0}
 
     def interrupt_on_third_fold(*args, **kwargs):
@@ -66,7 +66,7 @@ def test_interrupted_evaluation_keeps_finished_folds(tmp_path, monkeypatch, caps
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(_evaluate, "fold_metrics", interrupt_on_third_fold)
+    monkeypatch.setattr(_fold, "fold_metrics", interrupt_on_third_fold)
     status = cli.main(
         _evaluate_csv(data, "--cost", "5", "--model", "plain", "--folds", "5",
                       "--output", str(out), "--quiet")
@@ -119,7 +119,7 @@ def test_too_few_positives_for_the_folds_says_so(tmp_path, capsys):
     path.write_text("f,label\n" + "".join(rows))
     assert cli.main(_evaluate_csv(path, "--cost", "5")) == 2
     err = capsys.readouterr().err
-    assert "class fraud has 2 row(s)" in err and "--folds 2" in err
+    assert "class fraud has 2 rows" in err and "--folds 2" in err
 
 
 def test_missing_values_policies(tmp_path, capsys):
@@ -237,7 +237,7 @@ def test_an_invalid_model_and_base_pair_is_refused_before_any_fit(capsys, monkey
     def no_fit(*args, **kwargs):
         raise AssertionError("a model was fitted")
 
-    monkeypatch.setattr(_evaluate, "_fit_fold", no_fit)
+    monkeypatch.setattr(_fold, "fit_and_score", no_fit)
     status = cli.main(["evaluate", "--dataset", "pima", "--cost", "5", "--model",
                        "threshold,asybl", "--base", "perceptron"])  # fmt: skip
     assert status == 2

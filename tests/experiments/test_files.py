@@ -142,7 +142,7 @@ def _money_table(n=240, seed=0):
 def test_a_file_with_cost_columns_runs_at_its_rows_own_costs(tmp_path):
     from costsense.costs import Costs, example_costs
     from costsense.experiments import make_model
-    from costsense.experiments._runner import _splits, load_dataset
+    from costsense.experiments._plan import load_dataset, splits
     from costsense.metrics import misclassification_cost
 
     frame = _money_table()
@@ -165,14 +165,15 @@ def test_a_file_with_cost_columns_runs_at_its_rows_own_costs(tmp_path):
     X, y, pos, _ = load_dataset("money", study.seed, 0, study.recipe_for("money"))
     rows = example_costs(fp=4.0, fn=frame["amount"].to_numpy(), n_samples=len(y))
     for _, row in results[results["algorithm"] == "threshold"].iterrows():
-        train, test = _splits(study, "money", y, int(row["repeat"]))[int(row["fold"])]
+        train, test = splits(study, "money", y, int(row["repeat"]))[int(row["fold"])]
         model = make_model("threshold", base="logistic", cost=np.eye(2)[::-1],
                            pos_label=pos, seed=int(row["seed"]),
                            scaler=study.protocol.scale)  # fmt: skip
         own = Costs.resolve(None, y, pos_label=pos, sample_cost=rows)
         model.set_params(model__cost=own.matrix)
         model.fit(X[train], y[train], model__sample_cost=own.take(train))
-        predicted = model.predict(X[test])
+        # each test row decided by its own costs, as costsense evaluate does
+        predicted = model.predict(X[test], sample_cost=own.take(test))
         missed = (y[test] == "1") & (predicted == "0")
         alarms = (y[test] == "0") & (predicted == "1")
         by_hand = frame["amount"].to_numpy()[test][missed].sum() + 4 * alarms.sum()

@@ -448,7 +448,7 @@ def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):
 def test_round_series_are_the_running_product_and_bound_by_hand():
     from types import SimpleNamespace
 
-    from costsense.experiments._runner import _round_series
+    from costsense.experiments._cell import _round_series
 
     booster = SimpleNamespace(
         estimator_normalisers_=np.array([0.5, 0.8]),

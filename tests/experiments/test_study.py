@@ -11,7 +11,7 @@ from costsense.experiments import (
     plan,
     study_from_dict,
 )
-from costsense.experiments._runner import build_model
+from costsense.experiments._cell import build_model
 from costsense.experiments._study import study_from_record
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from joblib import Parallel, delayed
 
-from costsense.experiments import _runner
+from costsense.experiments import _workers
 from costsense.experiments._workers import (
     end_leftover_workers,
     process_start,
@@ -79,7 +79,7 @@ def _watch_threads() -> list[str]:
 
 
 def test_the_runners_workers_are_watched_and_listed():
-    context, _ = _runner._executor(2, None)
+    context, _ = _workers.executor(2, None)
     with context:
         seen = Parallel(n_jobs=2)(delayed(_watch_threads)() for _ in range(4))
         workers = worker_processes()

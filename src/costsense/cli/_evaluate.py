@@ -20,7 +20,7 @@ from costsense.cli._common import (
 )
 from costsense.cli._models import check_models, default_base_shown, model_notes
 from costsense.cli._preflight import preflight
-from costsense.experiments import CATALOG
+from costsense.experiments import CATALOG, check_folds
 
 __all__ = ["run"]
 
@@ -52,15 +52,10 @@ def run(args: argparse.Namespace) -> int:
         models, args.base, n_classes=classes.size, row_costs=costs.example_dependent
     )
     preflight(models, args.base, data, missing=args.missing, jobs=args.jobs)
-    small = [(c, n) for c, n in zip(classes, counts, strict=True) if n < args.folds]
-    if small:
-        named = ", ".join(f"{c!s} has {n}" for c, n in small)
-        raise UsageError(
-            f"too few rows for {args.folds}-fold cross-validation: class {named} "
-            f"row(s); each class needs at least one row per fold. Use --folds "
-            f"{max(2, min(int(n) for _, n in small))} or fewer (at least 2), or more "
-            "data of that class"
-        )
+    try:
+        check_folds(data.y, args.folds, option="--folds ")
+    except ValueError as error:
+        raise UsageError(str(error).rstrip(".")) from None
     shown = {str(c): int(n) for c, n in zip(classes[:10], counts[:10], strict=True)}
     more = f" and {classes.size - 10} more" if classes.size > 10 else ""
     bases = (

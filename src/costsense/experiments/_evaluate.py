@@ -2,150 +2,41 @@
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from joblib import Parallel, delayed
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-from costsense import metrics
-from costsense.costs import Costs, as_cost_matrix, row_cost_matrices
-from costsense.experiments._catalog import decide, default_base, refusals
+from costsense.costs import Costs, as_cost_matrix
+from costsense.experiments._catalog import default_base, refusals
+from costsense.experiments._fold import (
+    check_folds,
+    fit_and_score,
+    is_constant,
+    take_rows,
+)
 from costsense.experiments._models import make_model
+from costsense.experiments._report._tables import summarise as summarise_metric
+from costsense.experiments._scores import (
+    FOLD_METRICS,
+    LOWER_IS_BETTER,
+    MULTICLASS_METRICS,
+    TIME_COLUMNS,
+)
+from costsense.experiments._stats import best_mask
 from costsense.experiments._warnings import (
     WarningTally,
     collect_warnings,
     count_warnings,
 )
 
-__all__ = [
-    "ALL_METRICS",
-    "FOLD_COLUMNS",
-    "FOLD_METRICS",
-    "MULTICLASS_METRICS",
-    "evaluate",
-    "fold_metrics",
-    "row_cost_metrics",
-    "multiclass_metrics",
-    "row_cost_matrices",
-    "positive_scores",
-    "summarise",
-]
-
-#: Metrics reported per fold, in table order. "cost" is the total cost on the test
-#: fold (paper 000 reports it this way); "mean_cost" is per test sample; "savings"
-#: the share of the best constant prediction's cost avoided (Correa Bahnsen et al.
-#: 2015), all three on the true costs (per-row costs where given).
-FOLD_METRICS = (
-    "cost",
-    "mean_cost",
-    "savings",
-    "recall",
-    "precision",
-    "g_mean",
-    "f1",
-    "auc",
-)
-
-#: Every metric :func:`fold_metrics` computes, in order ("accuracy" and Cohen's
-#: "kappa" are paper 004's measures, with the AUC).
-FOLD_COLUMNS = (
-    "cost",
-    "mean_cost",
-    "recall",
-    "precision",
-    "specificity",
-    "savings",
-    "g_mean",
-    "f1",
-    "auc",
-    "accuracy",
-    "kappa",
-)
-
-#: Seconds per fold that :func:`evaluate` records: fitting, and deciding the test
-#: rows.
-TIME_COLUMNS = ("fit_s", "predict_s")
-
-#: Every metric a study can report: :data:`FOLD_COLUMNS` with the total cost named
-#: ``cost_total`` (a study's table also has a ``cost`` column: the cost setting,
-#: such as ``"5"``).
-ALL_METRICS = ("cost_total", *FOLD_COLUMNS[1:], "excess_cost")
-
-#: Metrics where lower is better.
-LOWER_IS_BETTER = ("cost", "cost_total", "mean_cost", "excess_cost")
-
-
-def positive_scores(model: Any, X: ArrayLike, pos_index: int) -> NDArray[np.float64]:
-    """Score of the positive class: ``predict_proba``, else ``decision_function``.
-
-    Parameters
-    ----------
-    model : fitted classifier
-        Binary classifier.
-    X : array-like of shape (n_samples, n_features)
-        Samples.
-    pos_index : int
-        Index of the positive class in ``model.classes_``.
-
-    Returns
-    -------
-    ndarray of shape (n_samples,)
-        Larger means more positive; suitable for the AUC.
-    """
-    if hasattr(model, "predict_proba"):
-        return np.asarray(model.predict_proba(X))[:, pos_index]
-    scores = np.asarray(model.decision_function(X), dtype=np.float64)
-    return scores if pos_index == 1 else -scores
-
-
-def fold_metrics(
-    y_true: ArrayLike, y_pred: ArrayLike, scores: ArrayLike, cost: Costs
-) -> dict[str, float]:
-    """Compute all of :data:`FOLD_COLUMNS` for one test set of a binary problem.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
-    y_pred : array-like of shape (n_samples,)
-        Predicted labels.
-    scores : array-like of shape (n_samples,)
-        Scores of the positive class (for the AUC).
-    cost : Costs
-        The problem's costs (matrix and positive class).
-
-    Returns
-    -------
-    dict of str to float
-        ``cost`` is the total cost of the test set, ``mean_cost`` per sample.
-    """
-    y_true = np.asarray(y_true)
-    classes = np.unique(np.concatenate([y_true, np.asarray(y_pred)]))
-    matrix, pos_label = cost.matrix, cost.pos_label
-    total = metrics.misclassification_cost(
-        y_true, y_pred, cost=matrix, pos_label=pos_label, labels=classes
-    )
-    return {
-        "cost": total,
-        "mean_cost": total / y_true.shape[0],
-        "recall": metrics.recall_score(y_true, y_pred, pos_label=pos_label),
-        "precision": metrics.precision_score(y_true, y_pred, pos_label=pos_label),
-        "specificity": metrics.specificity_score(y_true, y_pred, pos_label=pos_label),
-        "savings": metrics.savings_score(
-            y_true, y_pred, cost=matrix, pos_label=pos_label, labels=classes
-        ),
-        "g_mean": metrics.g_mean_score(y_true, y_pred, pos_label=pos_label),
-        "f1": metrics.f1_score(y_true, y_pred, pos_label=pos_label),
-        "auc": metrics.roc_auc_score(y_true, scores, pos_label=pos_label),
-        "accuracy": float(np.mean(y_true == np.asarray(y_pred))),
-        "kappa": metrics.cohen_kappa_score(y_true, y_pred),
-    }
+__all__ = ["evaluate", "summarise"]
 
 
 def evaluate(
@@ -243,28 +134,23 @@ def evaluate(
         raise ValueError(
             f"the target has one class ({classes.tolist()}); a classifier needs two."
         )
-    _check_folds(classes, counts, n_splits)
+    check_folds(y, n_splits)
     _check_methods(methods, base, classes.size, sample_cost is not None)
-    binary = classes.size == 2
     row_costs: Costs | None = None
-    if binary:
-        setting: Costs | None = _class_level(cost, y, pos_label)
-        assert setting is not None
-        matrix = setting.matrix
-        pos = setting.pos_label
+    if classes.size == 2:
+        setting = _class_level(cost, y, pos_label)
         if sample_cost is not None:
-            row_costs = _per_row(sample_cost, y, pos)
+            row_costs = _per_row(sample_cost, y, setting.pos_label)
     else:
         if sample_cost is not None:
             raise ValueError("sample_cost (per-row costs) needs a binary target.")
-        setting, pos = None, None
-        matrix = _multiclass_matrix(cost, classes)
+        setting = Costs.resolve(_multiclass_matrix(cost, classes), y)
     models = {
         name: make_model(
             name,
             base=base if base is not None else default_base(name),
-            cost=matrix,
-            pos_label=pos,
+            cost=setting.matrix,
+            pos_label=setting.pos_label,
             seed=seed,
             prepare=prepare,
         )
@@ -289,7 +175,6 @@ def evaluate(
             train,
             test,
             setting=setting,
-            matrix=matrix,
             row_costs=row_costs,
             keep_records=keep_records,
         )
@@ -326,137 +211,29 @@ def _run_cell(
     train: NDArray[np.intp],
     test: NDArray[np.intp],
     *,
-    setting: Costs | None,
-    matrix: NDArray[np.float64],
+    setting: Costs,
     row_costs: Costs | None,
     keep_records: bool,
 ) -> tuple[dict[str, Any], tuple[dict[Any, int], dict[Any, list[str]]], Any]:
     """One (fold, model): its row, its warnings counted, and their records if kept.
 
-    A failing model gets a row with its ``error``. Runs in the calling process or
-    in a worker: everything returned is plain data.
+    The fold runs through :func:`~costsense.experiments._fold.fit_and_score`, as
+    a study's cell does; a failing model gets a row with its ``error``. Runs in
+    the calling process or in a worker: everything returned is plain data.
     """
     row: dict[str, Any] = {"model": name, "fold": fold}
     with collect_warnings() as caught:
         try:
-            row.update(
-                _fit_fold(
-                    name,
-                    template,
-                    X,
-                    y,
-                    train,
-                    test,
-                    setting=setting,
-                    matrix=matrix,
-                    row_costs=row_costs,
-                )
+            done = fit_and_score(
+                clone(template), X, y, train, test, setting, row_costs=row_costs
             )
+            row.update(fit_s=done.fit_s, predict_s=done.predict_s)
+            row["constant"] = is_constant(done.model, take_rows(X, train))
+            row.update(done.metrics)
         except Exception as error:  # a failing model gets its own row
             row["error"] = f"{type(error).__name__}: {error}"
     row.setdefault("error", "")
     return row, count_warnings(caught), (list(caught) if keep_records else None)
-
-
-def _fit_fold(
-    name: str,
-    template: Any,
-    X: Any,
-    y: NDArray[Any],
-    train: NDArray[np.intp],
-    test: NDArray[np.intp],
-    *,
-    setting: Costs | None,
-    matrix: NDArray[np.float64],
-    row_costs: Costs | None,
-) -> dict[str, Any]:
-    """Fit one model on a training fold; the test fold's metrics and marks."""
-    X_train, X_test = _take(X, train), _take(X, test)
-    model = clone(template)
-    test_costs = None if row_costs is None else row_costs.take(test)
-    started = time.perf_counter()
-    if row_costs is not None:
-        model.fit(X_train, y[train], model__sample_cost=row_costs.take(train))
-    else:
-        model.fit(X_train, y[train])
-    fit_seconds = time.perf_counter() - started
-    started = time.perf_counter()
-    y_pred = np.asarray(decide(model, X_test, test_costs))
-    found: dict[str, Any] = {
-        "fit_s": fit_seconds,
-        "predict_s": time.perf_counter() - started,
-        "constant": _is_constant(model, X_train),
-    }
-    if setting is None:
-        found.update(multiclass_metrics(y[test], y_pred, matrix, model.classes_))
-        return found
-    pos_index = setting.pos_index
-    assert pos_index is not None  # a binary problem
-    found.update(
-        fold_metrics(
-            y[test],
-            y_pred,
-            positive_scores(model, X_test, pos_index),
-            setting,
-        )
-    )
-    if test_costs is not None:  # the fold's cost by each row's own costs
-        found.update(row_cost_metrics(y[test], y_pred, test_costs))
-    return found
-
-
-def row_cost_metrics(
-    y_true: ArrayLike, y_pred: ArrayLike, costs: Any
-) -> dict[str, float]:
-    """Compute a fold's ``cost``, ``mean_cost`` and ``savings`` by its rows' costs.
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        The test rows' labels and predictions.
-    costs : Costs
-        The test rows' costs (example-dependent, with the positive class).
-
-    Returns
-    -------
-    dict of str to float
-        Replacing :func:`fold_metrics`' class-level ``cost``, ``mean_cost`` and
-        ``savings``.
-    """
-    y_true = np.asarray(y_true)
-    spent = metrics.misclassification_cost(
-        y_true, y_pred, sample_cost=costs, labels=costs.classes,
-        pos_label=costs.pos_label,
-    )  # fmt: skip
-    savings = metrics.savings_score(
-        y_true, y_pred, sample_cost=costs, labels=costs.classes,
-        pos_label=costs.pos_label,
-    )  # fmt: skip
-    return {"cost": spent, "mean_cost": spent / y_true.shape[0], "savings": savings}
-
-
-def _is_constant(model: Any, X_train: Any) -> bool:
-    """Whether a fitted model predicts one class on its own training rows."""
-    final = model[-1] if hasattr(model, "steps") else model
-    if hasattr(final, "degenerate_"):
-        return final.degenerate_ is not None
-    return bool(np.unique(np.asarray(model.predict(X_train))).size < 2)
-
-
-def _take(X: Any, index: NDArray[np.intp]) -> Any:
-    return X.iloc[index] if hasattr(X, "iloc") else np.asarray(X)[index]
-
-
-def _check_folds(classes: NDArray[Any], counts: NDArray[np.intp], folds: int) -> None:
-    """Refuse a class too small for the folds, naming it and what to do."""
-    small = [(c, int(n)) for c, n in zip(classes, counts, strict=True) if n < folds]
-    if small:
-        named = ", ".join(f"{c!s} has {n} row{'s' if n != 1 else ''}" for c, n in small)
-        raise ValueError(
-            f"too few rows for {folds}-fold cross-validation: class {named}; every "
-            f"class needs at least {folds} (one per test fold). Use fewer folds "
-            f"(at least 2), or more data of that class."
-        )
 
 
 def _check_methods(
@@ -490,41 +267,6 @@ def _multiclass_matrix(cost: Any, classes: NDArray[Any]) -> NDArray[np.float64]:
             "columns: predicted class, in the sorted order of the labels)."
         )
     return as_cost_matrix(cost, classes)
-
-
-#: Metrics reported per fold for more than two classes, in table order.
-MULTICLASS_METRICS = ("cost", "mean_cost", "accuracy", "balanced_accuracy", "kappa")
-
-
-def multiclass_metrics(
-    y_true: ArrayLike, y_pred: ArrayLike, matrix: ArrayLike, classes: ArrayLike
-) -> dict[str, float]:
-    """Compute :data:`MULTICLASS_METRICS` for one test set.
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels.
-    matrix : array-like of shape (K, K)
-        ``matrix[i, j]``: cost of predicting ``classes[j]`` for a ``classes[i]``.
-    classes : array-like of shape (K,)
-        The labels in the matrix's order.
-
-    Returns
-    -------
-    dict of str to float
-    """
-    y_true = np.asarray(y_true)
-    total = metrics.misclassification_cost(
-        y_true, y_pred, cost=matrix, labels=np.asarray(classes)
-    )
-    return {
-        "cost": total,
-        "mean_cost": total / y_true.shape[0],
-        "accuracy": float(np.mean(y_true == np.asarray(y_pred))),
-        "balanced_accuracy": metrics.balanced_accuracy_score(y_true, y_pred),
-        "kappa": metrics.cohen_kappa_score(y_true, y_pred),
-    }
 
 
 def _class_level(cost: Any, y: NDArray[Any], pos_label: Any) -> Costs:
@@ -593,8 +335,10 @@ def summarise(
         run of folds tried) and ``notes`` (the caller's, folds whose model
         predicted one class, the first error of failed folds). When two or more
         models have results, the best mean of each column (lowest cost, highest
-        otherwise) carries a ``*``. std is the sample standard deviation (ddof=1)
-        over the folds that ran.
+        otherwise) carries a ``*``. The means and stds are the report's
+        (:func:`costsense.experiments._report._tables.summarise`): over the folds
+        that ran, a fold's NaN (an undefined AUC) left out, std the sample
+        standard deviation (ddof=1, 0 for one fold).
     """
     methods = [m for m in methods if any(r["model"] == m for r in rows)]
     ran = {
@@ -602,29 +346,37 @@ def summarise(
     }
     multiclass = any("balanced_accuracy" in r for rs in ran.values() for r in rs)
     names = MULTICLASS_METRICS if multiclass else FOLD_METRICS
-    means = {
-        m: {k: float(np.mean([r[k] for r in ran[m]])) for k in names}
-        for m in methods
-        if ran[m]
-    }
-    best: dict[str, float] = {}
-    if len(means) >= 2:
-        for k in names:
-            values = [v[k] for v in means.values()]
-            best[k] = min(values) if k in LOWER_IS_BETTER else max(values)
+    scored = [m for m in methods if ran[m]]
+    # the report's summary: one (dataset, cost) row, the folds as repeat 0's
+    frame = pd.DataFrame(
+        [
+            {
+                "dataset": "",
+                "cost": "",
+                "repeat": 0,
+                "fold": r["fold"],
+                "algorithm": m,
+                **{f"metric:{k}": r[k] for k in names},
+            }
+            for m in scored
+            for r in ran[m]
+        ]  # fmt: skip
+    )
+    shown: dict[str, dict[str, str]] = {m: {} for m in scored}
+    for k in names:
+        if not scored:
+            break
+        summary = summarise_metric(frame, f"metric:{k}", [("", "")], scored)
+        best = best_mask(summary.means, lower_is_better=k in LOWER_IS_BETTER)[0]
+        digits = 1 if k == "cost" else 3
+        for j, m in enumerate(scored):
+            mark = "*" if len(scored) >= 2 and best[j] else " "
+            mean, std = summary.means[0, j], summary.stds[0, j]
+            shown[m][k] = f"{mean:.{digits}f} ({std:.{digits}f}){mark}"
     timed = [k for k in TIME_COLUMNS if any(k in r for rs in ran.values() for r in rs)]
     table = [["model", *names, *timed, "folds", "notes"]]
     for m in methods:
-        cells = [m]
-        for k in names:
-            if m not in means:
-                cells.append("-")
-                continue
-            folds = np.array([r[k] for r in ran[m]], dtype=float)
-            std = folds.std(ddof=1) if folds.size > 1 else 0.0
-            digits = 1 if k == "cost" else 3
-            mark = "*" if k in best and np.isclose(means[m][k], best[k]) else " "
-            cells.append(f"{folds.mean():.{digits}f} ({std:.{digits}f}){mark}")
+        cells = [m, *(shown[m][k] if m in shown else "-" for k in names)]
         for k in timed:  # seconds per fold, not compared
             seconds = [r[k] for r in ran[m] if k in r]
             cells.append(f"{np.mean(seconds):.2f}" if seconds else "-")

@@ -23,7 +23,7 @@ finished, n_train, n_test, fit_time, predict_time, metrics, diagnostics)``
 ``series(key, stage, name, value)``
     Other per-round series of a fit on its training part: for boosters that
     record their normalisers, paper 001's ``train_error``, ``normaliser_product``
-    and ``edge_bound`` (:func:`costsense.experiments._runner._round_series`).
+    and ``edge_bound`` (:func:`costsense.experiments._cell._round_series`).
     Stores written before it have the table created empty when opened.
 ``warnings(key, category, message, count)``
     The warnings a cell's fit and scoring raised, by category and message (its

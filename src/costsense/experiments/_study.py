@@ -60,10 +60,10 @@ from costsense.costs import as_binary_costs
 from costsense.experiments._catalog import CATALOG, check_pair, default_base
 from costsense.experiments._claims import validate_claims
 from costsense.experiments._derived import check_recipe
-from costsense.experiments._evaluate import ALL_METRICS
 from costsense.experiments._files import ROW_COSTS, check_file_spec
 from costsense.experiments._labels import cost_label
 from costsense.experiments._models import BASE_LEARNERS, SCALERS
+from costsense.experiments._scores import ALL_METRICS
 
 __all__ = [
     "Algorithm",

@@ -31,6 +31,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from joblib import parallel_config
+
 __all__ = [
     "POLL_SECONDS",
     "end_leftover_workers",
@@ -153,3 +155,18 @@ def end_leftover_workers(workers: Iterable[Sequence[int | None]]) -> int:
             continue  # gone meanwhile, or not ours to end
         ended += 1
     return ended
+
+
+def executor(jobs: int, scheduler: str | None) -> tuple[Any, Any]:
+    """Return ``(context manager, client)`` selecting the joblib backend.
+
+    ``scheduler=None`` gives ``jobs`` local loky processes, which watch this
+    process and end when it dies (:func:`watch_parent`); an address gives dask's
+    backend on that cluster, whose client the caller closes.
+    """
+    if scheduler is None:
+        return parallel_config(backend="loky", n_jobs=jobs, **executor_options()), None
+    from distributed import Client  # dask's cluster client: slow to load, only here
+
+    client = Client(scheduler)
+    return parallel_config(backend="dask", n_jobs=-1), client

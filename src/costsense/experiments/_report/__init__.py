@@ -9,7 +9,10 @@ numbers, the paper's claims, paired significance tests and PNG figures, as a
 - ``_tables``: the mean (std) summaries, number formats and the tables;
 - ``_figures``: the matplotlib charts (and :class:`Boundary`, their input);
 - ``_writer``: :class:`ReportSpec` and :func:`write_report`, which put the
-  sections together.
+  sections together;
+- ``_study``: :func:`~costsense.experiments.report_study`, which reads a results
+  store back and writes its study's report (imported on its own: it reads the
+  store, which the parts above never do).
 """
 
 from __future__ import annotations

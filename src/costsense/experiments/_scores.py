@@ -1,0 +1,206 @@
+"""The numbers of one test fold: the metric names, in table order, and their values.
+
+Every fold of ``costsense evaluate`` and every cell of ``costsense reproduce`` is
+scored here (:func:`costsense.experiments._fold.fit_and_score` calls these), so a
+metric is computed one way wherever it is reported. Change it to add a metric:
+name it in the tuple of the tables it belongs to and compute it in the function
+that fills them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from costsense import metrics
+from costsense.costs import Costs, row_cost_matrices
+
+__all__ = [
+    "ALL_METRICS",
+    "FOLD_COLUMNS",
+    "FOLD_METRICS",
+    "LOWER_IS_BETTER",
+    "MULTICLASS_METRICS",
+    "TIME_COLUMNS",
+    "fold_metrics",
+    "multiclass_metrics",
+    "positive_scores",
+    "row_cost_matrices",  # costsense.costs' own, kept under this public name
+    "row_cost_metrics",
+]
+
+#: Metrics reported per fold, in table order. "cost" is the total cost on the test
+#: fold (paper 000 reports it this way); "mean_cost" is per test sample; "savings"
+#: the share of the best constant prediction's cost avoided (Correa Bahnsen et al.
+#: 2015), all three on the true costs (per-row costs where given).
+FOLD_METRICS = (
+    "cost",
+    "mean_cost",
+    "savings",
+    "recall",
+    "precision",
+    "g_mean",
+    "f1",
+    "auc",
+)
+
+#: Every metric :func:`fold_metrics` computes, in order ("accuracy" and Cohen's
+#: "kappa" are paper 004's measures, with the AUC).
+FOLD_COLUMNS = (
+    "cost",
+    "mean_cost",
+    "recall",
+    "precision",
+    "specificity",
+    "savings",
+    "g_mean",
+    "f1",
+    "auc",
+    "accuracy",
+    "kappa",
+)
+
+#: Metrics reported per fold for more than two classes, in table order.
+MULTICLASS_METRICS = ("cost", "mean_cost", "accuracy", "balanced_accuracy", "kappa")
+
+#: Seconds per fold that :func:`evaluate` records: fitting, and deciding the test
+#: rows.
+TIME_COLUMNS = ("fit_s", "predict_s")
+
+#: Every metric a study can report: :data:`FOLD_COLUMNS` with the total cost named
+#: ``cost_total`` (a study's table also has a ``cost`` column: the cost setting,
+#: such as ``"5"``).
+ALL_METRICS = ("cost_total", *FOLD_COLUMNS[1:], "excess_cost")
+
+#: Metrics where lower is better.
+LOWER_IS_BETTER = ("cost", "cost_total", "mean_cost", "excess_cost")
+
+
+def positive_scores(model: Any, X: ArrayLike, pos_index: int) -> NDArray[np.float64]:
+    """Score of the positive class: ``predict_proba``, else ``decision_function``.
+
+    Parameters
+    ----------
+    model : fitted classifier
+        Binary classifier.
+    X : array-like of shape (n_samples, n_features)
+        Samples.
+    pos_index : int
+        Index of the positive class in ``model.classes_``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        Larger means more positive; suitable for the AUC.
+    """
+    if hasattr(model, "predict_proba"):
+        return np.asarray(model.predict_proba(X))[:, pos_index]
+    scores = np.asarray(model.decision_function(X), dtype=np.float64)
+    return scores if pos_index == 1 else -scores
+
+
+def fold_metrics(
+    y_true: ArrayLike, y_pred: ArrayLike, scores: ArrayLike, cost: Costs
+) -> dict[str, float]:
+    """Compute all of :data:`FOLD_COLUMNS` for one test set of a binary problem.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    scores : array-like of shape (n_samples,)
+        Scores of the positive class (for the AUC).
+    cost : Costs
+        The problem's costs (matrix and positive class).
+
+    Returns
+    -------
+    dict of str to float
+        ``cost`` is the total cost of the test set, ``mean_cost`` per sample.
+    """
+    y_true = np.asarray(y_true)
+    classes = np.unique(np.concatenate([y_true, np.asarray(y_pred)]))
+    matrix, pos_label = cost.matrix, cost.pos_label
+    total = metrics.misclassification_cost(
+        y_true, y_pred, cost=matrix, pos_label=pos_label, labels=classes
+    )
+    return {
+        "cost": total,
+        "mean_cost": total / y_true.shape[0],
+        "recall": metrics.recall_score(y_true, y_pred, pos_label=pos_label),
+        "precision": metrics.precision_score(y_true, y_pred, pos_label=pos_label),
+        "specificity": metrics.specificity_score(y_true, y_pred, pos_label=pos_label),
+        "savings": metrics.savings_score(
+            y_true, y_pred, cost=matrix, pos_label=pos_label, labels=classes
+        ),
+        "g_mean": metrics.g_mean_score(y_true, y_pred, pos_label=pos_label),
+        "f1": metrics.f1_score(y_true, y_pred, pos_label=pos_label),
+        "auc": metrics.roc_auc_score(y_true, scores, pos_label=pos_label),
+        "accuracy": float(np.mean(y_true == np.asarray(y_pred))),
+        "kappa": metrics.cohen_kappa_score(y_true, y_pred),
+    }
+
+
+def row_cost_metrics(
+    y_true: ArrayLike, y_pred: ArrayLike, costs: Any
+) -> dict[str, float]:
+    """Compute a fold's ``cost``, ``mean_cost`` and ``savings`` by its rows' costs.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        The test rows' labels and predictions.
+    costs : Costs
+        The test rows' costs (example-dependent, with the positive class).
+
+    Returns
+    -------
+    dict of str to float
+        Replacing :func:`fold_metrics`' class-level ``cost``, ``mean_cost`` and
+        ``savings``.
+    """
+    y_true = np.asarray(y_true)
+    spent = metrics.misclassification_cost(
+        y_true, y_pred, sample_cost=costs, labels=costs.classes,
+        pos_label=costs.pos_label,
+    )  # fmt: skip
+    savings = metrics.savings_score(
+        y_true, y_pred, sample_cost=costs, labels=costs.classes,
+        pos_label=costs.pos_label,
+    )  # fmt: skip
+    return {"cost": spent, "mean_cost": spent / y_true.shape[0], "savings": savings}
+
+
+def multiclass_metrics(
+    y_true: ArrayLike, y_pred: ArrayLike, matrix: ArrayLike, classes: ArrayLike
+) -> dict[str, float]:
+    """Compute :data:`MULTICLASS_METRICS` for one test set.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels.
+    matrix : array-like of shape (K, K)
+        ``matrix[i, j]``: cost of predicting ``classes[j]`` for a ``classes[i]``.
+    classes : array-like of shape (K,)
+        The labels in the matrix's order.
+
+    Returns
+    -------
+    dict of str to float
+    """
+    y_true = np.asarray(y_true)
+    total = metrics.misclassification_cost(
+        y_true, y_pred, cost=matrix, labels=np.asarray(classes)
+    )
+    return {
+        "cost": total,
+        "mean_cost": total / y_true.shape[0],
+        "accuracy": float(np.mean(y_true == np.asarray(y_pred))),
+        "balanced_accuracy": metrics.balanced_accuracy_score(y_true, y_pred),
+        "kappa": metrics.cohen_kappa_score(y_true, y_pred),
+    }
