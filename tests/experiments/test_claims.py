@@ -405,7 +405,7 @@ def test_malformed_claims_are_refused_by_name():
 
 def paper_results(study):
     """The study's [[paper]] rows as one cell per (dataset, cost, algorithm)."""
-    rows = pd.DataFrame(list(study.paper))
+    rows = pd.DataFrame(list(study.paper.rows))
     wide = rows.pivot_table(
         index=["dataset", "cost", "algorithm"], columns="metric", values="value"
     ).reset_index()
@@ -420,9 +420,11 @@ def test_every_claim_is_what_the_papers_own_rows_say(name):
     study = load_study(name)
     results = paper_results(study)
     # the paper prints means, no splits: its rows are compared by their means
-    checked = check_claims(results, study.claims, study.claim_rows, paired=False)
+    checked = check_claims(
+        results, study.paper.claims, study.paper.claim_rows, paired=False
+    )
     met = 0
-    for claim, result in zip(study.claims, checked, strict=True):
+    for claim, result in zip(study.paper.claims, checked, strict=True):
         supported = result.verdict in ("reproduced", "not run") or (
             result.verdict.startswith("incomplete") and result.failing == 0
         )
@@ -432,24 +434,26 @@ def test_every_claim_is_what_the_papers_own_rows_say(name):
         else:
             assert supported, (claim["text"], result.verdict, result.evidence)
         met += result.verdict != "not run"
-    assert met >= min(3, len(study.claims))  # the paper's rows meet its claims
+    assert met >= min(3, len(study.paper.claims))  # the paper's rows meet its claims
 
 
 def test_every_claim_cites_its_source_and_names_study_rows():
     for name in ("boosting", "margin", "oversampling", "forest"):
         study = load_study(name)
-        assert study.claims
-        for claim in study.claims:
+        assert study.paper.claims
+        for claim in study.paper.claims:
             assert claim["source"].strip(), claim["text"]
             rows = [
-                r for r in study.claim_rows if r[0] in claim.get("datasets", [r[0]])
+                r
+                for r in study.paper.claim_rows
+                if r[0] in claim.get("datasets", [r[0]])
             ]
             assert rows, claim["text"]
 
 
 def test_paper_002_table_3_is_encoded_as_win_tie_loss_claims():
     study = load_study("margin")
-    tables = [c for c in study.claims if c["kind"] == "win_tie_loss"]
+    tables = [c for c in study.paper.claims if c["kind"] == "win_tie_loss"]
     assert sorted(c["costs"][0] for c in tables) == [5, 10, 20]
     for claim in tables:
         # 15 data sets per rival, and the paper's CS-LDM never loses

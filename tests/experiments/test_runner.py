@@ -346,16 +346,16 @@ def test_every_builtin_study_names_what_exists(name):
         assert algorithm.base in BASE_LEARNERS
         model = make_model(algorithm.method, base=algorithm.base, cost=5, pos_label=1)
         model.set_params(**{f"model__{k}": v for k, v in algorithm.params.items()})
-    for row in full.paper:
+    for row in full.paper.rows:
         assert row["algorithm"] in names and row["dataset"] in full.datasets
-        assert row["metric"] in full.metrics
-    for claim in full.claims:
+        assert row["metric"] in full.report.metrics
+    for claim in full.paper.claims:
         named: set[str] = set()
         for key in ("algorithm", "algorithms", "among", "than", "baseline"):
             value = claim.get(key, [])
             named |= {value} if isinstance(value, str) else set(value)
         assert named <= names, named - names
-    assert full.reference in names
+    assert full.report.reference in names
 
 
 def test_dataset_costs_replace_the_costs_of_one_dataset():
@@ -429,7 +429,7 @@ def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):
     assert margin.quick and not load_study("margin").quick
     # the claims speak about the full study's rows, not the quick ones
     quick_rows = {(d, str(c)) for d in margin.datasets for c in margin.costs_for(d)}
-    assert len(quick_rows) < len(margin.claim_rows) == 15 * 3
+    assert len(quick_rows) < len(margin.paper.claim_rows) == 15 * 3
     data = tiny().to_dict()
     data = {k: data[k] for k in ("name", "seed", "datasets", "gaussian_samples",
                                  "costs", "algorithms", "protocol")}  # fmt: skip

@@ -186,7 +186,7 @@ def test_paper_datasets_are_study_datasets_and_only_change_the_report():
     base = {"name": "p", "method": "plain"}
     s = study(base, datasets=["gaussian", "pima"])
     marked = study(base, datasets=["gaussian", "pima"], paper_datasets=["pima"])
-    assert marked.paper_datasets == ("pima",)
+    assert marked.paper.datasets == ("pima",)
     assert marked.to_dict()["paper_datasets"] == ["pima"]
     assert marked.fingerprint() == s.fingerprint()
     with pytest.raises(ValueError, match="paper_datasets"):
@@ -198,12 +198,12 @@ def test_paper_datasets_are_study_datasets_and_only_change_the_report():
         paper_datasets=["pima"],
         quick={"datasets": ["gaussian"]},
     )
-    assert quick.paper_datasets == ("pima",)
+    assert quick.paper.datasets == ("pima",)
 
 
 def test_the_forest_study_runs_both_split_rules_and_marks_ionosphere():
     s = load_study("forest")
-    assert s.paper_datasets == ("ionosphere",)
+    assert s.paper.datasets == ("ionosphere",)
     rules = {}
     for algorithm in s.algorithms:
         model = built(algorithm, s)

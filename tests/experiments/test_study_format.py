@@ -23,7 +23,7 @@ from costsense.experiments._claims import _COMMON, _KIND_OPTIONAL, _KINDS, _OPTI
 from costsense.experiments._derived import RECIPE_KEYS, load_derived
 from costsense.experiments._files import FILE_KEYS
 from costsense.experiments._models import SCALERS
-from costsense.experiments._study import PAPER_KEYS, STUDY_KEYS
+from costsense.experiments._study_file import PAPER_KEYS, STUDY_KEYS
 
 PAGE = Path(__file__).parents[2] / "docs" / "guide" / "study_format.rst"
 

@@ -81,8 +81,12 @@ if TYPE_CHECKING:
     )
     from costsense.experiments._study import (
         Algorithm,
+        PaperReference,
         Protocol,
+        ReportOptions,
         Study,
+    )
+    from costsense.experiments._study_file import (
         builtin_studies,
         load_study,
         study_from_dict,
@@ -147,9 +151,11 @@ _WHERE = {
     "Algorithm": "_study",
     "Protocol": "_study",
     "Study": "_study",
-    "builtin_studies": "_study",
-    "load_study": "_study",
-    "study_from_dict": "_study",
+    "PaperReference": "_study",
+    "ReportOptions": "_study",
+    "builtin_studies": "_study_file",
+    "load_study": "_study_file",
+    "study_from_dict": "_study_file",
 }
 
 
@@ -189,6 +195,8 @@ __all__ = [
     "StoreLockedError",
     "RunSummary",
     "Study",
+    "ReportOptions",
+    "PaperReference",
     "best_mask",
     "builtin_studies",
     "check_claims",
