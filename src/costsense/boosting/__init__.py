@@ -30,27 +30,30 @@ explicitly, so their tables do not depend on this default.
 
 from __future__ import annotations
 
-from costsense.boosting._efs import EFSBoostClassifier
-from costsense.boosting._estimators import (
-    AdaBoostCClassifier,
-    AdaBoostClassifier,
-    AdaC1Classifier,
-    AdaC2Classifier,
-    AdaC3Classifier,
-    AdaCostClassifier,
+from costsense.boosting._adaboost import AdaBoostCClassifier, AdaBoostClassifier
+from costsense.boosting._asymmetric import (
     AsyBClassifier,
     AsyBLClassifier,
     AsymBoostClassifier,
     AsymLogitBoostClassifier,
-    CalibratedAdaBoostClassifier,
+)
+from costsense.boosting._calibrated import CalibratedAdaBoostClassifier
+from costsense.boosting._efs import EFSBoostClassifier
+from costsense.boosting._heuristic import (
+    AdaC1Classifier,
+    AdaC2Classifier,
+    AdaC3Classifier,
+    AdaCostClassifier,
     CSB0Classifier,
     CSB1Classifier,
     CSB2Classifier,
+)
+from costsense.boosting._obpd_efs import OBPDEFSBoostClassifier
+from costsense.boosting._oversampling import (
     OBPDBoostClassifier,
     RWOBoostClassifier,
     SMOTEBoostClassifier,
 )
-from costsense.boosting._obpd_efs import OBPDEFSBoostClassifier
 
 __all__ = [
     "AdaBoostCClassifier",

@@ -24,13 +24,23 @@ Gaussian naive Bayes (``naive_bayes="gaussian"``). With the weighted error ``e``
 The vote is ``C(x) = argmax_y sum_{t: C_t(x) = y} alpha_t`` (*erratum*: the paper
 prints ``C_t(x) != y``).
 
-Why a loop of its own, not the boosting engine with a round hook: the engine
-(:mod:`costsense.boosting._engine`) boosts two classes in ``{-1, +1}`` margins, with
-a cost rule per variant; EFSBoost is AdaBoost.M1 over any number of classes, whose
-learner sees a feature subset that the previous round's errors shrink, and whose
-weak rounds may reset the weights instead of stopping. An ``_after_round`` hook
-would have to carry the multiclass error, the subset and the reset into the binary
-engine; the loop below is shorter than that hook.
+Why a loop of its own, not the engine's hooks: the engine
+(:class:`costsense.boosting._engine.StagewiseBoosting`) fits a seeded clone of one
+base learner on every column, and its score is one real number per row whose sign
+is the decision of a binary, cost-sensitive classifier (the rules' ``votes`` and
+``probability`` links, ``train_cost_``, ``predict(X, sample_cost=...)``). The step
+hook could carry AdaBoost.M1's ``alpha``, the reset and the feature drops, but
+EFSBoost would still need (1) a score of one column per class whose argmax is the
+decision, over any number of classes, and no costs: the engine's score, training
+cost and every rule's votes and link would become per-class arrays for one
+cost-blind variant; and (2) a new naive Bayes per round, built for the round's
+feature subset and fitted and asked on those columns only: every kept learner
+would carry its columns, changing ``estimators_`` and the staged predictions of
+every booster (or wrapping each learner, changing EFSBoost's ``estimators_``).
+So the loop below stays; it takes from the engine the weight normalisation
+(:func:`~costsense.boosting._engine.normalised`) and the weight of a perfect
+round (:data:`~costsense.boosting._engine.PERFECT_ALPHA`), and its validation is
+every classifier's (:meth:`~costsense._base.ClassifierBase._start_fit`).
 
 Choices the paper leaves open, as parameters:
 
@@ -72,7 +82,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.naive_bayes import GaussianNB
 
 from costsense._base import ClassifierBase, inner_fits, refuse_fit_params
-from costsense.boosting._engine import _PERFECT_ALPHA
+from costsense.boosting._engine import PERFECT_ALPHA, normalised
 from costsense.naive_bayes import (
     DiscreteNaiveBayesClassifier,
     categorical_feature_mask,
@@ -340,7 +350,7 @@ class EFSBoostClassifier(ClassifierBase):
         # starting weights stand for (integer weights = repeated rows); the
         # Gaussian one is scale-free and gets D itself
         weight_scale = start.sum() if self.naive_bayes == "discrete" else 1.0
-        start = start / start.sum()
+        start = normalised(start)
         n_features = X.shape[1]
         categorical = categorical_feature_mask(self.categorical_features, n_features)
         # the features' standard deviations under the starting weights (integer
@@ -386,8 +396,8 @@ class EFSBoostClassifier(ClassifierBase):
             self.feature_subsets_.append(columns)
             errors.append(error)
             if error <= 0:
-                alphas.append(_PERFECT_ALPHA)
-                train_votes[rows, predicted] += _PERFECT_ALPHA
+                alphas.append(PERFECT_ALPHA)
+                train_votes[rows, predicted] += PERFECT_ALPHA
                 self.stop_reason_ = f"round {t + 1}: perfect (no weighted error)"
                 break
             beta = error / (1.0 - error)
@@ -413,7 +423,7 @@ class EFSBoostClassifier(ClassifierBase):
                 support[drop] = False
                 drop_round[drop] = t + 1
             D = np.where(wrong, D, D * beta)
-            D = D / D.sum()
+            D = normalised(D)
         self.estimator_weights_ = np.asarray(alphas, dtype=np.float64)
         self.estimator_errors_ = np.asarray(errors, dtype=np.float64)
         self.feature_weights_ = weights

@@ -1,14 +1,30 @@
-"""One forward-stagewise engine for every discrete cost-sensitive boosting variant.
+"""One forward-stagewise engine for every cost-sensitive boosting variant.
 
-The engine owns the loop; a rule (:mod:`costsense.boosting._rules`) owns the
-formulas. Each round: fit the base learner with the rule's ``learner_weights``
-(``D``; ``D c`` for AsymBoost), on the rows plus, with a ``sampler``, fresh
-synthetic positive rows (:mod:`costsense.boosting._resample`); read its
-predictions ``h`` on the training set, ask the rule for ``alpha``, scale it by the
-learning rate, ask the rule for the new weights and normalise them. Rule and
-sampler are independent: any rule runs with any oversampler.
+The engine owns the loop (:class:`StagewiseBoosting`); what a round fits and what
+its learner's prediction changes are two hooks of a per-fit :class:`Rounds`
+object. Each round: clone the base learner (seeded from ``random_state``), ask
+``rounds.task(score)`` for the target and ``sample_weight`` it is fitted with
+(on the rows plus, with a ``sampler``, fresh synthetic positive rows:
+:mod:`costsense.boosting._resample`), fit it, and hand its prediction of the
+training rows to ``rounds.step``, which says what the round adds to the score
+(or that it is dropped) and whether boosting stops. The engine keeps the
+learner, adds its vote to the training score and records the training cost
+after the round (``train_cost_``); the staged predictions replay the same votes
+(``_vote``).
 
-Guards, each recorded in ``stop_reason_``:
+Two kinds of rounds run on it:
+
+- :class:`RuleRounds` (:class:`CostBoostingClassifier`, every discrete variant):
+  a rule (:mod:`costsense.boosting._rules`) owns the formulas. The learner fits
+  ``y`` with the rule's ``learner_weights`` (``D``; ``D c`` for AsymBoost); the
+  step signs its prediction ``h``, asks the rule for ``alpha``, scales it by the
+  learning rate, asks the rule for the new weights and normalises them. Rule and
+  sampler are independent: any rule runs with any oversampler.
+- the Newton rounds of LogitBoost (:mod:`costsense.boosting._logit`, AsyBL and
+  Asymmetric LogitBoost): a regressor fits the working response of the current
+  score and its prediction is the step.
+
+Guards of the rule rounds, each recorded in ``stop_reason_``:
 
 - a perfect round (no weighted error): ``alpha`` is infinite. The learner is kept
   with the weight of a round at error ``1e-10`` (``1/2 ln((1 - e) / e)`` = 11.5)
@@ -21,24 +37,31 @@ Guards, each recorded in ``stop_reason_``:
   ``n_nonpositive_alpha_`` (the printed AsyB needs this to be reproduced);
 - weights that underflow or overflow (sum 0 or not finite): boosting stops.
 
-Records, one entry per kept round (as long as ``estimators_``), each computed from
-what the round has anyway: ``estimator_weights_`` (``alpha``, learning rate
-included), ``estimator_errors_`` (``e_m = sum D [h != y]``), ``estimator_edges_``
-(``gamma_m = 1/2 - e_m``) and ``estimator_normalisers_`` (``Z_m``: the sum of the
-rule's update of ``D``, which sums to 1 before it; paper 001, equation (3)). A
-perfect first round records ``Z`` at its capped ``alpha``; a round whose weights
-under- or overflowed records the sum it found (0, inf or nan). What paper 001's
-theorems say about these, and for which rules, is in
-:class:`costsense.boosting.AdaBoostClassifier`'s Notes.
+Records of the rule rounds, one entry per kept round (as long as
+``estimators_``), each computed from what the round has anyway:
+``estimator_weights_`` (``alpha``, learning rate included), ``estimator_errors_``
+(``e_m = sum D [h != y]``), ``estimator_edges_`` (``gamma_m = 1/2 - e_m``) and
+``estimator_normalisers_`` (``Z_m``: the sum of the rule's update of ``D``, which
+sums to 1 before it; paper 001, equation (3)). A perfect first round records
+``Z`` at its capped ``alpha``; a round whose weights under- or overflowed records
+the sum it found (0, inf or nan). What paper 001's theorems say about these, and
+for which rules, is in :class:`costsense.boosting.AdaBoostClassifier`'s Notes.
+
+Change this module to change what every booster does in a round (cloning,
+seeding, the shared fit parameters, the records); a new variant is a rule, or a
+new :class:`Rounds`, never a copy of the loop. EFSBoost keeps a loop of its own
+(:mod:`costsense.boosting._efs` says why) and shares :func:`normalised` and
+:data:`PERFECT_ALPHA`.
 """
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from functools import partial
 from numbers import Integral, Real
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -61,10 +84,176 @@ from costsense.utils._random import seeded_clone
 
 FloatArray = NDArray[np.float64]
 
-__all__ = ["CostBoostingClassifier"]
+__all__ = [
+    "PERFECT_ALPHA",
+    "CostBoostingClassifier",
+    "Rounds",
+    "RuleRounds",
+    "StagewiseBoosting",
+    "Step",
+    "normalised",
+]
 
 #: alpha of a perfect first round: 1/2 ln((1 - e) / e) at e = 1e-10.
-_PERFECT_ALPHA = 0.5 * np.log((1 - 1e-10) / 1e-10)
+PERFECT_ALPHA = 0.5 * np.log((1 - 1e-10) / 1e-10)
+
+
+def normalised(weights: FloatArray) -> FloatArray:
+    """Return ``weights / sum(weights)``: a distribution over the rows."""
+    return weights / weights.sum()
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one round adds to the model.
+
+    Attributes
+    ----------
+    vote : ndarray of shape (n_samples,) or None
+        The round's addition to the training score; None drops the round (its
+        learner is not kept).
+    stop : str or None
+        Why boosting stops after this round; None to go on.
+    """
+
+    vote: FloatArray | None
+    stop: str | None = None
+
+
+class Rounds(Protocol):
+    """The two hooks of one fit: what a round's learner fits, what it changes."""
+
+    def task(self, score: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Return the target and ``sample_weight`` of this round's learner.
+
+        ``score`` is the training score of the rounds kept so far.
+        """
+        ...
+
+    def step(self, t: int, prediction: FloatArray) -> Step:
+        """Read round ``t``'s prediction of the training rows; say what it adds."""
+        ...
+
+
+class StagewiseBoosting(StagedCostClassifier):
+    """The boosting loop, shared by every booster with a base learner.
+
+    Subclasses store their parameters (``estimator``, ``n_estimators``,
+    ``learning_rate``, ``cost``, ``pos_label``, ``random_state`` and their own),
+    build a :class:`Rounds` in ``fit`` and call :meth:`_boost`, and say how a
+    kept learner votes on new rows (:meth:`_vote`).
+    """
+
+    #: The weak learner ``estimator=None`` stands for.
+    _default_estimator: ClassVar[type[Any] | partial[Any]] = partial(
+        DecisionTreeClassifier, max_depth=1
+    )
+    #: The refusal of a base learner without ``sample_weight`` (``name``: its type).
+    _needs_sample_weight = (
+        "base learner {name}.fit does not accept sample_weight, which boosting "
+        "needs; use a base learner that accepts sample_weight."
+    )
+
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
+        "estimator": [HasMethods(["fit", "predict"]), None],
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "learning_rate": [Interval(Real, 0, None, closed="neither")],
+        "cost": "no_validation",  # costsense.costs validates and names the problem
+        "pos_label": "no_validation",
+        "random_state": ["random_state"],
+    }
+
+    estimator: Any
+    n_estimators: int
+    random_state: Any
+
+    def _base(self) -> Any:
+        return self._default_estimator() if self.estimator is None else self.estimator
+
+    def _checked_base(self) -> Any:
+        """Return the base learner; refuse one whose ``fit`` takes no weights."""
+        base = self._base()
+        if not has_fit_parameter(base, "sample_weight"):
+            raise TypeError(
+                f"{type(self).__name__}: the "
+                + self._needs_sample_weight.format(name=type(base).__name__)
+            )
+        return base
+
+    def _boost(
+        self,
+        X: FloatArray,
+        y: FloatArray,
+        c: FloatArray,
+        base: Any,
+        rounds: Rounds,
+        shared: dict[str, Any],
+        sampler: RoundSampler | None = None,
+    ) -> tuple[FloatArray, list[float], str | None]:
+        """Run the rounds; set ``estimators_``.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            Training rows.
+        y : ndarray of shape (n_samples,)
+            Labels in ``{-1, +1}``.
+        c : ndarray of shape (n_samples,)
+            Each row's cost of an error (for the training cost).
+        base : estimator
+            The base learner; each round fits a seeded clone.
+        rounds : Rounds
+            This fit's hooks.
+        shared : dict
+            ``fit`` keyword arguments every round shares
+            (:func:`~costsense.boosting._shared.shared_fit_params`).
+        sampler : RoundSampler or None, default=None
+            Adds synthetic rows to each round's training set.
+
+        Returns
+        -------
+        score : ndarray of shape (n_samples,)
+            The training score after the last kept round.
+        train_cost : list of float
+            The mean training cost after each kept round.
+        stop : str or None
+            Why boosting stopped early; None if every round ran.
+        """
+        rng = check_random_state(self.random_state)
+        self.estimators_: list[Any] = []
+        score = np.zeros(X.shape[0])
+        train_cost: list[float] = []
+        for t in range(self.n_estimators):
+            learner = seeded_clone(base, rng)
+            target, weights = rounds.task(score)
+            with inner_fits():  # a round's learner may be constant: no warning
+                if sampler is None:
+                    learner.fit(X, target, sample_weight=weights, **shared)
+                else:
+                    sampler.fit(learner, X, target, weights, rng)
+            step = rounds.step(t, learner.predict(X))
+            if step.vote is not None:
+                self.estimators_.append(learner)
+                score = score + step.vote
+                train_cost.append(cost_of_signs(y, score, c))
+            if step.stop is not None:
+                return score, train_cost, step.stop
+        return score, train_cost, None
+
+    def _vote(self, t: int, prediction: FloatArray) -> FloatArray:
+        """Return what kept round ``t`` adds to the score, from its prediction."""
+        raise AttributeError(f"{type(self).__name__} defines no vote")
+
+    def _staged_scores(self, X: FloatArray) -> Iterator[FloatArray]:
+        """Yield the internal score (positive class > 0) after each round."""
+        if not self.estimators_:
+            yield np.full(X.shape[0], self.constant_)
+            return
+        score = np.zeros(X.shape[0])
+        for t, learner in enumerate(self.estimators_):
+            # votes are additive over rounds: one pass, O(rounds x samples)
+            score = score + self._vote(t, learner.predict(X))
+            yield score
 
 
 def _normaliser(rule: BoostRule, r: Round, alpha: float, total: float) -> float:
@@ -78,7 +267,87 @@ def _normaliser(rule: BoostRule, r: Round, alpha: float, total: float) -> float:
         return float(total * np.exp(rule.log_update_factor(r, alpha)))
 
 
-class CostBoostingClassifier(StagedCostClassifier):
+def _signs(prediction: FloatArray) -> FloatArray:
+    """Return a weak classifier's prediction as ``h`` in ``{-1, +1}``."""
+    return np.where(prediction > 0, 1.0, -1.0)
+
+
+@dataclass
+class RuleRounds:
+    """The rounds of a discrete booster: a rule's formulas on weights ``D``.
+
+    Attributes
+    ----------
+    rule : BoostRule
+        The variant's formulas.
+    y, c : ndarray of shape (n_samples,)
+        Labels in ``{-1, +1}`` and each row's cost of an error.
+    D : ndarray of shape (n_samples,)
+        The current weights, summing to 1.
+    costs : tuple of float
+        ``(C1, C2)`` for the rule's votes.
+    learning_rate : float
+        Scales every ``alpha``.
+    early_stopping : bool
+        Whether a round with ``alpha <= 0`` stops boosting.
+    alphas, errors, normalisers : list of float
+        The kept rounds' records.
+    n_nonpositive_alpha : int
+        Kept rounds with ``alpha <= 0``.
+    """
+
+    rule: BoostRule
+    y: FloatArray
+    c: FloatArray
+    D: FloatArray
+    costs: tuple[float, float]
+    learning_rate: float
+    early_stopping: bool
+    alphas: list[float] = field(default_factory=list)
+    errors: list[float] = field(default_factory=list)
+    normalisers: list[float] = field(default_factory=list)
+    n_nonpositive_alpha: int = 0
+
+    def task(self, score: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Return ``y`` and the rule's learner weights."""
+        return self.y, self.rule.learner_weights(self.D, self.c)
+
+    def _keep(self, h: FloatArray, alpha: float, error: float, z: float) -> FloatArray:
+        self.alphas.append(alpha)
+        self.errors.append(error)
+        self.normalisers.append(z)
+        return self.rule.votes(h[None, :], np.array([alpha]), *self.costs)
+
+    def step(self, t: int, prediction: FloatArray) -> Step:
+        """Apply the rule: ``alpha``, the guards, the update of ``D``."""
+        rule = self.rule
+        h = _signs(prediction)
+        r = Round(y=self.y, h=h, D=self.D, c=self.c)
+        alpha = rule.alpha(r)
+        if r.error == 0:
+            vote = None
+            if t == 0:
+                alpha = PERFECT_ALPHA * self.learning_rate
+                total = float(rule.update(r, alpha).sum())
+                vote = self._keep(h, alpha, 0.0, _normaliser(rule, r, alpha, total))
+            return Step(vote, f"round {t + 1}: perfect (no weighted error)")
+        if not np.isfinite(alpha) or (self.early_stopping and alpha <= 0):
+            return Step(
+                None, f"round {t + 1}: alpha = {alpha:.3g} (the learner does not help)"
+            )
+        alpha *= self.learning_rate
+        if alpha <= 0:
+            self.n_nonpositive_alpha += 1
+        new = rule.update(r, alpha)
+        total = float(new.sum())
+        vote = self._keep(h, alpha, r.error, _normaliser(rule, r, alpha, total))
+        if not np.isfinite(total) or total <= 0:
+            return Step(vote, f"round {t + 1}: weights under- or overflowed")
+        self.D = new / total
+        return Step(vote)
+
+
+class CostBoostingClassifier(StagewiseBoosting):
     """Base of the discrete boosting estimators: ``_rule()`` gives the formulas.
 
     Subclasses set ``_rule`` (a callable returning a :class:`BoostRule`) and their
@@ -89,10 +358,6 @@ class CostBoostingClassifier(StagedCostClassifier):
     attributes.
     """
 
-    #: The weak learner ``estimator=None`` stands for.
-    _default_estimator: ClassVar[type[Any] | partial[Any]] = partial(
-        DecisionTreeClassifier, max_depth=1
-    )
     #: The oversampler class ``sampler=None`` stands for (None: no sampling).
     _default_sampler: ClassVar[type | None] = None
     _degenerate_advice = (
@@ -103,15 +368,10 @@ class CostBoostingClassifier(StagedCostClassifier):
     )
 
     _parameter_constraints: ClassVar[dict[str, Any]] = {
-        "estimator": [HasMethods(["fit", "predict"]), None],
-        "n_estimators": [Interval(Integral, 1, None, closed="left")],
-        "learning_rate": [Interval(Real, 0, None, closed="neither")],
-        "cost": "no_validation",  # costsense.costs validates and names the problem
-        "pos_label": "no_validation",
+        **StagewiseBoosting._parameter_constraints,
         "early_stopping": ["boolean"],
         "sampler": [HasMethods(["fit_resample"]), None],
         "oversampling": [Interval(Real, 0, None, closed="left")],
-        "random_state": ["random_state"],
     }
 
     def __init__(
@@ -139,9 +399,6 @@ class CostBoostingClassifier(StagedCostClassifier):
 
     def _rule(self) -> BoostRule:
         return BoostRule()
-
-    def _base(self) -> Any:
-        return self._default_estimator() if self.estimator is None else self.estimator
 
     def _sampler(self) -> Any:
         if self.sampler is not None or self._default_sampler is None:
@@ -176,13 +433,7 @@ default=None
             The fitted estimator.
         """
         X, y, c, weight = self._prepare(X, y, sample_weight, sample_cost)
-        base = self._base()
-        if not has_fit_parameter(base, "sample_weight"):
-            raise TypeError(
-                f"{type(self).__name__}: the base learner {type(base).__name__}.fit "
-                "does not accept sample_weight, which boosting needs; use a base "
-                "learner that accepts sample_weight."
-            )
+        base = self._checked_base()
         rule = self._rule()
         round_sampler = RoundSampler.configure(
             self._sampler(), self.oversampling, y, type(self).__name__
@@ -190,72 +441,29 @@ default=None
         self.n_synthetic_ = 0 if round_sampler is None else round_sampler.n_new
         # once per fit, what every round's learner can reuse (compiled-tree bins)
         shared = shared_fit_params(base, X) if round_sampler is None else {}
-        rng = check_random_state(self.random_state)
         D = rule.init_weights(c)
         if weight is not None:
             D = D * weight
-        D = D / D.sum()
-        self.estimators_: list[Any] = []
-        alphas: list[float] = []
-        errors: list[float] = []
-        normalisers: list[float] = []
-        self.stop_reason_ = "completed all rounds"
-        self.n_nonpositive_alpha_ = 0
+        rounds = RuleRounds(
+            rule,
+            y,
+            c,
+            normalised(D),
+            self.costs_,
+            self.learning_rate,
+            self.early_stopping,
+        )
         # the training score after each kept round, from the predictions the
         # rounds make anyway (no second pass over the learners for train_cost_)
-        c1, c2 = self.costs_
-        score = np.zeros(X.shape[0])
-        train_cost: list[float] = []
-
-        def keep(
-            learner: Any, h: FloatArray, alpha: float, error: float, z: float
-        ) -> None:
-            nonlocal score
-            self.estimators_.append(learner)
-            alphas.append(alpha)
-            errors.append(error)
-            normalisers.append(z)
-            score = score + rule.votes(h[None, :], np.array([alpha]), c1, c2)
-            train_cost.append(cost_of_signs(y, score, c))
-
-        for t in range(self.n_estimators):
-            learner = seeded_clone(base, rng)
-            weights = rule.learner_weights(D, c)
-            with inner_fits():  # a round's learner may be constant: no warning
-                if round_sampler is None:
-                    learner.fit(X, y, sample_weight=weights, **shared)
-                else:
-                    round_sampler.fit(learner, X, y, weights, rng)
-            h = np.where(learner.predict(X) > 0, 1.0, -1.0)
-            r = Round(y=y, h=h, D=D, c=c)
-            alpha = rule.alpha(r)
-            perfect = r.error == 0
-            if perfect:
-                if t == 0:
-                    alpha = _PERFECT_ALPHA * self.learning_rate
-                    total = float(rule.update(r, alpha).sum())
-                    keep(learner, h, alpha, 0.0, _normaliser(rule, r, alpha, total))
-                self.stop_reason_ = f"round {t + 1}: perfect (no weighted error)"
-                break
-            if not np.isfinite(alpha) or (self.early_stopping and alpha <= 0):
-                self.stop_reason_ = (
-                    f"round {t + 1}: alpha = {alpha:.3g} (the learner does not help)"
-                )
-                break
-            alpha *= self.learning_rate
-            if alpha <= 0:
-                self.n_nonpositive_alpha_ += 1
-            new = rule.update(r, alpha)
-            total = float(new.sum())
-            keep(learner, h, alpha, r.error, _normaliser(rule, r, alpha, total))
-            if not np.isfinite(total) or total <= 0:
-                self.stop_reason_ = f"round {t + 1}: weights under- or overflowed"
-                break
-            D = new / total
-        self.estimator_weights_ = np.asarray(alphas, dtype=np.float64)
-        self.estimator_errors_ = np.asarray(errors, dtype=np.float64)
+        score, train_cost, stop = self._boost(
+            X, y, c, base, rounds, shared, round_sampler
+        )
+        self.stop_reason_ = "completed all rounds" if stop is None else stop
+        self.n_nonpositive_alpha_ = rounds.n_nonpositive_alpha
+        self.estimator_weights_ = np.asarray(rounds.alphas, dtype=np.float64)
+        self.estimator_errors_ = np.asarray(rounds.errors, dtype=np.float64)
         self.estimator_edges_ = 0.5 - self.estimator_errors_
-        self.estimator_normalisers_ = np.asarray(normalisers, dtype=np.float64)
+        self.estimator_normalisers_ = np.asarray(rounds.normalisers, dtype=np.float64)
         # With no useful round, the model is the constant rule of least cost.
         weighted = c if weight is None else c * weight
         self.constant_ = 1.0 if weighted[y > 0].sum() > weighted[y < 0].sum() else -1.0
@@ -304,21 +512,13 @@ default=None
         )
 
     # ------------------------------------------------------------ prediction
-    def _staged_scores(self, X: FloatArray) -> Iterator[FloatArray]:
-        """Yield the internal score (positive class > 0) after each round."""
-        if not self.estimators_:
-            yield np.full(X.shape[0], self.constant_)
-            return
+    def _vote(self, t: int, prediction: FloatArray) -> FloatArray:
+        """Return the rule's vote of kept round ``t`` (``alpha_t h_t`` for most)."""
         c1, c2 = self.costs_
-        rule = self._rule()
-        score = np.zeros(X.shape[0])
-        for learner, alpha in zip(
-            self.estimators_, self.estimator_weights_, strict=True
-        ):
-            h = np.where(learner.predict(X) > 0, 1.0, -1.0)
-            # votes are additive over rounds: one pass, O(rounds x samples)
-            score = score + rule.votes(h[None, :], np.array([alpha]), c1, c2)
-            yield score
+        alpha = self.estimator_weights_[t]
+        return self._rule().votes(
+            _signs(prediction)[None, :], np.array([alpha]), c1, c2
+        )
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Probabilities from the exponential loss's link.

@@ -35,45 +35,92 @@ LogitBoost's starting response (``|z| = 2`` at ``p = 1/2``); here the starting
 response of a positive is ``1 / p = 1 + C1/C2``, so ``z_max`` scales with the costs:
 ``z_max = 2 (1 + max(C1/C2, C2/C1))`` (4 when the costs are equal). A fixed clip
 at 4 would cut the very step that carries the cost when ``C1/C2 > 3``.
+
+The loop is the engine's (:class:`~costsense.boosting._engine.StagewiseBoosting`):
+:class:`NewtonRounds` are its two hooks, the working response and weights of the
+current score (``task``) and the Newton step of the fitted regressor (``step``).
+They are not a rule of the discrete engine because a rule reads signed
+predictions ``h`` of a classifier fitted on ``y`` with weights ``D`` that it
+updates and normalises; a Newton round fits a regressor to a response computed
+from the score itself and has no ``alpha``, error or weight update.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from numbers import Integral, Real
+from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit
 from sklearn.tree import DecisionTreeRegressor
-from sklearn.utils import check_random_state
-from sklearn.utils.validation import has_fit_parameter
 
-from costsense._base import inner_fits
+from costsense.boosting._engine import StagewiseBoosting, Step
 from costsense.boosting._shared import shared_fit_params
-from costsense.boosting._staged import StagedCostClassifier, cost_of_signs
-from costsense.utils._compat import HasMethods, Interval, _fit_context
-from costsense.utils._random import seeded_clone
+from costsense.utils._compat import _fit_context
 
 FloatArray = NDArray[np.float64]
 
-__all__ = ["LogitCostBoostingClassifier"]
+__all__ = ["LogitCostBoostingClassifier", "NewtonRounds"]
 
 _WEIGHT_FLOOR = 1e-10
 
 
-class LogitCostBoostingClassifier(StagedCostClassifier):
+def newton_step(f: ArrayLike, learning_rate: float, g: float) -> FloatArray:
+    """Return ``learning_rate f / (2 g)``: the regressor's step in ``F``."""
+    return learning_rate * np.asarray(f, dtype=np.float64) / (2.0 * g)
+
+
+@dataclass(frozen=True)
+class NewtonRounds:
+    """The engine's hooks for Newton steps of the cost-sensitive logit loss.
+
+    Attributes
+    ----------
+    target : ndarray of shape (n_samples,)
+        ``y* = (y + 1) / 2``.
+    weight : ndarray of shape (n_samples,) or None
+        ``sample_weight``, multiplying the Newton weights.
+    link : tuple of float
+        ``(g, eta)`` of ``p(F) = sigmoid(2 (g F + eta))``.
+    z_max : float
+        Clip of the working response.
+    learning_rate : float
+        Shrinkage of each step.
+    """
+
+    target: FloatArray
+    weight: FloatArray | None
+    link: tuple[float, float]
+    z_max: float
+    learning_rate: float
+
+    def task(self, score: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Return the working response ``z`` and the Newton weights at ``F``."""
+        g, eta = self.link
+        p = expit(2.0 * (g * score + eta))
+        w = np.maximum(p * (1.0 - p), _WEIGHT_FLOOR)
+        z = np.clip((self.target - p) / w, -self.z_max, self.z_max)
+        if self.weight is not None:
+            w = w * self.weight
+        return z, w
+
+    def step(self, t: int, prediction: FloatArray) -> Step:
+        """Return the Newton step; every round is kept."""
+        return Step(newton_step(prediction, self.learning_rate, self.link[0]))
+
+
+class LogitCostBoostingClassifier(StagewiseBoosting):
     """Base of AsyBL and Asymmetric LogitBoost; ``_link(c1, c2)`` gives ``(g, eta)``."""
 
-    _parameter_constraints: ClassVar[dict[str, Any]] = {
-        "estimator": [HasMethods(["fit", "predict"]), None],
-        "n_estimators": [Interval(Integral, 1, None, closed="left")],
-        "learning_rate": [Interval(Real, 0, None, closed="neither")],
-        "cost": "no_validation",
-        "pos_label": "no_validation",
-        "random_state": ["random_state"],
-    }
+    _default_estimator: ClassVar[type[Any] | partial[Any]] = partial(
+        DecisionTreeRegressor, max_depth=3
+    )
+    _needs_sample_weight = (
+        "base regressor {name}.fit does not accept sample_weight, which the "
+        "Newton steps need."
+    )
     _degenerate_advice = (
         "try a deeper regressor (estimator=DecisionTreeRegressor(max_depth=5)), "
         "more rounds (n_estimators) or a larger learning_rate, or a smaller cost "
@@ -99,11 +146,6 @@ class LogitCostBoostingClassifier(StagedCostClassifier):
 
     def _link(self, c1: float, c2: float) -> tuple[float, float]:
         return 1.0, 0.5 * float(np.log(c2 / c1))
-
-    def _base(self) -> Any:
-        if self.estimator is None:
-            return DecisionTreeRegressor(max_depth=3)
-        return self.estimator
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(
@@ -132,34 +174,16 @@ class LogitCostBoostingClassifier(StagedCostClassifier):
             The fitted estimator.
         """
         X, y, c, weight = self._prepare(X, y, sample_weight, sample_cost)
-        base = self._base()
-        if not has_fit_parameter(base, "sample_weight"):
-            raise TypeError(
-                f"{type(self).__name__}: the base regressor {type(base).__name__}.fit "
-                "does not accept sample_weight, which the Newton steps need."
-            )
+        base = self._checked_base()
         c1, c2 = self.costs_
         self.link_ = self._link(c1, c2)
-        g, eta = self.link_
         self.z_max_ = 2.0 * (1.0 + max(c1 / c2, c2 / c1))
-        rng = check_random_state(self.random_state)
-        target = (y + 1.0) / 2.0
+        rounds = NewtonRounds(
+            (y + 1.0) / 2.0, weight, self.link_, self.z_max_, self.learning_rate
+        )
         shared = shared_fit_params(base, X)  # e.g. compiled-tree bins, made once
-        F = np.zeros(X.shape[0])
-        self.estimators_: list[Any] = []
-        self.train_cost_ = np.empty(self.n_estimators)
-        for t in range(self.n_estimators):
-            p = expit(2.0 * (g * F + eta))
-            w = np.maximum(p * (1.0 - p), _WEIGHT_FLOOR)
-            z = np.clip((target - p) / w, -self.z_max_, self.z_max_)
-            if weight is not None:
-                w = w * weight
-            learner = seeded_clone(base, rng)
-            with inner_fits():
-                learner.fit(X, z, sample_weight=w, **shared)
-            F = F + self._step(learner.predict(X))
-            self.estimators_.append(learner)
-            self.train_cost_[t] = cost_of_signs(y, F, c)
+        F, train_cost, _ = self._boost(X, y, c, base, rounds, shared)
+        self.train_cost_ = np.array(train_cost)
         self._check_degenerate(
             self._to_labels(F),
             reason=f"after {self.n_estimators} Newton steps of learning rate "
@@ -167,15 +191,9 @@ class LogitCostBoostingClassifier(StagedCostClassifier):
         )
         return self
 
-    def _step(self, f: FloatArray) -> FloatArray:
-        g, _ = self.link_
-        return self.learning_rate * np.asarray(f, dtype=np.float64) / (2.0 * g)
-
-    def _staged_scores(self, X: FloatArray) -> Iterator[FloatArray]:
-        F = np.zeros(X.shape[0])
-        for learner in self.estimators_:
-            F = F + self._step(learner.predict(X))
-            yield F
+    def _vote(self, t: int, prediction: FloatArray) -> FloatArray:
+        """Return the Newton step of kept round ``t``."""
+        return newton_step(prediction, self.learning_rate, self.link_[0])
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Return ``P(+|x) = p(F(x))``, the link of the loss.

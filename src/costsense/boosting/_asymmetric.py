@@ -1,0 +1,223 @@
+"""The loss-derived asymmetric boosters: AsymBoost, AsyB, AsyBL, AsymLogitBoost.
+
+Boosters whose cost enters a loss they minimise stagewise: the exponential
+losses of AsymBoost (Masnadi-Shirazi & Vasconcelos 2007) and AsyB (paper 000,
+Algorithm 1) as rules on the discrete engine, and the cost-sensitive logit
+losses of AsyBL (paper 000, Algorithm 2) and Asymmetric LogitBoost as Newton
+rounds (:mod:`costsense.boosting._logit`). Change this module to change their
+parameters or documentation; their formulas live in the rules and the link.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from costsense.boosting import _rules
+from costsense.boosting._docs import documented_booster
+from costsense.boosting._engine import CostBoostingClassifier
+from costsense.boosting._logit import LogitCostBoostingClassifier
+from costsense.utils._compat import (
+    StrOptions,
+)
+from costsense.utils._docstrings import documented
+
+__all__ = [
+    "AsyBClassifier",
+    "AsyBLClassifier",
+    "AsymBoostClassifier",
+    "AsymLogitBoostClassifier",
+]
+
+
+@documented_booster
+class AsymBoostClassifier(CostBoostingClassifier):
+    """Asymmetric boosting of Masnadi-Shirazi & Vasconcelos (2007), "CS-AdaBoost".
+
+    Not imbalanced-ensemble's ``AsymBoostClassifier`` (Viola & Jones 2001), which
+    reweights by ``k^(1/T)`` each round. Here ``alpha`` is the exact minimiser of
+    the round's cost-sensitive exponential loss ``sum D exp(-C_y alpha y h)``.
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+    """
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.AsymBoost()
+
+
+@documented_booster
+class AsyBClassifier(CostBoostingClassifier):
+    """AsyB (paper 000, Algorithm 1): Fisher-consistent cost-sensitive AdaBoost.
+
+    ``alpha = 1/2 ln((C1 W+_ok + C2 W-_ok) / (C1 W+_bad + C2 W-_bad))``,
+    ``D <- D exp(-alpha y h) / Z``, ``H = sign(sum alpha h)``; ``predict_proba``
+    inverts the loss's minimiser ``F* = 1/2 ln(C1 P(+|x) / (C2 P(-|x)))``.
+
+    Parameters
+    ----------
+    {parameters}
+    init_weights : {"cost", "uniform"}, default="cost"
+        ``"cost"``: ``D_1 ∝ c`` as printed; ``"uniform"``: ``D_1 = 1/n``.
+
+    Attributes
+    ----------
+    {attributes}
+
+    Notes
+    -----
+    As printed, the algorithm puts the cost both in ``D_1`` and in ``alpha``: it
+    counts the cost twice. The exact stagewise minimisation of its own loss
+    ``sum c exp(-y F)`` is :class:`AdaBoostCClassifier` (cost in ``D_1`` only).
+    Counting it twice can make the printed form's ``alpha`` non-positive after a
+    few rounds (the costly class's weight outgrows what a weak learner can
+    correct); it is implemented faithfully (it is what the paper evaluated): run
+    it with ``early_stopping=False`` to reproduce the paper, and read
+    ``n_nonpositive_alpha_``. The printed equations (5)-(6)
+    use ``I[y = 1]`` in both sums; the ``alpha`` above is the minimiser of the
+    stated objective and reduces to AdaBoost's when ``C1 = C2``.
+    """
+
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
+        **CostBoostingClassifier._parameter_constraints,
+        "init_weights": [StrOptions({"cost", "uniform"})],
+    }
+
+    def __init__(
+        self,
+        estimator: Any = None,
+        *,
+        n_estimators: int = 50,
+        learning_rate: float = 1.0,
+        cost: Any = None,
+        pos_label: Any = None,
+        early_stopping: bool = True,
+        sampler: Any = None,
+        oversampling: float = 2.0,
+        init_weights: str = "cost",
+        random_state: Any = None,
+    ) -> None:
+        super().__init__(
+            estimator,
+            n_estimators=n_estimators,
+            learning_rate=learning_rate,
+            cost=cost,
+            pos_label=pos_label,
+            early_stopping=early_stopping,
+            sampler=sampler,
+            oversampling=oversampling,
+            random_state=random_state,
+        )
+        self.init_weights = init_weights
+
+    def _rule(self) -> _rules.BoostRule:
+        return _rules.AsyB(self.init_weights)
+
+
+_LOGIT_PARAMETERS = """\
+    estimator : regressor with ``sample_weight``, default=None
+        Fitted to the working response each round; None means
+        ``DecisionTreeRegressor(max_depth=3)`` (CART, as in paper 000).
+    n_estimators : int, default=50
+        Number of rounds.
+    learning_rate : float, default=0.1
+        Shrinkage of each Newton step. Lower it when the regressors are deep or
+        the rounds many: unshrunk Newton steps (1.0) of deep regressors overfit
+        within a few rounds (the user guide in the README measures it).
+    cost : None, float, pair of floats or array-like of shape (2, 2), default=None
+        What errors cost (:mod:`costsense.costs`).
+    pos_label : hashable, default=None
+        The positive (costly) class; the minority class if None.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the regressors' own ``random_state``."""
+
+_LOGIT_ATTRIBUTES = """\
+    classes_ : ndarray of shape (2,)
+        Class labels.
+    pos_label_ : label
+        The positive class.
+    cost_matrix_ : ndarray of shape (2, 2)
+        Cost matrix in ``classes_`` order.
+    costs_ : tuple of float
+        ``(C1, C2)``.
+    link_ : tuple of float
+        ``(g, eta)`` of the link ``p(F) = sigmoid(2 (g F + eta))``.
+    z_max_ : float
+        Clip of the working response.
+    estimators_ : list of regressors
+        One per round.
+    train_cost_ : ndarray of shape (n_estimators,)
+        Mean training cost per sample after each round (each sample's own cost
+        of an error when costs are per sample).
+    degenerate_ : str or None
+        None for a healthy fit; else what made the model constant (it predicts
+        one class on its own training data) and why, as the
+        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
+        issued said it.
+    n_features_in_ : int
+        Number of features seen in fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names."""
+
+
+_documented_logit = documented(_LOGIT_PARAMETERS, _LOGIT_ATTRIBUTES)
+
+
+@_documented_logit
+class AsyBLClassifier(LogitCostBoostingClassifier):
+    """AsyBL (paper 000, Algorithm 2): LogitBoost with a cost-sensitive link.
+
+    ``p(F) = C2 e^F / (C1 e^-F + C2 e^F)``; ``F_0 = 0``; each round fits a
+    regressor to ``z = (y* - p) / (p (1 - p))`` with weights ``p (1 - p)`` and adds
+    half of it; ``H = sign(F)``. With ``C1 = C2`` it is LogitBoost. At the same
+    settings it predicts exactly as :class:`AsymLogitBoostClassifier`, whose score
+    is this one divided by ``(C1 + C2) / 2`` (proof sketch in
+    :mod:`costsense.boosting._logit`).
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from costsense.boosting import AsyBLClassifier
+    >>> X, y = make_classification(weights=[0.8], random_state=0)
+    >>> model = AsyBLClassifier(cost=5, random_state=0).fit(X, y)
+    >>> g, eta = model.link_  # g = 1, eta = 1/2 ln(C2 / C1) = -1/2 ln 5
+    >>> print(g, round(eta, 6))
+    1.0 -0.804719
+    """
+
+
+@_documented_logit
+class AsymLogitBoostClassifier(LogitCostBoostingClassifier):
+    """Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011).
+
+    The link ``p(F) = sigmoid(2 (g F + eta))`` with ``g = (C1 + C2) / 2`` and
+    ``eta = 1/2 ln(C2 / C1)``; Newton steps as in :class:`AsyBLClassifier`. The
+    scale ``g`` cancels: ``g F`` follows AsyBL's recursion exactly, so at the same
+    settings the two predict alike and their probabilities agree (proof sketch in
+    :mod:`costsense.boosting._logit`).
+
+    Parameters
+    ----------
+    {parameters}
+
+    Attributes
+    ----------
+    {attributes}
+    """
+
+    def _link(self, c1: float, c2: float) -> tuple[float, float]:
+        return 0.5 * (c1 + c2), 0.5 * float(np.log(c2 / c1))
