@@ -91,3 +91,34 @@ def test_a_matrix_with_a_diagonal_keeps_its_costs_and_decides_by_differences():
     assert binary_costs_from_matrix(matrix, [0, 1], 1) == (10.0, 2.0)
     # benefits (negative costs) are allowed when errors still cost more
     assert_array_equal(check_cost_matrix([[-4.0, 1.0], [5.0, -1.0]])[0], [-4.0, 1.0])
+
+
+# ------------------------------------------------------------ costs named by a string
+@pytest.mark.parametrize("y", [[0] * 6 + [1] * 2, [0] * 6 + [1] * 2 + [2] * 4])
+def test_balanced_names_the_matrix_of_none(y):
+    classes = np.unique(y)
+    weight = np.linspace(0.5, 2.0, len(y))
+    by_name = as_cost_matrix("balanced", classes, y=y)
+    assert_array_equal(by_name, as_cost_matrix(None, classes, y=y))
+    assert_array_equal(
+        as_cost_matrix("balanced", classes, y=y, sample_weight=weight),
+        as_cost_matrix(None, classes, y=y, sample_weight=weight),
+    )
+    assert not np.allclose(by_name, 1.0 - np.eye(classes.size))  # not unit costs
+    with pytest.raises(ValueError, match="cost='balanced' means balanced costs"):
+        as_cost_matrix("balanced", classes)
+
+
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_unit_costs_are_one_for_every_error(k):
+    classes = np.arange(k)
+    assert_array_equal(as_cost_matrix("unit", classes), 1.0 - np.eye(k))
+    # no labels needed, and the minority class does not enter
+    y = np.r_[np.zeros(9), np.arange(k)].astype(int)
+    assert_array_equal(as_cost_matrix("unit", classes, y=y), 1.0 - np.eye(k))
+
+
+@pytest.mark.parametrize("bad", ["Balanced", "uniform", "", "5"])
+def test_a_string_that_names_no_cost_is_refused_naming_the_names(bad):
+    with pytest.raises(ValueError, match=r"cost=.*'balanced'.*'unit'"):
+        as_cost_matrix(bad, [0, 1], y=[0, 1, 1])

@@ -192,3 +192,18 @@ def test_per_row_costs_resolved_for_the_same_rows_are_passed_on_as_they_are():
         ).rows,
         train.rows,
     )
+
+
+def test_costs_resolve_the_named_costs_as_their_matrices():
+    y = np.array([0, 0, 0, 1, 2, 2])
+    balanced = Costs.resolve("balanced", y)
+    none = Costs.resolve(None, y)
+    assert balanced.kind == none.kind == "balanced"
+    assert_array_equal(balanced.matrix, none.matrix)
+    assert_array_equal(balanced.rows, none.rows)
+    unit = Costs.resolve("unit", y)
+    assert unit.kind == "unit"
+    assert_array_equal(unit.matrix, 1.0 - np.eye(3))
+    assert_array_equal(unit.sample_cost, np.ones(6))
+    binary = Costs.resolve("unit", y[:4])
+    assert binary.pair == (1.0, 1.0) and binary.pos_label == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
@@ -210,3 +211,39 @@ def test_row_costs_given_the_true_class_are_refused_at_predict(name):
             ValueError, match=r"sample_cost has shape.*cost rows given the true class"
         ):
             model.predict(X, sample_cost=given)
+
+
+# ------------------------------------------------------------ costs named by a string
+def _named_cost_models():
+    tree = DecisionTreeClassifier(max_depth=3, random_state=0)
+    return [
+        CostWeighting(tree),
+        RejectionSampling(DecisionTreeClassifier(max_depth=3), random_state=0),
+        ThresholdMoving(tree),
+        MetaCost(DecisionTreeClassifier(max_depth=3), random_state=0),
+    ]
+
+
+@pytest.mark.parametrize("data", [binary, three_classes])
+@pytest.mark.parametrize("index", range(4))
+def test_named_costs_fit_the_models_of_their_matrices(index, data):
+    X, y = data()
+    k = np.unique(y).size
+    make = _named_cost_models()[index]
+    unit = clone(make).set_params(cost="unit").fit(X, y)
+    zero_one = clone(make).set_params(cost=1.0 - np.eye(k)).fit(X, y)
+    assert_array_equal(unit.cost_matrix_, 1.0 - np.eye(k))
+    assert_array_equal(unit.predict(X), zero_one.predict(X))
+    assert_allclose(unit.predict_proba(X), zero_one.predict_proba(X))
+    balanced = clone(make).set_params(cost="balanced").fit(X, y)
+    default = clone(make).fit(X, y)  # cost=None
+    assert_array_equal(balanced.cost_matrix_, default.cost_matrix_)
+    assert_array_equal(balanced.predict(X), default.predict(X))
+    assert_allclose(balanced.predict_proba(X), default.predict_proba(X))
+    assert not np.array_equal(balanced.cost_matrix_, unit.cost_matrix_)
+
+
+def test_an_estimator_given_a_string_that_names_no_cost_says_which_do():
+    X, y = binary()
+    with pytest.raises(ValueError, match=r"cost='blanced'.*'balanced'.*'unit'"):
+        ThresholdMoving(cost="blanced").fit(X, y)

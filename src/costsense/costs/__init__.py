@@ -3,10 +3,14 @@
 A cost can be given in any of these forms, and every estimator, metric and CLI command
 accepts all of them through the ``cost`` parameter:
 
-``None``
+``None`` or ``"balanced"``
     *Balanced* costs: the cost of an error on class ``i`` is inversely proportional to
     its frequency, ``cost[i, j] = n / (K * n_i)`` for ``j != i``. For two classes this
-    is ``C1 / C2 = n_neg / n_pos``, the usual imbalance ratio. Needs ``y``.
+    is ``C1 / C2 = n_neg / n_pos``, the usual imbalance ratio. Needs ``y``. The
+    string says the same as ``None``, where a default should be explicit.
+``"unit"``
+    Every error costs 1: the 0-1 matrix ``1 - I`` for ``K`` classes, the cost-blind
+    problem (a cost-sensitive learner given it minimises the error rate).
 a positive number ``r``
     Binary ratio ``C1 / C2`` with ``C2 = 1``.
 a pair ``(C1, C2)``

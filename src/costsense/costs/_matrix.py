@@ -28,6 +28,11 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 
+#: The costs a string names: ``cost="balanced"`` is ``cost=None`` (each class's
+#: error cost inversely proportional to its frequency); ``cost="unit"`` makes every
+#: error cost 1, the 0-1 matrix ``1 - I`` of the cost-blind problem.
+_COST_NAMES = ("balanced", "unit")
+
 
 def as_binary_costs(cost: Any) -> tuple[float, float]:
     """Return ``(C1, C2)`` from a ratio ``C1/C2`` or a pair ``(C1, C2)``.
@@ -183,14 +188,17 @@ def zero_diagonal(cost_matrix: ArrayLike) -> FloatArray:
 
 
 def _balanced_matrix(
-    y: ArrayLike, classes: NDArray[Any], sample_weight: ArrayLike | None = None
+    y: ArrayLike,
+    classes: NDArray[Any],
+    sample_weight: ArrayLike | None = None,
+    given: Any = None,
 ) -> FloatArray:
     y = np.asarray(y)
     weight = np.ones(y.shape[0]) if sample_weight is None else np.asarray(sample_weight)
     counts = np.array([weight[y == c].sum() for c in classes], dtype=np.float64)
     if np.any(counts == 0):
         raise ValueError(
-            "cost=None (balanced costs) needs every class present in y; classes "
+            f"cost={given!r} (balanced costs) needs every class present in y; classes "
             f"{classes[counts == 0].tolist()} have no samples."
         )
     weights = counts.sum() / (classes.size * counts)
@@ -211,8 +219,10 @@ def as_cost_matrix(
 
     Parameters
     ----------
-    cost : None, float, pair of floats, array-like of shape (K, K), DataFrame or dict
-        See :mod:`costsense.costs`. ``None`` (balanced costs) needs ``y``. An array is
+    cost : None, "balanced", "unit", float, pair of floats, array-like of shape \
+(K, K), DataFrame or dict
+        See :mod:`costsense.costs`. ``None`` or ``"balanced"`` (balanced costs)
+        needs ``y``; ``"unit"`` is the 0-1 matrix ``1 - I``. An array is
         positional (rows and columns in the order of ``classes``); a pandas
         DataFrame whose index (true labels) and columns (predicted labels) are the
         class labels, or a dict of dicts ``{true: {predicted: cost}}`` (a missing
@@ -239,25 +249,28 @@ def as_cost_matrix(
     Raises
     ------
     ValueError
-        Invalid costs, a ratio or pair for more than two classes, an unknown
+        Invalid costs, a string other than ``"balanced"`` and ``"unit"`` (the
+        message names both), a ratio or pair for more than two classes, an unknown
         ``pos_label``, or a labelled matrix whose labels are not the classes (the
         message names the missing and the unknown labels).
     """
     classes = np.asarray(classes)
     n_classes = classes.shape[0]
-    if cost is None:
+    if isinstance(cost, str):
+        _check_cost_name(cost)
+        if cost == "unit":  # every error costs 1: the cost-blind problem
+            return check_cost_matrix(1.0 - np.eye(n_classes), n_classes)
+    if cost is None or isinstance(cost, str):  # None or "balanced"
         if y is None:
-            raise ValueError("cost=None means balanced costs, which need the labels y.")
-        return _balanced_matrix(y, classes, sample_weight)
+            raise ValueError(
+                f"cost={cost!r} means balanced costs, which need the labels y."
+            )
+        return _balanced_matrix(y, classes, sample_weight, given=cost)
     if _is_labelled(cost):
         return check_cost_matrix(_labelled_matrix(cost, classes), n_classes)
-    is_matrix = not isinstance(cost, Real | np.number | str) and np.ndim(cost) == 2
+    is_matrix = not isinstance(cost, Real | np.number) and np.ndim(cost) == 2
     if is_matrix:
         return check_cost_matrix(cost, n_classes)
-    if isinstance(cost, str):
-        raise TypeError(
-            f"cost={cost!r} is a string; give a number, a pair (C1, C2) or a matrix."
-        )
     c1, c2 = as_binary_costs(cost)
     if n_classes != 2:
         raise ValueError(
@@ -305,10 +318,27 @@ def binary_costs_from_matrix(
     return float(matrix[pos, 1 - pos]), float(matrix[1 - pos, pos])
 
 
+def _check_cost_name(cost: str) -> None:
+    """Refuse a string that names no cost, naming the strings that do."""
+    if cost not in _COST_NAMES:
+        raise ValueError(
+            f"cost={cost!r} is not a cost this string can name: the accepted "
+            "strings are 'balanced' (each class's error cost inversely "
+            "proportional to its frequency, as cost=None) and 'unit' (every error "
+            "costs 1). Otherwise give a number C1/C2, a pair (C1, C2) or a (K, K) "
+            "matrix."
+        )
+
+
 def _cost_kind(cost: Any) -> str:
-    """How a class-level cost was given: "balanced", "ratio", "pair" or "matrix"."""
-    if cost is None:
+    """How a class-level cost was given: "balanced", "unit", "ratio", "pair", "matrix".
+
+    ``None`` and ``"balanced"`` are both "balanced".
+    """
+    if cost is None or (isinstance(cost, str) and cost == "balanced"):
         return "balanced"
+    if isinstance(cost, str):
+        return "unit"
     if _is_labelled(cost) or (
         not isinstance(cost, Real | np.number | str) and np.ndim(cost) == 2
     ):

@@ -154,8 +154,9 @@ class Costs:
         cost row of each true class (a summary for decisions that need one
         matrix).
     kind : str
-        How the cost was given: "balanced" (``cost=None``), "ratio", "pair",
-        "matrix" or "per-row" (``sample_cost``).
+        How the cost was given: "balanced" (``cost=None`` or ``"balanced"``),
+        "unit" (``cost="unit"``), "ratio", "pair", "matrix" or "per-row"
+        (``sample_cost``).
     rows : ndarray of shape (n_samples, K) or None
         ``rows[i, j]``: cost of predicting ``classes[j]`` for row ``i``, given its
         true class (None for costs not resolved against labels).
@@ -190,7 +191,8 @@ class Costs:
 
         Parameters
         ----------
-        cost : None, float, pair, array-like of shape (K, K), DataFrame or dict
+        cost : None, "balanced", "unit", float, pair, array-like of shape (K, K), \
+DataFrame or dict
             Class-level cost; see :mod:`costsense.costs`. Ignored when
             ``sample_cost`` is given.
         y : array-like of shape (n_samples,)

@@ -266,13 +266,15 @@ _PARAMETERS = """
     estimator : classifier, default=None
         The base learner (cloned). None means
         ``LogisticRegression(max_iter=1000)``.
-    cost : None, float, pair of floats or array-like of shape (K, K), default=None
+    cost : None, "balanced", "unit", float, pair of floats or array-like of \
+shape (K, K), default=None
         What errors cost (:mod:`costsense.costs`): a ratio ``C1/C2`` (``C2 = 1``),
         a pair ``(C1, C2)``, a matrix ``cost[true, predicted]`` in the order of
         the sorted labels (a pandas DataFrame or dict of dicts labelled by class
         is aligned by label; a non-zero diagonal, the cost of a correct
-        decision, is allowed), or None for balanced costs (inverse class
-        frequencies).
+        decision, is allowed), None or "balanced" for balanced costs (inverse
+        class frequencies), or "unit" for every error costing 1 (the cost-blind
+        problem).
         Example-dependent costs go to ``fit(..., sample_cost=...)``.
     pos_label : hashable, default=None
         The positive (costly) class of a binary cost; the minority class if None."""
