@@ -79,6 +79,6 @@ PER_ROW_WRAPPERS = {
         LogisticRegression(), pos_label=1, n_estimators=5, random_state=0
     ),
     "MetaCost": lambda: MetaCost(
-        LogisticRegression(), pos_label=1, n_resamples=5, random_state=0
+        LogisticRegression(), pos_label=1, n_estimators=5, random_state=0
     ),
 }

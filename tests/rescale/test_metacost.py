@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
@@ -75,7 +77,7 @@ def test_metacost_relabels_each_training_row_with_its_own_matrix():
     X, y = binary(n=400, minority=0.2)
     fn = np.where(np.arange(y.size) % 2 == 0, 40.0, 0.5)
     costs = example_costs(fp=1.0, fn=fn)
-    model = MetaCost(_PriorRecorder(), pos_label=1, n_resamples=5, random_state=0)
+    model = MetaCost(_PriorRecorder(), pos_label=1, n_estimators=5, random_state=0)
     model.fit(X, y, sample_cost=costs)
     p = np.mean([np.mean(m.y_seen_ == 1) for m in model.estimators_])
     own = np.where(p * fn > (1 - p) * 1.0, 1, 0)
@@ -93,7 +95,7 @@ def test_metacost_decides_rows_on_the_mean_of_its_bagged_members(three):
     k = np.unique(y).size
     rng = np.random.default_rng(5)
     cost = np.array([[0, 1, 2], [4, 0, 1], [9, 3, 0]])[:k, :k]
-    model = MetaCost(LogisticRegression(), n_resamples=5, cost=cost, random_state=0)
+    model = MetaCost(LogisticRegression(), n_estimators=5, cost=cost, random_state=0)
     model.fit(X, y)
     assert len(model.estimators_) == 5
     matrices = rng.uniform(0, 10, size=(y.size, k, k))
@@ -104,8 +106,40 @@ def test_metacost_decides_rows_on_the_mean_of_its_bagged_members(three):
 
 def test_metacost_without_predict_proba_decides_on_the_members_votes():
     X, y = binary(seed=6)
-    model = MetaCost(LinearSVC(), cost=4, n_resamples=5, random_state=0).fit(X, y)
+    model = MetaCost(LinearSVC(), cost=4, n_estimators=5, random_state=0).fit(X, y)
     votes = np.mean([m.predict(X)[:, None] == [0, 1] for m in model.estimators_], 0)
     matrices = random_matrices(np.random.default_rng(6), y.size)
     expected = least_expected_cost(votes, matrices)
     assert_array_equal(model.predict(X, sample_cost=matrices), expected)
+
+
+# ----------------------------------------- n_resamples, the former n_estimators
+def test_n_resamples_warns_and_fits_the_model_of_n_estimators():
+    X, y = binary()
+    new = MetaCost(DecisionTreeClassifier(max_depth=3), cost=5, n_estimators=4,
+                   random_state=0).fit(X, y)  # fmt: skip
+    old = MetaCost(DecisionTreeClassifier(max_depth=3), cost=5, n_resamples=4,
+                   random_state=0)  # fmt: skip
+    with pytest.warns(FutureWarning, match=r"n_resamples.*n_estimators=4") as caught:
+        old.fit(X, y)
+    assert caught[0].filename == __file__  # points at the caller's fit
+    assert len(old.estimators_) == len(new.estimators_) == 4
+    assert old.relabelled_fraction_ == new.relabelled_fraction_
+    assert_array_equal(old.predict(X), new.predict(X))
+    assert_array_equal(old.predict_proba(X), new.predict_proba(X))
+    assert old.get_params()["n_resamples"] == 4  # stored as given (clone keeps it)
+
+
+def test_n_estimators_alone_does_not_warn():
+    X, y = binary()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        model = MetaCost(n_estimators=3, random_state=0).fit(X, y)
+    assert len(model.estimators_) == 3
+    assert model.get_params()["n_resamples"] == "deprecated"
+
+
+def test_both_names_of_the_number_of_replicates_are_refused():
+    X, y = binary()
+    with pytest.raises(ValueError, match="n_estimators=3 and n_resamples=4"):
+        MetaCost(n_estimators=3, n_resamples=4).fit(X, y)

@@ -5,6 +5,7 @@ Change it when the relabelling or the bagging changes (Domingos 1999).
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 from typing import Any
 
@@ -13,12 +14,16 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.dummy import DummyClassifier
 from sklearn.utils import check_random_state
 
+from costsense._base import _caller_level
 from costsense.costs import Costs
-from costsense.utils._compat import Interval
+from costsense.utils._compat import Hidden, Interval, StrOptions
 
 from ._wrapper import _CostSensitiveWrapper, _document, _mean_proba, _proba_in
 
 __all__ = ["MetaCost"]
+
+#: ``n_estimators``' default: given with ``n_resamples``, any other value is an error.
+_DEFAULT_N_ESTIMATORS = 10
 
 FloatArray = NDArray[np.float64]
 
@@ -27,7 +32,7 @@ FloatArray = NDArray[np.float64]
 class MetaCost(_CostSensitiveWrapper):
     """MetaCost: relabel the training data by bagged expected cost, then retrain.
 
-    ``n_resamples`` bootstrap replicates of the training set train copies of the
+    ``n_estimators`` bootstrap replicates of the training set train copies of the
     base learner; their averaged probabilities ``P(j|x_i)`` give each training sample
     the label of least expected cost ``argmin_k sum_j P(j|x_i) cost[j, k]``; the
     base learner trained on the relabelled set is the model (Domingos 1999).
@@ -35,8 +40,17 @@ class MetaCost(_CostSensitiveWrapper):
     Parameters
     ----------
     {parameters}
-    n_resamples : int, default=10
-        Number of bootstrap replicates (Domingos: 10).
+    n_estimators : int, default=10
+        Number of bootstrap replicates (Domingos: 10), one bagged member each
+        (scikit-learn's ``BaggingClassifier`` spelling, as
+        :class:`RejectionSampling`'s).
+    n_resamples : int, default="deprecated"
+        The former name of ``n_estimators``, used in its place when given, with a
+        ``FutureWarning``; given with an ``n_estimators`` other than its default,
+        an error.
+
+        .. deprecated:: 0.1
+           Use ``n_estimators``; ``n_resamples`` will be removed in 0.2.
     sample_fraction : float in (0, 1], default=1.0
         Size of each replicate as a fraction of the training set.
     oob : bool, default=False
@@ -91,7 +105,11 @@ class MetaCost(_CostSensitiveWrapper):
 
     _parameter_constraints = {
         **_CostSensitiveWrapper._parameter_constraints,
-        "n_resamples": [Interval(Integral, 1, None, closed="left")],
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "n_resamples": [
+            Interval(Integral, 1, None, closed="left"),
+            Hidden(StrOptions({"deprecated"})),
+        ],
         "sample_fraction": [Interval(Real, 0, 1, closed="right")],
         "oob": ["boolean"],
         "random_state": ["random_state"],
@@ -107,12 +125,14 @@ class MetaCost(_CostSensitiveWrapper):
         *,
         cost: Any = None,
         pos_label: Any = None,
-        n_resamples: int = 10,
+        n_estimators: int = _DEFAULT_N_ESTIMATORS,
+        n_resamples: int | str = "deprecated",
         sample_fraction: float = 1.0,
         oob: bool = False,
         random_state: Any = None,
     ) -> None:
         super().__init__(estimator, cost=cost, pos_label=pos_label)
+        self.n_estimators = n_estimators
         self.n_resamples = n_resamples
         self.sample_fraction = sample_fraction
         self.oob = oob
@@ -127,6 +147,7 @@ class MetaCost(_CostSensitiveWrapper):
     ) -> None:
         start_index = resolved.y_index
         assert start_index is not None  # resolved against y
+        n_estimators = self._n_members()
         rng = check_random_state(self.random_state)
         n = X.shape[0]
         size = max(1, int(round(self.sample_fraction * n)))
@@ -134,7 +155,7 @@ class MetaCost(_CostSensitiveWrapper):
         oob_total = np.zeros_like(total)
         oob_count = np.zeros(n)
         members = []
-        for _ in range(self.n_resamples):
+        for _ in range(n_estimators):
             for _attempt in range(100):
                 index = rng.randint(0, n, size=size)
                 if np.unique(start_index[index]).size >= 2:
@@ -154,7 +175,7 @@ class MetaCost(_CostSensitiveWrapper):
             oob_total[out] += proba[out]
             oob_count += out
         self.estimators_ = members
-        proba = total / self.n_resamples
+        proba = total / n_estimators
         if self.oob:
             has_oob = oob_count > 0
             proba[has_oob] = oob_total[has_oob] / oob_count[has_oob, None]
@@ -166,6 +187,27 @@ class MetaCost(_CostSensitiveWrapper):
             self.estimator_ = final.fit(X, relabelled)
         else:
             self.estimator_ = self._fit_base(X, relabelled, sample_weight, rng)
+
+    def _n_members(self) -> int:
+        """Return ``n_estimators``, or the deprecated ``n_resamples`` with a warning."""
+        if isinstance(self.n_resamples, str):  # "deprecated": not given
+            return int(self.n_estimators)
+        if self.n_estimators != _DEFAULT_N_ESTIMATORS:
+            raise ValueError(
+                f"MetaCost got n_estimators={self.n_estimators} and "
+                f"n_resamples={self.n_resamples}, two names for the number of "
+                "bootstrap replicates; pass n_estimators only (n_resamples is its "
+                "deprecated name)."
+            )
+        warnings.warn(
+            "MetaCost(n_resamples=...) is deprecated and will be removed in 0.2: "
+            "the number of bootstrap replicates is now n_estimators, as in "
+            f"RejectionSampling and BaggingClassifier. Pass "
+            f"n_estimators={self.n_resamples} instead; the model is the same.",
+            FutureWarning,
+            stacklevel=_caller_level(),
+        )
+        return int(self.n_resamples)
 
     def _posterior(self, X: FloatArray) -> FloatArray:
         return _mean_proba(self.estimators_, X, self.classes_)
