@@ -151,7 +151,7 @@ ALLOWED: dict[str, frozenset[str]] = {
         }
     ),
     # a pure function: the cost metric kept by a tuned threshold's scorer
-    "FunctionNode": frozenset({"costsense.metrics.misclassification_cost"}),
+    "FunctionNode": frozenset({"costsense.metrics._cost.misclassification_cost"}),
 }
 
 #: numpy's bit generators a stored ``numpy.random.Generator`` may name.
