@@ -65,7 +65,7 @@ _ESTIMATORS = frozenset(
         "costsense.margin._cssvm.CSSVMClassifier",
         "costsense.margin._ldm.CSLDMClassifier",
         "costsense.margin._ldm.LDMClassifier",
-        "costsense.naive_bayes.DiscreteNaiveBayesClassifier",
+        "costsense.naive_bayes._estimator.DiscreteNaiveBayesClassifier",
         "costsense.recommend._candidates.FoldAverage",
         "costsense.recommend._candidates.SquaredColumns",
         "costsense.recommend._combination.Combination",
