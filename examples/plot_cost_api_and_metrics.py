@@ -26,11 +26,11 @@ from sklearn.preprocessing import StandardScaler
 from costsense.costs import as_cost_matrix, as_cost_rows, bayes_threshold
 from costsense.datasets import load_keel
 from costsense.metrics import (
+    binary_recall_score,
+    binary_specificity_score,
     g_mean_score,
     misclassification_cost,
-    recall_score,
     savings_score,
-    specificity_score,
 )
 
 classes = np.array(["negative", "positive"])
@@ -80,8 +80,8 @@ def predict_at(threshold):
 metrics = {
     "total cost": lambda y, p: misclassification_cost(y, p, cost=5, pos_label=positive),
     "savings": lambda y, p: savings_score(y, p, cost=5, pos_label=positive),
-    "recall": lambda y, p: recall_score(y, p, pos_label=positive),
-    "specificity": lambda y, p: specificity_score(y, p, pos_label=positive),
+    "recall": lambda y, p: binary_recall_score(y, p, pos_label=positive),
+    "specificity": lambda y, p: binary_specificity_score(y, p, pos_label=positive),
     "G-mean": lambda y, p: g_mean_score(y, p, pos_label=positive),
 }
 for threshold in (0.5, bayes_threshold(5)):

@@ -166,7 +166,7 @@ def test_advice_is_left_out_when_the_message_gives_it():
 
 
 def test_costsense_metrics_undefined_precision_gets_its_advice():
-    from costsense.metrics import precision_score as ours
+    from costsense.metrics import binary_precision_score as ours
 
     tally = WarningTally()
     with collect_warnings() as records:

@@ -1,6 +1,6 @@
 """Mathematical properties of LDM, CS-LDM and CS-SVM (paper 002).
 
-Notation (see :mod:`costsense.margin._ldm`): labels ``{0, 1}`` with the positive
+Notation (see :mod:`costsense.margin._ldm_base`): labels ``{0, 1}`` with the positive
 class ``1`` so that ``decision_function`` (positive for ``classes_[1]``) is the
 positive-class score ``f``; ``s_i = +1 / -1``, margins ``m_i = s_i f(x_i)``,
 ``Xa = [X, 1]`` when ``fit_intercept``, hinge bounds ``U_i = C c_i``. The primal is
@@ -23,6 +23,7 @@ import warnings
 
 import numpy as np
 import pytest
+from costsense.margin._ldm_base import _Factor
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import linalg, optimize
 from sklearn.datasets import make_blobs, make_classification, make_moons
@@ -34,7 +35,6 @@ from sklearn.svm import SVC, LinearSVC
 
 from costsense.exceptions import MemoryBudgetError
 from costsense.margin import CSLDMClassifier, CSSVMClassifier, LDMClassifier
-from costsense.margin._ldm import _Factor
 
 TIGHT = {"tol": 1e-10, "max_iter": 200_000}
 

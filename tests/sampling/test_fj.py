@@ -19,14 +19,13 @@ from costsense.sampling._fj import (
     figueiredo_jain,
     message_length,
 )
-from costsense.sampling._gmm import (
+from costsense.sampling._gmm import as_gaussian_mixture, criterion
+from costsense.sampling._quadratic import (
     QuadraticFeatures,
-    as_gaussian_mixture,
-    criterion,
     density_coefficients,
     moments,
-    split_search,
 )
+from costsense.sampling._split import split_search
 
 CENTRES = np.array([[0.0, 0.0], [8.0, 0.0], [0.0, 8.0]])
 

@@ -65,7 +65,7 @@ _ESTIMATORS = frozenset(
         "costsense.margin._cssvm.CSSVMClassifier",
         "costsense.margin._ldm.CSLDMClassifier",
         "costsense.margin._ldm.LDMClassifier",
-        "costsense.naive_bayes.DiscreteNaiveBayesClassifier",
+        "costsense.naive_bayes._estimator.DiscreteNaiveBayesClassifier",
         "costsense.recommend._candidates.FoldAverage",
         "costsense.recommend._candidates.SquaredColumns",
         "costsense.recommend._combination.Combination",
@@ -151,7 +151,7 @@ ALLOWED: dict[str, frozenset[str]] = {
         }
     ),
     # a pure function: the cost metric kept by a tuned threshold's scorer
-    "FunctionNode": frozenset({"costsense.metrics.misclassification_cost"}),
+    "FunctionNode": frozenset({"costsense.metrics._cost.misclassification_cost"}),
 }
 
 #: numpy's bit generators a stored ``numpy.random.Generator`` may name.

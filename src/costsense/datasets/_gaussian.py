@@ -1,26 +1,30 @@
-"""Two-Gaussian binary problem with its exact cost-sensitive Bayes rule and risk."""
+"""Two-Gaussian binary problem with its exact cost-sensitive Bayes rule and risk.
+
+:class:`GaussianProblem` holds the two classes, samples them, and gives the Bayes
+discriminant, decision and risk, and any classifier's expected cost. The numerical
+integration behind the risk is in :mod:`costsense.datasets._gaussian_risk`, the
+cubature behind a classifier's cost in :mod:`costsense.datasets._gaussian_cost`.
+Change this module for the problem itself (its parameters, the paper's defaults,
+the discriminant).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import integrate, special
-from scipy.stats import norm, qmc
+from scipy import special
 from sklearn.utils import check_random_state
 
 from ..costs import as_binary_costs
+from ._gaussian_cost import as_predict, grid_rate, sobol_rate
+from ._gaussian_risk import prob_positive
 
 __all__ = ["GaussianProblem", "make_gaussian_problem"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
-
-#: Radius (in whitened units) beyond which a standard normal has no mass in double
-#: precision for any practical dimension: gammaincc(d/2, 1e3**2/2) == 0.
-_MAX_RADIUS = 1e3
 
 #: Paper 000's positive (costly) class: mean and covariance.
 _PAPER_000_MEANS = ((-1.0, 1.0), (1.0, -1.0))
@@ -444,93 +448,10 @@ class GaussianProblem:
         )
         return 0.5 * (Q + Q.T), b, float(c)
 
-    def _ray_mass(
-        self, Q: FloatArray, b: FloatArray, c: float, U: FloatArray
-    ) -> FloatArray:
-        """Standard-normal mass of ``{r >= 0: q r^2 + beta r + c > 0}`` on rays ``U``.
-
-        ``U`` has unit rows; the radius of a standard normal in ``d`` dimensions is
-        chi-distributed, with survival function ``gammaincc(d/2, r^2/2)``.
-        """
-        d = self.n_features
-        q = np.einsum("ij,jk,ik->i", U, Q, U)
-        beta = U @ b
-        disc = beta * beta - 4.0 * q * c
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            root = np.sqrt(np.maximum(disc, 0.0))
-            # Numerically stable roots (Press et al., Numerical Recipes, 5.6).
-            half = -0.5 * (beta + np.where(beta >= 0, root, -root))
-            r1 = half / q
-            r2 = c / half
-        real = disc >= 0
-        bps = [np.zeros_like(q)]
-        for r in (r1, r2):
-            # Roots beyond _MAX_RADIUS bound no mass (the chi survival is 0 there
-            # in double precision) and, kept, make the sign test below evaluate g
-            # at a huge radius where it rounds to zero.
-            ok = real & np.isfinite(r) & (r > 0) & (r < _MAX_RADIUS)
-            bps.append(np.where(ok, r, np.inf))
-        bps.append(np.full_like(q, np.inf))
-        bp = np.sort(np.stack(bps, axis=1), axis=1)
-        surv = special.gammaincc(0.5 * d, 0.5 * bp * bp)  # S(inf) = 0, S(0) = 1
-        mass = np.zeros_like(q)
-        for j in range(3):
-            a, e = bp[:, j], bp[:, j + 1]
-            with np.errstate(invalid="ignore"):
-                s = 0.5 * (a + np.where(np.isinf(e), _MAX_RADIUS, e))
-                positive = q * s * s + beta * s + c > 0
-            width = surv[:, j] - surv[:, j + 1]
-            mass += np.where(positive & np.isfinite(a), width, 0.0)
-        return mass
-
     def _prob_positive(self, k: int, log_threshold: float) -> tuple[float, float]:
         """``P_k(g(x) > 0)`` for class ``k`` and an estimate of its absolute error."""
         Q, b, c = self._whitened_quadratic(k, log_threshold)
-        d = self.n_features
-        if d == 1:
-            U = np.array([[1.0], [-1.0]])
-            return float(self._ray_mass(Q, b, c, U).mean()), 0.0
-        if d == 2:
-            return self._prob_positive_2d(Q, b, c)
-        return self._prob_positive_rqmc(Q, b, c)
-
-    def _prob_positive_2d(
-        self, Q: FloatArray, b: FloatArray, c: float
-    ) -> tuple[float, float]:
-        def f(theta: float) -> float:
-            u = np.array([[np.cos(theta), np.sin(theta)]])
-            return float(self._ray_mass(Q, b, c, u)[0])
-
-        # The ray integrand is analytic in the angle except where a ray is tangent to
-        # the boundary (the discriminant beta^2 - 4qc, a quadratic form u'Mu, is 0)
-        # or where a root passes through infinity (q = u'Qu = 0): split there.
-        breaks = [0.0, 2 * np.pi]
-        for M in (np.outer(b, b) - 4.0 * c * Q, Q):
-            breaks.extend(_circle_zeros(M))
-        edges = np.unique(np.mod(np.asarray(breaks), 2 * np.pi).tolist() + [2 * np.pi])
-        total, error = 0.0, 0.0
-        for lo, hi in zip(edges[:-1], edges[1:], strict=True):
-            if hi - lo <= 1e-15:
-                continue
-            value, err = integrate.quad(
-                f, lo, hi, epsabs=1e-13, epsrel=1e-12, limit=200
-            )
-            total += value
-            error += err
-        return total / (2 * np.pi), error / (2 * np.pi)
-
-    def _prob_positive_rqmc(
-        self, Q: FloatArray, b: FloatArray, c: float
-    ) -> tuple[float, float]:
-        d = self.n_features
-        estimates = []
-        for seed in range(16):
-            points = qmc.Sobol(d, scramble=True, seed=seed).random_base2(16)
-            Z = norm.ppf(np.clip(points, 1e-16, 1 - 1e-16))
-            U = Z / np.linalg.norm(Z, axis=1, keepdims=True)
-            estimates.append(self._ray_mass(Q, b, c, U).mean())
-        values = np.asarray(estimates)
-        return float(values.mean()), float(values.std(ddof=1) / np.sqrt(values.size))
+        return prob_positive(Q, b, c)
 
     def error_rates(self, cost: Any) -> tuple[float, float]:
         """False-negative and false-positive rates of the Bayes rule.
@@ -638,7 +559,7 @@ class GaussianProblem:
         The classifier is called on chunks of at most ``2**20`` points,
         ``2 * resolution**2`` points in all.
         """
-        predict = _as_predict(classifier)
+        predict = as_predict(classifier)
         c1, c2 = as_binary_costs(cost)
         if (
             isinstance(resolution, bool)
@@ -649,80 +570,10 @@ class GaussianProblem:
         n = int(resolution)
         rates = []
         for k, wrong in ((0, -1), (1, 1)):
+            mean, chol = self.means[k], self._chol[k]
             if self.n_features == 2:
-                rates.append(self._grid_rate(predict, k, wrong, n))
+                rates.append(grid_rate(predict, mean, chol, wrong, n))
             else:
-                rates.append(self._sobol_rate(predict, k, wrong, n * n))
+                rates.append(sobol_rate(predict, mean, chol, wrong, n * n, seed=k))
         pi_pos, pi_neg = self.priors
         return float(c1 * pi_pos * rates[0] + c2 * pi_neg * rates[1])
-
-    def _grid_rate(
-        self, predict: Callable[[FloatArray], IntArray], k: int, wrong: int, n: int
-    ) -> float:
-        v = (np.arange(n) + 0.5) / n
-        radius = np.sqrt(-2.0 * np.log1p(-v))
-        theta = 2 * np.pi * (np.arange(n) + 0.5) / n
-        directions = np.c_[np.cos(theta), np.sin(theta)]
-        Z = (radius[:, None, None] * directions[None, :, :]).reshape(-1, 2)
-        X = self.means[k] + Z @ self._chol[k].T
-        return _wrong_fraction(predict, X, wrong)
-
-    def _sobol_rate(
-        self, predict: Callable[[FloatArray], IntArray], k: int, wrong: int, n: int
-    ) -> float:
-        m = max(int(np.ceil(np.log2(n))), 1)
-        points = qmc.Sobol(self.n_features, scramble=True, seed=k).random_base2(m)
-        Z = norm.ppf(np.clip(points, 1e-16, 1 - 1e-16))
-        X = self.means[k] + Z @ self._chol[k].T
-        return _wrong_fraction(predict, X, wrong)
-
-
-def _circle_zeros(M: FloatArray) -> list[float]:
-    """Angles ``theta`` where ``u'Mu = 0`` for ``u = (cos theta, sin theta)``."""
-    # u'Mu = A + B cos(2 theta) + C sin(2 theta)
-    A = 0.5 * (M[0, 0] + M[1, 1])
-    B = 0.5 * (M[0, 0] - M[1, 1])
-    C = M[0, 1]
-    R = float(np.hypot(B, C))
-    if R == 0 or abs(A) >= R:
-        return []
-    phi = float(np.arctan2(C, B))
-    delta = float(np.arccos(-A / R))
-    angles = []
-    for two_theta in (phi + delta, phi - delta):
-        angles.extend([0.5 * two_theta, 0.5 * two_theta + np.pi])
-    return angles
-
-
-def _as_predict(classifier: Any) -> Callable[[FloatArray], IntArray]:
-    if hasattr(classifier, "predict") and callable(classifier.predict):
-        return classifier.predict
-    if callable(classifier):
-        return classifier
-    raise TypeError(
-        "classifier must be a fitted estimator with a predict method or a callable "
-        f"X -> labels in {{-1, +1}}, got {type(classifier).__name__}."
-    )
-
-
-def _wrong_fraction(
-    predict: Callable[[FloatArray], IntArray], X: FloatArray, wrong: int
-) -> float:
-    chunk = 2**20
-    n_wrong = 0
-    for start in range(0, X.shape[0], chunk):
-        part = X[start : start + chunk]
-        pred = np.asarray(predict(part))
-        if pred.shape != (part.shape[0],):
-            raise ValueError(
-                f"The classifier returned shape {pred.shape} for {part.shape[0]} "
-                "points; expected one label per point."
-            )
-        labels = set(np.unique(pred).tolist())
-        if not labels <= {-1, 1}:
-            raise ValueError(
-                f"The classifier predicted labels {sorted(labels, key=str)}; "
-                "expected_cost needs labels in {-1, +1} (+1 the positive class)."
-            )
-        n_wrong += int(np.count_nonzero(pred == wrong))
-    return n_wrong / X.shape[0]

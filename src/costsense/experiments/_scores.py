@@ -131,15 +131,19 @@ def fold_metrics(
     return {
         "cost": total,
         "mean_cost": total / y_true.shape[0],
-        "recall": metrics.recall_score(y_true, y_pred, pos_label=pos_label),
-        "precision": metrics.precision_score(y_true, y_pred, pos_label=pos_label),
-        "specificity": metrics.specificity_score(y_true, y_pred, pos_label=pos_label),
+        "recall": metrics.binary_recall_score(y_true, y_pred, pos_label=pos_label),
+        "precision": metrics.binary_precision_score(
+            y_true, y_pred, pos_label=pos_label
+        ),
+        "specificity": metrics.binary_specificity_score(
+            y_true, y_pred, pos_label=pos_label
+        ),
         "savings": metrics.savings_score(
             y_true, y_pred, cost=matrix, pos_label=pos_label, labels=classes
         ),
         "g_mean": metrics.g_mean_score(y_true, y_pred, pos_label=pos_label),
-        "f1": metrics.f1_score(y_true, y_pred, pos_label=pos_label),
-        "auc": metrics.roc_auc_score(y_true, scores, pos_label=pos_label),
+        "f1": metrics.binary_f1_score(y_true, y_pred, pos_label=pos_label),
+        "auc": metrics.binary_roc_auc_score(y_true, scores, pos_label=pos_label),
         "accuracy": float(np.mean(y_true == np.asarray(y_pred))),
         "kappa": metrics.cohen_kappa_score(y_true, y_pred),
     }

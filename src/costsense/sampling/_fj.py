@@ -3,7 +3,7 @@
 Paper 003 chooses the number of components of its Gaussian mixture with Figueiredo &
 Jain's method and then compares the fits by AIC; :class:`~costsense.sampling.
 OBPDSampler` offers the first as ``n_components="fj"`` (this module) and AIC/BIC
-over counts as ``"aic"``/``"bic"`` (:func:`costsense.sampling._gmm.split_search`).
+over counts as ``"aic"``/``"bic"`` (:func:`costsense.sampling._split.split_search`).
 
 Figueiredo & Jain fit one mixture whose components die during EM, and pick the
 count by minimum message length (MML). For ``n`` rows and components of ``N`` free
@@ -70,8 +70,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from costsense.sampling._gmm import (
-    MixtureFit,
+from costsense.sampling._gmm import MixtureFit
+from costsense.sampling._quadratic import (
     QuadraticFeatures,
     density_coefficients,
     moments,

