@@ -23,7 +23,6 @@ import warnings
 
 import numpy as np
 import pytest
-from costsense.margin._ldm_base import _Factor
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import linalg, optimize
 from sklearn.datasets import make_blobs, make_classification, make_moons
@@ -35,6 +34,7 @@ from sklearn.svm import SVC, LinearSVC
 
 from costsense.exceptions import MemoryBudgetError
 from costsense.margin import CSLDMClassifier, CSSVMClassifier, LDMClassifier
+from costsense.margin._ldm_base import _Factor
 
 TIGHT = {"tol": 1e-10, "max_iter": 200_000}
 
