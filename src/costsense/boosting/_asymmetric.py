@@ -130,8 +130,10 @@ _LOGIT_PARAMETERS = """\
         Shrinkage of each Newton step. Lower it when the regressors are deep or
         the rounds many: unshrunk Newton steps (1.0) of deep regressors overfit
         within a few rounds (the user guide in the README measures it).
-    cost : None, float, pair of floats or array-like of shape (2, 2), default=None
-        What errors cost (:mod:`costsense.costs`).
+    cost : None, "balanced", "unit", float, pair of floats or array-like of \
+shape (2, 2), default=None
+        What errors cost (:mod:`costsense.costs`); None or "balanced": balanced
+        costs; "unit": every error costs 1.
     pos_label : hashable, default=None
         The positive (costly) class; the minority class if None.
     random_state : int, RandomState instance or None, default=None

@@ -49,8 +49,10 @@ class CalibratedAdaBoostClassifier(StagedCostClassifier):
         Rounds of AdaBoost.
     learning_rate : float, default=1.0
         Shrinkage of AdaBoost's ``alpha``.
-    cost : None, float, pair of floats or array-like of shape (2, 2), default=None
-        What errors cost: used only by the threshold.
+    cost : None, "balanced", "unit", float, pair of floats or array-like of \
+shape (2, 2), default=None
+        What errors cost (:mod:`costsense.costs`; None or "balanced": balanced
+        costs; "unit": every error costs 1): used only by the threshold.
     pos_label : hashable, default=None
         The positive (costly) class; the minority class if None.
     cv : int, cross-validation generator or iterable, default=3

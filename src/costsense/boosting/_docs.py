@@ -25,9 +25,11 @@ _PARAMETERS_TEMPLATE = """\
         Maximum number of rounds.
     learning_rate : float, default=1.0
         Shrinks every ``alpha`` (in the ensemble and in the weight update).
-    cost : None, float, pair of floats or array-like of shape (2, 2), default=None
+    cost : None, "balanced", "unit", float, pair of floats or array-like of \
+shape (2, 2), default=None
         What errors cost (:mod:`costsense.costs`): ``C1/C2`` (``C2 = 1``),
-        ``(C1, C2)``, a cost matrix, or None for balanced costs. Example-dependent
+        ``(C1, C2)``, a cost matrix, None or "balanced" for balanced costs, or
+        "unit" for every error costing 1. Example-dependent
         costs go to ``fit(..., sample_cost=...)``.
     pos_label : hashable, default=None
         The positive (costly) class; the minority class if None.

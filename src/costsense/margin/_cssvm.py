@@ -43,8 +43,10 @@ class CSSVMClassifier(BinaryCostClassifier):
         Degree of the poly kernel.
     coef0 : float, default=0.0
         Constant of the poly and sigmoid kernels.
-    cost : None, float, pair of floats or array-like of shape (2, 2), default=None
-        What errors cost (:mod:`costsense.costs`); None: balanced costs. Each
+    cost : None, "balanced", "unit", float, pair of floats or array-like of \
+shape (2, 2), default=None
+        What errors cost (:mod:`costsense.costs`); None or "balanced": balanced
+        costs; "unit": every error costs 1. Each
         row's hinge loss is weighted by ``C`` times its cost, so the costs' scale
         matters, not only their ratio: state money in the unit of the cheaper
         error (the paper's ``C2 = 1``), or choose ``C`` to match.

@@ -243,11 +243,13 @@ class CSLDMClassifier(_BaseLDM):
     Parameters
     ----------
     {parameters}
-    cost : None, float, pair of floats or array-like of shape (2, 2), default=None
+    cost : None, "balanced", "unit", float, pair of floats or array-like of \
+shape (2, 2), default=None
         What errors cost (:mod:`costsense.costs`); the positive (costly) class's
         slacks weigh ``C1``, the others' ``C2`` (times ``C``, so the costs'
         scale matters: state money in the unit of the cheaper error, the
-        paper's ``C2 = 1``, or choose ``C`` to match). None: balanced costs.
+        paper's ``C2 = 1``, or choose ``C`` to match). None or "balanced":
+        balanced costs; "unit": every error costs 1.
     pos_label : hashable, default=None
         The positive (costly) class; the minority class if None.
     cost_unit : {"given", "cheaper"}, default="given"

@@ -54,10 +54,12 @@ class MinimumCostClassifier(ClassifierBase):
 
     Parameters
     ----------
-    cost : None, float, pair of floats or array-like of shape (K, K), default=None
+    cost : None, "balanced", "unit", float, pair of floats or array-like of \
+shape (K, K), default=None
         What errors cost (:mod:`costsense.costs`): a ratio ``C1/C2`` (``C2 = 1``),
         a pair ``(C1, C2)``, a matrix ``cost[true, predicted]`` in the order of
-        the sorted labels, or None for balanced costs (inverse class frequencies).
+        the sorted labels, None or "balanced" for balanced costs (inverse class
+        frequencies), or "unit" for every error costing 1.
         Example-dependent costs go to ``fit(..., sample_cost=...)``.
     candidates : "auto" or list of classifiers, default="auto"
         The probability models. "auto": "boosted", gradient-boosted trees with
