@@ -292,8 +292,9 @@ shape (K, K), default=None
         self,
         X: ArrayLike,
         y: ArrayLike,
-        sample_cost: ArrayLike | None = None,
+        *args: ArrayLike | None,
         sample_weight: ArrayLike | None = None,
+        sample_cost: ArrayLike | None = None,
     ) -> MinimumCostClassifier:
         """Fit the candidates, choose the option of least out-of-fold cost, refit.
 
@@ -303,6 +304,11 @@ shape (K, K), default=None
             Training samples.
         y : array-like of shape (n_samples,)
             Class labels (any hashable values, at least two classes).
+        *args : array-like
+            Deprecated: ``sample_cost`` then ``sample_weight`` given by position,
+            the order of earlier versions. They still mean that, with a
+            FutureWarning; pass them by name. The order becomes every costsense
+            estimator's ``(X, y, sample_weight, sample_cost)``.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights. Every candidate is fitted with them (a
             candidate whose ``fit`` does not take ``sample_weight`` fails and is
@@ -320,6 +326,10 @@ shape (K, K), default=None
         self
             The fitted estimator.
         """
+        if args:
+            sample_cost, sample_weight = _positional_costs(
+                args, sample_cost, sample_weight
+            )
         start = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
         X_train, y_index, weight = start.X, start.y_index, start.sample_weight
         n_classes = self.classes_.size
@@ -535,3 +545,37 @@ shape (K, K), default=None
             proba, matrices, self.rule_, self.threshold_offset_, self._pos_index()
         )
         return self.classes_[decided]
+
+
+def _positional_costs(
+    args: tuple[Any, ...], sample_cost: Any, sample_weight: Any
+) -> tuple[Any, Any]:
+    """Read ``fit``'s deprecated positional ``(sample_cost, sample_weight)``.
+
+    Warns (FutureWarning) and returns them; refuses more than two, and a value
+    given both by position and by name.
+    """
+    if len(args) > 2:
+        raise TypeError(
+            "MinimumCostClassifier.fit takes X, y and then sample_weight= and "
+            f"sample_cost= by name; got {2 + len(args)} positional arguments."
+        )
+    given = dict(zip(("sample_cost", "sample_weight"), args, strict=False))
+    named = {"sample_cost": sample_cost, "sample_weight": sample_weight}
+    twice = [name for name in given if named[name] is not None]
+    if twice:
+        raise TypeError(
+            f"MinimumCostClassifier.fit got {twice[0]} both by position and by "
+            "name; pass it by name only."
+        )
+    warnings.warn(
+        "MinimumCostClassifier.fit(X, y, sample_cost, sample_weight) by position is "
+        "deprecated: pass fit(X, y, sample_weight=..., sample_cost=...) by name. "
+        "The positional order will become (X, y, sample_weight, sample_cost), as "
+        "in every other costsense estimator.",
+        FutureWarning,
+        stacklevel=4,  # the caller of fit, through scikit-learn's _fit_context
+    )
+    return given.get("sample_cost", sample_cost), given.get(
+        "sample_weight", sample_weight
+    )
