@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from costsense import __version__, cli
-from costsense.cli._common import make_encoder
+from costsense.cli._data import make_encoder
 from costsense.cli._model_io import load_model
 from costsense.cli._options import UsageError
 from costsense.experiments import make_model

@@ -111,7 +111,7 @@ def _options(**given):
 
 
 def test_semicolon_tab_and_pipe_files_are_read_as_the_comma_file(tmp_path):
-    from costsense.cli._common import read_frame
+    from costsense.utils._tables import read_frame
 
     expected = _frame()
     for sep in [";", "\t", "|"]:
@@ -125,8 +125,8 @@ def test_semicolon_tab_and_pipe_files_are_read_as_the_comma_file(tmp_path):
 
 def _read_features(path, **given):
     """Read a file as the commands do: the frame, then its written numbers read."""
-    from costsense.cli._common import read_frame
     from costsense.utils._numbers import read_written_numbers
+    from costsense.utils._tables import read_frame
 
     options = _options(**given)
     frame = read_frame(str(path), options)
@@ -142,7 +142,7 @@ def test_decimal_comma_is_read_with_or_without_the_option(tmp_path):
 
 
 def test_thousands_separators_are_read_and_ambiguous_marks_refused(tmp_path):
-    from costsense.cli._common import UsageError
+    from costsense.cli._options import UsageError
 
     path = tmp_path / "d.csv"
     path.write_text('amount,label\n"1,234.50",yes\n"12,000.00",no\n"3,100.25",no\n')
@@ -162,7 +162,8 @@ def test_thousands_separators_are_read_and_ambiguous_marks_refused(tmp_path):
 
 
 def test_text_in_another_encoding_is_named_with_the_fix(tmp_path, capsys):
-    from costsense.cli._common import UsageError, read_frame
+    from costsense.cli._options import UsageError
+    from costsense.utils._tables import read_frame
 
     path = tmp_path / "d.csv"
     expected = _frame()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from costsense.cli._common import print_table
+from costsense.cli._output import print_table
 from costsense.experiments import BASE_NAMES, CATALOG, CLASSIFIER_BASES
 
 __all__ = ["run_datasets", "run_models"]

@@ -144,7 +144,7 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
 
     ``--fn-cost``, ``--fp-cost``, ``--tp-cost`` and ``--tn-cost`` are each a
     number or a column of ``--csv``; they are read against the file's columns by
-    :func:`costsense.cli._common.cost_parts`, not here.
+    :func:`costsense.cli._cost_options.cost_parts`, not here.
     """
     costs = parser.add_argument_group(
         "costs",

@@ -20,14 +20,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from costsense.cli._common import (
-    UsageError,
-    new_output,
-    read_cost_column,
-    refuse_infinite,
-)
+from costsense.cli._cost_options import read_cost_column
+from costsense.cli._data import refuse_infinite
 from costsense.cli._model_file import read_key
 from costsense.cli._model_io import load_checked
+from costsense.cli._options import UsageError
+from costsense.cli._output import new_output
 from costsense.cli._progress import Progress
 from costsense.experiments import decide
 from costsense.utils._columns import column_kinds
@@ -257,7 +255,7 @@ class Scorer:
 
     def _refuse_unread_dates(self, features: Any, first_row: int) -> None:
         """Refuse a date-time cell the model's learned format does not read."""
-        from costsense.cli._common import _numbered
+        from costsense.cli._output import numbered_rows
         from costsense.utils._dates import read_dates
 
         prepare = self.model.steps[0][1]
@@ -269,7 +267,7 @@ class Scorer:
             column = features[name]
             unread = (read_dates(column, pattern).isna() & column.notna()).to_numpy()
             if unread.any():
-                rows = _numbered(unread, first_row)
+                rows = numbered_rows(unread, first_row)
                 raise UsageError(
                     f"--csv {self.path}: column {name!r} holds text that is not a "
                     f"date as the training rows wrote them ({rows}, such as "

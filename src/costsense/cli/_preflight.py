@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from costsense.cli._common import Data, UsageError
+from costsense.cli._data import Data
+from costsense.cli._options import UsageError
 
 __all__ = ["available_bytes", "encoded_width", "preflight"]
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from costsense.cli._common import UsageError
+from costsense.cli._options import UsageError
 
 if TYPE_CHECKING:
     from costsense.experiments import Study

@@ -1,0 +1,154 @@
+"""The costs a command is given: ``--cost``, ``--cost-matrix`` or per-row parts.
+
+:func:`resolve_costs` turns the cost options into one
+:class:`~costsense.costs.Costs` for the data read (a ratio or pair, a K x K
+matrix file, or ``--fn-cost`` ... ``--tn-cost`` parts that are numbers or
+columns of the table), refusing a missing, negative or textual cost by row and
+option. Change it when a command accepts a new way of giving costs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from costsense.cli._cost_options import describe_parts, part_columns
+from costsense.cli._data import Data, match_label
+from costsense.cli._options import UsageError
+
+if TYPE_CHECKING:
+    from costsense.costs import Costs
+
+__all__ = [
+    "CommandCosts",
+    "read_cost_matrix",
+    "resolve_costs",
+]
+
+
+def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
+    """Read ``--cost-matrix``: a K x K CSV with the class names as header and index.
+
+    Rows are true classes, columns predicted ones; returned in the order of
+    ``classes``.
+    """
+    import pandas as pd
+
+    try:
+        table = pd.read_csv(path, index_col=0)
+    except FileNotFoundError:
+        raise UsageError(f"--cost-matrix {path}: no such file") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        raise UsageError(
+            f"--cost-matrix {path} is not a readable CSV: {error}"
+        ) from None
+    rows = [str(r) for r in table.index]
+    cols = [str(c) for c in table.columns]
+    names = [str(c) for c in classes]
+    for what, found in (("rows (first column)", rows), ("columns (header)", cols)):
+        unknown = [n for n in found if n not in names]
+        absent = [n for n in names if n not in found]
+        if unknown or absent or len(set(found)) != len(found):
+            raise UsageError(
+                f"--cost-matrix {path}: its {what} must name each class once; "
+                + (f"unknown classes {unknown}; " if unknown else "")
+                + (f"missing classes {absent}; " if absent else "")
+                + f"the data's classes are {names}"
+            )
+    table.index, table.columns = rows, cols
+    try:
+        matrix = table.loc[names, names].to_numpy(dtype=np.float64)
+    except ValueError:
+        raise UsageError(f"--cost-matrix {path}: every cost must be a number") from None
+    if not np.all(np.isfinite(matrix)) or np.any(matrix < 0):
+        raise UsageError(f"--cost-matrix {path}: costs must be finite and >= 0")
+    return matrix
+
+
+@dataclass(frozen=True)
+class CommandCosts:
+    """The costs a command was given: one :class:`~costsense.costs.Costs`, and words.
+
+    Attributes
+    ----------
+    costs : Costs
+        Resolved once against the data's labels; the command passes it down
+        whole. Per-row (``costs.example_dependent``) when a cost part is a column:
+        resolved from the rows' :class:`~costsense.costs.ExampleCosts`.
+    kind : str
+        How the model file's metadata names it: "ratio", "pair", "matrix" or
+        "parts" (``--fn-cost`` and the others).
+    describe : str
+        One line for the header.
+    parts : dict or None
+        The four parts as given (:func:`cost_parts`), for "parts".
+    """
+
+    costs: Costs
+    kind: str
+    describe: str
+    parts: dict[str, float | str] | None = None
+
+
+def resolve_costs(args: argparse.Namespace, data: Data) -> CommandCosts:
+    """Resolve ``--cost``, ``--cost-matrix`` or the four parts against the data."""
+    from costsense.costs import Costs, part_costs, parts_matrix, resolve_pos_label
+
+    classes = np.unique(data.y)
+    if classes.size < 2:
+        raise UsageError(
+            f"the target has one class ({[str(c) for c in classes]}) after loading; "
+            "a classifier needs rows of two classes or more"
+        )
+    pos = match_label(classes, args.pos_label, "--pos-label")
+    if args.cost_matrix is not None:
+        matrix = read_cost_matrix(args.cost_matrix, classes)
+        # more classes: each model accepts or refuses the matrix (per fold)
+        try:
+            costs = (
+                Costs.resolve(matrix, data.y, pos_label=pos)
+                if classes.size == 2
+                else Costs.unchecked(matrix, data.y)
+            )
+        except ValueError as error:  # e.g. a row whose errors are all free
+            message = str(error).removeprefix("cost: ")
+            raise UsageError(f"--cost-matrix {args.cost_matrix}: {message}") from None
+        names = ", ".join(str(c) for c in classes)
+        return CommandCosts(costs, "matrix", f"cost matrix over {names}")
+    if classes.size > 2:
+        raise UsageError(
+            f"the target has {classes.size} classes "
+            f"({', '.join(repr(str(c)) for c in classes[:20])}"
+            f"{', ...' if classes.size > 20 else ''}); give their costs as "
+            "--cost-matrix costs.csv (a K x K table, class names as header and "
+            "first column); --cost and --fn-cost/--fp-cost/--tp-cost/--tn-cost are "
+            "for two classes"
+        )
+    if data.parts is not None:
+        pos_label = resolve_pos_label(data.y, pos)
+        columns = part_columns(data.parts)
+        said = f"positive class {pos_label!s}; costs {describe_parts(data.parts)}"
+        if columns:
+            said += (
+                f"; cost columns {columns} "
+                + ("are also features" if data.cost_features else
+                   "are not features (--drop-cost-columns)")
+            )  # fmt: skip
+            rows = part_costs(data.parts, data.cost_columns, data.y.shape[0])
+            costs = Costs.resolve(None, data.y, pos_label=pos_label, sample_cost=rows)
+        else:
+            matrix = parts_matrix(data.parts, classes, pos_label)
+            costs = Costs.resolve(matrix, data.y, pos_label=pos_label)
+        return CommandCosts(costs, "parts", said, parts=data.parts)
+    costs = Costs.resolve(args.cost, data.y, pos_label=pos)
+    c1, c2 = costs.pair
+    return CommandCosts(
+        costs,
+        "pair" if isinstance(args.cost, tuple) else "ratio",
+        f"positive class {costs.pos_label!s}; C1 (false negative) = "
+        f"{c1:g}, C2 (false positive) = {c2:g}",
+    )
