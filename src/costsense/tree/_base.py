@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
@@ -28,7 +27,7 @@ from costsense._base import ClassifierBase
 from costsense.costs import Costs
 from costsense.tree._binning import Bins, bin_features
 from costsense.tree._criteria import criterion_code, sample_statistics
-from costsense.tree._grower import grow
+from costsense.tree._grower import GrowthRules, TrainingRows, grow
 from costsense.tree._tree import Tree
 from costsense.utils._compat import Interval, StrOptions
 
@@ -40,7 +39,6 @@ __all__ = [
     "TREE_CONSTRAINTS",
     "BaseTree",
     "ClassifierTargets",
-    "Prepared",
     "grow_tree",
     "n_features_to_try",
     "prepare",
@@ -49,23 +47,6 @@ __all__ = [
 
 #: Seeds drawn for the builder stay below this (numba's generator takes int32).
 MAX_SEED = np.iinfo(np.int32).max
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """Training data in the builder's form, made once per fit (shared by trees)."""
-
-    X: FloatArray
-    codes: NDArray[np.uint8]
-    n_bins: IntArray
-    lower: FloatArray
-    upper: FloatArray
-    stats: FloatArray
-    labels: FloatArray
-    values: FloatArray
-    code: int
-    n_labels: int
-    use_hist: bool
 
 
 def _writeable(a: ArrayLike) -> FloatArray:
@@ -86,7 +67,7 @@ def prepare(
     splitter: str,
     max_bins: int,
     bins: Bins | None = None,
-) -> Prepared:
+) -> TrainingRows:
     """Statistics, purity labels, value rows, and the bins or the samples.
 
     ``bins`` are the bins of this ``X`` made earlier (``prepare_fit``), reused
@@ -104,14 +85,17 @@ def prepare(
                 f"bins were made for data of shape {bins.codes.shape}, not "
                 f"{X.shape}; pass the bins of prepare_fit(X) for this same X."
             )
-        X_used = np.zeros((0, d), order="F")
+        # not read; Fortran-ordered like the exact splitter's samples, so that
+        # both splitters give the builder one type (an empty or a single-row or
+        # single-column array counts as C-ordered for numba, hence 2 x 2)
+        X_used = np.zeros((2, 2), order="F")
         codes, n_bins, lower, upper = bins.codes, bins.n_bins, bins.lower, bins.upper
     else:
         X_used = np.require(X, dtype=np.float64, requirements=["F", "W"])
         codes = np.zeros((0, d), dtype=np.uint8)
         n_bins = np.ones(d, dtype=np.int64)
         lower = upper = np.zeros((d, 1))
-    return Prepared(
+    return TrainingRows(
         X=X_used,
         codes=codes,
         n_bins=n_bins,
@@ -161,33 +145,20 @@ def n_features_to_try(max_features: Any, n_features: int) -> int:
 
 
 def grow_tree(
-    data: Prepared, weight: FloatArray, params: dict[str, Any], seed: int
+    data: TrainingRows, weight: FloatArray, params: dict[str, Any], seed: int
 ) -> Tree:
     """Grow one tree on prepared data with per-row weights."""
     max_depth = params["max_depth"]
     decrease = params["min_impurity_decrease"]
-    result = grow(
-        data.X,
-        data.codes,
-        data.n_bins,
-        data.lower,
-        data.upper,
-        data.stats,
-        data.labels,
-        data.values,
-        _writeable(weight),
-        data.code,
-        data.n_labels,
-        data.use_hist,
-        np.iinfo(np.int32).max if max_depth is None else int(max_depth),
-        int(params["min_samples_split"]),
-        int(params["min_samples_leaf"]),
-        0.0 if decrease is None else float(decrease),
-        decrease is None,
-        int(params["max_features"]),
-        int(seed),
+    rules = GrowthRules(
+        max_depth=np.iinfo(np.int32).max if max_depth is None else int(max_depth),
+        min_samples_split=int(params["min_samples_split"]),
+        min_samples_leaf=int(params["min_samples_leaf"]),
+        min_impurity_decrease=0.0 if decrease is None else float(decrease),
+        any_gain=decrease is None,
+        max_features=int(params["max_features"]),
     )
-    return Tree(*result)
+    return Tree(*grow(data, _writeable(weight), rules, int(seed)))
 
 
 TREE_CONSTRAINTS: dict[str, Any] = {
