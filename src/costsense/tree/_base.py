@@ -5,7 +5,8 @@
   sorted-split input); a forest shares it across its trees.
 - :class:`BaseTree` is the base of both trees: one :meth:`BaseTree._grow` (the
   features to try, the seed, the builder) and the bins a booster reuses across its
-  rounds (``prepare_fit``).
+  rounds (``_prepare_fit``, handed back to ``fit`` as ``_bins``; the public
+  spellings ``prepare_fit`` and ``fit(..., bins=)`` are deprecated).
 - :class:`ClassifierTargets` turns labels and a cost, per-row costs or task scores
   into paper 004's task-score labels (section 2.1, eq. 1), for the classification
   tree and the forest.
@@ -14,13 +15,14 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, metadata_routing
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from costsense._base import ClassifierBase
@@ -70,7 +72,7 @@ def prepare(
 ) -> TrainingRows:
     """Statistics, purity labels, value rows, and the bins or the samples.
 
-    ``bins`` are the bins of this ``X`` made earlier (``prepare_fit``), reused
+    ``bins`` are the bins of this ``X`` made earlier (``_prepare_fit``), reused
     rather than made again.
     """
     n, d = X.shape
@@ -83,7 +85,7 @@ def prepare(
         elif bins.codes.shape != X.shape:
             raise ValueError(
                 f"bins were made for data of shape {bins.codes.shape}, not "
-                f"{X.shape}; pass the bins of prepare_fit(X) for this same X."
+                f"{X.shape}; pass the bins of _prepare_fit(X) for this same X."
             )
         # not read; Fortran-ordered like the exact splitter's samples, so that
         # both splitters give the builder one type (an empty or a single-row or
@@ -115,14 +117,14 @@ def prepare_bins(splitter: str, max_bins: int, X: ArrayLike) -> dict[str, Any]:
 
     A booster fits a tree on the same rows every round with new weights: with the
     histogram splitter the features are binned once here (the quantile bins do
-    not depend on the weights), and each round's ``fit(X, ..., bins=...)``
+    not depend on the weights), and each round's ``fit(X, ..., _bins=...)``
     reuses them (:mod:`costsense.boosting._shared`). The exact splitter shares
     nothing.
     """
     if splitter != "hist":
         return {}
     samples = check_array(X, dtype=np.float64)
-    return {"bins": bin_features(np.asarray(samples, dtype=np.float64), max_bins)}
+    return {"_bins": bin_features(np.asarray(samples, dtype=np.float64), max_bins)}
 
 
 def n_features_to_try(max_features: Any, n_features: int) -> int:
@@ -190,6 +192,10 @@ class BaseTree:
     tree_: Tree
     n_features_in_: int
     get_params: Callable[..., dict[str, Any]]  # from BaseEstimator
+    #: ``fit``'s private ``_bins`` is not metadata a router may send
+    __metadata_request__fit: ClassVar[dict[str, Any]] = {
+        "_bins": metadata_routing.UNUSED
+    }
 
     @property
     def feature_importances_(self) -> FloatArray:
@@ -223,12 +229,12 @@ class BaseTree:
         seed = int(check_random_state(self.random_state).randint(MAX_SEED))
         self.tree_ = grow_tree(data, weight, params, seed)
 
-    def prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
+    def _prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
         """Return what every ``fit`` on ``X`` can share: the feature bins.
 
         Boosting calls this once per fit and passes the result to each round's
         ``fit`` (:mod:`costsense.boosting._shared`), so the features are binned
-        once, not once per round. Empty for ``splitter="exact"``.
+        once, not once per round.
 
         Parameters
         ----------
@@ -238,9 +244,50 @@ class BaseTree:
         Returns
         -------
         dict
-            ``{"bins": Bins}`` for ``splitter="hist"``.
+            ``{"_bins": Bins}`` for ``splitter="hist"``; empty for ``"exact"``.
         """
         return prepare_bins(self.splitter, self.max_bins, X)
+
+    def prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
+        """Bin the features for ``fit(X, ..., bins=)`` (deprecated).
+
+        .. deprecated:: 0.1
+            A boosting internal: boosters share the bins by themselves. It will be
+            removed in the next release; fit the tree without bins.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+
+        Returns
+        -------
+        dict
+            ``{"bins": Bins}`` (histogram splitter) or ``{}`` (exact splitter).
+        """
+        _warn_deprecated_bins(self, "prepare_fit(X)", stacklevel=2)
+        shared = self._prepare_fit(X)
+        return {"bins": shared["_bins"]} if shared else {}
+
+    def _bins_given(self, bins: Bins | None, _bins: Bins | None) -> Bins | None:
+        """Return the bins ``fit`` was given, privately or by deprecated ``bins``."""
+        if bins is None:
+            return _bins
+        # fit's caller, through fit and its _fit_context
+        _warn_deprecated_bins(self, "fit(..., bins=)", stacklevel=4)
+        return bins
+
+
+def _warn_deprecated_bins(tree: Any, spelling: str, stacklevel: int) -> None:
+    """Warn that ``spelling``, a public way to share bins, is deprecated."""
+    warnings.warn(
+        f"{type(tree).__name__}.{spelling} is deprecated and will be removed in "
+        "the next release: it is an internal of boosting, which shares the bins "
+        "by itself. Fit the tree without bins (fit(X, y)); the results are the "
+        "same.",
+        FutureWarning,
+        stacklevel=stacklevel + 1,
+    )
 
 
 class ClassifierTargets(ClassifierBase):

@@ -156,6 +156,7 @@ default="gini"
         sample_cost: ArrayLike | None = None,
         sample_score: ArrayLike | None = None,
         bins: Bins | None = None,
+        _bins: Bins | None = None,
     ) -> CostSensitiveTreeClassifier:
         """Build the tree from labels and costs or task scores.
 
@@ -174,8 +175,8 @@ default="gini"
             Task-score labels in ``[0, 1]``, columns in the order of the sorted
             labels; replace ``cost``.
         bins : Bins, default=None
-            ``prepare_fit(X)["bins"]`` for this same ``X``: the histogram
-            splitter then reuses them instead of binning again.
+            Deprecated: boosting shares the bins by itself (through a private
+            keyword); it will be removed in the next release. Leave it None.
 
         Returns
         -------
@@ -185,6 +186,7 @@ default="gini"
         X, scores, _, weight, y_index = self._task_scores(
             X, y, sample_weight, sample_cost, sample_score
         )
+        bins = self._bins_given(bins, _bins)
         self._grow(X, scores, self._value_rows(scores, y_index), weight, bins)
         leaf_class = np.argmax(self.tree_.value[:, : self.classes_.size], axis=1)
         # every leaf holds training rows, so the leaves' classes are the classes
@@ -387,6 +389,7 @@ class CostSensitiveTreeRegressor(BaseTree, RegressorMixin, BaseEstimator):
         y: ArrayLike,
         sample_weight: ArrayLike | None = None,
         bins: Bins | None = None,
+        _bins: Bins | None = None,
     ) -> CostSensitiveTreeRegressor:
         """Build the regression tree.
 
@@ -399,14 +402,15 @@ class CostSensitiveTreeRegressor(BaseTree, RegressorMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights; rows of weight 0 are left out.
         bins : Bins, default=None
-            ``prepare_fit(X)["bins"]`` for this same ``X``: the histogram
-            splitter then reuses them instead of binning again.
+            Deprecated: boosting shares the bins by itself (through a private
+            keyword); it will be removed in the next release. Leave it None.
 
         Returns
         -------
         self
             The fitted estimator.
         """
+        bins = self._bins_given(bins, _bins)
         X_valid, y_valid = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         samples = np.asarray(X_valid, dtype=np.float64)
         targets = np.asarray(y_valid, dtype=np.float64)[:, None]
