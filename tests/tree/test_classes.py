@@ -173,7 +173,7 @@ def test_prediction_is_the_least_expected_cost_class_of_the_leaf():
     assert np.any(model.predict(X) != model.classes_[np.argmax(proba, axis=1)])
 
 
-def test_cost_none_is_one_hot_labels_and_cs_gini_is_then_gini():
+def test_unit_cost_is_one_hot_labels_and_cs_gini_is_then_gini():
     X, y = _imbalanced(1, classes=3)
     plain = CostSensitiveTreeClassifier().fit(X, y)
     assert_array_equal(plain.predict_task_score(X), plain.predict_proba(X))
@@ -310,7 +310,8 @@ def test_oob_estimates_match_held_out_ones():
     held_out = forest.score(X[test], y[test])
     assert abs(forest.oob_score_ - held_out) < 0.05
     assert_allclose(forest.oob_decision_function_.sum(axis=1), 1.0)
-    # for cost=None the cost rows are 1 - one-hot: the OOB cost is the OOB error
+    # for the default unit cost the cost rows are 1 - one-hot: the OOB cost is the
+    # OOB error
     assert forest.oob_cost_ == pytest.approx(1 - forest.oob_score_)
 
 

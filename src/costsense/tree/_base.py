@@ -37,6 +37,7 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
 __all__ = [
+    "CLASSIFIER_COST",
     "MAX_SEED",
     "TREE_CONSTRAINTS",
     "BaseTree",
@@ -162,6 +163,16 @@ def grow_tree(
     )
     return Tree(*grow(data, _writeable(weight), rules, int(seed)))
 
+
+#: ``cost`` of the classification tree and the forest: its form; costsense.costs
+#: checks its values and names the problem.
+CLASSIFIER_COST: list[Any] = [
+    StrOptions({"unit", "balanced"}),
+    Real,
+    "array-like",
+    dict,
+    None,
+]
 
 TREE_CONSTRAINTS: dict[str, Any] = {
     "splitter": [StrOptions({"exact", "hist"})],
@@ -296,6 +307,31 @@ class ClassifierTargets(ClassifierBase):
     cost: Any
     pos_label: Any
 
+    def _class_cost(self, n_classes: int, *, per_row: bool) -> Any:
+        """Return ``cost`` as :meth:`costsense.costs.Costs.resolve` takes it.
+
+        ``"unit"`` is the 0-1 matrix ``1 - I`` (one-hot task scores);
+        ``"balanced"`` is None there (balanced costs). None is still ``"unit"``
+        here, with a FutureWarning unless per-row costs replace it: it will mean
+        balanced costs, as for every other costsense estimator.
+        """
+        cost = self.cost
+        if cost is None and not per_row:
+            name = type(self).__name__
+            warnings.warn(
+                f"{name}(cost=None) means cost-blind (unit) costs today and will "
+                "mean balanced costs, as for every other costsense estimator, in "
+                f'the next release. Pass cost="unit" to keep this {name} (the '
+                'default) or cost="balanced" for balanced costs.',
+                FutureWarning,
+                stacklevel=5,  # fit's caller: through _task_scores, fit, _fit_context
+            )
+        if cost is None or (isinstance(cost, str) and cost == "unit"):
+            return 1.0 - np.eye(n_classes)
+        if isinstance(cost, str) and cost == "balanced":
+            return None
+        return cost
+
     def _task_scores(
         self,
         X: ArrayLike,
@@ -330,7 +366,7 @@ class ClassifierTargets(ClassifierBase):
                     "best choice, 0 for the worst)."
                 )
             sample_cost = 1.0 - scores
-        cost = self.cost if self.cost is not None else 1.0 - np.eye(k)
+        cost = self._class_cost(k, per_row=sample_cost is not None)
         weight = start.sample_weight
         resolved = Costs.resolve(
             cost,

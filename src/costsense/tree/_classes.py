@@ -6,7 +6,9 @@ value of predicting each class; the cost of predicting class ``c`` is
 ``1 - y^n_c``, eq. (1). Scores come from ordinary labels and a cost
 (:class:`costsense.tree._base.ClassifierTargets`):
 
-- ``cost=None``: one-hot scores (an ordinary classifier);
+- ``cost="unit"`` (the default): one-hot scores (an ordinary classifier);
+  ``cost="balanced"``: the costs of :func:`costsense.costs.as_cost_matrix`'s
+  balanced costs, as below;
 - a cost (ratio, pair, ``(K, K)`` matrix) or per-sample costs ``fit(...,
   sample_cost=...)``: the cost row ``r_n`` of each sample (the matrix row of its
   class) becomes ``y^n = 1 - r_n / max r`` (:func:`costsense.costs.task_scores`);
@@ -32,7 +34,12 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from costsense.tree._base import TREE_CONSTRAINTS, BaseTree, ClassifierTargets
+from costsense.tree._base import (
+    CLASSIFIER_COST,
+    TREE_CONSTRAINTS,
+    BaseTree,
+    ClassifierTargets,
+)
 from costsense.tree._binning import Bins
 from costsense.tree._criteria import CLASSIFICATION_CRITERIA
 from costsense.tree._docs import (
@@ -67,7 +74,7 @@ class CostSensitiveTreeClassifier(BaseTree, ClassifierTargets):
 
     Each leaf stores the weighted mean task-score vector of its training samples
     and predicts its largest entry, the class of least expected cost. With
-    ``cost=None`` and ``criterion="gini"`` this is scikit-learn's
+    ``cost="unit"`` and ``criterion="gini"`` this is scikit-learn's
     :class:`~sklearn.tree.DecisionTreeClassifier` (``splitter="exact"``).
 
     Parameters
@@ -115,7 +122,7 @@ default="gini"
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         "criterion": [StrOptions(set(CLASSIFICATION_CRITERIA))],
         **TREE_CONSTRAINTS,
-        "cost": "no_validation",
+        "cost": CLASSIFIER_COST,
         "pos_label": "no_validation",
     }
     _degenerate_advice = TREE_ADVICE
@@ -131,7 +138,7 @@ default="gini"
         min_samples_leaf: int = 1,
         min_impurity_decrease: float | None = 0.0,
         max_features: Any = None,
-        cost: Any = None,
+        cost: Any = "unit",
         pos_label: Any = None,
         random_state: Any = None,
     ) -> None:

@@ -25,6 +25,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from costsense._base import training_decisions
 from costsense.tree._base import (
+    CLASSIFIER_COST,
     MAX_SEED,
     TREE_CONSTRAINTS,
     ClassifierTargets,
@@ -101,7 +102,8 @@ class CostSensitiveForestClassifier(ClassifierTargets):
       splits on the labels ``argmax_c y^n_c``. Its leaf rule is the one of every
       configuration here, the largest mean *task score*: with a ``cost`` that is
       the cost-sensitive Bayes decision in each leaf. The paper's cost-blind CBRF,
-      which votes with the label frequencies, is ``criterion="gini", cost=None``;
+      which votes with the label frequencies, is ``criterion="gini"``, the
+      default ``cost="unit"``;
       the two differ widely in cost on imbalanced data, and most of the cost
       reduction of the cost-sensitive forests comes from this leaf rule.
     - **G-CSRF**: ``criterion="cs_gini"`` (eq. 8) with a ``cost``.
@@ -195,7 +197,7 @@ default="gini"
         ],
         "oob_score": ["boolean"],
         "n_jobs": [Integral, None],
-        "cost": "no_validation",
+        "cost": CLASSIFIER_COST,
         "pos_label": "no_validation",
     }
     _degenerate_advice = TREE_ADVICE + ", or more trees (n_estimators)"
@@ -217,7 +219,7 @@ default="gini"
         bootstrap: bool = True,
         max_samples: int | float | None = None,
         oob_score: bool = False,
-        cost: Any = None,
+        cost: Any = "unit",
         pos_label: Any = None,
         n_jobs: int | None = None,
         random_state: Any = None,
