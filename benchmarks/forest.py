@@ -7,10 +7,10 @@ time of :class:`~costsense.tree.CostSensitiveForestClassifier` with 100 trees,
 ``criterion`` in {``"gini"``, ``"pairwise"``} and ``splitter`` in {``"hist"``,
 ``"exact"``}, each as a ratio to scikit-learn's ``RandomForestClassifier`` with the
 same settings (``criterion="gini"``: scikit-learn has no pairwise impurity), and the
-held-out accuracy of every model. ``cost=None``: ordinary one-hot labels, so the
-models solve the same problem. A predict time is the best of ``PREDICT_REPEATS``
-calls on the 25,000 test rows (the first of ours also packs the trees for
-prediction); a fit time is one fit.
+held-out accuracy of every model. The default ``cost="unit"``: ordinary one-hot
+labels, so the models solve the same problem. A predict time is the best of
+``PREDICT_REPEATS`` calls on the 25,000 test rows (ours packs its trees for
+prediction at the end of its fit); a fit time is one fit.
 
 Peak memory of a fit (``gini``/``hist``, ``pairwise``/``hist`` and scikit-learn's)
 is the growth of the process's peak resident set size (Linux ``VmHWM``, which counts

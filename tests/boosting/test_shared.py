@@ -1,4 +1,4 @@
-"""Work shared across the rounds of one boosting fit (``prepare_fit``)."""
+"""Work shared across the rounds of one boosting fit (``_prepare_fit``)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ CALLS: dict[str, list] = {"prepare": [], "fit": []}
 
 
 class _Token:
-    """What a prepare_fit hands to every fit: it must arrive unchanged."""
+    """What a _prepare_fit hands to every fit: it must arrive unchanged."""
 
 
 class SharingTree(DecisionTreeClassifier):
-    def prepare_fit(self, X):
+    def _prepare_fit(self, X):
         token = _Token()
         CALLS["prepare"].append((token, X.shape))
         return {"token": token}
@@ -30,7 +30,7 @@ class SharingTree(DecisionTreeClassifier):
 
 
 class SharingRegressor(DecisionTreeRegressor):
-    def prepare_fit(self, X):
+    def _prepare_fit(self, X):
         token = _Token()
         CALLS["prepare"].append((token, X.shape))
         return {"token": token}
@@ -81,7 +81,7 @@ def test_nothing_is_shared_when_rounds_see_new_rows(data):
 
 def test_a_prepare_fit_must_return_keyword_arguments():
     class Broken:
-        def prepare_fit(self, X):
+        def _prepare_fit(self, X):
             return [1, 2]
 
     with pytest.raises(TypeError, match="prepare_fit must return a dict"):
@@ -100,7 +100,7 @@ def test_the_compiled_tree_bins_once_and_boosts_the_same_model(data, monkeypatch
         (AsyBLClassifier, CostSensitiveTreeRegressor(**hist), _logit),
     ]
     for booster, tree, module in cases:
-        assert set(tree.prepare_fit(X)) == {"bins"}
+        assert set(tree._prepare_fit(X)) == {"_bins"}
         shared = booster(tree, cost=5, n_estimators=10, random_state=0).fit(X, y)
         with monkeypatch.context() as patch:  # every round bins for itself
             patch.setattr(module, "shared_fit_params", lambda base, X: {})
@@ -127,7 +127,7 @@ def test_bins_of_other_data_are_refused():
 
     X, y = make_classification(n_samples=60, random_state=1)
     tree = CostSensitiveTreeClassifier(max_depth=2, splitter="hist")
-    (bins,) = tree.prepare_fit(X[:30]).values()
+    (bins,) = tree._prepare_fit(X[:30]).values()
     with pytest.raises(ValueError, match="bins were made for data of shape"):
-        tree.fit(X, y, bins=bins)
-    assert CostSensitiveTreeClassifier(splitter="exact").prepare_fit(X) == {}
+        tree.fit(X, y, _bins=bins)
+    assert CostSensitiveTreeClassifier(splitter="exact")._prepare_fit(X) == {}

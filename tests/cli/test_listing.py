@@ -38,7 +38,7 @@ def test_cbrf_is_described_and_built_as_paper_004_defines_it(capsys):
     assert "balanced" not in line.replace("no balancing", "")
     model = CATALOG["cbrf"].build(None, 5.0, 1, 0)
     assert isinstance(model, CostSensitiveForestClassifier)
-    assert (model.criterion, model.cost) == ("gini", None)
+    assert (model.criterion, model.cost) == ("gini", "unit")  # cost-blind
     assert model.min_impurity_decrease is None  # paper 004's split rule
 
 

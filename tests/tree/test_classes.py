@@ -173,7 +173,7 @@ def test_prediction_is_the_least_expected_cost_class_of_the_leaf():
     assert np.any(model.predict(X) != model.classes_[np.argmax(proba, axis=1)])
 
 
-def test_cost_none_is_one_hot_labels_and_cs_gini_is_then_gini():
+def test_unit_cost_is_one_hot_labels_and_cs_gini_is_then_gini():
     X, y = _imbalanced(1, classes=3)
     plain = CostSensitiveTreeClassifier().fit(X, y)
     assert_array_equal(plain.predict_task_score(X), plain.predict_proba(X))
@@ -310,7 +310,8 @@ def test_oob_estimates_match_held_out_ones():
     held_out = forest.score(X[test], y[test])
     assert abs(forest.oob_score_ - held_out) < 0.05
     assert_allclose(forest.oob_decision_function_.sum(axis=1), 1.0)
-    # for cost=None the cost rows are 1 - one-hot: the OOB cost is the OOB error
+    # for the default unit cost the cost rows are 1 - one-hot: the OOB cost is the
+    # OOB error
     assert forest.oob_cost_ == pytest.approx(1 - forest.oob_score_)
 
 
@@ -474,6 +475,14 @@ def test_read_only_labels_and_weights_reach_the_builder_writeable():
 
     from costsense.tree._grower import grow
 
+    def arrays(argument_types):
+        """The array types in a signature, inside the builder's named tuples too."""
+        for t in argument_types:
+            if isinstance(t, types.Array):
+                yield t
+            elif isinstance(t, types.BaseTuple):
+                yield from arrays(t.types)
+
     X, y = make_classification(n_samples=120, random_state=4)
     targets = y.astype(np.float64)
     weight = np.ones(120)
@@ -484,8 +493,26 @@ def test_read_only_labels_and_weights_reach_the_builder_writeable():
     CostSensitiveForestClassifier(n_estimators=2, random_state=0).fit(X, y, weight)
     assert grow.signatures
     for signature in grow.signatures:
-        arrays = [t for t in signature if isinstance(t, types.Array)]
-        assert arrays and all(t.mutable for t in arrays), signature
+        found = list(arrays(signature))
+        # the training rows' 8 arrays and the weights
+        assert len(found) >= 9 and all(t.mutable for t in found), signature
+
+
+def test_both_splitters_give_the_builder_one_signature():
+    """The exact and the histogram splitter hand the builder arguments of the
+    same numba types, so a process using both compiles it once."""
+    from numba import typeof
+
+    from costsense.tree._base import prepare
+
+    X, y = make_classification(n_samples=120, random_state=4)
+    labels = np.eye(2)[y]
+    signatures = {
+        typeof(prepare(X, labels, labels, criterion, splitter, 255))
+        for splitter in ("exact", "hist")
+        for criterion in ("gini", "pairwise")
+    }
+    assert len(signatures) == 1, signatures
 
 
 def test_pd_csrf_under_paper_004s_rule_is_not_a_single_leaf_on_ionosphere():

@@ -18,7 +18,7 @@ The fast weak learner. On many rows give any booster the compiled tree of
 :mod:`costsense.tree`: ``AsyBClassifier(CostSensitiveTreeClassifier(max_depth=3,
 splitter="hist"))``, or ``CostSensitiveTreeRegressor`` for the LogitBoost
 variants. Its features are binned once per boosting fit and reused by every round
-(``prepare_fit``, :mod:`costsense.boosting._shared`); ``benchmarks/boosting.py
+(``_prepare_fit``, :mod:`costsense.boosting._shared`); ``benchmarks/boosting.py
 --compiled`` measures it against scikit-learn's AdaBoost and LightGBM. It is not
 the default weak learner, for three reasons: scikit-learn's exact trees keep the
 reductions exact (AsyB with ``C1 = C2`` is scikit-learn's AdaBoost, tested), the

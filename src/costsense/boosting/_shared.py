@@ -3,7 +3,7 @@
 Every round of a booster fits a fresh clone of the base learner on the same rows
 with new weights (or new targets). A base learner may offer
 
-``prepare_fit(X) -> dict``
+``_prepare_fit(X) -> dict``
     keyword arguments for ``fit`` that hold for every fit on these ``X`` (the
     compiled tree of :mod:`costsense.tree` returns its feature bins, so the
     features are binned once per boosting fit rather than once per round).
@@ -35,15 +35,15 @@ def shared_fit_params(base: Any, X: NDArray[Any]) -> dict[str, Any]:
     Returns
     -------
     dict
-        Empty when ``base`` has no ``prepare_fit``.
+        Empty when ``base`` has no ``_prepare_fit``.
     """
-    prepare = getattr(base, "prepare_fit", None)
+    prepare = getattr(base, "_prepare_fit", None)
     if not callable(prepare):
         return {}
     shared = prepare(X)
     if not isinstance(shared, dict):
         raise TypeError(
-            f"{type(base).__name__}.prepare_fit must return a dict of fit keyword "
+            f"{type(base).__name__}._prepare_fit must return a dict of fit keyword "
             f"arguments, got {type(shared).__name__}."
         )
     return shared

@@ -163,7 +163,7 @@ def cbrf(base: Any, cost: Any, pos: Any, seed: int) -> Any:
     separating the leaf rule from the impurity.
     """
     return _load("costsense.tree:CostSensitiveForestClassifier")(
-        criterion="gini", min_impurity_decrease=None, cost=None, random_state=seed
+        criterion="gini", min_impurity_decrease=None, cost="unit", random_state=seed
     )
 
 

@@ -9,7 +9,7 @@ fit, per-node histograms, a child's histogram by subtraction:
 impurity function, for ``gini``, ``entropy``, ``misclassification``, ``cs_gini``
 (paper 004's eq. 8), ``pairwise`` (eqs. 9-11) and ``squared_error`` (eq. 7). A
 forest predicts through one compiled pass over all its trees' nodes, concatenated
-at its first prediction (:mod:`costsense.tree._predictor`).
+at the end of its fit (:mod:`costsense.tree._predictor`).
 
 - :class:`CostSensitiveTreeClassifier`, :class:`CostSensitiveTreeRegressor`;
 - :class:`CostSensitiveForestClassifier`: CBRF, G-CSRF and PD-CSRF are its

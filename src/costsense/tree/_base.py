@@ -5,7 +5,8 @@
   sorted-split input); a forest shares it across its trees.
 - :class:`BaseTree` is the base of both trees: one :meth:`BaseTree._grow` (the
   features to try, the seed, the builder) and the bins a booster reuses across its
-  rounds (``prepare_fit``).
+  rounds (``_prepare_fit``, handed back to ``fit`` as ``_bins``; the public
+  spellings ``prepare_fit`` and ``fit(..., bins=)`` are deprecated).
 - :class:`ClassifierTargets` turns labels and a cost, per-row costs or task scores
   into paper 004's task-score labels (section 2.1, eq. 1), for the classification
   tree and the forest.
@@ -14,21 +15,21 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, metadata_routing
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from costsense._base import ClassifierBase
 from costsense.costs import Costs
 from costsense.tree._binning import Bins, bin_features
 from costsense.tree._criteria import criterion_code, sample_statistics
-from costsense.tree._grower import grow
+from costsense.tree._grower import GrowthRules, TrainingRows, grow
 from costsense.tree._tree import Tree
 from costsense.utils._compat import Interval, StrOptions
 
@@ -36,11 +37,11 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
 __all__ = [
+    "CLASSIFIER_COST",
     "MAX_SEED",
     "TREE_CONSTRAINTS",
     "BaseTree",
     "ClassifierTargets",
-    "Prepared",
     "grow_tree",
     "n_features_to_try",
     "prepare",
@@ -49,23 +50,6 @@ __all__ = [
 
 #: Seeds drawn for the builder stay below this (numba's generator takes int32).
 MAX_SEED = np.iinfo(np.int32).max
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """Training data in the builder's form, made once per fit (shared by trees)."""
-
-    X: FloatArray
-    codes: NDArray[np.uint8]
-    n_bins: IntArray
-    lower: FloatArray
-    upper: FloatArray
-    stats: FloatArray
-    labels: FloatArray
-    values: FloatArray
-    code: int
-    n_labels: int
-    use_hist: bool
 
 
 def _writeable(a: ArrayLike) -> FloatArray:
@@ -86,10 +70,10 @@ def prepare(
     splitter: str,
     max_bins: int,
     bins: Bins | None = None,
-) -> Prepared:
+) -> TrainingRows:
     """Statistics, purity labels, value rows, and the bins or the samples.
 
-    ``bins`` are the bins of this ``X`` made earlier (``prepare_fit``), reused
+    ``bins`` are the bins of this ``X`` made earlier (``_prepare_fit``), reused
     rather than made again.
     """
     n, d = X.shape
@@ -102,16 +86,19 @@ def prepare(
         elif bins.codes.shape != X.shape:
             raise ValueError(
                 f"bins were made for data of shape {bins.codes.shape}, not "
-                f"{X.shape}; pass the bins of prepare_fit(X) for this same X."
+                f"{X.shape}; pass the bins of _prepare_fit(X) for this same X."
             )
-        X_used = np.zeros((0, d), order="F")
+        # not read; Fortran-ordered like the exact splitter's samples, so that
+        # both splitters give the builder one type (an empty or a single-row or
+        # single-column array counts as C-ordered for numba, hence 2 x 2)
+        X_used = np.zeros((2, 2), order="F")
         codes, n_bins, lower, upper = bins.codes, bins.n_bins, bins.lower, bins.upper
     else:
         X_used = np.require(X, dtype=np.float64, requirements=["F", "W"])
         codes = np.zeros((0, d), dtype=np.uint8)
         n_bins = np.ones(d, dtype=np.int64)
         lower = upper = np.zeros((d, 1))
-    return Prepared(
+    return TrainingRows(
         X=X_used,
         codes=codes,
         n_bins=n_bins,
@@ -131,14 +118,14 @@ def prepare_bins(splitter: str, max_bins: int, X: ArrayLike) -> dict[str, Any]:
 
     A booster fits a tree on the same rows every round with new weights: with the
     histogram splitter the features are binned once here (the quantile bins do
-    not depend on the weights), and each round's ``fit(X, ..., bins=...)``
+    not depend on the weights), and each round's ``fit(X, ..., _bins=...)``
     reuses them (:mod:`costsense.boosting._shared`). The exact splitter shares
     nothing.
     """
     if splitter != "hist":
         return {}
     samples = check_array(X, dtype=np.float64)
-    return {"bins": bin_features(np.asarray(samples, dtype=np.float64), max_bins)}
+    return {"_bins": bin_features(np.asarray(samples, dtype=np.float64), max_bins)}
 
 
 def n_features_to_try(max_features: Any, n_features: int) -> int:
@@ -161,34 +148,31 @@ def n_features_to_try(max_features: Any, n_features: int) -> int:
 
 
 def grow_tree(
-    data: Prepared, weight: FloatArray, params: dict[str, Any], seed: int
+    data: TrainingRows, weight: FloatArray, params: dict[str, Any], seed: int
 ) -> Tree:
     """Grow one tree on prepared data with per-row weights."""
     max_depth = params["max_depth"]
     decrease = params["min_impurity_decrease"]
-    result = grow(
-        data.X,
-        data.codes,
-        data.n_bins,
-        data.lower,
-        data.upper,
-        data.stats,
-        data.labels,
-        data.values,
-        _writeable(weight),
-        data.code,
-        data.n_labels,
-        data.use_hist,
-        np.iinfo(np.int32).max if max_depth is None else int(max_depth),
-        int(params["min_samples_split"]),
-        int(params["min_samples_leaf"]),
-        0.0 if decrease is None else float(decrease),
-        decrease is None,
-        int(params["max_features"]),
-        int(seed),
+    rules = GrowthRules(
+        max_depth=np.iinfo(np.int32).max if max_depth is None else int(max_depth),
+        min_samples_split=int(params["min_samples_split"]),
+        min_samples_leaf=int(params["min_samples_leaf"]),
+        min_impurity_decrease=0.0 if decrease is None else float(decrease),
+        any_gain=decrease is None,
+        max_features=int(params["max_features"]),
     )
-    return Tree(*result)
+    return Tree(*grow(data, _writeable(weight), rules, int(seed)))
 
+
+#: ``cost`` of the classification tree and the forest: its form; costsense.costs
+#: checks its values and names the problem.
+CLASSIFIER_COST: list[Any] = [
+    StrOptions({"unit", "balanced"}),
+    Real,
+    "array-like",
+    dict,
+    None,
+]
 
 TREE_CONSTRAINTS: dict[str, Any] = {
     "splitter": [StrOptions({"exact", "hist"})],
@@ -219,6 +203,10 @@ class BaseTree:
     tree_: Tree
     n_features_in_: int
     get_params: Callable[..., dict[str, Any]]  # from BaseEstimator
+    #: ``fit``'s private ``_bins`` is not metadata a router may send
+    __metadata_request__fit: ClassVar[dict[str, Any]] = {
+        "_bins": metadata_routing.UNUSED
+    }
 
     @property
     def feature_importances_(self) -> FloatArray:
@@ -252,12 +240,12 @@ class BaseTree:
         seed = int(check_random_state(self.random_state).randint(MAX_SEED))
         self.tree_ = grow_tree(data, weight, params, seed)
 
-    def prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
+    def _prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
         """Return what every ``fit`` on ``X`` can share: the feature bins.
 
         Boosting calls this once per fit and passes the result to each round's
         ``fit`` (:mod:`costsense.boosting._shared`), so the features are binned
-        once, not once per round. Empty for ``splitter="exact"``.
+        once, not once per round.
 
         Parameters
         ----------
@@ -267,9 +255,50 @@ class BaseTree:
         Returns
         -------
         dict
-            ``{"bins": Bins}`` for ``splitter="hist"``.
+            ``{"_bins": Bins}`` for ``splitter="hist"``; empty for ``"exact"``.
         """
         return prepare_bins(self.splitter, self.max_bins, X)
+
+    def prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
+        """Bin the features for ``fit(X, ..., bins=)`` (deprecated).
+
+        .. deprecated:: 0.1
+            A boosting internal: boosters share the bins by themselves. It will be
+            removed in the next release; fit the tree without bins.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+
+        Returns
+        -------
+        dict
+            ``{"bins": Bins}`` (histogram splitter) or ``{}`` (exact splitter).
+        """
+        _warn_deprecated_bins(self, "prepare_fit(X)", stacklevel=2)
+        shared = self._prepare_fit(X)
+        return {"bins": shared["_bins"]} if shared else {}
+
+    def _bins_given(self, bins: Bins | None, _bins: Bins | None) -> Bins | None:
+        """Return the bins ``fit`` was given, privately or by deprecated ``bins``."""
+        if bins is None:
+            return _bins
+        # fit's caller, through fit and its _fit_context
+        _warn_deprecated_bins(self, "fit(..., bins=)", stacklevel=4)
+        return bins
+
+
+def _warn_deprecated_bins(tree: Any, spelling: str, stacklevel: int) -> None:
+    """Warn that ``spelling``, a public way to share bins, is deprecated."""
+    warnings.warn(
+        f"{type(tree).__name__}.{spelling} is deprecated and will be removed in "
+        "the next release: it is an internal of boosting, which shares the bins "
+        "by itself. Fit the tree without bins (fit(X, y)); the results are the "
+        "same.",
+        FutureWarning,
+        stacklevel=stacklevel + 1,
+    )
 
 
 class ClassifierTargets(ClassifierBase):
@@ -277,6 +306,31 @@ class ClassifierTargets(ClassifierBase):
 
     cost: Any
     pos_label: Any
+
+    def _class_cost(self, n_classes: int, *, per_row: bool) -> Any:
+        """Return ``cost`` as :meth:`costsense.costs.Costs.resolve` takes it.
+
+        ``"unit"`` is the 0-1 matrix ``1 - I`` (one-hot task scores);
+        ``"balanced"`` is None there (balanced costs). None is still ``"unit"``
+        here, with a FutureWarning unless per-row costs replace it: it will mean
+        balanced costs, as for every other costsense estimator.
+        """
+        cost = self.cost
+        if cost is None and not per_row:
+            name = type(self).__name__
+            warnings.warn(
+                f"{name}(cost=None) means cost-blind (unit) costs today and will "
+                "mean balanced costs, as for every other costsense estimator, in "
+                f'the next release. Pass cost="unit" to keep this {name} (the '
+                'default) or cost="balanced" for balanced costs.',
+                FutureWarning,
+                stacklevel=5,  # fit's caller: through _task_scores, fit, _fit_context
+            )
+        if cost is None or (isinstance(cost, str) and cost == "unit"):
+            return 1.0 - np.eye(n_classes)
+        if isinstance(cost, str) and cost == "balanced":
+            return None
+        return cost
 
     def _task_scores(
         self,
@@ -312,7 +366,7 @@ class ClassifierTargets(ClassifierBase):
                     "best choice, 0 for the worst)."
                 )
             sample_cost = 1.0 - scores
-        cost = self.cost if self.cost is not None else 1.0 - np.eye(k)
+        cost = self._class_cost(k, per_row=sample_cost is not None)
         weight = start.sample_weight
         resolved = Costs.resolve(
             cost,

@@ -6,7 +6,9 @@ value of predicting each class; the cost of predicting class ``c`` is
 ``1 - y^n_c``, eq. (1). Scores come from ordinary labels and a cost
 (:class:`costsense.tree._base.ClassifierTargets`):
 
-- ``cost=None``: one-hot scores (an ordinary classifier);
+- ``cost="unit"`` (the default): one-hot scores (an ordinary classifier);
+  ``cost="balanced"``: the costs of :func:`costsense.costs.as_cost_matrix`'s
+  balanced costs, as below;
 - a cost (ratio, pair, ``(K, K)`` matrix) or per-sample costs ``fit(...,
   sample_cost=...)``: the cost row ``r_n`` of each sample (the matrix row of its
   class) becomes ``y^n = 1 - r_n / max r`` (:func:`costsense.costs.task_scores`);
@@ -32,7 +34,12 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from costsense.tree._base import TREE_CONSTRAINTS, BaseTree, ClassifierTargets
+from costsense.tree._base import (
+    CLASSIFIER_COST,
+    TREE_CONSTRAINTS,
+    BaseTree,
+    ClassifierTargets,
+)
 from costsense.tree._binning import Bins
 from costsense.tree._criteria import CLASSIFICATION_CRITERIA
 from costsense.tree._docs import (
@@ -67,7 +74,7 @@ class CostSensitiveTreeClassifier(BaseTree, ClassifierTargets):
 
     Each leaf stores the weighted mean task-score vector of its training samples
     and predicts its largest entry, the class of least expected cost. With
-    ``cost=None`` and ``criterion="gini"`` this is scikit-learn's
+    ``cost="unit"`` and ``criterion="gini"`` this is scikit-learn's
     :class:`~sklearn.tree.DecisionTreeClassifier` (``splitter="exact"``).
 
     Parameters
@@ -115,7 +122,7 @@ default="gini"
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         "criterion": [StrOptions(set(CLASSIFICATION_CRITERIA))],
         **TREE_CONSTRAINTS,
-        "cost": "no_validation",
+        "cost": CLASSIFIER_COST,
         "pos_label": "no_validation",
     }
     _degenerate_advice = TREE_ADVICE
@@ -131,7 +138,7 @@ default="gini"
         min_samples_leaf: int = 1,
         min_impurity_decrease: float | None = 0.0,
         max_features: Any = None,
-        cost: Any = None,
+        cost: Any = "unit",
         pos_label: Any = None,
         random_state: Any = None,
     ) -> None:
@@ -156,6 +163,7 @@ default="gini"
         sample_cost: ArrayLike | None = None,
         sample_score: ArrayLike | None = None,
         bins: Bins | None = None,
+        _bins: Bins | None = None,
     ) -> CostSensitiveTreeClassifier:
         """Build the tree from labels and costs or task scores.
 
@@ -174,8 +182,8 @@ default="gini"
             Task-score labels in ``[0, 1]``, columns in the order of the sorted
             labels; replace ``cost``.
         bins : Bins, default=None
-            ``prepare_fit(X)["bins"]`` for this same ``X``: the histogram
-            splitter then reuses them instead of binning again.
+            Deprecated: boosting shares the bins by itself (through a private
+            keyword); it will be removed in the next release. Leave it None.
 
         Returns
         -------
@@ -185,6 +193,7 @@ default="gini"
         X, scores, _, weight, y_index = self._task_scores(
             X, y, sample_weight, sample_cost, sample_score
         )
+        bins = self._bins_given(bins, _bins)
         self._grow(X, scores, self._value_rows(scores, y_index), weight, bins)
         leaf_class = np.argmax(self.tree_.value[:, : self.classes_.size], axis=1)
         # every leaf holds training rows, so the leaves' classes are the classes
@@ -387,6 +396,7 @@ class CostSensitiveTreeRegressor(BaseTree, RegressorMixin, BaseEstimator):
         y: ArrayLike,
         sample_weight: ArrayLike | None = None,
         bins: Bins | None = None,
+        _bins: Bins | None = None,
     ) -> CostSensitiveTreeRegressor:
         """Build the regression tree.
 
@@ -399,14 +409,15 @@ class CostSensitiveTreeRegressor(BaseTree, RegressorMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights; rows of weight 0 are left out.
         bins : Bins, default=None
-            ``prepare_fit(X)["bins"]`` for this same ``X``: the histogram
-            splitter then reuses them instead of binning again.
+            Deprecated: boosting shares the bins by itself (through a private
+            keyword); it will be removed in the next release. Leave it None.
 
         Returns
         -------
         self
             The fitted estimator.
         """
+        bins = self._bins_given(bins, _bins)
         X_valid, y_valid = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         samples = np.asarray(X_valid, dtype=np.float64)
         targets = np.asarray(y_valid, dtype=np.float64)[:, None]

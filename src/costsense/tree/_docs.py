@@ -49,14 +49,19 @@ TREE_PARAMETERS = """\
         ones are constant in the node)."""
 
 CLASSIFIER_PARAMETERS = """\
-    cost : None, float, pair of floats or array-like of shape (K, K), default=None
+    cost : {"unit", "balanced"}, float, pair of floats, array-like of shape \
+(K, K) or None, default="unit"
         Misclassification costs, turned into task-score labels ``1 - cost[y_n, c]
-        / max cost`` (paper 004). None: one-hot labels, an ordinary classifier. A
+        / max cost`` (paper 004). ``"unit"``: every error costs 1, one-hot
+        labels, an ordinary classifier. ``"balanced"``: each class's errors cost
+        inversely to its frequency (:func:`costsense.costs.as_cost_matrix`). A
         number is the ratio ``C1 / C2`` (false-negative over false-positive cost),
         a pair is ``(C1, C2)``, a matrix has ``cost[i, j]`` the cost of predicting
         class ``j`` for class ``i`` (sorted labels). Per-sample costs go to
         ``fit(..., sample_cost=...)`` and task scores to ``fit(...,
-        sample_score=...)``; both replace ``cost``.
+        sample_score=...)``; both replace ``cost``. None is deprecated: it is
+        ``"unit"`` here, with a FutureWarning, and will mean balanced costs, as
+        for every other costsense estimator.
     pos_label : label, default=None
         The positive (costly) class of a binary ``cost``; the minority class if
         None."""
@@ -70,7 +75,7 @@ CLASSIFIER_ATTRIBUTES = """\
         Feature names, when ``X`` had string column names.
     cost_matrix_ : ndarray of shape (n_classes, n_classes)
         The class-level costs used: ``cost`` as a matrix (``1 - I`` for
-        ``cost=None``), or the mean cost row of each class for per-sample costs or
+        ``cost="unit"``), or the mean cost row of each class for per-sample costs or
         scores.
     pos_label_ : label or None
         The positive class of a binary problem; None for more classes.

@@ -4,13 +4,15 @@ Bagged :class:`~costsense.tree.CostSensitiveTreeClassifier` trees grown in threa
 on one shared builder input (:func:`costsense.tree._base.prepare`), each on a
 bootstrap sample counted as row weights (:func:`bootstrap_weight`), with optional
 out-of-bag scores; predictions walk every tree in one compiled call
-(:mod:`costsense.tree._predictor`).
+(:mod:`costsense.tree._predictor`) over the trees packed at the end of ``fit``
+(``_packed_``, a fitted attribute left out of pickles and model files and packed
+again on loading). Change it for what a forest adds to its trees: the draws,
+out-of-bag scores, packing and the degeneracy check.
 """
 
 from __future__ import annotations
 
 import warnings
-import weakref
 from numbers import Integral, Real
 from typing import Any, ClassVar
 
@@ -23,6 +25,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from costsense._base import training_decisions
 from costsense.tree._base import (
+    CLASSIFIER_COST,
     MAX_SEED,
     TREE_CONSTRAINTS,
     ClassifierTargets,
@@ -39,7 +42,7 @@ from costsense.tree._docs import (
     TREE_NOTES,
     TREE_PARAMETERS,
 )
-from costsense.tree._predictor import PackedForest, accumulate, pack
+from costsense.tree._predictor import PackedForest, accumulate, pack, shared_class
 from costsense.tree._traverse import add_leaf_values, apply_rows
 from costsense.tree._tree import Tree
 from costsense.utils._compat import Interval, StrOptions, _fit_context
@@ -49,13 +52,6 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
 __all__ = ["CostSensitiveForestClassifier", "bootstrap_weight", "n_drawn"]
-
-#: Each fitted forest's trees, packed for prediction (with the ``estimators_`` list
-#: they were packed from); an entry goes with its forest.
-_PACKED: weakref.WeakKeyDictionary[
-    CostSensitiveForestClassifier,
-    tuple[list[CostSensitiveTreeClassifier], PackedForest],
-] = weakref.WeakKeyDictionary()
 
 
 def bootstrap_weight(
@@ -106,7 +102,8 @@ class CostSensitiveForestClassifier(ClassifierTargets):
       splits on the labels ``argmax_c y^n_c``. Its leaf rule is the one of every
       configuration here, the largest mean *task score*: with a ``cost`` that is
       the cost-sensitive Bayes decision in each leaf. The paper's cost-blind CBRF,
-      which votes with the label frequencies, is ``criterion="gini", cost=None``;
+      which votes with the label frequencies, is ``criterion="gini"``, the
+      default ``cost="unit"``;
       the two differ widely in cost on imbalanced data, and most of the cost
       reduction of the cost-sensitive forests comes from this leaf rule.
     - **G-CSRF**: ``criterion="cs_gini"`` (eq. 8) with a ``cost``.
@@ -200,10 +197,12 @@ default="gini"
         ],
         "oob_score": ["boolean"],
         "n_jobs": [Integral, None],
-        "cost": "no_validation",
+        "cost": CLASSIFIER_COST,
         "pos_label": "no_validation",
     }
     _degenerate_advice = TREE_ADVICE + ", or more trees (n_estimators)"
+    #: The trees packed for prediction, with the ``estimators_`` list packed.
+    _packed_: tuple[list[CostSensitiveTreeClassifier], PackedForest]
 
     def __init__(
         self,
@@ -220,7 +219,7 @@ default="gini"
         bootstrap: bool = True,
         max_samples: int | float | None = None,
         oob_score: bool = False,
-        cost: Any = None,
+        cost: Any = "unit",
         pos_label: Any = None,
         n_jobs: int | None = None,
         random_state: Any = None,
@@ -291,7 +290,6 @@ default="gini"
                 "oob_score=True needs bootstrap=True: without bootstrap samples no "
                 "row is out of bag."
             )
-        _PACKED.pop(self, None)
         X, scores, rows, weight, y_index = self._task_scores(
             X, y, sample_weight, sample_cost, sample_score
         )
@@ -367,6 +365,7 @@ default="gini"
             member.max_features_ = self.max_features_
             member.tree_ = tree
             self.estimators_.append(member)
+        self._packed_ = (self.estimators_, pack(trees, k))
         if oob_labels is not None:
             self._set_oob(oob_sum, oob_n, *oob_labels)
         self._check_degenerate(
@@ -378,11 +377,28 @@ default="gini"
     def _training_decisions(self, X: FloatArray) -> IntArray:
         """Class indices the forest predicts for its training rows, as far as needed.
 
-        See :func:`costsense._base.training_decisions`.
+        When every leaf of every tree decides for one class (:func:`shared_class`),
+        so does the forest on every row, and no row is predicted again; otherwise
+        a probe of the rows first (:func:`costsense._base.training_decisions`).
         """
+        shared = shared_class(self._packed_[1])
+        if shared is not None:
+            return np.array([shared])
         return training_decisions(
             X.shape[0], lambda rows: np.argmax(self._leaf_means(X[rows], 0), axis=1)
         )
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Return the state without the packed trees: ``estimators_`` holds them."""
+        state = dict(super().__getstate__())
+        state.pop("_packed_", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore the state and pack the fitted trees again."""
+        super().__setstate__(state)
+        if "estimators_" in state:
+            self._packed_ = (self.estimators_, self._pack())
 
     @property
     def feature_importances_(self) -> FloatArray:
@@ -424,19 +440,22 @@ default="gini"
             np.mean(rows[seen][np.arange(predicted.size), predicted])
         )
 
-    def _packed(self) -> PackedForest:
-        """Return the trees' nodes concatenated, packed at the first prediction.
+    def _pack(self) -> PackedForest:
+        """Concatenate the nodes of the trees of ``estimators_``."""
+        trees = [member.tree_ for member in self.estimators_]
+        return pack(trees, self.classes_.size)
 
-        Kept beside the estimator (in ``_PACKED``), not in it: predicting leaves
-        the estimator's attributes unchanged, and a pickle does not repeat the
-        trees.
+    def _packed(self) -> PackedForest:
+        """Return the trees' nodes concatenated, as packed at the end of ``fit``.
+
+        ``_packed_`` holds the ``estimators_`` list it was packed from: trees put
+        in place of that list by hand are packed for this prediction only, so
+        predicting never changes the estimator.
         """
-        cached = _PACKED.get(self)
-        if cached is None or cached[0] is not self.estimators_:
-            trees = [member.tree_ for member in self.estimators_]
-            cached = (self.estimators_, pack(trees, self.classes_.size))
-            _PACKED[self] = cached
-        return cached[1]
+        members, packed = getattr(self, "_packed_", (None, None))
+        if packed is None or members is not self.estimators_:
+            return self._pack()
+        return packed
 
     def _mean_leaf_values(self, X: ArrayLike, block: int) -> FloatArray:
         """Mean over the trees of the leaf scores (block 0) or frequencies (1)."""

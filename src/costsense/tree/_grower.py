@@ -47,11 +47,22 @@ With ``max_features < n_features`` the features are visited in a random order
 (numba's generator, seeded per tree) until ``max_features`` features that are not
 constant in the node have been evaluated (scikit-learn's rule); otherwise in
 column order.
+
+**Arguments.** :func:`grow` takes the training rows (:class:`TrainingRows`, made
+once per fit and shared by a forest's trees), the row weights, the rules
+(:class:`GrowthRules`) and a seed, and returns the node arrays (:class:`Nodes`).
+numba types a named tuple field by field, so the fields are read in the loop as
+plain locals. It compiles :func:`grow` once per signature, and an array's type
+includes its layout and writeability: every call must hand it C-ordered,
+writeable arrays (``X`` Fortran-ordered) and the same scalar types, or the
+builder is compiled again (tens of seconds). Change this module for the grow loop
+and the node arrays; a split's gain is :mod:`costsense.tree._splitter`'s, a
+histogram :mod:`costsense.tree._histogram`'s.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -69,7 +80,7 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 Int32Array = NDArray[np.int32]
 
-__all__ = ["GAIN_TOLERANCE", "grow"]
+__all__ = ["GAIN_TOLERANCE", "GrowthRules", "Nodes", "TrainingRows", "grow"]
 
 #: A split must decrease ``W * I`` by more than this times ``W`` (or, for
 #: regression, times the node's sum of squared targets).
@@ -107,44 +118,15 @@ def _enlarged_rows(a: FloatArray, capacity: int) -> FloatArray:
     return out
 
 
-@njit(cache=True, nogil=True)
-def grow(
-    X: FloatArray,
-    codes: NDArray[np.uint8],
-    n_bins: IntArray,
-    lower: FloatArray,
-    upper: FloatArray,
-    stats: FloatArray,
-    labels: FloatArray,
-    values: FloatArray,
-    weight: FloatArray,
-    code: int,
-    n_labels: int,
-    use_hist: bool,
-    max_depth: int,
-    min_samples_split: int,
-    min_samples_leaf: int,
-    min_impurity_decrease: float,
-    any_gain: bool,
-    max_features: int,
-    seed: int,
-) -> tuple[
-    Int32Array,
-    FloatArray,
-    Int32Array,
-    Int32Array,
-    FloatArray,
-    FloatArray,
-    Int32Array,
-    FloatArray,
-    int,
-]:
-    """Grow one tree (see the module docstring).
+class TrainingRows(NamedTuple):
+    """The training rows in the builder's form, made once per fit.
 
-    Parameters
+    A forest's trees share one; :func:`costsense.tree._base.prepare` makes it.
+
+    Attributes
     ----------
-    X : ndarray of shape (n_samples, n_features) or (0, n_features)
-        Samples, for ``use_hist=False``.
+    X : ndarray of shape (n_samples, n_features), Fortran-ordered
+        Samples, for ``use_hist=False`` (a placeholder otherwise).
     codes : ndarray of shape (n_samples, n_features) or (0, n_features), uint8
         Bin codes, for ``use_hist=True``.
     n_bins : ndarray of shape (n_features,)
@@ -157,14 +139,32 @@ def grow(
         Label vectors, for the purity test.
     values : ndarray of shape (n_samples, q)
         Rows whose weighted mean is a node's value.
-    weight : ndarray of shape (n_samples,)
-        Non-negative weights; rows of weight 0 are ignored.
     code : int
         Criterion code.
     n_labels : int
         Length of a label vector.
     use_hist : bool
         Histogram (True) or exact (False) split finder.
+    """
+
+    X: FloatArray
+    codes: NDArray[np.uint8]
+    n_bins: IntArray
+    lower: FloatArray
+    upper: FloatArray
+    stats: FloatArray
+    labels: FloatArray
+    values: FloatArray
+    code: int
+    n_labels: int
+    use_hist: bool
+
+
+class GrowthRules(NamedTuple):
+    """When a node is split: the estimator's stopping and split rules.
+
+    Attributes
+    ----------
     max_depth, min_samples_split, min_samples_leaf : int
         Stopping rules.
     min_impurity_decrease : float
@@ -174,18 +174,72 @@ def grow(
         of on a strictly positive gain only.
     max_features : int
         Non-constant features to evaluate per node.
+    """
+
+    max_depth: int
+    min_samples_split: int
+    min_samples_leaf: int
+    min_impurity_decrease: float
+    any_gain: bool
+    max_features: int
+
+
+class Nodes(NamedTuple):
+    """A grown tree's node arrays, one entry per node (pre-order numbering).
+
+    The fields of :class:`costsense.tree.Tree`, in its order. Leaves have feature
+    -2, threshold -2 and children -1. Node indices, features and counts are int32,
+    half the memory of int64.
+    """
+
+    feature: Int32Array
+    threshold: FloatArray
+    children_left: Int32Array
+    children_right: Int32Array
+    value: FloatArray
+    impurity: FloatArray
+    n_node_samples: Int32Array
+    weighted_n_node_samples: FloatArray
+    max_depth: int
+
+
+@njit(cache=True, nogil=True)
+def grow(
+    rows: TrainingRows, weight: FloatArray, rules: GrowthRules, seed: int
+) -> Nodes:
+    """Grow one tree (see the module docstring).
+
+    Parameters
+    ----------
+    rows : TrainingRows
+        The training rows in the builder's form.
+    weight : ndarray of shape (n_samples,)
+        Non-negative weights; rows of weight 0 are ignored.
+    rules : GrowthRules
+        The stopping and split rules.
     seed : int
         Seed of the feature order.
 
     Returns
     -------
-    feature, threshold, children_left, children_right, value, impurity,
-    n_node_samples, weighted_n_node_samples : ndarrays, one entry per node
-        Leaves have feature -2, threshold -2 and children -1. Node indices,
-        features and counts are int32, half the memory of int64.
-    depth : int
-        Depth of the deepest leaf.
+    Nodes
+        The node arrays; ``max_depth`` is the depth of the deepest leaf.
     """
+    X, codes, n_bins, lower, upper = (
+        rows.X,
+        rows.codes,
+        rows.n_bins,
+        rows.lower,
+        rows.upper,
+    )
+    stats, labels, values = rows.stats, rows.labels, rows.values
+    code, n_labels, use_hist = rows.code, rows.n_labels, rows.use_hist
+    max_depth = rules.max_depth
+    min_samples_split = rules.min_samples_split
+    min_samples_leaf = rules.min_samples_leaf
+    min_impurity_decrease = rules.min_impurity_decrease
+    any_gain = rules.any_gain
+    max_features = rules.max_features
     d = n_bins.shape[0]
     n = weight.shape[0]
     m = stats.shape[1]
@@ -485,7 +539,7 @@ def grow(
         st_hist.append(left_hist)
         st_count.append(left_count)
 
-    return (
+    return Nodes(
         feature[:node_count].copy(),
         threshold[:node_count].copy(),
         children_left[:node_count].copy(),

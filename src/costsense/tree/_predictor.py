@@ -42,7 +42,7 @@ class _Nodes(Protocol):
     def node_count(self) -> int: ...
 
 
-__all__ = ["PackedForest", "accumulate", "pack"]
+__all__ = ["PackedForest", "accumulate", "pack", "shared_class"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,45 @@ def pack(trees: Sequence[_Nodes], width: int) -> PackedForest:
         ),
         roots=roots,
     )
+
+
+def shared_class(forest: PackedForest) -> int | None:
+    """Return the column every row's mean leaf values favour, if the leaves tell.
+
+    If the largest entry (the first of ties, as ``argmax`` takes it) of the first
+    block of values is in the same column ``c`` at every leaf of every tree, the
+    mean over the trees of any row's leaves has its largest entry in ``c`` too:
+    ``c`` is returned, and the forest decides for it on every row, training rows
+    included, without predicting one. Otherwise None.
+
+    The sums over the trees (in :func:`accumulate`) and the division by their
+    number are rounded monotonically, so no later column overtakes ``c``; an
+    earlier column could reach a tie with ``c`` by rounding and would then win
+    it, so for ``c > 0`` every leaf must favour ``c`` over every earlier column
+    by more than the rounding of ``T`` sums can take away (``8 T eps max |v|``),
+    else None.
+
+    Parameters
+    ----------
+    forest : PackedForest
+        Packed trees.
+
+    Returns
+    -------
+    int or None
+    """
+    leaves = forest.values[0][forest.feature < 0]
+    best = np.argmax(leaves, axis=1)
+    column = int(best[0])
+    if np.any(best != column):
+        return None
+    if column > 0:
+        n_trees = forest.roots.size - 1
+        lead = leaves[:, column, None] - leaves[:, :column]
+        rounding = 8 * n_trees * np.finfo(np.float64).eps * np.max(np.abs(leaves))
+        if lead.min() <= rounding:
+            return None
+    return column
 
 
 @njit(cache=True, nogil=True)
