@@ -27,8 +27,8 @@ from costsense.experiments._report._blocks import (
     to_html,
     to_markdown,
 )
+from costsense.experiments._report._figure_blocks import _constant_fits
 from costsense.experiments._report._figures import average_curves
-from costsense.experiments._report._writer import _constant_fits
 
 # First appearance order; alphabetical order would be adac2, boost, ref.
 ALGS = ["ref", "boost", "adac2"]
