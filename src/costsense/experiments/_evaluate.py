@@ -35,6 +35,7 @@ from costsense.experiments._warnings import (
     collect_warnings,
     count_warnings,
 )
+from costsense.experiments._workers import executor
 
 __all__ = ["evaluate", "summarise"]
 
@@ -165,40 +166,42 @@ def evaluate(
     ]
     bar = progress(len(cells)) if progress is not None else None
     keep_records = tally is None and n_jobs == 1
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(_run_cell)(
-            fold,
-            name,
-            template,
-            X,
-            y,
-            train,
-            test,
-            setting=setting,
-            row_costs=row_costs,
-            keep_records=keep_records,
-        )
-        for fold, name, template, train, test in cells
-    )
     rows: list[dict[str, Any]] = []
-    for row, (counts, examples), records in results:  # in the order of the cells
-        if tally is not None:
-            tally.add_counts(row["model"], counts, examples)
-        elif records is not None:
-            for record in records:
-                warnings.warn_explicit(
-                    record.message, record.category, record.filename, record.lineno
-                )
-        else:  # warnings of other processes come back as their text
-            for (category, message), count in counts.items():
-                text = (examples.get((category, message)) or [message])[0]
-                for _ in range(count):
-                    warnings.warn(f"{category}: {text}", stacklevel=2)
-        rows.append(row)
-        if on_row is not None:
-            on_row(row)
-        if bar is not None:
-            bar.update(1)
+    context, _ = executor(n_jobs, None)  # the runner's local workers
+    with context:
+        results = Parallel(n_jobs=n_jobs, return_as="generator")(
+            delayed(_run_cell)(
+                fold,
+                name,
+                template,
+                X,
+                y,
+                train,
+                test,
+                setting=setting,
+                row_costs=row_costs,
+                keep_records=keep_records,
+            )
+            for fold, name, template, train, test in cells
+        )
+        for row, (counts, examples), records in results:  # in the order of the cells
+            if tally is not None:
+                tally.add_counts(row["model"], counts, examples)
+            elif records is not None:
+                for record in records:
+                    warnings.warn_explicit(
+                        record.message, record.category, record.filename, record.lineno
+                    )
+            else:  # warnings of other processes come back as their text
+                for (category, message), count in counts.items():
+                    text = (examples.get((category, message)) or [message])[0]
+                    for _ in range(count):
+                        warnings.warn(f"{category}: {text}", stacklevel=2)
+            rows.append(row)
+            if on_row is not None:
+                on_row(row)
+            if bar is not None:
+                bar.update(1)
     return rows
 
 
