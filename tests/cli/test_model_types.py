@@ -1,11 +1,13 @@
 """Every model `costsense fit` can write loads through the exact allowlist, unchanged.
 
-One test fits every catalog model on every base it accepts (ensembles cut to three
-members), with integer and string labels, both missing-value policies, three
-classes where the model handles them and per-row costs where it takes them (with
-true-positive and true-negative costs for two of them); each file must load and
-predict exactly as the fitted model did, and together the files must use every
-entry of the allowlist (an unused entry is a type trusted for nothing).
+One test fits every catalog model on every base it accepts (ensembles and iterative
+learners cut to three members or iterations, minimum-cost's forest candidate to ten
+trees, one thread per fit: the same types for a fraction of the work), with integer
+and string labels, both missing-value policies, three classes where the model
+handles them and per-row costs where it takes them (with true-positive and
+true-negative costs for two of them); each file must load and predict exactly as
+the fitted model did, and together the files must use every entry of the allowlist
+(an unused entry is a type trusted for nothing).
 """
 
 import json
@@ -15,6 +17,7 @@ import zipfile
 import numpy as np
 import pandas as pd
 import pytest
+from threadpoolctl import threadpool_limits
 
 import costsense.experiments
 from costsense import cli
@@ -23,7 +26,8 @@ from costsense.cli._model_types import ALLOWED, NUMPY_SCALARS, PYTHON_SCALARS
 from costsense.experiments import BASE_NAMES, CATALOG, check_pair, default_base
 from costsense.recommend import _candidates
 
-SMALL = ("n_estimators", "n_resamples", "estimator__max_iter")
+# members and iterations: enough for every fitted type, a fraction of the work
+SMALL = ("n_estimators", "n_resamples", "max_iter")
 
 
 def _shrunk_make_model(real):
@@ -103,11 +107,21 @@ def _types(path):
     return found
 
 
+@pytest.fixture
+def one_thread():
+    """One thread per fit: on data this small, OpenMP's other threads only wait."""
+    with threadpool_limits(limits=1):
+        yield
+
+
+@pytest.mark.usefixtures("one_thread")
 def test_every_model_fit_writes_loads_and_predicts_identically(
     tmp_path, monkeypatch, capsys
 ):
     real = costsense.experiments.make_model
     monkeypatch.setattr(costsense.experiments, "make_model", _shrunk_make_model(real))
+    # minimum-cost's forest candidate: a few trees hold the types of a hundred
+    monkeypatch.setattr(_candidates, "FOREST_MAX_TREES", 10)
     fitted = {}
     save = _fit.save_model
 
