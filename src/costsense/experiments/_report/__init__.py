@@ -7,9 +7,12 @@ numbers, the paper's claims, paired significance tests and PNG figures, as a
 
 - ``_blocks``: document blocks and their Markdown and HTML renderings;
 - ``_tables``: the mean (std) summaries, number formats and the tables;
-- ``_figures``: the matplotlib charts (and :class:`Boundary`, their input);
-- ``_writer``: :class:`ReportSpec` and :func:`write_report`, which put the
-  sections together;
+- ``_figures/``: the matplotlib charts, one module per kind (and
+  :class:`Boundary`, the decision regions' input);
+- ``_spec``: :class:`ReportSpec` and :class:`ReportFiles`;
+- ``_tabulated``, ``_sections``, ``_theorems``, ``_figure_blocks``: the
+  report's sections;
+- ``_writer``: :func:`write_report`, which puts the sections together;
 - ``_study``: :func:`~costsense.experiments.report_study`, which reads a results
   store back and writes its study's report (imported on its own: it reads the
   store, which the parts above never do).
@@ -18,10 +21,7 @@ numbers, the paper's claims, paired significance tests and PNG figures, as a
 from __future__ import annotations
 
 from costsense.experiments._report._figures import Boundary
-from costsense.experiments._report._writer import (
-    ReportFiles,
-    ReportSpec,
-    write_report,
-)
+from costsense.experiments._report._spec import ReportFiles, ReportSpec
+from costsense.experiments._report._writer import write_report
 
 __all__ = ["Boundary", "ReportFiles", "ReportSpec", "write_report"]

@@ -17,7 +17,8 @@ from costsense.experiments._catalog import CATALOG
 from costsense.experiments._claims import check_claims
 from costsense.experiments._labels import cost_label
 from costsense.experiments._report._figures import Boundary
-from costsense.experiments._report._writer import ReportFiles, ReportSpec, write_report
+from costsense.experiments._report._spec import ReportFiles, ReportSpec
+from costsense.experiments._report._writer import write_report
 from costsense.experiments._scores import LOWER_IS_BETTER
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import count_cells
