@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 
 from costsense import __version__, cli
+from costsense.cli import UsageError
 from costsense.cli._data import make_encoder
 from costsense.cli._model_io import load_model
-from costsense.cli._options import UsageError
 from costsense.experiments import make_model
 from costsense.utils._columns import column_kinds
 from tests.cli._data import write_csv

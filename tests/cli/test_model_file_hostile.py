@@ -44,6 +44,7 @@ import pytest
 
 import costsense
 from costsense import cli
+from costsense.cli import UsageError
 from costsense.cli._model_file import (
     MAX_DEPTH,
     MAX_MEMBERS,
@@ -52,7 +53,6 @@ from costsense.cli._model_file import (
 )
 from costsense.cli._model_io import load_model
 from costsense.cli._model_types import ALLOWED
-from costsense.cli._options import UsageError
 from tests.cli._data import write_csv
 
 SOURCE = str(Path(costsense.__file__).resolve().parents[1])
@@ -880,7 +880,7 @@ resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 spec = json.loads(open(sys.argv[1]).read())
 from costsense import cli
 from costsense.cli._model_io import load_model
-from costsense.cli._options import UsageError
+from costsense.cli import UsageError
 load_model(spec["genuine"])  # imports done before any case is timed
 results = {}
 for label, (path, csv, out) in spec["cases"].items():

@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 
 from costsense import cli
+from costsense.cli import UsageError
 from costsense.cli._data import Data
-from costsense.cli._options import UsageError
 from costsense.cli._preflight import WORKING_COPIES, encoded_width, refuse_oversized
 from tests.cli._data import write_csv
 

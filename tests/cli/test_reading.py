@@ -142,7 +142,7 @@ def test_decimal_comma_is_read_with_or_without_the_option(tmp_path):
 
 
 def test_thousands_separators_are_read_and_ambiguous_marks_refused(tmp_path):
-    from costsense.cli._options import UsageError
+    from costsense.cli import UsageError
 
     path = tmp_path / "d.csv"
     path.write_text('amount,label\n"1,234.50",yes\n"12,000.00",no\n"3,100.25",no\n')
@@ -162,7 +162,7 @@ def test_thousands_separators_are_read_and_ambiguous_marks_refused(tmp_path):
 
 
 def test_text_in_another_encoding_is_named_with_the_fix(tmp_path, capsys):
-    from costsense.cli._options import UsageError
+    from costsense.cli import UsageError
     from costsense.utils._tables import read_frame
 
     path = tmp_path / "d.csv"

@@ -6,14 +6,8 @@ import numpy as np
 import pytest
 
 from costsense.costs import Costs
-from costsense.experiments import TIME_COLUMNS, evaluate
-from costsense.experiments._labels import (
-    cost_label,
-    cost_order,
-    costs_label,
-    normalise_label,
-    sort_rows,
-)
+from costsense.experiments import TIME_COLUMNS, cost_order, evaluate, sort_rows
+from costsense.experiments._labels import cost_label, costs_label, normalise_label
 
 
 def test_a_ratio_and_a_pair_have_short_labels():

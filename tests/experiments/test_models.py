@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
-from costsense.experiments._models import ScaleContinuous, make_model
+from costsense.experiments import make_model
+from costsense.experiments._models import ScaleContinuous
 
 
 def _codes_and_numbers(seed: int = 0):

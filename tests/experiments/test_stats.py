@@ -4,17 +4,17 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from costsense.experiments._stats import (
+from costsense.experiments import (
     PairedTest,
     best_mask,
     corrected_paired_t_test,
     describe,
     mean_ranks,
-    paired_interval,
     paired_t_test,
     wilcoxon_test,
     win_tie_loss,
 )
+from costsense.experiments._stats import paired_interval
 
 SEEDS = range(6)
 

@@ -10,11 +10,8 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import precision_score
 
-from costsense.experiments._warnings import (
-    WarningTally,
-    collect_warnings,
-    normalise_message,
-)
+from costsense.experiments import WarningTally, collect_warnings
+from costsense.experiments._warnings import normalise_message
 
 
 class DegenerateModelWarning(UserWarning):

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from costsense import cli
-from costsense.cli._options import UsageError
+from costsense.cli import UsageError
 from costsense.utils._numbers import read_written_numbers
 from tests.cli._data import write_csv
 
