@@ -1,15 +1,15 @@
 import pytest
 
 from costsense import cli
-from costsense.experiments import BASE_LEARNERS, CATALOG, make_model
+from costsense.experiments import BASES, CATALOG, make_model
 
 
 def test_the_catalog_describes_exactly_the_models_and_bases_there_are():
     for name, spec in CATALOG.items():
         assert spec.name == name
-        built = spec.build(BASE_LEARNERS["logistic"](0), 5.0, 1, 0)
+        built = spec.build(BASES["logistic"].build(0), 5.0, 1, 0)
         assert hasattr(built, "fit") and hasattr(built, "predict")
-        assert set(spec.bases) <= set(BASE_LEARNERS)
+        assert set(spec.bases) <= set(BASES)
         assert (spec.default_base in spec.bases) == spec.uses_base
 
 

@@ -19,7 +19,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from costsense.datasets import list_keel
 from costsense.experiments import (
-    BASE_LEARNERS,
+    BASES,
     CATALOG,
     ModelSpec,
     ResultsStore,
@@ -343,7 +343,7 @@ def test_every_builtin_study_names_what_exists(name):
     assert {recipe["from"] for recipe in full.derived.values()} <= known
     names = {a.name for a in full.algorithms}
     for algorithm in full.algorithms:
-        assert algorithm.base in BASE_LEARNERS
+        assert algorithm.base in BASES
         model = make_model(algorithm.method, base=algorithm.base, cost=5, pos_label=1)
         model.set_params(**{f"model__{k}": v for k, v in algorithm.params.items()})
     for row in full.paper.rows:

@@ -26,10 +26,14 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from costsense.experiments._catalog import (
+    from costsense.experiments._bases import (
         BASE_NAMES,
-        CATALOG,
+        BASES,
         CLASSIFIER_BASES,
+        BaseSpec,
+    )
+    from costsense.experiments._catalog import (
+        CATALOG,
         ModelSpec,
         check_pair,
         decide,
@@ -96,9 +100,11 @@ if TYPE_CHECKING:
 # each public name and the module that defines it: loaded on first use (PEP 562)
 # so that the command line's help and the catalog import nothing heavy
 _WHERE = {
-    "BASE_NAMES": "_catalog",
+    "BASE_NAMES": "_bases",
+    "BASES": "_bases",
+    "BaseSpec": "_bases",
     "CATALOG": "_catalog",
-    "CLASSIFIER_BASES": "_catalog",
+    "CLASSIFIER_BASES": "_bases",
     "ModelSpec": "_catalog",
     "check_pair": "_catalog",
     "decide": "_catalog",
@@ -161,6 +167,8 @@ _WHERE = {
 
 __all__ = [
     "BASE_NAMES",
+    "BASES",
+    "BaseSpec",
     "CATALOG",
     "CLASSIFIER_BASES",
     "MULTICLASS_METRICS",

@@ -13,7 +13,8 @@ so ``costsense --help`` stays fast.
 
 A model is added here, once (a test fits every accepted model and base pair, and
 checks that the model file allows every type it holds). Base learners are
-:data:`costsense.experiments.BASE_LEARNERS`, named in :data:`BASE_NAMES`.
+:data:`costsense.experiments.BASES` (:mod:`costsense.experiments._bases`), whose
+name lists a spec's ``bases`` are drawn from.
 """
 
 from __future__ import annotations
@@ -23,11 +24,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from costsense.experiments import _builders as build
+from costsense.experiments._bases import (
+    BASE_NAMES,
+    CLASSIFIER_BASES,
+    PROBABILISTIC_BASES,
+    REGRESSION_BASES,
+)
 from costsense.experiments._builders import Builder
 
 __all__ = [
     "BASE_NAMES",
     "CATALOG",
+    "CLASSIFIER_BASES",
     "ModelSpec",
     "check_pair",
     "decide",
@@ -35,26 +43,6 @@ __all__ = [
     "default_base",
     "refusals",
 ]
-
-#: Base learners that are classifiers taking ``sample_weight`` (every name of
-#: :data:`costsense.experiments.BASE_LEARNERS` but the regression tree).
-CLASSIFIER_BASES = (
-    "logistic",
-    "tree",
-    "naive-bayes",
-    "discrete-naive-bayes",
-    "stump",
-    "entropy-tree",
-    "perceptron",
-    "forest",
-    "hist-gradient-boosting",
-)
-#: Classifiers with class probabilities (the perceptron has none).
-PROBABILISTIC_BASES = tuple(b for b in CLASSIFIER_BASES if b != "perceptron")
-#: Regressors: the base learners of the LogitBoost variants.
-REGRESSION_BASES = ("regression-tree",)
-#: Every base learner name, in the order ``costsense models`` lists them.
-BASE_NAMES = CLASSIFIER_BASES + REGRESSION_BASES
 
 
 @dataclass(frozen=True)

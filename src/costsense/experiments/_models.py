@@ -22,20 +22,17 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, clone
-from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
-from sklearn.linear_model import LogisticRegression, Perceptron
-from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
-from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
+from costsense.experiments._bases import BASE_NAMES, BASES, BaseSpec
 from costsense.experiments._builders import Builder
-from costsense.experiments._catalog import BASE_NAMES, CATALOG, ModelSpec
-from costsense.naive_bayes import DiscreteNaiveBayesClassifier
+from costsense.experiments._catalog import CATALOG, ModelSpec
 
 __all__ = ["BASE_LEARNERS", "METHODS", "SCALERS", "ScaleContinuous", "make_model"]
 
@@ -46,35 +43,50 @@ SCALERS: dict[str, Callable[[], TransformerMixin | str]] = {
     "none": lambda: "passthrough",
 }
 
-#: Base learners by name: a factory taking a seed.
-BASE_LEARNERS: dict[str, Callable[[int], BaseEstimator]] = {
-    "logistic": lambda seed: LogisticRegression(max_iter=1000),
-    "tree": lambda seed: DecisionTreeClassifier(min_samples_leaf=5, random_state=seed),
-    "naive-bayes": lambda seed: GaussianNB(),
-    # paper 003's counting naive Bayes (equation 8) on ten weighted equal-frequency
-    # bins; the boosters pass a distribution, read as that many rows
-    "discrete-naive-bayes": lambda seed: DiscreteNaiveBayesClassifier(
-        weights_as="proportions"
-    ),
-    # boosting's weak learners (paper 000)
-    "stump": lambda seed: DecisionTreeClassifier(max_depth=1, random_state=seed),
-    # C4.5 stand-in: an entropy tree, depth-limited (an unpruned tree is perfect on
-    # its training set in round 1, and boosting then stops at once)
-    "entropy-tree": lambda seed: DecisionTreeClassifier(
-        criterion="entropy", max_depth=4, random_state=seed
-    ),
-    "perceptron": lambda seed: Perceptron(random_state=seed),
-    # CART regression tree: the base of the LogitBoost variants (AsyBL)
-    "regression-tree": lambda seed: DecisionTreeRegressor(
-        max_depth=3, random_state=seed
-    ),
-    # the peers of the recommended estimator (study "recommended"): with
-    # "weighting" they are trained with the costs as class weights
-    "forest": lambda seed: RandomForestClassifier(n_estimators=100, random_state=seed),
-    "hist-gradient-boosting": lambda seed: HistGradientBoostingClassifier(
-        random_state=seed
-    ),
-}
+
+class _BaseLearners(Mapping[str, Callable[[int], BaseEstimator]]):
+    """``BASE_LEARNERS``: each base learner's factory (seed -> learner), a live view.
+
+    Reading it reads :data:`~costsense.experiments.BASES`; adding a factory warns
+    (deprecated) and registers a classifier with probabilities under that name
+    (give your own :class:`~costsense.experiments.BaseSpec` to say more).
+    """
+
+    def __getitem__(self, name: str) -> Callable[[int], BaseEstimator]:
+        return BASES[name].build
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(BASES)
+
+    def __len__(self) -> int:
+        return len(BASES)
+
+    def __setitem__(self, name: str, factory: Callable[[int], BaseEstimator]) -> None:
+        warnings.warn(
+            f"BASE_LEARNERS[{name!r}] = ... is deprecated and will be removed; "
+            f"register a base learner with BASES[{name!r}] = BaseSpec({name!r}, "
+            "'module:Class', params) (costsense.experiments).",
+            FutureWarning,
+            stacklevel=2,
+        )
+        BASES[name] = _FactoryBase(name, "", factory=factory)
+
+    def __delitem__(self, name: str) -> None:
+        del BASES[name]
+
+
+@dataclass(frozen=True)
+class _FactoryBase(BaseSpec):
+    """A base learner registered through ``BASE_LEARNERS``: built by its factory."""
+
+    factory: Callable[[int], BaseEstimator] = field(kw_only=True, compare=False)
+
+    def build(self, seed: int) -> Any:
+        return self.factory(seed)
+
+
+#: Base learners by name: a factory taking a seed (a view of ``BASES``).
+BASE_LEARNERS = _BaseLearners()
 
 
 class _Builders(Mapping[str, Builder]):
@@ -200,7 +212,7 @@ def make_model(
         A name of :data:`~costsense.experiments.CATALOG` ("plain" is the
         cost-blind base learner).
     base : str, default="logistic"
-        A key of :data:`BASE_LEARNERS`.
+        A name of :data:`~costsense.experiments.BASES`.
     cost : cost specification
         Any class-level form of :mod:`costsense.costs`.
     pos_label : hashable
@@ -226,10 +238,8 @@ def make_model(
     """
     if method not in CATALOG:
         raise ValueError(f"model {method!r} is unknown; choose from {sorted(CATALOG)}.")
-    if base not in BASE_LEARNERS:
-        raise ValueError(
-            f"base {base!r} is unknown; choose from {sorted(BASE_LEARNERS)}."
-        )
+    if base not in BASES:
+        raise ValueError(f"base {base!r} is unknown; choose from {sorted(BASES)}.")
     if isinstance(scaler, str):
         if scaler not in SCALERS:
             raise ValueError(
@@ -242,7 +252,7 @@ def make_model(
     columns = [int(column) for column in categorical_features]
     if columns:
         scale = ScaleContinuous(scale, categorical_features=columns)
-    learner = BASE_LEARNERS[base](seed)
+    learner = BASES[base].build(seed)
     model = CATALOG[method].build(learner, cost, pos_label, seed)
     if columns:
         _declare_categorical(model, columns)

@@ -82,7 +82,7 @@ class Algorithm:
     method : str
         A name of :data:`costsense.experiments.CATALOG`.
     base : str
-        A key of :data:`costsense.experiments.BASE_LEARNERS`.
+        A name of :data:`costsense.experiments.BASES`.
     params : dict
         Parameters set on the method (``set_params``); a loaded study names a
         parameter of the base learner ``estimator__<name>`` (the file may write it

@@ -55,12 +55,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from costsense.costs import as_binary_costs
+from costsense.experiments._bases import BASES
 from costsense.experiments._catalog import CATALOG, check_pair, default_base
 from costsense.experiments._claims import validate_claims
 from costsense.experiments._derived import check_recipe
 from costsense.experiments._files import ROW_COSTS, check_file_spec
 from costsense.experiments._labels import cost_label
-from costsense.experiments._models import BASE_LEARNERS, SCALERS
+from costsense.experiments._models import SCALERS
 from costsense.experiments._scores import ALL_METRICS
 from costsense.experiments._study import (
     Algorithm,
@@ -227,11 +228,11 @@ def study_from_dict(
                 f"algorithm {algorithm.name!r}: unknown method {algorithm.method!r}; "
                 f"choose from {sorted(CATALOG)}",
             )
-        if algorithm.base not in BASE_LEARNERS:
+        if algorithm.base not in BASES:
             _fail(
                 source,
                 f"algorithm {algorithm.name!r}: unknown base {algorithm.base!r}; "
-                f"choose from {sorted(BASE_LEARNERS)}",
+                f"choose from {sorted(BASES)}",
             )
         problem = check_pair(algorithm.method, algorithm.base)
         if problem is not None:
@@ -334,7 +335,7 @@ def _resolve_names(algorithm: Algorithm, source: str) -> Algorithm:
     base learner (``estimator``); any other name is refused, listing the names
     of both.
     """
-    learner = BASE_LEARNERS[algorithm.base](0)
+    learner = BASES[algorithm.base].build(0)
     # constructors only store their arguments: a stand-in cost builds the method
     method = CATALOG[algorithm.method].build(learner, 5.0, 1, 0)
     holder = next(

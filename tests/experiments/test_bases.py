@@ -1,0 +1,103 @@
+"""The base learners are described once (``BASES``); every list is derived from it."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import is_classifier, is_regressor
+from sklearn.utils.validation import has_fit_parameter
+
+from costsense.experiments import (
+    BASE_LEARNERS,
+    BASE_NAMES,
+    BASES,
+    CATALOG,
+    CLASSIFIER_BASES,
+    BaseSpec,
+    make_model,
+)
+from costsense.experiments._bases import PROBABILISTIC_BASES, REGRESSION_BASES
+
+
+@pytest.mark.parametrize("name", list(BASES))
+def test_each_base_builds_the_kind_it_declares(name):
+    spec = BASES[name]
+    learner = spec.build(7)
+    assert spec.name == name
+    if spec.kind == "classifier":
+        assert is_classifier(learner)
+        assert has_fit_parameter(learner, "sample_weight")
+        assert hasattr(learner, "predict_proba") == spec.probabilistic
+    else:
+        assert is_regressor(learner)
+    params = learner.get_params()
+    if spec.seeded:
+        assert params["random_state"] == 7
+    elif "random_state" in params:
+        assert params["random_state"] is None
+    for key, value in spec.params.items():
+        assert params[key] == value
+
+
+def test_each_build_is_a_new_learner():
+    first, second = BASES["tree"].build(0), BASES["tree"].build(0)
+    assert first is not second
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    first.fit(X, [0, 0, 1, 1])
+    assert not hasattr(second, "tree_")
+
+
+def test_the_name_lists_partition_the_bases_in_their_order():
+    assert BASE_NAMES == CLASSIFIER_BASES + REGRESSION_BASES
+    assert sorted(BASE_NAMES) == sorted(BASES)
+    assert set(CLASSIFIER_BASES).isdisjoint(REGRESSION_BASES)
+    assert [n for n in BASES if n in CLASSIFIER_BASES] == list(CLASSIFIER_BASES)
+    assert set(PROBABILISTIC_BASES) == {
+        n for n in CLASSIFIER_BASES if BASES[n].probabilistic
+    }
+    assert "perceptron" in CLASSIFIER_BASES and "perceptron" not in PROBABILISTIC_BASES
+
+
+def test_every_catalog_model_names_only_described_bases():
+    for spec in CATALOG.values():
+        assert set(spec.bases) <= set(BASES), spec.name
+        if spec.default_base is not None:
+            assert spec.default_base in spec.bases
+
+
+def test_base_learners_reads_the_specs():
+    assert list(BASE_LEARNERS) == list(BASES)
+    assert len(BASE_LEARNERS) == len(BASES)
+    learner = BASE_LEARNERS["stump"](3)
+    assert learner.get_params() == BASES["stump"].build(3).get_params()
+
+
+def test_adding_to_base_learners_is_deprecated_and_registers_a_spec():
+    from sklearn.tree import DecisionTreeClassifier
+
+    assert "mine" not in BASES
+    with pytest.warns(FutureWarning, match=r"BASES\['mine'\] = BaseSpec"):
+        BASE_LEARNERS["mine"] = lambda seed: DecisionTreeClassifier(
+            max_depth=2, random_state=seed
+        )
+    try:
+        assert isinstance(BASES["mine"], BaseSpec)
+        assert BASES["mine"].build(4).get_params()["max_depth"] == 2
+        assert BASE_LEARNERS["mine"](4).random_state == 4
+    finally:
+        del BASE_LEARNERS["mine"]
+    assert "mine" not in BASES
+
+
+def test_a_registered_spec_is_built_by_make_model():
+    BASES["shallow"] = BaseSpec(
+        "shallow", "sklearn.tree:DecisionTreeClassifier", {"max_depth": 2}
+    )
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            pipeline = make_model("plain", base="shallow", cost=5, pos_label=1, seed=9)
+        learner = pipeline[-1]
+        assert (learner.max_depth, learner.random_state) == (2, 9)
+    finally:
+        del BASES["shallow"]
