@@ -21,10 +21,31 @@ IGNORED = {"finished", "fit_time", "predict_time", "version"}
 TABLES = ("cells", "curves", "series", "warnings", "warning_texts")
 
 
+def _columns(db: sqlite3.Connection, table: str) -> list[str]:
+    names = [c[1] for c in db.execute(f"PRAGMA table_info({table})")]
+    return [c for c in names if c not in IGNORED]
+
+
 def _rows(db: sqlite3.Connection, table: str) -> list[tuple[object, ...]]:
-    columns = [c[1] for c in db.execute(f"PRAGMA table_info({table})")]
-    kept = ", ".join(c for c in columns if c not in IGNORED)
+    kept = ", ".join(_columns(db, table))
     return sorted(db.execute(f"SELECT {kept} FROM {table}").fetchall())
+
+
+def _differing_columns(
+    columns: list[str], a: list[tuple[object, ...]], b: list[tuple[object, ...]]
+) -> str:
+    """Say which columns differ, and in how many rows, for tables of equal length.
+
+    Rows are paired in their sorted order (led by their key), so a difference in
+    one column is told apart from rows that are missing or extra.
+    """
+    if len(a) != len(b):
+        return f"{len(a)} rows before, {len(b)} after"
+    counts = {
+        name: sum(x[i] != y[i] for x, y in zip(a, b, strict=True))
+        for i, name in enumerate(columns)
+    }
+    return ", ".join(f"{name} in {n} rows" for name, n in counts.items() if n)
 
 
 def _same_grids(before: Path, after: Path) -> tuple[int, bool]:
@@ -48,7 +69,10 @@ def compare(before: Path, after: Path) -> bool:
             ok &= a == b
             parts.append(f"{table} {len(a)}/{len(b)} {'same' if a == b else 'DIFFER'}")
             if a != b:
-                print("  first differing rows:", [r for r in a if r not in set(b)][:2])
+                differ = _differing_columns(_columns(old, table), a, b)
+                print(f"  {study} {table} differ: {differ}")
+                print("  first differing rows:", [r for r in a if r not in set(b)][:1])
+                print("                  after:", [r for r in b if r not in set(a)][:1])
         meta = [dict(db.execute("SELECT key, value FROM meta")) for db in (old, new)]
         same_meta = all(meta[0][k] == meta[1][k] for k in ("study", "fingerprint"))
         n_grids, same_grids = _same_grids(before / study, after / study)
