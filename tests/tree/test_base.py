@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 from sklearn.datasets import make_classification
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 from costsense.costs import as_cost_matrix
 from costsense.tree import (
@@ -147,6 +149,16 @@ def test_the_default_is_unit_cost_and_cost_none_is_deprecated_with_the_same_mode
     assert len(caught) == 1 and caught[0].filename == __file__
     _assert_same_model(unit, default, X)
     _assert_same_model(blind, default, X)
+
+
+@pytest.mark.parametrize("make", CLASSIFIERS)
+def test_the_cost_none_warning_points_at_the_users_line_through_a_pipeline(make):
+    # a fixed stacklevel would name scikit-learn's Pipeline.fit here
+    X, y, _ = _three_classes()
+    pipeline = make_pipeline(StandardScaler(), make(cost=None))
+    with pytest.warns(FutureWarning, match=r"cost=None\) means") as caught:
+        pipeline.fit(X, y)
+    assert len(caught) == 1 and caught[0].filename == __file__
 
 
 @pytest.mark.parametrize("make", CLASSIFIERS)

@@ -21,7 +21,7 @@ from sklearn.exceptions import FitFailedWarning
 from sklearn.model_selection import check_cv
 from sklearn.utils import check_random_state
 
-from costsense._base import ClassifierBase, training_decisions
+from costsense._base import ClassifierBase, _caller_level, training_decisions
 from costsense.costs import Costs, row_cost_matrices
 from costsense.recommend._candidates import (
     auto_candidates,
@@ -381,7 +381,7 @@ shape (K, K), default=None
                     f"MinimumCostClassifier: candidate {result.name!r} failed and "
                     f"is skipped: {result.error}",
                     FitFailedWarning,
-                    stacklevel=3,
+                    stacklevel=_caller_level(),
                 )
         if not working:
             errors = "; ".join(f"{r.name}: {r.error}" for r in fitted)
@@ -574,7 +574,7 @@ def _positional_costs(
         "The positional order will become (X, y, sample_weight, sample_cost), as "
         "in every other costsense estimator.",
         FutureWarning,
-        stacklevel=4,  # the caller of fit, through scikit-learn's _fit_context
+        stacklevel=_caller_level(),
     )
     return given.get("sample_cost", sample_cost), given.get(
         "sample_weight", sample_weight

@@ -25,7 +25,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.utils import check_random_state, metadata_routing
 from sklearn.utils.validation import check_array, check_is_fitted
 
-from costsense._base import ClassifierBase
+from costsense._base import ClassifierBase, _caller_level
 from costsense.costs import Costs
 from costsense.tree._binning import Bins, bin_features
 from costsense.tree._criteria import criterion_code, sample_statistics
@@ -276,7 +276,7 @@ class BaseTree:
         dict
             ``{"bins": Bins}`` (histogram splitter) or ``{}`` (exact splitter).
         """
-        _warn_deprecated_bins(self, "prepare_fit(X)", stacklevel=2)
+        _warn_deprecated_bins(self, "prepare_fit(X)")
         shared = self._prepare_fit(X)
         return {"bins": shared["_bins"]} if shared else {}
 
@@ -284,20 +284,19 @@ class BaseTree:
         """Return the bins ``fit`` was given, privately or by deprecated ``bins``."""
         if bins is None:
             return _bins
-        # fit's caller, through fit and its _fit_context
-        _warn_deprecated_bins(self, "fit(..., bins=)", stacklevel=4)
+        _warn_deprecated_bins(self, "fit(..., bins=)")
         return bins
 
 
-def _warn_deprecated_bins(tree: Any, spelling: str, stacklevel: int) -> None:
-    """Warn that ``spelling``, a public way to share bins, is deprecated."""
+def _warn_deprecated_bins(tree: Any, spelling: str) -> None:
+    """Warn, at the user's line, that ``spelling`` (sharing bins) is deprecated."""
     warnings.warn(
         f"{type(tree).__name__}.{spelling} is deprecated and will be removed in "
         "the next release: it is an internal of boosting, which shares the bins "
         "by itself. Fit the tree without bins (fit(X, y)); the results are the "
         "same.",
         FutureWarning,
-        stacklevel=stacklevel + 1,
+        stacklevel=_caller_level(),
     )
 
 
@@ -324,7 +323,7 @@ class ClassifierTargets(ClassifierBase):
                 f'the next release. Pass cost="unit" to keep this {name} (the '
                 'default) or cost="balanced" for balanced costs.',
                 FutureWarning,
-                stacklevel=5,  # fit's caller: through _task_scores, fit, _fit_context
+                stacklevel=_caller_level(),
             )
         if cost is None or (isinstance(cost, str) and cost == "unit"):
             return 1.0 - np.eye(n_classes)

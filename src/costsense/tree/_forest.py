@@ -23,7 +23,7 @@ from sklearn.metrics import accuracy_score
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from costsense._base import training_decisions
+from costsense._base import _caller_level, training_decisions
 from costsense.tree._base import (
     CLASSIFIER_COST,
     MAX_SEED,
@@ -429,7 +429,7 @@ default="gini"
                 "they have no out-of-bag prediction and are left out of oob_score_; "
                 "use more trees.",
                 UserWarning,
-                stacklevel=4,
+                stacklevel=_caller_level(),
             )
         mean = np.full_like(oob_sum, np.nan)
         mean[seen] = oob_sum[seen] / oob_n[seen, None]
