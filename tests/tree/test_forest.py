@@ -48,7 +48,8 @@ def test_fit_packs_the_trees_and_the_state_holds_them_once():
     forest = CostSensitiveForestClassifier(n_estimators=5, cost=4, random_state=0)
     forest.fit(X, y)
     members, packed = forest._packed_
-    assert members is forest.estimators_
+    assert members[0] is forest.estimators_
+    assert [m for m, _ in members[1:]] == forest.estimators_
     _assert_same_packing(packed, _packed_of_trees(forest))
     state = forest.__getstate__()
     assert "estimators_" in state and "_packed_" not in state
@@ -70,7 +71,7 @@ def test_pickle_and_skops_round_trips_pack_again_and_predict_identically():
     # the model file names no packed trees: it holds the trees once
     assert "PackedForest" not in skops_io.get_untrusted_types(data=data)
     for copy in copies:
-        assert copy._packed_[0] is copy.estimators_
+        assert copy._packed_[0][0] is copy.estimators_
         _assert_same_packing(copy._packed_[1], forest._packed_[1])
         assert_array_equal(copy.predict_proba(X), forest.predict_proba(X))
         assert_array_equal(copy.predict_task_score(X), forest.predict_task_score(X))
@@ -94,6 +95,34 @@ def test_refit_and_clone_pack_the_new_trees():
     assert not hasattr(fresh, "_packed_")
     fresh.fit(X, y)
     _assert_same_packing(fresh._packed_[1], stale)  # same data and seed as before
+
+
+def test_trees_changed_in_place_are_never_predicted_from_the_old_packing():
+    # the packing is told stale by the members and trees it was made of, so a
+    # forest edited by hand predicts from its trees, as its pickle would
+    X, y = _data(4)
+    other = CostSensitiveForestClassifier(n_estimators=2, random_state=9).fit(X, y)
+    edits = {
+        "members removed": lambda f: f.estimators_.__delitem__(slice(3, None)),
+        "a member replaced": lambda f: f.estimators_.__setitem__(
+            0, other.estimators_[0]
+        ),
+        "a member appended": lambda f: f.estimators_.append(other.estimators_[1]),
+        "a tree replaced": lambda f: setattr(
+            f.estimators_[1], "tree_", other.estimators_[1].tree_
+        ),
+    }
+    for what, edit in edits.items():
+        forest = CostSensitiveForestClassifier(n_estimators=6, random_state=0)
+        forest.fit(X, y)
+        before = forest.predict_proba(X)
+        edit(forest)
+        n_trees = len(forest.estimators_)
+        expected = _proba_from(_packed_of_trees(forest), X, n_trees)
+        assert not np.array_equal(expected, before), what
+        assert_array_equal(forest.predict_proba(X), expected, err_msg=what)
+        restored = pickle.loads(pickle.dumps(forest))
+        assert_array_equal(restored.predict_proba(X), expected, err_msg=what)
 
 
 def _constant_forest(cost):

@@ -201,8 +201,9 @@ default="gini"
         "pos_label": "no_validation",
     }
     _degenerate_advice = TREE_ADVICE + ", or more trees (n_estimators)"
-    #: The trees packed for prediction, with the ``estimators_`` list packed.
-    _packed_: tuple[list[CostSensitiveTreeClassifier], PackedForest]
+    #: The trees packed for prediction, with the members and trees packed
+    #: (:meth:`_members`), by which a changed ``estimators_`` is told.
+    _packed_: tuple[tuple[Any, ...], PackedForest]
 
     def __init__(
         self,
@@ -365,7 +366,7 @@ default="gini"
             member.max_features_ = self.max_features_
             member.tree_ = tree
             self.estimators_.append(member)
-        self._packed_ = (self.estimators_, pack(trees, k))
+        self._packed_ = (self._members(), pack(trees, k))
         if oob_labels is not None:
             self._set_oob(oob_sum, oob_n, *oob_labels)
         self._check_degenerate(
@@ -398,7 +399,7 @@ default="gini"
         """Restore the state and pack the fitted trees again."""
         super().__setstate__(state)
         if "estimators_" in state:
-            self._packed_ = (self.estimators_, self._pack())
+            self._packed_ = (self._members(), self._pack())
 
     @property
     def feature_importances_(self) -> FloatArray:
@@ -445,15 +446,24 @@ default="gini"
         trees = [member.tree_ for member in self.estimators_]
         return pack(trees, self.classes_.size)
 
+    def _members(self) -> tuple[Any, ...]:
+        """Return what is packed: ``estimators_``, each member and its ``tree_``."""
+        return (
+            self.estimators_,
+            *((member, member.tree_) for member in self.estimators_),
+        )
+
     def _packed(self) -> PackedForest:
         """Return the trees' nodes concatenated, as packed at the end of ``fit``.
 
-        ``_packed_`` holds the ``estimators_`` list it was packed from: trees put
-        in place of that list by hand are packed for this prediction only, so
-        predicting never changes the estimator.
+        ``_packed_`` holds the list, members and trees it was packed from (the
+        objects, compared by identity: one pass over the trees, no nodes read).
+        A forest whose ``estimators_`` was changed by hand (another list, members
+        removed, replaced or refitted) is packed again for this prediction only,
+        so predicting never changes the estimator and never uses stale trees.
         """
-        members, packed = getattr(self, "_packed_", (None, None))
-        if packed is None or members is not self.estimators_:
+        members, packed = getattr(self, "_packed_", ((), None))
+        if packed is None or not _same_objects(members, self._members()):
             return self._pack()
         return packed
 
@@ -558,3 +568,11 @@ default="gini"
 CostSensitiveForestClassifier.__doc__ = (
     CostSensitiveForestClassifier.__doc__ or ""
 ) % {"notes": TREE_NOTES}
+
+
+def _same_objects(packed: tuple[Any, ...], current: tuple[Any, ...]) -> bool:
+    """Whether two ``_members()`` of a forest name the same objects."""
+    if len(packed) != len(current) or packed[0] is not current[0]:
+        return False
+    pairs = zip(packed[1:], current[1:], strict=True)
+    return all(a is c and b is d for (a, b), (c, d) in pairs)
