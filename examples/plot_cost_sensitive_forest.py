@@ -17,11 +17,11 @@ feature importances of one forest.
 # %%
 # Test cost by cross-validation
 # -----------------------------
-# 50 trees each; the same folds for every forest and cost. ``cost=None`` gives the
-# paper's cost-blind CBRF (a label vote). ``min_impurity_decrease=None`` is paper
-# 004's split rule: its trees are not restricted and split on their best candidate
-# whatever the impurity decrease; the default (0.0) splits only on a strictly
-# positive decrease.
+# 50 trees each; the same folds for every forest and cost. The default
+# ``cost="unit"`` gives the paper's cost-blind CBRF (a label vote).
+# ``min_impurity_decrease=None`` is paper 004's split rule: its trees are not
+# restricted and split on their best candidate whatever the impurity decrease; the
+# default (0.0) splits only on a strictly positive decrease.
 import matplotlib.pyplot as plt
 import numpy as np
 from sklearn.ensemble import RandomForestClassifier

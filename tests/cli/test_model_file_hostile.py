@@ -1088,3 +1088,58 @@ def test_the_command_line_signs_verifies_and_limits_the_size(tmp_path, capsys):
     assert _predict(model, csv, out, "--max-model-mb", limit) == 2
     assert "--max-model-mb" in _one_line(capsys.readouterr().err)
     assert not out.exists()
+
+
+# ------------------------------------------------- files naming a moved class
+def _at_former_place(schema: Any, now: str, former: str) -> int:
+    """Name the class ``now`` (dotted) by its ``former`` place in every node."""
+    module, cls = now.rsplit(".", 1)
+    former_module, former_cls = former.rsplit(".", 1)
+    renamed = 0
+    stack = [schema]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if (value.get("__module__"), value.get("__class__")) == (module, cls):
+                value["__module__"], value["__class__"] = former_module, former_cls
+                renamed += 1
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return renamed
+
+
+def test_a_file_naming_a_moved_class_by_its_former_place_loads_the_same_model(
+    genuine, tmp_path
+):
+    # files written before ThresholdMoving moved to its own module name it at
+    # costsense.rescale; they load as the same model and predict the same
+    from costsense.cli._model_types import ALLOWED, MOVED
+
+    former = "costsense.rescale.ThresholdMoving"
+    assert (
+        MOVED[former] in ALLOWED["ObjectNode"] and former not in ALLOWED["ObjectNode"]
+    )
+    schema = genuine.schema()
+    assert _at_former_place(schema, MOVED[former], former) >= 1
+    old = _rewrite(genuine, tmp_path / "old.skops", schema=schema)
+    model, metadata = load_model(str(old))
+    expected, _ = load_model(str(genuine.path))
+    assert type(model[-1]) is type(expected[-1])
+    X = pd.read_csv(genuine.csv).drop(columns="label")
+    assert_frame_equal = pd.testing.assert_frame_equal
+    assert_frame_equal(pd.DataFrame(model.predict_proba(X)),
+                       pd.DataFrame(expected.predict_proba(X)))  # fmt: skip
+    assert old.read_bytes() != genuine.path.read_bytes()  # the file is left as it was
+    assert _predict(old, genuine.csv, tmp_path / "p.csv") == 0
+
+
+def test_a_former_name_under_another_loader_is_still_refused(genuine, tmp_path):
+    # the former name is read as the current one, which only its own loader builds
+    schema = genuine.schema()
+    node = _find(schema, lambda n: n.get("__class__") == "ThresholdMoving")
+    node["__loader__"], node["__module__"] = "FunctionNode", "costsense.rescale"
+    path = _rewrite(genuine, tmp_path / "smuggled.skops", schema=schema)
+    message = r"holds type costsense\.rescale\._threshold\.ThresholdMoving, which no"
+    with pytest.raises(UsageError, match=message):
+        load_model(str(path))

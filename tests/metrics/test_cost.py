@@ -18,6 +18,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from costsense.metrics import (
     excess_cost,
+    make_cost_scorer,
     misclassification_cost,
     savings_score,
 )
@@ -195,6 +196,26 @@ def test_cost_errors():
         misclassification_cost(Y_3, P_3, cost=5)  # a ratio for 3 classes
     with pytest.raises(ValueError):
         misclassification_cost(Y_3, P_3, cost=C3, labels=[0, 1])  # 2 not in labels
+
+
+@pytest.mark.parametrize("cost", [None, "balanced"])
+def test_balanced_costs_are_refused_by_the_cost_metrics_and_the_scorer(cost):
+    # "balanced" is exactly None: a cost metric needs the costs themselves
+    message = rf"cost={cost!r}: .* needs the costs themselves"
+    with pytest.raises(ValueError, match=message):
+        misclassification_cost(Y_A, P_A, cost=cost)
+    with pytest.raises(ValueError, match=message):
+        misclassification_cost([1, 1], [1, 1], cost=cost)  # one label: no error
+    with pytest.raises(ValueError, match=message):
+        savings_score(Y_A, P_A, cost=cost)
+    with pytest.raises(ValueError, match=message.replace(".*", "make_cost_scorer")):
+        make_cost_scorer(cost)
+
+
+def test_unit_cost_is_the_number_of_errors():
+    errors = int(np.sum(np.asarray(Y_A) != np.asarray(P_A)))
+    assert misclassification_cost(Y_A, P_A, cost="unit") == errors
+    assert misclassification_cost(Y_3, P_3, cost="unit") == np.sum(Y_3 != P_3)
 
 
 def test_example_dependent_cost_of_a_perfect_single_label_sample_is_zero():

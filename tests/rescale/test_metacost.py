@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
@@ -143,3 +143,25 @@ def test_both_names_of_the_number_of_replicates_are_refused():
     X, y = binary()
     with pytest.raises(ValueError, match="n_estimators=3 and n_resamples=4"):
         MetaCost(n_estimators=3, n_resamples=4).fit(X, y)
+
+
+def test_a_model_saved_before_n_estimators_loads_with_it():
+    # such a state names the number of replicates n_resamples only
+    import pickle
+
+    X, y = binary()
+    model = MetaCost(DecisionTreeClassifier(max_depth=3), cost=5, n_estimators=4,
+                     random_state=0).fit(X, y)  # fmt: skip
+    state = model.__getstate__()
+    del state["n_estimators"]
+    state["n_resamples"] = 4
+    saved = MetaCost.__new__(MetaCost)
+    saved.__setstate__(state)
+    assert saved.get_params()["n_estimators"] == 4
+    assert saved.get_params()["n_resamples"] == "deprecated"
+    assert_array_equal(saved.predict_proba(X), model.predict_proba(X))
+    copy = pickle.loads(pickle.dumps(saved))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)  # nothing deprecated is used
+        refit = clone(copy).fit(X, y)
+    assert_array_equal(refit.predict_proba(X), model.predict_proba(X))

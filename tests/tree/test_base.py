@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
+from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -190,3 +191,22 @@ def test_an_unknown_cost_name_is_refused_naming_the_parameter(make):
     X, y, _ = _three_classes()
     with pytest.raises(ValueError, match="'cost' parameter"):
         make(cost="balnced").fit(X, y)
+
+
+@pytest.mark.parametrize("make", CLASSIFIERS)
+def test_a_fitted_model_saved_with_cost_none_loads_as_unit_cost(make):
+    # None meant unit costs when such a model was grown; it will mean balanced
+    import pickle
+
+    X, y, _ = _three_classes()
+    with pytest.warns(FutureWarning, match=r"cost=None\) means"):
+        blind = make(cost=None).fit(X, y)
+    loaded = pickle.loads(pickle.dumps(blind))
+    assert loaded.cost == "unit" and blind.cost is None
+    _assert_same_model(loaded, blind, X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a refit no longer warns: unit is named
+        refit = clone(loaded).fit(X, y)
+    _assert_same_model(refit, blind, X)
+    unfitted = pickle.loads(pickle.dumps(make(cost=None)))
+    assert unfitted.cost is None  # nothing was grown: the parameter is left

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from costsense.cli._model_types import ALLOWED, BIT_GENERATORS
+from costsense.cli._model_types import ALLOWED, BIT_GENERATORS, MOVED
 from costsense.cli._options import UsageError
 
 __all__ = [
@@ -191,7 +191,10 @@ def read_model_file(
             _verify(archive, key, signed, path)
         try:
             schema = _read_schema(archive, path)
-            types = _Walker(archive, names, path).check(schema)
+            walker = _Walker(archive, names, path)
+            types = walker.check(schema)
+            if walker.moved:
+                data = _with_schema(archive, infos, schema)
         except (zipfile.BadZipFile, zlib.error, EOFError) as error:
             # a member whose local header or checksum disagrees with the index
             raise UsageError(f"--model {path} is damaged ({error})") from None
@@ -294,6 +297,26 @@ def _verify(archive: zipfile.ZipFile, key: bytes, signed: bool, path: str) -> No
         )
 
 
+def _with_schema(
+    archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], schema: dict[str, Any]
+) -> bytes:
+    """Return the archive's bytes with ``schema.json`` replaced by ``schema``.
+
+    Used once the walker has read a moved type's former name as its current one
+    (:data:`~costsense.cli._model_types.MOVED`): skops then builds the class from
+    where it is now. Every other member is copied as it is (already checked and
+    bounded); the signature, if any, was verified on the file as written.
+    """
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as copy:
+        for info in infos:
+            if info.filename == "schema.json":
+                copy.writestr("schema.json", json.dumps(schema))
+            else:
+                copy.writestr(info.filename, archive.read(info))
+    return buffer.getvalue()
+
+
 def _read_schema(archive: zipfile.ZipFile, path: str) -> dict[str, Any]:
     info = archive.getinfo("schema.json")
     if info.file_size > MAX_SCHEMA_BYTES:
@@ -334,6 +357,8 @@ class _Walker:
         self.archive = archive
         self.names = names
         self.path = path
+        #: Whether a node named a moved type by its former name (now renamed).
+        self.moved = False
 
     def fail(self, message: str) -> UsageError:
         return UsageError(f"--model {self.path}: {message}; refusing it")
@@ -374,6 +399,10 @@ class _Walker:
         if not isinstance(cls, str):
             raise self.fail("a schema node has no class")
         name = f"{module}.{cls}"
+        if name in MOVED:  # written before its class moved: the same class
+            name = MOVED[name]
+            node["__module__"], node["__class__"] = name.rsplit(".", 1)
+            self.moved = True
         if loader == "CachedNode":  # the object of an earlier node, of its type
             if not any(name in names for names in ALLOWED.values()):
                 raise self.fail(f"a cached node names type {name[:200]}")
@@ -382,7 +411,8 @@ class _Walker:
             what = "type" if loader in ALLOWED else f"loader {loader[:40]!r} for"
             raise self.fail(
                 f"it holds {what} {name[:200]}, which no model written by "
-                "costsense fit contains"
+                "costsense fit contains (a file of another costsense version: fit "
+                "the model again)"
             )
         check = getattr(self, f"check_{loader}", None)
         if check is not None:

@@ -1,7 +1,11 @@
 """What errors cost: one way to say it, used everywhere in costsense.
 
-A cost can be given in any of these forms, and every estimator, metric and CLI command
-accepts all of them through the ``cost`` parameter:
+A cost can be given in any of these forms, and every estimator accepts all of them
+through its ``cost`` parameter. The cost metrics and scorers take every form but the
+balanced one (they refuse ``None`` and ``"balanced"``: balanced costs would follow
+each scored set's class mix, so scores of different sets would not share a unit); the
+command line takes a ratio or pair (``--cost``), a matrix file (``--cost-matrix``)
+or four parts that may be columns of the table (``--fn-cost`` ...):
 
 ``None`` or ``"balanced"``
     *Balanced* costs: the cost of an error on class ``i`` is inversely proportional to

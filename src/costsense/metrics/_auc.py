@@ -51,7 +51,8 @@ def binary_roc_auc_score(
     classes = np.unique(y_true)
     if classes.size != 2:
         raise ValueError(
-            f"roc_auc_score needs both classes in y_true; it holds {classes.tolist()}."
+            "binary_roc_auc_score needs both classes in y_true; it holds "
+            f"{classes.tolist()}."
         )
     positive = _positive(y_true, classes, pos_label)
     return float(

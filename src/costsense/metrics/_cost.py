@@ -18,10 +18,12 @@ from sklearn.exceptions import UndefinedMetricWarning
 from costsense.costs import _label_index, as_cost_matrix, as_cost_rows
 from costsense.metrics._validation import (
     FloatArray,
+    _balanced,
     _index,
     _labels,
     _positive,
     _ratio,
+    _refuse_balanced,
     _weights,
 )
 
@@ -54,18 +56,12 @@ def _cost_rows(
                     "sample_cost must be finite (and, one cost of an error per row, "
                     "non-negative)."
                 )
-        elif cost is None:
-            raise ValueError(
-                "cost is None: a cost metric needs the costs. Pass cost= (a ratio "
-                "C1/C2, a pair (C1, C2) or a cost matrix) or sample_cost=."
-            )
+        elif _balanced(cost):
+            _refuse_balanced(cost)
         return np.zeros((y_true.shape[0], 1))
     if sample_cost is None:
-        if cost is None:
-            raise ValueError(
-                "cost is None: a cost metric needs the costs. Pass cost= (a ratio "
-                "C1/C2, a pair (C1, C2) or a cost matrix) or sample_cost=."
-            )
+        if _balanced(cost):
+            _refuse_balanced(cost)
         is_matrix = not isinstance(cost, str) and np.ndim(cost) == 2
         if is_matrix and np.shape(cost)[0] != classes.size:
             raise ValueError(

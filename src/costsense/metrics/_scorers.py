@@ -26,7 +26,12 @@ from costsense.metrics._rates import (
     cohen_kappa_score,
     g_mean_score,
 )
-from costsense.metrics._validation import FloatArray, _positive
+from costsense.metrics._validation import (
+    FloatArray,
+    _balanced,
+    _positive,
+    _refuse_balanced,
+)
 
 
 def _positive_score(estimator: Any, X: ArrayLike, positive: Any) -> FloatArray:
@@ -139,11 +144,8 @@ def make_cost_scorer(
     >>> bool(search.best_score_ <= 0)
     True
     """
-    if cost is None:
-        raise ValueError(
-            "make_cost_scorer needs cost= (a ratio C1/C2, a pair (C1, C2) or a "
-            "cost matrix)."
-        )
+    if _balanced(cost):
+        _refuse_balanced(cost, "make_cost_scorer")
     return make_scorer(
         misclassification_cost,
         greater_is_better=False,

@@ -17,6 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils import check_consistent_length, column_or_1d
 
+from costsense._base import _caller_level
 from costsense.costs import _label_index
 
 FloatArray = NDArray[np.float64]
@@ -96,13 +97,33 @@ def _weights(sample_weight: ArrayLike | None, n: int) -> FloatArray:
     return weight
 
 
+def _balanced(cost: Any) -> bool:
+    """Whether ``cost`` asks for balanced costs (``None`` or ``"balanced"``)."""
+    return cost is None or (isinstance(cost, str) and cost == "balanced")
+
+
+def _refuse_balanced(cost: Any, who: str = "a cost metric") -> None:
+    """Refuse balanced costs where the costs must be given.
+
+    Balanced costs follow the class frequencies of the rows they are resolved
+    on: a metric would weigh each test set's errors by its own mix, so scores of
+    different sets or folds would not be in one unit. The metrics and scorers ask
+    for the costs themselves instead.
+    """
+    raise ValueError(
+        f"cost={cost!r}: {who} needs the costs themselves (balanced costs would "
+        "follow each scored set's class mix). Pass cost= (a ratio C1/C2, a pair "
+        '(C1, C2), "unit" or a cost matrix) or sample_cost=.'
+    )
+
+
 def _ratio(numerator: float, denominator: float, name: str) -> float:
     """``numerator / denominator``; 0.0 with an UndefinedMetricWarning if 0/0."""
     if denominator == 0:
         warnings.warn(
             f"{name} is ill-defined (no samples in its denominator); returning 0.0.",
             UndefinedMetricWarning,
-            stacklevel=3,
+            stacklevel=_caller_level(),
         )
         return 0.0
     return float(numerator / denominator)

@@ -188,6 +188,19 @@ class MetaCost(_CostSensitiveWrapper):
         else:
             self.estimator_ = self._fit_base(X, relabelled, sample_weight, rng)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore a state; one saved before ``n_estimators`` existed gets it.
+
+        Such a state (pickled or in a model file) holds the number of replicates
+        as ``n_resamples``: it becomes ``n_estimators``, the same model, and
+        ``n_resamples`` takes its "deprecated" default, so ``get_params``,
+        ``clone`` and a refit behave as for a model made today.
+        """
+        if "n_estimators" not in state and "n_resamples" in state:
+            state = {**state, "n_estimators": state["n_resamples"]}
+            state["n_resamples"] = "deprecated"
+        super().__setstate__(state)
+
     def _n_members(self) -> int:
         """Return ``n_estimators``, or the deprecated ``n_resamples`` with a warning."""
         if isinstance(self.n_resamples, str):  # "deprecated": not given

@@ -306,6 +306,19 @@ class ClassifierTargets(ClassifierBase):
     cost: Any
     pos_label: Any
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore a state; a fitted one saved with ``cost=None`` gets ``"unit"``.
+
+        Before ``cost="unit"`` existed, the cost-blind trees and forests (paper
+        004's CBRF among them) were made with ``cost=None``, which meant unit
+        costs; it will mean balanced costs. A fitted model of that time (pickled,
+        or in a ``costsense fit`` file) was grown with unit costs, so it is named
+        so: the same model, whose refit stays the same after ``None`` changes.
+        """
+        if state.get("cost", "") is None and "classes_" in state:
+            state = {**state, "cost": "unit"}
+        super().__setstate__(state)
+
     def _class_cost(self, n_classes: int, *, per_row: bool) -> Any:
         """Return ``cost`` as :meth:`costsense.costs.Costs.resolve` takes it.
 
