@@ -318,12 +318,16 @@ def refusals(
     list of (str, str)
         ``(option, message)`` pairs, the option being the command-line option at
         fault (``"--model"``, ``"--base"`` or ``"--fn-cost"``, the first per-row
-        cost option); empty when every model can run. Unknown names are reported
-        alone.
+        cost option); empty when every model can run. Unknown names, then names
+        given twice, are reported alone.
     """
     unknown = [m for m in models if m not in CATALOG]
     if unknown:
         return [("--model", f"unknown models {unknown}; `costsense models` lists them")]
+    twice = sorted({m for m in models if models.count(m) > 1})
+    if twice:
+        # one row per model and fold: a second copy would fit the same again
+        return [("--model", f"{twice} named more than once; name each model once")]
     found = [("--base", p) for m in models if (p := check_pair(m, base)) is not None]
     binary_only = [m for m in models if not CATALOG[m].multiclass]
     if n_classes > 2 and binary_only:
