@@ -223,3 +223,77 @@ def test_the_forest_study_runs_both_split_rules_and_marks_ionosphere():
         "RandomForest": 0.0,
         "BalancedRandomForest": 0.0,
     }
+
+
+# ------------------------------------------- the fields moved out of Study
+FORMER = {
+    "title": ("report", "title"),
+    "metrics": ("report", "metrics"),
+    "reference": ("report", "reference"),
+    "ratio_to": ("report", "ratio_to"),
+    "notes": ("report", "notes"),
+    "claims": ("paper", "claims"),
+    "claim_rows": ("paper", "claim_rows"),
+    "paper_features": ("paper", "features"),
+    "paper_datasets": ("paper", "datasets"),
+    "paper_notes": ("paper", "notes"),
+}
+
+
+def test_the_former_fields_read_the_same_values_with_a_warning():
+    s = load_study("boosting")
+    for former, (part, now) in FORMER.items():
+        with pytest.warns(FutureWarning, match=rf"\['{former}'\] moved") as caught:
+            value = getattr(s, former)
+        assert caught[0].filename == __file__
+        assert value == getattr(getattr(s, part), now), former
+    assert s.paper.rows  # the paper's rows, read as before with a warning
+    with pytest.warns(FutureWarning, match=r"study\.paper\.rows") as caught:
+        rows = list(s.paper)
+    assert caught[0].filename == __file__
+    with pytest.warns(FutureWarning):
+        assert rows == list(s.paper.rows) and len(s.paper) == len(rows)
+    with pytest.warns(FutureWarning):
+        assert s.paper[0] == s.paper.rows[0]
+    with pytest.raises(AttributeError, match="no attribute 'titel'"):
+        s.titel  # noqa: B018
+
+
+def test_a_study_built_with_the_former_fields_is_the_study_built_with_the_parts():
+    from costsense.experiments import PaperReference, ReportOptions, Study
+
+    s = load_study("margin", quick=True)
+    report, paper = s.report, s.paper
+    former = {
+        "title": report.title,
+        "metrics": report.metrics,
+        "reference": report.reference,
+        "notes": report.notes,
+        "ratio_to": report.ratio_to,
+        "claims": paper.claims,
+        "claim_rows": paper.claim_rows,
+        "paper_features": paper.features,
+        "paper_datasets": paper.datasets,
+        "paper_notes": paper.notes,
+        "paper": paper.rows,  # the former field held the rows
+    }
+    experiment = {
+        "name": s.name,
+        "seed": s.seed,
+        "datasets": s.datasets,
+        "costs": s.costs,
+        "algorithms": s.algorithms,
+        "protocol": s.protocol,
+        "gaussian_samples": s.gaussian_samples,
+        "quick": s.quick,
+    }
+    with pytest.warns(FutureWarning, match="moved to its report options") as caught:
+        old = Study(**experiment, **former)
+    assert caught[0].filename == __file__
+    assert old == s and old.to_dict() == s.to_dict()
+    assert isinstance(old.report, ReportOptions)
+    assert isinstance(old.paper, PaperReference)
+    new = Study(**experiment, report=report, paper=paper)
+    assert new == s
+    with pytest.raises(TypeError, match=r"unexpected keyword arguments \['titel'\]"):
+        Study(**experiment, titel="x")
