@@ -111,7 +111,9 @@ def evaluate(
     n_jobs : int, default=1
         Processes running the (fold, model) fits at once (joblib). The rows are
         the same whatever ``n_jobs`` (each fit is seeded by ``seed`` alone) and
-        come in the same order; only ``fit_s`` and ``predict_s`` differ.
+        come in the same order; only ``fit_s`` and ``predict_s`` differ. They
+        run in costsense's own local worker processes (joblib's loky, whatever
+        backend a ``parallel_config`` sets), which end with the calling process.
 
     Returns
     -------
