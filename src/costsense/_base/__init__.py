@@ -36,8 +36,9 @@ References
 #   _binary      BinaryCostClassifier: -1/+1 labels, a score's sign, Platt
 #   _platt       platt_scaling
 # Names shared outside __all__: the boosting engine warns as ClassifierBase does
-# (_INNER_FIT, _caller_level, _plain_value); the tree, forest and recommended
-# model probe their fits (training_decisions, DEGENERACY_PROBE).
+# (_INNER_FIT, _plain_value; its stack level from costsense.utils._stack); the
+# tree, forest and recommended model probe their fits (training_decisions,
+# DEGENERACY_PROBE).
 
 from __future__ import annotations
 
@@ -45,7 +46,6 @@ from ._binary import BinaryCostClassifier
 from ._classifier import ClassifierBase, FitStart, has_probability, refuse_fit_params
 from ._degenerate import _INNER_FIT as _INNER_FIT
 from ._degenerate import DEGENERACY_PROBE as DEGENERACY_PROBE
-from ._degenerate import _caller_level as _caller_level
 from ._degenerate import _plain_value as _plain_value
 from ._degenerate import inner_fits
 from ._degenerate import training_decisions as training_decisions

@@ -23,8 +23,9 @@ from sklearn.utils.validation import check_is_fitted
 from costsense.costs import Costs
 from costsense.exceptions import DegenerateModelWarning
 from costsense.utils._compat import _check_sample_weight, validate_data
+from costsense.utils._stack import caller_level
 
-from ._degenerate import _INNER_FIT, _caller_level, _plain_value
+from ._degenerate import _INNER_FIT, _plain_value
 
 __all__ = ["ClassifierBase", "FitStart", "has_probability", "refuse_fit_params"]
 
@@ -150,7 +151,7 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__} {finding}. Its predictions are constant; "
                 f"{advice or self._degenerate_advice}.",
                 DegenerateModelWarning,
-                stacklevel=_caller_level(),
+                stacklevel=caller_level(),
             )
 
     def _start_fit(

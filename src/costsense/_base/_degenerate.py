@@ -2,14 +2,13 @@
 
 :func:`training_decisions` decides as few training rows as telling a constant fit
 needs; :func:`inner_fits` marks the fits an estimator runs inside its own (they set
-``degenerate_`` without warning); :func:`_caller_level` finds the ``stacklevel``
-that points a warning at the code that called ``fit``. Change it when the way a
-constant model is detected or reported changes.
+``degenerate_`` without warning; the warning points at the user's line through
+:func:`costsense.utils._stack.caller_level`). Change it when the way a constant
+model is detected or reported changes.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -48,30 +47,6 @@ def inner_fits() -> Iterator[None]:
         yield
     finally:
         _INNER_FIT.reset(token)
-
-
-#: Modules whose frames a warning skips, to point at the code that called fit.
-_LIBRARY_MODULES = ("costsense.", "sklearn.", "imblearn.")
-
-
-def _in_library(frame: Any) -> bool:
-    """Whether a stack frame runs code of costsense or the libraries it wraps."""
-    return str(frame.f_globals.get("__name__", "")).startswith(_LIBRARY_MODULES)
-
-
-def _caller_level() -> int:
-    """Return the ``stacklevel`` of the first frame outside the libraries.
-
-    Counted from the function that calls :func:`warnings.warn` (this
-    function's caller, level 1), so a warning points at the user's ``fit``
-    call, however deep the family's fit and scikit-learn's wrappers go.
-    """
-    frame = sys._getframe(1)  # the frame that calls warnings.warn
-    level = 1
-    while frame.f_back is not None and _in_library(frame):
-        frame = frame.f_back
-        level += 1
-    return level
 
 
 def _plain_value(value: Any) -> Any:

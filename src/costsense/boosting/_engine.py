@@ -69,7 +69,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
 
-from costsense._base import _INNER_FIT, _caller_level, _plain_value, inner_fits
+from costsense._base import _INNER_FIT, _plain_value, inner_fits
 from costsense.boosting._resample import RoundSampler
 from costsense.boosting._rules import BoostRule, Round
 from costsense.boosting._shared import shared_fit_params
@@ -81,6 +81,7 @@ from costsense.utils._compat import (
     _fit_context,
 )
 from costsense.utils._random import seeded_clone
+from costsense.utils._stack import caller_level
 
 FloatArray = NDArray[np.float64]
 
@@ -508,7 +509,7 @@ default=None
             "CalibratedAdaBoostClassifier, whose costs enter only the starting "
             "weights or alpha, or a shallower base learner.",
             CostlierThanConstantWarning,
-            stacklevel=_caller_level(),
+            stacklevel=caller_level(),
         )
 
     # ------------------------------------------------------------ prediction

@@ -108,11 +108,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils.metaestimators import available_if
 
-from costsense._base import BinaryCostClassifier, _caller_level, has_probability
+from costsense._base import BinaryCostClassifier, has_probability
 from costsense.margin._dcd import solve_dense, solve_linear
 from costsense.utils._compat import Interval, StrOptions
 from costsense.utils._memory import check_allocation
 from costsense.utils._random import draw_seed
+from costsense.utils._stack import caller_level
 
 FloatArray = NDArray[np.float64]
 
@@ -302,7 +303,7 @@ class _BaseLDM(BinaryCostClassifier):
                 f"(tol={self.tol}); raise max_iter, or tol, and compare baselines "
                 "at the same settings.",
                 ConvergenceWarning,
-                stacklevel=_caller_level(),
+                stacklevel=caller_level(),
             )
 
     def _fit_linear(

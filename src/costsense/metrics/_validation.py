@@ -17,8 +17,8 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils import check_consistent_length, column_or_1d
 
-from costsense._base import _caller_level
 from costsense.costs import _label_index
+from costsense.utils._stack import caller_level
 
 FloatArray = NDArray[np.float64]
 
@@ -123,7 +123,7 @@ def _ratio(numerator: float, denominator: float, name: str) -> float:
         warnings.warn(
             f"{name} is ill-defined (no samples in its denominator); returning 0.0.",
             UndefinedMetricWarning,
-            stacklevel=_caller_level(),
+            stacklevel=caller_level(),
         )
         return 0.0
     return float(numerator / denominator)

@@ -21,7 +21,7 @@ from sklearn.exceptions import FitFailedWarning
 from sklearn.model_selection import check_cv
 from sklearn.utils import check_random_state
 
-from costsense._base import ClassifierBase, _caller_level, training_decisions
+from costsense._base import ClassifierBase, training_decisions
 from costsense.costs import Costs, row_cost_matrices
 from costsense.recommend._candidates import (
     auto_candidates,
@@ -35,6 +35,7 @@ from costsense.recommend._decision import decide, probability_threshold
 from costsense.recommend._selection import choice_text, choose, cv_results, rows_of
 from costsense.utils._compat import StrOptions, _fit_context
 from costsense.utils._random import seeded_clone
+from costsense.utils._stack import caller_level
 
 __all__ = ["MinimumCostClassifier"]
 
@@ -381,7 +382,7 @@ shape (K, K), default=None
                     f"MinimumCostClassifier: candidate {result.name!r} failed and "
                     f"is skipped: {result.error}",
                     FitFailedWarning,
-                    stacklevel=_caller_level(),
+                    stacklevel=caller_level(),
                 )
         if not working:
             errors = "; ".join(f"{r.name}: {r.error}" for r in fitted)
@@ -574,7 +575,7 @@ def _positional_costs(
         "The positional order will become (X, y, sample_weight, sample_cost), as "
         "in every other costsense estimator.",
         FutureWarning,
-        stacklevel=_caller_level(),
+        stacklevel=caller_level(),
     )
     return given.get("sample_cost", sample_cost), given.get(
         "sample_weight", sample_weight

@@ -14,9 +14,9 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.dummy import DummyClassifier
 from sklearn.utils import check_random_state
 
-from costsense._base import _caller_level
 from costsense.costs import Costs
 from costsense.utils._compat import Hidden, Interval, StrOptions
+from costsense.utils._stack import caller_level
 
 from ._wrapper import _CostSensitiveWrapper, _document, _mean_proba, _proba_in
 
@@ -218,7 +218,7 @@ class MetaCost(_CostSensitiveWrapper):
             f"RejectionSampling and BaggingClassifier. Pass "
             f"n_estimators={self.n_resamples} instead; the model is the same.",
             FutureWarning,
-            stacklevel=_caller_level(),
+            stacklevel=caller_level(),
         )
         return int(self.n_resamples)
 

@@ -23,8 +23,8 @@ import warnings
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from costsense._base import _caller_level
 from costsense.costs import Costs, zero_diagonal
+from costsense.utils._stack import caller_level
 
 __all__ = ["consistent_class_weights"]
 
@@ -122,7 +122,7 @@ def _cost_weights(
             "class by its mean error cost instead. ThresholdMoving and MetaCost "
             "handle any cost matrix.",
             UserWarning,
-            stacklevel=_caller_level(),
+            stacklevel=caller_level(),
         )
         weights = matrix.sum(axis=1) / (k - 1)
     y_index = resolved.y_index

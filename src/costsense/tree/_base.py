@@ -25,13 +25,14 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.utils import check_random_state, metadata_routing
 from sklearn.utils.validation import check_array, check_is_fitted
 
-from costsense._base import ClassifierBase, _caller_level
+from costsense._base import ClassifierBase
 from costsense.costs import Costs
 from costsense.tree._binning import Bins, bin_features
 from costsense.tree._criteria import criterion_code, sample_statistics
 from costsense.tree._grower import GrowthRules, TrainingRows, grow
 from costsense.tree._tree import Tree
 from costsense.utils._compat import Interval, StrOptions
+from costsense.utils._stack import caller_level
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -296,7 +297,7 @@ def _warn_deprecated_bins(tree: Any, spelling: str) -> None:
         "by itself. Fit the tree without bins (fit(X, y)); the results are the "
         "same.",
         FutureWarning,
-        stacklevel=_caller_level(),
+        stacklevel=caller_level(),
     )
 
 
@@ -336,7 +337,7 @@ class ClassifierTargets(ClassifierBase):
                 f'the next release. Pass cost="unit" to keep this {name} (the '
                 'default) or cost="balanced" for balanced costs.',
                 FutureWarning,
-                stacklevel=_caller_level(),
+                stacklevel=caller_level(),
             )
         if cost is None or (isinstance(cost, str) and cost == "unit"):
             return 1.0 - np.eye(n_classes)

@@ -23,7 +23,7 @@ from sklearn.metrics import accuracy_score
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from costsense._base import _caller_level, training_decisions
+from costsense._base import training_decisions
 from costsense.tree._base import (
     CLASSIFIER_COST,
     MAX_SEED,
@@ -47,6 +47,7 @@ from costsense.tree._traverse import add_leaf_values, apply_rows
 from costsense.tree._tree import Tree
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 from costsense.utils._docstrings import documented
+from costsense.utils._stack import caller_level
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -430,7 +431,7 @@ default="gini"
                 "they have no out-of-bag prediction and are left out of oob_score_; "
                 "use more trees.",
                 UserWarning,
-                stacklevel=_caller_level(),
+                stacklevel=caller_level(),
             )
         mean = np.full_like(oob_sum, np.nan)
         mean[seen] = oob_sum[seen] / oob_n[seen, None]
