@@ -382,6 +382,24 @@ def test_verdicts_resting_on_degenerate_fits_are_flagged():
     assert check(results, {**best("X"), "among": ["X", "Y"]}).degenerate == ""
 
 
+def test_the_degenerate_fits_reason_is_the_most_common_first_seen_on_ties():
+    # both reasons in every cell: a tie, named by degenerate_reasons' order
+    # (a set's order, which varies with the string hash seed, chose before)
+    def with_diagnostics(z_cells):
+        results = three()
+        z_at_b = iter(z_cells)
+        results["diagnostics"] = [
+            next(z_at_b) if (d, a) == ("b", "Z") else {"constant": False}
+            for d, a in zip(results["dataset"], results["algorithm"], strict=True)
+        ]
+        return check(results, best("X")).degenerate
+
+    both = {"constant": True, "rounds": 0, "rounds_planned": 50}
+    kept_none = {"constant": False, "rounds": 0, "rounds_planned": 50}
+    assert "(predicts one class; 2 of 2 cells)" in with_diagnostics([both, both])
+    assert "(no round kept; 2 of 2 cells)" in with_diagnostics([both, kept_none])
+
+
 def test_malformed_claims_are_refused_by_name():
     good = best("X")
     validate_claims([good], "s", ["a", "b"])

@@ -87,7 +87,8 @@ def _degenerate(r: _Rows, claim: dict[str, Any]) -> str:
         return (order.index(key[0]), key[1], cost_order(key[2]))
 
     for key in sorted(degenerate, key=place):
-        common = max(set(reasons[key]), key=reasons[key].count)
+        # ties go to the reason seen first (a set's order varies per process)
+        common = max(dict.fromkeys(reasons[key]), key=reasons[key].count)
         items.append(
             f"{key[0]} on {key[1]} at {key[2]} ({common}; "
             f"{degenerate[key]} of {totals[key]} cells)"
