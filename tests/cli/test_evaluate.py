@@ -240,28 +240,34 @@ def test_warnings_are_summarised_once_per_model_and_kind(capsys):
     assert "warnings" not in capsys.readouterr().err  # --quiet is quiet
 
 
-FITS: list[str] = []
+@pytest.fixture
+def fits(monkeypatch):
+    """The models evaluate fits, recorded in place of fitting them.
+
+    Each stand-in fit raises, which evaluate turns into the fold's error row.
+    """
+    fitted: list[str] = []
+
+    def no_fit(model, *args, **kwargs):
+        fitted.append(type(model).__name__)
+        raise AssertionError("a model was fitted")
+
+    monkeypatch.setattr(_evaluate, "fit_and_score", no_fit)
+    return fitted
 
 
-def _no_fit(model, *args, **kwargs):
-    """Stand for a fold's fit: record it (evaluate turns a raise into a row)."""
-    FITS.append(type(model).__name__)
-    raise AssertionError("a model was fitted")
+def _small_binary():
+    return np.random.RandomState(0).normal(size=(30, 2)), np.arange(30) % 2
 
 
-def test_the_no_fit_guard_sees_every_fit(monkeypatch):
+def test_the_no_fit_guard_sees_every_fit(fits):
     # the guard below stands for "no fit ran" only if it is where evaluate fits
-    monkeypatch.setattr(_evaluate, "fit_and_score", _no_fit)
-    FITS.clear()
-    X, y = np.random.RandomState(0).normal(size=(30, 2)), np.arange(30) % 2
-    rows = _evaluate.evaluate(X, y, ["plain"], cost=5, n_splits=3)
-    assert len(FITS) == 3
+    rows = _evaluate.evaluate(*_small_binary(), ["plain"], cost=5, n_splits=3)
+    assert len(fits) == 3
     assert all("a model was fitted" in row["error"] for row in rows)
 
 
-def test_an_invalid_model_and_base_pair_is_refused_before_any_fit(capsys, monkeypatch):
-    monkeypatch.setattr(_evaluate, "fit_and_score", _no_fit)
-    FITS.clear()
+def test_an_invalid_model_and_base_pair_is_refused_before_any_fit(capsys, fits):
     status = cli.main(["evaluate", "--dataset", "pima", "--cost", "5", "--model",
                        "threshold,asybl", "--base", "perceptron"])  # fmt: skip
     assert status == 2
@@ -271,21 +277,18 @@ def test_an_invalid_model_and_base_pair_is_refused_before_any_fit(capsys, monkey
         "'asybl' does not run on base 'perceptron'; its bases are regression-tree"
         in err
     )
-    assert FITS == []
+    assert fits == []
 
 
-def test_a_model_named_twice_is_refused_before_any_fit(capsys, monkeypatch):
-    monkeypatch.setattr(_evaluate, "fit_and_score", _no_fit)
-    FITS.clear()
+def test_a_model_named_twice_is_refused_before_any_fit(capsys, fits):
     status = cli.main(["evaluate", "--dataset", "bupa", "--cost", "5", "--model",
                        "plain,threshold,plain", "--folds", "3"])  # fmt: skip
     assert status == 2
     err = capsys.readouterr().err
     assert "--model: ['plain'] named more than once" in err and err.count("\n") == 1
-    X, y = np.random.RandomState(0).normal(size=(30, 2)), np.arange(30) % 2
     with pytest.raises(ValueError, match=r"\['plain'\] named more than once"):
-        _evaluate.evaluate(X, y, ["plain", "plain"], cost=5, n_splits=3)
-    assert FITS == []
+        _evaluate.evaluate(*_small_binary(), ["plain", "plain"], cost=5, n_splits=3)
+    assert fits == []
 
 
 def _shrunk(pipeline):

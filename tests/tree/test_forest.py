@@ -49,7 +49,8 @@ def test_fit_packs_the_trees_and_the_state_holds_them_once():
     forest.fit(X, y)
     members, packed = forest._packed_
     assert members[0] is forest.estimators_
-    assert [m for m, _ in members[1:]] == forest.estimators_
+    n = len(forest.estimators_)
+    assert list(members[1 : 1 + n]) == forest.estimators_
     _assert_same_packing(packed, _packed_of_trees(forest))
     state = forest.__getstate__()
     assert "estimators_" in state and "_packed_" not in state

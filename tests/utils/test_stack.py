@@ -15,12 +15,17 @@ def _function_of(module: str, source: str, **names):
     return namespace["run"]
 
 
-def test_every_costsense_sklearn_and_imblearn_frame_is_skipped():
-    warn = _function_of(
+def _warning_in_costsense():
+    """A function of a costsense module that warns at ``caller_level()``."""
+    return _function_of(
         "costsense.inner",
         "def run():\n    warnings.warn('deep', UserWarning, stacklevel=caller_level())",
         caller_level=caller_level,
     )
+
+
+def test_every_costsense_sklearn_and_imblearn_frame_is_skipped():
+    warn = _warning_in_costsense()
     middle = _function_of("imblearn.middle", "def run():\n    inner()", inner=warn)
     outer = _function_of("sklearn.outer", "def run():\n    middle()", middle=middle)
     for entry in (warn, middle, outer):
@@ -33,11 +38,7 @@ def test_every_costsense_sklearn_and_imblearn_frame_is_skipped():
 
 def test_a_frame_outside_the_libraries_stops_the_walk():
     # a user's callback called by costsense: the warning names the callback's line
-    warn = _function_of(
-        "costsense.inner",
-        "def run():\n    warnings.warn('deep', UserWarning, stacklevel=caller_level())",
-        caller_level=caller_level,
-    )
+    warn = _warning_in_costsense()
     user = _function_of("my_project.callback", "def run():\n    inner()", inner=warn)
     library = _function_of("costsense.outer", "def run():\n    user()", user=user)
     with warnings.catch_warnings(record=True) as caught:

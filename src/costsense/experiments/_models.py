@@ -31,7 +31,6 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
 from costsense.experiments._bases import BASE_NAMES, BASES, BaseSpec
-from costsense.experiments._builders import Builder
 from costsense.experiments._catalog import CATALOG, ModelSpec
 
 __all__ = ["BASE_LEARNERS", "METHODS", "SCALERS", "ScaleContinuous", "make_model"]
@@ -44,35 +43,57 @@ SCALERS: dict[str, Callable[[], TransformerMixin | str]] = {
 }
 
 
-class _BaseLearners(Mapping[str, Callable[[int], BaseEstimator]]):
-    """``BASE_LEARNERS``: each base learner's factory (seed -> learner), a live view.
+class _BuildView(Mapping[str, Callable[..., Any]]):
+    """A registry of specs read as their ``build`` functions, live (by name).
 
-    Reading it reads :data:`~costsense.experiments.BASES`; adding a factory warns
-    (deprecated) and registers a classifier with probabilities under that name
-    (give your own :class:`~costsense.experiments.BaseSpec` to say more).
+    The former dicts of builders, ``METHODS`` and ``BASE_LEARNERS``: reading one
+    reads its registry (:data:`~costsense.experiments.CATALOG`,
+    :data:`~costsense.experiments.BASES`); adding a builder warns (deprecated,
+    naming the spec to register instead) and registers ``as_spec(name, builder)``;
+    removing a name removes its spec.
+
+    Parameters
+    ----------
+    label : str
+        The view's public name, for the warning.
+    specs : dict
+        The registry it reads.
+    as_spec : callable
+        ``(name, builder) -> spec`` for a builder added through the view.
+    instead : str
+        How to register a spec instead, with ``{name}`` for the name.
     """
 
-    def __getitem__(self, name: str) -> Callable[[int], BaseEstimator]:
-        return BASES[name].build
+    def __init__(
+        self,
+        label: str,
+        specs: dict[str, Any],
+        as_spec: Callable[[str, Callable[..., Any]], Any],
+        instead: str,
+    ) -> None:
+        self._label, self._specs = label, specs
+        self._as_spec, self._instead = as_spec, instead
+
+    def __getitem__(self, name: str) -> Callable[..., Any]:
+        return self._specs[name].build
 
     def __iter__(self) -> Iterator[str]:
-        return iter(BASES)
+        return iter(self._specs)
 
     def __len__(self) -> int:
-        return len(BASES)
+        return len(self._specs)
 
-    def __setitem__(self, name: str, factory: Callable[[int], BaseEstimator]) -> None:
+    def __setitem__(self, name: str, builder: Callable[..., Any]) -> None:
         warnings.warn(
-            f"BASE_LEARNERS[{name!r}] = ... is deprecated and will be removed; "
-            f"register a base learner with BASES[{name!r}] = BaseSpec({name!r}, "
-            "'module:Class', params) (costsense.experiments).",
+            f"{self._label}[{name!r}] = ... is deprecated and will be removed; "
+            f"{self._instead.format(name=repr(name))} (costsense.experiments).",
             FutureWarning,
             stacklevel=2,
         )
-        BASES[name] = _FactoryBase(name, "", factory=factory)
+        self._specs[name] = self._as_spec(name, builder)
 
     def __delitem__(self, name: str) -> None:
-        del BASES[name]
+        del self._specs[name]
 
 
 @dataclass(frozen=True)
@@ -85,52 +106,34 @@ class _FactoryBase(BaseSpec):
         return self.factory(seed)
 
 
-#: Base learners by name: a factory taking a seed (a view of ``BASES``).
-BASE_LEARNERS = _BaseLearners()
+#: Base learners by name: a factory taking a seed (a view of ``BASES``); adding
+#: one registers a classifier with probabilities under that name.
+BASE_LEARNERS = _BuildView(
+    "BASE_LEARNERS",
+    BASES,
+    lambda name, factory: _FactoryBase(name, "", factory=factory),
+    "register a base learner with BASES[{name}] = BaseSpec({name}, "
+    "'module:Class', params)",
+)
 
-
-class _Builders(Mapping[str, Builder]):
-    """``METHODS``, deprecated: each catalog model's builder by name, a live view.
-
-    Reading it reads :data:`~costsense.experiments.CATALOG`; adding a builder warns
-    and registers a :class:`~costsense.experiments.ModelSpec` for it, accepting
-    every base learner and any number of classes, without per-row costs (give
-    your own ``ModelSpec`` to say more). Removing a name removes its spec.
-    """
-
-    def __getitem__(self, name: str) -> Builder:
-        return CATALOG[name].build
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(CATALOG)
-
-    def __len__(self) -> int:
-        return len(CATALOG)
-
-    def __setitem__(self, name: str, builder: Builder) -> None:
-        warnings.warn(
-            f"METHODS[{name!r}] = ... is deprecated and will be removed; register "
-            f"a model with CATALOG[{name!r}] = ModelSpec({name!r}, source, ..., "
-            "build=builder) (costsense.experiments).",
-            FutureWarning,
-            stacklevel=2,
-        )
-        CATALOG[name] = ModelSpec(
-            name,
-            "a method registered through METHODS",
-            bases=BASE_NAMES,
-            default_base="logistic",
-            multiclass=True,
-            row_costs=False,
-            build=builder,
-        )
-
-    def __delitem__(self, name: str) -> None:
-        del CATALOG[name]
-
-
-#: Deprecated: read ``CATALOG[name].build`` instead.
-METHODS = _Builders()
+#: Deprecated: read ``CATALOG[name].build`` instead. Adding a builder registers a
+#: model accepting every base learner and any number of classes, without per-row
+#: costs (give your own ``ModelSpec`` to say more).
+METHODS = _BuildView(
+    "METHODS",
+    CATALOG,
+    lambda name, builder: ModelSpec(
+        name,
+        "a method registered through METHODS",
+        bases=BASE_NAMES,
+        default_base="logistic",
+        multiclass=True,
+        row_costs=False,
+        build=builder,
+    ),
+    "register a model with CATALOG[{name}] = ModelSpec({name}, source, ..., "
+    "build=builder)",
+)
 
 
 class ScaleContinuous(TransformerMixin, BaseEstimator):

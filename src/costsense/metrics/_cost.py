@@ -18,7 +18,6 @@ from sklearn.exceptions import UndefinedMetricWarning
 from costsense.costs import _label_index, as_cost_matrix, as_cost_rows
 from costsense.metrics._validation import (
     FloatArray,
-    _balanced,
     _index,
     _labels,
     _positive,
@@ -56,12 +55,11 @@ def _cost_rows(
                     "sample_cost must be finite (and, one cost of an error per row, "
                     "non-negative)."
                 )
-        elif _balanced(cost):
+        else:
             _refuse_balanced(cost)
         return np.zeros((y_true.shape[0], 1))
     if sample_cost is None:
-        if _balanced(cost):
-            _refuse_balanced(cost)
+        _refuse_balanced(cost)
         is_matrix = not isinstance(cost, str) and np.ndim(cost) == 2
         if is_matrix and np.shape(cost)[0] != classes.size:
             raise ValueError(

@@ -28,7 +28,6 @@ from costsense.metrics._rates import (
 )
 from costsense.metrics._validation import (
     FloatArray,
-    _balanced,
     _positive,
     _refuse_balanced,
 )
@@ -144,8 +143,7 @@ def make_cost_scorer(
     >>> bool(search.best_score_ <= 0)
     True
     """
-    if _balanced(cost):
-        _refuse_balanced(cost, "make_cost_scorer")
+    _refuse_balanced(cost, "make_cost_scorer")
     return make_scorer(
         misclassification_cost,
         greater_is_better=False,

@@ -97,19 +97,16 @@ def _weights(sample_weight: ArrayLike | None, n: int) -> FloatArray:
     return weight
 
 
-def _balanced(cost: Any) -> bool:
-    """Whether ``cost`` asks for balanced costs (``None`` or ``"balanced"``)."""
-    return cost is None or (isinstance(cost, str) and cost == "balanced")
-
-
 def _refuse_balanced(cost: Any, who: str = "a cost metric") -> None:
-    """Refuse balanced costs where the costs must be given.
+    """Refuse balanced costs (``None`` or ``"balanced"``): the costs must be given.
 
     Balanced costs follow the class frequencies of the rows they are resolved
     on: a metric would weigh each test set's errors by its own mix, so scores of
     different sets or folds would not be in one unit. The metrics and scorers ask
     for the costs themselves instead.
     """
+    if not (cost is None or (isinstance(cost, str) and cost == "balanced")):
+        return
     raise ValueError(
         f"cost={cost!r}: {who} needs the costs themselves (balanced costs would "
         "follow each scored set's class mix). Pass cost= (a ratio C1/C2, a pair "

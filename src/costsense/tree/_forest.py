@@ -448,11 +448,9 @@ default="gini"
         return pack(trees, self.classes_.size)
 
     def _members(self) -> tuple[Any, ...]:
-        """Return what is packed: ``estimators_``, each member and its ``tree_``."""
-        return (
-            self.estimators_,
-            *((member, member.tree_) for member in self.estimators_),
-        )
+        """Return what is packed: ``estimators_``, its members and their trees."""
+        members = self.estimators_
+        return (members, *members, *(member.tree_ for member in members))
 
     def _packed(self) -> PackedForest:
         """Return the trees' nodes concatenated, as packed at the end of ``fit``.
@@ -464,7 +462,11 @@ default="gini"
         so predicting never changes the estimator and never uses stale trees.
         """
         members, packed = getattr(self, "_packed_", ((), None))
-        if packed is None or not _same_objects(members, self._members()):
+        current = self._members()
+        same = len(members) == len(current) and all(
+            a is b for a, b in zip(members, current, strict=True)
+        )
+        if packed is None or not same:
             return self._pack()
         return packed
 
@@ -569,11 +571,3 @@ default="gini"
 CostSensitiveForestClassifier.__doc__ = (
     CostSensitiveForestClassifier.__doc__ or ""
 ) % {"notes": TREE_NOTES}
-
-
-def _same_objects(packed: tuple[Any, ...], current: tuple[Any, ...]) -> bool:
-    """Whether two ``_members()`` of a forest name the same objects."""
-    if len(packed) != len(current) or packed[0] is not current[0]:
-        return False
-    pairs = zip(packed[1:], current[1:], strict=True)
-    return all(a is c and b is d for (a, b), (c, d) in pairs)
