@@ -343,39 +343,73 @@ def _show(value: Any) -> str:
 
 
 # ----------------------------------------------------------------- fitted trees
-def _objects(root: Any) -> Iterator[Any]:
-    """Every object reachable through attributes, lists, tuples and dicts."""
-    seen: set[int] = set()
-    stack = [root]
+_SCALARS = (np.generic, str, bytes, int, float, bool, type(None))
+
+
+def _reachable(root: Any, width: int) -> Iterator[tuple[Any, int]]:
+    """Every object reachable from ``root``, with the input width it can be given.
+
+    The walk enters attributes, lists, tuples, sets, dicts (keys and values) and
+    object arrays, so nothing a model can call is out of its sight. An estimator
+    validates its input against its ``n_features_in_`` (or is handed its parent's
+    validated input, or a column subset of it), so an object below estimators of
+    widths ``w1, w2, ...`` never sees more than the least of them and ``width``:
+    that bound comes with each object. An object reached again by a narrower way
+    is given again with the narrower bound.
+    """
+    narrowest: dict[int, int] = {}
+    stack: list[tuple[Any, int]] = [(root, width)]
     while stack:
-        value = stack.pop()
-        if id(value) in seen:
+        value, bound = stack.pop()
+        if isinstance(value, _SCALARS) or narrowest.get(id(value), bound + 1) <= bound:
             continue
-        seen.add(id(value))
-        if isinstance(value, (list, tuple)):
-            stack.extend(value)
+        narrowest[id(value)] = bound
+        if isinstance(value, np.ndarray):
+            if value.dtype.hasobject:
+                stack.extend((item, bound) for item in value.ravel().tolist())
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            stack.extend((item, bound) for item in value)
         elif isinstance(value, dict):
-            stack.extend(value.values())
-        elif not isinstance(value, (np.ndarray, np.generic, str, bytes, int, float)):
-            yield value
-            stack.extend(getattr(value, "__dict__", {}).values())
+            stack.extend((item, bound) for item in value.keys())
+            stack.extend((item, bound) for item in value.values())
+        else:
+            attributes = getattr(value, "__dict__", {})
+            own = attributes.get("n_features_in_")
+            if isinstance(own, (int, np.integer)) and not isinstance(own, bool):
+                bound = min(bound, int(own))
+            yield value, bound
+            stack.extend((item, bound) for item in attributes.values())
 
 
 def _check_trees(model: Any, width: int, path: str) -> None:
+    """Refuse any fitted tree whose indices a compiled predictor could follow out.
+
+    Each tree is held to the narrowest input on its way from the pipeline's input
+    (:func:`_reachable`), checked once here so no prediction checks a row.
+    """
+    from sklearn.ensemble._hist_gradient_boosting.binning import _BinMapper
+
     from costsense.tree import BoostedTreesClassifier, PackedForest, Tree
     from costsense.utils._compat import fitted_tree_types
 
     SklearnTree, TreePredictor = fitted_tree_types()  # noqa: N806
 
-    for value in _objects(model):
+    for value, bound in _reachable(model, width):
         if isinstance(value, SklearnTree):
-            ok = _sklearn_tree_ok(value, width)
+            ok = _sklearn_tree_ok(value, bound)
         elif isinstance(value, TreePredictor):
-            ok = _predictor_ok(value.nodes, width)
+            ok = _predictor_ok(value.nodes, bound)
         elif isinstance(value, Tree):
-            ok = _costsense_tree_ok(value, width)
+            ok = _costsense_tree_ok(value, bound)
         elif isinstance(value, PackedForest):
-            ok = _packed_ok(value, width)
+            ok = _packed_ok(value, bound)
+        elif isinstance(value, _BinMapper):
+            # categorical features make gradient boosting fill bitsets indexed by
+            # the stored category values; costsense encodes categories before it
+            categorical = value.__dict__.get("is_categorical_")
+            ok = categorical is None or (
+                isinstance(categorical, np.ndarray) and not np.any(categorical)
+            )
         else:
             continue
         if not ok:
@@ -384,7 +418,7 @@ def _check_trees(model: Any, width: int, path: str) -> None:
                 f"a fitted {type(value).__name__} has node or feature indices outside "
                 "its arrays or the model's input",
             )
-    for value in _objects(model):
+    for value, _ in _reachable(model, width):
         if isinstance(value, BoostedTreesClassifier):
             n_classes = len(getattr(value, "classes_", ()))
             outputs = 1 if n_classes == 2 else n_classes
@@ -401,7 +435,7 @@ def _check_trees(model: Any, width: int, path: str) -> None:
                 raise _fail(path, "a fitted tree's values do not match its classes")
         forest_classes = getattr(value, "classes_", None)
         members = getattr(value, "estimators_", None)
-        if forest_classes is not None and isinstance(members, list):
+        if forest_classes is not None and isinstance(members, (list, np.ndarray)):
             for member in members:
                 inner = getattr(member, "tree_", None)
                 if isinstance(inner, Tree) and inner.value.shape[1] != 2 * len(
@@ -439,7 +473,11 @@ def _sklearn_tree_ok(tree: Any, width: int) -> bool:
 
 
 def _predictor_ok(nodes: Any, width: int) -> bool:
+    from sklearn.ensemble._hist_gradient_boosting.common import PREDICTOR_RECORD_DTYPE
+
     if not isinstance(nodes, np.ndarray) or nodes.ndim != 1 or nodes.size == 0:
+        return False
+    if nodes.dtype != PREDICTOR_RECORD_DTYPE:
         return False
     n = nodes.shape[0]
     inner = nodes["is_leaf"] == 0

@@ -20,7 +20,15 @@ checks, in this order, before skops constructs a single object:
    Python objects and its shape matching the bytes present; the nodes whose
    construction allocates by a stored number (a scikit-learn tree's outputs and
    node count, a random generator's seed pool) held to the numbers a fitted
-   model has.
+   model has; object arrays holding plain strings only (a genuine model's
+   labels and column names), so no estimator or tree can hide in one from the
+   checks that follow construction;
+4. **the size of what skops will build**: no cached node (skops' reference to an
+   object built earlier, which a file could use to make one tree count a
+   million times; ``costsense fit`` never writes one), and the array members'
+   bytes summed over every node that reads them at most
+   :data:`MAX_ARRAY_READS` times the file's size (skops reads a member once per
+   node naming it), so loading takes memory and time in proportion to the file.
 
 Only then does ``skops.io.loads`` run, on the bytes already read, trusting exactly
 the types found. What skops and these checks do not protect against: a file whose
@@ -75,6 +83,11 @@ MAX_MEMBERS = 500_000
 SIGNATURE_MEMBER = "costsense-signature.json"
 #: Shortest signing key, in bytes.
 MIN_KEY_BYTES = 16
+#: Most bytes of array members read, over every node naming one, per byte of the
+#: file: skops reads a member once for each node that names it, so a member named
+#: by many nodes is read many times (genuine files read about a quarter of their
+#: size: most arrays are named once, and ``schema.json`` takes the rest).
+MAX_ARRAY_READS = 2
 
 _ARRAY_MEMBER = re.compile(r"^[0-9]{1,40}\.npy$")
 
@@ -193,6 +206,7 @@ def read_model_file(
             schema = _read_schema(archive, path)
             walker = _Walker(archive, names, path)
             types = walker.check(schema)
+            walker.check_reads(len(data))
             if walker.moved:
                 data = _with_schema(archive, infos, schema)
         except (zipfile.BadZipFile, zlib.error, EOFError) as error:
@@ -359,6 +373,8 @@ class _Walker:
         self.path = path
         #: Whether a node named a moved type by its former name (now renamed).
         self.moved = False
+        #: Bytes of array members skops will read (a member once per node).
+        self.array_reads = 0
 
     def fail(self, message: str) -> UsageError:
         return UsageError(f"--model {self.path}: {message}; refusing it")
@@ -366,8 +382,6 @@ class _Walker:
     def check(self, schema: dict[str, Any]) -> set[str]:
         """Return the dotted names of the types the schema builds, all allowed."""
         types: set[str] = set()
-        ids: set[Any] = set()
-        cached: list[Any] = []
         stack: list[tuple[Any, int]] = [(schema, 0)]
         while stack:
             value, depth = stack.pop()
@@ -379,17 +393,18 @@ class _Walker:
             if not isinstance(value, dict):
                 continue
             if "__loader__" in value:
-                name = self.node(value)
-                types.add(name)
-                if value["__loader__"] == "CachedNode":
-                    cached.append(value.get("__id__"))
-                elif "__id__" in value:
-                    ids.add(value["__id__"])
+                types.add(self.node(value))
             stack.extend((item, depth + 1) for item in value.values())
-        unknown = [i for i in cached if i not in ids]
-        if unknown:
-            raise self.fail(f"a cached node refers to an unknown object {unknown[0]!r}")
         return types
+
+    def check_reads(self, size: int) -> None:
+        """Refuse array members named so often that loading would outgrow the file."""
+        if self.array_reads > MAX_ARRAY_READS * size:
+            raise self.fail(
+                f"its arrays would be read {self.array_reads} bytes in all, more "
+                f"than {MAX_ARRAY_READS} times the file's {size} bytes (a member "
+                "named by many nodes; costsense fit names each about once)"
+            )
 
     def node(self, node: dict[str, Any]) -> str:
         loader = node["__loader__"]
@@ -403,10 +418,13 @@ class _Walker:
             name = MOVED[name]
             node["__module__"], node["__class__"] = name.rsplit(".", 1)
             self.moved = True
-        if loader == "CachedNode":  # the object of an earlier node, of its type
-            if not any(name in names for names in ALLOWED.values()):
-                raise self.fail(f"a cached node names type {name[:200]}")
-            return name
+        if loader == "CachedNode":
+            # the object of an earlier node, again: one tree named a million times
+            # costs a million predictions a row from a small file
+            raise self.fail(
+                f"it holds a cached node (a second reference to a {name[:200]}), "
+                "which no model written by costsense fit contains"
+            )
         if name not in ALLOWED.get(loader, ()):
             what = "type" if loader in ALLOWED else f"loader {loader[:40]!r} for"
             raise self.fail(
@@ -428,12 +446,36 @@ class _Walker:
     def check_NdArrayNode(self, node: dict[str, Any]) -> None:  # noqa: N802
         kind = node.get("type")
         if kind == "json":
-            if not isinstance(node.get("content"), list):
-                raise self.fail("an object array has no list of items")
+            self.object_array(node)
             return
         if kind != "numpy":
             raise self.fail(f"an array node has type {str(kind)[:40]!r}")
         self.array_header(node)
+        self.array_reads += self.archive.getinfo(node["file"]).file_size
+
+    def object_array(self, node: dict[str, Any]) -> None:
+        """Allow an object array only of plain strings, as genuine models hold.
+
+        A fitted model keeps string labels and column names in object arrays;
+        anything else there (an estimator, a tree) would be used by the model
+        yet be out of sight of the checks that walk the constructed pipeline.
+        """
+        items = node.get("content")
+        if not isinstance(items, list):
+            raise self.fail("an object array has no list of items")
+        for item in items:
+            if (
+                not isinstance(item, dict)
+                or item.get("__loader__") != "JsonNode"
+                or item.get("__module__") != "builtins"
+                or item.get("__class__") != "str"
+                or not isinstance(self.json_value(item), str)
+            ):
+                raise self.fail(
+                    "an object array holds something other than text (a model "
+                    "written by costsense fit keeps only labels and column names "
+                    "in one)"
+                )
 
     def check_TreeNode(self, node: dict[str, Any]) -> None:  # noqa: N802
         """Hold a scikit-learn tree's outputs and node count to its arrays.
