@@ -1143,3 +1143,53 @@ def test_a_former_name_under_another_loader_is_still_refused(genuine, tmp_path):
     message = r"holds type costsense\.rescale\._threshold\.ThresholdMoving, which no"
     with pytest.raises(UsageError, match=message):
         load_model(str(path))
+
+
+# ------------------------------------------------------------- writing a model
+_FULL_DISK = r"""
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead
+resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+from costsense import cli
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_a_disk_filling_up_during_fit_leaves_no_model_under_the_final_name(
+    genuine, tmp_path
+):
+    out = tmp_path / "models" / "model.skops"
+    out.parent.mkdir()
+    argv = ["fit", "--csv", str(genuine.csv), "--target", "label", "--cost", "5",
+            "--model", "random-forest", "--out", str(out)]  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", _FULL_DISK, *argv],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2, done.stderr[-2000:]
+    error = done.stderr.strip().splitlines()[-1]  # after fit's progress lines
+    assert error.startswith("costsense fit: error: --out"), done.stderr
+    assert "could not be written" in error and "nothing was saved" in error
+    assert list(out.parent.iterdir()) == []  # no truncated model, no temporary
+
+
+def test_a_file_appearing_at_the_model_path_while_it_is_written_is_kept(
+    genuine, tmp_path, monkeypatch
+):
+    out = tmp_path / "model.skops"
+    real_fsync = os.fsync
+
+    def race(descriptor):  # another process creates the output meanwhile
+        if not out.exists():
+            out.write_text("theirs")
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(os, "fsync", race)
+    model, metadata = load_model(str(genuine.path))
+    with pytest.raises(UsageError, match="appeared while the model was written"):
+        write_model_file(model, metadata, out)
+    assert out.read_text() == "theirs"
+    assert [p.name for p in tmp_path.iterdir()] == ["model.skops"]

@@ -161,8 +161,54 @@ def write_model_file(
                 json.dumps({"algorithm": "hmac-sha256", "digest": digest}),
             )
         data = buffer.getvalue()
-    with path.open("xb") as handle:
-        handle.write(data)
+    _write_new(path, data)
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Write ``data`` to a file that did not exist, whole or not at all.
+
+    The bytes go to a hidden temporary file beside ``path``, are flushed to the
+    disk, and only then get the final name, by a hard link that fails if a file
+    appeared there meanwhile (so nothing is replaced); a full disk or an
+    interruption leaves no file under the final name and removes the temporary
+    one.
+    """
+    import os
+    import tempfile
+
+    folder = path.parent
+    handle = tempfile.NamedTemporaryFile(
+        dir=folder, prefix=f".{path.name}.", suffix=".partial", delete=False
+    )
+    temporary = Path(handle.name)
+    try:
+        with handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            raise UsageError(
+                f"--out {path} appeared while the model was written; it was left "
+                "as it is: choose another name"
+            ) from None
+        except OSError:  # a file system without hard links: check, then rename
+            if path.exists() or path.is_symlink():
+                raise UsageError(f"--out {path} exists; choose another name") from None
+            temporary.rename(path)
+        directory = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    except OSError as error:
+        raise UsageError(
+            f"--out {path}: the model could not be written "
+            f"({error.strerror or error}); nothing was saved under that name"
+        ) from None
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def read_model_file(
