@@ -317,7 +317,7 @@ PAYLOADS = [
                 _node("OperatorFuncNode", "operator.methodcaller",
                       attrs=_tuple(_json("system"), _json(t.shell()))),
                 _list([_function("numpy.lib._datasource.os")])))),
-    Payload("methodcaller-as-FunctionTransformer.func", "operator", "marker",
+    Payload("methodcaller-in-a-FunctionTransformer", "operator", "marker",
             lambda t: _node("OperatorFuncNode", "operator.methodcaller",
                             attrs=_tuple(_json("to_csv"), _json(str(t.marker)))),
             place="transformer", predict=True),
@@ -386,6 +386,11 @@ def _site_packages() -> Path:
     return Path(sysconfig.get_paths()["purelib"])
 
 
+_FUNCTION_TRANSFORMER = (
+    "sklearn.preprocessing._function_transformer.FunctionTransformer"
+)
+
+
 def _place(genuine: Genuine, payload: Payload, node: dict[str, Any]):
     """The genuine schema with the payload where ``payload.place`` says."""
     schema = genuine.schema()
@@ -394,8 +399,23 @@ def _place(genuine: Genuine, payload: Payload, node: dict[str, Any]):
         schema["content"]["model"] = node
         return schema
     if payload.place == "transformer":  # what the column encoder calls on X
-        owner = _find(model, lambda n: n.get("__class__") == "FunctionTransformer")
-        owner["content"]["content"]["func"] = node
+        # the numeric columns' step made a FunctionTransformer calling the payload
+        owner = _find(
+            model,
+            lambda n: (
+                n.get("__class__") == "RowReading"
+                and ("n_features_in_" in n["content"]["content"])
+            ),
+        )  # the fitted one
+        owner["__module__"], owner["__class__"] = _FUNCTION_TRANSFORMER.rsplit(".", 1)
+        attributes = owner["content"]["content"]
+        settings = {"func": node, "inverse_func": _json(None),
+                    "validate": _json(False), "accept_sparse": _json(False),
+                    "check_inverse": _json(False), "feature_names_out": _json(None),
+                    "kw_args": _json(None), "inv_kw_args": _json(None)}  # fmt: skip
+        attributes.update(settings)
+        types = owner["content"]["key_types"]["content"]
+        types += [_node("TypeNode", "builtins.str") for _ in settings]
         return schema
     if payload.place == "array":
         owner = _find(model, lambda n: "mean_" in (n.get("content") or {}))
@@ -460,7 +480,10 @@ def _build(genuine: Genuine, payload: Payload, target: Target) -> Built:
     node, extra = made if isinstance(made, tuple) else (made, {})
     schema = _place(genuine, payload, node)
     file = _rewrite(genuine, target.root / "model.skops", schema, extra)
-    return Built(file, target, frozenset(_hostile_types(node)))
+    hostile = _hostile_types(node)
+    if payload.place == "transformer":  # no model fit writes holds one
+        hostile.add(_FUNCTION_TRANSFORMER)
+    return Built(file, target, frozenset(hostile))
 
 
 # ------------------------------------------------------------ the environment
@@ -981,6 +1004,14 @@ LIES = [
     ("seed", {"seed": "0"}),
     ("rows", {"rows": "60"}),
     ("positive class", {"pos_label": 0}),
+    # fields that decide how rows are read: held to the model's own record
+    ("missing-value policy", {"missing": "keep"}),
+    ("missing-value policy", {"missing": "drop"}),
+    ("number marks", {"number_marks": {"f1": ","}}),
+    # what predict prints beside "signed": plain, as fit writes it
+    ("training time", {"trained": "2026-01-01\r\x1b[2Ksignature verified"}),
+    ("training time", {"trained": "yesterday"}),
+    ("version", {"costsense_version": "0.1\x1b]0;title\x07"}),
 ]  # fmt: skip
 
 
@@ -994,6 +1025,64 @@ def test_lying_metadata_on_a_genuine_model_is_refused_naming_the_field(
     message = str(caught.value)
     assert word in message and "\n" not in message, message
     _raised_by_checks(caught)
+
+
+def test_control_characters_from_a_file_never_reach_the_terminal(genuine, tmp_path):
+    lie = "2026-01-01\r\x1b[2Ksignature verified"
+    path = _with_metadata(genuine, tmp_path / "lying.skops", trained=lie)
+    with pytest.raises(UsageError) as caught:
+        load_model(str(path))
+    message = str(caught.value)
+    assert message.isprintable() and "\\r\\x1b[2K" in message, message
+
+
+def _per_row_costs_model(folder: Path) -> tuple[Path, Path]:
+    """A model deciding each row by its own cost column, and its training file."""
+    frame = pd.read_csv(write_csv(folder / "base.csv", n=80))
+    # amounts as a bank writes them: a comma between thousands
+    frame["amount"] = [f"{1000 + 37 * i:,}.50" for i in range(len(frame))]
+    frame.to_csv(folder / "train.csv", index=False)
+    path = folder / "rows.skops"
+    argv = ["fit", "--csv", str(folder / "train.csv"), "--target", "label",
+            "--fn-cost", "amount", "--fp-cost", "40", "--model", "threshold",
+            "--base", "tree", "--out", str(path)]  # fmt: skip
+    assert cli.main(argv) == 0
+    return path, folder / "train.csv"
+
+
+def _edit_metadata(path: Path, out: Path, edit) -> Path:
+    with zipfile.ZipFile(path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    schema = json.loads(members["schema.json"])
+    node = schema["content"]["metadata"]
+    metadata = json.loads(json.loads(node["content"]))
+    edit(metadata)
+    node["content"] = json.dumps(json.dumps(metadata))
+    members["schema.json"] = json.dumps(schema).encode()
+    return _write_zip(out, members.items())
+
+
+def test_reading_options_edited_in_the_metadata_alone_are_refused(tmp_path, capsys):
+    path, train = _per_row_costs_model(tmp_path)
+    capsys.readouterr()  # fit's report
+    loaded, metadata = load_model(str(path))
+    assert metadata["number_marks"] == {"amount": "."}  # "1,037.50": 1037.5
+
+    def flip_marks(m):  # "1,037.50" read as 1.0375 (decisions change)
+        m["number_marks"] = {"amount": ","}
+
+    def other_cost_column(m):  # each row's missed-positive cost from f1
+        m["cost"]["parts"]["fn"] = "f1"
+        m["cost"]["columns"] = ["f1"]
+
+    for edit, word in ((flip_marks, "number marks"), (other_cost_column, "cost")):
+        edited = _edit_metadata(path, tmp_path / f"{edit.__name__}.skops", edit)
+        with pytest.raises(UsageError, match=word):
+            load_model(str(edited))
+        out = tmp_path / f"{edit.__name__}.csv"
+        assert _predict(edited, train, out) == 2
+        assert word in _one_line(capsys.readouterr().err)
+        assert not out.exists()
 
 
 def test_lying_costs_are_refused_by_the_command_line_too(genuine, tmp_path, capsys):

@@ -101,15 +101,23 @@ class Data:
     number_marks: dict[str, str] = field(default_factory=dict)
 
 
-def make_encoder(columns: dict[str, str], missing: str) -> Any:
+def make_encoder(
+    columns: dict[str, str],
+    missing: str,
+    number_marks: dict[str, str] | None = None,
+    parts: dict[str, Any] | None = None,
+) -> Any:
     """Build the column encoder of a CSV's features, fitted inside each model.
 
     Categorical columns become one indicator per category seen in training (a
     category first seen at prediction sets none of them); date-time columns
     become their hour, weekday, day and month
-    (:class:`costsense.utils._dates.DateTimeParts`); numeric columns pass through.
-    With ``missing="impute"`` a missing number (or date part) gets its training
-    median and a missing category its own indicator.
+    (:class:`costsense.utils._dates.DateTimeParts`); numeric columns pass through
+    :class:`costsense.utils._reading.RowReading`, which keeps how rows are read
+    (``number_marks``, ``missing`` and the cost ``parts``) inside the model, where the
+    model loader holds the file's metadata to them. With ``missing="impute"`` a
+    missing number (or date part) gets its training median and a missing
+    category its own indicator.
     """
     from sklearn.compose import ColumnTransformer
     from sklearn.impute import SimpleImputer
@@ -117,6 +125,7 @@ def make_encoder(columns: dict[str, str], missing: str) -> Any:
     from sklearn.preprocessing import OneHotEncoder
 
     from costsense.utils._dates import DateTimeParts
+    from costsense.utils._reading import RowReading
 
     def of(kind: str) -> list[str]:
         return [c for c, k in columns.items() if k == kind]
@@ -125,13 +134,18 @@ def make_encoder(columns: dict[str, str], missing: str) -> Any:
         return SimpleImputer(strategy="median", keep_empty_features=True)
 
     impute = missing == "impute"
+    reading = RowReading(dict(number_marks or {}), missing, parts)
     steps: list[tuple[str, Any, list[str]]] = [
         (
             "categorical",
             OneHotEncoder(handle_unknown="ignore", sparse_output=False),
             of("categorical"),
         ),
-        ("numeric", median() if impute else "passthrough", of("numeric")),
+        (
+            "numeric",
+            make_pipeline(reading, median()) if impute else reading,
+            of("numeric"),
+        ),
     ]
     if of("date-time"):  # a step only when needed: older model files have none
         dates = make_pipeline(DateTimeParts(), median()) if impute else DateTimeParts()
@@ -211,7 +225,12 @@ def read_data(args: argparse.Namespace) -> Data:
         + (f"; not features: {', '.join(ignored)}" if ignored else "")
         + ")",
         columns=columns,
-        prepare=make_encoder(columns, args.missing),
+        prepare=make_encoder(
+            columns,
+            args.missing,
+            {c: m for c, m in marks.items() if c in columns},
+            parts,
+        ),
         parts=parts,
         cost_columns=cost_columns,
         cost_features=not drop_costs,

@@ -27,6 +27,7 @@ training date, source file and row count). ``predict`` says so; a signed file
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -34,6 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from costsense.cli._options import MISSING, UsageError
+from costsense.utils._text import printable
 
 __all__ = ["check_metadata", "check_model", "model_cost"]
 
@@ -41,6 +43,8 @@ _KINDS = {"numeric", "categorical", "date-time"}
 _COST_KINDS = {"ratio", "pair", "matrix", "parts"}
 _PARTS = ("fp", "fn", "tp", "tn")
 _LABEL_TYPES = (str, int, float, bool)
+#: A version as packaging writes one (``0.1.0.dev0``, ``1.2+local.3``).
+_VERSION = re.compile(r"[0-9][0-9A-Za-z.+!_-]{0,39}")
 
 
 def _fail(path: str, message: str) -> UsageError:
@@ -87,6 +91,7 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
     for field, kind in fields:
         if not isinstance(metadata.get(field), kind):
             raise _fail(path, f"its metadata has no {field}")
+    _check_provenance(metadata, path)
     if not isinstance(metadata.get("target"), str):
         raise _fail(path, "its metadata has no target")
     ignored = metadata.get("ignored", [])
@@ -104,6 +109,35 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
             "or ','",
         )
     _check_cost(metadata, len(classes), path)
+
+
+def _check_provenance(metadata: dict[str, Any], path: str) -> None:
+    """Hold the printed provenance to the forms ``costsense fit`` writes.
+
+    ``predict`` prints the training time and the version beside whether the file
+    is signed; a carriage return or an escape sequence in either could draw
+    "signature verified" over "unsigned" on a terminal, so each must be what fit
+    writes (a UTC time in seconds, a version number), nothing else.
+    """
+    from datetime import datetime
+
+    trained = metadata["trained"]
+    try:
+        written = datetime.fromisoformat(trained).isoformat(timespec="seconds")
+    except ValueError:
+        written = None
+    if written != trained:
+        raise _fail(
+            path,
+            f"its metadata's training time {printable(trained, 60)} is not a time "
+            "as costsense fit writes it",
+        )
+    if not _VERSION.fullmatch(metadata["costsense_version"]):
+        raise _fail(
+            path,
+            f"its metadata's costsense version "
+            f"{printable(metadata['costsense_version'], 60)} is not a version",
+        )
 
 
 def model_cost(cost: dict[str, Any]) -> NDArray[np.float64]:
@@ -269,7 +303,12 @@ def _reference(metadata: dict[str, Any]) -> Any:
         cost=model_cost(metadata["cost"]),
         pos_label=metadata["pos_label"],
         seed=metadata["seed"],
-        prepare=make_encoder(metadata["columns"], metadata["missing"]),
+        prepare=make_encoder(
+            metadata["columns"],
+            metadata["missing"],
+            metadata.get("number_marks", {}),
+            metadata["cost"]["parts"],
+        ),
     )
 
 
@@ -324,6 +363,10 @@ def _same_number(a: Any, b: Any) -> bool:
 def _field(key: str) -> str:
     """Name the metadata field a pipeline parameter comes from."""
     last = key.rsplit("__", 1)[-1]
+    if last == "number_marks":
+        return "number marks"
+    if last == "missing":
+        return "missing-value policy"
     if "cost" in last:
         return "cost"
     if key.startswith("prepare"):

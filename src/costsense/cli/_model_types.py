@@ -82,6 +82,7 @@ _ESTIMATORS = frozenset(
         "costsense.tree._predictor.PackedForest",
         "costsense.tree._tree.Tree",
         "costsense.utils._dates.DateTimeParts",
+        "costsense.utils._reading.RowReading",
         # imbalanced-learn
         "imblearn.ensemble._easy_ensemble.EasyEnsembleClassifier",
         "imblearn.ensemble._forest.BalancedRandomForestClassifier",
@@ -112,7 +113,6 @@ _ESTIMATORS = frozenset(
         "sklearn.pipeline.Pipeline",
         "sklearn.preprocessing._data.StandardScaler",
         "sklearn.preprocessing._encoders.OneHotEncoder",
-        "sklearn.preprocessing._function_transformer.FunctionTransformer",
         "sklearn.preprocessing._label.LabelEncoder",
         "sklearn.preprocessing._polynomial.PolynomialFeatures",
         "sklearn.svm._classes.LinearSVC",
