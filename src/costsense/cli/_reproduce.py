@@ -23,12 +23,25 @@ def run_reproduce(args: argparse.Namespace) -> int:
     study, a corrupted file, a full disk, a read-only folder) is a one-line
     error naming the file and the fix (exit status 2).
     """
-    from costsense.experiments import StoreError, hold_run_lock, load_study
+    from costsense.experiments import (
+        StoreError,
+        StudyLimits,
+        hold_run_lock,
+        load_study,
+    )
 
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    for option in ("max_cells", "max_estimators", "max_rows"):
+        if getattr(args, option) < 1:
+            raise UsageError(f"--{option.replace('_', '-')} must be at least 1")
+    limits = StudyLimits(
+        max_cells=args.max_cells,
+        max_estimators=args.max_estimators,
+        max_rows=args.max_rows,
+    )
     try:
-        study = load_study(args.study, quick=args.quick)
+        study = load_study(args.study, quick=args.quick, limits=limits)
     except (ValueError, FileNotFoundError) as error:
         raise UsageError(f"study {args.study}: {error}") from None
     out = Path(

@@ -1,0 +1,218 @@
+"""Hostile studies: each attack built here, refused before any cell runs.
+
+Every test writes what an attacker would (a study file, a symlink, a forged lock)
+into ``tmp_path`` and asserts the refusal, that nothing was written outside the
+output folder, and that no cell ran.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from costsense import cli
+from costsense.experiments import StudyLimits, load_study, study_from_dict
+
+TINY = """
+name = "tiny"
+seed = 1
+datasets = ["gaussian"]
+gaussian_samples = 200
+costs = [5]
+metrics = ["cost_total", "recall"]
+
+[protocol]
+n_splits = 3
+
+[[algorithms]]
+name = "plain"
+method = "plain"
+"""
+
+
+def _study(**changes: object) -> dict:
+    data: dict = {
+        "name": "tiny",
+        "seed": 1,
+        "datasets": ["gaussian"],
+        "gaussian_samples": 200,
+        "costs": [5],
+        "metrics": ["cost_total", "recall"],
+        "protocol": {"n_splits": 3},
+        "algorithms": [{"name": "plain", "method": "plain"}],
+    }
+    data.update(changes)
+    return data
+
+
+@pytest.fixture
+def no_cell(monkeypatch):
+    """Fail the test if any cell runs."""
+    from costsense.experiments import _runner
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a cell ran")
+
+    monkeypatch.setattr(_runner, "run_cell", refuse)
+
+
+def _reproduce(tmp_path, text: str, *options: str) -> int:
+    study = tmp_path / "study.toml"
+    study.write_text(text)
+    return cli.main(["reproduce", str(study), "--quiet", *options])
+
+
+# names --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["../x", "/tmp/evil", "..", ".", "", "a/b", "-rf", "a\\b", "x" * 65, 7]
+)
+def test_a_study_name_that_is_not_an_identifier_is_refused(name):
+    with pytest.raises(ValueError, match=r"name .* is not an identifier") as caught:
+        study_from_dict(_study(name=name), source="s.toml")
+    assert "\n" not in str(caught.value) and "no '/', no '..'" in str(caught.value)
+
+
+@pytest.mark.parametrize("dataset", ["../../x", "/abs", "..", "a/../../b", "a\x1bb"])
+def test_a_dataset_name_that_is_not_an_identifier_is_refused(dataset):
+    with pytest.raises(ValueError, match=r"datasets\[1\] .* is not an identifier"):
+        study_from_dict(_study(datasets=["gaussian", dataset]), source="s.toml")
+
+
+def test_the_quick_overrides_names_are_checked_too():
+    with pytest.raises(ValueError, match=r"quick: datasets\[0\]"):
+        study_from_dict(_study(quick={"datasets": ["../q"]}), source="s.toml")
+
+
+def test_every_built_in_study_name_and_dataset_name_is_accepted():
+    from costsense.experiments import builtin_studies
+
+    for name in builtin_studies():
+        for quick in (False, True):
+            study = load_study(name, quick=quick)
+            assert study.name == name
+
+
+def test_a_traversing_name_writes_nothing_outside(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    text = TINY.replace('name = "tiny"', 'name = "../../escaped"')
+    assert _reproduce(tmp_path, text) == 2
+    assert "is not an identifier" in capsys.readouterr().err
+    assert not (tmp_path / "escaped").exists()
+    assert list((tmp_path / "work").iterdir()) == []
+
+
+# metrics ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("metrics", [[], "cost_total", [1], ["nope"], {}])
+def test_bad_metrics_are_refused_at_load(metrics):
+    with pytest.raises(ValueError, match="metric"):
+        study_from_dict(_study(metrics=metrics), source="s.toml")
+
+
+def test_empty_metrics_are_refused_before_any_cell_runs(tmp_path, capsys, no_cell):
+    text = TINY.replace('metrics = ["cost_total", "recall"]', "metrics = []")
+    assert _reproduce(tmp_path, text, "--out", str(tmp_path / "out")) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "metrics must be a non-empty list" in line
+    assert not (tmp_path / "out").exists()
+
+
+# sizes --------------------------------------------------------------------------
+
+
+def test_a_study_of_too_many_cells_is_refused_naming_the_limit(tmp_path, capsys):
+    text = TINY.replace("n_splits = 3", "n_splits = 3\nn_repeats = 100000000")
+    assert _reproduce(tmp_path, text, "--out", str(tmp_path / "out")) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "cells planned is 300,000,000, over the limit of 100,000" in line
+    assert "--max-cells 300000000" in line
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_cell_limit_counts_every_factor():
+    data = _study(
+        costs=[1, 2, 3, 4],
+        protocol={"n_splits": 5, "n_repeats": 10},
+    )
+    # 4 costs x 1 algorithm x 10 repeats x 5 folds = 200 cells
+    assert study_from_dict(data, limits=StudyLimits(max_cells=200)).n_cells == 200
+    with pytest.raises(ValueError, match="cells planned is 200, over the limit of 199"):
+        study_from_dict(data, limits=StudyLimits(max_cells=199))
+
+
+def test_a_user_raises_the_cell_limit_with_an_option(tmp_path, capsys):
+    from costsense.experiments import ResultsStore
+
+    text = TINY.replace("n_splits = 3", "n_splits = 3\nn_repeats = 2")
+    out = tmp_path / "out"
+    assert _reproduce(tmp_path, text, "--out", str(out), "--max-cells", "5") == 2
+    assert "cells planned is 6, over the limit of 5" in capsys.readouterr().err
+    assert not out.exists()
+    assert _reproduce(tmp_path, text, "--out", str(out), "--max-cells", "6") == 0
+    assert len(ResultsStore(out).done_keys()) == 6
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "field"),
+    [
+        ({"params": {"n_estimators": 10**9}}, "params n_estimators"),
+        ({"grid": {"n_estimators": [10, 10**9]}}, "grid n_estimators"),
+    ],
+)
+def test_too_many_estimators_are_refused_naming_the_field(algorithm, field):
+    entry = {"name": "boost", "method": "adaboost", **algorithm}
+    with pytest.raises(ValueError) as caught:
+        study_from_dict(_study(algorithms=[entry]), source="s.toml")
+    message = str(caught.value)
+    assert f"algorithm 'boost': {field} is 1,000,000,000" in message
+    assert "over the limit of 10,000" in message and "--max-estimators" in message
+    raised = StudyLimits(max_estimators=10**9)
+    assert study_from_dict(_study(algorithms=[entry]), limits=raised).algorithms
+
+
+def test_too_many_estimators_on_the_command_line_is_exit_2(tmp_path, capsys, no_cell):
+    text = TINY.replace('method = "plain"', 'method = "adaboost"\n'
+                        "params = { n_estimators = 1000000000 }")  # fmt: skip
+    assert _reproduce(tmp_path, text, "--out", str(tmp_path / "out")) == 2
+    assert "n_estimators is 1,000,000,000" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("protocol", "match"),
+    [
+        ({"n_repeats": 0}, "protocol.n_repeats must be a whole number >= 1"),
+        ({"n_repeats": "10"}, "protocol.n_repeats must be a whole number"),
+        ({"n_repeats": True}, "protocol.n_repeats must be a whole number"),
+        ({"n_splits": 2.5}, "protocol.n_splits must be a whole number >= 2"),
+        ({"inner_splits": -1}, "protocol.inner_splits must be a whole number"),
+        ({"test_size": "half"}, r"protocol.test_size must be in \(0, 1\)"),
+        ({"kind": 3}, "protocol.kind must be"),
+    ],
+)
+def test_a_protocol_of_the_wrong_type_is_one_clear_error(protocol, match):
+    with pytest.raises(ValueError, match=match):
+        study_from_dict(_study(protocol=protocol), source="s.toml")
+
+
+def test_too_many_gaussian_rows_are_refused():
+    with pytest.raises(ValueError, match="gaussian_samples is 10,000,000,000"):
+        study_from_dict(_study(gaussian_samples=10**10))
+    with pytest.raises(ValueError, match="gaussian_samples must be a whole number"):
+        study_from_dict(_study(gaussian_samples="many"))
+    assert (
+        study_from_dict(
+            _study(gaussian_samples=3000), limits=StudyLimits(max_rows=3000)
+        ).gaussian_samples
+        == 3000
+    )
+
+
+def test_a_grid_of_too_many_combinations_is_refused():
+    grid = {"C": list(range(40)), "max_iter": list(range(40))}
+    entry = {"name": "lr", "method": "plain", "grid": grid}
+    with pytest.raises(ValueError, match="grid has 1,600 combinations"):
+        study_from_dict(_study(algorithms=[entry]), source="s.toml")
