@@ -216,3 +216,72 @@ def test_a_grid_of_too_many_combinations_is_refused():
     entry = {"name": "lr", "method": "plain", "grid": grid}
     with pytest.raises(ValueError, match="grid has 1,600 combinations"):
         study_from_dict(_study(algorithms=[entry]), source="s.toml")
+
+
+# outputs ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def finished(tmp_path):
+    """A results folder of the tiny study, run once (its report written)."""
+    out = tmp_path / "out"
+    assert _reproduce(tmp_path, TINY, "--out", str(out)) == 0
+    return out
+
+
+@pytest.mark.parametrize("name", ["report.md", "report.html"])
+def test_report_replaces_a_symlinked_report_never_writing_through(finished, name):
+    victim = finished.parent / "victim.txt"
+    victim.write_text("precious")
+    (finished / name).unlink()
+    (finished / name).symlink_to(victim)
+    assert cli.main(["report", str(finished)]) == 0
+    assert victim.read_text() == "precious"
+    assert not (finished / name).is_symlink() and (finished / name).stat().st_size
+    assert not list(finished.glob(".*.part"))
+
+
+def test_report_refuses_a_symlinked_figures_folder(finished, capsys):
+    elsewhere = finished.parent / "elsewhere"
+    elsewhere.mkdir()
+    for figure in (finished / "figures").iterdir():
+        figure.unlink()
+    (finished / "figures").rmdir()
+    (finished / "figures").symlink_to(elsewhere)
+    assert cli.main(["report", str(finished)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "figures is a symbolic link" in line and "--out" in line
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_symlinked_figure_is_replaced_not_written_through(finished):
+    victim = finished.parent / "victim.png"
+    victim.write_bytes(b"precious")
+    figure = next((finished / "figures").glob("*.png"))
+    figure.unlink()
+    figure.symlink_to(victim)
+    assert cli.main(["report", str(finished)]) == 0
+    assert victim.read_bytes() == b"precious" and not figure.is_symlink()
+
+
+@pytest.mark.parametrize(
+    "name", ["results.sqlite-journal", "results.sqlite", ".lock", "artifacts"]
+)
+def test_a_run_refuses_a_symlink_planted_in_its_folder(tmp_path, capsys, name):
+    out = tmp_path / "out"
+    out.mkdir()
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    (out / name).symlink_to(victim)
+    assert _reproduce(tmp_path, TINY, "--out", str(out)) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "symbolic link" in line and name in line
+    assert victim.read_text() == "precious"
+
+
+def test_a_boundary_grid_goes_only_into_its_folder(tmp_path):
+    from costsense.experiments._outputs import OutputPathError, write_atomically
+
+    with pytest.raises(OutputPathError, match="outside the output folder"):
+        write_atomically(tmp_path / "out" / ".." / "x.npz", b"", root=tmp_path / "out")
+    assert not (tmp_path / "x.npz").exists()

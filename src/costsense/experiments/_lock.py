@@ -34,6 +34,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from costsense.experiments._outputs import make_folder
 from costsense.experiments._store_errors import (
     StoreLockedError,
     store_file_error,
@@ -44,6 +45,8 @@ __all__ = ["RunLock", "hold_run_lock", "read_holder"]
 
 #: The lock file's name inside the results folder.
 LOCK_NAME = ".lock"
+#: Open the lock file itself, never the file a link there points to.
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def _try_lock(fd: int) -> bool:
@@ -170,8 +173,9 @@ class RunLock:
         if self._fd is not None:
             raise RuntimeError(f"{self.path} is already held by this RunLock.")
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            make_folder(self.folder)
+            # never through a link planted at .lock
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o644)
         except OSError as error:
             raise (store_file_error(self.path, error) or error) from error
         try:
