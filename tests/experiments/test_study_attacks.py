@@ -482,3 +482,82 @@ def test_the_stuck_workers_of_a_killed_run_are_ended_by_the_next(tmp_path, capsy
         for pid in workers:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+# [files] paths: read as data, never echoed ---------------------------------------
+
+SECRET = "SECRET-7f3a"
+
+
+def _file_study(folder: Path, path: object, **spec: object) -> dict:
+    table = {"path": str(path), "target": "label", **spec}
+    return _study(
+        datasets=["mine"], files={"mine": table}, protocol={"n_splits": 2},
+        algorithms=[{"name": "t", "method": "threshold"}],
+    )  # fmt: skip
+
+
+def _numbers(i: int) -> str:
+    # '1,234': a decimal comma or a thousands separator? The reader quotes a cell
+    return f'{i},"1,234",{"a" if i % 2 else "b"}\n'
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (f"x,label\n1,{SECRET}a\n2,{SECRET}b\n3,{SECRET}c\n", "has 3 classes"),
+        ("x,label\n1,a\n2,b\n3,a\n", "positive"),
+        (f"x,label\n1,a\n2,b,{SECRET},more\n3,a\n", "at line 3"),
+        (f'x,label\n1,a\n"{SECRET},b\n3,a\n', "at row 2"),
+        ("x,amount,label\n" + "".join(map(_numbers, range(1, 9))), "column 'amount'"),
+        ((f"\xff{SECRET}\n").encode("latin-1"), "encoding"),
+    ],
+    ids=["classes", "positive", "extra-field", "open-quote", "numbers", "encoding"],
+)
+def test_a_files_error_names_the_place_never_the_content(tmp_path, content, said):
+    path = tmp_path / "secret.csv"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    spec = {"positive": SECRET} if said == "positive" else {}
+    with pytest.raises(ValueError) as caught:
+        study_from_dict(_file_study(tmp_path, path, **spec), source=str(tmp_path / "s"))
+    message = str(caught.value)
+    assert said in message and str(path) in message and "\n" not in message
+    shown = message.replace(f"positive {SECRET!r}", "")  # the study's own value
+    assert SECRET not in shown and "1,234" not in shown
+
+
+def test_a_files_column_names_are_shown_escaped(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("x,la\x1b[2Jbel\n1,a\n2,b\n")
+    with pytest.raises(ValueError, match="are not columns") as caught:
+        study_from_dict(_file_study(tmp_path, path), source=str(tmp_path / "s"))
+    assert "\x1b" not in str(caught.value) and "\\x1b[2J" in str(caught.value)
+
+
+@posix_only
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_a_files_path_that_is_not_a_regular_file_is_refused_at_once(tmp_path, kind):
+    if kind == "fifo":
+        path = tmp_path / "pipe.csv"
+        os.mkfifo(path)  # opened for reading, it would wait for a writer for ever
+    elif kind == "device":
+        path = Path("/dev/zero")  # read, it would grow memory without bound
+    else:
+        path = tmp_path / "folder.csv"
+        path.mkdir()
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="is not a regular file"):
+        study_from_dict(_file_study(tmp_path, path), source=str(tmp_path / "s"))
+    assert time.monotonic() - started < 5
+
+
+def test_an_oversized_study_file_is_refused_unread(tmp_path):
+    path = tmp_path / "big.toml"
+    with path.open("w") as file:
+        file.write(TINY)
+        file.write("#" * (5 << 20))
+    with pytest.raises(ValueError, match="over the 4,194,304 a study file may be"):
+        load_study(path)

@@ -104,6 +104,8 @@ STUDY_KEYS = (
     "paper_features",
     "paper_datasets",
 )
+#: The largest study file read (bytes): studies are a few kilobytes.
+MAX_STUDY_BYTES = 4 << 20
 #: The keys of a ``[[paper]]`` row.
 PAPER_KEYS = ("dataset", "cost", "algorithm", "metric", "value")
 _PROTOCOLS = ("kfold", "holdout")
@@ -553,10 +555,16 @@ def load_study(
     """
     studies = builtin_studies()
     path = studies.get(str(name_or_path), Path(name_or_path))
-    if not path.is_file():
+    if not path.is_file():  # a regular file: never a FIFO or a device
         raise ValueError(
             f"no study {str(name_or_path)!r}: give a built-in study "
             f"({', '.join(sorted(studies))}) or the path of a TOML study file."
+        )
+    if path.stat().st_size > MAX_STUDY_BYTES:
+        raise ValueError(
+            f"study file {path} is {path.stat().st_size:,} bytes, over the "
+            f"{MAX_STUDY_BYTES:,} a study file may be; a study names its data, it "
+            "does not hold it ([files.<name>] tables read a CSV or Parquet file)."
         )
     try:
         data = tomllib.loads(path.read_text())
