@@ -561,3 +561,33 @@ def test_an_oversized_study_file_is_refused_unread(tmp_path):
         file.write("#" * (5 << 20))
     with pytest.raises(ValueError, match="over the 4,194,304 a study file may be"):
         load_study(path)
+
+
+# the report reads a record anyone can change ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"metrics": []}, "metrics must be a non-empty list"),
+        ({"metrics": ["cost_total", "stolen"]}, "unknown metrics ['stolen']"),
+        ({"datasets": ["../../x"]}, "datasets[0] '../../x' is not an identifier"),
+        ({"name": "/tmp/x"}, "name '/tmp/x' is not an identifier"),
+    ],
+    ids=["no-metrics", "unknown-metric", "dataset", "name"],
+)
+def test_report_refuses_a_forged_record_in_one_line(finished, capsys, change, said):
+    import sqlite3
+
+    before = (finished / "report.md").read_text()
+    with sqlite3.connect(finished / "results.sqlite") as db:
+        (text,) = db.execute("SELECT value FROM meta WHERE key = 'study'").fetchone()
+        record = {**json.loads(text), **change}
+        db.execute(
+            "UPDATE meta SET value = ? WHERE key = 'study'", (json.dumps(record),)
+        )
+    db.close()
+    assert cli.main(["report", str(finished)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert said in line
+    assert (finished / "report.md").read_text() == before

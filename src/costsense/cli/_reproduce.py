@@ -157,5 +157,5 @@ def run_report(args: argparse.Namespace) -> int:
         raise UsageError(f"{out} holds no results store (results.sqlite)")
     try:
         return write_report(out)
-    except StoreError as error:
+    except (StoreError, ValueError) as error:  # a store, or its record, refused
         raise UsageError(str(error)) from None

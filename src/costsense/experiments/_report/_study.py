@@ -19,9 +19,10 @@ from costsense.experiments._labels import cost_label
 from costsense.experiments._report._figures import Boundary
 from costsense.experiments._report._spec import ReportFiles, ReportSpec
 from costsense.experiments._report._writer import write_report
-from costsense.experiments._scores import LOWER_IS_BETTER
+from costsense.experiments._scores import ALL_METRICS, LOWER_IS_BETTER
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import count_cells
+from costsense.experiments._study_checks import check_record
 
 __all__ = ["report_study"]
 
@@ -61,12 +62,22 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     -------
     ReportFiles
         Paths of ``report.md``, ``report.html`` and the figures.
+
+    Raises
+    ------
+    ValueError
+        No finished cell, or a recorded study whose name or dataset names are
+        not identifiers or whose metrics are missing or unknown.
     """
     store = ResultsStore(out)
     study = store.study()
     results = store.results()
     if results.empty:
         raise ValueError(f"{store.path} holds no finished cells yet.")
+    # the record is a file anyone who can write the folder can change: checked
+    # as a study file is, before anything is drawn (the metrics a cell saved
+    # count, so a store of an earlier costsense keeps its report)
+    check_record(study, (*ALL_METRICS, *map(str, results.columns)), str(store.path))
     # tables list the algorithms in the study's order (their first appearance)
     order = {a["name"]: i for i, a in enumerate(study["algorithms"])}
     results = results.sort_values(
