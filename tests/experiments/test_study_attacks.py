@@ -591,3 +591,9 @@ def test_report_refuses_a_forged_record_in_one_line(finished, capsys, change, sa
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert said in line
     assert (finished / "report.md").read_text() == before
+
+
+def test_a_derived_set_of_too_many_noise_columns_is_refused():
+    derived = {"noisy": {"from": "pima", "append_uniform": 10**9}}
+    with pytest.raises(ValueError, match="'append_uniform' is 1,000,000,000, over"):
+        study_from_dict(_study(datasets=["noisy"], derived=derived), source="s")
