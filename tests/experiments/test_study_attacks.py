@@ -597,3 +597,47 @@ def test_a_derived_set_of_too_many_noise_columns_is_refused():
     derived = {"noisy": {"from": "pima", "append_uniform": 10**9}}
     with pytest.raises(ValueError, match="'append_uniform' is 1,000,000,000, over"):
         study_from_dict(_study(datasets=["noisy"], derived=derived), source="s")
+
+
+# bounded memory and time: the whole command line in a limited process -----------
+
+#: Address space a refused study's process may use (imports included).
+MEMORY = 1536 << 20
+
+
+def _limited() -> None:  # pragma: no cover - runs in the child
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+@posix_only
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (("n_splits = 3", "n_splits = 3\nn_repeats = 100000000"), "cells planned"),
+        (('method = "plain"', 'method = "adaboost"\nparams = { n_estimators = '
+          "1000000000 }"), "n_estimators is"),
+        (("gaussian_samples = 200", "gaussian_samples = 10000000000"),
+         "gaussian_samples is"),
+        (("[protocol]", '[files.gaussian2]\npath = "/dev/zero"\ntarget = "y"\n'
+          "[protocol]"), "is not a regular file"),
+        (('name = "tiny"', 'name = "../../../tmp/escaped"'), "is not an identifier"),
+    ],
+    ids=["cells", "estimators", "rows", "device", "name"],
+)  # fmt: skip
+def test_a_hostile_study_is_refused_in_bounded_memory_and_time(tmp_path, change, said):
+    text = TINY.replace(*change)
+    if "gaussian2" in text:
+        text = text.replace('datasets = ["gaussian"]', 'datasets = ["gaussian2"]')
+    study = tmp_path / "study.toml"
+    study.write_text(text)
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [*COSTSENSE, "reproduce", str(study), "--out", str(out)],
+        capture_output=True, text=True, timeout=120, preexec_fn=_limited,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert said in line and line.startswith("costsense reproduce: error: study ")
+    assert not out.exists()

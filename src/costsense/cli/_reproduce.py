@@ -43,7 +43,10 @@ def run_reproduce(args: argparse.Namespace) -> int:
     try:
         study = load_study(args.study, quick=args.quick, limits=limits)
     except (ValueError, FileNotFoundError) as error:
-        raise UsageError(f"study {args.study}: {error}") from None
+        message = str(error)  # a study file's errors already start "study <path>:"
+        if not message.startswith(("study ", "no study ")):
+            message = f"study {args.study}: {message}"
+        raise UsageError(message) from None
     out = Path(
         args.out or Path("results") / (study.name + ("-quick" if args.quick else ""))
     )
