@@ -641,3 +641,16 @@ def test_a_hostile_study_is_refused_in_bounded_memory_and_time(tmp_path, change,
     (line,) = done.stderr.strip().splitlines()
     assert said in line and line.startswith("costsense reproduce: error: study ")
     assert not out.exists()
+
+
+def test_report_refuses_a_planted_grid_that_would_fill_memory(finished, capsys):
+    import zipfile
+
+    (grid,) = (finished / "artifacts").glob("boundary_*.npz")
+    grid.unlink()
+    with zipfile.ZipFile(grid, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xx.npy", b"\0" * (300 << 20))  # 300 MiB of zeros: ~300 KiB
+    assert grid.stat().st_size < 2 << 20
+    assert cli.main(["report", str(finished)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "would unpack to 314,572,800 bytes" in line and str(grid) in line

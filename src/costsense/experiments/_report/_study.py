@@ -26,6 +26,27 @@ from costsense.experiments._study_checks import check_record
 
 __all__ = ["report_study"]
 
+#: The columns of a store's results that are not metrics.
+_BOOKKEEPING = frozenset({"key", "dataset", "cost", "algorithm", "repeat", "fold",
+                          "seed", "version", "finished", "n_train", "n_test",
+                          "fit_time", "predict_time", "diagnostics"})  # fmt: skip
+#: The most a boundary grid file may unpack to (bytes): a run writes about 1 MB.
+MAX_GRID_BYTES = 256 << 20
+
+
+def _check_grid_size(grid: Any, path: Path) -> None:
+    """Refuse a boundary grid whose arrays would unpack to over MAX_GRID_BYTES.
+
+    The sizes are read from the archive's directory, before any array is
+    decompressed: a small planted file cannot fill memory.
+    """
+    unpacked = sum(info.file_size for info in grid.zip.infolist())
+    if unpacked > MAX_GRID_BYTES:
+        raise ValueError(
+            f"{path} would unpack to {unpacked:,} bytes, over the {MAX_GRID_BYTES:,} "
+            "a boundary grid may be; delete it (the next run draws it again)."
+        )
+
 
 def _partial_banner(study: dict[str, Any], finished: int) -> str:
     """Return the report's warning for a quick or unfinished run ("" if neither)."""
@@ -77,7 +98,8 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     # the record is a file anyone who can write the folder can change: checked
     # as a study file is, before anything is drawn (the metrics a cell saved
     # count, so a store of an earlier costsense keeps its report)
-    check_record(study, (*ALL_METRICS, *map(str, results.columns)), str(store.path))
+    saved = [str(c) for c in results.columns if c not in _BOOKKEEPING]
+    check_record(study, (*ALL_METRICS, *saved), str(store.path))
     # tables list the algorithms in the study's order (their first appearance)
     order = {a["name"]: i for i, a in enumerate(study["algorithms"])}
     results = results.sort_values(
@@ -90,6 +112,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
             if not path.exists():
                 continue
             with np.load(path) as grid:
+                _check_grid_size(grid, path)
                 predictions = {
                     a["name"]: grid[f"pred_{a['name']}"] for a in study["algorithms"]
                 }
