@@ -20,7 +20,17 @@ import re
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from costsense.utils._text import printable
+
+def printable(text: object, limit: int = 200) -> str:
+    """Return ``text`` escaped and cut (:func:`costsense.utils._text.printable`).
+
+    Imported when needed: the command line's ``--help`` reads this module's
+    limits and must not load numpy (``costsense.utils`` does).
+    """
+    from costsense.utils._text import printable as escape
+
+    return escape(text, limit)
+
 
 __all__ = [
     "IDENTIFIER",
