@@ -218,8 +218,8 @@ def _cost_parts(
         if isinstance(value, str):
             if value not in columns:
                 raise ValueError(
-                    f"{where}: {key} {value!r} is not a column; the columns are "
-                    f"{columns}."
+                    f"{where}: {key} {printable(value)!r} is not a column; the "
+                    f"columns are {printable(columns, 2000)}."
                 )
             parts[part] = value
         elif (
@@ -230,7 +230,8 @@ def _cost_parts(
             parts[part] = float(value)
         else:
             raise ValueError(
-                f"{where}: {key} must be a cost >= 0 or a column name, not {value!r}."
+                f"{where}: {key} must be a cost >= 0 or a column name, not "
+                f"{printable(repr(value))}."
             )
     return parts
 
@@ -333,8 +334,8 @@ def load_file_dataset(
         holes.append(recipe["target"])
     if holes:
         raise ValueError(
-            f"dataset {name!r}: columns {holes} have missing values; fill them "
-            f"or drop those rows in {recipe['path']}"
+            f"dataset {name!r}: columns {printable(holes, 2000)} have missing "
+            f"values; fill them or drop those rows in {recipe['path']}"
         )
     try:
         frame, _ = read_written_numbers(frame, recipe["path"], recipe.get("decimal"))
