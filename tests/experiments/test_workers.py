@@ -90,25 +90,36 @@ def test_the_runners_workers_are_watched_and_listed():
     )
 
 
-def test_only_a_recorded_loky_process_is_ended():
+def test_only_a_recorded_loky_process_is_ended(tmp_path):
     sleep = [sys.executable, "-c", "import time; time.sleep(600)"]
-    loky = subprocess.Popen([*sleep, "joblib.externals.loky"])  # its command line
-    other = subprocess.Popen(sleep)
-    reused = subprocess.Popen([*sleep, "loky"])
+    # the run's workers carry its key in their environment
+    keyed = {**os.environ, _workers.WORKER_KEY: _workers.process_key()}
+    unkeyed = {k: v for k, v in os.environ.items() if k != _workers.WORKER_KEY}
+    loky = subprocess.Popen([*sleep, "joblib.externals.loky"], env=keyed)
+    other = subprocess.Popen(sleep, env=keyed)
+    reused = subprocess.Popen([*sleep, "loky"], env=keyed)
+    stranger = subprocess.Popen([*sleep, "loky"], env=unkeyed)  # another run's
+    processes = (loky, other, reused, stranger)
+    token = _workers.worker_token(tmp_path)
     try:
-        starts = {p.pid: process_start(p.pid) for p in (loky, other, reused)}
-        ended = end_leftover_workers(
-            [
-                (loky.pid, starts[loky.pid]),
-                (other.pid, starts[other.pid]),  # not a loky worker
-                (reused.pid, starts[reused.pid] - 1),  # another process, same pid
-                (loky.pid, None),  # no start recorded: never ended
-            ]
-        )
+        starts = {p.pid: process_start(p.pid) for p in processes}
+        recorded = [
+            (loky.pid, starts[loky.pid]),
+            (other.pid, starts[other.pid]),  # not a loky worker
+            (reused.pid, starts[reused.pid] - 1),  # another process, same pid
+            (loky.pid, None),  # no start recorded: never ended
+            (stranger.pid, starts[stranger.pid]),  # a loky worker without the key
+        ]
+        # no token, or the token of another folder: nothing is proven
+        assert end_leftover_workers(recorded) == 0
+        assert end_leftover_workers(recorded, token=token, folder=tmp_path / "x") == 0
+        assert all(p.poll() is None for p in processes)
+        ended = end_leftover_workers(recorded, token=token, folder=tmp_path)
         assert ended == 1
         assert loky.wait(timeout=PATIENCE) == -signal.SIGKILL
         assert other.poll() is None and reused.poll() is None
+        assert stranger.poll() is None
     finally:
-        for process in (loky, other, reused):
+        for process in processes:
             process.kill()
             process.wait()

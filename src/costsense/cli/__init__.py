@@ -49,7 +49,7 @@ from costsense.cli._options import (
     add_file_options,
     parse_cost,
 )
-from costsense.experiments import BASE_NAMES
+from costsense.experiments import BASE_NAMES, StudyLimits
 
 __all__ = ["build_parser", "main", "parse_cost"]
 
@@ -242,6 +242,20 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument(
         "--quiet", action="store_true", help="print only where the report is"
     )
+    limits = StudyLimits()
+    for option, default, what in (
+        ("--max-cells", limits.max_cells, "cells a study may plan"),
+        ("--max-estimators", limits.max_estimators, "n_estimators of an algorithm"),
+        ("--max-rows", limits.max_rows, "rows of the gaussian dataset"),
+    ):
+        rp.add_argument(
+            option,
+            type=int,
+            default=default,
+            metavar="N",
+            help=f"most {what} (default {default:,}); a larger study is refused "
+            "when it loads",
+        )
     rp.set_defaults(func=_dispatch("_reproduce", "run_reproduce"))
 
     rr = sub.add_parser("report", help="rebuild the report of a results folder")

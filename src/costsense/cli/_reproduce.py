@@ -23,14 +23,30 @@ def run_reproduce(args: argparse.Namespace) -> int:
     study, a corrupted file, a full disk, a read-only folder) is a one-line
     error naming the file and the fix (exit status 2).
     """
-    from costsense.experiments import StoreError, hold_run_lock, load_study
+    from costsense.experiments import (
+        StoreError,
+        StudyLimits,
+        hold_run_lock,
+        load_study,
+    )
 
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    for option in ("max_cells", "max_estimators", "max_rows"):
+        if getattr(args, option) < 1:
+            raise UsageError(f"--{option.replace('_', '-')} must be at least 1")
+    limits = StudyLimits(
+        max_cells=args.max_cells,
+        max_estimators=args.max_estimators,
+        max_rows=args.max_rows,
+    )
     try:
-        study = load_study(args.study, quick=args.quick)
+        study = load_study(args.study, quick=args.quick, limits=limits)
     except (ValueError, FileNotFoundError) as error:
-        raise UsageError(f"study {args.study}: {error}") from None
+        message = str(error)  # a study file's errors already start "study <path>:"
+        if not message.startswith(("study ", "no study ")):
+            message = f"study {args.study}: {message}"
+        raise UsageError(message) from None
     out = Path(
         args.out or Path("results") / (study.name + ("-quick" if args.quick else ""))
     )
@@ -144,5 +160,5 @@ def run_report(args: argparse.Namespace) -> int:
         raise UsageError(f"{out} holds no results store (results.sqlite)")
     try:
         return write_report(out)
-    except StoreError as error:
+    except (StoreError, ValueError) as error:  # a store, or its record, refused
         raise UsageError(str(error)) from None

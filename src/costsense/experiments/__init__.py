@@ -90,6 +90,7 @@ if TYPE_CHECKING:
         ReportOptions,
         Study,
     )
+    from costsense.experiments._study_checks import StudyLimits
     from costsense.experiments._study_file import (
         builtin_studies,
         load_study,
@@ -159,6 +160,7 @@ _WHERE = {
     "Study": "_study",
     "PaperReference": "_study",
     "ReportOptions": "_study",
+    "StudyLimits": "_study_checks",
     "builtin_studies": "_study_file",
     "load_study": "_study_file",
     "study_from_dict": "_study_file",
@@ -203,6 +205,7 @@ __all__ = [
     "StoreLockedError",
     "RunSummary",
     "Study",
+    "StudyLimits",
     "ReportOptions",
     "PaperReference",
     "best_mask",

@@ -109,4 +109,4 @@ def save_boundaries(study: Study, store: ResultsStore) -> None:
             arrays = boundary_grid(study, dataset, cost)
             if arrays is None:
                 break
-            save_npz_atomically(path, **arrays)
+            save_npz_atomically(path, root=store.folder, **arrays)

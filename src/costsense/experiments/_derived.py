@@ -36,6 +36,8 @@ __all__ = ["RECIPE_KEYS", "check_recipe", "check_table_keys", "load_derived"]
 
 #: The keys a ``[derived.<name>]`` table may hold.
 RECIPE_KEYS = ("from", "collection", "drop", "append_uniform", "positive", "note")
+#: The most noise columns a derived set may append (``append_uniform``).
+MAX_APPENDED = 1_000
 
 
 def check_table_keys(table: Any, keys: tuple[str, ...], where: str) -> None:
@@ -88,6 +90,11 @@ def check_recipe(name: str, recipe: Any, source: str) -> dict[str, Any]:
     count = recipe.get("append_uniform", 0)
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"{where}: 'append_uniform' must be a count (0 or more).")
+    if count > MAX_APPENDED:  # every row gets them: a memory bomb otherwise
+        raise ValueError(
+            f"{where}: 'append_uniform' is {count:,}, over the limit of "
+            f"{MAX_APPENDED:,} noise columns; append fewer."
+        )
     collection = recipe.get("collection")
     if collection not in (None, "balanced", "imbalanced"):
         raise ValueError(

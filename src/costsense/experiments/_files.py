@@ -31,9 +31,15 @@ and its fold's cost and savings are the test rows' own. Only methods that take
 per-row costs, without a grid, run on it. A cost column stays a feature unless
 it is dropped.
 
-When the study loads, the file must exist, its target and dropped columns must
-be columns, and its SHA-256 is recorded with each cell, so that a resumed
-study never mixes results of two versions of a file.
+When the study loads, the file must exist and be a regular file (not a FIFO,
+a device or a folder), its target and dropped columns must be columns, and its
+SHA-256 is recorded with each cell, so that a resumed study never mixes results
+of two versions of a file.
+
+A study file may come from someone else, and its ``path`` may name any file the
+user can read: the file is read as data only, and no message shows its content
+beyond its column names. A cell or row that cannot be read is named by its
+column, line or byte offset, never by its value (:func:`_content_free`).
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ import functools
 import hashlib
 import json
 import math
+import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +57,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from costsense.experiments._derived import check_table_keys
+from costsense.utils._text import printable
 
 __all__ = [
     "FILE_KEYS",
@@ -99,10 +108,7 @@ def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
             raise ValueError(f"{where} needs {key} (a string).")
     folder = Path(source).parent if Path(source).is_file() else Path.cwd()
     path = (folder / spec["path"]).resolve()
-    if not path.is_file():
-        raise ValueError(
-            f"{where}: no file {path} (path is relative to the study file)."
-        )
+    _check_regular(path, where)
     drop = spec.get("drop", [])
     if isinstance(drop, str):
         drop = [drop]
@@ -110,19 +116,94 @@ def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
     columns = [str(c) for c in _read(recipe).columns]
     absent = [c for c in [recipe["target"], *recipe["drop"]] if c not in columns]
     if absent:
+        shown = printable(columns, 2000)  # the column names only, escaped
         raise ValueError(
-            f"{where}: {absent} are not columns of {path}; the columns are {columns}."
+            f"{where}: {printable(absent)} are not columns of {path}; the columns "
+            f"are {shown}."
         )
     parts = _cost_parts(spec, columns, where)
     if parts is not None:
         recipe["parts"] = parts
     for _part, key, _default in COST_KEYS:
         recipe.pop(key, None)
-    recipe["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    recipe["sha256"] = _digest(path)
     load_file_dataset(name, recipe)  # refuse now what would fail in every cell
     if parts is not None:
         file_row_costs(name, json.dumps(recipe, sort_keys=True))
     return recipe
+
+
+def _check_regular(path: Path, where: str) -> None:
+    """Refuse a path that is missing or not a regular file (a FIFO, a device)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        raise ValueError(
+            f"{where}: no file {path} (path is relative to the study file)."
+        ) from None
+    if not stat.S_ISREG(mode):
+        raise ValueError(
+            f"{where}: {path} is not a regular file (a folder, a FIFO or a "
+            "device); give the path of a CSV or Parquet file."
+        )
+
+
+def _digest(path: str | Path) -> str:
+    """Return the file's SHA-256, read in blocks (not the whole file at once)."""
+    with open(path, "rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
+
+
+#: Read errors whose text holds no cell of the file (only counts and names).
+_SAFE_READ_ERRORS = ("names these columns more than once", "has a header but no rows",
+                     "is not an encoding Python knows")  # fmt: skip
+#: Where a read error says the problem is: line, row or byte offset numbers.
+_PLACES = re.compile(r"\b(line|row|offset) (\d+)", re.IGNORECASE)
+
+
+def _content_free(message: str, path: str, columns: list[str]) -> str:
+    """Return a read error's message without anything the file holds.
+
+    The reader's messages may quote a cell (a number, a date, a line the parser
+    choked on). Kept: the column it names (a column name is shown), the line,
+    row or byte offset, and the kind of problem; never a value.
+
+    Parameters
+    ----------
+    message : str
+        The reader's message.
+    path : str
+        The file.
+    columns : list of str
+        The file's columns (empty when it could not be read).
+
+    Returns
+    -------
+    str
+    """
+    column = next((c for c in columns if repr(c) in message), None)
+    if column is not None and "categories" in message:
+        return message  # counts and the column's name only
+    places = ", ".join(dict.fromkeys(" ".join(m) for m in _PLACES.findall(message)))
+    where = f" at {places}" if places else ""
+    if column is None and "text (byte" in message:
+        kind = "cannot be read as text in its encoding"
+        fix = 'give its encoding in the file\'s table, e.g. encoding = "latin-1"'
+        return f"{path} {kind}{where}; {fix} (its content is not shown here)."
+    if column is None:
+        kind = "cannot be read as a CSV or Parquet table"
+        fix = "check its separator (sep), quoting and text encoding (encoding)"
+        return f"{path} {kind}{where}; {fix} (its content is not shown here)."
+    if "dates" in message:
+        fix = "write its dates in one format, year first (YYYY-MM-DD), or drop it"
+    elif "decimal mark" in message:
+        fix = 'give decimal = "." or decimal = "," in the file\'s table, or drop it'
+    else:
+        fix = "fix it or drop it (drop = [...])"
+    return (
+        f"column {printable(column)!r} of {path} cannot be read{where}; {fix} (its "
+        "values are not shown here)."
+    )
 
 
 def _cost_parts(
@@ -137,8 +218,8 @@ def _cost_parts(
         if isinstance(value, str):
             if value not in columns:
                 raise ValueError(
-                    f"{where}: {key} {value!r} is not a column; the columns are "
-                    f"{columns}."
+                    f"{where}: {key} {printable(value)!r} is not a column; the "
+                    f"columns are {printable(columns, 2000)}."
                 )
             parts[part] = value
         elif (
@@ -149,7 +230,8 @@ def _cost_parts(
             parts[part] = float(value)
         else:
             raise ValueError(
-                f"{where}: {key} must be a cost >= 0 or a column name, not {value!r}."
+                f"{where}: {key} must be a cost >= 0 or a column name, not "
+                f"{printable(repr(value))}."
             )
     return parts
 
@@ -200,10 +282,14 @@ def _read(recipe: dict[str, Any]) -> Any:
 
     options = Namespace(sep=recipe.get("sep"), decimal=recipe.get("decimal"),
                         encoding=recipe.get("encoding"))  # fmt: skip
+    _check_regular(Path(recipe["path"]), f"files {recipe['path']}")
     try:
         return read_frame(recipe["path"], options)
     except UsageError as error:
-        raise ValueError(str(error)) from None
+        text = str(error)
+        if any(safe in text for safe in _SAFE_READ_ERRORS):
+            raise ValueError(text) from None
+        raise ValueError(_content_free(text, recipe["path"], [])) from None
 
 
 def load_file_dataset(
@@ -236,7 +322,7 @@ def load_file_dataset(
     from costsense.utils._numbers import read_written_numbers
 
     frame = _read(recipe)
-    digest = hashlib.sha256(Path(recipe["path"]).read_bytes()).hexdigest()
+    digest = _digest(recipe["path"])
     if digest != recipe["sha256"]:
         raise ValueError(
             f"dataset {name!r}: {recipe['path']} changed since the study loaded"
@@ -248,8 +334,8 @@ def load_file_dataset(
         holes.append(recipe["target"])
     if holes:
         raise ValueError(
-            f"dataset {name!r}: columns {holes} have missing values; fill them "
-            f"or drop those rows in {recipe['path']}"
+            f"dataset {name!r}: columns {printable(holes, 2000)} have missing "
+            f"values; fill them or drop those rows in {recipe['path']}"
         )
     try:
         frame, _ = read_written_numbers(frame, recipe["path"], recipe.get("decimal"))
@@ -258,7 +344,9 @@ def load_file_dataset(
             frame, kinds, int(recipe.get("max_categories", MAX_CATEGORIES))
         )
     except UsageError as error:
-        raise ValueError(f"dataset {name!r}: {error}") from None
+        columns = [str(c) for c in frame.columns]
+        text = _content_free(str(error), recipe["path"], columns)
+        raise ValueError(f"dataset {name!r}: {text}") from None
     blocks = []
     for column, kind in kinds.items():
         if kind == "numeric":
@@ -272,17 +360,19 @@ def load_file_dataset(
     X = np.hstack(blocks) if blocks else np.empty((frame.shape[0], 0))
     y = target.astype(str).to_numpy(dtype=object)
     labels, counts = np.unique(y, return_counts=True)
-    if labels.size != 2:
+    target_name = printable(recipe["target"])
+    if labels.size != 2:  # the classes are the file's values: counted, not shown
         raise ValueError(
-            f"dataset {name!r}: target {recipe['target']!r} has {labels.size} "
-            f"classes {labels.tolist()[:10]}; a study needs two"
+            f"dataset {name!r}: target {target_name!r} of {recipe['path']} has "
+            f"{labels.size} classes; a study needs two"
         )
     positive = recipe.get("positive")
     if positive is None:
         positive = labels[np.argmin(counts)]
     elif str(positive) not in labels:
         raise ValueError(
-            f"dataset {name!r}: positive {positive!r} is not a class; the classes "
-            f"are {labels.tolist()}"
+            f"dataset {name!r}: positive {printable(positive)!r} is not a class of "
+            f"target {target_name!r} of {recipe['path']}; give one of its two "
+            "classes as written in the file"
         )
     return X, y, str(positive)

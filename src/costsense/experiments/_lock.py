@@ -2,9 +2,11 @@
 
 A run (:func:`costsense.experiments.run_study`, and ``costsense reproduce`` around
 it and its report) holds an exclusive ``flock`` on ``DIR/.lock`` from before it
-reads the store until it ends. The file says who holds it, as JSON: ``pid``,
-``host``, ``study``, ``started`` (UTC), ``command`` and the run's local
-``workers`` (pid and start time, :mod:`costsense.experiments._workers`).
+reads the store until it ends. The file says who holds it, as JSON: ``pid``
+and ``pid_start`` (the process's start time: with the pid, it names one
+process), ``run`` (a random identifier), ``host``, ``study``, ``started``
+(UTC), ``command``, the run's local ``workers`` (pid and start time) and
+``token``, the proof its workers carry (:mod:`costsense.experiments._workers`).
 
 - A second run into the folder cannot take the lock: it is refused
   (:class:`~costsense.experiments._store_errors.StoreLockedError`) before it
@@ -12,7 +14,11 @@ reads the store until it ends. The file says who holds it, as JSON: ``pid``,
 - The kernel releases a ``flock`` when its process dies, however it dies. A
   lock file that still names a holder but whose lock can be taken is therefore
   stale (that run was killed): the next run takes it over, says so
-  (:attr:`RunLock.note`) and ends that run's leftover workers.
+  (:attr:`RunLock.note`) and ends that run's leftover workers, and nothing
+  else: only processes that prove they are that run's workers
+  (:func:`~costsense.experiments._workers.end_leftover_workers`), and none when
+  the process the lock names is alive (a forged or copied lock). Everything the
+  file says is shown escaped (:func:`~costsense.utils._text.printable`).
 - A run that ends empties the file and releases the lock; the file stays (a
   lock file deleted while another process opens it would let two runs hold
   two different files).
@@ -24,26 +30,36 @@ again. Reading a store (``costsense report``) takes no lock.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import socket
 import sys
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from costsense.experiments._outputs import make_folder
 from costsense.experiments._store_errors import (
     StoreLockedError,
     store_file_error,
 )
-from costsense.experiments._workers import end_leftover_workers
+from costsense.experiments._workers import (
+    end_leftover_workers,
+    process_start,
+    worker_token,
+)
+from costsense.utils._text import printable
 
 __all__ = ["RunLock", "hold_run_lock", "read_holder"]
 
 #: The lock file's name inside the results folder.
 LOCK_NAME = ".lock"
+#: Open the lock file itself, never the file a link there points to.
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def _try_lock(fd: int) -> bool:
@@ -92,10 +108,19 @@ def _read_info(fd: int) -> dict[str, Any] | None:
 
 def _describe(info: dict[str, Any]) -> str:
     """Return ``study 'x', pid N on HOST, since TIME`` for a holder's record."""
+    shown = {key: printable(info.get(key), 80) for key in ("pid", "host", "started")}
     return (
-        f"study {info.get('study')!r}, pid {info.get('pid')} on "
-        f"{info.get('host')}, since {info.get('started')}"
+        f"study '{printable(info.get('study'), 80)}', pid {shown['pid']} on "
+        f"{shown['host']}, since {shown['started']}"
     )
+
+
+def _names_live_process(info: dict[str, Any]) -> bool:
+    """Whether the process a lock record names (pid and start) is alive."""
+    pid, start = info.get("pid"), info.get("pid_start")
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid < 1:
+        return False
+    return start is not None and process_start(pid) == start
 
 
 def read_holder(folder: str | Path) -> dict[str, Any] | None:
@@ -115,9 +140,13 @@ def read_holder(folder: str | Path) -> dict[str, Any] | None:
         be taken is stale.
     """
     try:
-        fd = os.open(Path(folder) / LOCK_NAME, os.O_RDONLY)
+        fd = os.open(Path(folder) / LOCK_NAME, os.O_RDONLY | _NOFOLLOW)
     except FileNotFoundError:
         return None
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # a link planted at .lock: no run's record
+            return None
+        raise
     try:
         return _read_info(fd)
     finally:
@@ -170,8 +199,9 @@ class RunLock:
         if self._fd is not None:
             raise RuntimeError(f"{self.path} is already held by this RunLock.")
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            make_folder(self.folder)
+            # never through a link planted at .lock
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o644)
         except OSError as error:
             raise (store_file_error(self.path, error) or error) from error
         try:
@@ -182,7 +212,9 @@ class RunLock:
                     if holder
                     else "its study and pid are not written yet"
                 )
-                command = f", command: {holder.get('command')}" if holder else ""
+                command = (
+                    f", command: {printable(holder.get('command'))}" if holder else ""
+                )
                 raise StoreLockedError(
                     f"{self.folder} is in use by another run ({who}{command}); "
                     "wait for it to finish, or write to another folder (--out)."
@@ -191,6 +223,9 @@ class RunLock:
             self._fd = fd
             self._info = {
                 "pid": os.getpid(),
+                "pid_start": process_start(os.getpid()),
+                "run": uuid.uuid4().hex,
+                "token": worker_token(self.folder),
                 "host": socket.gethostname(),
                 "study": self.study,
                 "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
@@ -208,16 +243,30 @@ class RunLock:
             self.note = self._take_over(stale)
 
     def _take_over(self, stale: dict[str, Any]) -> str:
-        """End a killed holder's leftover workers; return the note saying so."""
-        ended = 0
-        if stale.get("host") == self._info["host"]:
-            ended = end_leftover_workers(
-                tuple(pair) for pair in stale.get("workers", []) if len(pair) == 2
+        """End a killed holder's leftover workers; return the note saying so.
+
+        Only processes that prove to be its workers are ended
+        (:func:`end_leftover_workers`: same start, a loky worker, the recorded
+        token in their environment), and none when the record names a live
+        process (a run that is alive holds its lock: this record is forged).
+        """
+        if _names_live_process(stale):
+            return (
+                f"took over {self.path}, whose record names a live process that "
+                f"does not hold it ({_describe(stale)}); no process was signalled"
             )
-        workers = f"; ended {ended} of its leftover worker processes" if ended else ""
+        ended = 0
+        workers = stale.get("workers", [])
+        if stale.get("host") == self._info["host"] and isinstance(workers, list):
+            ended = end_leftover_workers(
+                [tuple(p) for p in workers if isinstance(p, list)],
+                token=stale.get("token"),
+                folder=self.folder,
+            )
+        done = f"; ended {ended} of its leftover worker processes" if ended else ""
         return (
             f"took over {self.path} from a run that ended without releasing it "
-            f"({_describe(stale)}){workers}"
+            f"({_describe(stale)}){done}"
         )
 
     def _write(self) -> None:

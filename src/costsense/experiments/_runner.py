@@ -32,9 +32,11 @@ from joblib import Parallel, delayed
 from costsense.experiments._boundary import save_boundaries
 from costsense.experiments._cell import run_cell
 from costsense.experiments._lock import hold_run_lock
+from costsense.experiments._outputs import refuse_links
 from costsense.experiments._plan import Cell, plan
 from costsense.experiments._store import ResultsStore, StoreConflictError
 from costsense.experiments._study import Study, study_from_record
+from costsense.experiments._study_checks import IDENTIFIER
 from costsense.experiments._workers import executor, worker_processes
 
 __all__ = ["RunSummary", "run_study"]
@@ -148,7 +150,10 @@ def run_study(
         stale = _stale_keys(study, cells, store)
         store.initialise(study.to_dict(), study.fingerprint(), drop=stale)
         for dataset, cost in sorted({tuple(key.split("|")[:2]) for key in stale}):
-            (store.artifacts / f"boundary_{dataset}_{cost}.npz").unlink(missing_ok=True)
+            if IDENTIFIER.fullmatch(dataset):  # a saved key names no other file
+                boundary = store.artifacts / f"boundary_{dataset}_{cost}.npz"
+                refuse_links(store.folder, boundary.parent)
+                boundary.unlink(missing_ok=True)
         done = store.done_keys()
         todo = [cell for cell in cells if cell.key not in done]
         bar = progress(len(cells), len(cells) - len(todo)) if progress else None

@@ -54,11 +54,10 @@ each written to a temporary name and renamed, so a file is complete or absent.
 
 from __future__ import annotations
 
+import io
 import json
-import os
 import shutil
 import sqlite3
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -69,6 +68,7 @@ import numpy as np
 import pandas as pd
 
 from costsense import __version__
+from costsense.experiments._outputs import make_folder, refuse_links, write_atomically
 from costsense.experiments._store_errors import (
     StoreConflictError,
     empty_store_error,
@@ -77,6 +77,11 @@ from costsense.experiments._store_errors import (
 from costsense.experiments._warnings import WarningTally
 
 __all__ = ["ResultsStore", "StoreConflictError", "save_npz_atomically"]
+
+#: The files SQLite may create beside the store (each refused if a link).
+_SQLITE_FILES = tuple(
+    f"results.sqlite{suffix}" for suffix in ("", "-journal", "-wal", "-shm")
+)
 
 
 _SCHEMA = """
@@ -154,36 +159,34 @@ _CELL_COLUMNS = (
 )
 
 
-def save_npz_atomically(path: Path, **arrays: Any) -> None:
+def save_npz_atomically(path: Path, *, root: Path | None = None, **arrays: Any) -> None:
     """Write ``arrays`` to ``path`` (``.npz``) under a temporary name, then rename.
 
     Parameters
     ----------
     path : Path
         Destination; its folder is created.
+    root : Path, default=None
+        The run's output folder, which ``path`` lies under: no component
+        between them may be a symbolic link (:mod:`costsense.experiments.
+        _outputs`); None for ``path``'s own folder.
     **arrays : array-like
         Named arrays.
 
     Raises
     ------
     StoreFileError
-        If the system refuses (a full disk, a read-only folder); no partial
-        file is left.
+        If the system refuses (a full disk, a read-only folder), or ``path``
+        lies behind a symbolic link; no partial file is left.
     """
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npz.part")
+        write_atomically(
+            path, buffer.getvalue(), root=path.parent if root is None else root
+        )
     except OSError as error:
         raise (store_file_error(path, error) or error) from error
-    try:
-        with os.fdopen(handle, "wb") as file:
-            np.savez_compressed(file, **arrays)
-        os.replace(temporary, path)
-    except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise (store_file_error(path, error) or error) from error
-        raise
 
 
 def _add_missing_columns(connection: sqlite3.Connection) -> None:
@@ -222,7 +225,9 @@ class ResultsStore:
         (SQLite would take it for a new store).
         """
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            make_folder(self.folder)
+            for name in _SQLITE_FILES:  # SQLite opens them following links
+                refuse_links(self.folder, self.folder / name)
             if self.path.is_file() and self.path.stat().st_size == 0:
                 raise empty_store_error(self.path)
             connection = sqlite3.connect(self.path, timeout=60)

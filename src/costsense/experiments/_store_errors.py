@@ -92,6 +92,10 @@ _OS_CAUSES = {
     errno.EACCES: ("this process may not write there", _DENIED),
     errno.EPERM: ("this process may not write there", _DENIED),
     errno.EROFS: ("the file system is read-only", _DENIED),
+    errno.ELOOP: (
+        "it is a symbolic link, which a run never writes through",
+        "remove the link, or write to another folder (--out)",
+    ),
 }
 
 

@@ -59,7 +59,7 @@ from costsense.experiments._bases import BASES
 from costsense.experiments._catalog import CATALOG, check_pair, default_base
 from costsense.experiments._claims import validate_claims
 from costsense.experiments._derived import check_recipe
-from costsense.experiments._files import ROW_COSTS, check_file_spec
+from costsense.experiments._files import COST_KEYS, ROW_COSTS, check_file_spec
 from costsense.experiments._labels import cost_label
 from costsense.experiments._models import SCALERS
 from costsense.experiments._scores import ALL_METRICS
@@ -69,6 +69,13 @@ from costsense.experiments._study import (
     Protocol,
     ReportOptions,
     Study,
+)
+from costsense.experiments._study_checks import (
+    StudyLimits,
+    check_identifier,
+    check_metrics,
+    check_protocol_types,
+    check_sizes,
 )
 
 __all__ = ["builtin_studies", "load_study", "study_from_dict"]
@@ -97,6 +104,8 @@ STUDY_KEYS = (
     "paper_features",
     "paper_datasets",
 )
+#: The largest study file read (bytes): studies are a few kilobytes.
+MAX_STUDY_BYTES = 4 << 20
 #: The keys of a ``[[paper]]`` row.
 PAPER_KEYS = ("dataset", "cost", "algorithm", "metric", "value")
 _PROTOCOLS = ("kfold", "holdout")
@@ -156,9 +165,17 @@ def _merge_quick(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def study_from_dict(
-    data: dict[str, Any], *, quick: bool = False, source: str = "<dict>"
+    data: dict[str, Any],
+    *,
+    quick: bool = False,
+    source: str = "<dict>",
+    limits: StudyLimits | None = None,
 ) -> Study:
     """Validate a study's plain data and build the :class:`Study`.
+
+    Everything is checked here, before any cell runs: the name and the dataset
+    names are identifiers, the metrics known, and the planned work within
+    ``limits`` (:mod:`costsense.experiments._study_checks`).
 
     Parameters
     ----------
@@ -168,25 +185,39 @@ def study_from_dict(
         Apply the ``[quick]`` overrides.
     source : str, default="<dict>"
         Where the data came from, for error messages.
+    limits : StudyLimits, default=None
+        The largest study accepted (cells planned, ``n_estimators``, rows);
+        None for the defaults of :class:`StudyLimits`.
 
     Returns
     -------
     Study
     """
+    limits = StudyLimits() if limits is None else limits
     top = set(STUDY_KEYS)
     _check_keys(data, top, source)
     overrides = data.get("quick", {})
     if not isinstance(overrides, dict):
         _fail(source, "quick must be a table of overrides, such as [quick] costs = [5]")
     _check_keys(overrides, top - {"quick"}, f"{source} quick")
+    _check_names(data, source)
+    _check_names(overrides, f"{source} quick")
     claim_rows = _rows(data, source)
     if quick:
         data = _merge_quick(data)
     for key in ("name", "datasets", "costs", "algorithms"):
         if key not in data:
             _fail(source, f"missing required key {key!r}")
+    _check_names(data, source)
+    if not isinstance(data["costs"], list):
+        _fail(source, "costs must be a list, such as costs = [5, 10]")
+    if not isinstance(data["algorithms"], list):
+        _fail(source, "algorithms must be [[algorithms]] tables")
     protocol_data = data.get("protocol", {})
+    if not isinstance(protocol_data, dict):
+        _fail(source, "protocol must be a table, such as [protocol] n_splits = 5")
     _check_keys(protocol_data, set(Protocol.__dataclass_fields__), f"{source} protocol")
+    check_protocol_types(protocol_data, source)
     protocol = Protocol(**protocol_data)
     if protocol.kind not in _PROTOCOLS:
         _fail(
@@ -208,6 +239,8 @@ def study_from_dict(
         _fail(source, f"protocol.test_size must be in (0, 1), got {protocol.test_size}")
     algorithms = []
     for entry in data["algorithms"]:
+        if not isinstance(entry, dict):
+            _fail(source, "algorithms must be [[algorithms]] tables")
         _check_keys(entry, set(Algorithm.__dataclass_fields__), f"{source} algorithm")
         if "name" not in entry or "method" not in entry:
             _fail(source, f"every algorithm needs a name and a method, got {entry}")
@@ -241,10 +274,7 @@ def study_from_dict(
     names = [a.name for a in algorithms]
     if len(set(names)) != len(names) or not names:
         _fail(source, f"algorithm names must be unique and non-empty, got {names}")
-    metrics = tuple(data.get("metrics", ALL_METRICS))
-    unknown = sorted(set(metrics) - set(ALL_METRICS))
-    if unknown:
-        _fail(source, f"unknown metrics {unknown}; choose from {list(ALL_METRICS)}")
+    metrics = check_metrics(data.get("metrics", list(ALL_METRICS)), ALL_METRICS, source)
     reference = data.get("reference")
     if reference is not None and reference not in names:
         _fail(source, f"reference {reference!r} is not one of the algorithms {names}")
@@ -265,12 +295,22 @@ def study_from_dict(
         _fail(source, "datasets and costs must not be empty")
     listed = {d for d, _ in claim_rows}
     declared = _dataset_tables(data, "derived", listed, source)
+    files = _dataset_tables(data, "files", listed, source)
+    # sizes before any file is read or any cell planned
+    check_sizes(
+        cells=_planned_cells(
+            protocol, algorithms, datasets, costs, dataset_costs, files
+        ),
+        algorithms=algorithms,
+        gaussian_samples=data.get("gaussian_samples", 2000),
+        limits=limits,
+        source=source,
+    )
     derived = {
         str(name): check_recipe(str(name), recipe, source)
         for name, recipe in declared.items()
         if name in datasets  # a quick run keeps only the sets it runs
     }
-    files = _dataset_tables(data, "files", listed, source)
     for name, spec in files.items():
         if name in datasets:  # a quick run reads only the files it runs
             derived[str(name)] = check_file_spec(str(name), spec, source)
@@ -324,6 +364,43 @@ def study_from_dict(
             datasets=tuple(str(d) for d in paper_datasets),
         ),
     )
+
+
+def _check_names(data: dict[str, Any], source: str) -> None:
+    """Refuse a study name or dataset name that is not an identifier.
+
+    They name the output folder and files in it (``results/<name>``, the
+    boundary grid of each dataset); the same check holds the ``[quick]``
+    overrides' names.
+    """
+    if "name" in data:
+        check_identifier(data["name"], "name", source)
+    if "datasets" not in data:
+        return
+    if not isinstance(data["datasets"], list):
+        _fail(source, 'datasets must be a list, such as datasets = ["pima"]')
+    for i, dataset in enumerate(data["datasets"]):
+        check_identifier(dataset, f"datasets[{i}]", source)
+
+
+def _planned_cells(
+    protocol: Protocol,
+    algorithms: list[Algorithm],
+    datasets: tuple[str, ...],
+    costs: tuple[Any, ...],
+    dataset_costs: dict[str, tuple[Any, ...]],
+    files: dict[str, Any],
+) -> int:
+    """Count the cells a study plans (a file with per-row costs runs once)."""
+    rows = sum(
+        1
+        if isinstance(files.get(d), dict)
+        and any(key in files[d] for _, key, _ in COST_KEYS)
+        else len(dataset_costs.get(d, costs))
+        for d in datasets
+    )
+    repeats = protocol.n_repeats * protocol.folds_per_repeat
+    return rows * len(algorithms) * repeats
 
 
 def _resolve_names(algorithm: Algorithm, source: str) -> Algorithm:
@@ -455,7 +532,12 @@ def builtin_studies() -> dict[str, Path]:
     }
 
 
-def load_study(name_or_path: str | Path, *, quick: bool = False) -> Study:
+def load_study(
+    name_or_path: str | Path,
+    *,
+    quick: bool = False,
+    limits: StudyLimits | None = None,
+) -> Study:
     """Load a built-in study by name, or a study file.
 
     Parameters
@@ -464,6 +546,8 @@ def load_study(name_or_path: str | Path, *, quick: bool = False) -> Study:
         A name from :func:`builtin_studies`, or the path of a TOML study file.
     quick : bool, default=False
         Apply the study's ``[quick]`` overrides.
+    limits : StudyLimits, default=None
+        The largest study accepted (:func:`study_from_dict`).
 
     Returns
     -------
@@ -471,13 +555,19 @@ def load_study(name_or_path: str | Path, *, quick: bool = False) -> Study:
     """
     studies = builtin_studies()
     path = studies.get(str(name_or_path), Path(name_or_path))
-    if not path.is_file():
+    if not path.is_file():  # a regular file: never a FIFO or a device
         raise ValueError(
             f"no study {str(name_or_path)!r}: give a built-in study "
             f"({', '.join(sorted(studies))}) or the path of a TOML study file."
+        )
+    if path.stat().st_size > MAX_STUDY_BYTES:
+        raise ValueError(
+            f"study file {path} is {path.stat().st_size:,} bytes, over the "
+            f"{MAX_STUDY_BYTES:,} a study file may be; a study names its data, it "
+            "does not hold it ([files.<name>] tables read a CSV or Parquet file)."
         )
     try:
         data = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"study file {path}: {error}") from None
-    return study_from_dict(data, quick=quick, source=str(path))
+    return study_from_dict(data, quick=quick, source=str(path), limits=limits)

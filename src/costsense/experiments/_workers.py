@@ -13,8 +13,18 @@ their pipes, loky's and multiprocessing's resource trackers). Two guards:
 - :func:`worker_processes` / :func:`end_leftover_workers`: the run records its
   workers (pid and start time) in its lock file, and the next run into the
   folder ends those still alive after a crash (a worker stuck in compiled code
-  that never lets the watch thread run), after checking that each is the same
-  process (start time) and a loky worker (command line).
+  that never lets the watch thread run), after proving that each is that run's
+  worker: the same process (start time), a loky worker (command line), and
+  carrying the run's key (below).
+
+A lock file can be forged (anyone who can write the folder can write it), so
+what it names proves nothing by itself. Each run process draws a secret key
+(:func:`process_key`) that its local workers inherit in their environment
+(:data:`WORKER_KEY`, set by :func:`executor`); its lock records only
+:func:`worker_token`, a hash of that key and the folder. A process is ended only
+if its own environment holds a key whose hash, with this folder, is the recorded
+token: a forged lock naming another process (a ``sleep``, another run's worker,
+a copy of another folder's token) ends nothing.
 
 The watch is POSIX (a dead parent changes ``os.getppid()``); process identities
 come from Linux's ``/proc`` (elsewhere nothing is recorded and nothing ended).
@@ -22,8 +32,11 @@ come from Linux's ``/proc`` (elsewhere nothing is recorded and nothing ended).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import multiprocessing
 import os
+import secrets
 import signal
 import threading
 import time
@@ -35,15 +48,74 @@ from joblib import parallel_config
 
 __all__ = [
     "POLL_SECONDS",
+    "WORKER_KEY",
     "end_leftover_workers",
     "executor_options",
+    "process_key",
     "process_start",
     "watch_parent",
     "worker_processes",
+    "worker_token",
 ]
 
 #: How often a worker checks that its run is alive (seconds).
 POLL_SECONDS = 1.0
+#: The environment variable in which a run's local workers carry its key.
+WORKER_KEY = "COSTSENSE_WORKER_KEY"
+
+#: This process's key and the pid it was drawn in (a forked child draws anew).
+_KEY: tuple[int, str] | None = None
+
+
+def process_key() -> str:
+    """Return this process's secret key, drawn on first use.
+
+    Returns
+    -------
+    str
+        32 hex digits, never written anywhere but this process's workers'
+        environment.
+    """
+    global _KEY
+    if _KEY is None or _KEY[0] != os.getpid():
+        _KEY = (os.getpid(), secrets.token_hex(16))
+    return _KEY[1]
+
+
+def _token(key: str, folder: str | os.PathLike[str]) -> str:
+    text = f"{key}\0{os.path.realpath(folder)}"
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def worker_token(folder: str | os.PathLike[str]) -> str:
+    """Return the token a lock on ``folder`` records for this process's workers.
+
+    Parameters
+    ----------
+    folder : path-like
+        The results folder.
+
+    Returns
+    -------
+    str
+        SHA-256 of :func:`process_key` and the folder's real path: proof of
+        the key without revealing it, valid for this folder only.
+    """
+    return _token(process_key(), folder)
+
+
+def _carries_token(pid: int, token: str, folder: str | os.PathLike[str]) -> bool:
+    """Whether process ``pid``'s environment holds a key giving ``token`` here."""
+    try:
+        environment = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return False  # gone, or not ours to read: nothing proven
+    prefix = WORKER_KEY.encode() + b"="
+    for entry in environment.split(b"\0"):
+        if entry.startswith(prefix):
+            key = entry[len(prefix) :].decode("utf-8", "replace")
+            return hmac.compare_digest(_token(key, folder), token)
+    return False
 
 
 def watch_parent(parent: int, interval: float = POLL_SECONDS) -> None:
@@ -128,7 +200,12 @@ def _is_loky_worker(pid: int) -> bool:
     return b"loky" in command
 
 
-def end_leftover_workers(workers: Iterable[Sequence[int | None]]) -> int:
+def end_leftover_workers(
+    workers: Iterable[Sequence[Any]],
+    *,
+    token: Any = None,
+    folder: str | os.PathLike[str] | None = None,
+) -> int:
     """End the recorded workers of a dead run that are still alive.
 
     Parameters
@@ -136,18 +213,31 @@ def end_leftover_workers(workers: Iterable[Sequence[int | None]]) -> int:
     workers : iterable of (int, int or None)
         ``(pid, start)`` pairs as :func:`worker_processes` returned them in the
         dead run. A pair is ended only if that pid still has that start (the
-        same process, not a reused pid) and a loky worker's command line.
+        same process, not a reused pid), a loky worker's command line, and an
+        environment whose key gives ``token`` with ``folder``.
+    token : str, default=None
+        The dead run's :func:`worker_token`, as its lock recorded it; None (or
+        anything but a string) ends nothing.
+    folder : path-like, default=None
+        The results folder the lock is in; None ends nothing.
 
     Returns
     -------
     int
         How many processes were ended.
     """
+    if not isinstance(token, str) or folder is None:
+        return 0  # no proof that any process is that run's
     ended = 0
-    for pid, start in workers:
-        if pid is None or start is None or process_start(pid) != start:
+    for pair in workers:
+        if len(pair) != 2:
             continue
-        if not _is_loky_worker(pid):
+        pid, start = pair
+        if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 1:
+            continue
+        if start is None or process_start(pid) != start:
+            continue
+        if not _is_loky_worker(pid) or not _carries_token(pid, token, folder):
             continue
         try:
             os.kill(pid, signal.SIGKILL)
@@ -161,10 +251,12 @@ def executor(jobs: int, scheduler: str | None) -> tuple[Any, Any]:
     """Return ``(context manager, client)`` selecting the joblib backend.
 
     ``scheduler=None`` gives ``jobs`` local loky processes, which watch this
-    process and end when it dies (:func:`watch_parent`); an address gives dask's
+    process and end when it dies (:func:`watch_parent`) and carry its key
+    (:data:`WORKER_KEY`, proof that they are its workers); an address gives dask's
     backend on that cluster, whose client the caller closes.
     """
     if scheduler is None:
+        os.environ[WORKER_KEY] = process_key()  # inherited by the workers it starts
         return parallel_config(backend="loky", n_jobs=jobs, **executor_options()), None
     from distributed import Client  # dask's cluster client: slow to load, only here
 

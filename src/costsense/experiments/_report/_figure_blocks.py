@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from costsense.experiments._labels import sort_rows
+from costsense.experiments._outputs import make_folder
 from costsense.experiments._report._blocks import (
     Block,
     Heading,
@@ -35,7 +36,7 @@ class _FigureFiles:
     """Unique PNG paths under the figure folder, kept in the order they are made."""
 
     def __init__(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder.parent, folder)  # never a link planted at figures/
         self.folder = folder
         self.paths: list[Path] = []
         self._used: set[str] = set()

@@ -19,11 +19,33 @@ from costsense.experiments._labels import cost_label
 from costsense.experiments._report._figures import Boundary
 from costsense.experiments._report._spec import ReportFiles, ReportSpec
 from costsense.experiments._report._writer import write_report
-from costsense.experiments._scores import LOWER_IS_BETTER
+from costsense.experiments._scores import ALL_METRICS, LOWER_IS_BETTER
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import count_cells
+from costsense.experiments._study_checks import check_record
 
 __all__ = ["report_study"]
+
+#: The columns of a store's results that are not metrics.
+_BOOKKEEPING = frozenset({"key", "dataset", "cost", "algorithm", "repeat", "fold",
+                          "seed", "version", "finished", "n_train", "n_test",
+                          "fit_time", "predict_time", "diagnostics"})  # fmt: skip
+#: The most a boundary grid file may unpack to (bytes): a run writes about 1 MB.
+MAX_GRID_BYTES = 256 << 20
+
+
+def _check_grid_size(grid: Any, path: Path) -> None:
+    """Refuse a boundary grid whose arrays would unpack to over MAX_GRID_BYTES.
+
+    The sizes are read from the archive's directory, before any array is
+    decompressed: a small planted file cannot fill memory.
+    """
+    unpacked = sum(info.file_size for info in grid.zip.infolist())
+    if unpacked > MAX_GRID_BYTES:
+        raise ValueError(
+            f"{path} would unpack to {unpacked:,} bytes, over the {MAX_GRID_BYTES:,} "
+            "a boundary grid may be; delete it (the next run draws it again)."
+        )
 
 
 def _partial_banner(study: dict[str, Any], finished: int) -> str:
@@ -61,12 +83,23 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     -------
     ReportFiles
         Paths of ``report.md``, ``report.html`` and the figures.
+
+    Raises
+    ------
+    ValueError
+        No finished cell, or a recorded study whose name or dataset names are
+        not identifiers or whose metrics are missing or unknown.
     """
     store = ResultsStore(out)
     study = store.study()
     results = store.results()
     if results.empty:
         raise ValueError(f"{store.path} holds no finished cells yet.")
+    # the record is a file anyone who can write the folder can change: checked
+    # as a study file is, before anything is drawn (the metrics a cell saved
+    # count, so a store of an earlier costsense keeps its report)
+    saved = [str(c) for c in results.columns if c not in _BOOKKEEPING]
+    check_record(study, (*ALL_METRICS, *saved), str(store.path))
     # tables list the algorithms in the study's order (their first appearance)
     order = {a["name"]: i for i, a in enumerate(study["algorithms"])}
     results = results.sort_values(
@@ -79,6 +112,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
             if not path.exists():
                 continue
             with np.load(path) as grid:
+                _check_grid_size(grid, path)
                 predictions = {
                     a["name"]: grid[f"pred_{a['name']}"] for a in study["algorithms"]
                 }

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from costsense.experiments._outputs import write_atomically
 from costsense.experiments._report._blocks import to_html, to_markdown
 from costsense.experiments._report._features import feature_blocks
 from costsense.experiments._report._figure_blocks import _FigureFiles, _figures
@@ -58,6 +59,9 @@ def write_report(
         (dataset, cost, algorithm, repeat, fold) must appear once.
     out_dir : str or path-like
         Output directory, created if needed. Figures go to ``out_dir/figures``.
+        Every file is written under a temporary name and renamed; a symbolic
+        link in the folder (``report.md``, ``figures``) is refused or replaced,
+        never written through.
     spec : ReportSpec
         Title, metrics, reference, paper values, claims and the other settings.
     curves : DataFrame, default=None
@@ -127,6 +131,8 @@ def write_report(
     ]
     markdown = out / "report.md"
     page = out / "report.html"
-    markdown.write_text(to_markdown(blocks, files.folder), encoding="utf-8")
-    page.write_text(to_html(blocks, spec.title), encoding="utf-8")
+    # never through a link planted at report.md (write_atomically)
+    text = to_markdown(blocks, files.folder)
+    write_atomically(markdown, text.encode("utf-8"), root=out)
+    write_atomically(page, to_html(blocks, spec.title).encode("utf-8"), root=out)
     return ReportFiles(markdown=markdown, html=page, figures=files.paths)

@@ -5,12 +5,15 @@ Change it to change all figures at once (the PNG resolution, the palette).
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib
 import matplotlib.colors
 from matplotlib.figure import Figure
+
+from costsense.experiments._outputs import write_atomically
 
 __all__ = ["assign_colours", "group_label"]
 
@@ -34,7 +37,9 @@ def _plain(text: str) -> str:
 
 
 def _save(fig: Figure, path: Path) -> Path:
-    """Write a figure as PNG.
+    """Write a figure as PNG, under a temporary name renamed to ``path``.
+
+    A symbolic link at ``path`` is replaced, never written through.
 
     Parameters
     ----------
@@ -48,7 +53,9 @@ def _save(fig: Figure, path: Path) -> Path:
     Path
         ``path``.
     """
-    fig.savefig(path, format="png", dpi=_DPI)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=_DPI)
+    write_atomically(path, buffer.getvalue(), root=path.parent)
     return path
 
 
