@@ -75,8 +75,11 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder, threadpool_limits(1):
         csv = _table(Path(folder) / "train.csv", args.rows)
-        print(f"{'model':<14} {'MiB':>6} {'skops s':>8} {'checked s':>9} "
-              f"{'ratio':>6} {'skops MiB':>9} {'checked MiB':>11} {'ratio':>6}")  # fmt: skip
+        columns = ("model", "MiB", "skops s", "checked s", "ratio", "skops MiB",
+                   "checked MiB", "ratio")  # fmt: skip
+        widths = (-14, 6, 8, 9, 6, 9, 11, 6)
+        print(" ".join(f"{c:{'<' if w < 0 else '>'}{abs(w)}}"
+                       for c, w in zip(columns, widths, strict=True)))  # fmt: skip
         for name, options in MODELS.items():
             path = Path(folder) / f"{name}.skops"
             argv = ["fit", "--csv", str(csv), "--target", "label", "--cost", "5",
