@@ -258,7 +258,8 @@ def _ignored_columns(
     dropped = [c.strip() for c in (args.drop or "").split(",") if c.strip()]
     id_column = args.id_column or None
     ignored = dropped + ([id_column] if id_column and id_column not in dropped else [])
-    unknown = [c for c in ignored if c not in names]
+    known = set(names)  # one set: a list searched per name is quadratic
+    unknown = [c for c in ignored if c not in known]
     if unknown:
         raise UsageError(
             f"--drop/--id-column: {unknown} are not columns of --csv; the columns "
