@@ -15,11 +15,11 @@ MAX_SHOWN = 200
 
 
 def printable(text: object, limit: int = MAX_SHOWN) -> str:
-    """Return ``text`` with every control character escaped, cut to ``limit``.
+    r"""Return ``text`` with every control character escaped, cut to ``limit``.
 
     Control characters (C0, DEL, C1, and the Unicode line and paragraph
     separators and bidirectional overrides) are written as Python escapes
-    (``\\r``, ``\\x1b``, ``\\u202e``), so what is printed is exactly what the
+    (``\r``, ``\x1b``, ``\u202e``), so what is printed is exactly what the
     file holds, on one line. Printable characters, accents included, are kept.
 
     Parameters
