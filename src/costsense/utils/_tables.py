@@ -477,8 +477,9 @@ def _parquet_batches(
     Text and binary columns are read dictionary-encoded: each distinct value is
     measured once against ``--max-cell-chars``, before the column is expanded to
     one value per row (so a small file repeating one long value on many rows
-    is refused before it costs memory). With ``progress``, each batch comes
-    with the share of the file's rows read so far.
+    is refused before it costs memory). A column the file itself stores
+    dictionary-encoded (a pandas categorical) is checked and left so. With
+    ``progress``, each batch comes with the share of the file's rows read so far.
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -486,6 +487,7 @@ def _parquet_batches(
     schema = pq.ParquetFile(handle).schema_arrow
     refuse_repeated([str(n) for n in schema.names], path)
     text = [f.name for f in schema if _is_text(f.type)]
+    encoded = set(text)
     handle.seek(0)
     parquet = pq.ParquetFile(handle, read_dictionary=text)
     n_rows = max(parquet.metadata.num_rows, 1)
@@ -494,8 +496,10 @@ def _parquet_batches(
         arrays = []
         for name, array in zip(batch.schema.names, batch.columns, strict=True):
             if pa.types.is_dictionary(array.type):
-                _check_dictionary(array, path, name, done, options.max_cell)
-                array = array.dictionary_decode()
+                if _is_text(array.type.value_type):
+                    _check_dictionary(array, path, name, done, options.max_cell)
+                if name in encoded:  # plain text in the file: read as it is
+                    array = array.dictionary_decode()
             elif _is_text(array.type):
                 _check_lengths(array, path, name, done, options.max_cell)
             arrays.append(array)
