@@ -282,7 +282,7 @@ class Scorer:
                 raise UsageError(
                     f"--csv {self.path}: column {name!r} holds text that is not a "
                     f"date as the training rows wrote them ({rows}, such as "
-                    f"{str(column[unread].iloc[0])[:40]!r})"
+                    f"'{printable(column[unread].iloc[0], 40)}')"
                 )
 
     def _row_costs(self, frame: Any, first_row: int) -> Any:
@@ -315,7 +315,7 @@ class Scorer:
             if self.id_given:
                 raise UsageError(
                     f"--id-column {self.id_column!r} is not a column of --csv "
-                    f"{self.path}; the columns are {list(frame.columns)}"
+                    f"{self.path}; the columns are {printable(list(frame.columns))}"
                 )
             return None
         return frame[self.id_column]
@@ -329,9 +329,12 @@ def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
         *metadata["cost"]["columns"],
         *metadata.get("ignored", []),
     } - {None}
-    found = column_kinds(frame)
-    missing = [c for c in expected if c not in found]
-    extra = [c for c in found if c not in expected and c not in allowed]
+    present = {str(c) for c in frame.columns}
+    missing = [c for c in expected if c not in present]
+    extra = [str(c) for c in frame.columns if c not in expected and c not in allowed]
+    # kinds of the model's columns only: an input of many other columns costs
+    # one set look-up per column, not a look at its cells
+    found = column_kinds(frame[[c for c in expected if c in present]])
     retyped = [
         f"{c} ({expected[c]} when trained, {found[c]} here)"
         for c in expected
@@ -339,16 +342,16 @@ def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
     ]
     problems = []
     if missing:
-        problems.append(f"missing columns {missing}")
+        problems.append(f"missing columns {printable(missing)}")
     if extra:
-        problems.append(f"extra columns {extra} (remove them)")
+        problems.append(f"extra columns {printable(extra)} (remove them)")
     if retyped:
-        problems.append(f"retyped columns {retyped}")
+        problems.append(f"retyped columns {printable(retyped)}")
     if problems:
         raise UsageError(
             f"--csv {path} does not match the model's columns: "
             + "; ".join(problems)
-            + f". The model was trained on {list(expected)}"
+            + f". The model was trained on {printable(list(expected))}"
         )
     return frame[list(expected)]
 

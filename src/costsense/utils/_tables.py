@@ -44,6 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+import numpy as np
+
 from costsense.exceptions import UsageError
 from costsense.utils._text import printable
 
@@ -370,23 +372,29 @@ def refuse_long_cells(
     """
     import pandas as pd
 
-    for position, name in enumerate(frame.columns):
-        column = frame.iloc[:, position]
-        if pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
-            continue
-        lengths = column.map(_length, na_action="ignore").to_numpy(
-            dtype=float, na_value=0
-        )
-        if lengths.size and lengths.max() > limit:
-            at = int(lengths.argmax())
-            _refuse_cell(
-                path, str(name), int(lengths[at]), first_row + at, limit, option
-            )
+    text = [
+        position
+        for position, kind in enumerate(frame.dtypes)
+        if not (pd.api.types.is_numeric_dtype(kind) or pd.api.types.is_bool_dtype(kind))
+    ]
+    if not text or not frame.shape[0]:
+        return
+    cells = frame.iloc[:, text].to_numpy(dtype=object)
+    lengths = _LENGTHS(cells).astype(np.int64)
+    if lengths.max() > limit:
+        row, column = np.unravel_index(int(lengths.argmax()), lengths.shape)
+        name = str(frame.columns[text[int(column)]])
+        _refuse_cell(path, name, int(lengths[row, column]), first_row + int(row), limit,
+                     option)  # fmt: skip
 
 
 def _length(value: Any) -> int:
     """Return the length of a cell that is text or bytes, else 0."""
     return len(value) if isinstance(value, str | bytes) else 0
+
+
+#: :func:`_length` over an object array, cell by cell.
+_LENGTHS = np.frompyfunc(_length, 1, 1)
 
 
 def _refuse_cell(
@@ -536,8 +544,6 @@ def _check_lengths(
     array: Any, path: str, name: str, first_row: int, limit: int
 ) -> None:
     """Refuse a text or binary Arrow array holding a value over ``limit``."""
-    import numpy as np
-
     lengths = _text_lengths(array).to_numpy(zero_copy_only=False)
     lengths = np.nan_to_num(lengths.astype(float), nan=0.0)
     if lengths.size and lengths.max() > limit:
@@ -549,8 +555,6 @@ def _check_dictionary(
     array: Any, path: str, name: str, first_row: int, limit: int
 ) -> None:
     """Refuse a dictionary-encoded column whose used values are over ``limit``."""
-    import numpy as np
-
     values = _text_lengths(array.dictionary).to_numpy(zero_copy_only=False)
     values = np.nan_to_num(values.astype(float), nan=0.0)
     if not values.size or values.max() <= limit:
