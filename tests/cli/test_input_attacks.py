@@ -205,6 +205,9 @@ def test_one_long_value_on_every_parquet_row_is_refused_before_it_is_expanded(
     assert f"--csv {path}: column 'ref' holds a cell of 50,000 characters" in line
     assert "over --max-cell-chars 10,000" in line
     assert not out.exists() and not Path(f"{out}.partial").exists()
+    done = _command("fit", "--csv", path, "--target", "f1", "--cost", "5",
+                    "--out", tmp_path / "m.skops")  # fmt: skip
+    assert "column 'ref' holds a cell of 50,000 characters" in _one_line(done)
 
 
 def test_a_million_column_header_naming_one_twice_is_refused_in_seconds(tmp_path):

@@ -45,3 +45,46 @@ def test_a_repeated_name_is_named_once_and_escaped():
     with pytest.raises(UsageError, match=r"more than once: \['a', 'b\\x1b'\]"):
         refuse_repeated(["a", "b\x1b", "a", "c", "b\x1b", "a"], "t.csv")
     refuse_repeated(["a", "b", "c"], "t.csv")  # distinct names pass
+
+
+def _limits(**given):
+    from argparse import Namespace
+
+    return Namespace(**{"sep": None, "decimal": None, "encoding": "utf-8", **given})
+
+
+@pytest.mark.parametrize("where", ["header", "first row", "last row"])
+def test_a_line_of_the_limit_is_read_and_one_byte_more_refused(tmp_path, where):
+    from costsense.utils._tables import read_chunks, read_frame
+
+    limit = 4096  # bytes, without the line break
+    options = _limits(max_line_mb=limit / 2**20)
+    rows = [f"{i},{i % 2}" for i in range(3000)]  # many reads of the file
+    for size, refused in ((limit, False), (limit + 1, True)):
+        lines = ["a,b", *rows]
+        at = {"header": 0, "first row": 1, "last row": len(lines) - 1}[where]
+        head, _, tail = lines[at].partition(",")
+        lines[at] = head + "," + tail + "0" * (size - len(lines[at]))
+        assert len(lines[at]) == size
+        path = tmp_path / f"{size}.csv"
+        path.write_text("\n".join(lines) + "\n")
+        for read in (read_frame, lambda *a: list(read_chunks(*a, 500))):
+            if refused:
+                with pytest.raises(UsageError, match=f"line {at + 1:,} is longer"):
+                    read(str(path), options)
+            else:
+                read(str(path), options)
+
+
+def test_a_cell_of_the_limit_is_read_and_one_character_more_refused(tmp_path):
+    from costsense.utils._tables import read_frame
+
+    path = tmp_path / "t.csv"
+    for size, refused in ((50, False), (51, True)):
+        path.write_text("id,x\n" + "a,1\n" * 10 + "é" * size + ",2\n")
+        if refused:
+            with pytest.raises(UsageError, match=r"column 'id' holds a cell of 51 "
+                               r"characters \(row 12,"):  # fmt: skip
+                read_frame(str(path), _limits(max_cell_chars=50))
+        else:
+            assert read_frame(str(path), _limits(max_cell_chars=50)).shape == (11, 2)

@@ -594,21 +594,25 @@ class _LineLimit(io.RawIOBase):
         n = len(data)
         buffer[:n] = data
         self.position += n
-        first = data.find(b"\n")
-        if first < 0:
+        breaks = data.count(b"\n")
+        if not breaks:
             self._run += n
-            longest = self._run
-        else:
-            longest = self._run + first
-            if n > self._limit:
-                longest = max(longest, *map(len, data.split(b"\n")))
-            self._run = n - data.rfind(b"\n") - 1
-            longest = max(longest, self._run)
-        if longest > self._limit:
-            line = self._lines + data.count(b"\n", 0, max(first, 0)) + 1
-            raise UsageError(_long_line(self._path, self._limit, line))
-        self._lines += data.count(b"\n")
+            self._check(self._run, 1)
+            return n
+        self._check(self._run + data.find(b"\n"), 1)
+        if n > self._limit:  # whole lines inside this read may be over the limit
+            lengths = [len(line) for line in data.split(b"\n")[1:-1]]
+            for index, length in enumerate(lengths, start=2):
+                self._check(length, index)
+        self._run = n - data.rfind(b"\n") - 1
+        self._check(self._run, breaks + 1)
+        self._lines += breaks
         return n
+
+    def _check(self, length: int, line: int) -> None:
+        """Refuse a line of ``length`` bytes, the ``line``-th one this read began."""
+        if length > self._limit:
+            raise UsageError(_long_line(self._path, self._limit, self._lines + line))
 
 
 def _long_line(path: str, limit: int, line: int | None = None) -> str:
@@ -728,7 +732,7 @@ def _head(handle: BinaryIO, path: str, options: _Options) -> tuple[str, bytes]:
             break
         head += more
         end = _record_end(head)
-    if end > options.max_line:
+    if end - 1 > options.max_line:  # the line without its line break
         raise UsageError(_long_line(path, options.max_line, 1))
     handle.seek(0)
     decoder = codecs.getincrementaldecoder(options.encoding)()
