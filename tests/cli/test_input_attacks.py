@@ -375,3 +375,17 @@ def test_evaluate_writes_formula_like_text_as_text(tmp_path, capsys):
     writer({"model": "=cmd"})
     writer.close()
     assert raw.read_text().splitlines() == ["model", "=cmd"]
+
+
+def test_a_cost_matrix_that_is_a_pipe_or_too_large_is_refused(tmp_path):
+    train = write_csv(tmp_path / "train.csv", n=100)
+    pipe = tmp_path / "costs.csv"
+    os.mkfifo(pipe)
+    argv = ["fit", "--csv", train, "--target", "label", "--out", tmp_path / "m.skops"]
+    line = _one_line(_command(*argv, "--cost-matrix", pipe, timeout=60))
+    assert f"--cost-matrix {pipe} is not a regular file (it is a pipe)" in line
+    big = tmp_path / "big.csv"
+    big.write_text(",0,1\n0,0,1\n1,5," + "0" * (2 << 20) + "\n")
+    line = _one_line(_command(*argv, "--cost-matrix", big))
+    assert f"--cost-matrix {big} is over 1 MiB" in line
+    assert not (tmp_path / "m.skops").exists()
