@@ -49,7 +49,7 @@ def match_label(classes: Any, text: str | None, option: str) -> Any:
             return label
     raise UsageError(
         f"{option} {text!r} is not a class label; labels are "
-        f"{[str(c) for c in classes][:20]}"
+        f"{printable([str(c) for c in classes][:20])}"
     )
 
 
@@ -316,10 +316,10 @@ def _apply_missing(frame: Any, args: argparse.Namespace) -> Any:
         per_column = {str(k): int(v) for k, v in counts[counts > 0].items()}
         raise UsageError(
             f"{int(incomplete.sum())} rows have missing values (per column: "
-            f"{per_column}); choose --missing drop (drop those rows), --missing "
-            "impute (each numeric column's training median; a missing category is "
-            "a category of its own) or --missing keep (NaN stays, for models that "
-            "accept it)"
+            f"{printable(per_column)}); choose --missing drop (drop those rows), "
+            "--missing impute (each numeric column's training median; a missing "
+            "category is a category of its own) or --missing keep (NaN stays, for "
+            "models that accept it)"
         )
     drop = incomplete if args.missing == "drop" else unlabelled
     kept = frame.loc[~drop].reset_index(drop=True)
