@@ -234,7 +234,7 @@ def _create_locked(partial: Path) -> IO[str]:
 
 def _remove_stale(partial: Path, output: Path, option: str) -> None:
     """Remove a partial file no process writes and that holds no row, or refuse."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(partial, flags | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError:

@@ -112,9 +112,10 @@ def open_table(path: str | Path, option: str = "--csv", *, follow: bool = True) 
     file object
         The file, opened in binary.
     """
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX; Windows has no FIFO to fear
+    flags = os.O_RDONLY | nonblocking | getattr(os, "O_CLOEXEC", 0)
     if not follow:
-        flags |= os.O_NOFOLLOW
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
@@ -139,7 +140,8 @@ def open_table(path: str | Path, option: str = "--csv", *, follow: bool = True) 
                 f"{_kind(mode)}); costsense reads CSV and Parquet files: save the "
                 "rows to a file and give its path"
             )
-        os.set_blocking(fd, True)
+        if nonblocking:
+            os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
