@@ -89,3 +89,39 @@ def test_no_scheduler_at_the_address_is_a_usage_error(tmp_path, capsys, monkeypa
     assert "--scheduler tcp://127.0.0.1:9: no Dask scheduler answers" in (
         capsys.readouterr().err
     )
+
+
+def test_workers_dying_are_one_usage_error_naming_the_partition(
+    tmp_path, capsys, monkeypatch
+):
+    import dask
+
+    train = write_csv(tmp_path / "train.csv", n=200)
+    model = tmp_path / "m.skops"
+    assert cli.main(["fit", "--csv", str(train), "--target", "label", "--cost", "5",
+                     "--model", "threshold", "--out", str(model)]) == 0  # fmt: skip
+
+    def die(scorer, part):  # sent by value: the worker runs it and dies
+        import os
+
+        os._exit(3)
+
+    monkeypatch.setattr(_dask_predict, "_score", die)
+    out = tmp_path / "out.csv"
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as local,
+    ):
+        status = _predict(model, train, out, "--scheduler", local.scheduler_address)
+    err = capsys.readouterr().err
+    assert status == 2, err[-3000:]
+    line = [x for x in err.splitlines() if "error:" in x]
+    assert len(line) == 1 and "Traceback" not in err
+    assert (
+        f"--scheduler {local.scheduler_address}: the cluster lost partition 1 of"
+        in (line[0])
+    )
+    assert "KilledWorker" in line[0] and "give the workers more memory" in line[0]
+    assert not out.exists() and not (tmp_path / "out.csv.partial").exists()

@@ -91,3 +91,11 @@ def test_the_light_options_module_repeats_the_category_limit_it_documents():
     from costsense.utils import _columns
 
     assert MAX_CATEGORIES == _columns.MAX_CATEGORIES
+
+
+def test_the_light_options_module_repeats_the_read_limits_it_documents():
+    from costsense.cli import _options
+    from costsense.utils import _tables
+
+    assert _options.MAX_LINE_MB == _tables.MAX_LINE_MB
+    assert _options.MAX_CELL_CHARS == _tables.MAX_CELL_CHARS

@@ -23,12 +23,19 @@ Costs are given as ``--cost`` (a ratio or a pair), ``--cost-matrix`` (a K x K CS
 or ``--fn-cost``, ``--fp-cost``, ``--tp-cost``, ``--tn-cost`` (two classes; each a
 number or a column of ``--csv`` holding each row's cost, a feature too unless
 ``--drop-cost-columns``).
-The command never writes over its inputs or an existing file, and an interrupted
-run (Ctrl-C) keeps every finished fold or cell. ``reproduce`` holds its folder's
-lock (``DIR/.lock``) while it runs: a second run into the folder is refused, naming
-the first. Exit status: 0 done, 1 something failed while running, 2 a usage error
-or a results folder that cannot be used (in use, another study, a corrupted store,
-a full disk, no permission; reported in one line with the fix), 130 interrupted.
+The command never writes over its inputs or an existing file (outputs are created
+exclusively, never through a symbolic link, never inside an input folder; checked
+before any fit), and an interrupted run (Ctrl-C) keeps every finished fold or cell.
+It reads regular files only (a folder of parts holds no symbolic link), lines up to
+``--max-line-mb`` and cells up to ``--max-cell-chars``. In the CSV files it writes,
+text a spreadsheet would evaluate as a formula (``=HYPERLINK(...)``, ``+cmd|...``,
+``@SUM(...)``; not a number such as ``-1.5``) is written after a single quote, as
+text (OWASP's advice on CSV injection), unless ``--raw-cells``. ``reproduce``
+holds its folder's lock (``DIR/.lock``) while it runs: a second run into the folder
+is refused, naming the first. Exit status: 0 done, 1 something failed while
+running, 2 a usage error or a results folder that cannot be used (in use, another
+study, a corrupted store, a full disk, no permission; reported in one line with the
+fix), 130 interrupted.
 Only this module and the catalog of models are imported for ``--help``; each
 command imports what it needs when it runs.
 """
@@ -157,6 +164,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ev.add_argument("--output", help="also save each fold's metrics to this new CSV")
     ev.add_argument(
+        "--raw-cells",
+        action="store_true",
+        help="write --output's text exactly, even text a spreadsheet evaluates as "
+        "a formula (by default written after a single quote, as text)",
+    )
+    ev.add_argument(
         "--quiet", action="store_true", help="no progress bar, no warning summary"
     )
     ev.set_defaults(func=_dispatch("_evaluate", "run"))
@@ -197,6 +210,13 @@ def build_parser() -> argparse.ArgumentParser:
         "given to fit, when the file has it)",
     )
     pr.add_argument("--out", required=True, help="the new predictions file (CSV)")
+    pr.add_argument(
+        "--raw-cells",
+        action="store_true",
+        help="write identifiers and labels exactly as read, even text a spreadsheet "
+        "evaluates as a formula (=, +, -, @ first; by default such a cell is "
+        "written after a single quote, as text)",
+    )
     pr.add_argument(
         "--verify-key-file",
         help="refuse the model unless it was signed (fit --sign-key-file) with the "

@@ -30,18 +30,34 @@ __all__ = [
 ]
 
 
+#: The largest ``--cost-matrix`` file read: far more than any K x K matrix.
+MAX_MATRIX_BYTES = 1 << 20
+
+
 def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
     """Read ``--cost-matrix``: a K x K CSV with the class names as header and index.
 
     Rows are true classes, columns predicted ones; returned in the order of
-    ``classes``.
+    ``classes``. Only a regular file of at most :data:`MAX_MATRIX_BYTES` is read
+    (a pipe or a device such as ``/dev/zero`` is refused, not waited on).
     """
+    import io
+
     import pandas as pd
 
+    from costsense.utils._tables import open_table
+
+    with open_table(path, "--cost-matrix") as handle:
+        text = handle.read(MAX_MATRIX_BYTES + 1)
+    if len(text) > MAX_MATRIX_BYTES:
+        raise UsageError(
+            f"--cost-matrix {path} is over {MAX_MATRIX_BYTES // 2**20} MiB; a cost "
+            "matrix holds one row and one column per class: give that file"
+        )
     try:
-        table = pd.read_csv(path, index_col=0)
-    except FileNotFoundError:
-        raise UsageError(f"--cost-matrix {path}: no such file") from None
+        table = pd.read_csv(io.BytesIO(text), index_col=0)
+    except UnicodeDecodeError:
+        raise UsageError(f"--cost-matrix {path} is not utf-8 text") from None
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as error:
         raise UsageError(
             f"--cost-matrix {path} is not a readable CSV: {error}"

@@ -8,6 +8,11 @@ the partitions' order and numbers their rows, so the predictions file is the
 one a single machine writes. The workers read the input themselves: they must
 see it at the path given.
 
+A worker dying (every worker, or the task killing each in turn) is one
+usage error naming the partition, not a traceback. The workers read the files
+themselves: the client checks them first (regular files, no symbolic-link
+parts), and each worker refuses a cell over ``--max-cell-chars``.
+
 The model is checked on the client before it is sent (the model file is never
 opened on a worker), and what travels to the workers is the checked model.
 """
@@ -19,7 +24,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from costsense.exceptions import UsageError
-from costsense.utils._tables import csv_layout, is_parquet, table_files
+from costsense.utils._tables import (
+    csv_layout,
+    is_parquet,
+    refuse_long_cells,
+    table_files,
+)
+from costsense.utils._text import printable
 
 __all__ = ["dask_chunks"]
 
@@ -69,8 +80,19 @@ def dask_chunks(args: argparse.Namespace, scorer: Any) -> Iterator[Any]:
             except ValueError as error:  # pandas: text in a column read as numbers
                 raise UsageError(
                     f"--csv {args.csv}: partition {index + 1} of {len(futures)} "
-                    f"cannot be read with the model's column types ({error}); a "
-                    "column the model reads as numbers holds text there"
+                    f"cannot be read with the model's column types "
+                    f"({printable(error)}); a column the model reads as numbers "
+                    "holds text there"
+                ) from None
+            except Exception as error:
+                if not _cluster_failure(error):
+                    raise
+                raise UsageError(
+                    f"--scheduler {args.scheduler}: the cluster lost partition "
+                    f"{index + 1} of {len(futures)} ({type(error).__name__}: "
+                    f"{printable(error)}): its workers died or left (out of "
+                    "memory? see their logs); give the workers more memory or "
+                    "cut the input into smaller parts, then run again"
                 ) from None
             future.release()
             lines["row"] += first_row
@@ -82,8 +104,28 @@ def dask_chunks(args: argparse.Namespace, scorer: Any) -> Iterator[Any]:
 
 
 def _score(scorer: Any, part: Any) -> Any:
-    """Score one partition (run on a worker); rows numbered from 0."""
+    """Score one partition (run on a worker); rows numbered from 0.
+
+    A cell over ``--max-cell-chars`` is refused first, as a local run does.
+    """
+    refuse_long_cells(part, scorer.path, scorer.max_cell)
     return scorer(part, 0)
+
+
+def _cluster_failure(error: BaseException) -> bool:
+    """Whether ``error`` says the cluster failed, not the scoring.
+
+    Dask's own errors (a worker killed while running the task, a cancelled
+    future, a closed connection) and the operating system's (a lost
+    connection, a timeout); an error raised by the scoring itself is a fault to
+    report with its traceback.
+    """
+    from concurrent.futures import CancelledError
+
+    if isinstance(error, CancelledError | OSError | TimeoutError):
+        return True
+    module = type(error).__module__
+    return module == "distributed" or module.startswith("distributed.")
 
 
 def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:

@@ -23,6 +23,7 @@ from costsense.cli._output import numbered_rows
 from costsense.utils._columns import column_kinds, refuse_unencodable
 from costsense.utils._numbers import read_written_numbers
 from costsense.utils._tables import read_frame
+from costsense.utils._text import printable
 
 __all__ = [
     "Data",
@@ -48,7 +49,7 @@ def match_label(classes: Any, text: str | None, option: str) -> Any:
             return label
     raise UsageError(
         f"{option} {text!r} is not a class label; labels are "
-        f"{[str(c) for c in classes][:20]}"
+        f"{printable([str(c) for c in classes][:20])}"
     )
 
 
@@ -183,7 +184,8 @@ def read_data(args: argparse.Namespace) -> Data:
     frame.columns = names
     if args.target not in names:
         raise UsageError(
-            f"--target {args.target!r} is not a column; the columns are {names}"
+            f"--target {args.target!r} is not a column; the columns are "
+            f"{printable(names)}"
         )
     parts = cost_parts(args, names)
     costly = part_columns(parts)
@@ -255,18 +257,20 @@ def describe_columns(data: Data) -> str | None:
     numeric = [c for c, kind in data.columns.items() if kind == "numeric"]
     said = []
     if numeric:
-        shown = ", ".join(numeric[:6]) + (", ..." if len(numeric) > 6 else "")
+        shown = ", ".join(printable(c, 40) for c in numeric[:6])
+        shown += ", ..." if len(numeric) > 6 else ""
         said.append(f"{len(numeric)} numeric ({shown})")
     for name, kind in data.columns.items():
         if kind == "categorical":
             count = data.X[name].dropna().astype(str).str.strip().nunique()
-            said.append(f"{name} (categorical, {count} categories)")
+            said.append(f"{printable(name)} (categorical, {count} categories)")
         elif kind == "date-time":
-            said.append(f"{name} (date-time: {', '.join(PARTS)})")
+            said.append(f"{printable(name)} (date-time: {', '.join(PARTS)})")
     for name in data.ignored:
-        said.append(f"{name} ({'identifier' if name == data.id_column else 'dropped'})")
+        role = "identifier" if name == data.id_column else "dropped"
+        said.append(f"{printable(name)} ({role})")
     if data.cost_columns and not data.cost_features:
-        said.extend(f"{name} (cost only)" for name in data.cost_columns)
+        said.extend(f"{printable(name)} (cost only)" for name in data.cost_columns)
     return "columns: " + "; ".join(said)
 
 
@@ -277,11 +281,12 @@ def _ignored_columns(
     dropped = [c.strip() for c in (args.drop or "").split(",") if c.strip()]
     id_column = args.id_column or None
     ignored = dropped + ([id_column] if id_column and id_column not in dropped else [])
-    unknown = [c for c in ignored if c not in names]
+    known = set(names)  # one set: a list searched per name is quadratic
+    unknown = [c for c in ignored if c not in known]
     if unknown:
         raise UsageError(
             f"--drop/--id-column: {unknown} are not columns of --csv; the columns "
-            f"are {names}"
+            f"are {printable(names)}"
         )
     for option, taken in (("--target", [args.target]), ("a cost option", costly)):
         clash = [c for c in ignored if c in taken]
@@ -330,10 +335,10 @@ def _apply_missing(frame: Any, args: argparse.Namespace) -> Any:
         per_column = {str(k): int(v) for k, v in counts[counts > 0].items()}
         raise UsageError(
             f"{int(incomplete.sum())} rows have missing values (per column: "
-            f"{per_column}); choose --missing drop (drop those rows), --missing "
-            "impute (each numeric column's training median; a missing category is "
-            "a category of its own) or --missing keep (NaN stays, for models that "
-            "accept it)"
+            f"{printable(per_column)}); choose --missing drop (drop those rows), "
+            "--missing impute (each numeric column's training median; a missing "
+            "category is a category of its own) or --missing keep (NaN stays, for "
+            "models that accept it)"
         )
     drop = incomplete if args.missing == "drop" else unlabelled
     kept = frame.loc[~drop].reset_index(drop=True)

@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
     metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
     fields = ["model", "base", "fold", "seed", "costs", "error", "constant",
               *metric_names, *TIME_COLUMNS]  # fmt: skip
-    writer = RowWriter(output, fields) if output else None
+    raw = bool(getattr(args, "raw_cells", False))
+    writer = RowWriter(output, fields, raw=raw) if output else None
     rows: list[dict[str, Any]] = []
 
     def keep(row: dict[str, Any]) -> None:

@@ -67,8 +67,19 @@ def parse_cost(text: str) -> float | tuple[float, float]:
 MAX_CATEGORIES = 50
 
 
+#: The read limits' defaults: :data:`costsense.utils._tables.MAX_LINE_MB` and
+#: :data:`~costsense.utils._tables.MAX_CELL_CHARS`, repeated so that this module
+#: stays light (tests/cli/test_options.py checks that they agree).
+MAX_LINE_MB = 16
+MAX_CELL_CHARS = 10_000
+
+
 def add_file_options(parser: argparse.ArgumentParser) -> None:
-    """Add how ``--csv`` is written: ``--sep``, ``--decimal``, ``--encoding``."""
+    """Add how ``--csv`` is written and its read limits.
+
+    ``--sep``, ``--decimal``, ``--encoding``; ``--max-line-mb`` and
+    ``--max-cell-chars`` (:mod:`costsense.utils._tables` says why).
+    """
     parser.add_argument(
         "--sep",
         help="the column separator of --csv (default: found from the file among "
@@ -85,6 +96,42 @@ def add_file_options(parser: argparse.ArgumentParser) -> None:
         default="utf-8",
         help="the text encoding of --csv (default utf-8; e.g. latin-1, cp1252)",
     )
+    parser.add_argument(
+        "--max-line-mb",
+        type=_positive_number,
+        default=MAX_LINE_MB,
+        help="refuse a line of --csv longer than this many MiB (default "
+        f"{MAX_LINE_MB}; the header of a million columns fits)",
+    )
+    parser.add_argument(
+        "--max-cell-chars",
+        type=_positive_count,
+        default=MAX_CELL_CHARS,
+        help="refuse a cell of --csv longer than this many characters (default "
+        f"{MAX_CELL_CHARS:,})",
+    )
+
+
+def _positive_number(text: str) -> float:
+    """Read a finite number > 0 (an argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+    return value
+
+
+def _positive_count(text: str) -> int:
+    """Read a whole number >= 1 (an argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a count >= 1")
+    return value
 
 
 def add_data_options(parser: argparse.ArgumentParser, *, dataset: bool) -> None:

@@ -3,11 +3,16 @@
 The input (a CSV or Parquet file, or a folder of parts) is read in chunks
 (:func:`costsense.utils._tables.read_chunks`) and each chunk's predictions are
 appended to the output as soon as they are made, so memory stays flat whatever
-the input's size. The output is written under a ``.partial`` name and renamed
-when the last row is written: a predictions file under the name asked for is
-always whole. With ``--scheduler``, the chunks are the partitions of a
-``dask.dataframe`` scored on a Dask cluster (:mod:`costsense.cli._dask_predict`),
-and the file written is the same.
+the input's size. The output is written under a ``.partial`` name, created exclusively
+and locked while the command runs, and linked to the name asked for when the
+last row is written (never replacing a file that appeared there meanwhile): a
+predictions file under the name asked for is always whole
+(:func:`costsense.cli._output.open_partial`). Text cells a spreadsheet would
+evaluate (``=HYPERLINK(...)`` as an identifier or a label) are written as text
+unless ``--raw-cells`` (:func:`costsense.cli._output.text_cells`). With
+``--scheduler``, the chunks are the partitions of a ``dask.dataframe`` scored
+on a Dask cluster (:mod:`costsense.cli._dask_predict`), and the file written is
+the same.
 """
 
 from __future__ import annotations
@@ -25,12 +30,13 @@ from costsense.cli._data import refuse_infinite
 from costsense.cli._model_file import read_key
 from costsense.cli._model_io import load_checked
 from costsense.cli._options import UsageError
-from costsense.cli._output import new_output
+from costsense.cli._output import new_output, open_partial, publish, text_cells
 from costsense.cli._progress import Progress
 from costsense.experiments import decide
 from costsense.utils._columns import column_kinds
 from costsense.utils._numbers import read_written_numbers
-from costsense.utils._tables import read_chunks
+from costsense.utils._tables import cell_limit, read_chunks
+from costsense.utils._text import printable
 
 __all__ = ["Scorer", "check_columns", "run_predict"]
 
@@ -42,38 +48,44 @@ def run_predict(args: argparse.Namespace) -> int:
     """Run ``costsense predict``; the exit status."""
     output = new_output(args.out, "--out", args.csv, args.model)
     assert output is not None
-    partial = output.with_name(output.name + ".partial")
-    if partial.exists():
-        raise UsageError(
-            f"--out {args.out}: {partial} exists (left by an interrupted run); "
-            "remove it or choose another --out"
-        )
-    key = (
-        read_key(args.verify_key_file, "--verify-key-file")
-        if args.verify_key_file
-        else None
-    )
-    model, metadata, signed = load_checked(
-        args.model, key, max_bytes=int(args.max_model_mb * 2**20)
-    )
-    scorer = Scorer(model, metadata, args)
-    if args.scheduler:
-        from costsense.cli._dask_predict import dask_chunks
-
-        chunks = dask_chunks(args, scorer)
-    else:
-        chunks = _local_chunks(args, scorer)
-    progress = Progress("predict")
+    partial, handle = open_partial(output, "--out")
+    progress: Progress | None = None
     written = skipped = 0
+    finished = False
     try:
-        with partial.open("x", newline="") as handle:
+        with handle:
+            key = (
+                read_key(args.verify_key_file, "--verify-key-file")
+                if args.verify_key_file
+                else None
+            )
+            model, metadata, signed = load_checked(
+                args.model, key, max_bytes=int(args.max_model_mb * 2**20)
+            )
+            scorer = Scorer(model, metadata, args)
+            if args.scheduler:
+                from costsense.cli._dask_predict import dask_chunks
+
+                chunks = dask_chunks(args, scorer)
+            else:
+                chunks = _local_chunks(args, scorer)
+            progress = Progress("predict")
             for lines in chunks:
+                done = lines.attrs.get("done", 0.0)
+                if not getattr(args, "raw_cells", False):
+                    lines = text_cells(lines)
                 lines.to_csv(handle, header=written == 0, index=False)
                 written += lines.shape[0]
                 skipped += int(lines["prediction"].isna().sum())
-                progress.rows(written, lines.attrs.get("done", 0.0))
+                progress.rows(written, done)
+            progress.close()
+            finished = True
+            publish(handle, partial, output, "--out")
     except BaseException as error:
-        progress.close()
+        if progress is not None:
+            progress.close()
+        if finished:  # whole, and kept: publish said where
+            raise
         if written == 0 or isinstance(error, UsageError):  # the input must change
             partial.unlink(missing_ok=True)
         else:
@@ -82,12 +94,10 @@ def run_predict(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         raise
-    progress.close()
-    partial.rename(output)
     name = metadata["model"]
     print(
         f"{written - skipped} rows predicted with {name} (trained "
-        f"{metadata['trained']} on {metadata['rows']} rows"
+        f"{printable(metadata['trained'])} on {metadata['rows']} rows"
         + ("; signature verified)" if key is not None else
            ", as the file says: unsigned)" if not signed else
            ", as the file says: signed, not verified)")
@@ -135,6 +145,7 @@ class Scorer:
         self.metadata = metadata
         self.path = str(args.csv)
         self.decimal = args.decimal
+        self.max_cell = cell_limit(args)
         self.id_column: str | None = args.id_column or metadata.get("id_column")
         self.id_given = bool(args.id_column)
         self.classes = np.asarray(model.classes_)
@@ -271,7 +282,7 @@ class Scorer:
                 raise UsageError(
                     f"--csv {self.path}: column {name!r} holds text that is not a "
                     f"date as the training rows wrote them ({rows}, such as "
-                    f"{str(column[unread].iloc[0])[:40]!r})"
+                    f"'{printable(column[unread].iloc[0], 40)}')"
                 )
 
     def _row_costs(self, frame: Any, first_row: int) -> Any:
@@ -304,7 +315,7 @@ class Scorer:
             if self.id_given:
                 raise UsageError(
                     f"--id-column {self.id_column!r} is not a column of --csv "
-                    f"{self.path}; the columns are {list(frame.columns)}"
+                    f"{self.path}; the columns are {printable(list(frame.columns))}"
                 )
             return None
         return frame[self.id_column]
@@ -318,9 +329,12 @@ def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
         *metadata["cost"]["columns"],
         *metadata.get("ignored", []),
     } - {None}
-    found = column_kinds(frame)
-    missing = [c for c in expected if c not in found]
-    extra = [c for c in found if c not in expected and c not in allowed]
+    present = {str(c) for c in frame.columns}
+    missing = [c for c in expected if c not in present]
+    extra = [str(c) for c in frame.columns if c not in expected and c not in allowed]
+    # kinds of the model's columns only: an input of many other columns costs
+    # one set look-up per column, not a look at its cells
+    found = column_kinds(frame[[c for c in expected if c in present]])
     retyped = [
         f"{c} ({expected[c]} when trained, {found[c]} here)"
         for c in expected
@@ -328,16 +342,16 @@ def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
     ]
     problems = []
     if missing:
-        problems.append(f"missing columns {missing}")
+        problems.append(f"missing columns {printable(missing)}")
     if extra:
-        problems.append(f"extra columns {extra} (remove them)")
+        problems.append(f"extra columns {printable(extra)} (remove them)")
     if retyped:
-        problems.append(f"retyped columns {retyped}")
+        problems.append(f"retyped columns {printable(retyped)}")
     if problems:
         raise UsageError(
             f"--csv {path} does not match the model's columns: "
             + "; ".join(problems)
-            + f". The model was trained on {list(expected)}"
+            + f". The model was trained on {printable(list(expected))}"
         )
     return frame[list(expected)]
 
