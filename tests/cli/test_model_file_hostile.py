@@ -1282,3 +1282,45 @@ def test_a_file_appearing_at_the_model_path_while_it_is_written_is_kept(
         write_model_file(model, metadata, out)
     assert out.read_text() == "theirs"
     assert [p.name for p in tmp_path.iterdir()] == ["model.skops"]
+
+
+# ------------------------------------------------------- files that are not files
+_READ_ONLY_FILES = r"""
+import json, sys
+from costsense.cli import UsageError
+from costsense.cli._model_file import read_key, read_model_file
+results = {}
+for label, (kind, path) in json.loads(sys.argv[1]).items():
+    try:
+        read_key(path, "--verify-key-file") if kind == "key" else read_model_file(path)
+        results[label] = "read"
+    except UsageError as error:
+        results[label] = str(error)
+print(json.dumps(results))
+"""
+
+
+def test_a_model_or_key_that_is_not_a_regular_file_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # nobody writes: a read would wait forever
+    big_key = tmp_path / "key"
+    big_key.write_bytes(b"k" * (1 << 20))
+    cases = {
+        "model-pipe": ("model", str(fifo)),
+        "model-device": ("model", "/dev/zero"),
+        "model-folder": ("model", str(tmp_path)),
+        "key-pipe": ("key", str(fifo)),
+        "key-device": ("key", "/dev/zero"),
+        "key-too-long": ("key", str(big_key)),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _READ_ONLY_FILES, json.dumps(cases)],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,  # a pipe read would hang, /dev/zero grow without bound
+    )
+    results = json.loads(done.stdout)
+    for label, message in results.items():
+        expected = "more than 64 KiB" if label == "key-too-long" else "not a regular"
+        assert expected in message and "\n" not in message, (label, message)

@@ -131,12 +131,37 @@ class ModelFile:
         return content["model"]
 
 
+#: Largest key file read (a key is tens of bytes; a pipe or a device is refused).
+MAX_KEY_BYTES = 64 << 10
+
+
 def read_key(path: str, option: str) -> bytes:
-    """Read a signing key: the file's bytes, without surrounding white space."""
+    """Read a signing key: the file's bytes, without surrounding white space.
+
+    Only a regular file of at most :data:`MAX_KEY_BYTES` is read: ``/dev/zero``
+    or a pipe given as the key would otherwise fill memory or wait forever.
+    """
+    import os
+    import stat
+
     try:
-        key = Path(path).read_bytes().strip()
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as error:
         raise UsageError(f"{option} {path}: {error.strerror or error}") from None
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise UsageError(
+            f"{option} {path} is not a regular file; give the file the key was "
+            "written to"
+        )
+    with os.fdopen(descriptor, "rb") as handle:
+        key = handle.read(MAX_KEY_BYTES + 1)
+    if len(key) > MAX_KEY_BYTES:
+        raise UsageError(
+            f"{option} {path} holds more than {MAX_KEY_BYTES >> 10} KiB; a key is "
+            "a short secret (for example: head -c 32 /dev/urandom | base64)"
+        )
+    key = key.strip()
     if len(key) < MIN_KEY_BYTES:
         raise UsageError(
             f"{option} {path} holds {len(key)} bytes; a key needs at least "
@@ -263,17 +288,33 @@ def read_model_file(
 
 
 def _read_bounded(path: str, max_bytes: int) -> bytes:
-    file = Path(path)
-    if not file.is_file():
-        raise UsageError(f"--model {path}: no such file")
-    size = file.stat().st_size
-    if size > max_bytes:
+    """Read a regular file of at most ``max_bytes``, opened once.
+
+    The type and size are read from the open descriptor (a pipe, a device or a
+    folder swapped in after a check by name would otherwise be read), and the
+    file is opened without blocking, so a pipe cannot make the open wait.
+    """
+    import os
+    import stat
+
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise UsageError(f"--model {path}: {error.strerror or error}") from None
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        os.close(descriptor)
         raise UsageError(
-            f"--model {path} has {size / 2**20:.1f} MiB, more than the "
-            f"{max_bytes / 2**20:.0f} MiB limit; if you trust it, raise "
-            "--max-model-mb"
+            f"--model {path} is not a regular file; give the file costsense fit wrote"
         )
-    with file.open("rb") as handle:
+    with os.fdopen(descriptor, "rb") as handle:
+        size = status.st_size
+        if size > max_bytes:
+            raise UsageError(
+                f"--model {path} has {size / 2**20:.1f} MiB, more than the "
+                f"{max_bytes / 2**20:.0f} MiB limit; if you trust it, raise "
+                "--max-model-mb"
+            )
         # read() allocates what it is asked for: the file's size, not the limit
         data = handle.read(size + 1)
     if len(data) > size:
