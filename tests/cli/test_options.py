@@ -95,7 +95,7 @@ def test_the_light_options_module_repeats_the_category_limit_it_documents():
 
 def test_the_light_options_module_repeats_the_read_limits_it_documents():
     from costsense.cli import _options
-    from costsense.utils import _tables
+    from costsense.utils import _cells, _table_files
 
-    assert _options.MAX_LINE_MB == _tables.MAX_LINE_MB
-    assert _options.MAX_CELL_CHARS == _tables.MAX_CELL_CHARS
+    assert _options.MAX_LINE_MB == _table_files.MAX_LINE_MB
+    assert _options.MAX_CELL_CHARS == _cells.MAX_CELL_CHARS

@@ -45,7 +45,7 @@ def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
 
     import pandas as pd
 
-    from costsense.utils._tables import open_table
+    from costsense.utils._table_files import open_table
 
     with open_table(path, "--cost-matrix") as handle:
         text = handle.read(MAX_MATRIX_BYTES + 1)

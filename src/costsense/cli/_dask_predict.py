@@ -24,12 +24,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from costsense.exceptions import UsageError
-from costsense.utils._tables import (
-    csv_layout,
-    is_parquet,
-    refuse_long_cells,
-    table_files,
-)
+from costsense.utils._cells import refuse_long_cells
+from costsense.utils._table_files import is_parquet, table_files
+from costsense.utils._tables import csv_layout
 from costsense.utils._text import printable
 
 __all__ = ["dask_chunks"]

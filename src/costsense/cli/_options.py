@@ -67,8 +67,8 @@ def parse_cost(text: str) -> float | tuple[float, float]:
 MAX_CATEGORIES = 50
 
 
-#: The read limits' defaults: :data:`costsense.utils._tables.MAX_LINE_MB` and
-#: :data:`~costsense.utils._tables.MAX_CELL_CHARS`, repeated so that this module
+#: The read limits' defaults: :data:`costsense.utils._table_files.MAX_LINE_MB` and
+#: :data:`~costsense.utils._cells.MAX_CELL_CHARS`, repeated so that this module
 #: stays light (tests/cli/test_options.py checks that they agree).
 MAX_LINE_MB = 16
 MAX_CELL_CHARS = 10_000

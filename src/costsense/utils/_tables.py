@@ -6,22 +6,11 @@ not grow with the file. Every way a file cannot be read becomes a
 :class:`UsageError` naming the file and the option that fixes it. A Parquet
 file is told from a CSV file by its first four bytes (``PAR1``), not its name.
 
-What is read is bounded before it is held:
-
-- only a regular file is read (:func:`open_table`): a pipe, a device such as
-  ``/dev/zero`` or a socket is refused before a byte is read, and each file is
-  opened once, so that what is checked is what is parsed; a folder of parts
-  holds regular files only, and a part that is a symbolic link is refused (a
-  part is opened without following links, so a link put in its place after the
-  check is refused too);
-- a CSV line longer than ``--max-line-mb`` (default :data:`MAX_LINE_MB` MiB) is
-  refused as it is read, the header before anything else, so a file without
-  line breaks cannot fill the memory;
-- a cell longer than ``--max-cell-chars`` (default :data:`MAX_CELL_CHARS`) is
-  refused: in a Parquet file before its text is expanded (text columns are read
-  dictionary-encoded, so one long value repeated on every row is measured once),
-  in a CSV file chunk by chunk;
-- header checks take time linear in the number of columns.
+What is read is bounded before it is held: only regular files
+(:mod:`costsense.utils._table_files`, which also refuses a line over
+``--max-line-mb``), cells up to ``--max-cell-chars``
+(:mod:`costsense.utils._cells`), and header checks in time linear in the number
+of columns.
 
 Nothing read runs code: CSV text is parsed by pandas; Parquet by pyarrow, whose
 reader since 14.0.1 refuses to unpickle the Python extension types a hostile
@@ -33,10 +22,8 @@ from __future__ import annotations
 import argparse
 import codecs
 import csv
-import errno
 import io
 import os
-import stat
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -44,181 +31,47 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-import numpy as np
-
 from costsense.exceptions import UsageError
+from costsense.utils._cells import (
+    MAX_CELL_CHARS,
+    check_dictionary,
+    check_lengths,
+    is_text,
+    refuse_cell,
+    refuse_long_cells,
+)
+from costsense.utils._table_files import (
+    MAX_LINE_MB,
+    LineLimit,
+    long_line,
+    open_table,
+    starts_parquet,
+    table_files,
+)
 from costsense.utils._text import printable
 
 __all__ = [
-    "MAX_CELL_CHARS",
-    "MAX_LINE_MB",
     "Chunk",
+    "cell_limit",
+    "chunk_rows",
     "csv_layout",
-    "is_parquet",
-    "open_table",
     "read_chunks",
     "read_frame",
-    "refuse_long_cells",
-    "cell_limit",
     "refuse_repeated",
-    "table_files",
 ]
 
 #: The separators a CSV's is found among when not given (``--sep``).
 SEPARATORS = ",;\t|"
 
-#: The suffixes of a folder's parts (``predict --csv FOLDER``).
-PART_SUFFIXES = (".csv", ".parquet", ".pq")
-
 #: A chunk holds about this many cells unless ``--chunk-rows`` says otherwise:
 #: a few tens of megabytes as pandas holds them, whatever the table's width.
 CHUNK_CELLS = 1_000_000
-
-#: Longest line of a CSV file read, in MiB, unless ``--max-line-mb`` says more: a
-#: header of a million columns fits; a file without line breaks does not.
-MAX_LINE_MB = 16
-
-#: Longest cell read, in characters (bytes for binary Parquet cells), unless
-#: ``--max-cell-chars`` says more: an identifier, a category or a date is far
-#: shorter; one long value echoed to every row of the predictions is refused.
-MAX_CELL_CHARS = 10_000
 
 #: Bytes of a CSV file's start in which its separator is looked for.
 SAMPLE_BYTES = 1 << 16
 
 #: Encodings whose text holds NUL bytes (their names as Python normalises them).
 _WIDE_ENCODINGS = ("utf_16", "utf_32")
-
-
-def open_table(path: str | Path, option: str = "--csv", *, follow: bool = True) -> Any:
-    """Open a file of rows for reading in binary, refusing anything but a regular file.
-
-    The file is opened without blocking (a pipe with no writer does not hang
-    the command), then its type is read from the open descriptor, so that what
-    is checked is what is read.
-
-    Parameters
-    ----------
-    path : str or Path
-        The file.
-    option : str
-        The option that named it, for the messages.
-    follow : bool
-        Whether a symbolic link is followed: True for the file the user named,
-        False for the parts of a folder.
-
-    Returns
-    -------
-    file object
-        The file, opened in binary.
-    """
-    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX; Windows has no FIFO to fear
-    flags = os.O_RDONLY | nonblocking | getattr(os, "O_CLOEXEC", 0)
-    if not follow:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise UsageError(f"{option} {printable(path)}: no such file") from None
-    except PermissionError:
-        raise UsageError(f"{option} {printable(path)}: permission denied") from None
-    except OSError as error:
-        if error.errno == errno.ELOOP and not follow:
-            raise UsageError(_link_refused(option, Path(path))) from None
-        raise UsageError(
-            f"{option} {printable(path)} cannot be opened ({error.strerror})"
-        ) from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise UsageError(
-                f"{option} {printable(path)} is a folder; give a CSV or Parquet file"
-            )
-        if not stat.S_ISREG(mode):
-            raise UsageError(
-                f"{option} {printable(path)} is not a regular file (it is "
-                f"{_kind(mode)}); costsense reads CSV and Parquet files: save the "
-                "rows to a file and give its path"
-            )
-        if nonblocking:
-            os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-def _kind(mode: int) -> str:
-    """Name a file type that is not a regular file."""
-    if stat.S_ISFIFO(mode):
-        return "a pipe"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a file"
-
-
-def _link_refused(option: str, part: Path) -> str:
-    """Write the message refusing a part that is a symbolic link."""
-    return (
-        f"{option} {printable(part.parent)}: part {printable(part.name)} is a "
-        "symbolic link; a folder of parts is read without following links: copy "
-        "the file into the folder in its place"
-    )
-
-
-def is_parquet(path: str | Path) -> bool:
-    """Whether the file starts with Parquet's magic bytes (a regular file only)."""
-    with open_table(path) as handle:
-        return bool(handle.read(4) == b"PAR1")
-
-
-def _starts_parquet(handle: BinaryIO) -> bool:
-    """Whether an open file starts with Parquet's magic bytes; rewinds it."""
-    magic = handle.read(4)
-    handle.seek(0)
-    return magic == b"PAR1"
-
-
-def table_files(path: str, option: str = "--csv") -> list[Path]:
-    """Return the files of a table: the file itself, or a folder's parts sorted by name.
-
-    A folder's parts are its entries ending in one of :data:`PART_SUFFIXES`;
-    they are read in the order of their names, as Dask and Spark name their
-    parts (``part-00000.parquet``, ...). A part that is a symbolic link, or not
-    a regular file, is refused by name (its content is never read).
-    """
-    given = Path(path)
-    try:
-        mode = os.stat(given).st_mode
-    except FileNotFoundError:
-        raise UsageError(f"{option} {printable(path)}: no such file") from None
-    except OSError as error:
-        raise UsageError(
-            f"{option} {printable(path)} cannot be read ({error.strerror})"
-        ) from None
-    if not stat.S_ISDIR(mode):
-        return [given]
-    parts = []
-    with os.scandir(given) as entries:
-        for entry in entries:
-            if Path(entry.name).suffix.lower() not in PART_SUFFIXES:
-                continue
-            if entry.is_symlink():
-                raise UsageError(_link_refused(option, Path(entry.path)))
-            if not entry.is_file(follow_symlinks=False):
-                raise UsageError(
-                    f"{option} {printable(path)}: part {printable(entry.name)} is "
-                    "not a regular file; a folder of parts holds files only"
-                )
-            parts.append(Path(entry.path))
-    if not parts:
-        raise UsageError(
-            f"{option} {printable(path)} is a folder without parts (files ending "
-            f"{', '.join(PART_SUFFIXES)}); give a file, or a folder of parts"
-        )
-    return sorted(parts, key=lambda part: part.name)
 
 
 def read_frame(path: str, args: argparse.Namespace | None = None) -> Any:
@@ -238,7 +91,7 @@ def read_frame(path: str, args: argparse.Namespace | None = None) -> Any:
         raise UsageError(f"--csv {path} is a folder; give a CSV or Parquet file")
     options = _Options.of(args)
     with _reading(path, options), open_table(path) as handle:
-        if _starts_parquet(handle):
+        if starts_parquet(handle):
             import pyarrow as pa
 
             batches = list(_parquet_batches(handle, path, None, options))
@@ -315,7 +168,7 @@ def read_chunks(
         ):
             parts = (
                 _parquet_chunks(handle, str(file), rows, options)
-                if _starts_parquet(handle)
+                if starts_parquet(handle)
                 else _csv_chunks(handle, str(file), options, rows, text_columns)
             )
             for frame, read in parts:
@@ -354,77 +207,20 @@ def chunk_rows(n_columns: int, given: int | None) -> int:
     return max(1_000, CHUNK_CELLS // max(n_columns, 1))
 
 
-def refuse_long_cells(
-    frame: Any, path: str, limit: int, first_row: int = 0, option: str = "--csv"
-) -> None:
-    """Refuse a text cell longer than ``limit`` characters, naming its column and row.
-
-    Parameters
-    ----------
-    frame : DataFrame
-        Rows of the table, as read.
-    path : str
-        The file, for the message.
-    limit : int
-        Most characters a cell may hold (``--max-cell-chars``).
-    first_row : int
-        The number in the whole table (from 0) of ``frame``'s first row.
-    option : str
-        The option naming the file.
-    """
-    import pandas as pd
-
-    text = [
-        position
-        for position, kind in enumerate(frame.dtypes)
-        if not (pd.api.types.is_numeric_dtype(kind) or pd.api.types.is_bool_dtype(kind))
-    ]
-    if not text or not frame.shape[0]:
-        return
-    cells = frame.iloc[:, text].to_numpy(dtype=object)
-    lengths = _LENGTHS(cells).astype(np.int64)
-    if lengths.max() > limit:
-        row, column = np.unravel_index(int(lengths.argmax()), lengths.shape)
-        name = str(frame.columns[text[int(column)]])
-        _refuse_cell(path, name, int(lengths[row, column]), first_row + int(row), limit,
-                     option)  # fmt: skip
-
-
-def _length(value: Any) -> int:
-    """Return the length of a cell that is text or bytes, else 0."""
-    return len(value) if isinstance(value, str | bytes) else 0
-
-
-#: :func:`_length` over an object array, cell by cell.
-_LENGTHS = np.frompyfunc(_length, 1, 1)
-
-
-def _refuse_cell(
-    path: str, name: str, length: int, row: int, limit: int, option: str = "--csv"
-) -> None:
-    """Raise the UsageError of a cell over ``--max-cell-chars``."""
-    raise UsageError(
-        f"{option} {printable(path)}: column '{printable(name)}' holds a cell of "
-        f"{length:,} characters (row {row + 2}, the header being row 1), over "
-        f"--max-cell-chars {limit:,}; raise --max-cell-chars if such cells are "
-        "meant, or remove the column"
-    )
-
-
 def _csv_source(
     handle: BinaryIO, path: str, options: _Options, text_columns: Sequence[str] = ()
-) -> tuple[dict[str, Any], _LineLimit, list[str]]:
+) -> tuple[dict[str, Any], LineLimit, list[str]]:
     """Check a CSV file's header and return pandas' arguments to read it.
 
     The header is read first (bounded by ``--max-line-mb``), refused if it names
     a column twice or holds a name over ``--max-cell-chars``; the rest is read
-    through a :class:`_LineLimit`.
+    through a :class:`LineLimit`.
 
     Returns
     -------
     dict
         Keyword arguments of ``pandas.read_csv`` (the file among them).
-    _LineLimit
+    LineLimit
         The reader under pandas, whose ``position`` is the bytes read so far.
     list of str
         The column names as written.
@@ -435,8 +231,8 @@ def _csv_source(
     refuse_repeated(header, path)
     longest = max(header, key=len, default="")
     if len(longest) > options.max_cell:
-        _refuse_cell(path, longest[:40], len(longest), -1, options.max_cell)
-    limited = _LineLimit(handle, options.max_line, path)
+        refuse_cell(path, longest[:40], len(longest), -1, options.max_cell)
+    limited = LineLimit(handle, options.max_line, path)
     named = set(header)
     arguments = {
         "filepath_or_buffer": io.BufferedReader(limited),
@@ -496,7 +292,7 @@ def _parquet_batches(
 
     schema = pq.ParquetFile(handle).schema_arrow
     refuse_repeated([str(n) for n in schema.names], path)
-    text = [f.name for f in schema if _is_text(f.type)]
+    text = [f.name for f in schema if is_text(f.type)]
     encoded = set(text)
     handle.seek(0)
     parquet = pq.ParquetFile(handle, read_dictionary=text)
@@ -506,125 +302,18 @@ def _parquet_batches(
         arrays = []
         for name, array in zip(batch.schema.names, batch.columns, strict=True):
             if pa.types.is_dictionary(array.type):
-                if _is_text(array.type.value_type):
-                    _check_dictionary(array, path, name, done, options.max_cell)
+                if is_text(array.type.value_type):
+                    check_dictionary(array, path, name, done, options.max_cell)
                 if name in encoded:  # plain text in the file: read as it is
                     array = array.dictionary_decode()
-            elif _is_text(array.type):
-                _check_lengths(array, path, name, done, options.max_cell)
+            elif is_text(array.type):
+                check_lengths(array, path, name, done, options.max_cell)
             arrays.append(array)
         decoded = pa.RecordBatch.from_arrays(
             arrays, names=batch.schema.names, metadata=batch.schema.metadata
         )
         done += batch.num_rows
         yield (decoded, done / n_rows) if progress else decoded
-
-
-def _is_text(kind: Any) -> bool:
-    """Whether an Arrow type holds text or bytes (read dictionary-encoded)."""
-    import pyarrow as pa
-
-    return bool(
-        pa.types.is_string(kind)
-        or pa.types.is_large_string(kind)
-        or pa.types.is_binary(kind)
-        or pa.types.is_large_binary(kind)
-    )
-
-
-def _text_lengths(array: Any) -> Any:
-    """Each value's length: characters of text, bytes of binary."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
-        return pc.utf8_length(array)
-    return pc.binary_length(array)
-
-
-def _check_lengths(
-    array: Any, path: str, name: str, first_row: int, limit: int
-) -> None:
-    """Refuse a text or binary Arrow array holding a value over ``limit``."""
-    lengths = _text_lengths(array).to_numpy(zero_copy_only=False)
-    lengths = np.nan_to_num(lengths.astype(float), nan=0.0)
-    if lengths.size and lengths.max() > limit:
-        at = int(lengths.argmax())
-        _refuse_cell(path, name, int(lengths[at]), first_row + at, limit)
-
-
-def _check_dictionary(
-    array: Any, path: str, name: str, first_row: int, limit: int
-) -> None:
-    """Refuse a dictionary-encoded column whose used values are over ``limit``."""
-    values = _text_lengths(array.dictionary).to_numpy(zero_copy_only=False)
-    values = np.nan_to_num(values.astype(float), nan=0.0)
-    if not values.size or values.max() <= limit:
-        return
-    indices = array.indices.to_numpy(zero_copy_only=False)
-    indices = np.nan_to_num(indices.astype(float), nan=-1).astype(np.int64)
-    lengths = np.where(indices >= 0, values[np.clip(indices, 0, None)], 0)
-    if lengths.size and lengths.max() > limit:
-        at = int(lengths.argmax())
-        _refuse_cell(path, name, int(lengths[at]), first_row + at, limit)
-
-
-class _LineLimit(io.RawIOBase):
-    """A binary file read through, refusing a line longer than ``limit`` bytes.
-
-    The longest line is found in constant Python work per read: a line wholly
-    inside a read no longer than ``limit`` cannot be over it, so only the line
-    running across reads is counted (every line when a read is longer).
-    """
-
-    def __init__(self, raw: BinaryIO, limit: int, path: str) -> None:
-        super().__init__()
-        self._raw = raw
-        self._limit = limit
-        self._path = path
-        self._run = 0  # bytes of the line being read
-        self._lines = 0  # line breaks read
-        self.position = 0
-
-    def readable(self) -> bool:
-        """Readable (a file object's contract)."""
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        """Read into ``buffer``, refusing a line over the limit."""
-        data = self._raw.read(len(buffer))
-        n = len(data)
-        buffer[:n] = data
-        self.position += n
-        breaks = data.count(b"\n")
-        if not breaks:
-            self._run += n
-            self._check(self._run, 1)
-            return n
-        self._check(self._run + data.find(b"\n"), 1)
-        if n > self._limit:  # whole lines inside this read may be over the limit
-            lengths = [len(line) for line in data.split(b"\n")[1:-1]]
-            for index, length in enumerate(lengths, start=2):
-                self._check(length, index)
-        self._run = n - data.rfind(b"\n") - 1
-        self._check(self._run, breaks + 1)
-        self._lines += breaks
-        return n
-
-    def _check(self, length: int, line: int) -> None:
-        """Refuse a line of ``length`` bytes, the ``line``-th one this read began."""
-        if length > self._limit:
-            raise UsageError(_long_line(self._path, self._limit, self._lines + line))
-
-
-def _long_line(path: str, limit: int, line: int | None = None) -> str:
-    """Write the message refusing a line over ``--max-line-mb``."""
-    where = "a line" if line is None else f"line {line:,}"
-    return (
-        f"--csv {printable(path)}: {where} is longer than --max-line-mb "
-        f"{limit / 2**20:g} MiB; a CSV file has one row per line: check that it is "
-        "CSV text (a binary file has no line breaks), or raise --max-line-mb"
-    )
 
 
 @dataclass
@@ -727,7 +416,7 @@ def _head(handle: BinaryIO, path: str, options: _Options) -> tuple[str, bytes]:
     end = _record_end(head)
     while end < 0:
         if len(head) > options.max_line:
-            raise UsageError(_long_line(path, options.max_line, 1))
+            raise UsageError(long_line(path, options.max_line, 1))
         more = handle.read(max(SAMPLE_BYTES, len(head)))
         if not more:
             end = len(head)
@@ -735,7 +424,7 @@ def _head(handle: BinaryIO, path: str, options: _Options) -> tuple[str, bytes]:
         head += more
         end = _record_end(head)
     if end - 1 > options.max_line:  # the line without its line break
-        raise UsageError(_long_line(path, options.max_line, 1))
+        raise UsageError(long_line(path, options.max_line, 1))
     handle.seek(0)
     decoder = codecs.getincrementaldecoder(options.encoding)()
     return decoder.decode(first, final=False), bytes(head[:end])

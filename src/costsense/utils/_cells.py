@@ -1,0 +1,135 @@
+"""Cells too long to read: one long value must not become a huge output.
+
+A cell longer than ``--max-cell-chars`` (default :data:`MAX_CELL_CHARS`) is
+refused by column and row: in a CSV file chunk by chunk
+(:func:`refuse_long_cells`), in a Parquet file before its text is expanded
+(text columns are read dictionary-encoded, so one long value repeated on every
+row is measured once: :func:`check_dictionary`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from costsense.exceptions import UsageError
+from costsense.utils._text import printable
+
+__all__ = [
+    "MAX_CELL_CHARS",
+    "check_dictionary",
+    "check_lengths",
+    "is_text",
+    "refuse_cell",
+    "refuse_long_cells",
+]
+
+#: Longest cell read, in characters (bytes for binary Parquet cells), unless
+#: ``--max-cell-chars`` says more: an identifier, a category or a date is far
+#: shorter; one long value echoed to every row of the predictions is refused.
+MAX_CELL_CHARS = 10_000
+
+
+def refuse_long_cells(
+    frame: Any, path: str, limit: int, first_row: int = 0, option: str = "--csv"
+) -> None:
+    """Refuse a text cell longer than ``limit`` characters, naming its column and row.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Rows of the table, as read.
+    path : str
+        The file, for the message.
+    limit : int
+        Most characters a cell may hold (``--max-cell-chars``).
+    first_row : int
+        The number in the whole table (from 0) of ``frame``'s first row.
+    option : str
+        The option naming the file.
+    """
+    import pandas as pd
+
+    text = [
+        position
+        for position, kind in enumerate(frame.dtypes)
+        if not (pd.api.types.is_numeric_dtype(kind) or pd.api.types.is_bool_dtype(kind))
+    ]
+    if not text or not frame.shape[0]:
+        return
+    cells = frame.iloc[:, text].to_numpy(dtype=object)
+    lengths = _LENGTHS(cells).astype(np.int64)
+    if lengths.max() > limit:
+        row, column = np.unravel_index(int(lengths.argmax()), lengths.shape)
+        name = str(frame.columns[text[int(column)]])
+        refuse_cell(path, name, int(lengths[row, column]), first_row + int(row), limit,
+                     option)  # fmt: skip
+
+
+def _length(value: Any) -> int:
+    """Return the length of a cell that is text or bytes, else 0."""
+    return len(value) if isinstance(value, str | bytes) else 0
+
+
+#: :func:`_length` over an object array, cell by cell.
+_LENGTHS = np.frompyfunc(_length, 1, 1)
+
+
+def refuse_cell(
+    path: str, name: str, length: int, row: int, limit: int, option: str = "--csv"
+) -> None:
+    """Raise the UsageError of a cell over ``--max-cell-chars``."""
+    raise UsageError(
+        f"{option} {printable(path)}: column '{printable(name)}' holds a cell of "
+        f"{length:,} characters (row {row + 2}, the header being row 1), over "
+        f"--max-cell-chars {limit:,}; raise --max-cell-chars if such cells are "
+        "meant, or remove the column"
+    )
+
+
+def is_text(kind: Any) -> bool:
+    """Whether an Arrow type holds text or bytes (read dictionary-encoded)."""
+    import pyarrow as pa
+
+    return bool(
+        pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
+        or pa.types.is_binary(kind)
+        or pa.types.is_large_binary(kind)
+    )
+
+
+def _text_lengths(array: Any) -> Any:
+    """Each value's length: characters of text, bytes of binary."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
+        return pc.utf8_length(array)
+    return pc.binary_length(array)
+
+
+def check_lengths(array: Any, path: str, name: str, first_row: int, limit: int) -> None:
+    """Refuse a text or binary Arrow array holding a value over ``limit``."""
+    lengths = _text_lengths(array).to_numpy(zero_copy_only=False)
+    lengths = np.nan_to_num(lengths.astype(float), nan=0.0)
+    if lengths.size and lengths.max() > limit:
+        at = int(lengths.argmax())
+        refuse_cell(path, name, int(lengths[at]), first_row + at, limit)
+
+
+def check_dictionary(
+    array: Any, path: str, name: str, first_row: int, limit: int
+) -> None:
+    """Refuse a dictionary-encoded column whose used values are over ``limit``."""
+    values = _text_lengths(array.dictionary).to_numpy(zero_copy_only=False)
+    values = np.nan_to_num(values.astype(float), nan=0.0)
+    if not values.size or values.max() <= limit:
+        return
+    indices = array.indices.to_numpy(zero_copy_only=False)
+    indices = np.nan_to_num(indices.astype(float), nan=-1).astype(np.int64)
+    lengths = np.where(indices >= 0, values[np.clip(indices, 0, None)], 0)
+    if lengths.size and lengths.max() > limit:
+        at = int(lengths.argmax())
+        refuse_cell(path, name, int(lengths[at]), first_row + at, limit)
