@@ -193,13 +193,15 @@ def _write_new(path: Path, data: bytes) -> None:
     """Write ``data`` to a file that did not exist, whole or not at all.
 
     The bytes go to a hidden temporary file beside ``path``, are flushed to the
-    disk, and only then get the final name, by a hard link that fails if a file
-    appeared there meanwhile (so nothing is replaced); a full disk or an
-    interruption leaves no file under the final name and removes the temporary
-    one.
+    disk, and only then get the final name by
+    :func:`~costsense.cli._output.link_new` (which refuses a file that appeared
+    there meanwhile: nothing is replaced); a full disk or an interruption leaves
+    no file under the final name and removes the temporary one.
     """
     import os
     import tempfile
+
+    from costsense.cli._output import link_new
 
     folder = path.parent
     handle = tempfile.NamedTemporaryFile(
@@ -212,16 +214,12 @@ def _write_new(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         try:
-            os.link(temporary, path)
+            link_new(temporary, path)
         except FileExistsError:
             raise UsageError(
                 f"--out {path} appeared while the model was written; it was left "
                 "as it is: choose another name"
             ) from None
-        except OSError:  # a file system without hard links: check, then rename
-            if path.exists() or path.is_symlink():
-                raise UsageError(f"--out {path} exists; choose another name") from None
-            temporary.rename(path)
         directory = os.open(folder, os.O_RDONLY)
         try:
             os.fsync(directory)

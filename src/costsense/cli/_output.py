@@ -224,7 +224,7 @@ def _create_locked(partial: Path) -> IO[str]:
     try:
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        _link_new(fresh, partial)
+        link_new(fresh, partial)
     except BaseException:
         os.close(fd)
         fresh.unlink(missing_ok=True)
@@ -308,7 +308,7 @@ def publish(handle: IO[str], partial: Path, output: Path, option: str) -> None:
     handle.flush()
     os.fsync(handle.fileno())
     try:
-        _link_new(partial, output)
+        link_new(partial, output)
     except FileExistsError:
         raise UsageError(
             f"{option} {output} was created by something else while this command "
@@ -317,7 +317,7 @@ def publish(handle: IO[str], partial: Path, output: Path, option: str) -> None:
         ) from None
 
 
-def _link_new(source: Path, target: Path) -> None:
+def link_new(source: Path, target: Path) -> None:
     """Give ``source`` the name ``target`` (which must not exist) and drop its own.
 
     A hard link refuses an existing target atomically. On a file system without
