@@ -430,23 +430,21 @@ def _check_trees(model: Any, width: int, path: str) -> None:
     Each tree is held to the narrowest input on its way from the pipeline's input
     (:func:`_reachable`), checked once here so no prediction checks a row.
     """
-    from sklearn.ensemble._hist_gradient_boosting.binning import _BinMapper
-
     from costsense.tree import BoostedTreesClassifier, PackedForest, Tree
     from costsense.utils._compat import fitted_tree_types
 
-    SklearnTree, TreePredictor = fitted_tree_types()  # noqa: N806
+    SklearnTree, TreePredictor, BinMapper, record = fitted_tree_types()  # noqa: N806
 
     for value, bound in _reachable(model, width):
         if isinstance(value, SklearnTree):
             ok = _sklearn_tree_ok(value, bound)
         elif isinstance(value, TreePredictor):
-            ok = _predictor_ok(value.nodes, bound)
+            ok = _predictor_ok(value.nodes, bound, record)
         elif isinstance(value, Tree):
             ok = _costsense_tree_ok(value, bound)
         elif isinstance(value, PackedForest):
             ok = _packed_ok(value, bound)
-        elif isinstance(value, _BinMapper):
+        elif isinstance(value, BinMapper):
             # categorical features make gradient boosting fill bitsets indexed by
             # the stored category values; costsense encodes categories before it
             categorical = value.__dict__.get("is_categorical_")
@@ -515,12 +513,10 @@ def _sklearn_tree_ok(tree: Any, width: int) -> bool:
     )
 
 
-def _predictor_ok(nodes: Any, width: int) -> bool:
-    from sklearn.ensemble._hist_gradient_boosting.common import PREDICTOR_RECORD_DTYPE
-
+def _predictor_ok(nodes: Any, width: int, record: np.dtype[Any]) -> bool:
     if not isinstance(nodes, np.ndarray) or nodes.ndim != 1 or nodes.size == 0:
         return False
-    if nodes.dtype != PREDICTOR_RECORD_DTYPE:
+    if nodes.dtype != record:
         return False
     n = nodes.shape[0]
     inner = nodes["is_leaf"] == 0

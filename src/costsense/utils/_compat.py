@@ -38,13 +38,18 @@ __all__ = [
 ]
 
 
-def fitted_tree_types() -> tuple[Any, Any]:
-    """Return scikit-learn's fitted tree structures: (Tree, TreePredictor).
+def fitted_tree_types() -> tuple[Any, Any, Any, Any]:
+    """Return scikit-learn's fitted tree structures and what checks them.
 
-    A loaded model file's trees must keep their index arrays in range; these are
-    imported on call, since only reading a model file needs them.
+    ``(Tree, TreePredictor, _BinMapper, PREDICTOR_RECORD_DTYPE)``: a loaded
+    model file's trees must keep their index arrays in range, gradient
+    boosting's predictors must hold nodes of their record type, and its bin
+    mapper must declare no categorical feature. Imported on call, since only
+    reading a model file needs them.
     """
+    from sklearn.ensemble._hist_gradient_boosting.binning import _BinMapper
+    from sklearn.ensemble._hist_gradient_boosting.common import PREDICTOR_RECORD_DTYPE
     from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
     from sklearn.tree._tree import Tree
 
-    return Tree, TreePredictor
+    return Tree, TreePredictor, _BinMapper, PREDICTOR_RECORD_DTYPE
