@@ -27,7 +27,7 @@ from costsense.experiments import BASE_NAMES, CATALOG, check_pair, default_base
 from costsense.recommend import _candidates
 
 # members and iterations: enough for every fitted type, a fraction of the work
-SMALL = ("n_estimators", "n_resamples", "max_iter")
+SMALL = ("n_estimators", "max_iter")
 
 
 def _shrunk_make_model(real):
