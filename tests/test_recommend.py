@@ -126,7 +126,7 @@ def test_expected_cost_is_within_3_percent_of_the_bayes_risk(gaussian, cost):
     model.fit(X, y)
     # a 256 x 256 equal-probability grid per class: the Bayes rule's own cost on
     # it is within 0.1 % of the exact risk (checked in test_the_grid_is_fine_enough)
-    expected = problem.expected_cost(model, cost, resolution=256)
+    expected = problem.expected_cost(model, cost=cost, resolution=256)
     assert expected <= 1.03 * problem.bayes_risk(cost)
 
 
@@ -134,7 +134,9 @@ def test_the_grid_is_fine_enough(gaussian):
     problem, _, _ = gaussian
     for cost in (2, 5, 10):
         on_grid = problem.expected_cost(
-            lambda Z, c=cost: problem.bayes_decision(Z, c), cost, resolution=256
+            lambda Z, c=cost: problem.bayes_decision(Z, cost=c),
+            cost=cost,
+            resolution=256,
         )
         assert on_grid == pytest.approx(problem.bayes_risk(cost), rel=1e-3)
 

@@ -43,9 +43,9 @@ def test_metacost_lowers_the_cost_of_a_tree_on_the_gaussian_problem():
     problem = make_gaussian_problem()
     X, y = problem.sample(1000, random_state=1)
     tree = DecisionTreeClassifier(min_samples_leaf=20, random_state=0)
-    plain = problem.expected_cost(tree.fit(X, y), 8)
+    plain = problem.expected_cost(tree.fit(X, y), cost=8)
     meta = problem.expected_cost(
-        MetaCost(tree, cost=8, pos_label=1, random_state=0).fit(X, y), 8
+        MetaCost(tree, cost=8, pos_label=1, random_state=0).fit(X, y), cost=8
     )
     assert meta < 0.8 * plain
 
