@@ -71,6 +71,7 @@ from costsense import __version__
 from costsense.experiments._outputs import make_folder, refuse_links, write_atomically
 from costsense.experiments._store_errors import (
     StoreConflictError,
+    earlier_store_error,
     empty_store_error,
     store_file_error,
 )
@@ -189,14 +190,12 @@ def save_npz_atomically(path: Path, *, root: Path | None = None, **arrays: Any) 
         raise (store_file_error(path, error) or error) from error
 
 
-def _add_missing_columns(connection: sqlite3.Connection) -> None:
-    """Bring a store written by an older costsense up to the current layout."""
+def _refuse_earlier_layout(connection: sqlite3.Connection, path: Path) -> None:
+    """Refuse a store whose cells lack a column of this layout (not converted)."""
     columns = {row[1] for row in connection.execute("PRAGMA table_info(cells)")}
-    if "diagnostics" not in columns:
-        with connection:
-            connection.execute(
-                "ALTER TABLE cells ADD COLUMN diagnostics TEXT NOT NULL DEFAULT '{}'"
-            )
+    missing = [name for name in _CELL_COLUMNS if name not in columns]
+    if missing:
+        raise earlier_store_error(path, missing)
 
 
 class ResultsStore:
@@ -236,7 +235,7 @@ class ResultsStore:
             raise (explained or error) from error
         try:
             connection.executescript(_SCHEMA)
-            _add_missing_columns(connection)
+            _refuse_earlier_layout(connection, self.path)
             yield connection
         except Exception as error:
             explained = store_file_error(self.path, error, sqlite_only=True)
