@@ -44,7 +44,8 @@ only while the store records the fingerprint this object was initialised with,
 in the same transaction, so another study's cells never enter it. A run also
 holds the folder's lock (:mod:`costsense.experiments._lock`), so a second run
 is refused before it reads anything. A store that cannot be used (corrupted, a
-0-byte file, a full disk, a read-only folder) raises a
+0-byte file, one of an earlier development layout, which is never converted, a
+full disk, a read-only folder) raises a
 :class:`~costsense.experiments._store_errors.StoreFileError` naming the file,
 the cause and the fix.
 
