@@ -40,7 +40,7 @@ def asybl_learning_rate() -> None:
                 model = AsyBLClassifier(
                     cost=cost, pos_label=1, learning_rate=rate, random_state=seed
                 ).fit(X, y)
-                expected = problem.expected_cost(model, cost, resolution=256)
+                expected = problem.expected_cost(model, cost=cost, resolution=256)
                 excess.append(100 * excess_cost(expected, risk))
             cells.append(f"{min(excess):5.1f} .. {max(excess):5.1f} %")
         print(f"{cost:>5g} {cells[0]:>20} {cells[1]:>20}")

@@ -67,7 +67,7 @@ for model in models.values():
 # -------------------------------------
 risk = problem.bayes_risk(COST)
 excess = {
-    name: problem.expected_cost(model, COST, resolution=512) / risk - 1
+    name: problem.expected_cost(model, cost=COST, resolution=512) / risk - 1
     for name, model in models.items()
 }
 for name, value in excess.items():

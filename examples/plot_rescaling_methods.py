@@ -61,7 +61,7 @@ excess = {}
 for name, model in models.items():
     cost = problem.expected_cost(
         lambda Z, model=model: model.predict(quadratic.transform(Z)),
-        COST,
+        cost=COST,
         resolution=512,
     )
     excess[name] = cost / risk - 1

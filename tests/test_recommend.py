@@ -126,7 +126,7 @@ def test_expected_cost_is_within_3_percent_of_the_bayes_risk(gaussian, cost):
     model.fit(X, y)
     # a 256 x 256 equal-probability grid per class: the Bayes rule's own cost on
     # it is within 0.1 % of the exact risk (checked in test_the_grid_is_fine_enough)
-    expected = problem.expected_cost(model, cost, resolution=256)
+    expected = problem.expected_cost(model, cost=cost, resolution=256)
     assert expected <= 1.03 * problem.bayes_risk(cost)
 
 
@@ -134,7 +134,9 @@ def test_the_grid_is_fine_enough(gaussian):
     problem, _, _ = gaussian
     for cost in (2, 5, 10):
         on_grid = problem.expected_cost(
-            lambda Z, c=cost: problem.bayes_decision(Z, c), cost, resolution=256
+            lambda Z, c=cost: problem.bayes_decision(Z, cost=c),
+            cost=cost,
+            resolution=256,
         )
         assert on_grid == pytest.approx(problem.bayes_risk(cost), rel=1e-3)
 
@@ -577,31 +579,32 @@ def test_choice_text_explains_a_cheaper_runner_up_that_did_not_clear_the_bar():
 
 
 # ------------------------------------------------------- the fit signature's order
-def test_positional_costs_are_deprecated_and_keep_their_old_meaning():
+def test_fit_takes_sample_weight_then_sample_cost_like_every_estimator():
+    import inspect
+
+    from costsense.rescale import CostWeighting
+
+    def names(method):
+        return [(p.name, p.kind) for p in inspect.signature(method).parameters.values()]
+
+    assert names(MinimumCostClassifier.fit) == names(CostWeighting.fit)
+    assert [n for n, _ in names(MinimumCostClassifier.fit)] == [
+        "self", "X", "y", "sample_weight", "sample_cost"
+    ]  # fmt: skip
     X, y = make_classification(n_samples=160, weights=[0.8], random_state=1)
     rng = np.random.default_rng(1)
     rows = rng.uniform(1, 20, size=(160, 2)) * (1 - np.eye(2)[y])
     weight = rng.uniform(0.5, 2.0, size=160)
     model = MinimumCostClassifier(candidates=[LogisticRegression()], random_state=0)
     named = clone(model).fit(X, y, sample_weight=weight, sample_cost=rows)
-    with pytest.warns(FutureWarning, match="by name") as caught:
-        old = clone(model).fit(X, y, rows, weight)
-    assert caught[0].filename == __file__  # points at the caller's line
-    assert_array_equal(old.predict(X), named.predict(X))
-    assert_array_equal(old.predict_proba(X), named.predict_proba(X))
-    unweighted = clone(model).fit(X, y, sample_cost=rows)
-    with pytest.warns(FutureWarning):
-        positional = clone(model).fit(X, y, rows)
-    assert_array_equal(positional.predict(X), unweighted.predict(X))
-    with pytest.raises(TypeError, match="both by position and by name"):
-        clone(model).fit(X, y, rows, sample_cost=rows)
-    with pytest.raises(TypeError, match="positional arguments"):
-        clone(model).fit(X, y, rows, weight, weight)
+    positional = clone(model).fit(X, y, weight, rows)
+    assert_array_equal(positional.predict_proba(X), named.predict_proba(X))
 
 
-def test_fit_takes_sample_weight_then_sample_cost_by_name_like_every_estimator():
+def test_cost_is_keyword_only():
     import inspect
 
-    parameters = inspect.signature(MinimumCostClassifier.fit).parameters
-    named = [p for p in parameters.values() if p.kind is p.KEYWORD_ONLY]
-    assert [p.name for p in named] == ["sample_weight", "sample_cost"]
+    cost = inspect.signature(MinimumCostClassifier).parameters["cost"]
+    assert cost.kind is cost.KEYWORD_ONLY
+    with pytest.raises(TypeError):
+        MinimumCostClassifier(5)

@@ -30,5 +30,5 @@ def test_shrunk_asybl_is_within_6_percent_of_the_bayes_risk(ratio):
         pos_label=1,
         random_state=0,
     ).fit(X, Y)
-    expected = PROBLEM.expected_cost(model, ratio, resolution=512)
+    expected = PROBLEM.expected_cost(model, cost=ratio, resolution=512)
     assert excess_cost(expected, PROBLEM.bayes_risk(ratio)) <= 0.06

@@ -9,7 +9,7 @@ from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from costsense.boosting import AsyBClassifier, AsyBLClassifier
-from costsense.boosting._shared import shared_fit_params
+from costsense.boosting._shared import hand_over, shared_fit_state
 
 CALLS: dict[str, list] = {"prepare": [], "fit": []}
 
@@ -22,10 +22,10 @@ class SharingTree(DecisionTreeClassifier):
     def _prepare_fit(self, X):
         token = _Token()
         CALLS["prepare"].append((token, X.shape))
-        return {"token": token}
+        return {"_token": token}
 
-    def fit(self, X, y, sample_weight=None, token=None):
-        CALLS["fit"].append(token)
+    def fit(self, X, y, sample_weight=None):
+        CALLS["fit"].append(self.__dict__.pop("_token", None))
         return super().fit(X, y, sample_weight=sample_weight)
 
 
@@ -33,10 +33,10 @@ class SharingRegressor(DecisionTreeRegressor):
     def _prepare_fit(self, X):
         token = _Token()
         CALLS["prepare"].append((token, X.shape))
-        return {"token": token}
+        return {"_token": token}
 
-    def fit(self, X, y, sample_weight=None, token=None):
-        CALLS["fit"].append(token)
+    def fit(self, X, y, sample_weight=None):
+        CALLS["fit"].append(self.__dict__.pop("_token", None))
         return super().fit(X, y, sample_weight=sample_weight)
 
 
@@ -79,14 +79,15 @@ def test_nothing_is_shared_when_rounds_see_new_rows(data):
     assert CALLS["prepare"] == [] and set(CALLS["fit"]) == {None}
 
 
-def test_a_prepare_fit_must_return_keyword_arguments():
+@pytest.mark.parametrize("returned", [[1, 2], {"bins": 1}, {1: 2}])
+def test_a_prepare_fit_must_return_private_attributes(returned):
     class Broken:
         def _prepare_fit(self, X):
-            return [1, 2]
+            return returned
 
-    with pytest.raises(TypeError, match="prepare_fit must return a dict"):
-        shared_fit_params(Broken(), np.zeros((2, 2)))
-    assert shared_fit_params(DecisionTreeClassifier(), np.zeros((2, 2))) == {}
+    with pytest.raises(TypeError, match="prepare_fit must return a dict of private"):
+        shared_fit_state(Broken(), np.zeros((2, 2)))
+    assert shared_fit_state(DecisionTreeClassifier(), np.zeros((2, 2))) == {}
 
 
 def test_the_compiled_tree_bins_once_and_boosts_the_same_model(data, monkeypatch):
@@ -100,14 +101,16 @@ def test_the_compiled_tree_bins_once_and_boosts_the_same_model(data, monkeypatch
         (AsyBLClassifier, CostSensitiveTreeRegressor(**hist), _logit),
     ]
     for booster, tree, module in cases:
-        assert set(tree._prepare_fit(X)) == {"_bins"}
+        assert set(tree._prepare_fit(X)) == {"_shared_bins"}
         shared = booster(tree, cost=5, n_estimators=10, random_state=0).fit(X, y)
         with monkeypatch.context() as patch:  # every round bins for itself
-            patch.setattr(module, "shared_fit_params", lambda base, X: {})
+            patch.setattr(module, "shared_fit_state", lambda base, X: {})
             alone = booster(tree, cost=5, n_estimators=10, random_state=0).fit(X, y)
         np.testing.assert_allclose(shared.decision_function(X),
                                    alone.decision_function(X))  # fmt: skip
         assert len(shared.estimators_) == len(alone.estimators_) > 1
+        # each round's tree took its bins: none is kept in the fitted model
+        assert not any(hasattr(m, "_shared_bins") for m in shared.estimators_)
 
 
 def test_the_exact_compiled_tree_boosts_like_scikit_learns_tree(data):
@@ -127,7 +130,7 @@ def test_bins_of_other_data_are_refused():
 
     X, y = make_classification(n_samples=60, random_state=1)
     tree = CostSensitiveTreeClassifier(max_depth=2, splitter="hist")
-    (bins,) = tree._prepare_fit(X[:30]).values()
+    shared = shared_fit_state(tree, X[:30])
     with pytest.raises(ValueError, match="bins were made for data of shape"):
-        tree.fit(X, y, _bins=bins)
+        hand_over(tree, shared).fit(X, y)
     assert CostSensitiveTreeClassifier(splitter="exact")._prepare_fit(X) == {}

@@ -301,20 +301,6 @@ def test_a_model_file_whose_cost_metadata_lies_is_refused(tmp_path, change, word
     assert words in str(caught.value) and "\n" not in str(caught.value)
 
 
-def test_a_format_1_file_with_a_cost_column_still_loads(tmp_path):
-    from costsense.cli._model_file import write_model_file
-
-    _, model, metadata = _fitted(tmp_path, "--fn-cost", "amount", "--fp-cost", "2",
-                                 "--drop-cost-columns")  # fmt: skip
-    old = {**metadata, "format": "costsense-model/1",
-           "cost": {"kind": "column", "matrix": metadata["cost"]["matrix"],
-                    "column": "amount", "fp_cost": 2.0}}  # fmt: skip
-    write_model_file(model, old, tmp_path / "old.skops")
-    _, read = load_model(str(tmp_path / "old.skops"))
-    assert read["cost"]["parts"] == metadata["cost"]["parts"]
-    assert read["cost"]["columns"] == ["amount"]
-
-
 @pytest.mark.parametrize("name", ["adac1", "gcsrf", "weighting"])
 def test_predict_decides_each_row_by_its_own_costs_as_the_api_does(tmp_path, name):
     # the CLI's decision is the model's predict(X, sample_cost=) with the rows'

@@ -296,7 +296,7 @@ def _shrunk(pipeline):
     sizes = {
         name: 3
         for name, value in pipeline.get_params().items()
-        if name.endswith(("n_estimators", "n_resamples", "estimator__max_iter"))
+        if name.endswith(("n_estimators", "estimator__max_iter"))
         and isinstance(value, int)
     }
     return pipeline.set_params(**sizes)

@@ -1,7 +1,5 @@
-import pytest
-
 from costsense import cli
-from costsense.experiments import BASES, CATALOG, make_model
+from costsense.experiments import BASES, CATALOG
 
 
 def test_the_catalog_describes_exactly_the_models_and_bases_there_are():
@@ -42,25 +40,19 @@ def test_cbrf_is_described_and_built_as_paper_004_defines_it(capsys):
     assert model.min_impurity_decrease is None  # paper 004's split rule
 
 
-def test_methods_is_a_deprecated_view_of_the_catalog():
-    import costsense.experiments as experiments
-
-    with pytest.warns(FutureWarning, match="METHODS is deprecated"):
-        methods = experiments.METHODS
-    assert list(methods) == list(CATALOG)
-    assert methods["asyb"] is CATALOG["asyb"].build
+def test_a_model_registered_in_the_catalog_is_built_by_make_model():
+    from costsense.experiments import ModelSpec, make_model
 
     def mine(base, cost, pos, seed):
         return base
 
     assert "mine" not in CATALOG
-    with pytest.warns(FutureWarning, match=r"CATALOG\['mine'\] = ModelSpec"):
-        methods["mine"] = mine
+    CATALOG["mine"] = ModelSpec(
+        "mine", "a test model", bases=("tree",), default_base="tree", build=mine
+    )
     try:
-        spec = CATALOG["mine"]
-        assert spec.build is mine and "logistic" in spec.bases
         pipeline = make_model("mine", base="tree", cost=5, pos_label=1)
         assert type(pipeline[-1]).__name__ == "DecisionTreeClassifier"
     finally:
-        del methods["mine"]
+        del CATALOG["mine"]
     assert "mine" not in CATALOG

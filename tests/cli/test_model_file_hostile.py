@@ -1179,7 +1179,7 @@ def test_the_command_line_signs_verifies_and_limits_the_size(tmp_path, capsys):
     assert not out.exists()
 
 
-# ------------------------------------------------- files naming a moved class
+# ------------------------------------- files of earlier development versions
 def _at_former_place(schema: Any, now: str, former: str) -> int:
     """Name the class ``now`` (dotted) by its ``former`` place in every node."""
     module, cls = now.rsplit(".", 1)
@@ -1198,40 +1198,55 @@ def _at_former_place(schema: Any, now: str, former: str) -> int:
     return renamed
 
 
-def test_a_file_naming_a_moved_class_by_its_former_place_loads_the_same_model(
-    genuine, tmp_path
+def test_a_file_naming_a_class_at_its_former_module_is_refused_to_fit_again(
+    genuine, tmp_path, capsys
 ):
-    # files written before ThresholdMoving moved to its own module name it at
-    # costsense.rescale; they load as the same model and predict the same
-    from costsense.cli._model_types import ALLOWED, MOVED
+    # costsense was never released: a file of an earlier development version,
+    # written when ThresholdMoving lived in costsense.rescale itself, is refused
+    # (no former name is read as the class it is now), saying what to do
+    from costsense.cli._model_types import ALLOWED
 
+    now = "costsense.rescale._threshold.ThresholdMoving"
     former = "costsense.rescale.ThresholdMoving"
-    assert (
-        MOVED[former] in ALLOWED["ObjectNode"] and former not in ALLOWED["ObjectNode"]
-    )
+    assert now in ALLOWED["ObjectNode"] and former not in ALLOWED["ObjectNode"]
     schema = genuine.schema()
-    assert _at_former_place(schema, MOVED[former], former) >= 1
+    assert _at_former_place(schema, now, former) >= 1
     old = _rewrite(genuine, tmp_path / "old.skops", schema=schema)
-    model, metadata = load_model(str(old))
-    expected, _ = load_model(str(genuine.path))
-    assert type(model[-1]) is type(expected[-1])
-    X = pd.read_csv(genuine.csv).drop(columns="label")
-    assert_frame_equal = pd.testing.assert_frame_equal
-    assert_frame_equal(pd.DataFrame(model.predict_proba(X)),
-                       pd.DataFrame(expected.predict_proba(X)))  # fmt: skip
-    assert old.read_bytes() != genuine.path.read_bytes()  # the file is left as it was
-    assert _predict(old, genuine.csv, tmp_path / "p.csv") == 0
+    message = (
+        r"holds type costsense\.rescale\.ThresholdMoving, which no model written "
+        r"by costsense fit contains .*fit the model again"
+    )
+    with pytest.raises(UsageError, match=message) as caught:
+        load_model(str(old))
+    assert "\n" not in str(caught.value)
+    out = tmp_path / "p.csv"
+    assert _predict(old, genuine.csv, out) == 2
+    assert "fit the model again" in _one_line(capsys.readouterr().err)
+    assert not out.exists()
 
 
-def test_a_former_name_under_another_loader_is_still_refused(genuine, tmp_path):
-    # the former name is read as the current one, which only its own loader builds
-    schema = genuine.schema()
-    node = _find(schema, lambda n: n.get("__class__") == "ThresholdMoving")
-    node["__loader__"], node["__module__"] = "FunctionNode", "costsense.rescale"
-    path = _rewrite(genuine, tmp_path / "smuggled.skops", schema=schema)
-    message = r"holds type costsense\.rescale\._threshold\.ThresholdMoving, which no"
-    with pytest.raises(UsageError, match=message):
-        load_model(str(path))
+def test_a_file_of_format_1_is_refused_to_fit_again(genuine, tmp_path, capsys):
+    # format 1 (before the four cost parts) is no longer upgraded on reading
+    from costsense.cli._model_file import write_model_file
+
+    model, metadata = load_model(str(genuine.path))
+    assert metadata["format"] == "costsense-model/2"
+    parts = ("parts", "columns", "columns_are_features")
+    cost = {k: v for k, v in metadata["cost"].items() if k not in parts}
+    old = tmp_path / "format-1.skops"
+    write_model_file(model, {**metadata, "format": "costsense-model/1",
+                             "cost": cost}, old)  # fmt: skip
+    message = (
+        r"has format 'costsense-model/1'; this costsense reads "
+        r"'costsense-model/2' only .*: fit the model again"
+    )
+    with pytest.raises(UsageError, match=message) as caught:
+        load_model(str(old))
+    assert "\n" not in str(caught.value)
+    out = tmp_path / "p.csv"
+    assert _predict(old, genuine.csv, out) == 2
+    assert "fit the model again" in _one_line(capsys.readouterr().err)
+    assert not out.exists()
 
 
 # ------------------------------------------------------------- writing a model

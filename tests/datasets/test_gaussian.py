@@ -82,13 +82,15 @@ def test_log_likelihood_ratio_and_posterior_match_scipy(problem):
 def test_bayes_decision_is_posterior_threshold(problem, cost):
     X, _ = problem.sample(2000, random_state=2)
     expected = np.where(problem.posterior(X) > bayes_threshold(cost), 1, -1)
-    assert_array_equal(problem.bayes_decision(X, cost), expected)
-    assert problem.bayes_decision(X, cost).dtype.kind == "i"
+    assert_array_equal(problem.bayes_decision(X, cost=cost), expected)
+    assert problem.bayes_decision(X, cost=cost).dtype.kind == "i"
 
 
 def test_ratio_and_pair_are_the_same_cost(problem):
     X, _ = problem.sample(300, random_state=3)
-    assert_array_equal(problem.bayes_decision(X, 5), problem.bayes_decision(X, (5, 1)))
+    assert_array_equal(
+        problem.bayes_decision(X, cost=5), problem.bayes_decision(X, cost=(5, 1))
+    )
     assert problem.bayes_risk(5) == problem.bayes_risk((5.0, 1.0))
 
 
@@ -97,7 +99,7 @@ def test_boundary_grid_sign_is_the_decision(problem):
     assert xx.shape == yy.shape == g.shape == (50, 50)
     points = np.c_[xx.ravel(), yy.ravel()]
     assert_array_equal(
-        np.where(g.ravel() > 0, 1, -1), problem.bayes_decision(points, 5)
+        np.where(g.ravel() > 0, 1, -1), problem.bayes_decision(points, cost=5)
     )
     assert (g > 0).any() and (g < 0).any()  # the boundary crosses the window
     xx, yy, _ = problem.bayes_boundary_grid(2, xlim=(0, 1), ylim=(2, 3), resolution=3)
@@ -110,7 +112,7 @@ def test_bayes_risk_matches_a_million_samples(problem):
     """The acceptance test: 10**6 samples, C1/C2 = 5, within 1%."""
     risk = problem.bayes_risk(5)
     empirical = monte_carlo_cost(
-        problem, lambda X: problem.bayes_decision(X, 5), (5, 1), 10**6, seed=0
+        problem, lambda X: problem.bayes_decision(X, cost=5), (5, 1), 10**6, seed=0
     )
     assert abs(empirical - risk) / risk < 0.01
 
@@ -252,23 +254,23 @@ def test_bayes_risk_properties(mean, cov_pos, cov_neg, prior, c1, c2):
 # ---------------------------------------------------------- expected cost
 @pytest.mark.parametrize("c1", PAPER_COSTS)
 def test_expected_cost_of_the_bayes_rule_is_the_bayes_risk(problem, c1):
-    value = problem.expected_cost(lambda X: problem.bayes_decision(X, c1), c1)
+    value = problem.expected_cost(lambda X: problem.bayes_decision(X, cost=c1), cost=c1)
     assert_allclose(value, problem.bayes_risk(c1), rtol=1e-4)
 
 
 def test_expected_cost_of_other_rules_is_higher(problem):
     risk = problem.bayes_risk(5)
-    blind = problem.expected_cost(lambda X: problem.bayes_decision(X, 1), 5)
+    blind = problem.expected_cost(lambda X: problem.bayes_decision(X, cost=1), cost=5)
     assert blind > risk * 1.05
     # constant rules: the grid puts all the probability in, so these are exact
-    assert problem.expected_cost(lambda X: np.ones(len(X), int), 5) == 0.5
-    assert problem.expected_cost(lambda X: -np.ones(len(X), int), 5) == 2.5
+    assert problem.expected_cost(lambda X: np.ones(len(X), int), cost=5) == 0.5
+    assert problem.expected_cost(lambda X: -np.ones(len(X), int), cost=5) == 2.5
 
 
 def test_expected_cost_of_a_fitted_estimator(problem):
     X, y = problem.sample(2000, random_state=4)
     model = LogisticRegression(class_weight={1: 5, -1: 1}).fit(X, y)
-    value = problem.expected_cost(model, 5, resolution=512)
+    value = problem.expected_cost(model, cost=5, resolution=512)
     assert value >= problem.bayes_risk(5) - 1e-3
     mc = monte_carlo_cost(problem, model.predict, (5, 1), 200_000, seed=5)
     assert value == pytest.approx(mc, rel=0.03)
@@ -279,20 +281,20 @@ def test_expected_cost_other_dimensions():
         [[0, 0, 0], [1, 1, 0]], [np.eye(3), 2 * np.eye(3)], [0.5, 0.5]
     )
     value = problem.expected_cost(
-        lambda X: problem.bayes_decision(X, 3), 3, resolution=512
+        lambda X: problem.bayes_decision(X, cost=3), cost=3, resolution=512
     )
     assert value == pytest.approx(problem.bayes_risk(3), rel=2e-3)
 
 
 def test_expected_cost_rejects_bad_classifiers(problem):
     with pytest.raises(ValueError, match=r"\{-1, \+1\}"):
-        problem.expected_cost(lambda X: np.zeros(len(X), int), 5, resolution=8)
+        problem.expected_cost(lambda X: np.zeros(len(X), int), cost=5, resolution=8)
     with pytest.raises(ValueError, match="one label per point"):
-        problem.expected_cost(lambda X: np.ones((len(X), 2)), 5, resolution=8)
+        problem.expected_cost(lambda X: np.ones((len(X), 2)), cost=5, resolution=8)
     with pytest.raises(TypeError, match="predict"):
-        problem.expected_cost("not a classifier", 5)
+        problem.expected_cost("not a classifier", cost=5)
     with pytest.raises(ValueError, match="resolution"):
-        problem.expected_cost(lambda X: np.ones(len(X)), 5, resolution=2)
+        problem.expected_cost(lambda X: np.ones(len(X)), cost=5, resolution=2)
 
 
 # ---------------------------------------------------------------- sampling
@@ -368,11 +370,11 @@ def test_bad_inputs_to_the_rule_raise(problem):
     with pytest.raises(ValueError, match=r"shape \(n_samples, 2\)"):
         problem.posterior([[1.0, 2.0, 3.0]])
     with pytest.raises(ValueError, match="NaN"):
-        problem.bayes_decision([[np.nan, 0.0]], 5)
+        problem.bayes_decision([[np.nan, 0.0]], cost=5)
     with pytest.raises(ValueError, match="C1"):
         problem.bayes_risk(-1)
     with pytest.raises(ValueError, match="binary cost"):
-        problem.bayes_decision([[0.0, 0.0]], [1, 2, 3])
+        problem.bayes_decision([[0.0, 0.0]], cost=[1, 2, 3])
     with pytest.raises(ValueError, match="2-D problem"):
         make_gaussian_problem(
             [[0.0], [1.0]], [[[1.0]], [[1.0]]], [0.5, 0.5]

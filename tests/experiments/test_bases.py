@@ -8,7 +8,6 @@ from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.validation import has_fit_parameter
 
 from costsense.experiments import (
-    BASE_LEARNERS,
     BASE_NAMES,
     BASES,
     CATALOG,
@@ -63,30 +62,6 @@ def test_every_catalog_model_names_only_described_bases():
         assert set(spec.bases) <= set(BASES), spec.name
         if spec.default_base is not None:
             assert spec.default_base in spec.bases
-
-
-def test_base_learners_reads_the_specs():
-    assert list(BASE_LEARNERS) == list(BASES)
-    assert len(BASE_LEARNERS) == len(BASES)
-    learner = BASE_LEARNERS["stump"](3)
-    assert learner.get_params() == BASES["stump"].build(3).get_params()
-
-
-def test_adding_to_base_learners_is_deprecated_and_registers_a_spec():
-    from sklearn.tree import DecisionTreeClassifier
-
-    assert "mine" not in BASES
-    with pytest.warns(FutureWarning, match=r"BASES\['mine'\] = BaseSpec"):
-        BASE_LEARNERS["mine"] = lambda seed: DecisionTreeClassifier(
-            max_depth=2, random_state=seed
-        )
-    try:
-        assert isinstance(BASES["mine"], BaseSpec)
-        assert BASES["mine"].build(4).get_params()["max_depth"] == 2
-        assert BASE_LEARNERS["mine"](4).random_state == 4
-    finally:
-        del BASE_LEARNERS["mine"]
-    assert "mine" not in BASES
 
 
 def test_a_registered_spec_is_built_by_make_model():

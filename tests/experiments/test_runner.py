@@ -410,16 +410,22 @@ def test_cells_record_their_fits_and_the_report_shows_degenerate_ones(tmp_path):
     assert "Partial results" not in text
 
 
-def test_a_store_written_before_diagnostics_reads_with_empty_ones(tmp_path):
+def test_a_store_of_an_earlier_layout_is_refused_naming_restart(tmp_path):
     import sqlite3
+
+    from costsense.experiments import StoreFileError
 
     run_study(tiny(), tmp_path)
     path = tmp_path / "results.sqlite"
-    with sqlite3.connect(path) as db:  # the layout of an older costsense
+    with sqlite3.connect(path) as db:  # the layout before cells had diagnostics
         db.execute("ALTER TABLE cells DROP COLUMN diagnostics")
-    results = ResultsStore(tmp_path).results()
-    assert len(results) == tiny().n_cells
-    assert all(d == {} for d in results["diagnostics"])
+    with pytest.raises(StoreFileError) as caught:
+        ResultsStore(tmp_path).results()
+    message = str(caught.value)
+    assert "earlier development version" in message and "diagnostics" in message
+    assert "--restart" in message and "\n" not in message
+    run_study(tiny(), tmp_path, restart=True)  # the named fix works
+    assert len(ResultsStore(tmp_path).results()) == tiny().n_cells
 
 
 def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):

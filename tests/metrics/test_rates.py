@@ -255,3 +255,36 @@ def test_binary_confusion_rejects_bad_weights():
         binary_confusion(Y_A, P_A, sample_weight=W_A[:-1])
     with pytest.raises(ValueError):
         binary_confusion(Y_A, P_A, sample_weight=-W_A)
+
+
+# -------------------------------------- the binary_ prefix: no peer's name shadowed
+# The prefix keeps our metrics apart from scikit-learn's and imbalanced-learn's
+# functions of the unprefixed name, whose positive class defaults to pos_label=1:
+# on labels {0, 1} with minority 0, the same call gives another number.
+PEERS = {
+    binary_recall_score: ({}, skm.recall_score),
+    binary_specificity_score: ({}, imb_specificity_score),
+    binary_precision_score: ({}, skm.precision_score),
+    binary_fbeta_score: ({"beta": 2.0}, skm.fbeta_score),
+    binary_f1_score: ({}, skm.f1_score),
+    binary_roc_auc_score: ({}, skm.roc_auc_score),
+}
+
+
+@pytest.mark.parametrize("ours", list(PEERS), ids=lambda f: f.__name__)
+def test_binary_metrics_differ_from_the_peer_of_the_unprefixed_name(ours):
+    import imblearn.metrics
+
+    import costsense.metrics
+
+    extra, peer = PEERS[ours]
+    y = np.array([0] * 7 + [1] * 13)  # 0 is the minority, hence the positive class
+    if ours is binary_roc_auc_score:
+        p = np.linspace(0.0, 1.0, y.size)[::-1]  # scores oriented towards class 0
+    else:
+        p = np.where(np.arange(y.size) % 3 == 0, 1 - y, y)
+    assert ours(y, p, **extra) != pytest.approx(peer(y, p, **extra))
+    assert ours(y, p, pos_label=1, **extra) == pytest.approx(peer(y, p, **extra))
+    assert not hasattr(costsense.metrics, peer.__name__)
+    assert not hasattr(skm, ours.__name__)
+    assert not hasattr(imblearn.metrics, ours.__name__)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
@@ -45,9 +43,9 @@ def test_metacost_lowers_the_cost_of_a_tree_on_the_gaussian_problem():
     problem = make_gaussian_problem()
     X, y = problem.sample(1000, random_state=1)
     tree = DecisionTreeClassifier(min_samples_leaf=20, random_state=0)
-    plain = problem.expected_cost(tree.fit(X, y), 8)
+    plain = problem.expected_cost(tree.fit(X, y), cost=8)
     meta = problem.expected_cost(
-        MetaCost(tree, cost=8, pos_label=1, random_state=0).fit(X, y), 8
+        MetaCost(tree, cost=8, pos_label=1, random_state=0).fit(X, y), cost=8
     )
     assert meta < 0.8 * plain
 
@@ -111,57 +109,3 @@ def test_metacost_without_predict_proba_decides_on_the_members_votes():
     matrices = random_matrices(np.random.default_rng(6), y.size)
     expected = least_expected_cost(votes, matrices)
     assert_array_equal(model.predict(X, sample_cost=matrices), expected)
-
-
-# ----------------------------------------- n_resamples, the former n_estimators
-def test_n_resamples_warns_and_fits_the_model_of_n_estimators():
-    X, y = binary()
-    new = MetaCost(DecisionTreeClassifier(max_depth=3), cost=5, n_estimators=4,
-                   random_state=0).fit(X, y)  # fmt: skip
-    old = MetaCost(DecisionTreeClassifier(max_depth=3), cost=5, n_resamples=4,
-                   random_state=0)  # fmt: skip
-    with pytest.warns(FutureWarning, match=r"n_resamples.*n_estimators=4") as caught:
-        old.fit(X, y)
-    assert caught[0].filename == __file__  # points at the caller's fit
-    assert len(old.estimators_) == len(new.estimators_) == 4
-    assert old.relabelled_fraction_ == new.relabelled_fraction_
-    assert_array_equal(old.predict(X), new.predict(X))
-    assert_array_equal(old.predict_proba(X), new.predict_proba(X))
-    assert old.get_params()["n_resamples"] == 4  # stored as given (clone keeps it)
-
-
-def test_n_estimators_alone_does_not_warn():
-    X, y = binary()
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", FutureWarning)
-        model = MetaCost(n_estimators=3, random_state=0).fit(X, y)
-    assert len(model.estimators_) == 3
-    assert model.get_params()["n_resamples"] == "deprecated"
-
-
-def test_both_names_of_the_number_of_replicates_are_refused():
-    X, y = binary()
-    with pytest.raises(ValueError, match="n_estimators=3 and n_resamples=4"):
-        MetaCost(n_estimators=3, n_resamples=4).fit(X, y)
-
-
-def test_a_model_saved_before_n_estimators_loads_with_it():
-    # such a state names the number of replicates n_resamples only
-    import pickle
-
-    X, y = binary()
-    model = MetaCost(DecisionTreeClassifier(max_depth=3), cost=5, n_estimators=4,
-                     random_state=0).fit(X, y)  # fmt: skip
-    state = model.__getstate__()
-    del state["n_estimators"]
-    state["n_resamples"] = 4
-    saved = MetaCost.__new__(MetaCost)
-    saved.__setstate__(state)
-    assert saved.get_params()["n_estimators"] == 4
-    assert saved.get_params()["n_resamples"] == "deprecated"
-    assert_array_equal(saved.predict_proba(X), model.predict_proba(X))
-    copy = pickle.loads(pickle.dumps(saved))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", FutureWarning)  # nothing deprecated is used
-        refit = clone(copy).fit(X, y)
-    assert_array_equal(refit.predict_proba(X), model.predict_proba(X))

@@ -92,7 +92,7 @@ def test_threshold_moving_nears_the_bayes_risk_on_the_gaussian_problem():
     risk = problem.bayes_risk(5)
 
     def excess(model):
-        return excess_cost(problem.expected_cost(model.fit(X, y), 5), risk)
+        return excess_cost(problem.expected_cost(model.fit(X, y), cost=5), risk)
 
     quadratic = make_pipeline(PolynomialFeatures(2), LogisticRegression(max_iter=2000))
     assert excess(ThresholdMoving(quadratic, cost=5, pos_label=1)) < 0.01

@@ -6,11 +6,8 @@ import warnings
 
 import numpy as np
 import pytest
-from numpy.testing import assert_array_equal
-from sklearn.base import clone
+from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.datasets import make_classification
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
 
 from costsense.costs import as_cost_matrix
 from costsense.tree import (
@@ -36,64 +33,48 @@ def _trees_and_targets():
     ]
 
 
-def test_private_bins_give_the_tree_of_a_plain_fit_without_a_warning():
+def _hand_over(tree, shared):
+    """Set what ``_prepare_fit`` returned on the tree, as a booster does."""
+    for name, value in shared.items():
+        setattr(tree, name, value)
+    return tree
+
+
+def test_shared_bins_give_the_tree_of_a_plain_fit_without_a_warning():
+    import pickle
+
     X, cases = _trees_and_targets()
     for tree, target in cases:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             shared = tree._prepare_fit(X)
-            assert set(shared) == {"_bins"}
-            reused = tree.fit(X, target, **shared)
+            assert set(shared) == {"_shared_bins"}
+            reused = _hand_over(tree, shared).fit(X, target)
             _assert_same_tree(reused, type(tree)(**tree.get_params()).fit(X, target))
             assert type(tree)(splitter="exact")._prepare_fit(X) == {}
+        # taken by the fit: the fitted tree neither keeps nor pickles them
+        assert not hasattr(reused, "_shared_bins")
+        assert "_shared_bins" not in pickle.loads(pickle.dumps(reused)).__dict__
 
 
-def test_prepare_fit_is_deprecated_and_returns_the_same_bins():
-    X, cases = _trees_and_targets()
-    for tree, _ in cases:
-        name = type(tree).__name__
-        message = rf"{name}\.prepare_fit\(X\) is deprecated .* without bins"
-        with pytest.warns(FutureWarning, match=message) as caught:
-            (old,) = tree.prepare_fit(X).values()
-        assert caught[0].filename == __file__  # the caller's line, not ours
-        (new,) = tree._prepare_fit(X).values()
-        for field in ("codes", "n_bins", "lower", "upper"):
-            assert_array_equal(getattr(old, field), getattr(new, field))
-        with pytest.warns(FutureWarning, match="prepare_fit"):
-            assert type(tree)(splitter="exact").prepare_fit(X) == {}
+def test_fit_takes_no_bins_and_routes_none():
+    import inspect
 
-
-def test_fit_with_bins_is_deprecated_and_gives_the_same_tree():
-    X, cases = _trees_and_targets()
-    for tree, target in cases:
-        (bins,) = tree._prepare_fit(X).values()
-        message = rf"{type(tree).__name__}\.fit\(\.\.\., bins=\) is deprecated"
-        with pytest.warns(FutureWarning, match=message) as caught:
-            old = type(tree)(**tree.get_params()).fit(X, target, bins=bins)
-        assert len(caught) == 1 and caught[0].filename == __file__
-        new = type(tree)(**tree.get_params()).fit(X, target, _bins=bins)
-        _assert_same_tree(old, new)
-        assert_array_equal(old.predict(X), new.predict(X))
-        # the deprecated pair, as it was used, still works
-        with pytest.warns(FutureWarning):
-            paired = type(tree)(**tree.get_params())
-            paired.fit(X, target, **paired.prepare_fit(X))
-        _assert_same_tree(paired, new)
-
-
-def test_the_private_keyword_is_not_routable_metadata():
     for cls in (CostSensitiveTreeClassifier, CostSensitiveTreeRegressor):
+        parameters = inspect.signature(cls.fit).parameters
+        assert "bins" not in parameters and "_bins" not in parameters
+        assert not hasattr(cls, "prepare_fit")
         requests = cls()._get_metadata_request().fit.requests
-        assert "_bins" not in requests and "sample_weight" in requests
-        assert "bins" in requests  # unchanged while it is deprecated
+        assert "sample_weight" in requests
+        assert not {"bins", "_bins", "_shared_bins"} & set(requests)
 
 
 def test_bins_of_other_rows_are_refused_naming_the_private_method():
     X, cases = _trees_and_targets()
     tree, target = cases[0]
-    (bins,) = tree._prepare_fit(X[:50]).values()
+    shared = tree._prepare_fit(X[:50])
     with pytest.raises(ValueError, match=r"_prepare_fit\(X\) for this same X"):
-        tree.fit(X, target, _bins=bins)
+        _hand_over(tree, shared).fit(X, target)
 
 
 # --------------------------------------------------------------- cost="unit"
@@ -129,61 +110,55 @@ def _assert_same_model(a, b, X):
     assert_array_equal(a.predict(X), b.predict(X))
 
 
+def _balanced_by_hand(y, weight=None):
+    """``cost[i, j] = W / (K W_i)`` off the diagonal: balanced costs, by hand."""
+    classes = np.unique(y)
+    w = np.ones(y.size) if weight is None else weight
+    totals = np.array([w[y == c].sum() for c in classes])
+    k = classes.size
+    return (w.sum() / (k * totals))[:, None] * (1 - np.eye(k))
+
+
 @pytest.mark.parametrize("make", CLASSIFIERS)
-def test_the_default_is_unit_cost_and_cost_none_is_deprecated_with_the_same_model(
-    make,
-):
+def test_the_default_is_unit_cost(make):
     X, y, _ = _three_classes()
     default = make().fit(X, y)
     assert default.cost == "unit"
     assert_array_equal(default.cost_matrix_, 1 - np.eye(3))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        unit = make(cost="unit").fit(X, y)
-    name = type(default).__name__
-    message = (
-        rf"{name}\(cost=None\) means cost-blind \(unit\) costs today and will mean "
-        r'balanced costs.*cost="unit".*cost="balanced"'
-    )
-    with pytest.warns(FutureWarning, match=message) as caught:
-        blind = make(cost=None).fit(X, y)
-    assert len(caught) == 1 and caught[0].filename == __file__
+    unit = make(cost="unit").fit(X, y)
+    explicit = make(cost=1 - np.eye(3)).fit(X, y)
     _assert_same_model(unit, default, X)
-    _assert_same_model(blind, default, X)
-
-
-@pytest.mark.parametrize("make", CLASSIFIERS)
-def test_the_cost_none_warning_points_at_the_users_line_through_a_pipeline(make):
-    # a fixed stacklevel would name scikit-learn's Pipeline.fit here
-    X, y, _ = _three_classes()
-    pipeline = make_pipeline(StandardScaler(), make(cost=None))
-    with pytest.warns(FutureWarning, match=r"cost=None\) means") as caught:
-        pipeline.fit(X, y)
-    assert len(caught) == 1 and caught[0].filename == __file__
-
-
-@pytest.mark.parametrize("make", CLASSIFIERS)
-def test_cost_none_beside_per_row_costs_is_not_warned_about(make):
-    """Per-row costs replace ``cost``: what None will mean changes nothing."""
-    X, y, weight = _three_classes()
-    rows = (1 - np.eye(3))[y] * weight[:, None]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        blind = make(cost=None).fit(X, y, sample_cost=rows)
-    _assert_same_model(blind, make().fit(X, y, sample_cost=rows), X)
+    _assert_same_model(explicit, default, X)
 
 
 @pytest.mark.parametrize("make", CLASSIFIERS)
 @pytest.mark.parametrize("weighted", [False, True])
-def test_balanced_cost_is_the_balanced_matrix_given_explicitly(make, weighted):
+@pytest.mark.parametrize("cost", [None, "balanced"])
+def test_cost_none_and_balanced_are_the_balanced_matrix_given_explicitly(
+    make, weighted, cost
+):
+    # one meaning of cost=None for every costsense estimator: balanced costs
     X, y, weight = _three_classes()
     w = weight if weighted else None
     matrix = as_cost_matrix(None, np.unique(y), y=y, sample_weight=w)
-    balanced = make(cost="balanced").fit(X, y, sample_weight=w)
+    assert_allclose(matrix, _balanced_by_hand(y, w), rtol=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # None is a cost like any other: no warning
+        balanced = make(cost=cost).fit(X, y, sample_weight=w)
     explicit = make(cost=matrix).fit(X, y, sample_weight=w)
     _assert_same_model(balanced, explicit, X)
     # not the unit costs: the rarer classes' errors cost more
     assert not np.array_equal(balanced.cost_matrix_, 1 - np.eye(3))
+    assert np.any(balanced.predict(X) != make().fit(X, y, sample_weight=w).predict(X))
+
+
+@pytest.mark.parametrize("make", CLASSIFIERS)
+def test_cost_none_beside_per_row_costs_is_replaced_by_them(make):
+    """Per-row costs replace ``cost``: None beside them changes nothing."""
+    X, y, weight = _three_classes()
+    rows = (1 - np.eye(3))[y] * weight[:, None]
+    blind = make(cost=None).fit(X, y, sample_cost=rows)
+    _assert_same_model(blind, make().fit(X, y, sample_cost=rows), X)
 
 
 @pytest.mark.parametrize("make", CLASSIFIERS)
@@ -191,22 +166,3 @@ def test_an_unknown_cost_name_is_refused_naming_the_parameter(make):
     X, y, _ = _three_classes()
     with pytest.raises(ValueError, match="'cost' parameter"):
         make(cost="balnced").fit(X, y)
-
-
-@pytest.mark.parametrize("make", CLASSIFIERS)
-def test_a_fitted_model_saved_with_cost_none_loads_as_unit_cost(make):
-    # None meant unit costs when such a model was grown; it will mean balanced
-    import pickle
-
-    X, y, _ = _three_classes()
-    with pytest.warns(FutureWarning, match=r"cost=None\) means"):
-        blind = make(cost=None).fit(X, y)
-    loaded = pickle.loads(pickle.dumps(blind))
-    assert loaded.cost == "unit" and blind.cost is None
-    _assert_same_model(loaded, blind, X)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # a refit no longer warns: unit is named
-        refit = clone(loaded).fit(X, y)
-    _assert_same_model(refit, blind, X)
-    unfitted = pickle.loads(pickle.dumps(make(cost=None)))
-    assert unfitted.cost is None  # nothing was grown: the parameter is left

@@ -48,7 +48,7 @@ the sum it found (0, inf or nan). What paper 001's theorems say about these, and
 for which rules, is in :class:`costsense.boosting.AdaBoostClassifier`'s Notes.
 
 Change this module to change what every booster does in a round (cloning,
-seeding, the shared fit parameters, the records); a new variant is a rule, or a
+seeding, the state shared across fits, the records); a new variant is a rule, or a
 new :class:`Rounds`, never a copy of the loop. EFSBoost keeps a loop of its own
 (:mod:`costsense.boosting._efs` says why) and shares :func:`normalised` and
 :data:`PERFECT_ALPHA`.
@@ -72,7 +72,7 @@ from sklearn.utils.validation import has_fit_parameter
 from costsense._base import _INNER_FIT, _plain_value, inner_fits
 from costsense.boosting._resample import RoundSampler
 from costsense.boosting._rules import BoostRule, Round
-from costsense.boosting._shared import shared_fit_params
+from costsense.boosting._shared import hand_over, shared_fit_state
 from costsense.boosting._staged import StagedCostClassifier, cost_of_signs
 from costsense.exceptions import CostlierThanConstantWarning
 from costsense.utils._compat import (
@@ -206,8 +206,8 @@ class StagewiseBoosting(StagedCostClassifier):
         rounds : Rounds
             This fit's hooks.
         shared : dict
-            ``fit`` keyword arguments every round shares
-            (:func:`~costsense.boosting._shared.shared_fit_params`).
+            Private attributes every round's learner is handed before its fit
+            (:func:`~costsense.boosting._shared.shared_fit_state`).
         sampler : RoundSampler or None, default=None
             Adds synthetic rows to each round's training set.
 
@@ -229,7 +229,7 @@ class StagewiseBoosting(StagedCostClassifier):
             target, weights = rounds.task(score)
             with inner_fits():  # a round's learner may be constant: no warning
                 if sampler is None:
-                    learner.fit(X, target, sample_weight=weights, **shared)
+                    hand_over(learner, shared).fit(X, target, sample_weight=weights)
                 else:
                     sampler.fit(learner, X, target, weights, rng)
             step = rounds.step(t, learner.predict(X))
@@ -441,7 +441,7 @@ default=None
         )
         self.n_synthetic_ = 0 if round_sampler is None else round_sampler.n_new
         # once per fit, what every round's learner can reuse (compiled-tree bins)
-        shared = shared_fit_params(base, X) if round_sampler is None else {}
+        shared = shared_fit_state(base, X) if round_sampler is None else {}
         D = rule.init_weights(c)
         if weight is not None:
             D = D * weight

@@ -57,7 +57,7 @@ from scipy.special import expit
 from sklearn.tree import DecisionTreeRegressor
 
 from costsense.boosting._engine import StagewiseBoosting, Step
-from costsense.boosting._shared import shared_fit_params
+from costsense.boosting._shared import shared_fit_state
 from costsense.utils._compat import _fit_context
 
 FloatArray = NDArray[np.float64]
@@ -181,7 +181,7 @@ class LogitCostBoostingClassifier(StagewiseBoosting):
         rounds = NewtonRounds(
             (y + 1.0) / 2.0, weight, self.link_, self.z_max_, self.learning_rate
         )
-        shared = shared_fit_params(base, X)  # e.g. compiled-tree bins, made once
+        shared = shared_fit_state(base, X)  # e.g. compiled-tree bins, made once
         F, train_cost, _ = self._boost(X, y, c, base, rounds, shared)
         self.train_cost_ = np.array(train_cost)
         self._check_degenerate(

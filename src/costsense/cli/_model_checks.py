@@ -58,7 +58,8 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
     if metadata.get("format") != format_:
         raise UsageError(
             f"--model {path} has format {str(metadata.get('format'))[:40]!r}; this "
-            f"costsense reads {format_!r}"
+            f"costsense reads {format_!r} only (a file of an earlier version): fit "
+            "the model again"
         )
     name, base = metadata.get("model"), metadata.get("base")
     if name not in CATALOG:

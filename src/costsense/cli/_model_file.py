@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from costsense.cli._model_types import ALLOWED, BIT_GENERATORS, MOVED
+from costsense.cli._model_types import ALLOWED, BIT_GENERATORS
 from costsense.cli._options import UsageError
 
 __all__ = [
@@ -276,8 +276,6 @@ def read_model_file(
             walker = _Walker(archive, names, path)
             types = walker.check(schema)
             walker.check_reads(len(data))
-            if walker.moved:
-                data = _with_schema(archive, infos, schema)
         except (zipfile.BadZipFile, zlib.error, EOFError) as error:
             # a member whose local header or checksum disagrees with the index
             raise UsageError(f"--model {path} is damaged ({error})") from None
@@ -396,26 +394,6 @@ def _verify(archive: zipfile.ZipFile, key: bytes, signed: bool, path: str) -> No
         )
 
 
-def _with_schema(
-    archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], schema: dict[str, Any]
-) -> bytes:
-    """Return the archive's bytes with ``schema.json`` replaced by ``schema``.
-
-    Used once the walker has read a moved type's former name as its current one
-    (:data:`~costsense.cli._model_types.MOVED`): skops then builds the class from
-    where it is now. Every other member is copied as it is (already checked and
-    bounded); the signature, if any, was verified on the file as written.
-    """
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as copy:
-        for info in infos:
-            if info.filename == "schema.json":
-                copy.writestr("schema.json", json.dumps(schema))
-            else:
-                copy.writestr(info.filename, archive.read(info))
-    return buffer.getvalue()
-
-
 def _read_schema(archive: zipfile.ZipFile, path: str) -> dict[str, Any]:
     info = archive.getinfo("schema.json")
     if info.file_size > MAX_SCHEMA_BYTES:
@@ -456,8 +434,6 @@ class _Walker:
         self.archive = archive
         self.names = names
         self.path = path
-        #: Whether a node named a moved type by its former name (now renamed).
-        self.moved = False
         #: Bytes of array members skops will read (a member once per node).
         self.array_reads = 0
 
@@ -499,10 +475,6 @@ class _Walker:
         if not isinstance(cls, str):
             raise self.fail("a schema node has no class")
         name = f"{module}.{cls}"
-        if name in MOVED:  # written before its class moved: the same class
-            name = MOVED[name]
-            node["__module__"], node["__class__"] = name.rsplit(".", 1)
-            self.moved = True
         if loader == "CachedNode":
             # the object of an earlier node, again: one tree named a million times
             # costs a million predictions a row from a small file

@@ -25,13 +25,11 @@ from costsense.cli._model_file import (
 )
 from costsense.cli._options import UsageError
 
-__all__ = ["FORMAT", "FORMAT_1", "load_checked", "load_model", "save_model"]
+__all__ = ["FORMAT", "load_checked", "load_model", "save_model"]
 
-#: The metadata format written by this version.
+#: The metadata format written and read by this version (no other is read: a file
+#: of an earlier development version is refused, naming the fix, fit it again).
 FORMAT = "costsense-model/2"
-#: The format before the four cost parts: a cost column (the false-negative cost,
-#: never a feature) and a constant false-positive cost; read as parts.
-FORMAT_1 = "costsense-model/1"
 
 
 def save_model(
@@ -72,8 +70,6 @@ def load_checked(
 ) -> tuple[Any, dict[str, Any], bool]:
     """:func:`load_model`, and whether the file is signed."""
     stored = read_model_file(path, key=key, max_bytes=max_bytes)
-    if stored.metadata.get("format") == FORMAT_1:
-        _upgrade(stored.metadata)
     check_metadata(stored.metadata, path, FORMAT)
     try:
         model = stored.construct(path)
@@ -88,19 +84,3 @@ def load_checked(
             f"{__version__}: fit the model again with this version)"
         ) from None
     return model, stored.metadata, stored.signed
-
-
-def _upgrade(metadata: dict[str, Any]) -> None:
-    """Read a format-1 file's costs as parts (in place): same model, same costs."""
-    cost = metadata.get("cost")
-    if isinstance(cost, dict) and "parts" not in cost:
-        column = cost.pop("column", None)
-        fp_cost = cost.pop("fp_cost", None)
-        if column is not None:
-            cost["kind"] = "parts"
-            cost["parts"] = {"fp": fp_cost, "fn": column, "tp": 0.0, "tn": 0.0}
-        else:
-            cost["parts"] = None
-        cost["columns"] = [] if column is None else [column]
-        cost["columns_are_features"] = False
-    metadata["format"] = FORMAT

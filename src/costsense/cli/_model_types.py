@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ALLOWED", "BIT_GENERATORS", "MOVED", "NUMPY_SCALARS"]
+__all__ = ["ALLOWED", "BIT_GENERATORS", "NUMPY_SCALARS"]
 
 #: numpy's scalar types: labels, dtypes and array elements (data, not code),
 #: named as skops names them (``numpy.bool`` since numpy 2).
@@ -154,87 +154,6 @@ ALLOWED: dict[str, frozenset[str]] = {
     "FunctionNode": frozenset({"costsense.metrics._cost.misclassification_cost"}),
 }
 
-
-def _moves(former: str, now: str, *names: str) -> dict[str, str]:
-    """Map ``former.name`` to ``now.name`` for each of ``names``."""
-    return {f"{former}.{name}": f"{now}.{name}" for name in names}
-
-
-#: Former dotted names of allowed types, by the name each has now: the classes
-#: (and the one function) that moved to modules of their own when their packages
-#: were split, after files of costsense 0.1.0.dev0 had named them in their old
-#: modules. A file naming a former place is read as naming the new one (the same
-#: class; nothing else about the file is trusted more). Add an entry when an
-#: allowed type moves, so that files written before keep loading.
-MOVED: dict[str, str] = {
-    **_moves(
-        "costsense.boosting._estimators",
-        "costsense.boosting._adaboost",
-        "AdaBoostCClassifier",
-        "AdaBoostClassifier",
-    ),
-    **_moves(
-        "costsense.boosting._estimators",
-        "costsense.boosting._asymmetric",
-        "AsyBClassifier",
-        "AsyBLClassifier",
-        "AsymBoostClassifier",
-        "AsymLogitBoostClassifier",
-    ),
-    **_moves(
-        "costsense.boosting._estimators",
-        "costsense.boosting._calibrated",
-        "CalibratedAdaBoostClassifier",
-    ),
-    **_moves(
-        "costsense.boosting._estimators",
-        "costsense.boosting._heuristic",
-        "AdaC1Classifier",
-        "AdaC2Classifier",
-        "AdaC3Classifier",
-        "AdaCostClassifier",
-        "CSB0Classifier",
-        "CSB1Classifier",
-        "CSB2Classifier",
-    ),
-    **_moves(
-        "costsense.boosting._estimators",
-        "costsense.boosting._oversampling",
-        "OBPDBoostClassifier",
-        "RWOBoostClassifier",
-        "SMOTEBoostClassifier",
-    ),
-    **_moves(
-        "costsense.metrics",
-        "costsense.metrics._cost",
-        "misclassification_cost",
-    ),
-    **_moves(
-        "costsense.naive_bayes",
-        "costsense.naive_bayes._estimator",
-        "DiscreteNaiveBayesClassifier",
-    ),
-    **_moves(
-        "costsense.rescale",
-        "costsense.rescale._metacost",
-        "MetaCost",
-    ),
-    **_moves(
-        "costsense.rescale",
-        "costsense.rescale._rejection",
-        "RejectionSampling",
-    ),
-    **_moves(
-        "costsense.rescale",
-        "costsense.rescale._threshold",
-        "ThresholdMoving",
-    ),
-    **_moves(
-        "costsense.rescale",
-        "costsense.rescale._weighting",
-        "CostWeighting",
-    ),
-}
 
 #: numpy's bit generators a stored ``numpy.random.Generator`` may name.
 BIT_GENERATORS = frozenset({"PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64"})

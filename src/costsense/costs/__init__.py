@@ -12,6 +12,9 @@ or four parts that may be columns of the table (``--fn-cost`` ...):
     its frequency, ``cost[i, j] = n / (K * n_i)`` for ``j != i``. For two classes this
     is ``C1 / C2 = n_neg / n_pos``, the usual imbalance ratio. Needs ``y``. The
     string says the same as ``None``, where a default should be explicit.
+    ``None`` means this for every estimator: given no cost, the class
+    frequencies are the only cost the data states (unit costs would make a
+    cost-sensitive learner quietly cost-blind; ask for them with ``"unit"``).
 ``"unit"``
     Every error costs 1: the 0-1 matrix ``1 - I`` for ``K`` classes, the cost-blind
     problem (a cost-sensitive learner given it minimises the error rate).

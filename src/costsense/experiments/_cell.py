@@ -295,7 +295,7 @@ def _gaussian_excess_cost(model: Any, cost: Costs) -> float:
     on 256 x 256 equal-probability points per class.
     """
     problem = make_gaussian_problem()
-    expected = problem.expected_cost(model, cost.pair, resolution=256)
+    expected = problem.expected_cost(model, cost=cost.pair, resolution=256)
     return excess_cost(expected, _gaussian_bayes_risk(tuple(cost.pair)))
 
 

@@ -20,9 +20,7 @@ as numbers.
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,10 +28,10 @@ from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
-from costsense.experiments._bases import BASE_NAMES, BASES, BaseSpec
-from costsense.experiments._catalog import CATALOG, ModelSpec
+from costsense.experiments._bases import BASES
+from costsense.experiments._catalog import CATALOG
 
-__all__ = ["BASE_LEARNERS", "METHODS", "SCALERS", "ScaleContinuous", "make_model"]
+__all__ = ["SCALERS", "ScaleContinuous", "make_model"]
 
 #: Scalings by name, fitted on each training fold: ``"none"`` leaves the features.
 SCALERS: dict[str, Callable[[], TransformerMixin | str]] = {
@@ -41,99 +39,6 @@ SCALERS: dict[str, Callable[[], TransformerMixin | str]] = {
     "minmax": MinMaxScaler,
     "none": lambda: "passthrough",
 }
-
-
-class _BuildView(Mapping[str, Callable[..., Any]]):
-    """A registry of specs read as their ``build`` functions, live (by name).
-
-    The former dicts of builders, ``METHODS`` and ``BASE_LEARNERS``: reading one
-    reads its registry (:data:`~costsense.experiments.CATALOG`,
-    :data:`~costsense.experiments.BASES`); adding a builder warns (deprecated,
-    naming the spec to register instead) and registers ``as_spec(name, builder)``;
-    removing a name removes its spec.
-
-    Parameters
-    ----------
-    label : str
-        The view's public name, for the warning.
-    specs : dict
-        The registry it reads.
-    as_spec : callable
-        ``(name, builder) -> spec`` for a builder added through the view.
-    instead : str
-        How to register a spec instead, with ``{name}`` for the name.
-    """
-
-    def __init__(
-        self,
-        label: str,
-        specs: dict[str, Any],
-        as_spec: Callable[[str, Callable[..., Any]], Any],
-        instead: str,
-    ) -> None:
-        self._label, self._specs = label, specs
-        self._as_spec, self._instead = as_spec, instead
-
-    def __getitem__(self, name: str) -> Callable[..., Any]:
-        return self._specs[name].build
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._specs)
-
-    def __len__(self) -> int:
-        return len(self._specs)
-
-    def __setitem__(self, name: str, builder: Callable[..., Any]) -> None:
-        warnings.warn(
-            f"{self._label}[{name!r}] = ... is deprecated and will be removed; "
-            f"{self._instead.format(name=repr(name))} (costsense.experiments).",
-            FutureWarning,
-            stacklevel=2,
-        )
-        self._specs[name] = self._as_spec(name, builder)
-
-    def __delitem__(self, name: str) -> None:
-        del self._specs[name]
-
-
-@dataclass(frozen=True)
-class _FactoryBase(BaseSpec):
-    """A base learner registered through ``BASE_LEARNERS``: built by its factory."""
-
-    factory: Callable[[int], BaseEstimator] = field(kw_only=True, compare=False)
-
-    def build(self, seed: int) -> Any:
-        return self.factory(seed)
-
-
-#: Base learners by name: a factory taking a seed (a view of ``BASES``); adding
-#: one registers a classifier with probabilities under that name.
-BASE_LEARNERS = _BuildView(
-    "BASE_LEARNERS",
-    BASES,
-    lambda name, factory: _FactoryBase(name, "", factory=factory),
-    "register a base learner with BASES[{name}] = BaseSpec({name}, "
-    "'module:Class', params)",
-)
-
-#: Deprecated: read ``CATALOG[name].build`` instead. Adding a builder registers a
-#: model accepting every base learner and any number of classes, without per-row
-#: costs (give your own ``ModelSpec`` to say more).
-METHODS = _BuildView(
-    "METHODS",
-    CATALOG,
-    lambda name, builder: ModelSpec(
-        name,
-        "a method registered through METHODS",
-        bases=BASE_NAMES,
-        default_base="logistic",
-        multiclass=True,
-        row_costs=False,
-        build=builder,
-    ),
-    "register a model with CATALOG[{name}] = ModelSpec({name}, source, ..., "
-    "build=builder)",
-)
 
 
 class ScaleContinuous(TransformerMixin, BaseEstimator):

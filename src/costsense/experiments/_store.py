@@ -44,7 +44,8 @@ only while the store records the fingerprint this object was initialised with,
 in the same transaction, so another study's cells never enter it. A run also
 holds the folder's lock (:mod:`costsense.experiments._lock`), so a second run
 is refused before it reads anything. A store that cannot be used (corrupted, a
-0-byte file, a full disk, a read-only folder) raises a
+0-byte file, one of an earlier development layout, which is never converted, a
+full disk, a read-only folder) raises a
 :class:`~costsense.experiments._store_errors.StoreFileError` naming the file,
 the cause and the fix.
 
@@ -71,6 +72,7 @@ from costsense import __version__
 from costsense.experiments._outputs import make_folder, refuse_links, write_atomically
 from costsense.experiments._store_errors import (
     StoreConflictError,
+    earlier_store_error,
     empty_store_error,
     store_file_error,
 )
@@ -189,14 +191,12 @@ def save_npz_atomically(path: Path, *, root: Path | None = None, **arrays: Any) 
         raise (store_file_error(path, error) or error) from error
 
 
-def _add_missing_columns(connection: sqlite3.Connection) -> None:
-    """Bring a store written by an older costsense up to the current layout."""
+def _refuse_earlier_layout(connection: sqlite3.Connection, path: Path) -> None:
+    """Refuse a store whose cells lack a column of this layout (not converted)."""
     columns = {row[1] for row in connection.execute("PRAGMA table_info(cells)")}
-    if "diagnostics" not in columns:
-        with connection:
-            connection.execute(
-                "ALTER TABLE cells ADD COLUMN diagnostics TEXT NOT NULL DEFAULT '{}'"
-            )
+    missing = [name for name in _CELL_COLUMNS if name not in columns]
+    if missing:
+        raise earlier_store_error(path, missing)
 
 
 class ResultsStore:
@@ -236,7 +236,7 @@ class ResultsStore:
             raise (explained or error) from error
         try:
             connection.executescript(_SCHEMA)
-            _add_missing_columns(connection)
+            _refuse_earlier_layout(connection, self.path)
             yield connection
         except Exception as error:
             explained = store_file_error(self.path, error, sqlite_only=True)

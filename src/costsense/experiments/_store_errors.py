@@ -24,6 +24,7 @@ __all__ = [
     "StoreError",
     "StoreFileError",
     "StoreLockedError",
+    "earlier_store_error",
     "empty_store_error",
     "store_file_error",
 ]
@@ -162,6 +163,14 @@ def store_file_error(
         reason = error.strerror or str(error)
         return StoreFileError(f"{path}: {cause} ({reason}); {fix}.")
     return None
+
+
+def earlier_store_error(path: Path, missing: list[str]) -> StoreFileError:
+    """Return the error of a store of an earlier development version (not read)."""
+    return StoreFileError(
+        f"{path} was written by an earlier development version of costsense (its "
+        f"cells have no {', '.join(missing)}); {_RESTART}."
+    )
 
 
 def empty_store_error(path: Path) -> StoreFileError:

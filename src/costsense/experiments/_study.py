@@ -16,8 +16,6 @@ Change it when a study gains a field: put it in the part it belongs to, in
 from __future__ import annotations
 
 import json
-import warnings
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,55 +159,8 @@ class PaperReference:
     features: dict[str, list[int]] = field(default_factory=dict)
     datasets: tuple[str, ...] = ()
 
-    # ``Study.paper`` was the paper's rows before it became this object: reading
-    # it as that sequence still works, with a FutureWarning, for one release
-    def _rows_as_before(self) -> tuple[dict[str, Any], ...]:
-        warnings.warn(
-            "Study.paper is a PaperReference now: read the paper's rows as "
-            "study.paper.rows (reading study.paper as the rows is deprecated and "
-            "will be removed in 0.2).",
-            FutureWarning,
-            stacklevel=3,  # the caller of iter(), len() or [] on study.paper
-        )
-        return self.rows
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        return iter(self._rows_as_before())
-
-    def __len__(self) -> int:
-        return len(self._rows_as_before())
-
-    def __getitem__(self, index: Any) -> Any:
-        return self._rows_as_before()[index]
-
-
-#: Former fields of :class:`Study`, by the part and name that hold them now.
-_FORMER_FIELDS = {
-    "title": ("report", "title"),
-    "metrics": ("report", "metrics"),
-    "reference": ("report", "reference"),
-    "ratio_to": ("report", "ratio_to"),
-    "notes": ("report", "notes"),
-    "claims": ("paper", "claims"),
-    "claim_rows": ("paper", "claim_rows"),
-    "paper_features": ("paper", "features"),
-    "paper_datasets": ("paper", "datasets"),
-    "paper_notes": ("paper", "notes"),
-}
-
-
-def _warn_former(names: list[str]) -> None:
-    now = ", ".join(f"{n} -> {'.'.join(_FORMER_FIELDS[n])}" for n in names)
-    warnings.warn(
-        f"Study's fields {names} moved to its report options and paper reference "
-        f"({now}; a tuple of the paper's rows is paper=PaperReference(rows=...)); "
-        "the former names are deprecated and will be removed in 0.2.",
-        FutureWarning,
-        stacklevel=3,
-    )
-
-
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Study:
     """A declared comparison: the experiment, its report and the paper it follows.
 
@@ -259,64 +210,6 @@ class Study:
     quick: bool = False
     report: ReportOptions = field(default_factory=ReportOptions)
     paper: PaperReference = field(default_factory=PaperReference)
-
-    def __init__(
-        self,
-        name: str,
-        seed: int,
-        datasets: tuple[str, ...],
-        costs: tuple[Any, ...],
-        algorithms: tuple[Algorithm, ...],
-        protocol: Protocol,
-        gaussian_samples: int = 2000,
-        dataset_costs: dict[str, tuple[Any, ...]] | None = None,
-        derived: dict[str, dict[str, Any]] | None = None,
-        quick: bool = False,
-        report: ReportOptions | None = None,
-        paper: PaperReference | tuple[dict[str, Any], ...] | None = None,
-        **former: Any,
-    ) -> None:
-        unknown = sorted(set(former) - set(_FORMER_FIELDS))
-        if unknown:
-            raise TypeError(f"Study got unexpected keyword arguments {unknown}")
-        if paper is not None and not isinstance(paper, PaperReference):
-            former["rows"] = tuple(paper)  # the former paper field: the rows
-            paper = None
-        # not `paper or ...`: a PaperReference's truth is its rows' (as before)
-        report = ReportOptions() if report is None else report
-        paper = PaperReference() if paper is None else paper
-        parts = {"report": vars(report).copy(), "paper": vars(paper).copy()}
-        if former:
-            _warn_former(sorted(n for n in former if n != "rows") or ["paper"])
-            for name_, value in former.items():
-                part, now = _FORMER_FIELDS.get(name_, ("paper", name_))
-                parts[part][now] = value
-        values = {
-            "name": name,
-            "seed": seed,
-            "datasets": datasets,
-            "costs": costs,
-            "algorithms": algorithms,
-            "protocol": protocol,
-            "gaussian_samples": gaussian_samples,
-            "dataset_costs": {} if dataset_costs is None else dataset_costs,
-            "derived": {} if derived is None else derived,
-            "quick": quick,
-            "report": ReportOptions(**parts["report"]),
-            "paper": PaperReference(**parts["paper"]),
-        }
-        for key, value in values.items():
-            object.__setattr__(self, key, value)
-
-    def __getattr__(self, name: str) -> Any:
-        """Read a former field (deprecated) from the part that holds it now."""
-        if name in _FORMER_FIELDS:
-            _warn_former([name])
-            part, now = _FORMER_FIELDS[name]
-            return getattr(object.__getattribute__(self, part), now)
-        raise AttributeError(
-            f"{type(self).__name__!r} object has no attribute {name!r}"
-        )
 
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-data form (what the results store records)."""

@@ -21,25 +21,20 @@ Scorers for :func:`sklearn.model_selection.cross_validate` and
 the ``binary_`` prefix (:func:`binary_recall_score`, :func:`binary_precision_score`,
 :func:`binary_f1_score`, :func:`binary_fbeta_score`, :func:`binary_roc_auc_score`,
 :func:`binary_specificity_score`), like :func:`binary_confusion` on which they
-stand. They used to be called ``recall_score``, ``precision_score``, ``f1_score``,
-``fbeta_score``, ``roc_auc_score``, ``sensitivity_score`` and ``specificity_score``:
-the names of scikit-learn's (and imbalanced-learn's) functions, whose positive class
-is ``pos_label=1``. A user who imported ours in place of theirs got, on labels
-``{0, 1}`` with 0 the minority, the score of the other class with no error and no
-warning. We renamed ours rather than adopt ``pos_label=1``: the minority default is
-the convention of every costsense estimator, cost and scorer (the costly class of an
-imbalanced problem is the rare one), ``pos_label=1`` means nothing for string
-labels, and changing a default would silently change every existing caller's
-numbers. The old names remain for one release as deprecated aliases: each call
-emits a :class:`FutureWarning` naming the new function and returns exactly its
-value. :func:`balanced_accuracy_score` and :func:`cohen_kappa_score` keep
-scikit-learn's names because they return scikit-learn's numbers (they have no
-positive class).
+stand. The prefix keeps them apart from scikit-learn's (and imbalanced-learn's)
+``recall_score``, ``precision_score``, ``f1_score`` ..., whose positive class is
+``pos_label=1``: on labels ``{0, 1}`` with 0 the minority, a function of the same
+name would give the score of the other class with no error and no warning. The
+minority default is the convention of every costsense estimator, cost and scorer
+(the costly class of an imbalanced problem is the rare one), and ``pos_label=1``
+means nothing for string labels. :func:`balanced_accuracy_score` and
+:func:`cohen_kappa_score` keep scikit-learn's names because they return
+scikit-learn's numbers (they have no positive class).
 
 The package has one module per job; change the one that matches:
 ``_validation`` (labels, the positive class, weights), ``_cost`` (cost metrics),
-``_rates`` (ratios of confusion counts), ``_auc`` (the ROC AUC), ``_scorers``
-(scikit-learn scorers) and ``_deprecated`` (the former names).
+``_rates`` (ratios of confusion counts), ``_auc`` (the ROC AUC) and ``_scorers``
+(scikit-learn scorers).
 
 References
 ----------
@@ -66,15 +61,6 @@ from __future__ import annotations
 
 from costsense.metrics._auc import binary_roc_auc_score
 from costsense.metrics._cost import excess_cost, misclassification_cost, savings_score
-from costsense.metrics._deprecated import (
-    f1_score,
-    fbeta_score,
-    precision_score,
-    recall_score,
-    roc_auc_score,
-    sensitivity_score,
-    specificity_score,
-)
 from costsense.metrics._rates import (
     balanced_accuracy_score,
     binary_confusion,
@@ -99,16 +85,9 @@ __all__ = [
     "binary_specificity_score",
     "cohen_kappa_score",
     "excess_cost",
-    "f1_score",
-    "fbeta_score",
     "g_mean_score",
     "make_cost_scorer",
     "make_scorers",
     "misclassification_cost",
-    "precision_score",
-    "recall_score",
-    "roc_auc_score",
     "savings_score",
-    "sensitivity_score",
-    "specificity_score",
 ]

@@ -265,8 +265,8 @@ shape (K, K), default=None
 
     def __init__(
         self,
-        cost: Any = None,
         *,
+        cost: Any = None,
         candidates: Any = "auto",
         cv: Any = "auto",
         pos_label: Any = None,
@@ -293,7 +293,6 @@ shape (K, K), default=None
         self,
         X: ArrayLike,
         y: ArrayLike,
-        *args: ArrayLike | None,
         sample_weight: ArrayLike | None = None,
         sample_cost: ArrayLike | None = None,
     ) -> MinimumCostClassifier:
@@ -305,11 +304,6 @@ shape (K, K), default=None
             Training samples.
         y : array-like of shape (n_samples,)
             Class labels (any hashable values, at least two classes).
-        *args : array-like
-            Deprecated: ``sample_cost`` then ``sample_weight`` given by position,
-            the order of earlier versions. They still mean that, with a
-            FutureWarning; pass them by name. The order becomes every costsense
-            estimator's ``(X, y, sample_weight, sample_cost)``.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights. Every candidate is fitted with them (a
             candidate whose ``fit`` does not take ``sample_weight`` fails and is
@@ -327,10 +321,6 @@ shape (K, K), default=None
         self
             The fitted estimator.
         """
-        if args:
-            sample_cost, sample_weight = _positional_costs(
-                args, sample_cost, sample_weight
-            )
         start = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
         X_train, y_index, weight = start.X, start.y_index, start.sample_weight
         n_classes = self.classes_.size
@@ -546,37 +536,3 @@ shape (K, K), default=None
             proba, matrices, self.rule_, self.threshold_offset_, self._pos_index()
         )
         return self.classes_[decided]
-
-
-def _positional_costs(
-    args: tuple[Any, ...], sample_cost: Any, sample_weight: Any
-) -> tuple[Any, Any]:
-    """Read ``fit``'s deprecated positional ``(sample_cost, sample_weight)``.
-
-    Warns (FutureWarning) and returns them; refuses more than two, and a value
-    given both by position and by name.
-    """
-    if len(args) > 2:
-        raise TypeError(
-            "MinimumCostClassifier.fit takes X, y and then sample_weight= and "
-            f"sample_cost= by name; got {2 + len(args)} positional arguments."
-        )
-    given = dict(zip(("sample_cost", "sample_weight"), args, strict=False))
-    named = {"sample_cost": sample_cost, "sample_weight": sample_weight}
-    twice = [name for name in given if named[name] is not None]
-    if twice:
-        raise TypeError(
-            f"MinimumCostClassifier.fit got {twice[0]} both by position and by "
-            "name; pass it by name only."
-        )
-    warnings.warn(
-        "MinimumCostClassifier.fit(X, y, sample_cost, sample_weight) by position is "
-        "deprecated: pass fit(X, y, sample_weight=..., sample_cost=...) by name. "
-        "The positional order will become (X, y, sample_weight, sample_cost), as "
-        "in every other costsense estimator.",
-        FutureWarning,
-        stacklevel=caller_level(),
-    )
-    return given.get("sample_cost", sample_cost), given.get(
-        "sample_weight", sample_weight
-    )

@@ -5,7 +5,6 @@ Change it when the relabelling or the bagging changes (Domingos 1999).
 
 from __future__ import annotations
 
-import warnings
 from numbers import Integral, Real
 from typing import Any
 
@@ -15,15 +14,11 @@ from sklearn.dummy import DummyClassifier
 from sklearn.utils import check_random_state
 
 from costsense.costs import Costs
-from costsense.utils._compat import Hidden, Interval, StrOptions
-from costsense.utils._stack import caller_level
+from costsense.utils._compat import Interval
 
 from ._wrapper import _CostSensitiveWrapper, _document, _mean_proba, _proba_in
 
 __all__ = ["MetaCost"]
-
-#: ``n_estimators``' default: given with ``n_resamples``, any other value is an error.
-_DEFAULT_N_ESTIMATORS = 10
 
 FloatArray = NDArray[np.float64]
 
@@ -44,13 +39,6 @@ class MetaCost(_CostSensitiveWrapper):
         Number of bootstrap replicates (Domingos: 10), one bagged member each
         (scikit-learn's ``BaggingClassifier`` spelling, as
         :class:`RejectionSampling`'s).
-    n_resamples : int, default="deprecated"
-        The former name of ``n_estimators``, used in its place when given, with a
-        ``FutureWarning``; given with an ``n_estimators`` other than its default,
-        an error.
-
-        .. deprecated:: 0.1
-           Use ``n_estimators``; ``n_resamples`` will be removed in 0.2.
     sample_fraction : float in (0, 1], default=1.0
         Size of each replicate as a fraction of the training set.
     oob : bool, default=False
@@ -106,10 +94,6 @@ class MetaCost(_CostSensitiveWrapper):
     _parameter_constraints = {
         **_CostSensitiveWrapper._parameter_constraints,
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
-        "n_resamples": [
-            Interval(Integral, 1, None, closed="left"),
-            Hidden(StrOptions({"deprecated"})),
-        ],
         "sample_fraction": [Interval(Real, 0, 1, closed="right")],
         "oob": ["boolean"],
         "random_state": ["random_state"],
@@ -125,15 +109,13 @@ class MetaCost(_CostSensitiveWrapper):
         *,
         cost: Any = None,
         pos_label: Any = None,
-        n_estimators: int = _DEFAULT_N_ESTIMATORS,
-        n_resamples: int | str = "deprecated",
+        n_estimators: int = 10,
         sample_fraction: float = 1.0,
         oob: bool = False,
         random_state: Any = None,
     ) -> None:
         super().__init__(estimator, cost=cost, pos_label=pos_label)
         self.n_estimators = n_estimators
-        self.n_resamples = n_resamples
         self.sample_fraction = sample_fraction
         self.oob = oob
         self.random_state = random_state
@@ -147,7 +129,7 @@ class MetaCost(_CostSensitiveWrapper):
     ) -> None:
         start_index = resolved.y_index
         assert start_index is not None  # resolved against y
-        n_estimators = self._n_members()
+        n_estimators = int(self.n_estimators)
         rng = check_random_state(self.random_state)
         n = X.shape[0]
         size = max(1, int(round(self.sample_fraction * n)))
@@ -187,40 +169,6 @@ class MetaCost(_CostSensitiveWrapper):
             self.estimator_ = final.fit(X, relabelled)
         else:
             self.estimator_ = self._fit_base(X, relabelled, sample_weight, rng)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """Restore a state; one saved before ``n_estimators`` existed gets it.
-
-        Such a state (pickled or in a model file) holds the number of replicates
-        as ``n_resamples``: it becomes ``n_estimators``, the same model, and
-        ``n_resamples`` takes its "deprecated" default, so ``get_params``,
-        ``clone`` and a refit behave as for a model made today.
-        """
-        if "n_estimators" not in state and "n_resamples" in state:
-            state = {**state, "n_estimators": state["n_resamples"]}
-            state["n_resamples"] = "deprecated"
-        super().__setstate__(state)
-
-    def _n_members(self) -> int:
-        """Return ``n_estimators``, or the deprecated ``n_resamples`` with a warning."""
-        if isinstance(self.n_resamples, str):  # "deprecated": not given
-            return int(self.n_estimators)
-        if self.n_estimators != _DEFAULT_N_ESTIMATORS:
-            raise ValueError(
-                f"MetaCost got n_estimators={self.n_estimators} and "
-                f"n_resamples={self.n_resamples}, two names for the number of "
-                "bootstrap replicates; pass n_estimators only (n_resamples is its "
-                "deprecated name)."
-            )
-        warnings.warn(
-            "MetaCost(n_resamples=...) is deprecated and will be removed in 0.2: "
-            "the number of bootstrap replicates is now n_estimators, as in "
-            f"RejectionSampling and BaggingClassifier. Pass "
-            f"n_estimators={self.n_resamples} instead; the model is the same.",
-            FutureWarning,
-            stacklevel=caller_level(),
-        )
-        return int(self.n_resamples)
 
     def _posterior(self, X: FloatArray) -> FloatArray:
         return _mean_proba(self.estimators_, X, self.classes_)

@@ -5,8 +5,9 @@
   sorted-split input); a forest shares it across its trees.
 - :class:`BaseTree` is the base of both trees: one :meth:`BaseTree._grow` (the
   features to try, the seed, the builder) and the bins a booster reuses across its
-  rounds (``_prepare_fit``, handed back to ``fit`` as ``_bins``; the public
-  spellings ``prepare_fit`` and ``fit(..., bins=)`` are deprecated).
+  rounds (``_prepare_fit``; the booster hands them to each round's tree as the
+  private attribute ``_shared_bins``, which ``fit`` takes: not a ``fit``
+  parameter, :mod:`costsense.boosting._shared`).
 - :class:`ClassifierTargets` turns labels and a cost, per-row costs or task scores
   into paper 004's task-score labels (section 2.1, eq. 1), for the classification
   tree and the forest.
@@ -15,14 +16,13 @@
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable
 from numbers import Integral, Real
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.utils import check_random_state, metadata_routing
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from costsense._base import ClassifierBase
@@ -32,7 +32,6 @@ from costsense.tree._criteria import criterion_code, sample_statistics
 from costsense.tree._grower import GrowthRules, TrainingRows, grow
 from costsense.tree._tree import Tree
 from costsense.utils._compat import Interval, StrOptions
-from costsense.utils._stack import caller_level
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -74,8 +73,8 @@ def prepare(
 ) -> TrainingRows:
     """Statistics, purity labels, value rows, and the bins or the samples.
 
-    ``bins`` are the bins of this ``X`` made earlier (``_prepare_fit``), reused
-    rather than made again.
+    ``bins`` are the bins of this ``X`` made earlier (``_prepare_fit``, handed to
+    the tree by a booster), reused rather than made again.
     """
     n, d = X.shape
     stats = sample_statistics(criterion, labels)
@@ -115,18 +114,19 @@ def prepare(
 
 
 def prepare_bins(splitter: str, max_bins: int, X: ArrayLike) -> dict[str, Any]:
-    """Return the ``fit`` keyword arguments that many fits on ``X`` can share.
+    """Return the private attributes that many fits on ``X`` can share.
 
     A booster fits a tree on the same rows every round with new weights: with the
     histogram splitter the features are binned once here (the quantile bins do
-    not depend on the weights), and each round's ``fit(X, ..., _bins=...)``
-    reuses them (:mod:`costsense.boosting._shared`). The exact splitter shares
-    nothing.
+    not depend on the weights), and each round's tree is handed them as
+    ``_shared_bins`` before its ``fit`` (:mod:`costsense.boosting._shared`). The
+    exact splitter shares nothing.
     """
     if splitter != "hist":
         return {}
     samples = check_array(X, dtype=np.float64)
-    return {"_bins": bin_features(np.asarray(samples, dtype=np.float64), max_bins)}
+    bins = bin_features(np.asarray(samples, dtype=np.float64), max_bins)
+    return {"_shared_bins": bins}
 
 
 def n_features_to_try(max_features: Any, n_features: int) -> int:
@@ -193,7 +193,7 @@ TREE_CONSTRAINTS: dict[str, Any] = {
 
 
 class BaseTree:
-    """What the trees share: one grow, ``prepare_fit`` and ``feature_importances_``."""
+    """What the trees share: one grow, ``_prepare_fit`` and ``feature_importances_``."""
 
     criterion: str
     splitter: str
@@ -204,10 +204,6 @@ class BaseTree:
     tree_: Tree
     n_features_in_: int
     get_params: Callable[..., dict[str, Any]]  # from BaseEstimator
-    #: ``fit``'s private ``_bins`` is not metadata a router may send
-    __metadata_request__fit: ClassVar[dict[str, Any]] = {
-        "_bins": metadata_routing.UNUSED
-    }
 
     @property
     def feature_importances_(self) -> FloatArray:
@@ -244,9 +240,9 @@ class BaseTree:
     def _prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
         """Return what every ``fit`` on ``X`` can share: the feature bins.
 
-        Boosting calls this once per fit and passes the result to each round's
-        ``fit`` (:mod:`costsense.boosting._shared`), so the features are binned
-        once, not once per round.
+        Boosting calls this once per fit and sets the result on each round's tree
+        before its ``fit`` (:mod:`costsense.boosting._shared`), so the features
+        are binned once, not once per round.
 
         Parameters
         ----------
@@ -256,49 +252,19 @@ class BaseTree:
         Returns
         -------
         dict
-            ``{"_bins": Bins}`` for ``splitter="hist"``; empty for ``"exact"``.
+            ``{"_shared_bins": Bins}`` for ``splitter="hist"``; empty for
+            ``"exact"``.
         """
         return prepare_bins(self.splitter, self.max_bins, X)
 
-    def prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
-        """Bin the features for ``fit(X, ..., bins=)`` (deprecated).
+    def _take_shared_bins(self) -> Bins | None:
+        """Take (and remove) the bins a booster handed over, or None.
 
-        .. deprecated:: 0.1
-            A boosting internal: boosters share the bins by themselves. It will be
-            removed in the next release; fit the tree without bins.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-
-        Returns
-        -------
-        dict
-            ``{"bins": Bins}`` (histogram splitter) or ``{}`` (exact splitter).
+        Removed at once, so a fitted tree neither keeps nor pickles them, and a
+        refit bins again unless it is handed bins again.
         """
-        _warn_deprecated_bins(self, "prepare_fit(X)")
-        shared = self._prepare_fit(X)
-        return {"bins": shared["_bins"]} if shared else {}
-
-    def _bins_given(self, bins: Bins | None, _bins: Bins | None) -> Bins | None:
-        """Return the bins ``fit`` was given, privately or by deprecated ``bins``."""
-        if bins is None:
-            return _bins
-        _warn_deprecated_bins(self, "fit(..., bins=)")
+        bins: Bins | None = self.__dict__.pop("_shared_bins", None)
         return bins
-
-
-def _warn_deprecated_bins(tree: Any, spelling: str) -> None:
-    """Warn, at the user's line, that ``spelling`` (sharing bins) is deprecated."""
-    warnings.warn(
-        f"{type(tree).__name__}.{spelling} is deprecated and will be removed in "
-        "the next release: it is an internal of boosting, which shares the bins "
-        "by itself. Fit the tree without bins (fit(X, y)); the results are the "
-        "same.",
-        FutureWarning,
-        stacklevel=caller_level(),
-    )
 
 
 class ClassifierTargets(ClassifierBase):
@@ -306,44 +272,6 @@ class ClassifierTargets(ClassifierBase):
 
     cost: Any
     pos_label: Any
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """Restore a state; a fitted one saved with ``cost=None`` gets ``"unit"``.
-
-        Before ``cost="unit"`` existed, the cost-blind trees and forests (paper
-        004's CBRF among them) were made with ``cost=None``, which meant unit
-        costs; it will mean balanced costs. A fitted model of that time (pickled,
-        or in a ``costsense fit`` file) was grown with unit costs, so it is named
-        so: the same model, whose refit stays the same after ``None`` changes.
-        """
-        if state.get("cost", "") is None and "classes_" in state:
-            state = {**state, "cost": "unit"}
-        super().__setstate__(state)
-
-    def _class_cost(self, n_classes: int, *, per_row: bool) -> Any:
-        """Return ``cost`` as :meth:`costsense.costs.Costs.resolve` takes it.
-
-        ``"unit"`` is the 0-1 matrix ``1 - I`` (one-hot task scores);
-        ``"balanced"`` is None there (balanced costs). None is still ``"unit"``
-        here, with a FutureWarning unless per-row costs replace it: it will mean
-        balanced costs, as for every other costsense estimator.
-        """
-        cost = self.cost
-        if cost is None and not per_row:
-            name = type(self).__name__
-            warnings.warn(
-                f"{name}(cost=None) means cost-blind (unit) costs today and will "
-                "mean balanced costs, as for every other costsense estimator, in "
-                f'the next release. Pass cost="unit" to keep this {name} (the '
-                'default) or cost="balanced" for balanced costs.',
-                FutureWarning,
-                stacklevel=caller_level(),
-            )
-        if cost is None or (isinstance(cost, str) and cost == "unit"):
-            return 1.0 - np.eye(n_classes)
-        if isinstance(cost, str) and cost == "balanced":
-            return None
-        return cost
 
     def _task_scores(
         self,
@@ -379,10 +307,9 @@ class ClassifierTargets(ClassifierBase):
                     "best choice, 0 for the worst)."
                 )
             sample_cost = 1.0 - scores
-        cost = self._class_cost(k, per_row=sample_cost is not None)
         weight = start.sample_weight
         resolved = Costs.resolve(
-            cost,
+            self.cost,  # "unit" is 1 - I; None or "balanced", balanced costs
             start.y,
             classes=self.classes_,
             pos_label=self.pos_label,

@@ -7,8 +7,9 @@ value of predicting each class; the cost of predicting class ``c`` is
 (:class:`costsense.tree._base.ClassifierTargets`):
 
 - ``cost="unit"`` (the default): one-hot scores (an ordinary classifier);
-  ``cost="balanced"``: the costs of :func:`costsense.costs.as_cost_matrix`'s
-  balanced costs, as below;
+  ``cost=None`` or ``"balanced"``: :func:`costsense.costs.as_cost_matrix`'s
+  balanced costs (None means balanced costs for every costsense estimator), as
+  below;
 - a cost (ratio, pair, ``(K, K)`` matrix) or per-sample costs ``fit(...,
   sample_cost=...)``: the cost row ``r_n`` of each sample (the matrix row of its
   class) becomes ``y^n = 1 - r_n / max r`` (:func:`costsense.costs.task_scores`);
@@ -40,7 +41,6 @@ from costsense.tree._base import (
     BaseTree,
     ClassifierTargets,
 )
-from costsense.tree._binning import Bins
 from costsense.tree._criteria import CLASSIFICATION_CRITERIA
 from costsense.tree._docs import (
     CLASSIFIER_ATTRIBUTES,
@@ -162,8 +162,6 @@ default="gini"
         sample_weight: ArrayLike | None = None,
         sample_cost: ArrayLike | None = None,
         sample_score: ArrayLike | None = None,
-        bins: Bins | None = None,
-        _bins: Bins | None = None,
     ) -> CostSensitiveTreeClassifier:
         """Build the tree from labels and costs or task scores.
 
@@ -181,19 +179,16 @@ default="gini"
         sample_score : array-like of shape (n_samples, K), default=None
             Task-score labels in ``[0, 1]``, columns in the order of the sorted
             labels; replace ``cost``.
-        bins : Bins, default=None
-            Deprecated: boosting shares the bins by itself (through a private
-            keyword); it will be removed in the next release. Leave it None.
 
         Returns
         -------
         self
             The fitted estimator.
         """
+        bins = self._take_shared_bins()
         X, scores, _, weight, y_index = self._task_scores(
             X, y, sample_weight, sample_cost, sample_score
         )
-        bins = self._bins_given(bins, _bins)
         self._grow(X, scores, self._value_rows(scores, y_index), weight, bins)
         leaf_class = np.argmax(self.tree_.value[:, : self.classes_.size], axis=1)
         # every leaf holds training rows, so the leaves' classes are the classes
@@ -395,8 +390,6 @@ class CostSensitiveTreeRegressor(BaseTree, RegressorMixin, BaseEstimator):
         X: ArrayLike,
         y: ArrayLike,
         sample_weight: ArrayLike | None = None,
-        bins: Bins | None = None,
-        _bins: Bins | None = None,
     ) -> CostSensitiveTreeRegressor:
         """Build the regression tree.
 
@@ -408,16 +401,13 @@ class CostSensitiveTreeRegressor(BaseTree, RegressorMixin, BaseEstimator):
             Targets.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights; rows of weight 0 are left out.
-        bins : Bins, default=None
-            Deprecated: boosting shares the bins by itself (through a private
-            keyword); it will be removed in the next release. Leave it None.
 
         Returns
         -------
         self
             The fitted estimator.
         """
-        bins = self._bins_given(bins, _bins)
+        bins = self._take_shared_bins()
         X_valid, y_valid = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         samples = np.asarray(X_valid, dtype=np.float64)
         targets = np.asarray(y_valid, dtype=np.float64)[:, None]

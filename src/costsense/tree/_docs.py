@@ -53,15 +53,17 @@ CLASSIFIER_PARAMETERS = """\
 (K, K) or None, default="unit"
         Misclassification costs, turned into task-score labels ``1 - cost[y_n, c]
         / max cost`` (paper 004). ``"unit"``: every error costs 1, one-hot
-        labels, an ordinary classifier. ``"balanced"``: each class's errors cost
-        inversely to its frequency (:func:`costsense.costs.as_cost_matrix`). A
-        number is the ratio ``C1 / C2`` (false-negative over false-positive cost),
-        a pair is ``(C1, C2)``, a matrix has ``cost[i, j]`` the cost of predicting
-        class ``j`` for class ``i`` (sorted labels). Per-sample costs go to
-        ``fit(..., sample_cost=...)`` and task scores to ``fit(...,
-        sample_score=...)``; both replace ``cost``. None is deprecated: it is
-        ``"unit"`` here, with a FutureWarning, and will mean balanced costs, as
-        for every other costsense estimator.
+        labels, an ordinary classifier (paper 004's cost-blind CBRF); the
+        default, so that a tree without a cost is the ordinary tree. None or
+        ``"balanced"``: each class's errors cost inversely to its frequency
+        (:func:`costsense.costs.as_cost_matrix`). None means this for every
+        costsense estimator, so that swapping one estimator for another never
+        changes what an unset cost means. A number is the ratio ``C1 / C2``
+        (false-negative over false-positive cost), a pair is ``(C1, C2)``, a
+        matrix has ``cost[i, j]`` the cost of predicting class ``j`` for class
+        ``i`` (sorted labels). Per-sample costs go to ``fit(...,
+        sample_cost=...)`` and task scores to ``fit(..., sample_score=...)``;
+        both replace ``cost``.
     pos_label : label, default=None
         The positive (costly) class of a binary ``cost``; the minority class if
         None."""

@@ -1,6 +1,6 @@
 """The ``stacklevel`` that points a warning at the user's own line.
 
-A warning raised deep inside a fit (a deprecated parameter, a failed candidate, a
+A warning raised deep inside a fit (a failed candidate, a degenerate model, a
 convergence problem) should name the line of the code that called costsense, not
 costsense's or scikit-learn's; a fixed ``stacklevel`` is right for one call path
 only. :func:`caller_level` counts the frames of costsense and the libraries it
