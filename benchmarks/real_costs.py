@@ -54,11 +54,8 @@ Routes:
   row, which leaves every Bayes decision unchanged) and marked "shifted"; every
   model is scored on the true costs.
 - **CLI**: ``costsense fit`` / ``costsense predict`` on CSV files written from
-  the same split. With the four-cost options (``--fn-cost``, ``--fp-cost``,
-  ``--tp-cost``, ``--tn-cost``, each a column) the files hold the costs exactly;
-  with only ``--cost-column``/``--fp-cost`` the script passes the shifted FN
-  cost as the column and the FP cost as one number, and says so when that number
-  is the mean of per-row FP costs the CLI cannot state.
+  the same split, the four costs given as columns (``--fn-cost``, ``--fp-cost``,
+  ``--tp-cost``, ``--tn-cost``), so the files hold the costs exactly.
 - **peer**: a logistic regression and LightGBM with the per-row Bayes decision
   on their probabilities, and empulse's cost-sensitive models that take
   per-row costs (``CSLogitClassifier``, ``CSBoostClassifier`` on LightGBM,
@@ -485,45 +482,22 @@ def cli_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "costsense.cli"]
 
 
-def cli_has_four_costs() -> bool:
-    """Whether the installed ``costsense fit`` takes ``--tn-cost`` and the others."""
-    shown = subprocess.run(
-        [*cli_command(), "fit", "--help"], capture_output=True, text=True, check=True
-    ).stdout
-    return all(f"--{cell}-cost" in shown for cell in CELLS)
-
-
 def run_cli(
     model_name: str,
     data: dict[str, Any],
     folder: Path,
-    four: bool,
     budget: float,
     seed: int = SEED,
 ) -> dict[str, Any]:
     """``costsense fit`` then ``costsense predict`` on CSV files of the split."""
     features = [f"x{i}" for i in range(data["X_train"].shape[1])]
     rows_train, rows_test = data["rows_train"], data["rows_test"]
-    note = ""
-    if four:
-        costs = {f"{c}_cost": i for i, c in enumerate(CELLS)}
-        train_costs = {k: rows_train[:, i] for k, i in costs.items()}
-        test_costs = {k: rows_test[:, i] for k, i in costs.items()}
-        options = [o for c in CELLS for o in (f"--{c}-cost", f"col:{c}_cost")]
-        options.append("--drop-cost-columns")
-        note = "four-cost options: the set's costs as given"
-    else:
-        # old options: a per-row FN cost column and one FP cost; shifted costs
-        fp_train, fn_train = shifted(rows_train)[:, :2].T
-        fp_test, fn_test = shifted(rows_test)[:, :2].T
-        fp = float(np.mean(fp_train))
-        train_costs, test_costs = {"fn_cost": fn_train}, {"fn_cost": fn_test}
-        options = ["--cost-column", "fn_cost", "--fp-cost", repr(fp)]
-        note = "old CLI: --cost-column FN - TP, --fp-cost "
-        if np.ptp(np.concatenate([fp_train, fp_test])) > 1e-12:
-            note += f"{fp:.4g} = mean FP - TN (per-row FP costs not expressible)"
-        else:
-            note += f"{fp:.4g} (the set's constant FP - TN: exact up to the shift)"
+    costs = {f"{c}_cost": i for i, c in enumerate(CELLS)}
+    train_costs = {k: rows_train[:, i] for k, i in costs.items()}
+    test_costs = {k: rows_test[:, i] for k, i in costs.items()}
+    options = [o for c in CELLS for o in (f"--{c}-cost", f"col:{c}_cost")]
+    options.append("--drop-cost-columns")
+    note = "four-cost options: the set's costs as given"
     train = pd.DataFrame(data["X_train"], columns=features).assign(
         target=data["y_train"], **train_costs
     )
@@ -686,12 +660,11 @@ def run_set(
                 )
             results.extend(found)
         if cli:
-            four = cli_has_four_costs()
             with tempfile.TemporaryDirectory() as folder:
                 for model_name in CLI_MODELS:
                     if pick and not any(p in f"cli:{model_name}" for p in pick):
                         continue
-                    row = run_cli(model_name, data, Path(folder), four, budget, seed)
+                    row = run_cli(model_name, data, Path(folder), budget, seed)
                     print(
                         f"  {row['model']:<38} CLI  savings {row['savings']:8.4f}  "
                         f"fit {row['fit s']:7.1f} s  {row['notes']}",
@@ -884,12 +857,7 @@ def main() -> None:
         fraction = min(fraction, 0.1)
         args.repeats = 1
         pick = pick or ["MinimumCost", "ThresholdMoving(LR)", "LR + row", "CSLogit"]
-    four = not args.no_cli and cli_has_four_costs()
-    cli_line = (
-        "CLI: four-cost options found (--fn/--fp/--tp/--tn-cost, each a column)"
-        if four
-        else "CLI: only --cost-column/--fp-cost found; costs passed shifted (see notes)"
-    )
+    cli_line = "CLI: the four costs given as columns (--fn/--fp/--tp/--tn-cost)"
     title = "Acceptance sets (held out)" if args.acceptance else "Benchmark sets"
     sections = [
         f"# Savings on real example-dependent costs: {title}",

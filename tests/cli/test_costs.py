@@ -89,7 +89,6 @@ def test_a_column_named_like_a_number_is_read_with_col(tmp_path):
         (["--fn-cost", "amout"], "neither a number nor a column"),
         (["--fp-cost", "-1"], "finite number >= 0"),
         (["--fn-cost", "label"], "is the --target column"),
-        (["--cost-column", "amount", "--fn-cost", "fee"], "give --fn-cost only"),
     ],
 )
 def test_cost_options_that_cannot_be_read_are_refused(tmp_path, options, words):

@@ -144,10 +144,7 @@ def test_a_three_class_cost_matrix_in_evaluate_fit_and_predict(tmp_path, capsys)
     assert status == 2 and "handle two classes only" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("spelling", ["fn-cost", "deprecated cost-column"])
-def test_cost_column_moves_each_rows_decision_with_its_amount(
-    spelling, tmp_path, capsys
-):
+def test_cost_column_moves_each_rows_decision_with_its_amount(tmp_path, capsys):
     rng = np.random.default_rng(0)
     n = 300
     y = (rng.random(n) < 0.3).astype(int)
@@ -157,9 +154,8 @@ def test_cost_column_moves_each_rows_decision_with_its_amount(
         tmp_path / "train.csv", index=False
     )
     saved = tmp_path / "m.skops"
-    option = "--fn-cost" if spelling == "fn-cost" else "--cost-column"
     assert cli.main(["fit", "--csv", str(tmp_path / "train.csv"), "--target", "label",
-                     option, "amount", "--fp-cost", "2", "--model",
+                     "--fn-cost", "amount", "--fp-cost", "2", "--model",
                      "threshold", "--out", str(saved)]) == 0  # fmt: skip
     model, metadata = load_model(str(saved))
     assert metadata["columns"] == {"x": "numeric", "amount": "numeric"}  # a feature

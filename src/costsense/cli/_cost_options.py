@@ -1,6 +1,6 @@
 """The cost options of a command, and the cost columns they name.
 
-``--fn-cost``, ``--fp-cost``, ``--tp-cost``, ``--tn-cost`` (and ``--cost-column``)
+``--fn-cost``, ``--fp-cost``, ``--tp-cost``, ``--tn-cost``
 each give a number or a column of the table (``col:<name>``); :func:`cost_parts`
 reads them into one dict before any data is read, so that :func:`read_data
 <costsense.cli._data.read_data>` can set the cost columns aside from the
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,11 +26,8 @@ __all__ = ["cost_parts", "describe_parts", "part_columns", "read_cost_column"]
 
 def _cost_option_given(args: argparse.Namespace) -> list[str]:
     """Name the per-row cost options given on the command line."""
-    given = [option for part, option, *_ in COST_PARTS
-             if getattr(args, f"{part}_cost", None) is not None]  # fmt: skip
-    if getattr(args, "cost_column", None) is not None:
-        given.append("--cost-column")
-    return given
+    return [option for part, option, *_ in COST_PARTS
+            if getattr(args, f"{part}_cost", None) is not None]  # fmt: skip
 
 
 def cost_parts(
@@ -43,7 +39,6 @@ def cost_parts(
     names a column without reading as a number; a number when it reads as a
     finite one and names no column; a value that is both is refused (write
     ``col:NAME`` for the column, or the number another way, such as ``5.0``).
-    ``--cost-column COL`` is the deprecated spelling of ``--fn-cost COL``.
 
     Parameters
     ----------
@@ -89,20 +84,6 @@ def cost_parts(
         )
     if not given:
         return None
-    if args.cost_column is not None:
-        if args.fn_cost is not None:
-            raise UsageError(
-                "--cost-column is the old name of --fn-cost; give --fn-cost only"
-            )
-        print(
-            f"note: --cost-column is deprecated; it means --fn-cost {args.cost_column}",
-            file=sys.stderr,
-        )
-        args.fn_cost = (
-            args.cost_column
-            if columns is None or args.cost_column not in columns
-            else f"{COLUMN_PREFIX}{args.cost_column}"
-        )
     parts: dict[str, float | str] = {}
     for part, option, _, default in COST_PARTS:
         text = getattr(args, f"{part}_cost")

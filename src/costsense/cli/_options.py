@@ -221,11 +221,6 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
             help=f"the cost of {what}: a number or a column (default {default:g})",
         )
     costs.add_argument(
-        "--cost-column",
-        metavar="COLUMN",
-        help="deprecated: the same as --fn-cost COLUMN",
-    )
-    costs.add_argument(
         "--drop-cost-columns",
         action="store_true",
         help="do not use the cost columns as features (by default they are "
