@@ -45,18 +45,14 @@ import pytest
 import costsense
 from costsense import cli
 from costsense.cli import UsageError
-from costsense.cli._model_file import (
-    MAX_DEPTH,
-    MAX_MEMBERS,
-    MAX_SCHEMA_BYTES,
-    write_model_file,
-)
+from costsense.cli._model_file import MAX_MEMBERS, write_model_file
 from costsense.cli._model_io import load_model
+from costsense.cli._model_schema import MAX_DEPTH, MAX_SCHEMA_BYTES
 from costsense.cli._model_types import ALLOWED
 from tests.cli._data import write_csv
 
 SOURCE = str(Path(costsense.__file__).resolve().parents[1])
-CHECKS = ("_model_file.py", "_model_checks.py")
+CHECKS = ("_model_file.py", "_model_schema.py", "_model_checks.py")
 PASSWD = Path("/etc/passwd")
 KEY = b"a-signing-key-of-32-bytes-000000"
 

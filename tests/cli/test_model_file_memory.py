@@ -359,7 +359,7 @@ def test_an_array_named_by_many_nodes_is_refused_in_bounded_memory(
 
 
 def test_genuine_files_read_each_array_about_once(genuine):
-    from costsense.cli._model_file import MAX_ARRAY_READS
+    from costsense.cli._model_schema import MAX_ARRAY_READS
 
     for path in genuine.values():
         members = _members(path)
