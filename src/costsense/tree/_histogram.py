@@ -23,7 +23,13 @@ from numpy.typing import NDArray
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-__all__ = ["fill_feature_histogram", "fill_histogram", "subtraction_pays"]
+__all__ = [
+    "child_histograms",
+    "fill_feature_histogram",
+    "fill_histogram",
+    "node_histograms",
+    "subtraction_pays",
+]
 
 
 @njit(cache=True, nogil=True)
@@ -53,6 +59,105 @@ def fill_histogram(
             hist[f, b, 0] += w
             for k in range(m):
                 hist[f, b, 1 + k] += wstats[r, k]
+
+
+@njit(cache=True, nogil=True)
+def node_histograms(
+    codes: NDArray[np.uint8],
+    wstats: FloatArray,
+    weight: FloatArray,
+    idx: IntArray,
+    start: int,
+    end: int,
+    n_bins_max: int,
+) -> tuple[FloatArray, IntArray]:
+    """Every feature's histogram of the rows ``idx[start:end]`` (the root's).
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features), uint8
+        Bin codes.
+    wstats : ndarray of shape (n_samples, m)
+        Weighted statistics of the criterion.
+    weight : ndarray of shape (n_samples,)
+        Row weights.
+    idx : ndarray of shape (n_rows,)
+        The index array; the node's rows are ``idx[start:end]``.
+    start, end : int
+        The node's slice of ``idx``.
+    n_bins_max : int
+        Bins of the feature with the most.
+
+    Returns
+    -------
+    hist : ndarray of shape (n_features, n_bins_max, 1 + m)
+        Per feature and bin: total weight, then summed weighted statistics.
+    count : ndarray of shape (n_features, n_bins_max), int64
+        Per feature and bin: the number of rows.
+    """
+    d = codes.shape[1]
+    hist = np.zeros((d, n_bins_max, 1 + wstats.shape[1]))
+    count = np.zeros((d, n_bins_max), dtype=np.int64)
+    fill_histogram(codes, wstats, weight, idx, start, end, hist, count)
+    return hist, count
+
+
+@njit(cache=True, nogil=True)
+def child_histograms(
+    codes: NDArray[np.uint8],
+    wstats: FloatArray,
+    weight: FloatArray,
+    idx: IntArray,
+    start: int,
+    middle: int,
+    end: int,
+    hist: FloatArray,
+    count: IntArray,
+) -> tuple[FloatArray, IntArray, FloatArray, IntArray]:
+    """Return both children's histograms: the smaller filled, the larger subtracted.
+
+    The smaller child (the left one on a tie) gets its histograms filled from its
+    rows; the larger child's are the parent's minus them, computed in place in the
+    parent's memory (the parent's histograms are not read again).
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features), uint8
+        Bin codes.
+    wstats : ndarray of shape (n_samples, m)
+        Weighted statistics of the criterion.
+    weight : ndarray of shape (n_samples,)
+        Row weights.
+    idx : ndarray of shape (n_rows,)
+        The index array after the partition: the left child's rows are
+        ``idx[start:middle]``, the right child's ``idx[middle:end]``.
+    start, middle, end : int
+        The children's slices of ``idx``.
+    hist : ndarray of shape (n_features, n_bins_max, 1 + m)
+        The parent's histograms (:func:`node_histograms`); overwritten.
+    count : ndarray of shape (n_features, n_bins_max), int64
+        The parent's row counts; overwritten.
+
+    Returns
+    -------
+    left_hist, left_count, right_hist, right_count : ndarray
+        The children's histograms and counts, shaped like ``hist`` and ``count``;
+        one pair is ``hist`` and ``count`` themselves.
+    """
+    small_hist = np.zeros(hist.shape)
+    small_count = np.zeros(count.shape, dtype=np.int64)
+    small_is_left = middle - start <= end - middle
+    if small_is_left:
+        fill_histogram(
+            codes, wstats, weight, idx, start, middle, small_hist, small_count
+        )
+    else:
+        fill_histogram(codes, wstats, weight, idx, middle, end, small_hist, small_count)
+    hist -= small_hist
+    count -= small_count
+    if small_is_left:
+        return small_hist, small_count, hist, count
+    return hist, count, small_hist, small_count
 
 
 @njit(cache=True, nogil=True)
