@@ -218,6 +218,9 @@ def trimmed(nodes: Nodes, node_count: int) -> Nodes:
 class Stack(NamedTuple):
     """Nodes waiting to be built, last in, first out (one list per field).
 
+    Used inside compiled code: a stack handed to Python and back is a copy, and
+    what a compiled call pops from the copy stays on the Python side's lists.
+
     Attributes
     ----------
     start, end : list of int
