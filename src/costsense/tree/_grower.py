@@ -248,6 +248,8 @@ def _children_histograms(
         return child_histograms(
             rows.codes, wstats, weight, idx, start, middle, end, hist, count
         )
+    if hist.shape[0] == 0:  # the parent's empty arrays serve its children too
+        return hist, count, hist, count
     empty_hist = np.zeros((0, 0, 0))
     empty_count = np.zeros((0, 0), dtype=np.int64)
     return empty_hist, empty_count, empty_hist, empty_count
@@ -275,6 +277,10 @@ def grow(
     Nodes
         The node arrays; ``max_depth`` is the depth of the deepest leaf.
     """
+    # tuple fields read in the loop as plain locals (a field read takes and drops
+    # a reference to its array)
+    X, codes, labels, values = rows.X, rows.codes, rows.labels, rows.values
+    code, n_labels, use_hist = rows.code, rows.n_labels, rows.use_hist
     idx = positive_rows(weight)
     wstats, total_weight = weighted_statistics(rows.stats, weight)
     n_rows = idx.shape[0]
@@ -282,9 +288,9 @@ def grow(
     m = rows.stats.shape[1]
     n_bins_max = max(1, rows.n_bins.max())
     largest = largest_tree(n_rows, rules.max_depth, rules.min_samples_leaf)
-    nodes = new_nodes(largest, rows.values.shape[1])
+    nodes = new_nodes(largest, values.shape[1])
     np.random.seed(seed)  # noqa: NPY002 - numba's per-thread generator
-    scratch = split_scratch(d, m, n_bins_max, 0 if rows.use_hist else n_rows)
+    scratch = split_scratch(d, m, n_bins_max, 0 if use_hist else n_rows)
     node_stats = np.empty(m)
     buffer = np.empty(n_rows, dtype=np.int64)
     hist, count = _root_histograms(rows, wstats, weight, idx, rules, n_bins_max)
@@ -298,12 +304,12 @@ def grow(
         w_node, impurity = node_summary(
             wstats,
             weight,
-            rows.values,
+            values,
             idx,
             start,
             end,
-            rows.code,
-            rows.n_labels,
+            code,
+            n_labels,
             node_stats,
             nodes.value[node],
         )
@@ -311,7 +317,7 @@ def grow(
         nodes.n_node_samples[node] = end - start
         nodes.weighted_n_node_samples[node] = w_node
         if not may_split(end - start, depth, rules) or identical_labels(
-            rows.labels, idx, start, end
+            labels, idx, start, end
         ):
             continue
         gain, feature, threshold, bin_code = best_split(
@@ -331,15 +337,15 @@ def grow(
             scratch,
         )
         if not makes_split(
-            gain, feature, rows.code, w_node, node_stats, total_weight, rules
+            gain, feature, code, w_node, node_stats, total_weight, rules
         ):
             continue
         nodes.feature[node] = feature
         nodes.threshold[node] = threshold
         middle = partition(
-            rows.X,
-            rows.codes,
-            rows.use_hist,
+            X,
+            codes,
+            use_hist,
             feature,
             threshold,
             bin_code,

@@ -410,7 +410,19 @@ def best_split(
     bin : int
         For the histogram splitter, the last bin going left (-1 otherwise).
     """
-    order = scratch.order
+    # tuple fields as plain locals: each read of a field in the loop would take
+    # and drop a reference to its array
+    X, codes, n_bins, lower, upper = (
+        rows.X,
+        rows.codes,
+        rows.n_bins,
+        rows.lower,
+        rows.upper,
+    )
+    code, n_labels, use_hist = rows.code, rows.n_labels, rows.use_hist
+    order, left, right = scratch.order, scratch.left, scratch.right
+    feature_hist, feature_count = scratch.feature_hist, scratch.feature_count
+    sort_values, sort_rows = scratch.sort_values, scratch.sort_rows
     d = order.shape[0]
     n_node = end - start
     parent_term = w_node * impurity
@@ -424,59 +436,59 @@ def best_split(
             j = np.random.randint(i, d)  # noqa: NPY002 - numba's generator
             order[i], order[j] = order[j], order[i]
         f = order[i]
-        if rows.use_hist:
+        if use_hist:
             if hist.shape[0] == 0:  # no all-feature histograms: fill this one
                 fill_feature_histogram(
-                    rows.codes,
+                    codes,
                     f,
                     wstats,
                     weight,
                     idx,
                     start,
                     end,
-                    rows.n_bins[f],
-                    scratch.feature_hist,
-                    scratch.feature_count,
+                    n_bins[f],
+                    feature_hist,
+                    feature_count,
                 )
-                scan_hist, scan_count = scratch.feature_hist, scratch.feature_count
+                scan_hist, scan_count = feature_hist, feature_count
             else:
                 scan_hist, scan_count = hist[f], count[f]
             gain, threshold, b, constant = hist_split(
                 scan_hist,
                 scan_count,
-                rows.n_bins[f],
-                rows.lower[f],
-                rows.upper[f],
-                rows.code,
-                rows.n_labels,
+                n_bins[f],
+                lower[f],
+                upper[f],
+                code,
+                n_labels,
                 n_node,
                 w_node,
                 node_stats,
                 parent_term,
                 min_samples_leaf,
-                scratch.left,
-                scratch.right,
+                left,
+                right,
             )
         else:
             b = -1
             gain, threshold, constant = exact_split(
-                rows.X,
+                X,
                 f,
                 wstats,
                 weight,
                 idx,
                 start,
                 end,
-                rows.code,
-                rows.n_labels,
+                code,
+                n_labels,
                 w_node,
                 node_stats,
                 parent_term,
                 min_samples_leaf,
-                scratch.left,
-                scratch.right,
-                scratch.sort_values,
-                scratch.sort_rows,
+                left,
+                right,
+                sort_values,
+                sort_rows,
             )
         if constant:
             continue
