@@ -14,7 +14,14 @@ summarise it, its weight, statistics, impurity and value
 split; find its best split over the features (:func:`costsense.tree._splitter.
 best_split`); partition its rows (:mod:`costsense.tree._partition`); make the
 children's histograms (:mod:`costsense.tree._histogram`); push the children. This
-module holds the rules and the loop.
+module holds the rules and the loop. The steps are compiled with
+``inline="always"``: numba inlines them into :func:`grow` at its IR level, so
+:func:`grow` compiles as one function, as when it was written as one (compiled
+apart, each step would add its own compilation to the first fit, and a call to
+every node); called on their own (the kernel tests) they compile apart. numba's
+cache of :func:`grow` is checked against this file only: after editing a step's
+module, touch this file (or clear the cache) so that :func:`grow` is compiled
+again.
 
 A node's best split is the one of largest weighted gain ``G`` over the candidate
 features and thresholds (:mod:`costsense.tree._splitter`, ties: the first feature
@@ -112,7 +119,7 @@ __all__ = [
 GAIN_TOLERANCE = 1e-12
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def may_split(n_node: int, depth: int, rules: GrowthRules) -> bool:
     """Whether the stopping rules let a node of ``n_node`` rows at ``depth`` split.
 
@@ -138,7 +145,7 @@ def may_split(n_node: int, depth: int, rules: GrowthRules) -> bool:
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def makes_split(
     gain: float,
     feature: int,
@@ -185,7 +192,7 @@ def makes_split(
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _root_histograms(
     rows: TrainingRows,
     wstats: FloatArray,
@@ -210,7 +217,7 @@ def _root_histograms(
     return np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _children_histograms(
     rows: TrainingRows,
     wstats: FloatArray,

@@ -61,7 +61,7 @@ def fill_histogram(
                 hist[f, b, 1 + k] += wstats[r, k]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def node_histograms(
     codes: NDArray[np.uint8],
     wstats: FloatArray,
@@ -102,7 +102,7 @@ def node_histograms(
     return hist, count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def child_histograms(
     codes: NDArray[np.uint8],
     wstats: FloatArray,

@@ -43,7 +43,7 @@ __all__ = [
 INITIAL_CAPACITY = 1023
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def largest_tree(n_rows: int, max_depth: int, min_samples_leaf: int) -> int:
     """Nodes of the largest tree the stopping rules allow.
 
@@ -72,7 +72,7 @@ def largest_tree(n_rows: int, max_depth: int, min_samples_leaf: int) -> int:
     return 2 * max_leaves - 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def new_nodes(largest: int, q: int) -> Nodes:
     """Node arrays with room for ``min(largest, INITIAL_CAPACITY)`` nodes (unset).
 
@@ -118,7 +118,7 @@ def _enlarged_rows(a: FloatArray, capacity: int) -> FloatArray:
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def add_node(
     nodes: Nodes, node: int, parent: int, is_left: bool, depth: int, largest: int
 ) -> Nodes:
@@ -185,7 +185,7 @@ def add_node(
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def trimmed(nodes: Nodes, node_count: int) -> Nodes:
     """Return copies of the node arrays cut to the tree's ``node_count`` nodes.
 
@@ -246,7 +246,7 @@ class Stack(NamedTuple):
     hist_count: list[IntArray]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def new_stack(n_rows: int, hist: FloatArray, count: IntArray) -> Stack:
     """Return a stack holding the root: rows ``0 .. n_rows``, depth 0, no parent.
 
@@ -267,7 +267,7 @@ def new_stack(n_rows: int, hist: FloatArray, count: IntArray) -> Stack:
     return Stack([0], [n_rows], [0], [-1], [False], [hist], [count])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def push_children(
     stack: Stack,
     start: int,
@@ -314,7 +314,7 @@ def push_children(
     stack.hist_count.append(left_count)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def pop_node(stack: Stack) -> tuple[int, int, int, int, bool, FloatArray, IntArray]:
     """Take the node on top of the stack.
 

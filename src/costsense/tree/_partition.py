@@ -20,7 +20,7 @@ IntArray = NDArray[np.int64]
 __all__ = ["partition", "positive_rows"]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def positive_rows(weight: FloatArray) -> IntArray:
     """Return the rows of positive weight, in increasing order.
 
@@ -48,7 +48,7 @@ def positive_rows(weight: FloatArray) -> IntArray:
     return idx
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def partition(
     X: FloatArray,
     codes: NDArray[np.uint8],

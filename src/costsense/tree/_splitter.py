@@ -309,7 +309,7 @@ class SplitScratch(NamedTuple):
     feature_count: IntArray
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def split_scratch(
     n_features: int, m: int, n_bins_max: int, n_sorted: int
 ) -> SplitScratch:
@@ -342,7 +342,7 @@ def split_scratch(
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def best_split(
     rows: TrainingRows,
     wstats: FloatArray,

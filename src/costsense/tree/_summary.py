@@ -27,7 +27,7 @@ IntArray = NDArray[np.int64]
 __all__ = ["identical_labels", "node_summary", "weighted_statistics"]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def weighted_statistics(
     stats: FloatArray, weight: FloatArray
 ) -> tuple[FloatArray, float]:
@@ -58,7 +58,7 @@ def weighted_statistics(
     return wstats, total_weight
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def node_summary(
     wstats: FloatArray,
     weight: FloatArray,
@@ -118,7 +118,7 @@ def node_summary(
     return w_node, node_impurity(code, w_node, node_stats, n_labels)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def identical_labels(labels: FloatArray, idx: IntArray, start: int, end: int) -> bool:
     """Whether the rows ``idx[start:end]`` all have the same label vector.
 
