@@ -18,7 +18,10 @@ The right child's sums are the node's minus the left child's running sums.
   the left bin and the smallest of the right one.
 
 Both skip candidates leaving fewer than ``min_samples_leaf`` rows on a side and keep
-the first best (ties: the lowest threshold).
+the first best (ties: the lowest threshold). A node's best split over its features
+is :func:`best_split`'s (features visited in a random order when only
+``max_features`` of them are evaluated; ties: the feature visited first), with the
+buffers of :func:`split_scratch`, made once per tree.
 """
 
 from __future__ import annotations
