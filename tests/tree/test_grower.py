@@ -325,3 +325,93 @@ def test_forest_rules_agree_for_gini_where_every_best_gain_is_positive():
         for rows in _leaf_rows(ours.tree_, X).values():
             assert np.unique(y[rows]).size == 1  # premise: every leaf pure
         _assert_same_tree(ours.tree_, theirs.tree_)
+
+
+# ------------------------------------------------- the grower's rules, directly
+
+
+def _rules(**changes):
+    from costsense.tree._common import GrowthRules
+
+    rules = {
+        "max_depth": 3,
+        "min_samples_split": 6,
+        "min_samples_leaf": 4,
+        "min_impurity_decrease": 0.01,
+        "any_gain": False,
+        "max_features": 2,
+    }
+    return GrowthRules(**{**rules, **changes})
+
+
+@pytest.mark.parametrize(
+    ("n_node", "depth", "expected"),
+    [
+        (8, 2, True),
+        (8, 3, False),  # max_depth deep
+        (7, 0, False),  # fewer than 2 * min_samples_leaf
+        (100, 0, True),
+    ],
+)
+def test_may_split_by_the_stopping_rules(n_node, depth, expected):
+    from costsense.tree._grower import may_split
+
+    assert may_split(n_node, depth, _rules()) is expected
+    assert may_split(n_node, depth, _rules(min_samples_split=101)) is False
+
+
+def test_makes_split_by_the_split_rules():
+    from costsense.tree._criteria import CRITERIA
+    from costsense.tree._grower import GAIN_TOLERANCE, makes_split
+
+    gini, squared = CRITERIA["gini"], CRITERIA["squared_error"]
+    stats = np.array([3.0, 50.0])  # for regression: the sum of squared targets
+    positive, best = _rules(), _rules(any_gain=True)
+    # the positive-gain rule: G > tolerance * W and G / W_root >= the decrease
+    assert makes_split(0.5, 1, gini, 10.0, stats, 20.0, positive)
+    assert not makes_split(0.1, 1, gini, 10.0, stats, 20.0, positive)  # 0.005
+    assert makes_split(0.2, 1, gini, 10.0, stats, 20.0, positive)  # 0.01: enough
+    tiny = GAIN_TOLERANCE * 10.0
+    zero_decrease = _rules(min_impurity_decrease=0.0)
+    assert not makes_split(tiny, 1, gini, 10.0, stats, 20.0, zero_decrease)
+    assert makes_split(2 * tiny, 1, gini, 10.0, stats, 20.0, zero_decrease)
+    # for regression the scale is the sum of squared targets, not W
+    assert not makes_split(2 * tiny, 1, squared, 10.0, stats, 20.0, zero_decrease)
+    # the best-candidate rule: any gain, if there is a candidate
+    assert makes_split(-3.0, 1, gini, 10.0, stats, 20.0, best)
+    assert not makes_split(5.0, -1, gini, 10.0, stats, 20.0, best)
+    assert not makes_split(5.0, -1, gini, 10.0, stats, 20.0, positive)
+
+
+def test_grow_numbers_nodes_in_pre_order_and_counts_add_up():
+    """The node arrays of a grown tree hang together (grow called directly)."""
+    from costsense.tree._base import prepare
+    from costsense.tree._grower import grow
+
+    X, y, rng = _few_values(2)
+    labels = np.eye(3)[y]
+    weight = rng.uniform(0.0, 2.0, size=y.size)
+    weight[::7] = 0.0
+    data = prepare(X, labels, labels, "gini", "hist", 255)
+    rules = _rules(
+        max_depth=6, min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0
+    )
+    nodes = grow(data, weight, rules, 0)
+    n = nodes.feature.shape[0]
+    assert n > 15
+    split = np.flatnonzero(nodes.children_left >= 0)
+    left, right = nodes.children_left[split], nodes.children_right[split]
+    assert_array_equal(left, split + 1)  # pre-order: the left child comes next
+    assert np.all(right > left)
+    assert_array_equal(
+        nodes.n_node_samples[split],
+        nodes.n_node_samples[left] + nodes.n_node_samples[right],
+    )
+    assert_allclose(
+        nodes.weighted_n_node_samples[split],
+        nodes.weighted_n_node_samples[left] + nodes.weighted_n_node_samples[right],
+    )
+    assert nodes.n_node_samples[0] == np.count_nonzero(weight)
+    assert nodes.weighted_n_node_samples[0] == pytest.approx(weight.sum())
+    assert sorted(np.concatenate([[0], left, right]).tolist()) == list(range(n))
+    assert 0 < nodes.max_depth <= 6

@@ -28,8 +28,9 @@ from sklearn.utils.validation import check_array, check_is_fitted
 from costsense._base import ClassifierBase
 from costsense.costs import Costs
 from costsense.tree._binning import Bins, bin_features
+from costsense.tree._common import GrowthRules, TrainingRows
 from costsense.tree._criteria import criterion_code, sample_statistics
-from costsense.tree._grower import GrowthRules, TrainingRows, grow
+from costsense.tree._grower import grow
 from costsense.tree._tree import Tree
 from costsense.utils._compat import Interval, StrOptions
 

@@ -6,6 +6,23 @@ the training rows with positive weight (rows of weight 0 are dropped, as
 scikit-learn's trees drop them); nodes are numbered in depth-first pre-order, left
 child first, scikit-learn's numbering.
 
+The loop is a sequence of compiled steps, each in its module with kernel tests of
+its own (the layout of scikit-learn's ``_hist_gradient_boosting``): take the next
+node off the stack and enter it in the node arrays (:mod:`costsense.tree._nodes`);
+summarise it, its weight, statistics, impurity and value
+(:mod:`costsense.tree._summary`); decide by the rules below whether it may be
+split; find its best split over the features (:func:`costsense.tree._splitter.
+best_split`); partition its rows (:mod:`costsense.tree._partition`); make the
+children's histograms (:mod:`costsense.tree._histogram`); push the children. This
+module holds the rules and the loop. The steps are compiled with
+``inline="always"``: numba inlines them into :func:`grow` at its IR level, so
+:func:`grow` compiles as one function, as when it was written as one (compiled
+apart, each step would add its own compilation to the first fit, and a call to
+every node); called on their own (the kernel tests) they compile apart. numba's
+cache of :func:`grow` is checked against this file only: after editing a step's
+module, touch this file (or clear the cache) so that :func:`grow` is compiled
+again.
+
 A node's best split is the one of largest weighted gain ``G`` over the candidate
 features and thresholds (:mod:`costsense.tree._splitter`, ties: the first feature
 in the visiting order, then the lowest threshold), found on the sorted values
@@ -50,157 +67,199 @@ column order.
 
 **Arguments.** :func:`grow` takes the training rows (:class:`TrainingRows`, made
 once per fit and shared by a forest's trees), the row weights, the rules
-(:class:`GrowthRules`) and a seed, and returns the node arrays (:class:`Nodes`).
-numba types a named tuple field by field, so the fields are read in the loop as
-plain locals. It compiles :func:`grow` once per signature, and an array's type
-includes its layout and writeability: every call must hand it C-ordered,
-writeable arrays (``X`` Fortran-ordered) and the same scalar types, or the
-builder is compiled again (tens of seconds). Change this module for the grow loop
-and the node arrays; a split's gain is :mod:`costsense.tree._splitter`'s, a
-histogram :mod:`costsense.tree._histogram`'s.
+(:class:`GrowthRules`) and a seed, and returns the node arrays (:class:`Nodes`);
+the three named tuples are :mod:`costsense.tree._common`'s. numba compiles
+:func:`grow` once per signature, and an array's type includes its layout and
+writeability: every call must hand it C-ordered, writeable arrays (``X``
+Fortran-ordered) and the same scalar types, or the builder is compiled again (tens
+of seconds).
 """
 
 from __future__ import annotations
-
-from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from costsense.tree._criteria import SQUARED_ERROR, node_impurity
+from costsense.tree._common import GrowthRules, Nodes, TrainingRows
+from costsense.tree._criteria import SQUARED_ERROR
 from costsense.tree._histogram import (
-    fill_feature_histogram,
-    fill_histogram,
+    child_histograms,
+    node_histograms,
     subtraction_pays,
 )
-from costsense.tree._splitter import exact_split, hist_split
+from costsense.tree._nodes import (
+    add_node,
+    largest_tree,
+    new_nodes,
+    new_stack,
+    pop_node,
+    push_children,
+    trimmed,
+)
+from costsense.tree._partition import partition, positive_rows
+from costsense.tree._splitter import best_split, split_scratch
+from costsense.tree._summary import identical_labels, node_summary, weighted_statistics
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
-Int32Array = NDArray[np.int32]
 
-__all__ = ["GAIN_TOLERANCE", "GrowthRules", "Nodes", "TrainingRows", "grow"]
+__all__ = [
+    "GAIN_TOLERANCE",
+    "GrowthRules",
+    "Nodes",
+    "TrainingRows",
+    "grow",
+    "makes_split",
+    "may_split",
+]
 
 #: A split must decrease ``W * I`` by more than this times ``W`` (or, for
 #: regression, times the node's sum of squared targets).
 GAIN_TOLERANCE = 1e-12
 
 
-@njit(cache=True, nogil=True)
-def _identical_labels(labels: FloatArray, idx: IntArray, start: int, end: int) -> bool:
-    first = idx[start]
-    for p in range(start + 1, end):
-        r = idx[p]
-        for k in range(labels.shape[1]):
-            if labels[r, k] != labels[first, k]:
-                return False
-    return True
+@njit(cache=True, nogil=True, inline="always")
+def may_split(n_node: int, depth: int, rules: GrowthRules) -> bool:
+    """Whether the stopping rules let a node of ``n_node`` rows at ``depth`` split.
 
-
-#: Nodes a tree's arrays have room for at first.
-_INITIAL_CAPACITY = 1023
-
-
-@njit(cache=True, nogil=True)
-def _enlarged(a: NDArray[Any], capacity: int) -> NDArray[Any]:
-    """Return a copy of ``a`` with room for ``capacity`` entries (rest unset)."""
-    out = np.empty(capacity, dtype=a.dtype)
-    out[: a.shape[0]] = a
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _enlarged_rows(a: FloatArray, capacity: int) -> FloatArray:
-    """Return a copy of ``a`` with room for ``capacity`` rows (rest unset)."""
-    out = np.empty((capacity, a.shape[1]))
-    out[: a.shape[0]] = a
-    return out
-
-
-class TrainingRows(NamedTuple):
-    """The training rows in the builder's form, made once per fit.
-
-    A forest's trees share one; :func:`costsense.tree._base.prepare` makes it.
-
-    Attributes
+    Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features), Fortran-ordered
-        Samples, for ``use_hist=False`` (a placeholder otherwise).
-    codes : ndarray of shape (n_samples, n_features) or (0, n_features), uint8
-        Bin codes, for ``use_hist=True``.
-    n_bins : ndarray of shape (n_features,)
-        Bins per feature.
-    lower, upper : ndarray of shape (n_features, max_bins)
-        Smallest and largest training value of each bin.
-    stats : ndarray of shape (n_samples, m)
-        Per-sample statistics of the criterion (unweighted).
-    labels : ndarray of shape (n_samples, n_labels)
-        Label vectors, for the purity test.
-    values : ndarray of shape (n_samples, q)
-        Rows whose weighted mean is a node's value.
+    n_node : int
+        The node's rows.
+    depth : int
+        Its depth (the root's is 0).
+    rules : GrowthRules
+        The stopping rules.
+
+    Returns
+    -------
+    bool
+        False if the node is ``max_depth`` deep or has fewer than
+        ``min_samples_split`` rows or fewer than ``2 * min_samples_leaf``.
+    """
+    return (
+        depth < rules.max_depth
+        and n_node >= rules.min_samples_split
+        and n_node >= 2 * rules.min_samples_leaf
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def makes_split(
+    gain: float,
+    feature: int,
+    code: int,
+    w_node: float,
+    node_stats: FloatArray,
+    total_weight: float,
+    rules: GrowthRules,
+) -> bool:
+    """Whether a node's best split is made (the split rules of the module docstring).
+
+    Parameters
+    ----------
+    gain : float
+        The best split's weighted gain ``G``.
+    feature : int
+        Its feature, -1 if the node has no candidate split.
     code : int
         Criterion code.
-    n_labels : int
-        Length of a label vector.
-    use_hist : bool
-        Histogram (True) or exact (False) split finder.
+    w_node : float
+        The node's total weight ``W``.
+    node_stats : ndarray of shape (m,)
+        Its summed weighted statistics (for regression ``S_2`` is the sum of
+        squared targets).
+    total_weight : float
+        ``W_root``.
+    rules : GrowthRules
+        The split rule (``any_gain``) and ``min_impurity_decrease``.
+
+    Returns
+    -------
+    bool
+        With a candidate: True under the best-candidate rule; under the
+        positive-gain rule, True iff ``G > GAIN_TOLERANCE * scale`` and ``G /
+        W_root >= min_impurity_decrease``.
     """
-
-    X: FloatArray
-    codes: NDArray[np.uint8]
-    n_bins: IntArray
-    lower: FloatArray
-    upper: FloatArray
-    stats: FloatArray
-    labels: FloatArray
-    values: FloatArray
-    code: int
-    n_labels: int
-    use_hist: bool
+    if feature < 0:
+        return False
+    if rules.any_gain:
+        return True
+    scale = node_stats[1] if code == SQUARED_ERROR else w_node
+    return gain > GAIN_TOLERANCE * scale and not (
+        gain / total_weight < rules.min_impurity_decrease
+    )
 
 
-class GrowthRules(NamedTuple):
-    """When a node is split: the estimator's stopping and split rules.
+@njit(cache=True, nogil=True, inline="always")
+def _root_histograms(
+    rows: TrainingRows,
+    wstats: FloatArray,
+    weight: FloatArray,
+    idx: IntArray,
+    rules: GrowthRules,
+    n_bins_max: int,
+) -> tuple[FloatArray, IntArray]:
+    """Return the root's all-feature histograms, or empty arrays if they do not pay.
 
-    Attributes
-    ----------
-    max_depth, min_samples_split, min_samples_leaf : int
-        Stopping rules.
-    min_impurity_decrease : float
-        Least ``G / W_root`` of a split (positive-gain rule only).
-    any_gain : bool
-        Split on the best candidate whatever its gain (paper 004's rule) instead
-        of on a strictly positive gain only.
-    max_features : int
-        Non-constant features to evaluate per node.
+    All-feature histograms (and the subtraction at each split) pay only when most
+    features are evaluated at a node (:func:`costsense.tree._histogram.
+    subtraction_pays`); otherwise each evaluated feature's histogram is filled
+    from the node's rows.
     """
+    n_rows = idx.shape[0]
+    d = rows.n_bins.shape[0]
+    if rows.use_hist and subtraction_pays(
+        n_rows // 2, n_rows, d, rules.max_features, n_bins_max
+    ):
+        return node_histograms(rows.codes, wstats, weight, idx, 0, n_rows, n_bins_max)
+    return np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64)
 
-    max_depth: int
-    min_samples_split: int
-    min_samples_leaf: int
-    min_impurity_decrease: float
-    any_gain: bool
-    max_features: int
 
+@njit(cache=True, nogil=True, inline="always")
+def _children_histograms(
+    rows: TrainingRows,
+    wstats: FloatArray,
+    weight: FloatArray,
+    idx: IntArray,
+    start: int,
+    middle: int,
+    end: int,
+    child_depth: int,
+    hist: FloatArray,
+    count: IntArray,
+    rules: GrowthRules,
+) -> tuple[FloatArray, IntArray, FloatArray, IntArray]:
+    """Return the children's histograms by subtraction, or empty arrays.
 
-class Nodes(NamedTuple):
-    """A grown tree's node arrays, one entry per node (pre-order numbering).
-
-    The fields of :class:`costsense.tree.Tree`, in its order. Leaves have feature
-    -2, threshold -2 and children -1. Node indices, features and counts are int32,
-    half the memory of int64.
+    By subtraction (:func:`costsense.tree._histogram.child_histograms`) when the
+    parent has all-feature histograms, a child may be split, and the subtraction
+    pays for the smaller child's size; otherwise empty arrays (each evaluated
+    feature's histogram is then filled from a child's rows).
     """
-
-    feature: Int32Array
-    threshold: FloatArray
-    children_left: Int32Array
-    children_right: Int32Array
-    value: FloatArray
-    impurity: FloatArray
-    n_node_samples: Int32Array
-    weighted_n_node_samples: FloatArray
-    max_depth: int
+    n_left = middle - start
+    n_right = end - middle
+    d = rows.n_bins.shape[0]
+    if (
+        rows.use_hist
+        and hist.shape[0] > 0
+        and subtraction_pays(
+            min(n_left, n_right), end - start, d, rules.max_features, hist.shape[1]
+        )
+        and (
+            may_split(n_left, child_depth, rules)
+            or may_split(n_right, child_depth, rules)
+        )
+    ):
+        return child_histograms(
+            rows.codes, wstats, weight, idx, start, middle, end, hist, count
+        )
+    if hist.shape[0] == 0:  # the parent's empty arrays serve its children too
+        return hist, count, hist, count
+    empty_hist = np.zeros((0, 0, 0))
+    empty_count = np.zeros((0, 0), dtype=np.int64)
+    return empty_hist, empty_count, empty_hist, empty_count
 
 
 @njit(cache=True, nogil=True)
@@ -225,328 +284,96 @@ def grow(
     Nodes
         The node arrays; ``max_depth`` is the depth of the deepest leaf.
     """
-    X, codes, n_bins, lower, upper = (
-        rows.X,
-        rows.codes,
-        rows.n_bins,
-        rows.lower,
-        rows.upper,
-    )
-    stats, labels, values = rows.stats, rows.labels, rows.values
+    # tuple fields read in the loop as plain locals (a field read takes and drops
+    # a reference to its array)
+    X, codes, labels, values = rows.X, rows.codes, rows.labels, rows.values
     code, n_labels, use_hist = rows.code, rows.n_labels, rows.use_hist
-    max_depth = rules.max_depth
-    min_samples_split = rules.min_samples_split
-    min_samples_leaf = rules.min_samples_leaf
-    min_impurity_decrease = rules.min_impurity_decrease
-    any_gain = rules.any_gain
-    max_features = rules.max_features
-    d = n_bins.shape[0]
-    n = weight.shape[0]
-    m = stats.shape[1]
-    q = values.shape[1]
-    n_rows = 0
-    for r in range(n):
-        if weight[r] > 0.0:
-            n_rows += 1
-    idx = np.empty(n_rows, dtype=np.int64)
-    j = 0
-    for r in range(n):
-        if weight[r] > 0.0:
-            idx[j] = r
-            j += 1
-    wstats = np.zeros((n, m))
-    total_weight = 0.0
-    for r in range(n):
-        if weight[r] > 0.0:
-            total_weight += weight[r]
-            for k in range(m):
-                wstats[r, k] = weight[r] * stats[r, k]
-
-    max_leaves = max(1, n_rows // max(min_samples_leaf, 1))
-    if max_depth < 40:
-        max_leaves = min(max_leaves, 2**max_depth)
-    largest = 2 * max_leaves - 1  # nodes of the largest possible tree
-    # the node arrays start small and double when full (a tree is usually far
-    # smaller than the largest possible one)
-    capacity = min(largest, _INITIAL_CAPACITY)
-    feature = np.empty(capacity, dtype=np.int32)
-    threshold = np.empty(capacity)
-    children_left = np.empty(capacity, dtype=np.int32)
-    children_right = np.empty(capacity, dtype=np.int32)
-    value = np.empty((capacity, q))
-    impurity = np.empty(capacity)
-    n_node_samples = np.empty(capacity, dtype=np.int32)
-    weighted_n_node_samples = np.empty(capacity)
-
+    idx = positive_rows(weight)
+    wstats, total_weight = weighted_statistics(rows.stats, weight)
+    n_rows = idx.shape[0]
+    d = rows.n_bins.shape[0]
+    m = rows.stats.shape[1]
+    n_bins_max = max(1, rows.n_bins.max())
+    largest = largest_tree(n_rows, rules.max_depth, rules.min_samples_leaf)
+    nodes = new_nodes(largest, values.shape[1])
     np.random.seed(seed)  # noqa: NPY002 - numba's per-thread generator
-    order = np.arange(d)
-    buffer = np.empty(n_rows, dtype=np.int64)
-    n_sorted = 0 if use_hist else n_rows  # the exact splitter's sort buffers
-    sort_values = np.empty(n_sorted)
-    sort_rows = np.empty(n_sorted, dtype=np.int64)
+    scratch = split_scratch(d, m, n_bins_max, 0 if use_hist else n_rows)
     node_stats = np.empty(m)
-    left_stats = np.empty(m)
-    right_stats = np.empty(m)
-    n_bins_max = 1
-    for f in range(d):
-        n_bins_max = max(n_bins_max, n_bins[f])
-
-    # the stack of nodes to build: (start, end, depth, parent, is_left) + histogram
-    empty_hist = np.zeros((0, 0, 0))
-    empty_count = np.zeros((0, 0), dtype=np.int64)
-    st_start = [0]
-    st_end = [n_rows]
-    st_depth = [0]
-    st_parent = [-1]
-    st_left = [False]
-    feature_hist = np.zeros((n_bins_max, 1 + m))
-    feature_count = np.zeros(n_bins_max, dtype=np.int64)
-    # all-feature histograms (and the subtraction) pay only when most features are
-    # evaluated at a node; otherwise each evaluated feature's histogram is filled
-    # from the node's rows (see subtraction_pays)
-    if use_hist and subtraction_pays(n_rows // 2, n_rows, d, max_features, n_bins_max):
-        root_hist = np.zeros((d, n_bins_max, 1 + m))
-        root_count = np.zeros((d, n_bins_max), dtype=np.int64)
-        fill_histogram(codes, wstats, weight, idx, 0, n_rows, root_hist, root_count)
-        st_hist = [root_hist]
-        st_count = [root_count]
-    else:
-        st_hist = [empty_hist]
-        st_count = [empty_count]
-
+    buffer = np.empty(n_rows, dtype=np.int64)
+    hist, count = _root_histograms(rows, wstats, weight, idx, rules, n_bins_max)
+    stack = new_stack(n_rows, hist, count)
     node_count = 0
-    deepest = 0
-    while len(st_start) > 0:
-        start = st_start.pop()
-        end = st_end.pop()
-        depth = st_depth.pop()
-        parent = st_parent.pop()
-        is_left = st_left.pop()
-        hist = st_hist.pop()
-        count = st_count.pop()
+    while len(stack.start) > 0:
+        start, end, depth, parent, is_left, hist, count = pop_node(stack)
         node = node_count
         node_count += 1
-        if node == capacity:
-            capacity = min(largest, 2 * capacity)
-            feature = _enlarged(feature, capacity)
-            threshold = _enlarged(threshold, capacity)
-            children_left = _enlarged(children_left, capacity)
-            children_right = _enlarged(children_right, capacity)
-            value = _enlarged_rows(value, capacity)
-            impurity = _enlarged(impurity, capacity)
-            n_node_samples = _enlarged(n_node_samples, capacity)
-            weighted_n_node_samples = _enlarged(weighted_n_node_samples, capacity)
-        if parent >= 0:
-            if is_left:
-                children_left[parent] = node
-            else:
-                children_right[parent] = node
-        deepest = max(deepest, depth)
-
-        feature[node] = -2
-        threshold[node] = -2.0
-        children_left[node] = -1
-        children_right[node] = -1
-        value[node, :] = 0.0
-
-        n_node = end - start
-        w_node = 0.0
-        node_stats[:] = 0.0
-        for p in range(start, end):
-            r = idx[p]
-            w = weight[r]
-            w_node += w
-            for k in range(m):
-                node_stats[k] += wstats[r, k]
-            for k in range(q):
-                value[node, k] += w * values[r, k]
-        if w_node > 0.0:
-            for k in range(q):
-                value[node, k] /= w_node
-        node_impurity_value = node_impurity(code, w_node, node_stats, n_labels)
-        impurity[node] = node_impurity_value
-        n_node_samples[node] = n_node
-        weighted_n_node_samples[node] = w_node
-
-        if (
-            depth >= max_depth
-            or n_node < min_samples_split
-            or n_node < 2 * min_samples_leaf
-            or _identical_labels(labels, idx, start, end)
+        nodes = add_node(nodes, node, parent, is_left, depth, largest)
+        w_node, impurity = node_summary(
+            wstats,
+            weight,
+            values,
+            idx,
+            start,
+            end,
+            code,
+            n_labels,
+            node_stats,
+            nodes.value[node],
+        )
+        nodes.impurity[node] = impurity
+        nodes.n_node_samples[node] = end - start
+        nodes.weighted_n_node_samples[node] = w_node
+        if not may_split(end - start, depth, rules) or identical_labels(
+            labels, idx, start, end
         ):
             continue
-
-        parent_term = w_node * node_impurity_value
-        best_gain = -np.inf
-        best_feature = -1
-        best_threshold = 0.0
-        best_bin = -1
-        evaluated = 0
-        for i in range(d):
-            if max_features < d:
-                jj = np.random.randint(i, d)  # noqa: NPY002
-                order[i], order[jj] = order[jj], order[i]
-            f = order[i]
-            if use_hist:
-                if hist.shape[0] == 0:  # no all-feature histogram: fill this one
-                    fill_feature_histogram(
-                        codes,
-                        f,
-                        wstats,
-                        weight,
-                        idx,
-                        start,
-                        end,
-                        n_bins[f],
-                        feature_hist,
-                        feature_count,
-                    )
-                    scan_hist, scan_count = feature_hist, feature_count
-                else:
-                    scan_hist, scan_count = hist[f], count[f]
-                gain, thr, b, constant = hist_split(
-                    scan_hist,
-                    scan_count,
-                    n_bins[f],
-                    lower[f],
-                    upper[f],
-                    code,
-                    n_labels,
-                    n_node,
-                    w_node,
-                    node_stats,
-                    parent_term,
-                    min_samples_leaf,
-                    left_stats,
-                    right_stats,
-                )
-            else:
-                b = -1
-                gain, thr, constant = exact_split(
-                    X,
-                    f,
-                    wstats,
-                    weight,
-                    idx,
-                    start,
-                    end,
-                    code,
-                    n_labels,
-                    w_node,
-                    node_stats,
-                    parent_term,
-                    min_samples_leaf,
-                    left_stats,
-                    right_stats,
-                    sort_values,
-                    sort_rows,
-                )
-            if constant:
-                continue
-            evaluated += 1
-            if gain > best_gain:
-                best_gain = gain
-                best_feature = f
-                best_threshold = thr
-                best_bin = b
-            if evaluated >= max_features:
-                break
-
-        scale = node_stats[1] if code == SQUARED_ERROR else w_node
-        if best_feature < 0:
-            continue
-        if not any_gain and (
-            not best_gain > GAIN_TOLERANCE * scale
-            or best_gain / total_weight < min_impurity_decrease
+        gain, feature, threshold, bin_code = best_split(
+            rows,
+            wstats,
+            weight,
+            idx,
+            start,
+            end,
+            hist,
+            count,
+            w_node,
+            impurity,
+            node_stats,
+            rules.min_samples_leaf,
+            rules.max_features,
+            scratch,
+        )
+        if not makes_split(
+            gain, feature, code, w_node, node_stats, total_weight, rules
         ):
             continue
-
-        feature[node] = best_feature
-        threshold[node] = best_threshold
-        # stable partition of the node's rows: left rows first
-        n_left = 0
-        n_right = 0
-        for p in range(start, end):
-            r = idx[p]
-            if use_hist:
-                goes_left = codes[r, best_feature] <= best_bin
-            else:
-                goes_left = X[r, best_feature] <= best_threshold
-            if goes_left:
-                idx[start + n_left] = r
-                n_left += 1
-            else:
-                buffer[n_right] = r
-                n_right += 1
-        for p in range(n_right):
-            idx[start + n_left + p] = buffer[p]
-        middle = start + n_left
-
-        child_depth = depth + 1
-        left_hist, right_hist = empty_hist, empty_hist
-        left_count, right_count = empty_count, empty_count
-        if (
-            use_hist
-            and child_depth < max_depth
-            and hist.shape[0] > 0
-            and subtraction_pays(
-                min(n_left, n_right), n_node, d, max_features, n_bins_max
-            )
-        ):
-            needs_left = n_left >= min_samples_split and n_left >= 2 * min_samples_leaf
-            needs_right = (
-                n_right >= min_samples_split and n_right >= 2 * min_samples_leaf
-            )
-            if needs_left or needs_right:
-                small_hist = np.zeros((d, n_bins_max, 1 + m))
-                small_count = np.zeros((d, n_bins_max), dtype=np.int64)
-                if n_left <= n_right:
-                    fill_histogram(
-                        codes,
-                        wstats,
-                        weight,
-                        idx,
-                        start,
-                        middle,
-                        small_hist,
-                        small_count,
-                    )
-                else:
-                    fill_histogram(
-                        codes, wstats, weight, idx, middle, end, small_hist, small_count
-                    )
-                hist -= small_hist  # the larger child: parent minus the smaller
-                count -= small_count
-                if n_left <= n_right:
-                    left_hist, left_count = small_hist, small_count
-                    right_hist, right_count = hist, count
-                else:
-                    left_hist, left_count = hist, count
-                    right_hist, right_count = small_hist, small_count
-        # push right, then left: the left child is built (and numbered) first
-        st_start.append(middle)
-        st_end.append(end)
-        st_depth.append(child_depth)
-        st_parent.append(node)
-        st_left.append(False)
-        st_hist.append(right_hist)
-        st_count.append(right_count)
-        st_start.append(start)
-        st_end.append(middle)
-        st_depth.append(child_depth)
-        st_parent.append(node)
-        st_left.append(True)
-        st_hist.append(left_hist)
-        st_count.append(left_count)
-
-    return Nodes(
-        feature[:node_count].copy(),
-        threshold[:node_count].copy(),
-        children_left[:node_count].copy(),
-        children_right[:node_count].copy(),
-        value[:node_count].copy(),
-        impurity[:node_count].copy(),
-        n_node_samples[:node_count].copy(),
-        weighted_n_node_samples[:node_count].copy(),
-        deepest,
-    )
+        nodes.feature[node] = feature
+        nodes.threshold[node] = threshold
+        middle = partition(
+            X,
+            codes,
+            use_hist,
+            feature,
+            threshold,
+            bin_code,
+            idx,
+            start,
+            end,
+            buffer,
+        )
+        left_hist, left_count, right_hist, right_count = _children_histograms(
+            rows, wstats, weight, idx, start, middle, end, depth + 1, hist, count, rules
+        )
+        push_children(
+            stack,
+            start,
+            middle,
+            end,
+            depth + 1,
+            node,
+            left_hist,
+            left_count,
+            right_hist,
+            right_count,
+        )
+    return trimmed(nodes, node_count)

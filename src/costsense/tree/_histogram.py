@@ -3,11 +3,13 @@
 A node keeps, per feature and bin, the total weight, the weighted statistics of the
 criterion (:mod:`costsense.tree._criteria`) and the row count. When most features
 are evaluated at each node (a single tree), the node keeps the histograms of all
-features: the root's are filled from its rows; at a split only the smaller child's
-are filled, and the larger child's are its parent's minus them (in place, in the
-parent's memory). When few are (a forest's ``sqrt(n_features)``), filling every
+features: the root's are filled from its rows (:func:`node_histograms`); at a
+split only the smaller child's are filled, and the larger child's are its parent's
+minus them, in place, in the parent's memory (:func:`child_histograms`). When few
+are (a forest's ``sqrt(n_features)``), filling every
 feature's histogram to save the evaluated ones' costs more than it saves, so only
-the evaluated features' histograms are filled, from the node's rows; the grower
+the evaluated features' histograms are filled, from the node's rows
+(:func:`fill_feature_histogram`); the grower
 chooses per split by counting operations (:func:`subtraction_pays`), and both give
 the same tree. The subtraction is LightGBM's and scikit-learn's
 ``HistGradientBoosting`` trick (``sklearn/ensemble/_hist_gradient_boosting/
@@ -23,7 +25,13 @@ from numpy.typing import NDArray
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-__all__ = ["fill_feature_histogram", "fill_histogram", "subtraction_pays"]
+__all__ = [
+    "child_histograms",
+    "fill_feature_histogram",
+    "fill_histogram",
+    "node_histograms",
+    "subtraction_pays",
+]
 
 
 @njit(cache=True, nogil=True)
@@ -53,6 +61,105 @@ def fill_histogram(
             hist[f, b, 0] += w
             for k in range(m):
                 hist[f, b, 1 + k] += wstats[r, k]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def node_histograms(
+    codes: NDArray[np.uint8],
+    wstats: FloatArray,
+    weight: FloatArray,
+    idx: IntArray,
+    start: int,
+    end: int,
+    n_bins_max: int,
+) -> tuple[FloatArray, IntArray]:
+    """Every feature's histogram of the rows ``idx[start:end]`` (the root's).
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features), uint8
+        Bin codes.
+    wstats : ndarray of shape (n_samples, m)
+        Weighted statistics of the criterion.
+    weight : ndarray of shape (n_samples,)
+        Row weights.
+    idx : ndarray of shape (n_rows,)
+        The index array; the node's rows are ``idx[start:end]``.
+    start, end : int
+        The node's slice of ``idx``.
+    n_bins_max : int
+        Bins of the feature with the most.
+
+    Returns
+    -------
+    hist : ndarray of shape (n_features, n_bins_max, 1 + m)
+        Per feature and bin: total weight, then summed weighted statistics.
+    count : ndarray of shape (n_features, n_bins_max), int64
+        Per feature and bin: the number of rows.
+    """
+    d = codes.shape[1]
+    hist = np.zeros((d, n_bins_max, 1 + wstats.shape[1]))
+    count = np.zeros((d, n_bins_max), dtype=np.int64)
+    fill_histogram(codes, wstats, weight, idx, start, end, hist, count)
+    return hist, count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def child_histograms(
+    codes: NDArray[np.uint8],
+    wstats: FloatArray,
+    weight: FloatArray,
+    idx: IntArray,
+    start: int,
+    middle: int,
+    end: int,
+    hist: FloatArray,
+    count: IntArray,
+) -> tuple[FloatArray, IntArray, FloatArray, IntArray]:
+    """Return both children's histograms: the smaller filled, the larger subtracted.
+
+    The smaller child (the left one on a tie) gets its histograms filled from its
+    rows; the larger child's are the parent's minus them, computed in place in the
+    parent's memory (the parent's histograms are not read again).
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features), uint8
+        Bin codes.
+    wstats : ndarray of shape (n_samples, m)
+        Weighted statistics of the criterion.
+    weight : ndarray of shape (n_samples,)
+        Row weights.
+    idx : ndarray of shape (n_rows,)
+        The index array after the partition: the left child's rows are
+        ``idx[start:middle]``, the right child's ``idx[middle:end]``.
+    start, middle, end : int
+        The children's slices of ``idx``.
+    hist : ndarray of shape (n_features, n_bins_max, 1 + m)
+        The parent's histograms (:func:`node_histograms`); overwritten.
+    count : ndarray of shape (n_features, n_bins_max), int64
+        The parent's row counts; overwritten.
+
+    Returns
+    -------
+    left_hist, left_count, right_hist, right_count : ndarray
+        The children's histograms and counts, shaped like ``hist`` and ``count``;
+        one pair is ``hist`` and ``count`` themselves.
+    """
+    small_hist = np.zeros(hist.shape)
+    small_count = np.zeros(count.shape, dtype=np.int64)
+    small_is_left = middle - start <= end - middle
+    if small_is_left:
+        fill_histogram(
+            codes, wstats, weight, idx, start, middle, small_hist, small_count
+        )
+    else:
+        fill_histogram(codes, wstats, weight, idx, middle, end, small_hist, small_count)
+    hist -= small_hist
+    count -= small_count
+    if small_is_left:
+        return small_hist, small_count, hist, count
+    return hist, count, small_hist, small_count
 
 
 @njit(cache=True, nogil=True)

@@ -18,22 +18,37 @@ The right child's sums are the node's minus the left child's running sums.
   the left bin and the smallest of the right one.
 
 Both skip candidates leaving fewer than ``min_samples_leaf`` rows on a side and keep
-the first best (ties: the lowest threshold).
+the first best (ties: the lowest threshold). A node's best split over its features
+is :func:`best_split`'s (features visited in a random order when only
+``max_features`` of them are evaluated; ties: the feature visited first), with the
+buffers of :func:`split_scratch`, made once per tree.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
 from costsense.tree._binning import midpoint
+from costsense.tree._common import TrainingRows
 from costsense.tree._criteria import node_impurity
+from costsense.tree._histogram import fill_feature_histogram
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-__all__ = ["exact_split", "hist_split", "sort_pairs", "split_gain"]
+__all__ = [
+    "SplitScratch",
+    "best_split",
+    "exact_split",
+    "hist_split",
+    "sort_pairs",
+    "split_gain",
+    "split_scratch",
+]
 
 
 @njit(cache=True, nogil=True)
@@ -265,3 +280,227 @@ def exact_split(
             best = gain
             best_threshold = midpoint(low, high)
     return best, best_threshold, False
+
+
+class SplitScratch(NamedTuple):
+    """The split finder's buffers, made once per tree and reused at every node.
+
+    Attributes
+    ----------
+    order : ndarray of shape (n_features,), int64
+        The order the features are visited in. With ``max_features <
+        n_features`` it is shuffled in place at each node, starting from the
+        previous node's order (so it carries state from node to node).
+    left, right : ndarray of shape (m,)
+        A candidate's left and right summed statistics.
+    sort_values : ndarray of shape (n_rows,) or (0,)
+        The exact splitter's sorted values (empty for the histogram splitter).
+    sort_rows : ndarray of shape (n_rows,) or (0,), int64
+        Their rows.
+    feature_hist : ndarray of shape (n_bins_max, 1 + m)
+        One feature's histogram, when a node has no all-feature histograms.
+    feature_count : ndarray of shape (n_bins_max,), int64
+        Its row counts.
+    """
+
+    order: IntArray
+    left: FloatArray
+    right: FloatArray
+    sort_values: FloatArray
+    sort_rows: IntArray
+    feature_hist: FloatArray
+    feature_count: IntArray
+
+
+@njit(cache=True, nogil=True, inline="always")
+def split_scratch(
+    n_features: int, m: int, n_bins_max: int, n_sorted: int
+) -> SplitScratch:
+    """Make the buffers of :func:`best_split`; ``order`` starts as ``0 .. d - 1``.
+
+    Parameters
+    ----------
+    n_features : int
+        Features of the data.
+    m : int
+        Statistics per sample.
+    n_bins_max : int
+        Bins of the feature with the most (1 for the exact splitter).
+    n_sorted : int
+        Rows the exact splitter may sort (0 for the histogram splitter).
+
+    Returns
+    -------
+    SplitScratch
+        The buffers.
+    """
+    return SplitScratch(
+        np.arange(n_features),
+        np.empty(m),
+        np.empty(m),
+        np.empty(n_sorted),
+        np.empty(n_sorted, dtype=np.int64),
+        np.zeros((n_bins_max, 1 + m)),
+        np.zeros(n_bins_max, dtype=np.int64),
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def best_split(
+    rows: TrainingRows,
+    wstats: FloatArray,
+    weight: FloatArray,
+    idx: IntArray,
+    start: int,
+    end: int,
+    hist: FloatArray,
+    count: IntArray,
+    w_node: float,
+    impurity: float,
+    node_stats: FloatArray,
+    min_samples_leaf: int,
+    max_features: int,
+    scratch: SplitScratch,
+) -> tuple[float, int, float, int]:
+    """Best split of a node over its features: gain, feature, threshold, bin.
+
+    The features are visited in ``scratch.order``; with ``max_features <
+    n_features`` the order is shuffled as it is visited (a Fisher-Yates step per
+    feature, numba's generator) and the search stops once ``max_features``
+    features that are not constant in the node have been evaluated
+    (scikit-learn's rule); constant features are skipped without being counted.
+    Each feature's best threshold is :func:`hist_split`'s (on ``hist[f]``, or on
+    the feature's histogram filled here from the node's rows when ``hist`` is
+    empty) or :func:`exact_split`'s. The largest gain ``G = W I_P - W_L I_L -
+    W_R I_R`` wins (paper 004, eq. 4, times ``W``); ties go to the feature
+    visited first.
+
+    Parameters
+    ----------
+    rows : TrainingRows
+        The training rows in the builder's form.
+    wstats : ndarray of shape (n_samples, m)
+        Weighted statistics of the criterion.
+    weight : ndarray of shape (n_samples,)
+        Row weights.
+    idx : ndarray of shape (n_rows,)
+        The index array; the node's rows are ``idx[start:end]``.
+    start, end : int
+        The node's slice of ``idx``.
+    hist : ndarray of shape (n_features, n_bins_max, 1 + m) or (0, 0, 0)
+        The node's all-feature histograms, or an empty array.
+    count : ndarray of shape (n_features, n_bins_max) or (0, 0), int64
+        Their row counts.
+    w_node, impurity : float
+        The node's total weight ``W`` and impurity ``I_P``.
+    node_stats : ndarray of shape (m,)
+        The node's summed weighted statistics ``S``.
+    min_samples_leaf : int
+        Least rows on each side of a split.
+    max_features : int
+        Non-constant features to evaluate.
+    scratch : SplitScratch
+        Buffers (:func:`split_scratch`); ``scratch.order`` is shuffled in place.
+
+    Returns
+    -------
+    gain : float
+        The best split's gain (``-inf`` if there is no candidate split).
+    feature : int
+        Its feature (-1 if there is no candidate split).
+    threshold : float
+        Its threshold: a row goes left iff ``x[feature] <= threshold``.
+    bin : int
+        For the histogram splitter, the last bin going left (-1 otherwise).
+    """
+    # tuple fields as plain locals: each read of a field in the loop would take
+    # and drop a reference to its array
+    X, codes, n_bins, lower, upper = (
+        rows.X,
+        rows.codes,
+        rows.n_bins,
+        rows.lower,
+        rows.upper,
+    )
+    code, n_labels, use_hist = rows.code, rows.n_labels, rows.use_hist
+    order, left, right = scratch.order, scratch.left, scratch.right
+    feature_hist, feature_count = scratch.feature_hist, scratch.feature_count
+    sort_values, sort_rows = scratch.sort_values, scratch.sort_rows
+    d = order.shape[0]
+    n_node = end - start
+    parent_term = w_node * impurity
+    best_gain = -np.inf
+    best_feature = -1
+    best_threshold = 0.0
+    best_bin = -1
+    evaluated = 0
+    for i in range(d):
+        if max_features < d:
+            j = np.random.randint(i, d)  # noqa: NPY002 - numba's generator
+            order[i], order[j] = order[j], order[i]
+        f = order[i]
+        if use_hist:
+            if hist.shape[0] == 0:  # no all-feature histograms: fill this one
+                fill_feature_histogram(
+                    codes,
+                    f,
+                    wstats,
+                    weight,
+                    idx,
+                    start,
+                    end,
+                    n_bins[f],
+                    feature_hist,
+                    feature_count,
+                )
+                scan_hist, scan_count = feature_hist, feature_count
+            else:
+                scan_hist, scan_count = hist[f], count[f]
+            gain, threshold, b, constant = hist_split(
+                scan_hist,
+                scan_count,
+                n_bins[f],
+                lower[f],
+                upper[f],
+                code,
+                n_labels,
+                n_node,
+                w_node,
+                node_stats,
+                parent_term,
+                min_samples_leaf,
+                left,
+                right,
+            )
+        else:
+            b = -1
+            gain, threshold, constant = exact_split(
+                X,
+                f,
+                wstats,
+                weight,
+                idx,
+                start,
+                end,
+                code,
+                n_labels,
+                w_node,
+                node_stats,
+                parent_term,
+                min_samples_leaf,
+                left,
+                right,
+                sort_values,
+                sort_rows,
+            )
+        if constant:
+            continue
+        evaluated += 1
+        if gain > best_gain:
+            best_gain = gain
+            best_feature = f
+            best_threshold = threshold
+            best_bin = b
+        if evaluated >= max_features:
+            break
+    return best_gain, best_feature, best_threshold, best_bin

@@ -1,0 +1,149 @@
+"""A node's summary: its weight, summed statistics, impurity, value and purity.
+
+The grower summarises each node once, from the rows ``idx[start:end]`` of the index
+array (:mod:`costsense.tree._partition`), before it looks for a split:
+
+- the total weight ``W = sum_n w_n`` and the summed weighted statistics
+  ``S = sum_n w_n s_n`` of the criterion (:mod:`costsense.tree._criteria`; the
+  products ``w_n s_n`` are made once per tree, :func:`weighted_statistics`);
+- the impurity ``I(W, S)`` (:func:`costsense.tree._criteria.node_impurity`);
+- the node's value, the weighted mean of its value rows (the mean task-score
+  vector and class frequencies of a classifier, the mean target of a regressor);
+- whether its rows' label vectors are all identical (:func:`identical_labels`), a
+  reason to make it a leaf.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from costsense.tree._criteria import node_impurity
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+__all__ = ["identical_labels", "node_summary", "weighted_statistics"]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def weighted_statistics(
+    stats: FloatArray, weight: FloatArray
+) -> tuple[FloatArray, float]:
+    """Weight each row's statistics, once per tree.
+
+    Parameters
+    ----------
+    stats : ndarray of shape (n_samples, m)
+        Per-sample statistics ``s_n`` of the criterion.
+    weight : ndarray of shape (n_samples,)
+        Non-negative weights.
+
+    Returns
+    -------
+    wstats : ndarray of shape (n_samples, m)
+        ``w_n s_n`` for rows of positive weight, 0 for the others.
+    total_weight : float
+        ``W_root``, the sum of the positive weights (in row order).
+    """
+    n, m = stats.shape
+    wstats = np.zeros((n, m))
+    total_weight = 0.0
+    for r in range(n):
+        if weight[r] > 0.0:
+            total_weight += weight[r]
+            for k in range(m):
+                wstats[r, k] = weight[r] * stats[r, k]
+    return wstats, total_weight
+
+
+@njit(cache=True, nogil=True, inline="always")
+def node_summary(
+    wstats: FloatArray,
+    weight: FloatArray,
+    values: FloatArray,
+    idx: IntArray,
+    start: int,
+    end: int,
+    code: int,
+    n_labels: int,
+    node_stats: FloatArray,
+    value: FloatArray,
+) -> tuple[float, float]:
+    """Summarise the node of rows ``idx[start:end]``: weight, statistics, value.
+
+    Parameters
+    ----------
+    wstats : ndarray of shape (n_samples, m)
+        Weighted statistics ``w_n s_n`` (:func:`weighted_statistics`).
+    weight : ndarray of shape (n_samples,)
+        Row weights.
+    values : ndarray of shape (n_samples, q)
+        Rows whose weighted mean is the node's value.
+    idx : ndarray of shape (n_rows,)
+        The index array; the node's rows are ``idx[start:end]``.
+    start, end : int
+        The node's slice of ``idx``.
+    code, n_labels : int
+        Criterion code and label-vector length, for the impurity.
+    node_stats : ndarray of shape (m,)
+        Receives ``S = sum_n w_n s_n`` over the node's rows.
+    value : ndarray of shape (q,)
+        Receives the node's value ``sum_n w_n v_n / W`` (0 if ``W`` is 0).
+
+    Returns
+    -------
+    weight : float
+        ``W``, the node's total weight.
+    impurity : float
+        ``I(W, S)`` of the criterion (:func:`costsense.tree._criteria.node_impurity`).
+    """
+    m = node_stats.shape[0]
+    q = value.shape[0]
+    value[:] = 0.0
+    node_stats[:] = 0.0
+    w_node = 0.0
+    for p in range(start, end):
+        r = idx[p]
+        w = weight[r]
+        w_node += w
+        for k in range(m):
+            node_stats[k] += wstats[r, k]
+        for k in range(q):
+            value[k] += w * values[r, k]
+    if w_node > 0.0:
+        for k in range(q):
+            value[k] /= w_node
+    return w_node, node_impurity(code, w_node, node_stats, n_labels)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def identical_labels(labels: FloatArray, idx: IntArray, start: int, end: int) -> bool:
+    """Whether the rows ``idx[start:end]`` all have the same label vector.
+
+    Purity is tested on the labels, not on the impurity: with the cost-sensitive
+    Gini a node of identical non-one-hot labels has a positive impurity, and no
+    split can separate identical labels usefully.
+
+    Parameters
+    ----------
+    labels : ndarray of shape (n_samples, n_labels)
+        Label vectors.
+    idx : ndarray of shape (n_rows,)
+        The index array.
+    start, end : int
+        The node's slice of ``idx`` (at least one row).
+
+    Returns
+    -------
+    bool
+        True if every row's label vector equals the first row's exactly.
+    """
+    first = idx[start]
+    for p in range(start + 1, end):
+        r = idx[p]
+        for k in range(labels.shape[1]):
+            if labels[r, k] != labels[first, k]:
+                return False
+    return True
