@@ -25,6 +25,7 @@ from costsense.cli import _fit, _model_io
 from costsense.cli._model_types import ALLOWED, MOVED, NUMPY_SCALARS, PYTHON_SCALARS
 from costsense.experiments import BASE_NAMES, CATALOG, check_pair, default_base
 from costsense.recommend import _candidates
+from tests._covering import covering, levels, params
 
 # members and iterations: enough for every fitted type, a fraction of the work
 SMALL = ("n_estimators", "n_resamples", "max_iter")
@@ -115,42 +116,12 @@ def one_thread():
 
 
 CONFIGURATIONS = list(_configurations())
-# the factors of a configuration: model, base, classes, labels, missing values,
-# row costs, C1, width
-FACTORS = ("model", "base", "classes", "labels", "missing", "rows", "c1", "width")
 # the special cases _configurations yields after the catalog's loop
 SPECIAL = 6
-
-
-def _levels(configurations):
-    return {(factor, value) for config in configurations
-            for factor, value in zip(FACTORS, config, strict=True)}  # fmt: skip
-
-
-def _covering(configurations):
-    """A few configurations that hold every level of every factor at least once.
-
-    Per model, the one configuration that adds the most levels not yet held
-    (the first on ties); then, for any level still missing, the first
-    configuration holding it; and every special case. ``make test`` fits these;
-    the whole product is marked ``slow`` (``make test-all``).
-    """
-    chosen, held = [], set()
-    catalog_part = configurations[:-SPECIAL]
-    for model in sorted({config[0] for config in catalog_part}):
-        own = [config for config in catalog_part if config[0] == model]
-        best = max(own, key=lambda config: len(_levels([config]) - held))
-        chosen.append(best)
-        held |= _levels([best])
-    for level in sorted(_levels(configurations) - held, key=repr):
-        config = next(c for c in configurations if level in _levels([c]))
-        chosen.append(config)
-        held |= _levels([config])
-    chosen += [c for c in configurations[-SPECIAL:] if c not in chosen]
-    return chosen
-
-
-FAST = _covering(CONFIGURATIONS)
+# make test: every level of every factor (model, base, classes, labels, missing
+# values, row costs, C1, width) at least once, and every special case
+FAST = covering(CONFIGURATIONS)
+FAST += [config for config in CONFIGURATIONS[-SPECIAL:] if config not in FAST]
 
 
 def _config_id(config):
@@ -224,7 +195,7 @@ ALLOWED_PAIRS = {(loader, name) for loader, names in ALLOWED.items() for name in
 
 
 def test_the_fast_configurations_hold_every_level_of_every_factor():
-    assert _levels(FAST) == _levels(CONFIGURATIONS)
+    assert set().union(*map(levels, FAST)) == set().union(*map(levels, CONFIGURATIONS))
     assert {config[0] for config in FAST} == set(CATALOG)
     assert set(CONFIGURATIONS[-SPECIAL:]) <= set(FAST)
     assert len(set(CONFIGURATIONS)) == len(CONFIGURATIONS)
@@ -232,13 +203,13 @@ def test_the_fast_configurations_hold_every_level_of_every_factor():
 
 @pytest.mark.usefixtures("one_thread")
 @pytest.mark.parametrize(
-    "n",
-    [pytest.param(n, marks=() if config in FAST else pytest.mark.slow,
-                  id=_config_id(config))
-     for n, config in enumerate(CONFIGURATIONS)],
+    ("n", "config"),
+    params(list(enumerate(CONFIGURATIONS)),
+           fast=[(n, c) for n, c in enumerate(CONFIGURATIONS) if c in FAST],
+           ids=lambda nc: _config_id(nc[1])),
 )  # fmt: skip
 def test_a_model_fit_writes_loads_and_predicts_identically(
-    n, tmp_path, monkeypatch, capsys
+    n, config, tmp_path, monkeypatch, capsys
 ):
     """Each configuration's file loads and predicts as the fitted model did.
 
@@ -247,9 +218,7 @@ def test_a_model_fit_writes_loads_and_predicts_identically(
     once); ``make test-all`` runs every one.
     """
     fitted = _shrunk_fits(monkeypatch)
-    used, problem = _fit_load_and_compare(
-        n, CONFIGURATIONS[n], tmp_path, fitted, capsys
-    )
+    used, problem = _fit_load_and_compare(n, config, tmp_path, fitted, capsys)
     assert problem is None, problem
     assert used <= ALLOWED_PAIRS
 
