@@ -6,7 +6,7 @@ STAMP_CORE := $(VENV)/.installed-experiments
 STAMP_DEV := $(VENV)/.installed-dev
 STAMP_DOCS := $(VENV)/.installed-docs
 
-.PHONY: demo test lint format clean docs docs-screenshots docs-clean
+.PHONY: demo test test-all lint format clean docs docs-screenshots docs-clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,13 @@ $(STAMP_DEV): pyproject.toml | $(BIN)/python
 demo: $(STAMP_CORE)
 	$(BIN)/costsense reproduce rescaling --quick --jobs 2 --out results/rescaling-quick
 
+# the fast set: every test but those marked slow (pyproject.toml says which)
 test: $(STAMP_DEV)
+	$(BIN)/python -m pytest -n 2 -q -m "not slow"
+
+# the whole suite: the fast set, the full cross products, the statistical and
+# resource checks and the Sphinx build of the API reference (tests/test_docs_build.py)
+test-all: $(STAMP_DEV)
 	$(BIN)/python -m pytest -n 2 -q
 
 lint: $(STAMP_DEV)

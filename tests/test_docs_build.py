@@ -3,7 +3,8 @@
 The API pages are built with Sphinx exactly as ``make docs`` builds them (the same
 ``docs/conf.py``, pydata theme, numpydoc, ``-W``), but alone: no user guide and no
 example gallery (``COSTSENSE_DOCS_API_ONLY=1``), into a temporary folder. A docstring
-that docutils or numpydoc cannot read is a warning, hence a failed build.
+that docutils or numpydoc cannot read is a warning, hence a failed build. The two
+builds are marked ``slow``: ``make test-all`` runs them, ``make test`` does not.
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ def test_api_lists_every_public_name() -> None:
     assert re.search(r"^   MinimumCostClassifier$", api, flags=re.MULTILINE)
 
 
+@pytest.mark.slow
 def test_api_pages_build_and_show_parameters(tmp_path: Path) -> None:
     source = _copy_sources(tmp_path / "src")
     out = tmp_path / "html"
@@ -125,6 +127,7 @@ def test_api_pages_build_and_show_parameters(tmp_path: Path) -> None:
         assert f"generated/{name}.html" in index
 
 
+@pytest.mark.slow
 def test_a_broken_docstring_fails_the_build(tmp_path: Path) -> None:
     package = tmp_path / "pkg"
     package.mkdir()

@@ -119,7 +119,11 @@ def gaussian():
     return problem, X, y
 
 
-@pytest.mark.parametrize("cost", [2, 5, 10])
+# make test: cost 5; the other costs in make test-all
+@pytest.mark.parametrize(
+    "cost", [pytest.param(2, marks=pytest.mark.slow), 5,
+             pytest.param(10, marks=pytest.mark.slow)],
+)  # fmt: skip
 def test_expected_cost_is_within_3_percent_of_the_bayes_risk(gaussian, cost):
     problem, X, y = gaussian
     model = MinimumCostClassifier(cost=cost, pos_label=1, random_state=0)

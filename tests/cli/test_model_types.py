@@ -25,6 +25,7 @@ from costsense.cli import _fit, _model_io
 from costsense.cli._model_types import ALLOWED, NUMPY_SCALARS, PYTHON_SCALARS
 from costsense.experiments import BASE_NAMES, CATALOG, check_pair, default_base
 from costsense.recommend import _candidates
+from tests._covering import covering, levels, params
 
 # members and iterations: enough for every fitted type, a fraction of the work
 SMALL = ("n_estimators", "max_iter")
@@ -114,10 +115,21 @@ def one_thread():
         yield
 
 
-@pytest.mark.usefixtures("one_thread")
-def test_every_model_fit_writes_loads_and_predicts_identically(
-    tmp_path, monkeypatch, capsys
-):
+CONFIGURATIONS = list(_configurations())
+# the special cases _configurations yields after the catalog's loop
+SPECIAL = 6
+# make test: every level of every factor (model, base, classes, labels, missing
+# values, row costs, C1, width) at least once, and every special case
+FAST = covering(CONFIGURATIONS)
+FAST += [config for config in CONFIGURATIONS[-SPECIAL:] if config not in FAST]
+
+
+def _config_id(config):
+    return "-".join(str(value) for value in config)
+
+
+def _shrunk_fits(monkeypatch):
+    """Patch ensembles to three members; return the dict fit's models land in."""
     real = costsense.experiments.make_model
     monkeypatch.setattr(costsense.experiments, "make_model", _shrunk_make_model(real))
     # minimum-cost's forest candidate: a few trees hold the types of a hundred
@@ -130,54 +142,106 @@ def test_every_model_fit_writes_loads_and_predicts_identically(
         save(model, metadata, path, key)
 
     monkeypatch.setattr(_fit, "save_model", keep)
+    return fitted
+
+
+def _fit_load_and_compare(n, config, tmp_path, fitted, capsys):
+    """Fit ``config`` through the CLI, load its file, compare the predictions.
+
+    Return the (loader, type) pairs the file holds, or the CLI's error as a
+    problem when fit fails.
+    """
+    model, base, k, labels, missing, rows, c1, width = config
+    data = tmp_path / f"d{n}.csv"
+    frame = _write_data(data, k, labels, seed=n, width=width)
+    costs = ["--cost", c1]
+    if k == 3:
+        names = sorted(frame["label"].unique())
+        matrix = pd.DataFrame(np.ones((3, 3)) - np.eye(3), index=names,
+                              columns=names)  # fmt: skip
+        matrix.iloc[0] *= 5
+        matrix.to_csv(tmp_path / f"c{n}.csv")
+        costs = ["--cost-matrix", str(tmp_path / f"c{n}.csv")]
+    elif rows:
+        costs = ["--fn-cost", "amount", "--fp-cost", "2"]
+        if rows == "tp":
+            costs += ["--tp-cost", "1.5", "--tn-cost", "0.25"]
+    saved = tmp_path / f"m{n}.skops"
+    argv = ["fit", "--csv", str(data), "--target", "label", "--model", model,
+            "--missing", missing, "--out", str(saved), *costs]  # fmt: skip
+    if base is not None:
+        argv += ["--base", base]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        status = cli.main(argv)
+        if status != 0:
+            return None, (model, base, k, capsys.readouterr().err[-300:])
+        loaded, metadata = _model_io.load_model(str(saved))
+        X = frame.drop(columns=["label"])  # a cost column stays a feature
+        kept = fitted[str(saved)]
+        np.testing.assert_array_equal(loaded.predict(X), kept.predict(X))
+        if hasattr(kept, "predict_proba"):
+            try:
+                expected = kept.predict_proba(X)
+            except (AttributeError, NotImplementedError):
+                expected = None
+            if expected is not None:
+                np.testing.assert_array_equal(loaded.predict_proba(X), expected)
+    assert metadata["model"] == model
+    return _types(saved), None
+
+
+ALLOWED_PAIRS = {(loader, name) for loader, names in ALLOWED.items() for name in names}
+
+
+def test_the_fast_configurations_hold_every_level_of_every_factor():
+    assert set().union(*map(levels, FAST)) == set().union(*map(levels, CONFIGURATIONS))
+    assert {config[0] for config in FAST} == set(CATALOG)
+    assert set(CONFIGURATIONS[-SPECIAL:]) <= set(FAST)
+    assert len(set(CONFIGURATIONS)) == len(CONFIGURATIONS)
+
+
+@pytest.mark.usefixtures("one_thread")
+@pytest.mark.parametrize(
+    ("n", "config"),
+    params(list(enumerate(CONFIGURATIONS)),
+           fast=[(n, c) for n, c in enumerate(CONFIGURATIONS) if c in FAST],
+           ids=lambda nc: _config_id(nc[1])),
+)  # fmt: skip
+def test_a_model_fit_writes_loads_and_predicts_identically(
+    n, config, tmp_path, monkeypatch, capsys
+):
+    """Each configuration's file loads and predicts as the fitted model did.
+
+    ``make test`` runs the configurations of ``FAST`` (every model, base, label
+    type, missing-value policy, class count, cost layout and special case at least
+    once); ``make test-all`` runs every one.
+    """
+    fitted = _shrunk_fits(monkeypatch)
+    used, problem = _fit_load_and_compare(n, config, tmp_path, fitted, capsys)
+    assert problem is None, problem
+    assert used <= ALLOWED_PAIRS
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("one_thread")
+def test_together_the_models_use_every_entry_of_the_allowlist(
+    tmp_path, monkeypatch, capsys
+):
+    fitted = _shrunk_fits(monkeypatch)
     used, problems = set(), []
-    for n, config in enumerate(_configurations()):
-        model, base, k, labels, missing, rows, c1, width = config
-        data = tmp_path / f"d{n}.csv"
-        frame = _write_data(data, k, labels, seed=n, width=width)
-        costs = ["--cost", c1]
-        if k == 3:
-            names = sorted(frame["label"].unique())
-            matrix = pd.DataFrame(np.ones((3, 3)) - np.eye(3), index=names,
-                                  columns=names)  # fmt: skip
-            matrix.iloc[0] *= 5
-            matrix.to_csv(tmp_path / f"c{n}.csv")
-            costs = ["--cost-matrix", str(tmp_path / f"c{n}.csv")]
-        elif rows:
-            costs = ["--fn-cost", "amount", "--fp-cost", "2"]
-            if rows == "tp":
-                costs += ["--tp-cost", "1.5", "--tn-cost", "0.25"]
-        saved = tmp_path / f"m{n}.skops"
-        argv = ["fit", "--csv", str(data), "--target", "label", "--model", model,
-                "--missing", missing, "--out", str(saved), *costs]  # fmt: skip
-        if base is not None:
-            argv += ["--base", base]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            status = cli.main(argv)
-            if status != 0:
-                problems.append((model, base, k, capsys.readouterr().err[-300:]))
-                continue
-            loaded, metadata = _model_io.load_model(str(saved))
-            X = frame.drop(columns=["label"])  # a cost column stays a feature
-            kept = fitted[str(saved)]
-            np.testing.assert_array_equal(loaded.predict(X), kept.predict(X))
-            if hasattr(kept, "predict_proba"):
-                try:
-                    expected = kept.predict_proba(X)
-                except (AttributeError, NotImplementedError):
-                    expected = None
-                if expected is not None:
-                    np.testing.assert_array_equal(loaded.predict_proba(X), expected)
-        assert metadata["model"] == model
-        used |= _types(saved)
+    for n, config in enumerate(CONFIGURATIONS):
+        types, problem = _fit_load_and_compare(n, config, tmp_path, fitted, capsys)
+        if problem is not None:
+            problems.append(problem)
+            continue
+        used |= types
     assert not problems, problems
-    allowed = {(loader, name) for loader, names in ALLOWED.items() for name in names}
-    assert used <= allowed
+    assert used <= ALLOWED_PAIRS
     # every entry is needed by some model (data types may stay unused: they are
     # data, and the labels or dtypes of a user's file decide which appear)
     data_types = NUMPY_SCALARS | PYTHON_SCALARS | {"builtins.NoneType"}
-    unused = {(loader, name) for loader, name in allowed - used
+    unused = {(loader, name) for loader, name in ALLOWED_PAIRS - used
               if name not in data_types}  # fmt: skip
     assert not unused, sorted(unused)
 

@@ -227,6 +227,7 @@ def _peak_kib(log, *argv):
     return usage.ru_maxrss  # KiB on Linux
 
 
+@pytest.mark.slow  # a 200,000-row file and two predict processes: make test-all
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in KiB on Linux")
 def test_peak_memory_does_not_grow_with_the_input(tmp_path):
     rng = np.random.default_rng(0)

@@ -103,19 +103,29 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_results(tmp_path, monke
     assert third.ran == 0  # nothing left to do
 
 
-def test_one_job_two_jobs_and_a_dask_cluster_give_identical_results(tmp_path):
+@pytest.fixture(scope="module")
+def one_job(tmp_path_factory):
+    """The tiny study run by one process: the reference of every other way."""
+    folder = tmp_path_factory.mktemp("one")
+    run_study(tiny(), folder, jobs=1)
+    reference = stable(folder)
+    assert len(reference) == tiny().n_cells
+    return reference
+
+
+def test_one_job_and_two_jobs_give_identical_results(one_job, tmp_path):
+    run_study(tiny(), tmp_path / "two", jobs=2)
+    assert_frame_equal(stable(tmp_path / "two"), one_job)
+
+
+@pytest.mark.slow  # a two-process Dask cluster: make test-all
+def test_one_job_and_a_dask_cluster_give_identical_results(one_job, tmp_path):
     distributed = pytest.importorskip("distributed")
-    study = tiny()
-    run_study(study, tmp_path / "one", jobs=1)
-    run_study(study, tmp_path / "two", jobs=2)
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
-        run_study(study, tmp_path / "dask", scheduler=cluster.scheduler_address)
-    reference = stable(tmp_path / "one")
-    assert len(reference) == study.n_cells
-    assert_frame_equal(stable(tmp_path / "two"), reference)
-    assert_frame_equal(stable(tmp_path / "dask"), reference)
+        run_study(tiny(), tmp_path / "dask", scheduler=cluster.scheduler_address)
+    assert_frame_equal(stable(tmp_path / "dask"), one_job)
 
 
 def small(**overrides):

@@ -39,6 +39,7 @@ def test_metacost_relabels_by_least_expected_cost(c1, expected, oob):
     assert model.relabelled_fraction_ == pytest.approx(np.mean(y != expected))
 
 
+@pytest.mark.slow  # two models' costs integrated over 8 million points each
 def test_metacost_lowers_the_cost_of_a_tree_on_the_gaussian_problem():
     problem = make_gaussian_problem()
     X, y = problem.sample(1000, random_state=1)

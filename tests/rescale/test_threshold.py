@@ -77,6 +77,7 @@ def test_example_dependent_costs_decide_with_the_mean_cost_matrix():
     assert model.threshold_ == pytest.approx(1 / (1 + c1))
 
 
+@pytest.mark.slow  # three models' costs integrated over 8 million points each
 def test_threshold_moving_nears_the_bayes_risk_on_the_gaussian_problem():
     """Paper 000's two Gaussians at C1/C2 = 5, expected cost computed exactly.
 
