@@ -32,7 +32,6 @@ import subprocess
 import sys
 import sysconfig
 import time
-import warnings
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +48,7 @@ from costsense.cli._model_file import MAX_MEMBERS, write_model_file
 from costsense.cli._model_io import load_model
 from costsense.cli._model_schema import MAX_DEPTH, MAX_SCHEMA_BYTES
 from costsense.cli._model_types import ALLOWED
+from tests.cli._archives import edit_metadata, schema_nodes, write_zip
 from tests.cli._data import write_csv
 
 SOURCE = str(Path(costsense.__file__).resolve().parents[1])
@@ -85,25 +85,13 @@ def genuine(tmp_path_factory):
     return Genuine(path, csv, members, trusted)
 
 
-def _write_zip(path: Path, members, compressed=()) -> Path:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # zipfile warns of duplicate names
-        with zipfile.ZipFile(path, "w") as archive:
-            for name, content in members:
-                kind = (
-                    zipfile.ZIP_DEFLATED if name in compressed else zipfile.ZIP_STORED
-                )
-                archive.writestr(name, content, compress_type=kind)
-    return path
-
-
 def _rewrite(genuine: Genuine, path: Path, schema=None, extra=None) -> Path:
     """The genuine archive with another schema and extra members, all stored."""
     members = dict(genuine.members)
     if schema is not None:
         members["schema.json"] = json.dumps(schema).encode()
     members.update(extra or {})
-    return _write_zip(path, members.items())
+    return write_zip(path, members.items())
 
 
 def _find(value: Any, test) -> Any:
@@ -445,22 +433,9 @@ def _refused(node: dict[str, Any]) -> bool:
     return (node["__loader__"], _dotted(node)) not in SCAFFOLD
 
 
-def _nodes(node: Any):
-    """Every schema node in ``node``, itself included."""
-    stack = [node]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            if "__loader__" in value:
-                yield value
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-
-
 def _hostile_types(node: Any) -> set[str]:
     """The dotted names of the hostile nodes in ``node``."""
-    return {_dotted(n) for n in _nodes(node) if _refused(n)}
+    return {_dotted(n) for n in schema_nodes(node) if _refused(n)}
 
 
 @dataclass(frozen=True)
@@ -718,7 +693,7 @@ def _hostile_nodes() -> dict[str, dict[str, Any]]:
     found = {}
     for payload in PAYLOADS:
         made = payload.build(Target(nowhere, nowhere, nowhere))
-        for node in _nodes(made[0] if isinstance(made, tuple) else made):
+        for node in schema_nodes(made[0] if isinstance(made, tuple) else made):
             if _refused(node):
                 found.setdefault(f"{node['__loader__']}:{_dotted(node)}", node)
     return found
@@ -868,26 +843,26 @@ def _resource_cases(genuine: Genuine, folder: Path) -> dict[str, tuple[Path, str
                         word)  # fmt: skip
     # a deflated member that expands a thousandfold (50 MB of zeros)
     bomb = [*genuine.members.items(), ("999.npy", bytes(50 * 2**20))]
-    cases["zip-bomb"] = (_write_zip(folder / "bomb.skops", bomb, {"999.npy"}),
+    cases["zip-bomb"] = (write_zip(folder / "bomb.skops", bomb, {"999.npy"}),
                          "compressed")  # fmt: skip
     second = genuine.schema()  # a second schema.json, hostile, after the genuine
     second["content"]["model"] = _reduce("builtins.exec", _json("1"))
     twice = [*genuine.members.items(), ("schema.json", json.dumps(second).encode())]
-    cases["duplicate-names"] = (_write_zip(folder / "twice.skops", twice), "twice")
+    cases["duplicate-names"] = (write_zip(folder / "twice.skops", twice), "twice")
     many = folder / "many.skops"
     many.write_bytes(_many_members(MAX_MEMBERS + 1))
     cases["huge-member-count"] = (many, "members")
     big = [*genuine.members.items()]
     big[[n for n, _ in big].index("schema.json")] = (
         "schema.json", b" " * (MAX_SCHEMA_BYTES + 1) + b"{}")  # fmt: skip
-    cases["schema-over-64-MiB"] = (_write_zip(folder / "big.skops", big),
+    cases["schema-over-64-MiB"] = (write_zip(folder / "big.skops", big),
                                    "schema.json has")  # fmt: skip
     # under the byte limit, but millions of tiny values: over a gigabyte parsed
     lists = [*genuine.members.items()]
     lists[[n for n, _ in lists].index("schema.json")] = (
         "schema.json", b"[" + b"[]," * ((40 << 20) // 3) + b"[]]")  # fmt: skip
     cases["schema-of-14-million-lists"] = (
-        _write_zip(folder / "lists.skops", lists),
+        write_zip(folder / "lists.skops", lists),
         "values",
     )
     return cases
@@ -979,12 +954,7 @@ def test_the_depth_limit_is_below_pythons_recursion_limit():
 
 # ------------------------------------------------------------- lying metadata
 def _with_metadata(genuine: Genuine, path: Path, **changes: Any) -> Path:
-    schema = genuine.schema()
-    node = schema["content"]["metadata"]
-    metadata = json.loads(json.loads(node["content"]))
-    metadata.update(changes)
-    node["content"] = json.dumps(json.dumps(metadata))
-    return _rewrite(genuine, path, schema)
+    return edit_metadata(genuine.path, path, lambda metadata: metadata.update(changes))
 
 
 LIES = [
@@ -1046,18 +1016,6 @@ def _per_row_costs_model(folder: Path) -> tuple[Path, Path]:
     return path, folder / "train.csv"
 
 
-def _edit_metadata(path: Path, out: Path, edit) -> Path:
-    with zipfile.ZipFile(path) as archive:
-        members = {name: archive.read(name) for name in archive.namelist()}
-    schema = json.loads(members["schema.json"])
-    node = schema["content"]["metadata"]
-    metadata = json.loads(json.loads(node["content"]))
-    edit(metadata)
-    node["content"] = json.dumps(json.dumps(metadata))
-    members["schema.json"] = json.dumps(schema).encode()
-    return _write_zip(out, members.items())
-
-
 def test_reading_options_edited_in_the_metadata_alone_are_refused(tmp_path, capsys):
     path, train = _per_row_costs_model(tmp_path)
     capsys.readouterr()  # fit's report
@@ -1072,7 +1030,7 @@ def test_reading_options_edited_in_the_metadata_alone_are_refused(tmp_path, caps
         m["cost"]["columns"] = ["f1"]
 
     for edit, word in ((flip_marks, "number marks"), (other_cost_column, "cost")):
-        edited = _edit_metadata(path, tmp_path / f"{edit.__name__}.skops", edit)
+        edited = edit_metadata(path, tmp_path / f"{edit.__name__}.skops", edit)
         with pytest.raises(UsageError, match=word):
             load_model(str(edited))
         out = tmp_path / f"{edit.__name__}.csv"
@@ -1124,7 +1082,7 @@ def test_a_signed_model_loads_with_its_key_only_and_only_unchanged(genuine, tmp_
     for label, (name, where) in edits.items():
         changed = dict(members)
         changed[name] = _flip(members[name], where % len(members[name]))
-        path = _write_zip(tmp_path / f"{len(refusals)}.skops", changed.items())
+        path = write_zip(tmp_path / f"{len(refusals)}.skops", changed.items())
         with pytest.raises(UsageError) as caught:
             load_model(str(path), key=KEY)
         refusals[label] = caught
@@ -1133,7 +1091,7 @@ def test_a_signed_model_loads_with_its_key_only_and_only_unchanged(genuine, tmp_
     schema = json.loads(members["schema.json"])
     schema["content"]["model"] = _reduce("builtins.exec", _json("1"))
     hostile["schema.json"] = json.dumps(schema).encode()
-    path = _write_zip(tmp_path / "hostile.skops", hostile.items())
+    path = write_zip(tmp_path / "hostile.skops", hostile.items())
     with pytest.raises(UsageError) as caught:
         load_model(str(path), key=KEY)
     refusals["a hostile schema"] = caught
@@ -1194,6 +1152,17 @@ def _at_former_place(schema: Any, now: str, former: str) -> int:
     return renamed
 
 
+def _refused_to_fit_again(old: Path, message: str, csv: Path, tmp_path, capsys):
+    """Loading and predict both refuse ``old`` in one line saying to fit again."""
+    with pytest.raises(UsageError, match=message) as caught:
+        load_model(str(old))
+    assert "\n" not in str(caught.value)
+    out = tmp_path / "p.csv"
+    assert _predict(old, csv, out) == 2
+    assert "fit the model again" in _one_line(capsys.readouterr().err)
+    assert not out.exists()
+
+
 def test_a_file_naming_a_class_at_its_former_module_is_refused_to_fit_again(
     genuine, tmp_path, capsys
 ):
@@ -1212,13 +1181,7 @@ def test_a_file_naming_a_class_at_its_former_module_is_refused_to_fit_again(
         r"holds type costsense\.rescale\.ThresholdMoving, which no model written "
         r"by costsense fit contains .*fit the model again"
     )
-    with pytest.raises(UsageError, match=message) as caught:
-        load_model(str(old))
-    assert "\n" not in str(caught.value)
-    out = tmp_path / "p.csv"
-    assert _predict(old, genuine.csv, out) == 2
-    assert "fit the model again" in _one_line(capsys.readouterr().err)
-    assert not out.exists()
+    _refused_to_fit_again(old, message, genuine.csv, tmp_path, capsys)
 
 
 def test_a_file_of_format_1_is_refused_to_fit_again(genuine, tmp_path, capsys):
@@ -1236,13 +1199,7 @@ def test_a_file_of_format_1_is_refused_to_fit_again(genuine, tmp_path, capsys):
         r"has format 'costsense-model/1'; this costsense reads "
         r"'costsense-model/2' only .*: fit the model again"
     )
-    with pytest.raises(UsageError, match=message) as caught:
-        load_model(str(old))
-    assert "\n" not in str(caught.value)
-    out = tmp_path / "p.csv"
-    assert _predict(old, genuine.csv, out) == 2
-    assert "fit the model again" in _one_line(capsys.readouterr().err)
-    assert not out.exists()
+    _refused_to_fit_again(old, message, genuine.csv, tmp_path, capsys)
 
 
 # ------------------------------------------------------------- writing a model

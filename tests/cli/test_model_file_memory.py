@@ -37,6 +37,7 @@ from costsense.cli import UsageError
 from costsense.cli._model_checks import _check_trees, _reachable, check_model
 from costsense.cli._model_file import read_model_file
 from costsense.cli._model_io import load_model
+from tests.cli._archives import read_members, schema_nodes, write_zip
 from tests.cli._data import write_csv
 
 SOURCE = str(Path(costsense.__file__).resolve().parents[1])
@@ -79,31 +80,9 @@ def genuine(folder, data) -> dict[str, Path]:
     return models
 
 
-def _members(path: Path) -> dict[str, bytes]:
-    with zipfile.ZipFile(path) as archive:
-        return {name: archive.read(name) for name in archive.namelist()}
-
-
 def _write(path: Path, members: dict[str, bytes], schema: dict[str, Any]) -> Path:
-    with zipfile.ZipFile(path, "w") as archive:  # stored, as fit writes them
-        for name, content in members.items():
-            archive.writestr(
-                name, json.dumps(schema) if name == "schema.json" else content
-            )
-    return path
-
-
-def _nodes(schema: Any):
-    """Every schema node (a dict with a loader), depth first."""
-    stack = [schema]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            if "__loader__" in value:
-                yield value
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
+    """The members with ``schema`` as their schema, stored as fit stores them."""
+    return write_zip(path, {**members, "schema.json": json.dumps(schema)}.items())
 
 
 def _json(value: Any) -> dict[str, Any]:
@@ -132,7 +111,7 @@ def _attributes(node: dict[str, Any]) -> dict[str, Any]:
 def _hide_lists(schema: dict[str, Any], attributes: tuple[str, ...]) -> int:
     """Move each list attribute named in ``attributes`` into an object array."""
     moved = 0
-    for node in list(_nodes(schema)):
+    for node in list(schema_nodes(schema)):
         state = _attributes(node)
         for name in attributes:
             held = state.get(name)
@@ -160,7 +139,7 @@ def _shift(members: dict[str, bytes], member: str, field: str | None, by: int) -
 def _shift_features(schema: dict[str, Any], members: dict[str, bytes], by: int) -> int:
     """Push every tree's feature indices ``by`` past where they were."""
     shifted = 0
-    for node in _nodes(schema):
+    for node in schema_nodes(schema):
         name = f"{node.get('__module__')}.{node.get('__class__')}"
         state = node.get("content", {})
         if node["__loader__"] == "TreeNode":
@@ -176,7 +155,7 @@ def _shift_features(schema: dict[str, Any], members: dict[str, bytes], by: int) 
 
 
 def _hidden(genuine: Path, out: Path, by: int) -> Path:
-    members = _members(genuine)
+    members = read_members(genuine)
     schema = json.loads(members["schema.json"])
     assert _hide_lists(schema, ("estimators_", "_predictors")) >= 1
     assert _shift_features(schema, members, by) >= 1
@@ -254,7 +233,7 @@ def test_the_checks_after_construction_find_trees_inside_object_arrays(
                 hidden += 1
     assert hidden >= 1
     check_model(loaded, metadata, "m")  # still genuine: accepted
-    members = _members(genuine[model])
+    members = read_members(genuine[model])
     schema = json.loads(members["schema.json"])
     _shift_features(schema, members, 10**7)
     loads = skops.io.loads(
@@ -321,9 +300,9 @@ def test_gradient_boosting_with_categorical_bins_is_refused(genuine):
 
 # ------------------------------------------------------------- amplification
 def test_a_cached_node_is_refused_before_skops_builds_anything(genuine, data, tmp_path):
-    members = _members(genuine["sklearn-forest"])
+    members = read_members(genuine["sklearn-forest"])
     schema = json.loads(members["schema.json"])
-    forest = next(n for n in _nodes(schema) if "estimators_" in _attributes(n))
+    forest = next(n for n in schema_nodes(schema) if "estimators_" in _attributes(n))
     trees = _attributes(forest)["estimators_"]["content"]
     first = trees[0]
     reference = {"__class__": first["__class__"], "__module__": first["__module__"],
@@ -341,12 +320,12 @@ def test_a_cached_node_is_refused_before_skops_builds_anything(genuine, data, tm
 def test_an_array_named_by_many_nodes_is_refused_in_bounded_memory(
     genuine, data, tmp_path
 ):
-    members = _members(genuine["sklearn-forest"])
+    members = read_members(genuine["sklearn-forest"])
     schema = json.loads(members["schema.json"])
     largest = max((n for n in members if n.endswith(".npy")), key=lambda n: len(
         members[n]))  # fmt: skip
-    node = next(n for n in _nodes(schema) if n.get("file") == largest)
-    holder = next(n for n in _nodes(schema) if "classes_" in _attributes(n))
+    node = next(n for n in schema_nodes(schema) if n.get("file") == largest)
+    holder = next(n for n in schema_nodes(schema) if "classes_" in _attributes(n))
     copies = (3 * (sum(map(len, members.values())) // len(members[largest]))) + 2
     # each copy is read again by skops: together more than the whole file
     _attributes(holder)["classes_"] = {
@@ -364,11 +343,11 @@ def test_genuine_files_read_each_array_about_once(genuine):
     from costsense.cli._model_schema import MAX_ARRAY_READS
 
     for path in genuine.values():
-        members = _members(path)
+        members = read_members(path)
         schema = json.loads(members["schema.json"])
         read = sum(
             len(members[n["file"]])
-            for n in _nodes(schema)
+            for n in schema_nodes(schema)
             if n["__loader__"] == "NdArrayNode" and n.get("type") == "numpy"
         )
         # genuine files read at most their size: MAX_ARRAY_READS leaves a margin

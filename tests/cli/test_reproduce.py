@@ -12,6 +12,7 @@ import pytest
 from costsense import cli
 from costsense.experiments import ResultsStore
 from costsense.experiments._lock import read_holder
+from tests._processes import PATIENCE, until
 
 TINY_STUDY = """
 name = "tiny"
@@ -156,7 +157,6 @@ def test_another_study_into_a_folder_is_refused_and_its_cells_kept(tmp_path, cap
 
 #: Liveness bounds (seconds): how long a run may take to get somewhere, and how
 #: long a killed run's processes may take to end (without the watch: minutes).
-PATIENCE = 120.0
 ENDING = 30.0
 
 # the command line in a process of its own (the package has no __main__)
@@ -182,15 +182,6 @@ def _start(*args: object) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
     )
-
-
-def _until(condition, process: subprocess.Popen) -> None:
-    """Wait until ``condition()`` holds while ``process`` runs."""
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        assert process.poll() is None, process.communicate()[1]
-        assert time.monotonic() < deadline, "the run never got there"
-        time.sleep(0.05)
 
 
 def _children(pid: int) -> list[int]:
@@ -243,7 +234,7 @@ def test_a_second_run_is_refused_and_the_first_keeps_its_store(tmp_path, capsys)
     out = tmp_path / "out"
     running = _start("reproduce", first, "--out", out, "--quiet")
     try:
-        _until(lambda: _holds(out, running.pid), running)
+        until(lambda: _holds(out, running.pid), running)
         # paused while it holds the folder: it cannot finish before the others try
         running.send_signal(signal.SIGSTOP)
         for args in (
@@ -279,7 +270,7 @@ def test_a_killed_runs_lock_is_taken_over_by_the_next_run(tmp_path, capsys):
         [sys.executable, "-c", "import sys, time; from costsense.experiments import "
          "RunLock; RunLock(sys.argv[1], 'tiny').acquire(); time.sleep(600)", out]
     )  # fmt: skip
-    _until(lambda: _holds(out, holder.pid), holder)
+    until(lambda: _holds(out, holder.pid), holder)
     holder.send_signal(signal.SIGKILL)
     holder.wait()
     assert cli.main(["reproduce", str(study), "--out", str(out), "--quiet"]) == 0
@@ -297,7 +288,7 @@ def test_the_workers_of_a_killed_run_end(tmp_path):
     children: list[int] = []
     try:
         # two workers (beside loky's and multiprocessing's resource trackers)
-        _until(lambda: len(_workers(running.pid)) == 2, running)
+        until(lambda: len(_workers(running.pid)) == 2, running)
         children = _children(running.pid)  # the trackers started before them
         assert running.poll() is None  # killed mid-run, its workers busy
         running.send_signal(signal.SIGKILL)

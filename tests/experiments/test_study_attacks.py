@@ -20,6 +20,7 @@ import pytest
 
 from costsense import cli
 from costsense.experiments import StudyLimits, load_study, study_from_dict
+from tests._processes import until
 
 TINY = """
 name = "tiny"
@@ -303,7 +304,6 @@ posix_only = pytest.mark.skipif(
 )
 
 #: A liveness bound (seconds): how long a run may take to get somewhere.
-PATIENCE = 120.0
 
 # the command line in a process of its own (the package has no __main__)
 COSTSENSE = [sys.executable, "-c", "import sys; from costsense.cli import main; "
@@ -414,14 +414,6 @@ def _loky_children(pid: int) -> list[int]:
     return found
 
 
-def _until(condition, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        assert process.poll() is None, process.communicate()[1]
-        assert time.monotonic() < deadline, "the run never got there"
-        time.sleep(0.05)
-
-
 @posix_only
 def test_a_copied_lock_never_ends_another_runs_workers(tmp_path, capsys):
     """A live run's record (its token included) copied into another folder."""
@@ -436,7 +428,7 @@ def test_a_copied_lock_never_ends_another_runs_workers(tmp_path, capsys):
     )  # fmt: skip
     workers: list[int] = []
     try:
-        _until(lambda: len((read_holder(live) or {}).get("workers", [])) == 2, running)
+        until(lambda: len((read_holder(live) or {}).get("workers", [])) == 2, running)
         record = read_holder(live)
         workers = [pid for pid, _ in record["workers"]]
         dead, dead_start = _dead_pid()
@@ -463,7 +455,7 @@ def test_the_stuck_workers_of_a_killed_run_are_ended_by_the_next(tmp_path, capsy
     try:
         from costsense.experiments._lock import read_holder
 
-        _until(lambda: len((read_holder(out) or {}).get("workers", [])) == 2, running)
+        until(lambda: len((read_holder(out) or {}).get("workers", [])) == 2, running)
         workers = [pid for pid, _ in read_holder(out)["workers"]]
         _stop_all(workers)  # stuck: their watch thread cannot end them
         running.send_signal(signal.SIGKILL)

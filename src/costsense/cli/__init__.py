@@ -55,6 +55,8 @@ from costsense.cli._options import (
     add_data_options,
     add_file_options,
     parse_cost,
+    positive_count,
+    positive_number,
 )
 from costsense.experiments import BASE_NAMES, StudyLimits
 
@@ -78,28 +80,6 @@ def _dispatch(module: str, function: str) -> object:
         return int(getattr(import_module(f"costsense.cli.{module}"), function)(args))
 
     return run
-
-
-def _positive_float(text: str) -> float:
-    """Parse a positive number (an argparse type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    """Read a count >= 1 (argparse type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a count >= 1")
-    return value
 
 
 def _add_model_options(parser: argparse.ArgumentParser, *, many: bool) -> None:
@@ -224,13 +204,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pr.add_argument(
         "--max-model-mb",
-        type=_positive_float,
+        type=positive_number,
         default=1024.0,
         help="refuse a larger model file (default 1024)",
     )
     pr.add_argument(
         "--chunk-rows",
-        type=_positive_int,
+        type=positive_count,
         help="rows read and decided at a time (default: about a million cells' "
         "worth); memory grows with it, not with the input",
     )

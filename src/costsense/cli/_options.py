@@ -20,6 +20,8 @@ __all__ = [
     "add_data_options",
     "add_file_options",
     "parse_cost",
+    "positive_count",
+    "positive_number",
 ]
 
 #: ``--missing`` policies.
@@ -98,21 +100,21 @@ def add_file_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-line-mb",
-        type=_positive_number,
+        type=positive_number,
         default=MAX_LINE_MB,
         help="refuse a line of --csv longer than this many MiB (default "
         f"{MAX_LINE_MB}; the header of a million columns fits)",
     )
     parser.add_argument(
         "--max-cell-chars",
-        type=_positive_count,
+        type=positive_count,
         default=MAX_CELL_CHARS,
         help="refuse a cell of --csv longer than this many characters (default "
         f"{MAX_CELL_CHARS:,})",
     )
 
 
-def _positive_number(text: str) -> float:
+def positive_number(text: str) -> float:
     """Read a finite number > 0 (an argparse type)."""
     try:
         value = float(text)
@@ -123,7 +125,7 @@ def _positive_number(text: str) -> float:
     return value
 
 
-def _positive_count(text: str) -> int:
+def positive_count(text: str) -> int:
     """Read a whole number >= 1 (an argparse type)."""
     try:
         value = int(text)
