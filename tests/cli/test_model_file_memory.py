@@ -24,7 +24,6 @@ import os
 import resource
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -207,58 +206,41 @@ def test_trees_hidden_in_object_arrays_are_refused_by_predict_without_a_crash(
     assert list(tmp_path.iterdir()) == [hostile]  # no output, no partial file
 
 
-def _constructed(path: Path) -> tuple[Any, dict[str, Any]]:
-    """Build a file with skops after the schema checks, bypassing nothing else."""
-    stored = read_model_file(str(path))
-    return stored.construct(str(path)), stored.metadata
+def _into_object_arrays(model: Any) -> int:
+    """Turn the model's tree lists into object arrays, in memory; count them."""
+    hidden = 0
+    for value, _ in list(_reachable(model, 10**9)):
+        attributes = getattr(value, "__dict__", {})
+        for name in ("estimators_", "_predictors"):
+            held = attributes.get(name)
+            if isinstance(held, list):
+                array = np.empty(len(held), dtype=object)
+                array[:] = held
+                attributes[name] = array
+                hidden += 1
+    return hidden
 
 
 @pytest.mark.parametrize("model", sorted(MODELS))
 def test_the_checks_after_construction_find_trees_inside_object_arrays(
-    model, genuine, data
+    model, genuine, tmp_path
 ):
     import skops.io
 
     # the genuine model, then its tree lists made object arrays in memory (what a
     # file could build if the schema check let it): the walk must enter them
     loaded, metadata = load_model(str(genuine[model]))
-    hidden = 0
-    for value, _ in _reachable(loaded, 10**9):
-        for name in ("estimators_", "_predictors"):
-            held = value.__dict__.get(name) if hasattr(value, "__dict__") else None
-            if isinstance(held, list):
-                array = np.empty(len(held), dtype=object)
-                array[:] = held
-                value.__dict__[name] = array
-                hidden += 1
-    assert hidden >= 1
+    assert _into_object_arrays(loaded) >= 1
     check_model(loaded, metadata, "m")  # still genuine: accepted
     members = read_members(genuine[model])
     schema = json.loads(members["schema.json"])
     _shift_features(schema, members, 10**7)
-    loads = skops.io.loads(
-        _pack(members, schema), trusted=read_model_file(str(genuine[model])).types
-    )
-    shifted = loads["model"]
-    for value, _ in list(_reachable(shifted, 10**9)):
-        for name in ("estimators_", "_predictors"):
-            held = value.__dict__.get(name) if hasattr(value, "__dict__") else None
-            if isinstance(held, list):
-                array = np.empty(len(held), dtype=object)
-                array[:] = held
-                value.__dict__[name] = array
+    shifted_file = _write(tmp_path / "shifted.skops", members, schema)
+    trusted = read_model_file(str(genuine[model])).types
+    shifted = skops.io.load(shifted_file, trusted=trusted)["model"]
+    assert _into_object_arrays(shifted) >= 1
     with pytest.raises(UsageError, match="indices outside"):
         check_model(shifted, metadata, "m")
-
-
-def _pack(members: dict[str, bytes], schema: dict[str, Any]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, content in members.items():
-            archive.writestr(
-                name, json.dumps(schema) if name == "schema.json" else content
-            )
-    return buffer.getvalue()
 
 
 def test_a_tree_is_held_to_the_narrowest_input_on_its_way():
@@ -350,7 +332,6 @@ def test_genuine_files_read_each_array_about_once(genuine):
             for n in schema_nodes(schema)
             if n["__loader__"] == "NdArrayNode" and n.get("type") == "numpy"
         )
-        # genuine files read at most their size: MAX_ARRAY_READS leaves a margin
-        assert read <= path.stat().st_size
-        assert MAX_ARRAY_READS >= 2
+        # genuine files read at most their size: the limit leaves a margin of 2
+        assert 2 * read <= MAX_ARRAY_READS * path.stat().st_size
         load_model(str(path))  # and loads

@@ -436,7 +436,8 @@ def _check_trees(model: Any, width: int, path: str) -> None:
 
     SklearnTree, TreePredictor, BinMapper, record = fitted_tree_types()  # noqa: N806
 
-    for value, bound in _reachable(model, width):
+    reachable = list(_reachable(model, width))  # walked once, read twice
+    for value, bound in reachable:
         if isinstance(value, SklearnTree):
             ok = _sklearn_tree_ok(value, bound)
         elif isinstance(value, TreePredictor):
@@ -460,7 +461,7 @@ def _check_trees(model: Any, width: int, path: str) -> None:
                 f"a fitted {type(value).__name__} has node or feature indices outside "
                 "its arrays or the model's input",
             )
-    for value, _ in _reachable(model, width):
+    for value, _ in reachable:
         if isinstance(value, BoostedTreesClassifier):
             n_classes = len(getattr(value, "classes_", ()))
             outputs = 1 if n_classes == 2 else n_classes
