@@ -9,7 +9,7 @@ from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from costsense.boosting import AsyBClassifier, AsyBLClassifier
-from costsense.boosting._shared import hand_over, shared_fit_state
+from costsense.boosting._engine import shared_fit_state
 
 CALLS: dict[str, list] = {"prepare": [], "fit": []}
 
@@ -132,5 +132,6 @@ def test_bins_of_other_data_are_refused():
     tree = CostSensitiveTreeClassifier(max_depth=2, splitter="hist")
     shared = shared_fit_state(tree, X[:30])
     with pytest.raises(ValueError, match="bins were made for data of shape"):
-        hand_over(tree, shared).fit(X, y)
+        tree._shared_bins = shared["_shared_bins"]
+        tree.fit(X, y)
     assert CostSensitiveTreeClassifier(splitter="exact")._prepare_fit(X) == {}

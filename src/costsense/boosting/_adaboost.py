@@ -1,11 +1,4 @@
-"""AdaBoost, the reference every variant reduces to, and AdaBoostC.
-
-Two rules of :mod:`costsense.boosting._rules` on the engine: the textbook
-algorithm (costs only define the positive class and the reported cost) and the
-exact stagewise minimiser of ``sum c exp(-y F)`` (cost in the initial weights
-only). Change this module to change their documentation; their formulas live in
-the rules.
-"""
+"""AdaBoost, the reference every variant reduces to, and AdaBoostC (cost in D_1)."""
 
 from __future__ import annotations
 
@@ -28,14 +21,6 @@ class AdaBoostClassifier(CostBoostingClassifier):
     ``pos_label_`` and the reported ``train_cost_``); it is the reference every
     variant reduces to. scikit-learn's SAMME stores ``2 alpha``.
 
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
-
     Notes
     -----
     Paper 001's three theorems in the attributes' terms, for ``N`` samples of
@@ -57,30 +42,19 @@ class AdaBoostClassifier(CostBoostingClassifier):
       proportional to ``exp(-y_i f_{m-1}(x_i))``, minimises it over the
       learners.
 
-    When they hold here. Theorem 1's equality holds at any ``learning_rate``
-    (the shrunk ``alpha`` is used in the update and in the vote alike), with or
-    without early stopping (the records end with ``estimators_``), and at a
-    perfect first round (``Z_1 = exp(-alpha_1)`` at the capped ``alpha_1``);
-    with ``sample_weight`` it reads ``sum_i D_1i [sign(f_m(x_i)) != y_i] <=
-    sum_i D_1i exp(-y_i f_m(x_i)) = prod Z_k``, ``D_1`` the normalised weights.
-    Theorem 2's equalities and Theorem 3 need the optimal ``alpha``, so
-    ``learning_rate=1``: below it each ``Z_m`` exceeds ``2 sqrt(e_m (1 - e_m))``
-    and the exponential bound may fail; at a perfect first round
-    ``Z_1 > 0 = 2 sqrt(e_1 (1 - e_1))``. Theorem 3's second half also needs a
-    learner that minimises the weighted error (a decision tree minimises an
-    impurity instead, which usually but not always agrees).
+    Theorem 1's equality holds at any ``learning_rate``, with early stopping
+    and at a perfect first round (``Z_1 = exp(-alpha_1)``); with
+    ``sample_weight`` it holds for the weighted error under the normalised
+    ``D_1``. Theorem 2's equalities and Theorem 3 need ``learning_rate=1``, and
+    Theorem 3's second half a learner that minimises the weighted error (a tree
+    minimises an impurity instead).
 
-    The other discrete rules record the normaliser of their own update; the
-    theorems are AdaBoost's. A rule whose update is
-    ``D exp(-alpha s_i y_i h(x_i))`` for a fixed ``s_i > 0`` and whose score is
-    ``F = sum alpha h`` (AdaBoostC and AsyB: ``s = 1``; AdaC1: ``s`` the costs
-    scaled to (0, 1]; AsymBoost: ``s = C_y``) keeps Theorem 1 as
-    ``sum_i D_1i [sign(F(x_i)) != y_i] <= sum_i D_1i exp(-s_i y_i F(x_i)) =
-    prod Z_m``: from cost-proportional ``D_1`` (AdaBoostC, AsyB as printed),
-    the weighted exponential loss bounds the share of the total cost that the
-    training errors cost. Theorem 2's equalities hold for AdaBoostC, which has
-    AdaBoost's formulas. For AdaCost, AdaC2, AdaC3 and CSB0-2 the product of
-    the ``Z_m`` bounds nothing stated here.
+    Of the other rules, those whose update is ``D exp(-alpha s_i y_i h(x_i))``
+    with a fixed ``s_i > 0`` and whose score is ``F = sum alpha h`` (AdaBoostC and
+    AsyB: ``s = 1``; AdaC1: the scaled costs; AsymBoost: ``s = C_y``) keep
+    Theorem 1 as ``sum_i D_1i [sign(F(x_i)) != y_i] <= prod Z_m``; AdaBoostC
+    keeps Theorem 2. For AdaCost, AdaC2, AdaC3 and CSB0-2 the product of the
+    ``Z_m`` bounds nothing stated here.
 
     References
     ----------
@@ -114,14 +88,6 @@ class AdaBoostCClassifier(CostBoostingClassifier):
 
     The exact stagewise minimisation of ``sum c_i exp(-y_i F)``: costs enter only
     through ``D_1 ∝ c``.
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
     """
 
     def _rule(self) -> _rules.BoostRule:

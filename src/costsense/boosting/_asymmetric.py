@@ -1,11 +1,8 @@
 """The loss-derived asymmetric boosters: AsymBoost, AsyB, AsyBL, AsymLogitBoost.
 
-Boosters whose cost enters a loss they minimise stagewise: the exponential
-losses of AsymBoost (Masnadi-Shirazi & Vasconcelos 2007) and AsyB (paper 000,
-Algorithm 1) as rules on the discrete engine, and the cost-sensitive logit
-losses of AsyBL (paper 000, Algorithm 2) and Asymmetric LogitBoost as Newton
-rounds (:mod:`costsense.boosting._logit`). Change this module to change their
-parameters or documentation; their formulas live in the rules and the link.
+AsymBoost (Masnadi-Shirazi & Vasconcelos 2007) and AsyB (paper 000, Algorithm 1)
+are rules on the discrete engine; AsyBL (paper 000, Algorithm 2) and Asymmetric
+LogitBoost are Newton rounds (:mod:`costsense.boosting._logit`).
 """
 
 from __future__ import annotations
@@ -21,7 +18,7 @@ from costsense.boosting._logit import LogitCostBoostingClassifier
 from costsense.utils._compat import (
     StrOptions,
 )
-from costsense.utils._docstrings import documented
+from costsense.utils._docstrings import documented, shared_attributes
 
 __all__ = [
     "AsyBClassifier",
@@ -38,14 +35,6 @@ class AsymBoostClassifier(CostBoostingClassifier):
     Not imbalanced-ensemble's ``AsymBoostClassifier`` (Viola & Jones 2001), which
     reweights by ``k^(1/T)`` each round. Here ``alpha`` is the exact minimiser of
     the round's cost-sensitive exponential loss ``sum D exp(-C_y alpha y h)``.
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
     """
 
     def _rule(self) -> _rules.BoostRule:
@@ -129,7 +118,7 @@ _LOGIT_PARAMETERS = """\
     learning_rate : float, default=0.1
         Shrinkage of each Newton step. Lower it when the regressors are deep or
         the rounds many: unshrunk Newton steps (1.0) of deep regressors overfit
-        within a few rounds (the user guide in the README measures it).
+        within a few rounds.
     cost : None, "balanced", "unit", float, pair of floats or array-like of \
 shape (2, 2), default=None
         What errors cost (:mod:`costsense.costs`); None or "balanced": balanced
@@ -139,13 +128,9 @@ shape (2, 2), default=None
     random_state : int, RandomState instance or None, default=None
         Seeds the regressors' own ``random_state``."""
 
-_LOGIT_ATTRIBUTES = """\
-    classes_ : ndarray of shape (2,)
-        Class labels.
-    pos_label_ : label
-        The positive class.
-    cost_matrix_ : ndarray of shape (2, 2)
-        Cost matrix in ``classes_`` order.
+_LOGIT_ATTRIBUTES = (
+    shared_attributes("classes_", "pos_label_", "cost_matrix_")
+    + """
     costs_ : tuple of float
         ``(C1, C2)``.
     link_ : tuple of float
@@ -155,18 +140,10 @@ _LOGIT_ATTRIBUTES = """\
     estimators_ : list of regressors
         One per round.
     train_cost_ : ndarray of shape (n_estimators,)
-        Mean training cost per sample after each round (each sample's own cost
-        of an error when costs are per sample).
-    degenerate_ : str or None
-        None for a healthy fit; else what made the model constant (it predicts
-        one class on its own training data) and why, as the
-        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
-        issued said it.
-    n_features_in_ : int
-        Number of features seen in fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when X has string column names."""
-
+        Mean training cost per sample after each round.
+"""
+    + shared_attributes("degenerate_", "n_features_in_", "feature_names_in_")
+)
 
 _documented_logit = documented(_LOGIT_PARAMETERS, _LOGIT_ATTRIBUTES)
 
@@ -181,14 +158,6 @@ class AsyBLClassifier(LogitCostBoostingClassifier):
     settings it predicts exactly as :class:`AsymLogitBoostClassifier`, whose score
     is this one divided by ``(C1 + C2) / 2`` (proof sketch in
     :mod:`costsense.boosting._logit`).
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
 
     Examples
     --------
@@ -211,14 +180,6 @@ class AsymLogitBoostClassifier(LogitCostBoostingClassifier):
     scale ``g`` cancels: ``g F`` follows AsyBL's recursion exactly, so at the same
     settings the two predict alike and their probabilities agree (proof sketch in
     :mod:`costsense.boosting._logit`).
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
     """
 
     def _link(self, c1: float, c2: float) -> tuple[float, float]:

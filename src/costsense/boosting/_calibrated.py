@@ -17,7 +17,7 @@ from scipy.special import expit
 
 from costsense._base import inner_fits, platt_scaling
 from costsense.boosting._adaboost import AdaBoostClassifier
-from costsense.boosting._staged import StagedCostClassifier, cost_of_signs
+from costsense.boosting._engine import StagedCostClassifier, cost_of_signs
 from costsense.utils._compat import (
     HasMethods,
     Interval,

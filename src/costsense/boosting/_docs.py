@@ -1,14 +1,12 @@
 """The parameter and attribute sections every discrete booster's docstring shares.
 
-:func:`costsense.utils._docstrings.documented` fills a class docstring's
-``{parameters}`` and ``{attributes}`` with these. Change them when a parameter or
-fitted attribute of :class:`~costsense.boosting._engine.CostBoostingClassifier`
-changes.
+Change them when a parameter or fitted attribute of
+:class:`~costsense.boosting._engine.CostBoostingClassifier` changes.
 """
 
 from __future__ import annotations
 
-from costsense.utils._docstrings import documented
+from costsense.utils._docstrings import documented, shared_attributes
 
 __all__ = ["COMMON_ATTRIBUTES", "STUMP", "documented_booster", "parameters_section"]
 
@@ -39,10 +37,8 @@ shape (2, 2), default=None
     sampler : imbalanced-learn oversampler, default=None
         Adds fresh synthetic positive rows to every round's training set of the
         weak learner, at the positives' mean weight; the error, ``alpha`` and the
-        weight update stay on the original rows (see
-        :mod:`costsense.boosting._resample`). Cloned, with its
-        ``sampling_strategy`` and ``random_state`` set. None means
-        {sampler}.
+        weight update stay on the original rows
+        (:mod:`costsense.boosting._resample`). None means {sampler}.
     oversampling : float, default=2.0
         Synthetic rows per round, as a multiple of the positive rows (paper 003:
         200 %); 0 adds none. Used only with a sampler.
@@ -55,15 +51,9 @@ def parameters_section(estimator: str = STUMP, sampler: str = "no sampling") -> 
     return _PARAMETERS_TEMPLATE.format(estimator=estimator, sampler=sampler)
 
 
-_COMMON_PARAMETERS = parameters_section()
-
-COMMON_ATTRIBUTES = """\
-    classes_ : ndarray of shape (2,)
-        Class labels.
-    pos_label_ : label
-        The positive class.
-    cost_matrix_ : ndarray of shape (2, 2)
-        Cost matrix in ``classes_`` order.
+COMMON_ATTRIBUTES = (
+    shared_attributes("classes_", "pos_label_", "cost_matrix_")
+    + """
     costs_ : tuple of float
         ``(C1, C2)``: false-negative and false-positive costs (class means for
         example-dependent costs).
@@ -72,44 +62,30 @@ COMMON_ATTRIBUTES = """\
     estimator_weights_ : ndarray of shape (n_rounds,)
         ``alpha`` of each kept round (learning rate included).
     estimator_errors_ : ndarray of shape (n_rounds,)
-        ``e_m = sum_i D_mi [h_m(x_i) != y_i]``: the weighted training error of
-        each kept round under the boosting weights ``D_m`` (summing to 1) of that
-        round (paper 001, equation (1)); 0 for a perfect first round. AsymBoost
-        fits its learner on ``D_m c`` but ``e_m`` is still under ``D_m``.
+        ``e_m = sum_i D_mi [h_m(x_i) != y_i]`` under the round's weights ``D_m``
+        (summing to 1; paper 001, equation (1)), also for AsymBoost, which fits
+        its learner on ``D_m c``.
     estimator_edges_ : ndarray of shape (n_rounds,)
-        ``gamma_m = 1/2 - e_m``: how much better than a coin each kept round's
-        learner is on its weights (paper 001, Theorem 2).
+        ``gamma_m = 1/2 - e_m`` (paper 001, Theorem 2).
     estimator_normalisers_ : ndarray of shape (n_rounds,)
-        ``Z_m``: the sum of the rule's updated weights before normalisation,
-        ``D_m`` summing to 1 before the update (paper 001, the normaliser of
-        equation (3); for AdaBoost ``sum_i D_mi exp(-alpha_m y_i h_m(x_i))``, for
-        any other rule the normaliser of its own update). A perfect first round
-        records ``Z`` at its capped ``alpha``; a last round whose weights under-
-        or overflowed records their sum (0, inf or nan). Their product bounds
-        the training error for some rules only: see the Notes of
-        :class:`AdaBoostClassifier`.
+        ``Z_m``: the sum of the rule's update of ``D_m`` (paper 001, the
+        normaliser of equation (3)); 0, inf or nan for a last round whose
+        weights under- or overflowed. What their product bounds, and for which
+        rules: the Notes of :class:`AdaBoostClassifier`.
     train_cost_ : ndarray of shape (n_rounds,)
-        Mean training cost per sample after each round (each sample's own cost
-        of an error when costs are per sample).
+        Mean training cost per sample after each round.
     stop_reason_ : str
-        Why boosting stopped ("completed all rounds", a perfect round, a round
-        whose alpha was not positive, or weights that under- or overflowed).
+        Why boosting stopped.
     n_nonpositive_alpha_ : int
         Kept rounds whose ``alpha`` was not positive (``early_stopping=False``).
     n_synthetic_ : int
         Synthetic positive rows added in each round (0 without a sampler).
     constant_ : float
         ``+1`` or ``-1``: the class of least training cost, predicted when no
-        round was kept (the first round's ``alpha`` was not positive).
-    degenerate_ : str or None
-        None for a healthy fit; else what made the model constant (it kept no
-        round, or predicts one class on its own training data) and why, as the
-        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
-        issued said it.
-    n_features_in_ : int
-        Number of features seen in fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when X has string column names."""
+        round was kept.
+"""
+    + shared_attributes("degenerate_", "n_features_in_", "feature_names_in_")
+)
 
 
-documented_booster = documented(_COMMON_PARAMETERS, COMMON_ATTRIBUTES)
+documented_booster = documented(parameters_section(), COMMON_ATTRIBUTES)

@@ -1,57 +1,22 @@
 """One forward-stagewise engine for every cost-sensitive boosting variant.
 
-The engine owns the loop (:class:`StagewiseBoosting`); what a round fits and what
-its learner's prediction changes are two hooks of a per-fit :class:`Rounds`
-object. Each round: clone the base learner (seeded from ``random_state``), ask
-``rounds.task(score)`` for the target and ``sample_weight`` it is fitted with
-(on the rows plus, with a ``sampler``, fresh synthetic positive rows:
-:mod:`costsense.boosting._resample`), fit it, and hand its prediction of the
-training rows to ``rounds.step``, which says what the round adds to the score
-(or that it is dropped) and whether boosting stops. The engine keeps the
-learner, adds its vote to the training score and records the training cost
-after the round (``train_cost_``); the staged predictions replay the same votes
-(``_vote``).
+:class:`StagewiseBoosting` owns the loop; a per-fit :class:`Rounds` object has two
+hooks: ``task(score)`` gives the target and ``sample_weight`` of a round's learner
+(a seeded clone of the base learner, fitted on the rows plus, with a ``sampler``,
+synthetic positive rows: :mod:`costsense.boosting._resample`), and
+``step(t, prediction)`` says what the round adds to the score and whether boosting
+stops. :class:`RuleRounds` runs a rule of :mod:`costsense.boosting._rules` (every
+discrete variant); the Newton rounds of :mod:`costsense.boosting._logit` run
+AsyBL and Asymmetric LogitBoost.
 
-Two kinds of rounds run on it:
-
-- :class:`RuleRounds` (:class:`CostBoostingClassifier`, every discrete variant):
-  a rule (:mod:`costsense.boosting._rules`) owns the formulas. The learner fits
-  ``y`` with the rule's ``learner_weights`` (``D``; ``D c`` for AsymBoost); the
-  step signs its prediction ``h``, asks the rule for ``alpha``, scales it by the
-  learning rate, asks the rule for the new weights and normalises them. Rule and
-  sampler are independent: any rule runs with any oversampler.
-- the Newton rounds of LogitBoost (:mod:`costsense.boosting._logit`, AsyBL and
-  Asymmetric LogitBoost): a regressor fits the working response of the current
-  score and its prediction is the step.
-
-Guards of the rule rounds, each recorded in ``stop_reason_``:
-
-- a perfect round (no weighted error): ``alpha`` is infinite. The learner is kept
-  with the weight of a round at error ``1e-10`` (``1/2 ln((1 - e) / e)`` = 11.5)
-  if it is the first, and boosting stops (nothing is left to correct);
-- ``alpha`` not finite, or ``alpha <= 0`` with ``early_stopping=True``: the round is
-  dropped and boosting stops (scikit-learn stops at error >= 1/2 the same way). If
-  no round was kept, the model is the constant rule of least training cost
-  (``constant_``), never a silent error: ``stop_reason_`` says so;
-  with ``early_stopping=False`` rounds with ``alpha <= 0`` are kept and counted in
-  ``n_nonpositive_alpha_`` (the printed AsyB needs this to be reproduced);
-- weights that underflow or overflow (sum 0 or not finite): boosting stops.
-
-Records of the rule rounds, one entry per kept round (as long as
-``estimators_``), each computed from what the round has anyway:
-``estimator_weights_`` (``alpha``, learning rate included), ``estimator_errors_``
-(``e_m = sum D [h != y]``), ``estimator_edges_`` (``gamma_m = 1/2 - e_m``) and
-``estimator_normalisers_`` (``Z_m``: the sum of the rule's update of ``D``, which
-sums to 1 before it; paper 001, equation (3)). A perfect first round records
-``Z`` at its capped ``alpha``; a round whose weights under- or overflowed records
-the sum it found (0, inf or nan). What paper 001's theorems say about these, and
-for which rules, is in :class:`costsense.boosting.AdaBoostClassifier`'s Notes.
-
-Change this module to change what every booster does in a round (cloning,
-seeding, the state shared across fits, the records); a new variant is a rule, or a
-new :class:`Rounds`, never a copy of the loop. EFSBoost keeps a loop of its own
-(:mod:`costsense.boosting._efs` says why) and shares :func:`normalised` and
-:data:`PERFECT_ALPHA`.
+Guards of the rule rounds, recorded in ``stop_reason_``: a perfect round is kept
+(if first) at the ``alpha`` of error ``1e-10`` and stops; a non-finite ``alpha``,
+or ``alpha <= 0`` with ``early_stopping=True``, drops the round and stops (as
+scikit-learn at error >= 1/2; with no round kept the model is the constant rule
+of least training cost, ``constant_``); weights that under- or overflow stop.
+The records (``estimator_weights_``, ``_errors_``, ``_edges_``,
+``_normalisers_``: paper 001, equations (1)-(3)) are described in
+:class:`costsense.boosting.AdaBoostClassifier`.
 """
 
 from __future__ import annotations
@@ -69,11 +34,9 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
 
-from costsense._base import _INNER_FIT, _plain_value, inner_fits
+from costsense._base import _INNER_FIT, BinaryCostClassifier, _plain_value, inner_fits
 from costsense.boosting._resample import RoundSampler
 from costsense.boosting._rules import BoostRule, Round
-from costsense.boosting._shared import hand_over, shared_fit_state
-from costsense.boosting._staged import StagedCostClassifier, cost_of_signs
 from costsense.exceptions import CostlierThanConstantWarning
 from costsense.utils._compat import (
     HasMethods,
@@ -90,9 +53,12 @@ __all__ = [
     "CostBoostingClassifier",
     "Rounds",
     "RuleRounds",
+    "StagedCostClassifier",
     "StagewiseBoosting",
     "Step",
+    "cost_of_signs",
     "normalised",
+    "shared_fit_state",
 ]
 
 #: alpha of a perfect first round: 1/2 ln((1 - e) / e) at e = 1e-10.
@@ -104,18 +70,84 @@ def normalised(weights: FloatArray) -> FloatArray:
     return weights / weights.sum()
 
 
+def cost_of_signs(y: FloatArray, score: FloatArray, c: FloatArray) -> float:
+    """Mean cost per sample of predicting ``sign(score)`` (0 counts as negative)."""
+    wrong = np.where(score > 0, 1.0, -1.0) != y
+    return float(np.sum(c[wrong]) / y.shape[0])
+
+
+def shared_fit_state(base: Any, X: NDArray[Any]) -> dict[str, Any]:
+    """Return what ``base._prepare_fit(X)`` shares with every round's fit on ``X``.
+
+    A base learner may offer ``_prepare_fit(X) -> dict`` of private attributes
+    (names starting with ``_``) that hold for every fit on these rows: the
+    compiled tree of :mod:`costsense.tree` returns its feature bins, so they are
+    made once per boosting fit. Each round's clone is handed them before its
+    ``fit``, which takes (and removes) them. Empty without the method.
+    """
+    prepare = getattr(base, "_prepare_fit", None)
+    if not callable(prepare):
+        return {}
+    shared = prepare(X)
+    if not isinstance(shared, dict) or not all(
+        isinstance(name, str) and name.startswith("_") for name in shared
+    ):
+        raise TypeError(
+            f"{type(base).__name__}._prepare_fit must return a dict of private "
+            f"attribute names (starting with '_') to values, got {shared!r:.80}."
+        )
+    return shared
+
+
+class StagedCostClassifier(BinaryCostClassifier):
+    """A binary cost classifier whose score is built in stages (``_staged_scores``)."""
+
+    def _staged_scores(self, X: FloatArray) -> Iterator[FloatArray]:
+        """Yield the score (positive for the positive class) after each stage."""
+        raise AttributeError(f"{type(self).__name__} defines no staged score")
+
+    def _score(self, X: FloatArray) -> FloatArray:
+        score = np.zeros(X.shape[0])
+        for score in self._staged_scores(X):  # noqa: B007 - the last stage is it
+            pass
+        return score
+
+    def staged_decision_function(self, X: ArrayLike) -> Iterator[FloatArray]:
+        """Yield the decision function after each round.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        for score in self._staged_scores(X):
+            yield self._oriented(score)
+
+    def staged_predict(self, X: ArrayLike) -> Iterator[NDArray[Any]]:
+        """Yield the predictions after each round (cost-vs-iteration curves).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validated(X)
+        for score in self._staged_scores(X):
+            yield self._to_labels(score)
+
+
 @dataclass(frozen=True)
 class Step:
-    """What one round adds to the model.
-
-    Attributes
-    ----------
-    vote : ndarray of shape (n_samples,) or None
-        The round's addition to the training score; None drops the round (its
-        learner is not kept).
-    stop : str or None
-        Why boosting stops after this round; None to go on.
-    """
+    """What one round adds to the training score (None: dropped), why it stops."""
 
     vote: FloatArray | None
     stop: str | None = None
@@ -137,13 +169,7 @@ class Rounds(Protocol):
 
 
 class StagewiseBoosting(StagedCostClassifier):
-    """The boosting loop, shared by every booster with a base learner.
-
-    Subclasses store their parameters (``estimator``, ``n_estimators``,
-    ``learning_rate``, ``cost``, ``pos_label``, ``random_state`` and their own),
-    build a :class:`Rounds` in ``fit`` and call :meth:`_boost`, and say how a
-    kept learner votes on new rows (:meth:`_vote`).
-    """
+    """The boosting loop: subclasses call :meth:`_boost` and define :meth:`_vote`."""
 
     #: The weak learner ``estimator=None`` stands for.
     _default_estimator: ClassVar[type[Any] | partial[Any]] = partial(
@@ -191,34 +217,12 @@ class StagewiseBoosting(StagedCostClassifier):
         shared: dict[str, Any],
         sampler: RoundSampler | None = None,
     ) -> tuple[FloatArray, list[float], str | None]:
-        """Run the rounds; set ``estimators_``.
+        """Run the rounds, set ``estimators_``; return the training score, cost.
 
-        Parameters
-        ----------
-        X : ndarray of shape (n_samples, n_features)
-            Training rows.
-        y : ndarray of shape (n_samples,)
-            Labels in ``{-1, +1}``.
-        c : ndarray of shape (n_samples,)
-            Each row's cost of an error (for the training cost).
-        base : estimator
-            The base learner; each round fits a seeded clone.
-        rounds : Rounds
-            This fit's hooks.
-        shared : dict
-            Private attributes every round's learner is handed before its fit
-            (:func:`~costsense.boosting._shared.shared_fit_state`).
-        sampler : RoundSampler or None, default=None
-            Adds synthetic rows to each round's training set.
-
-        Returns
-        -------
-        score : ndarray of shape (n_samples,)
-            The training score after the last kept round.
-        train_cost : list of float
-            The mean training cost after each kept round.
-        stop : str or None
-            Why boosting stopped early; None if every round ran.
+        Each round fits a seeded clone of ``base`` handed ``shared``
+        (:func:`shared_fit_state`), or through ``sampler``. Returns the score
+        after the last kept round, the mean training cost (``c`` per error) after
+        each kept round, and why boosting stopped early (None if every round ran).
         """
         rng = check_random_state(self.random_state)
         self.estimators_: list[Any] = []
@@ -229,7 +233,9 @@ class StagewiseBoosting(StagedCostClassifier):
             target, weights = rounds.task(score)
             with inner_fits():  # a round's learner may be constant: no warning
                 if sampler is None:
-                    hand_over(learner, shared).fit(X, target, sample_weight=weights)
+                    for name, value in shared.items():
+                        setattr(learner, name, value)
+                    learner.fit(X, target, sample_weight=weights)
                 else:
                     sampler.fit(learner, X, target, weights, rng)
             step = rounds.step(t, learner.predict(X))
@@ -258,12 +264,7 @@ class StagewiseBoosting(StagedCostClassifier):
 
 
 def _normaliser(rule: BoostRule, r: Round, alpha: float, total: float) -> float:
-    """Return ``Z``, the sum of the rule's updated weights (``r.D`` sums to 1).
-
-    Paper 001's normaliser of equation (3), for any rule: the sum of what
-    ``rule.update`` returned, times the factor it divided its weights by. It
-    overflows to ``inf`` when that factor is out of the range of a float.
-    """
+    """Return ``Z`` (paper 001, equation (3)): ``total`` times the rule's factor."""
     with np.errstate(over="ignore"):
         return float(total * np.exp(rule.log_update_factor(r, alpha)))
 
@@ -277,24 +278,9 @@ def _signs(prediction: FloatArray) -> FloatArray:
 class RuleRounds:
     """The rounds of a discrete booster: a rule's formulas on weights ``D``.
 
-    Attributes
-    ----------
-    rule : BoostRule
-        The variant's formulas.
-    y, c : ndarray of shape (n_samples,)
-        Labels in ``{-1, +1}`` and each row's cost of an error.
-    D : ndarray of shape (n_samples,)
-        The current weights, summing to 1.
-    costs : tuple of float
-        ``(C1, C2)`` for the rule's votes.
-    learning_rate : float
-        Scales every ``alpha``.
-    early_stopping : bool
-        Whether a round with ``alpha <= 0`` stops boosting.
-    alphas, errors, normalisers : list of float
-        The kept rounds' records.
-    n_nonpositive_alpha : int
-        Kept rounds with ``alpha <= 0``.
+    ``y`` in ``{-1, +1}``, ``c`` each row's cost of an error, ``D`` the current
+    weights (summing to 1), ``costs`` the ``(C1, C2)`` of the rule's votes; the
+    lists record the kept rounds.
     """
 
     rule: BoostRule
@@ -349,14 +335,10 @@ class RuleRounds:
 
 
 class CostBoostingClassifier(StagewiseBoosting):
-    """Base of the discrete boosting estimators: ``_rule()`` gives the formulas.
+    """Base of the discrete boosters: ``_rule()`` gives the formulas.
 
-    Subclasses set ``_rule`` (a callable returning a :class:`BoostRule`) and their
-    docstring, and may name the weak learner and the per-round oversampler that
-    ``estimator=None`` and ``sampler=None`` stand for (``_default_estimator``,
-    ``_default_sampler``: called without arguments); see
-    :class:`costsense.boosting.AdaBoostClassifier` for the parameters and
-    attributes.
+    ``_default_estimator`` and ``_default_sampler`` (called without arguments)
+    are what ``estimator=None`` and ``sampler=None`` stand for.
     """
 
     #: The oversampler class ``sampler=None`` stands for (None: no sampling).
@@ -472,7 +454,6 @@ default=None
             score = np.full(y.shape[0], self.constant_)
             train_cost.append(cost_of_signs(y, score, c))
         self.train_cost_ = np.array(train_cost)
-        # the training score the rounds built: predictions without a second pass
         advice = None
         if "alpha" in self.stop_reason_ and self.early_stopping:
             advice = (
@@ -487,11 +468,7 @@ default=None
         return self
 
     def _check_costlier_than_constant(self, y: FloatArray, c: FloatArray) -> None:
-        """Warn when the fit costs more on its training rows than one class would.
-
-        Compares ``train_cost_[-1]`` with the mean cost of the cheaper constant
-        prediction on the same rows and costs (``cost_of_signs``).
-        """
+        """Warn when the fit costs more on its training rows than one class would."""
         positive, negative = (
             cost_of_signs(y, np.full(y.shape[0], sign), c) for sign in (1.0, -1.0)
         )
@@ -522,7 +499,11 @@ default=None
         )
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
-        """Probabilities from the exponential loss's link.
+        """Return the probabilities of the rule's link (its ``probability``).
+
+        Every link puts ``C2 / (C1 + C2)`` where the prediction changes, so
+        :meth:`predict` is the Bayes decision on them. Boosting's scores are
+        poorly calibrated: :class:`CalibratedAdaBoostClassifier` calibrates them.
 
         Parameters
         ----------
@@ -532,19 +513,6 @@ default=None
         Returns
         -------
         ndarray of shape (n_samples, 2)
-            ``P(+|x) = 1 / (1 + exp(-2 F(x)))``, the population minimiser of the
-            exponential loss (Friedman, Hastie & Tibshirani 2000). For the
-            cost-weighted losses (AsyB, AdaBoostC) ``F`` estimates
-            ``1/2 ln(C1 P(+|x) / (C2 P(-|x)))`` instead, and
-            ``P(+|x) = 1 / (1 + (C1/C2) exp(-2 F))``; for AsymBoost's loss
-            ``P(+|x) = 1 / (1 + (C1/C2) exp(-(C1 + C2) F))``; the heuristics
-            without a loss (AdaCost, AdaC1-3) are read with AdaBoostC's link, and
-            Ting's rules (CSB0-2) give the positive share of the weighted vote
-            (each rule's ``probability``). Every link puts ``C2 / (C1 + C2)``
-            where the prediction changes, so :meth:`predict` is the Bayes
-            decision on these probabilities. These are rough estimates:
-            boosting's scores are known to be poorly calibrated, so use
-            :class:`CalibratedAdaBoostClassifier` for calibrated probabilities.
         """
         X = self._validated(X)
         c1, c2 = self.costs_

@@ -1,10 +1,7 @@
 """The heuristic cost-sensitive boosters: AdaCost, AdaC1-3 and CSB0-2.
 
-Rules without a loss whose ``alpha`` they minimise exactly (Fan et al. 1999,
-Sun et al. 2007, Ting 2000): the cost enters the weight update (and, for
-AdaCost and Ting's rules, the initial weights and the vote). Each class is a
-rule of :mod:`costsense.boosting._rules` and a docstring; change this module to
-change what they say about themselves.
+Rules without a loss that their ``alpha`` minimises exactly (Fan et al. 1999,
+Sun et al. 2007, Ting 2000); the formulas are in :mod:`costsense.boosting._rules`.
 """
 
 from __future__ import annotations
@@ -26,20 +23,7 @@ __all__ = [
 
 @documented_booster
 class AdaCostClassifier(CostBoostingClassifier):
-    """AdaCost (Fan et al. 1999): a cost-adjusted step inside the exponent.
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
-
-    Notes
-    -----
-    See :class:`costsense.boosting._rules.AdaCost` for the formulas.
-    """
+    """AdaCost (Fan et al. 1999): a cost-adjusted step inside the exponent."""
 
     def _rule(self) -> _rules.BoostRule:
         return _rules.AdaCost()
@@ -47,16 +31,7 @@ class AdaCostClassifier(CostBoostingClassifier):
 
 @documented_booster
 class AdaC1Classifier(CostBoostingClassifier):
-    """AdaC1 (Sun et al. 2007): the cost inside the exponent of the update.
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
-    """
+    """AdaC1 (Sun et al. 2007): the cost inside the exponent of the update."""
 
     def _rule(self) -> _rules.BoostRule:
         return _rules.AdaC1()
@@ -64,16 +39,7 @@ class AdaC1Classifier(CostBoostingClassifier):
 
 @documented_booster
 class AdaC2Classifier(CostBoostingClassifier):
-    """AdaC2 (Sun et al. 2007): the cost outside the exponent of the update.
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
-    """
+    """AdaC2 (Sun et al. 2007): the cost outside the exponent of the update."""
 
     def _rule(self) -> _rules.BoostRule:
         return _rules.AdaC2()
@@ -81,16 +47,7 @@ class AdaC2Classifier(CostBoostingClassifier):
 
 @documented_booster
 class AdaC3Classifier(CostBoostingClassifier):
-    """AdaC3 (Sun et al. 2007): the cost inside and outside the exponent.
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
-    """
+    """AdaC3 (Sun et al. 2007): the cost inside and outside the exponent."""
 
     def _rule(self) -> _rules.BoostRule:
         return _rules.AdaC3()
@@ -101,14 +58,6 @@ class CSB0Classifier(CostBoostingClassifier):
     """CSB0 (Ting 2000): misclassified weights times their cost, no exponent.
 
     Predicts the class of minimum expected cost under the weighted votes.
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
     """
 
     def _rule(self) -> _rules.BoostRule:
@@ -117,16 +66,7 @@ class CSB0Classifier(CostBoostingClassifier):
 
 @documented_booster
 class CSB1Classifier(CostBoostingClassifier):
-    """CSB1 (Ting 2000): ``D <- k D exp(-y h)``, a fixed unit step.
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
-    """
+    """CSB1 (Ting 2000): ``D <- k D exp(-y h)``, a fixed unit step."""
 
     def _rule(self) -> _rules.BoostRule:
         return _rules.CSB1()
@@ -134,16 +74,7 @@ class CSB1Classifier(CostBoostingClassifier):
 
 @documented_booster
 class CSB2Classifier(CostBoostingClassifier):
-    """CSB2 (Ting 2000): ``D <- k D exp(-alpha y h)`` with AdaBoost's alpha.
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
-    """
+    """CSB2 (Ting 2000): ``D <- k D exp(-alpha y h)`` with AdaBoost's alpha."""
 
     def _rule(self) -> _rules.BoostRule:
         return _rules.CSB2()

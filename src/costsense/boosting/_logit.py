@@ -56,8 +56,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit
 from sklearn.tree import DecisionTreeRegressor
 
-from costsense.boosting._engine import StagewiseBoosting, Step
-from costsense.boosting._shared import shared_fit_state
+from costsense.boosting._engine import StagewiseBoosting, Step, shared_fit_state
 from costsense.utils._compat import _fit_context
 
 FloatArray = NDArray[np.float64]

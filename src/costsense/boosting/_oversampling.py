@@ -1,10 +1,8 @@
 """Boosters with an oversampler in every round: SMOTEBoost, RWOBoost, OBPDBoost.
 
-The AdaBoost rule with the engine's ``sampler`` set by default
-(:mod:`costsense.boosting._resample`), naive Bayes as the default weak learner
-(paper 003), and ``categorical_features`` passed on to the sampler and to a weak
-learner that takes it. Change this module to change how categorical columns
-reach the sampler, or the defaults of these three.
+The AdaBoost rule with a default ``sampler`` (:mod:`costsense.boosting._resample`),
+naive Bayes as the default weak learner (paper 003), and ``categorical_features``
+passed on to the sampler and to a weak learner that takes it.
 """
 
 from __future__ import annotations
@@ -71,12 +69,7 @@ _documented_resampling = {
 
 
 class _ResamplingBoostingClassifier(CostBoostingClassifier):
-    """A booster with a per-round oversampler that passes categorical columns on.
-
-    ``categorical_features`` reaches the sampler (SMOTE becomes SMOTE-NC) and a
-    weak learner that takes it, so that the synthetic rows hold only observed
-    categories and the counting naive Bayes counts them as such.
-    """
+    """A booster with a per-round oversampler that passes categorical columns on."""
 
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         **CostBoostingClassifier._parameter_constraints,
@@ -157,14 +150,6 @@ class SMOTEBoostClassifier(_ResamplingBoostingClassifier):
     the paper leaves open. Any other rule takes the same sampler
     (``AdaC2Classifier(sampler=SMOTE())``).
 
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
-
     References
     ----------
     .. [1] N. V. Chawla, A. Lazarevic, L. O. Hall, K. W. Bowyer, "SMOTEBoost:
@@ -190,23 +175,6 @@ class RWOBoostClassifier(_ResamplingBoostingClassifier):
 
     The AdaBoost rule with :class:`~costsense.sampling.RWOSampler` as the default
     ``sampler``; see :mod:`costsense.boosting._resample`.
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
-
-    Examples
-    --------
-    >>> from sklearn.datasets import make_classification
-    >>> from costsense.boosting import RWOBoostClassifier
-    >>> X, y = make_classification(weights=[0.8], random_state=0)
-    >>> model = RWOBoostClassifier(n_estimators=5, random_state=0).fit(X, y)
-    >>> model.n_synthetic_ == 2 * int((y == model.pos_label_).sum())
-    True
     """
 
     _default_estimator = GaussianNB
@@ -221,23 +189,6 @@ class OBPDBoostClassifier(_ResamplingBoostingClassifier):
     between rounds, so the mixture is fitted once per boosting fit and each round
     draws fresh rows from it (``OBPDSampler.redraw``; see
     :mod:`costsense.boosting._resample`).
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
-
-    Examples
-    --------
-    >>> from sklearn.datasets import make_classification
-    >>> from costsense.boosting import OBPDBoostClassifier
-    >>> X, y = make_classification(weights=[0.8], random_state=0)
-    >>> model = OBPDBoostClassifier(n_estimators=5, random_state=0).fit(X, y)
-    >>> model.n_synthetic_ == 2 * int((y == model.pos_label_).sum())
-    True
     """
 
     _default_estimator = GaussianNB

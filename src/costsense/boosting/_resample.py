@@ -1,42 +1,22 @@
 """An oversampler in every boosting round: the engine's ``sampler`` parameter.
 
-SMOTEBoost (Chawla, Lazarevic, Hall & Bowyer 2003) and the two variants paper 003
-compares it with (RWOBoost, OBPDBoost) add synthetic rows of the positive
-(minority) class to the training set of each round's weak learner only; the
-weighted error, ``alpha`` and the weight update stay on the original rows. That is
-an axis of its own, independent of the rule: any rule of
-:mod:`costsense.boosting._rules` combines with any imbalanced-learn oversampler
-(``AdaC2Classifier(sampler=SMOTE())``), and SMOTEBoost is the AdaBoost rule with
-SMOTE as its default sampler. No rule's ``alpha`` or update is copied here.
+SMOTEBoost (Chawla et al. 2003) and paper 003's RWOBoost and OBPDBoost add
+synthetic positive rows to the training set of each round's weak learner only;
+the error, ``alpha`` and the weight update stay on the original rows, so any rule
+combines with any imbalanced-learn oversampler (``AdaC2Classifier(sampler=SMOTE())``).
 
-Choices, documented because the papers leave them open:
+Choices the papers leave open:
 
-- how many rows: ``oversampling`` times the number of positive rows each round
-  (paper 003: 200 %, ``oversampling=2``);
-- their weight in the learner's training set: the mean learner weight of the
-  positive rows in that round, so the synthetic rows stand in for the class at its
-  current emphasis and the positive class's share of the weight grows with its
-  row count;
-- the sampler draws afresh each round (seeded from the engine's ``random_state``);
-  it must return the original rows first, as imbalanced-learn's oversamplers do
-  (checked);
-- fit once, draw every round: the positive rows are the same in every round, only
-  the draw changes, so a sampler that offers ``redraw(random_state)`` -- new
-  synthetic rows ``(X_new, y_new)`` from the models its last ``fit_resample``
-  fitted, as many as that call appended -- is fitted once per boosting fit (by
-  ``fit_resample`` in the first round) and only redraws in the later rounds, each
-  round's seed going to ``redraw`` as it would have gone to ``random_state``.
-  :class:`~costsense.sampling.OBPDSampler` offers it (its Gaussian mixtures are
-  fitted once instead of once per round); samplers without it (imbalanced-learn's
-  SMOTE, :class:`~costsense.sampling.RWOSampler`) are cloned and fitted every round
-  as before. The redrawn rows are checked too: ``n_new`` rows of the positive
-  class;
-- small positive classes: a sampler with ``k_neighbors`` (SMOTE) needs ``k + 1``
-  positive rows, so ``k`` is lowered to ``n_pos - 1`` when there are fewer; with a
-  single positive row no synthetic row is drawn (``n_synthetic_ = 0``).
+- ``oversampling`` times the positive rows are drawn each round (paper 003: 200 %);
+- synthetic rows weigh the positive rows' mean learner weight of the round;
+- the sampler draws afresh each round (seeded from ``random_state``) and must
+  return the original rows first (checked); a sampler with
+  ``redraw(random_state)`` (:class:`~costsense.sampling.OBPDSampler`) is fitted
+  once per boosting fit and only redraws in later rounds;
+- ``k_neighbors`` is lowered to ``n_pos - 1`` for small positive classes; a single
+  positive row gets no synthetic row.
 
-Undersamplers (RUSBoost) would need the rows they keep (``sample_indices_``) rather
-than an amount of synthetic rows; they are not supported yet.
+Undersamplers (RUSBoost) are not supported.
 """
 
 from __future__ import annotations
@@ -58,16 +38,9 @@ __all__ = ["RoundSampler", "can_redraw"]
 
 @dataclass(frozen=True)
 class RoundSampler:
-    """A configured oversampler that trains each round's learner on extra rows.
+    """An oversampler (``template``, unfitted and configured) adding ``n_new`` rows.
 
-    Attributes
-    ----------
-    template : imbalanced-learn oversampler
-        Unfitted, with its ``sampling_strategy`` (and ``k_neighbors``) set.
-    n_new : int
-        Synthetic positive rows per round.
-    owner : str
-        Name of the estimator, for error messages.
+    ``owner`` names the estimator in error messages.
     """
 
     template: Any
@@ -82,23 +55,7 @@ class RoundSampler:
     def configure(
         cls, sampler: Any, oversampling: float, y: FloatArray, owner: str
     ) -> RoundSampler | None:
-        """Set ``sampler`` up for the labels ``y``; None when no row is to be drawn.
-
-        Parameters
-        ----------
-        sampler : imbalanced-learn oversampler or None
-            The sampler (cloned).
-        oversampling : float
-            Synthetic rows as a multiple of the positive rows.
-        y : ndarray of shape (n_samples,)
-            Labels in ``{-1, +1}``.
-        owner : str
-            Name of the estimator, for error messages.
-
-        Returns
-        -------
-        RoundSampler or None
-        """
+        """Set a clone of ``sampler`` up for ``y`` (in ``{-1, +1}``); None: no rows."""
         n_positive = int(np.sum(y > 0))
         n_new = int(round(oversampling * n_positive)) if n_positive > 1 else 0
         if sampler is None or n_new == 0:
@@ -126,21 +83,7 @@ class RoundSampler:
         weights: FloatArray,
         rng: np.random.RandomState,
     ) -> None:
-        """Fit ``learner`` on the rows plus fresh synthetic positive rows.
-
-        Parameters
-        ----------
-        learner : classifier with ``sample_weight``
-            The round's unfitted learner.
-        X : ndarray of shape (n_samples, n_features)
-            The original rows.
-        y : ndarray of shape (n_samples,)
-            Labels in ``{-1, +1}``.
-        weights : ndarray of shape (n_samples,)
-            The rows' learner weights this round.
-        rng : RandomState
-            Seeds the draw.
-        """
+        """Fit ``learner`` on the rows plus fresh synthetic positive rows."""
         X_res, y_res = self.resample(X, y, rng)
         synthetic_weight = weights[y > 0].mean()
         learner.fit(
@@ -156,24 +99,8 @@ class RoundSampler:
     ) -> tuple[FloatArray, FloatArray]:
         """Return the rows followed by ``n_new`` fresh synthetic positive rows.
 
-        The first call (and any call on other rows) clones and fits the sampler with
-        ``fit_resample``; when the sampler can redraw (:func:`can_redraw`), it is
-        kept and later calls on the same rows only redraw.
-
-        Parameters
-        ----------
-        X : ndarray of shape (n_samples, n_features)
-            The original rows.
-        y : ndarray of shape (n_samples,)
-            Labels in ``{-1, +1}``.
-        rng : RandomState
-            Seeds the draw (one seed per call, when the sampler takes a
-            ``random_state``).
-
-        Returns
-        -------
-        X_res : ndarray of shape (n_samples + n_new, n_features)
-        y_res : ndarray of shape (n_samples + n_new,)
+        The first call on these rows fits a clone of the sampler; a sampler that
+        can redraw (:func:`can_redraw`) is kept, and later calls only redraw.
         """
         n = X.shape[0]
         fitted = self._fitted.get("sampler")
@@ -205,19 +132,9 @@ class RoundSampler:
 
 
 def can_redraw(sampler: Any) -> bool:
-    """Whether a fitted sampler can draw new synthetic rows without refitting.
+    """Whether ``sampler`` has ``redraw(random_state=None) -> (X_new, y_new)``.
 
-    The capability is a ``redraw(random_state=None)`` method returning
-    ``(X_new, y_new)``: new synthetic rows from the models the last
-    ``fit_resample`` fitted, as many of each class as that call appended.
-
-    Parameters
-    ----------
-    sampler : object
-        An imbalanced-learn style oversampler.
-
-    Returns
-    -------
-    bool
+    It draws new synthetic rows from the models its last ``fit_resample`` fitted,
+    as many of each class as that call appended.
     """
     return callable(getattr(sampler, "redraw", None))
