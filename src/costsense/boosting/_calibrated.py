@@ -1,10 +1,4 @@
-"""AdaBoost with Platt-calibrated probabilities and the Bayes threshold.
-
-Nikolaou et al. (2016)'s strongest simple baseline: plain AdaBoost
-(:class:`~costsense.boosting.AdaBoostClassifier`), its score calibrated out of
-fold and thresholded at ``C2 / (C1 + C2)``. Change this module to change the
-calibration or the threshold.
-"""
+"""AdaBoost with Platt-calibrated probabilities and the Bayes threshold."""
 
 from __future__ import annotations
 
@@ -18,11 +12,8 @@ from scipy.special import expit
 from costsense._base import inner_fits, platt_scaling
 from costsense.boosting._adaboost import AdaBoostClassifier
 from costsense.boosting._engine import StagedCostClassifier, cost_of_signs
-from costsense.utils._compat import (
-    HasMethods,
-    Interval,
-    _fit_context,
-)
+from costsense.utils._compat import HasMethods, Interval, _fit_context
+from costsense.utils._docstrings import shared
 
 __all__ = [
     "CalibratedAdaBoostClassifier",
@@ -31,6 +22,7 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 
 
+@shared
 class CalibratedAdaBoostClassifier(StagedCostClassifier):
     """AdaBoost, Platt-calibrated, thresholded at the Bayes threshold.
 
@@ -63,12 +55,9 @@ shape (2, 2), default=None
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
-        Class labels.
-    pos_label_ : label
-        The positive class.
-    cost_matrix_ : ndarray of shape (2, 2)
-        Cost matrix in ``classes_`` order.
+    {classes_}
+    {pos_label_}
+    {cost_matrix_}
     costs_ : tuple of float
         ``(C1, C2)``.
     adaboost_ : AdaBoostClassifier
@@ -77,16 +66,8 @@ shape (2, 2), default=None
         ``(a, b)`` of ``P(+|x) = sigmoid(a F + b)``.
     train_cost_ : ndarray of shape (n_rounds,)
         Mean training cost per sample after each round, with the calibrated
-        threshold (each sample's own cost when costs are per sample).
-    degenerate_ : str or None
-        None for a healthy fit; else what made the model constant (it predicts
-        one class on its own training data) and why, as the
-        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
-        issued said it.
-    n_features_in_ : int
-        Number of features seen in fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when X has string column names.
+        threshold.
+    {fitted}
 
     Notes
     -----

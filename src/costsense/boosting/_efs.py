@@ -1,75 +1,23 @@
 """EFSBoost: AdaBoost.M1 over naive Bayes, selecting features each round (paper 003).
 
-Paper 003, algorithm 2 (steps 2-11; step 1, OBPD oversampling, is
-:class:`costsense.sampling.OBPDSampler`; both together are
-:class:`costsense.boosting.OBPDEFSBoostClassifier`). Each round fits naive Bayes on
-the current feature subset with the boosting weights: the paper's counting naive
-Bayes on discretised features (equation 8,
-:class:`costsense.naive_bayes.DiscreteNaiveBayesClassifier`, ten weighted
-equal-frequency bins per feature, the weights read as ``W D`` rows for starting
-weights of total ``W``: ``n D`` without ``sample_weight``) by default, or
-Gaussian naive Bayes (``naive_bayes="gaussian"``). With the weighted error ``e``:
+Paper 003, algorithm 2, steps 2-11 (step 1, OBPD oversampling, makes
+:class:`costsense.boosting.OBPDEFSBoostClassifier`). Each round fits naive Bayes
+(by default the paper's counting one on discretised features, equation 8, reading
+the weights ``D`` as ``W D`` rows for starting weights of total ``W``) on the
+current feature subset. With the weighted error ``e``: ``beta = e / (1 - e)``,
+``alpha = 1/2 ln(1 / beta)``, the correct rows' weights times ``beta``, then
+normalised (AdaBoost.M1, Freund & Schapire 1997); every misclassified row adds
+``P(x_nm | y_n) - P(x_nm | p_n)`` to the weight of each feature ``m`` of the subset
+(equation 14; weights start at ``1 / M``), and features of negative weight leave
+for good (never the last one). Features constant on the training rows are left
+out from the start. The vote is ``C(x) = argmax_y sum_{t: C_t(x) = y} alpha_t``
+(*erratum*: the paper prints ``C_t(x) != y``). A perfect round is kept at the
+``alpha`` of ``e = 1e-10`` and stops; with no round kept the model predicts the
+class of largest starting weight.
 
-- ``beta = e / (1 - e)``, ``alpha = 1/2 ln(1 / beta)``; the weights of the correctly
-  classified rows are multiplied by ``beta``, then all are normalised (AdaBoost.M1,
-  Freund & Schapire 1997; the paper's ``1/2`` only scales the votes);
-- every misclassified row ``x_n`` (true class ``y_n``, predicted ``p_n``) adds, for
-  each feature ``m`` of the subset, ``P(x_nm | y_n) - P(x_nm | p_n)`` to the feature's
-  weight (equation 14, the naive Bayes model's own class-conditional likelihoods;
-  weights start at ``1 / M``); features whose weight is negative leave the subset for
-  good (the last one never does: the one of largest weight stays). Features constant
-  on the training rows are left out from the start (their term is 0, so they would
-  outlive every useful feature, and naive Bayes on them alone divides by zero).
-
-The vote is ``C(x) = argmax_y sum_{t: C_t(x) = y} alpha_t`` (*erratum*: the paper
-prints ``C_t(x) != y``).
-
-Why a loop of its own, not the engine's hooks: the engine
-(:class:`costsense.boosting._engine.StagewiseBoosting`) fits a seeded clone of one
-base learner on every column, and its score is one real number per row whose sign
-is the decision of a binary, cost-sensitive classifier (the rules' ``votes`` and
-``probability`` links, ``train_cost_``, ``predict(X, sample_cost=...)``). The step
-hook could carry AdaBoost.M1's ``alpha``, the reset and the feature drops, but
-EFSBoost would still need (1) a score of one column per class whose argmax is the
-decision, over any number of classes, and no costs: the engine's score, training
-cost and every rule's votes and link would become per-class arrays for one
-cost-blind variant; and (2) a new naive Bayes per round, built for the round's
-feature subset and fitted and asked on those columns only: every kept learner
-would carry its columns, changing ``estimators_`` and the staged predictions of
-every booster (or wrapping each learner, changing EFSBoost's ``estimators_``).
-So the loop below stays; it takes from the engine the weight normalisation
-(:func:`~costsense.boosting._engine.normalised`) and the weight of a perfect
-round (:data:`~costsense.boosting._engine.PERFECT_ALPHA`), and its validation is
-every classifier's (:meth:`~costsense._base.ClassifierBase._start_fit`).
-
-Choices the paper leaves open, as parameters:
-
-- ``feature_update="literal"`` (default) adds the terms unweighted, as equation 14
-  prints them: every misclassified row counts alike, whatever its boosting weight,
-  so a few rounds' errors can drop most features (the README's user guide measures
-  how many remain); with ``sample_weight``, a row of starting weight ``w`` counts
-  as ``w`` rows (integer weights are repeated rows, as everywhere else).
-  ``"weighted"`` is our deviation, not the paper's: each row's term is multiplied
-  by its boosting weight in the round, so the terms of a round sum to at most the
-  round's weighted error and features leave more slowly.
-- ``feature_score="density"`` (default) is equation 14 as printed, the difference
-  of the probabilities ``P(x_nm | y_n) - P(x_nm | p_n)``: with the paper's counting
-  naive Bayes these are the bins' probabilities (unitless); with the Gaussian one,
-  densities of the standardised feature (a density's value depends on the
-  feature's scale, so it is measured in standard deviations of the training data).
-  ``"log_ratio"`` uses ``log P(x | y_n) - log P(x | p_n)``, the feature's term
-  ``w_i`` of the model's log-odds (the paper's equations 11-12), which no
-  rescaling of a feature changes either.
-- A round with ``e >= 1/2`` has ``beta >= 1``: ``on_weak_round="stop"`` drops it and
-  stops (as scikit-learn's AdaBoost), ``"reset"`` drops it, resets the weights to
-  uniform and goes on (Bauer & Kohavi 1999); the round counts towards
-  ``n_estimators`` either way.
-- A perfect round (``e = 0``) is kept with the weight of a round at ``e = 1e-10``
-  and boosting stops.
-- If no round is kept (naive Bayes errs on half the weight or more from the start,
-  as it does on yeast4, whose minority class has near-constant features), the model
-  predicts the class of largest starting weight and ``stop_reason_`` says so, as
-  costsense's other boosters fall back to their constant rule.
+It keeps a loop of its own: the engine's score is one real number per row whose
+sign is a binary cost-sensitive decision, while EFSBoost votes over any number of
+classes, cost-blind, with a naive Bayes per round on its own feature subset.
 """
 
 from __future__ import annotations
@@ -88,6 +36,7 @@ from costsense.naive_bayes import (
     categorical_feature_mask,
 )
 from costsense.utils._compat import Interval, StrOptions, _fit_context
+from costsense.utils._docstrings import shared
 
 FloatArray = NDArray[np.float64]
 
@@ -115,27 +64,12 @@ def feature_terms(
     score: str,
     scale: FloatArray,
 ) -> FloatArray:
-    """Each row's term of equation 14, per feature of the model.
+    """Each row's term of equation 14, per feature of the round's naive Bayes.
 
-    Parameters
-    ----------
-    model : GaussianNB or DiscreteNaiveBayesClassifier
-        The round's fitted naive Bayes (the Gaussian one's ``theta_`` and
-        ``var_``; the discrete one's ``feature_log_likelihood``).
-    X : ndarray of shape (n_rows, n_features)
-        The rows, restricted to the model's features.
-    true, predicted : ndarray of shape (n_rows,)
-        Indices (into ``model.classes_``) of each row's true and predicted class.
-    score : {"log_ratio", "density"}
-        ``log P(x | true) - log P(x | predicted)``, or the difference of the
-        densities of the standardised feature (``P(x | c)`` times ``scale``).
-    scale : ndarray of shape (n_features,)
-        The features' standard deviations (for ``"density"`` with the Gaussian
-        model; a bin's probability needs no scale).
-
-    Returns
-    -------
-    ndarray of shape (n_rows, n_features)
+    ``true`` and ``predicted`` index ``model.classes_``; ``score`` is
+    ``"log_ratio"`` (``log P(x | true) - log P(x | predicted)``) or ``"density"``
+    (the probabilities' difference; for the Gaussian model, densities of the
+    feature standardised by ``scale``).
     """
     if isinstance(model, DiscreteNaiveBayesClassifier):
         # log P(x_nm | c) of every row, feature and class: pick the two classes
@@ -157,11 +91,12 @@ def feature_terms(
     return (np.exp(log_true) - np.exp(log_predicted)) * scale
 
 
+@shared
 class EFSBoostClassifier(ClassifierBase):
     """AdaBoost.M1 over naive Bayes with per-round feature selection.
 
-    EFSBoost of paper 003; see :mod:`costsense.boosting._efs` for the algorithm and
-    the choices the paper leaves open. OBPD-EFSBoost is
+    EFSBoost of paper 003 (:mod:`costsense.boosting._efs` states the algorithm).
+    OBPD-EFSBoost is
     ``imblearn.pipeline.make_pipeline(OBPDSampler(), EFSBoostClassifier())``.
     Binary and multiclass.
 
@@ -184,15 +119,19 @@ class EFSBoostClassifier(ClassifierBase):
         Drop features by equation 14; False is AdaBoost.M1 over naive Bayes.
     feature_update : {"literal", "weighted"}, default="literal"
         ``"literal"``: equation 14 as printed, each misclassified row's term
-        added unweighted. ``"weighted"`` (our deviation from the paper): each
-        term multiplied by the row's boosting weight, which drops features more
-        slowly; try it when the printed update leaves too few features.
+        added unweighted (a row of starting weight ``w`` counts as ``w`` rows).
+        ``"weighted"`` (our deviation from the paper): each term multiplied by
+        the row's boosting weight, which drops features more slowly; try it when
+        the printed update leaves too few features.
     feature_score : {"density", "log_ratio"}, default="density"
         Equation 14's difference of probabilities (bins' probabilities, or
         densities of standardised features for the Gaussian naive Bayes), or of
-        log-likelihoods.
+        log-likelihoods (the feature's term of the log-odds, equations 11-12,
+        which no rescaling of a feature changes).
     on_weak_round : {"stop", "reset"}, default="stop"
-        What a round with weighted error >= 1/2 does.
+        What a round with weighted error >= 1/2 does: drop it and stop (as
+        scikit-learn's AdaBoost), or drop it and reset the weights to uniform
+        (Bauer & Kohavi 1999); it counts towards ``n_estimators`` either way.
     var_smoothing : float, default=1e-9
         GaussianNB's variance smoothing (``naive_bayes="gaussian"``).
     categorical_features : array-like of int or bool, default=None
@@ -205,8 +144,7 @@ class EFSBoostClassifier(ClassifierBase):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Class labels.
+    {classes_}
     estimators_ : list of DiscreteNaiveBayesClassifier or GaussianNB
         The kept rounds' models.
     feature_subsets_ : list of ndarray of int
@@ -228,19 +166,10 @@ class EFSBoostClassifier(ClassifierBase):
     stop_reason_ : str
         Why boosting ended.
     constant_ : label
-        The class of largest starting weight, predicted when no round was kept
-        (naive Bayes never reached a weighted error below 1/2).
-    degenerate_ : str or None
-        None for a healthy fit; else what made the model constant (it kept no
-        round, or predicts one class on its own training data) and why, as the
-        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
-        issued said it.
+        The class of largest starting weight, predicted when no round was kept.
     n_resets_ : int
         Rounds whose error >= 1/2 reset the weights (``on_weak_round="reset"``).
-    n_features_in_ : int
-        Number of features seen in fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when X has string column names.
+    {fitted}
 
     References
     ----------

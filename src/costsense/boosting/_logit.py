@@ -1,48 +1,25 @@
 """LogitBoost with a cost-sensitive link: AsyBL (paper 000) and Asymmetric LogitBoost.
 
-Both minimise a logistic loss whose probability link is shifted and scaled by the
-costs, ``p(F) = sigmoid(2 (g F + eta))``, by Newton steps fitted with a weighted
-least-squares regressor (Friedman, Hastie & Tibshirani 2000, Algorithm 3). With
-``y* = (y + 1) / 2`` the Newton step of the loss ``-[y* ln p + (1 - y*) ln(1 - p)]``
-is ``(y* - p) / (2 g p (1 - p))`` with curvature ``4 g^2 p (1 - p)``, so each round
-fits a regressor ``f`` to the working response ``z = (y* - p) / (p (1 - p))`` with
-weights ``w = p (1 - p)`` and adds ``f / (2 g)`` (times the learning rate) to ``F``.
+Both minimise a logistic loss with the link ``p(F) = sigmoid(2 (g F + eta))`` by
+Newton steps (Friedman, Hastie & Tibshirani 2000, Algorithm 3): with
+``y* = (y + 1) / 2`` each round fits a regressor ``f`` to the working response
+``z = (y* - p) / (p (1 - p))`` with weights ``w = p (1 - p)`` and adds ``f / (2 g)``
+(times the learning rate) to ``F``. AsyBL: ``g = 1``, ``eta = 1/2 ln(C2 / C1)``,
+i.e. ``p(F) = C2 e^F / (C1 e^-F + C2 e^F)``; Asymmetric LogitBoost
+(Masnadi-Shirazi & Vasconcelos 2011): ``g = (C1 + C2) / 2``, the same ``eta``.
+With ``C1 = C2`` both are LogitBoost.
 
-- AsyBL: ``g = 1``, ``eta = 1/2 ln(C2 / C1)``, i.e.
-  ``p(F) = C2 e^F / (C1 e^-F + C2 e^F) = 1 / (1 + (C1/C2) e^(-2F))``.
-- Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011): ``g = (C1 + C2) / 2``,
-  ``eta = 1/2 ln(C2 / C1)``.
+The two are one model on two score scales: with ``G = g F``, Asymmetric
+LogitBoost's link is AsyBL's link of ``G``, both start at 0 with the same clip,
+so every round fits the same regressor and its step ``f / (2 g)`` in ``F`` is
+AsyBL's ``f / 2`` in ``G``; by induction ``g F_asym = F_asybl`` (up to rounding
+breaking ties between splits). ``F = 0`` gives ``p = C2 / (C1 + C2)``, the Bayes
+threshold.
 
-With ``C1 = C2`` (``g = 1``, ``eta = 0``) both are LogitBoost.
-
-The two are one model on two score scales. Proof sketch, by induction over the
-rounds: let ``G = g F`` for Asymmetric LogitBoost. Its link is
-``sigmoid(2 (G + eta))``, AsyBL's link of ``G``; both start at 0, use the same
-``eta`` and the same clip ``z_max``, so in every round they fit the same regressor
-to the same working response with the same weights, and Asymmetric LogitBoost's
-step ``f / (2 g)`` in ``F`` is the step ``f / 2`` in ``G``, AsyBL's. Hence
-``g F_asym = F_asybl`` after every round: the same probabilities and the same
-predictions at the same learning rate (up to rounding, which can break a tie
-between two equally good splits differently). Published tables that put them far
-apart cannot come from these definitions at equal settings. In both, ``F = 0``
-gives ``p = C2 / (C1 + C2)``, the Bayes threshold, so ``sign(F)`` is the
-cost-sensitive Bayes rule when ``p`` estimates ``P(+|x)``; ``predict_proba`` is
-``p(F)``.
-
-Guards (Friedman et al. 2000, section 6): the weights are floored at ``1e-10``,
-and the working response is clipped at ``z_max``. The usual ``z_max = 4`` is twice
-LogitBoost's starting response (``|z| = 2`` at ``p = 1/2``); here the starting
-response of a positive is ``1 / p = 1 + C1/C2``, so ``z_max`` scales with the costs:
-``z_max = 2 (1 + max(C1/C2, C2/C1))`` (4 when the costs are equal). A fixed clip
-at 4 would cut the very step that carries the cost when ``C1/C2 > 3``.
-
-The loop is the engine's (:class:`~costsense.boosting._engine.StagewiseBoosting`):
-:class:`NewtonRounds` are its two hooks, the working response and weights of the
-current score (``task``) and the Newton step of the fitted regressor (``step``).
-They are not a rule of the discrete engine because a rule reads signed
-predictions ``h`` of a classifier fitted on ``y`` with weights ``D`` that it
-updates and normalises; a Newton round fits a regressor to a response computed
-from the score itself and has no ``alpha``, error or weight update.
+Guards (Friedman et al. 2000, section 6): weights floored at ``1e-10``, the
+working response clipped at ``z_max = 2 (1 + max(C1/C2, C2/C1))``: twice the
+starting response of the costlier class (4 with equal costs, the usual clip; a
+fixed 4 would cut the step that carries the cost when ``C1/C2 > 3``).
 """
 
 from __future__ import annotations
@@ -75,18 +52,8 @@ def newton_step(f: ArrayLike, learning_rate: float, g: float) -> FloatArray:
 class NewtonRounds:
     """The engine's hooks for Newton steps of the cost-sensitive logit loss.
 
-    Attributes
-    ----------
-    target : ndarray of shape (n_samples,)
-        ``y* = (y + 1) / 2``.
-    weight : ndarray of shape (n_samples,) or None
-        ``sample_weight``, multiplying the Newton weights.
-    link : tuple of float
-        ``(g, eta)`` of ``p(F) = sigmoid(2 (g F + eta))``.
-    z_max : float
-        Clip of the working response.
-    learning_rate : float
-        Shrinkage of each step.
+    ``target`` is ``y* = (y + 1) / 2``, ``weight`` the ``sample_weight`` (or None)
+    multiplying the Newton weights, ``link`` the ``(g, eta)`` of ``p(F)``.
     """
 
     target: FloatArray

@@ -1,18 +1,10 @@
 """OBPD-EFSBoost, paper 003's system: OBPD balancing, then EFSBoost (algorithm 2).
 
-Step 1 of algorithm 2 calls algorithm 1 (OBPD-Sampling,
-:class:`costsense.sampling.OBPDSampler`) to make the training set balanced; steps
-2-11 are EFSBoost (:class:`costsense.boosting.EFSBoostClassifier`) on the balanced
-set. This estimator is exactly ``imblearn.pipeline.make_pipeline(OBPDSampler(...),
-EFSBoostClassifier(...))`` with the paper's settings as defaults, under the name a
-reader of the paper looks for, and with both fitted parts in reach
-(``sampler_``, ``booster_``).
-
-The paper's settings (section 4.2 and algorithm 1): Gibbs sampling with ``T = 100``
-sweeps, 50 rounds of its counting naive Bayes, the mixtures' component count by
-Figueiredo & Jain's method. The 200 % oversampling rate of section 4.2 is the rate
-of SMOTEBoost and RWOBoost; algorithm 2 itself asks for a *balanced* set
-(``sampling_strategy="auto"``), which is the default here.
+Exactly ``make_pipeline(OBPDSampler(...), EFSBoostClassifier(...))`` with the
+paper's settings as defaults (section 4.2 and algorithm 1: Gibbs sampling with
+``T = 100`` sweeps, 50 rounds of its counting naive Bayes, Figueiredo & Jain's
+component count, a *balanced* set as algorithm 2 asks: the 200 % rate of section
+4.2 is SMOTEBoost's and RWOBoost's), with both fitted parts in reach.
 """
 
 from __future__ import annotations
@@ -30,20 +22,21 @@ from costsense.boosting._efs import (
     EFSBoostClassifier,
 )
 from costsense.utils._compat import Interval, StrOptions, _fit_context
+from costsense.utils._docstrings import shared
 
 FloatArray = NDArray[np.float64]
 
 __all__ = ["OBPDEFSBoostClassifier"]
 
 
+@shared
 class OBPDEFSBoostClassifier(ClassifierBase):
     """OBPD-EFSBoost (paper 003): balance by a Gaussian-mixture model, then EFSBoost.
 
-    See :mod:`costsense.boosting._obpd_efs`. Fitting draws synthetic rows of every
-    class but the majority from :class:`~costsense.sampling.OBPDSampler` until the
-    classes are balanced (algorithm 1), then boosts naive Bayes with per-round
-    feature selection on the balanced set (:class:`EFSBoostClassifier`). Only the
-    training set is resampled; predictions never are.
+    Fitting grows every class but the majority with
+    :class:`~costsense.sampling.OBPDSampler` until the classes are balanced
+    (algorithm 1), then runs :class:`EFSBoostClassifier` on the balanced set.
+    Predictions are never resampled.
 
     Parameters
     ----------
@@ -58,34 +51,17 @@ class OBPDEFSBoostClassifier(ClassifierBase):
     gibbs_steps : int, default=100
         Gibbs sweeps per synthetic row (the paper's ``T``).
     n_components : "fj", "aic", "bic" or int, default="fj"
-        OBPD's number of mixture components per class
-        (:class:`~costsense.sampling.OBPDSampler`): by default Figueiredo & Jain's
-        minimum message length, as paper 003 chooses it.
+        OBPD's mixture components per class (Figueiredo & Jain's minimum message
+        length by default, as the paper).
     max_components : int, default=10
         Largest number of components searched.
-    naive_bayes : {"discrete", "gaussian"}, default="discrete"
-        EFSBoost's weak learner: the paper's counting naive Bayes on discretised
-        features (equation 8), or Gaussian naive Bayes.
-    n_bins : int, default=10
-        Bins per continuous feature of the discrete naive Bayes.
-    alpha : float, default=1.0
-        Laplace smoothing of the discrete naive Bayes, in rows.
-    feature_selection : bool, default=True
-        EFSBoost's per-round feature selection (equation 14).
-    feature_update : {"literal", "weighted"}, default="literal"
-        Equation 14 as printed (each misclassified row's term added unweighted),
-        or, as our deviation from the paper, each term multiplied by the row's
-        boosting weight (:class:`EFSBoostClassifier`).
-    feature_score : {"density", "log_ratio"}, default="density"
-        Equation 14's difference of probabilities (as printed) or of
-        log-likelihoods.
-    on_weak_round : {"stop", "reset"}, default="stop"
-        What a round with weighted error >= 1/2 does.
+    naive_bayes, n_bins, alpha, feature_selection, feature_update, \
+feature_score, on_weak_round
+        EFSBoost's (:class:`EFSBoostClassifier`), with its defaults.
     categorical_features : array-like of int or bool, default=None
-        Columns holding category codes (column indices or a boolean mask): OBPD
-        draws them by roulette wheel from each class's own codes (algorithm 1,
-        step 2b), and EFSBoost's counting naive Bayes counts them as categories
-        (the Gaussian one reads them as numbers).
+        Columns holding category codes: OBPD draws them by roulette wheel from
+        each class's own codes (algorithm 1, step 2b), and the counting naive
+        Bayes counts them as categories.
     random_state : int, RandomState instance or None, default=None
         Seeds OBPD's mixtures and draws (EFSBoost is deterministic).
 
@@ -98,25 +74,13 @@ class OBPDEFSBoostClassifier(ClassifierBase):
     n_synthetic_ : int
         Synthetic rows added to the training set.
     selected_features_ : list of ndarray of int
-        The features each kept round's naive Bayes used
-        (``booster_.feature_subsets_``).
+        ``booster_.feature_subsets_``: each kept round's features.
     support_ : ndarray of shape (n_features_in_,) of bool
         The features left after the last round (the paper's Table 3).
     drop_round_ : ndarray of shape (n_features_in_,) of int
-        The round whose errors dropped each feature; 0 for a constant feature left
-        out from the start, -1 for one kept to the end
-        (:attr:`EFSBoostClassifier.drop_round_`).
-    classes_ : ndarray of shape (n_classes,)
-        Class labels.
-    degenerate_ : str or None
-        None for a healthy fit; else what made the model constant (EFSBoost kept
-        no round, or the model predicts one class on the training rows) and why,
-        as the :class:`~costsense.exceptions.DegenerateModelWarning` that
-        ``fit`` issued said it.
-    n_features_in_ : int
-        Number of features seen in fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when X has string column names.
+        ``booster_.drop_round_``.
+    {classes_}
+    {fitted}
 
     See Also
     --------
@@ -238,9 +202,8 @@ class OBPDEFSBoostClassifier(ClassifierBase):
         y : array-like of shape (n_samples,)
             Class labels.
         sample_weight : array-like of shape (n_samples,), default=None
-            EFSBoost's starting weights of the training rows; each synthetic row
-            starts with the mean weight of its class's rows (as the per-round
-            oversamplers weigh theirs). OBPD's mixtures are fitted unweighted.
+            EFSBoost's starting weights; a synthetic row starts with the mean
+            weight of its class's rows. OBPD's mixtures are fitted unweighted.
         **fit_params : dict
             None is accepted. OBPD-EFSBoost is cost-blind: ``sample_cost`` is
             refused with a TypeError that names the cost-sensitive boosters to

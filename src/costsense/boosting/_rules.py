@@ -3,18 +3,11 @@
 Notation (binary): labels ``y`` and weak predictions ``h`` in ``{-1, +1}``, margin
 ``m = y h``, normalised weights ``D``, per-sample cost ``c`` (``C1`` for positives,
 ``C2`` for negatives, or each sample's own cost). A rule states
-
-- ``init_weights(c)``: the initial distribution (before normalisation);
-- ``learner_weights(D, c)``: the weights the weak learner is fitted with (``D``);
-- ``alpha(r)``: the weight of this round's learner;
-- ``update(r, alpha)``: the next weights (the engine normalises them), with
-  ``log_update_factor(r, alpha)`` the log of any factor it divided them by;
-- ``round_loss(r, alpha)``: the objective whose minimiser ``alpha`` is, when the
-  closed form is exact (None for heuristics and bound minimisers);
-- ``votes(H, alphas, c1, c2)``: the real-valued score whose sign is the prediction.
-
-The engine (:mod:`costsense.boosting._engine`) owns everything else: the loop,
-normalisation, learning rate, guards and records.
+``init_weights(c)``, ``learner_weights(D, c)`` (what the weak learner is fitted
+with), ``alpha(r)``, ``update(r, alpha)`` (normalised by the engine; any factor it
+divided by in ``log_update_factor``), ``round_loss(r, alpha)`` (the objective
+``alpha`` minimises exactly; None for heuristics and bound minimisers),
+``votes(H, alphas, c1, c2)`` (the score) and ``probability`` (its link).
 
 References
 ----------
@@ -54,19 +47,7 @@ __all__ = ["RULES", "BoostRule", "Round"]
 
 @dataclass(frozen=True)
 class Round:
-    """Everything a rule may read in one boosting round.
-
-    Attributes
-    ----------
-    y : ndarray of shape (n_samples,)
-        Labels in ``{-1, +1}``.
-    h : ndarray of shape (n_samples,)
-        This round's weak predictions in ``{-1, +1}``.
-    D : ndarray of shape (n_samples,)
-        Current weights, summing to 1.
-    c : ndarray of shape (n_samples,)
-        Per-sample costs of an error (``C1`` for positives, ``C2`` for negatives).
-    """
+    """Everything a rule may read in one round: ``y``, ``h``, ``D`` and ``c``."""
 
     y: FloatArray
     h: FloatArray
@@ -98,12 +79,8 @@ def _half_log_ratio(good: float, bad: float) -> float:
 class BoostRule:
     """A boosting variant's formulas; the defaults are AdaBoost's.
 
-    Attributes
-    ----------
-    name : str
-        Registry name.
-    scale_free : bool
-        Whether multiplying every cost by a constant leaves the model unchanged.
+    ``scale_free``: whether multiplying every cost by a constant leaves the model
+    unchanged.
     """
 
     name = "adaboost"
@@ -112,24 +89,12 @@ class BoostRule:
     def probability(
         self, F: FloatArray, c1: float, c2: float, alpha_sum: float
     ) -> FloatArray:
-        """Return ``P(+|x)`` from the score: the inverse of the loss's minimiser.
+        """Return ``P(+|x)`` from the score ``F``: the loss's minimiser inverted.
 
-        The exponential loss ``sum exp(-y F)`` is minimised by
-        ``F* = 1/2 ln(P / (1 - P))`` (Friedman, Hastie & Tibshirani 2000), so
-        ``P = 1 / (1 + exp(-2 F))``. Every cost-sensitive rule's link maps the
-        score 0, where its prediction changes, to the Bayes threshold
-        ``C2 / (C1 + C2)``, so that its prediction is the Bayes decision on these
-        probabilities at the training costs, and a row with other costs is
-        decided on the same estimate (``predict(X, sample_cost=...)``).
-
-        Parameters
-        ----------
-        F : ndarray of shape (n_samples,)
-            Scores (positive for the positive class).
-        c1, c2 : float
-            The training costs of a false negative and a false positive.
-        alpha_sum : float
-            Sum of the learner weights (Ting's vote fraction needs it).
+        ``sum exp(-y F)`` is minimised by ``F* = 1/2 ln(P / (1 - P))`` (Friedman,
+        Hastie & Tibshirani 2000). Every cost-sensitive rule's link maps ``F = 0``
+        to the Bayes threshold ``C2 / (C1 + C2)``. ``alpha_sum`` is the sum of the
+        learner weights (Ting's vote fraction).
         """
         return 1.0 / (1.0 + np.exp(np.clip(-2.0 * F, -700, 700)))
 
@@ -151,13 +116,7 @@ class BoostRule:
         return r.D * np.exp(-alpha * r.margin)
 
     def log_update_factor(self, r: Round, alpha: float) -> float:
-        """Return ``ln k``: ``update`` returned its weights divided by ``k > 0``.
-
-        The engine records the normaliser of the update, ``Z = k sum(update)``
-        (``estimator_normalisers_``). A rule that rescales its update to keep it
-        within the range of ``exp`` says by how much here; 0 (the default) means
-        ``update`` returns the weights exactly.
-        """
+        """Return ``ln k``: ``update`` returned its weights divided by ``k > 0``."""
         return 0.0
 
     def round_loss(self, r: Round, alpha: float) -> float | None:
@@ -167,23 +126,9 @@ class BoostRule:
     def votes(
         self, H: FloatArray, alphas: FloatArray, c1: float, c2: float
     ) -> FloatArray:
-        """Return the score ``F = sum_t alpha_t h_t``; its sign is the prediction.
+        """Return the score ``F = sum_t alpha_t h_t`` of ``H`` (rounds x samples).
 
-        Every rule's score is a sum over rounds (the engine accumulates it round
-        by round for the staged predictions).
-
-        Parameters
-        ----------
-        H : ndarray of shape (n_rounds, n_samples)
-            Weak predictions in ``{-1, +1}``.
-        alphas : ndarray of shape (n_rounds,)
-            Learner weights (learning rate included).
-        c1, c2 : float
-            False-negative and false-positive costs (used by Ting's rule).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
+        Every rule's score is a sum over rounds (the staged predictions add it up).
         """
         return alphas @ H
 
@@ -216,12 +161,10 @@ class _HeuristicRule(BoostRule):
     def probability(
         self, F: FloatArray, c1: float, c2: float, alpha_sum: float
     ) -> FloatArray:
-        """Return ``1 / (1 + (C1/C2) exp(-2F))``, AdaBoostC's link.
+        """Return AdaBoostC's link ``1 / (1 + (C1/C2) exp(-2F))``.
 
-        A heuristic has no loss whose minimiser names a probability. Its score
-        carries the costs (its sign is its decision), so it is read as
-        AdaBoostC's, ``1/2 ln(C1 P / (C2 (1 - P)))``: the one reading in this
-        family under which ``P = C2 / (C1 + C2)`` where the prediction changes.
+        A heuristic has no loss whose minimiser names a probability; AdaBoostC's
+        reading puts ``C2 / (C1 + C2)`` where the prediction changes.
         """
         return _cost_weighted_link(F, c1, c2)
 
@@ -358,13 +301,10 @@ class _TingRule(BoostRule):
     def probability(
         self, F: FloatArray, c1: float, c2: float, alpha_sum: float
     ) -> FloatArray:
-        """Return the positive share of the vote, ``sum_{h=+1} alpha / sum alpha``.
+        """Return the positive share of the vote, ``A+ / (A+ + A-)``.
 
-        Ting's rule predicts positive iff ``C1 A+ > C2 A-`` (``A+``, ``A-`` the
-        vote for each class): the Bayes decision on ``P = A+ / (A+ + A-)``.
-        From the score ``F = C1 A+ - C2 A-`` and ``A+ + A- = sum alpha``,
-        ``P = (F / sum alpha + C2) / (C1 + C2)``. Without a vote (no round
-        kept), 1 or 0 by the sign of the constant score.
+        From ``F = C1 A+ - C2 A-`` and ``A+ + A- = sum alpha``,
+        ``P = (F / sum alpha + C2) / (C1 + C2)``; 1 or 0 without a kept round.
         """
         if alpha_sum <= 0:
             return (F > 0).astype(np.float64)
@@ -434,13 +374,10 @@ class AsymBoost(BoostRule):
     scale_free = False  # C1 and C2 scale the margin, not only its weight
 
     def learner_weights(self, D: FloatArray, c: FloatArray) -> FloatArray:
-        """Return ``D c``: the weak learner minimises the loss's first-order term.
+        """Return ``D c``: the learner of least ``sum D C_y [h != y]``.
 
-        Masnadi-Shirazi & Vasconcelos pick the weak learner of least
-        cost-sensitive loss; at ``alpha -> 0`` that is the one of least
-        ``sum D C_y [h != y]``, i.e. a learner fitted with weights ``D c``.
-        Fitted on ``D`` alone the learner ignores the costs and ``alpha``
-        soon becomes non-positive.
+        That is the learner of least loss at ``alpha -> 0`` (Masnadi-Shirazi &
+        Vasconcelos); fitted on ``D`` alone it ignores the costs.
         """
         weights = D * c
         return weights / weights.sum()

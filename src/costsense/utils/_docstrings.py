@@ -29,6 +29,11 @@ ATTRIBUTES = {
         Feature names, when ``X`` had string column names.""",
 }
 
+#: The entries every fitted classifier shares, after its own.
+ATTRIBUTES["fitted"] = "\n".join(
+    ATTRIBUTES[name] for name in ("degenerate_", "n_features_in_", "feature_names_in_")
+)
+
 _SECTION = re.compile(r"^    (Notes|See Also|References|Examples)\n    -+\n", re.M)
 
 
@@ -37,13 +42,26 @@ def shared_attributes(*names: str) -> str:
     return "\n".join(ATTRIBUTES[name] for name in names)
 
 
+def shared(cls: type) -> type:
+    """Replace each line ``    {name}`` of a class docstring by ``ATTRIBUTES[name]``.
+
+    ``{fitted}`` stands for ``degenerate_``, ``n_features_in_`` and
+    ``feature_names_in_``.
+    """
+    doc = cls.__doc__ or ""
+    for name, entry in ATTRIBUTES.items():
+        doc = doc.replace(f"    {{{name}}}", entry)
+    cls.__doc__ = doc
+    return cls
+
+
 def documented(parameters: str, attributes: str) -> Callable[[type], type]:
     """Add ``Parameters`` and ``Attributes`` sections to a class docstring.
 
     The lines ``    {parameters}`` and ``    {attributes}`` are replaced where
     the docstring has them; a docstring without a ``Parameters`` section gets
     both sections before its first Notes, See Also, References or Examples
-    section (or at its end).
+    section (or at its end). Shared entries are then filled (:func:`shared`).
 
     Parameters
     ----------
@@ -72,6 +90,6 @@ def documented(parameters: str, attributes: str) -> Callable[[type], type]:
         cls.__doc__ = doc.replace("    {parameters}", parameters).replace(
             "    {attributes}", attributes
         )
-        return cls
+        return shared(cls)
 
     return decorate
