@@ -1,11 +1,7 @@
 """Two-Gaussian binary problem with its exact cost-sensitive Bayes rule and risk.
 
-:class:`GaussianProblem` holds the two classes, samples them, and gives the Bayes
-discriminant, decision and risk, and any classifier's expected cost. The numerical
-integration behind the risk is in :mod:`costsense.datasets._gaussian_risk`, the
-cubature behind a classifier's cost in :mod:`costsense.datasets._gaussian_cost`.
-Change this module for the problem itself (its parameters, the paper's defaults,
-the discriminant).
+The integration behind the risk is in :mod:`costsense.datasets._gaussian_risk`,
+the cubature behind a classifier's cost in :mod:`costsense.datasets._gaussian_cost`.
 """
 
 from __future__ import annotations
@@ -107,18 +103,6 @@ def make_gaussian_problem(
     Returns
     -------
     GaussianProblem
-        The problem, able to sample and to compute its cost-sensitive Bayes rule and
-        Bayes risk.
-
-    Raises
-    ------
-    ValueError
-        If shapes disagree, a covariance is not symmetric positive definite, or the
-        priors are not positive and summing to 1. The message names the parameter.
-
-    See Also
-    --------
-    GaussianProblem : The returned object and its methods.
 
     Notes
     -----
@@ -169,18 +153,10 @@ class GaussianProblem:
 
     Attributes
     ----------
-    means : ndarray of shape (2, n_features)
-        Class means.
-    covs : ndarray of shape (2, n_features, n_features)
-        Class covariances.
-    priors : ndarray of shape (2,)
-        Class probabilities.
+    means, covs, priors : ndarray
+        The parameters, validated (read-only).
     n_features : int
         Dimension of the input space.
-
-    See Also
-    --------
-    make_gaussian_problem : Build one, with paper 000's defaults.
 
     Notes
     -----
@@ -200,20 +176,12 @@ class GaussianProblem:
     .. math:: R = \int \min(C_1 \pi_+ p_+(x), C_2 \pi_- p_-(x))\,dx
               = C_1 \pi_+ P_+(g \le 0) + C_2 \pi_- P_-(g > 0).
 
-    How the two probabilities are computed (see :meth:`bayes_risk`): in the whitened
-    coordinates ``x = mu_k + L_k z`` of class ``k`` (``L_k`` the Cholesky factor of
-    its covariance) ``z`` is standard normal and ``g`` is a quadratic
-    ``z'Qz + b'z + c``. On a ray ``z = r u`` (``|u| = 1``) this is the scalar quadratic
-    ``q(u) r^2 + beta(u) r + c``, whose roots are exact, and ``|z|`` follows a chi
-    distribution with ``n_features`` degrees of freedom, whose distribution function
-    is a regularised incomplete gamma function. The probability of a ray's region is
-    therefore exact, and only the average over directions ``u`` is numerical:
-    exact for one feature (two directions), adaptive Gauss-Kronrod quadrature
-    (``scipy.integrate.quad``) over the angle for two features, split where the
-    integrand is not smooth (where the boundary is tangent to a ray), to an absolute
-    error below ``1e-10``; randomised quasi-Monte Carlo over the sphere for three or
-    more features (16 independent scramblings of ``2**16`` directions), with the
-    standard error of the 16 estimates as the error estimate.
+    The two probabilities are integrated ray by ray in each class's whitened
+    coordinates ``x = mu_k + L_k z``, where ``g`` is a quadratic in ``z``: along a
+    ray the roots are exact and ``|z|`` is chi-distributed, so only the average
+    over directions is numerical (exact for one feature, adaptive quadrature over
+    the angle for two, randomised quasi-Monte Carlo over the sphere for more:
+    :mod:`costsense.datasets._gaussian_risk`).
 
     References
     ----------
@@ -264,16 +232,14 @@ class GaussianProblem:
         Returns
         -------
         X : ndarray of shape (n, n_features)
-            The points.
         y : ndarray of shape (n,)
             Integer labels in ``{-1, +1}``.
 
         Notes
         -----
-        The class counts are fixed, not random: ``n_pos = floor(n * pi+ + 1/2)``
-        (``n * pi+`` rounded, halves up) positives drawn from ``p+`` and
-        ``n - n_pos`` negatives from ``p-``; the rows are then shuffled. Paper 000
-        draws 1000 points per class, i.e. ``n = 2000`` with equal priors.
+        The class counts are fixed: ``n_pos = floor(n * pi+ + 1/2)`` positives
+        from ``p+``, the rest from ``p-``, then shuffled. Paper 000 draws 1000
+        points per class (``n = 2000`` with equal priors).
         """
         if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
             raise ValueError(f"n must be a positive integer, got {n!r}.")
@@ -367,7 +333,7 @@ class GaussianProblem:
         return self.log_likelihood_ratio(X) - self._log_threshold(cost)
 
     def bayes_decision(self, X: ArrayLike, *, cost: Any) -> IntArray:
-        """Cost-sensitive Bayes decision.
+        """Cost-sensitive Bayes decision: ``+1`` where :meth:`bayes_discriminant` > 0.
 
         Parameters
         ----------
@@ -379,8 +345,6 @@ class GaussianProblem:
         Returns
         -------
         ndarray of shape (n_samples,)
-            ``+1`` where ``C1 pi+ p+(x) > C2 pi- p-(x)``, else ``-1`` (ties go to
-            ``-1``).
         """
         g = self.bayes_discriminant(X, cost=cost)
         return np.where(g > 0, 1, -1).astype(np.int64)
@@ -450,8 +414,7 @@ class GaussianProblem:
 
     def _prob_positive(self, k: int, log_threshold: float) -> tuple[float, float]:
         """``P_k(g(x) > 0)`` for class ``k`` and an estimate of its absolute error."""
-        Q, b, c = self._whitened_quadratic(k, log_threshold)
-        return prob_positive(Q, b, c)
+        return prob_positive(*self._whitened_quadratic(k, log_threshold))
 
     def error_rates(self, cost: Any) -> tuple[float, float]:
         """False-negative and false-positive rates of the Bayes rule.
@@ -488,23 +451,11 @@ class GaussianProblem:
         Returns
         -------
         risk : float
-            ``R = int min(C1 pi+ p+(x), C2 pi- p-(x)) dx
-            = C1 pi+ P+(g <= 0) + C2 pi- P-(g > 0)``.
+            ``C1 pi+ P+(g <= 0) + C2 pi- P-(g > 0)`` (see the class Notes).
         error : float
-            Only if ``return_error``: quadrature error estimate (``n_features = 2``;
-            below ``1e-10``), 0 for one feature, the randomised-QMC standard error
-            for three or more.
-
-        Notes
-        -----
-        The probabilities are integrated ray by ray in each class's whitened
-        coordinates (exact along a ray, numerical over directions), as described in
-        the class Notes. A coarser alternative, adaptive 2-D quadrature of
-        ``min(...)`` over a box, converges slowly because the integrand has a kink
-        along the whole boundary; the ray form puts the only non-smoothness at a
-        handful of known angles. Verified in the tests against the closed form
-        for equal covariances (``1e-6`` relative), ``scipy.integrate.dblquad`` of
-        the ``min`` form, and 10**6 Monte Carlo samples.
+            Only if ``return_error``: the quadrature error estimate (two
+            features), 0 for one feature, the randomised-QMC standard error for
+            three or more.
         """
         c1, c2 = as_binary_costs(cost)
         t = self._log_threshold(cost)
@@ -542,22 +493,13 @@ class GaussianProblem:
 
         Notes
         -----
-        The classifier is a black box, so each class probability is a deterministic
-        cubature of an indicator. For two features: a ``resolution x resolution``
-        midpoint grid in each class's whitened polar coordinates, equal-probability
-        in the radius (``r = sqrt(-2 log(1 - v))``, ``v`` the chi-square(2) CDF) and
-        uniform in the angle, so every point carries the same probability
-        ``1 / resolution**2`` and no mass is lost outside a bounding box. The error
-        comes only from the grid cells the decision boundary crosses; for the Bayes
-        rule of the default problem at ``C1/C2`` in ``{1, 2, 5, 8, 10}`` the result
-        is within ``4e-5`` (relative) of :meth:`bayes_risk` at the default
-        resolution. For other dimensions: ``resolution**2`` scrambled Sobol points
-        (fixed seeds, so the result is deterministic) per class, mapped through the
-        normal quantile; the error is then typically well below the binomial
-        standard error
-        ``sqrt(p (1 - p) / resolution**2)`` of each class's error rate ``p``.
-        The classifier is called on chunks of at most ``2**20`` points,
-        ``2 * resolution**2`` points in all.
+        Each class probability is a deterministic cubature of the classifier's
+        indicator: for two features a midpoint grid in each class's whitened
+        polar coordinates, equal-probability in the radius and uniform in the
+        angle (every point carries probability ``1 / resolution**2``); otherwise
+        ``resolution**2`` scrambled Sobol points per class (fixed seeds) mapped
+        through the normal quantile. The error comes only from the cells the
+        decision boundary crosses.
         """
         predict = as_predict(classifier)
         c1, c2 = as_binary_costs(cost)
