@@ -21,12 +21,14 @@ from sklearn.utils.metaestimators import available_if
 
 from costsense._base import BinaryCostClassifier, has_probability
 from costsense.utils._compat import Interval, StrOptions, _fit_context
+from costsense.utils._docstrings import shared
 
 FloatArray = NDArray[np.float64]
 
 __all__ = ["CSSVMClassifier"]
 
 
+@shared
 class CSSVMClassifier(BinaryCostClassifier):
     """Cost-sensitive SVM: scikit-learn's LinearSVC or SVC with cost weights.
 
@@ -94,15 +96,7 @@ shape (2, 2), default=None
         Iterations the solver ran.
     platt_ : tuple of float
         ``(a, b)`` of ``P(+|x) = sigmoid(a f(x) + b)`` (``probability=True``).
-    degenerate_ : str or None
-        None for a healthy fit; else what made the model constant (it predicts
-        one class on its own training data) and why, as the
-        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
-        issued said it.
-    n_features_in_ : int
-        Number of features seen in fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when X has string column names.
+    {fitted}
 
     Examples
     --------

@@ -27,6 +27,7 @@ from costsense.naive_bayes._binning import (
 )
 from costsense.naive_bayes._categorical import categorical_feature_mask
 from costsense.utils._compat import Interval, StrOptions, _fit_context
+from costsense.utils._docstrings import shared
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -34,6 +35,7 @@ IntArray = NDArray[np.intp]
 __all__ = ["DiscreteNaiveBayesClassifier"]
 
 
+@shared
 class DiscreteNaiveBayesClassifier(ClassifierBase):
     """Naive Bayes over binned and categorical features, with exact sample weights.
 
@@ -104,15 +106,7 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
         Weighted count ``W_cb`` of each class in each bin or category.
     feature_log_prob_ : list of ndarray of shape (n_classes, n_bins_[m])
         ``log P(bin b | c) = log(W_cb + alpha) - log(W_c + alpha * B_m)``.
-    degenerate_ : str or None
-        None for a healthy fit; else what made the model constant (it predicts
-        one class on its own training rows of positive weight) and why, as the
-        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
-        issued said it.
-    n_features_in_ : int
-        Number of features seen in fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when X has string column names.
+    {fitted}
 
     See Also
     --------

@@ -80,6 +80,7 @@ from costsense.sampling._lowrank import (
 )
 from costsense.sampling._split import split_search
 from costsense.utils._compat import Interval, StrOptions
+from costsense.utils._docstrings import shared
 from costsense.utils._memory import check_allocation
 
 FloatArray = NDArray[np.float64]
@@ -232,6 +233,7 @@ def gibbs_sweep(
         x[:, i] = new
 
 
+@shared
 class OBPDSampler(RedrawableOverSampler):
     """Oversampling by a Gaussian-mixture model of each class (OBPD, paper 003).
 
@@ -290,10 +292,8 @@ class OBPDSampler(RedrawableOverSampler):
         covariance kept as ``covariance_factor_``, see the module's notes).
     categorical_features_ : ndarray of int
         Indices of the categorical columns.
-    n_features_in_ : int
-        Number of columns seen in ``fit_resample``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names, when X has string column names.
+    {n_features_in_}
+    {feature_names_in_}
 
     Notes
     -----

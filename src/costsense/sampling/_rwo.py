@@ -8,10 +8,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from costsense.sampling._base import ClassDensityOverSampler
+from costsense.utils._docstrings import shared
 
 __all__ = ["RWOSampler"]
 
 
+@shared
 class RWOSampler(ClassDensityOverSampler):
     """Random walk oversampling (RWO-Sampling, Zhang & Li 2014).
 
@@ -52,10 +54,8 @@ class RWOSampler(ClassDensityOverSampler):
         scales ``sigma_j / sqrt(n_c)`` of its continuous columns.
     categorical_features_ : ndarray of int
         Indices of the categorical columns.
-    n_features_in_ : int
-        Number of columns seen in ``fit_resample``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names, when X has string column names.
+    {n_features_in_}
+    {feature_names_in_}
 
     Notes
     -----

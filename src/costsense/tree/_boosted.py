@@ -44,6 +44,7 @@ from sklearn.utils import check_random_state
 from costsense._base import ClassifierBase, refuse_fit_params, training_decisions
 from costsense.tree._predictor import PackedForest, accumulate
 from costsense.utils._compat import Interval, _fit_context
+from costsense.utils._docstrings import shared
 
 __all__ = ["BoostedTreesClassifier"]
 
@@ -60,6 +61,7 @@ _METRIC = {True: "binary_logloss", False: "multi_logloss"}
 _CONVERSION_ROWS = 512
 
 
+@shared
 class BoostedTreesClassifier(ClassifierBase):
     """Gradient-boosted trees with early stopping: LightGBM's growth, costsense's trees.
 
@@ -109,10 +111,8 @@ class BoostedTreesClassifier(ClassifierBase):
     ----------
     classes_ : ndarray of shape (n_classes,)
         Class labels.
-    n_features_in_ : int
-        Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when ``X`` had string column names.
+    {n_features_in_}
+    {feature_names_in_}
     n_iter_ : int
         Boosting rounds kept (the best validation round with early stopping).
     n_trees_per_iteration_ : int

@@ -325,10 +325,8 @@ class CostSensitiveTreeRegressor(BaseTree, RegressorMixin, BaseEstimator):
 
     Attributes
     ----------
-    n_features_in_ : int
-        Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when ``X`` had string column names.
+    {n_features_in_}
+    {feature_names_in_}
     max_features_ : int
         Features evaluated per split.
     feature_importances_ : ndarray of shape (n_features_in_,)

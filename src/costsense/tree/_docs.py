@@ -71,10 +71,8 @@ CLASSIFIER_PARAMETERS = """\
 CLASSIFIER_ATTRIBUTES = """\
     classes_ : ndarray of shape (n_classes,)
         Class labels, sorted.
-    n_features_in_ : int
-        Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when ``X`` had string column names.
+    {n_features_in_}
+    {feature_names_in_}
     cost_matrix_ : ndarray of shape (n_classes, n_classes)
         The class-level costs used: ``cost`` as a matrix (``1 - I`` for
         ``cost="unit"``), or the mean cost row of each class for per-sample costs or
