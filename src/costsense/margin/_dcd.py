@@ -143,34 +143,6 @@ def solve_linear(
 
     This is the dual of ``min_u 1/2 |u|^2 - p'u + sum_i upper_i max(0, 1 - y_i u'z_i)``
     whose solution is ``u = p + sum_i beta_i y_i z_i``.
-
-    Parameters
-    ----------
-    Z : ndarray of shape (n_samples, n_features)
-        Rows ``z_i`` (C-contiguous float64).
-    y : ndarray of shape (n_samples,)
-        Labels in ``{-1, +1}``.
-    upper : ndarray of shape (n_samples,)
-        Box bounds ``C c_i`` (> 0).
-    p : ndarray of shape (n_features,)
-        Linear term of the primal.
-    tol : float, default=1e-3
-        Stop when the projected gradient's spread is below it.
-    max_iter : int, default=1000
-        Maximum number of epochs.
-    seed : int, default=0
-        Seed of the coordinate orders.
-
-    Returns
-    -------
-    beta : ndarray of shape (n_samples,)
-    u : ndarray of shape (n_features,)
-    n_iter : int
-        Epochs run.
-    converged : bool
-        Whether the stopping rule was met.
-    objective : ndarray of shape (n_iter,)
-        Dual objective ``1/2 |u|^2 - sum beta - 1/2 |p|^2`` after each epoch.
     """
     Z = np.ascontiguousarray(Z, dtype=np.float64)
     beta = np.zeros(Z.shape[0])
@@ -255,31 +227,7 @@ def solve_dense(
     max_iter: int = 1000,
     seed: int = 0,
 ) -> tuple[FloatArray, int, bool, FloatArray]:
-    """Solve ``min_beta 1/2 beta'H beta + g'beta`` s.t. ``0 <= beta <= upper``.
-
-    Parameters
-    ----------
-    H : ndarray of shape (n, n)
-        Symmetric positive semi-definite.
-    g : ndarray of shape (n,)
-        Linear term.
-    upper : ndarray of shape (n,)
-        Box bounds.
-    tol : float, default=1e-3
-        Stop when the projected gradient's spread is below it.
-    max_iter : int, default=1000
-        Maximum number of epochs.
-    seed : int, default=0
-        Seed of the coordinate orders.
-
-    Returns
-    -------
-    beta : ndarray of shape (n,)
-    n_iter : int
-    converged : bool
-    objective : ndarray of shape (n_iter,)
-        ``1/2 beta'H beta + g'beta`` after each epoch.
-    """
+    """Solve ``min_beta 1/2 beta'H beta + g'beta`` s.t. ``0 <= beta <= upper``."""
     H = np.ascontiguousarray(H, dtype=np.float64)
     g = np.asarray(g, dtype=np.float64)
     beta = np.zeros(H.shape[0])

@@ -1,10 +1,5 @@
 """The objective of LDM and CS-LDM and the base class that solves it.
 
-:class:`_BaseLDM` holds what the two estimators of :mod:`costsense.margin._ldm`
-share: the choice of solver, the three solvers below, the kernels and the
-decision function. Change it when a solver or the objective changes; the
-estimators' parameters and documentation live in :mod:`costsense.margin._ldm`.
-
 Primal (Zhang & Zhou 2014; paper 002 weighs the slacks by the costs): with margins
 ``gamma_i = y_i w'phi(x_i)``,
 
@@ -47,32 +42,18 @@ identity ``S (I + T S S)^-1 = (I + S T S)^-1 S``, ``G = K P^-1`` and ``a = P^-1 
 ``K``, no inverse of the singular ``Q``. Dense ``n x n``, ``O(n^3)``: for moderate
 ``n``.
 
-Nystroem solver (``solver="nystroem"``): ``m = n_components`` landmarks (distinct
-rows sampled uniformly, or k-means centres) and the model ``f(x) = b(x)'v + v0`` on
-the kernel columns ``b(x) = K(x, landmarks)``, regularised by ``v'K_mm v``: the
-Nystroem approximation (Williams & Seeger 2001). With scikit-learn's map
-``phi(x) = K_mm^-1/2 b(x)`` and ``w = K_mm^1/2 v`` it is the linear problem on
-``phi`` exactly (tested against :class:`~sklearn.kernel_approximation.Nystroem`),
-but it needs neither the SVD of ``K_mm`` nor the ``n m^2`` product that forms
-``phi``: ``A = K_mm + 4 lambda1 (n B'B - B'yy'B) / n^2`` on the columns ``B``, then
-the linear solver (a singular ``A`` is factored by its eigenvalues).
+Nystroem solver (``solver="nystroem"``): ``m = n_components`` landmarks (sampled
+rows or k-means centres) and ``f(x) = b(x)'v + v0`` on the kernel columns
+``b(x) = K(x, landmarks)``, regularised by ``v'K_mm v`` (Williams & Seeger 2001):
+scikit-learn's :class:`~sklearn.kernel_approximation.Nystroem` map followed by the
+linear problem, without the SVD of ``K_mm``; then the linear solver.
 
-Wide data (the linear kernel with more features than samples). The linear
-solver's ``A`` has one row and column per feature (and the intercept): ``(d+1)^2``
-entries, terabytes at a million columns, and ``O(d^3)`` to factor, whatever ``n``.
-The exact solver with the linear kernel ``K = XX' + 1`` solves the same problem
-with ``n x n`` matrices: with ``Xa = [X, 1]`` and ``C`` the weighted centring,
-``A = I + Xa' C Xa``, so the push-through identity above gives
-``A^-1 Xa' = Xa' P^-1``. Both ``p`` and the dual's ``Xa' Y beta`` lie in the span
-of the rows of ``Xa``, so the linear solver's ``w = A^-1 (p + Xa' Y beta)`` is
-``Xa' a`` with the exact solver's ``a = P^-1 u``, and its dual matrix
-``Xa A^-1 Xa'`` is the exact solver's ``G = K P^-1``: one dual, one solution (the
-primal is strictly convex, ``A >= I``), up to the solvers' tolerance. The exact
-solver with the linear kernel also sets ``coef_ = X' a`` and ``intercept_ =
-sum(a)``. ``solver="auto"`` takes this route when ``d + 1 > n``; a solver asked
-for by name that would build a matrix larger than the machine's memory refuses
-before it allocates (:class:`~costsense.exceptions.MemoryBudgetError`, naming the
-size and the other solver).
+Wide data (the linear kernel, ``d + 1 > n``): the exact solver with
+``K = XX' + 1`` solves the same problem with ``n x n`` matrices (by the push-through
+identity ``A^-1 Xa' = Xa' P^-1`` with ``Xa = [X, 1]``: one dual, one solution) and
+also sets ``coef_ = X' a`` and ``intercept_ = sum(a)``. A solver asked for by name
+that would build a matrix larger than the machine's memory refuses before it
+allocates (:class:`~costsense.exceptions.MemoryBudgetError`).
 
 ``solver="auto"`` picks, for the linear kernel, ``"linear"`` while ``d + 1 <= n``
 (``d`` features; ``d <= n`` without an intercept) and ``"exact"`` beyond (the

@@ -36,22 +36,7 @@ def _weighted_count(index: IntArray, weight: FloatArray, size: int) -> FloatArra
 
 
 def _quantile_edges(values: FloatArray, weights: FloatArray, n_bins: int) -> FloatArray:
-    """Weighted lower-quantile edges of one feature.
-
-    Parameters
-    ----------
-    values : ndarray of shape (n_values,)
-        The feature's distinct training values, increasing.
-    weights : ndarray of shape (n_values,)
-        Total (positive) weight of each value.
-    n_bins : int
-        Most bins.
-
-    Returns
-    -------
-    ndarray of shape (n_edges,)
-        Increasing training values, each the largest value of its bin.
-    """
+    """Weighted lower-quantile edges of one feature."""
     if values.size <= n_bins:
         return values[:-1].copy()
     cumulative = np.cumsum(weights)
@@ -72,19 +57,7 @@ def _xlogx(x: FloatArray) -> FloatArray:
 
 
 def _best_cut(counts: FloatArray) -> tuple[int, float, bool]:
-    """Fayyad & Irani's best cut of an interval, and whether MDL accepts it.
-
-    Parameters
-    ----------
-    counts : ndarray of shape (n_classes, n_values)
-        Class weights of each candidate block of the interval (at least two
-        blocks, each of positive weight), classes along the rows.
-
-    Returns
-    -------
-    (j, score, accepted)
-        The cut goes after the block at index ``j``; ``score`` is ``N * Gain``.
-    """
+    """Fayyad & Irani's best cut of an interval, and whether MDL accepts it."""
     total = counts.sum(axis=1)
     n = float(total.sum())
     k = int(np.count_nonzero(total > 0))
@@ -117,20 +90,6 @@ def _mdl_edges(values: FloatArray, counts: FloatArray, n_bins: int) -> FloatArra
     Only boundary points are tried: consecutive values that both hold one and the
     same class are merged into one block first, since the cut of least class
     entropy is never between them (Fayyad & Irani 1993, theorem 1).
-
-    Parameters
-    ----------
-    values : ndarray of shape (n_values,)
-        The feature's distinct training values, increasing.
-    counts : ndarray of shape (n_values, n_classes)
-        Class weights of each value.
-    n_bins : int
-        Most bins.
-
-    Returns
-    -------
-    ndarray of shape (n_edges,)
-        Increasing training values: each accepted cut's left value.
     """
     present = counts > 0
     pure = present.sum(axis=1) == 1

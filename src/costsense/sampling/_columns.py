@@ -468,17 +468,6 @@ def _continuous(column: Any, X: Any, j: int) -> FloatArray:
 def encode_table(X: Any, categorical: NDArray[np.bool_]) -> EncodedTable:
     """Encode a table's columns as numbers: continuous as floats, categories as codes.
 
-    Parameters
-    ----------
-    X : DataFrame or ndarray of objects or strings
-        The table, shape (n_samples, n_features).
-    categorical : ndarray of bool, shape (n_features,)
-        The categorical columns.
-
-    Returns
-    -------
-    EncodedTable
-
     Raises
     ------
     ValueError or TypeError

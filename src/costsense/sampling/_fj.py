@@ -88,18 +88,6 @@ def annihilating_weights(totals: FloatArray, n_parameters: int) -> FloatArray:
     ``alpha_m = max(0, n_m - N/2) / sum_j max(0, n_j - N/2)`` with ``n_m = sum_i
     w_im`` the rows' weight on component ``m`` and ``N`` the free parameters of a
     component.
-
-    Parameters
-    ----------
-    totals : ndarray of shape (k,)
-        ``n_m`` for each component.
-    n_parameters : int
-        ``N``.
-
-    Returns
-    -------
-    ndarray of shape (k,)
-        The weights; all zero when no component has ``n_m > N/2``.
     """
     excess = np.maximum(0.0, np.asarray(totals, dtype=np.float64) - n_parameters / 2)
     total = excess.sum()
@@ -113,21 +101,6 @@ def message_length(
 
     ``N/2 sum_{m: alpha_m > 0} log(n alpha_m / 12) + k_nz/2 log(n/12) + k_nz (N+1)/2
     - log p(Y | theta)``.
-
-    Parameters
-    ----------
-    log_likelihood : float
-        ``log p(Y | theta)``.
-    weights : ndarray of shape (k,)
-        ``alpha``; zeros are dead components.
-    n_samples : int
-        ``n``.
-    n_parameters : int
-        ``N``, free parameters per component.
-
-    Returns
-    -------
-    float
     """
     alive = weights[weights > 0]
     k_nz, n, N = alive.size, n_samples, n_parameters
@@ -257,11 +230,6 @@ def cem2_sweep(
     with the other components' latest ``sum_i w_ij`` (``totals``), all weights
     renormalised; then either its death (weight 0) or its mean and covariance
     update and fresh densities, which the next component's posteriors use.
-
-    Returns
-    -------
-    list of int
-        The components annihilated in the sweep.
     """
     deaths = []
     state.refresh()
@@ -303,30 +271,6 @@ def figueiredo_jain(
     Component-wise EM (CEM^2) with the annihilating weight M-step (eq. 17), from
     ``k_max`` components down to ``k_min`` live ones, keeping the mixture of least
     message length (eq. 15); see :mod:`costsense.sampling._fj`.
-
-    Parameters
-    ----------
-    Z : ndarray of shape (n_samples, n_features)
-        The rows (OBPD standardises them first).
-    k_max : int
-        Components to start with.
-    k_min : int, default=1
-        Fewest live components the search goes down to.
-    reg_covar : float, default=1e-6
-        Added to each covariance's diagonal at its update.
-    tol : float, default=1e-5
-        ``epsilon``: a count's iterations stop when ``|L_{t-1} - L_t| < epsilon
-        |L_{t-1}|``.
-    max_sweeps : int, default=500
-        Largest number of sweeps per count.
-    rng : numpy.random.Generator
-        Draws the k-means++ start.
-    means_init : ndarray of shape (k_max, n_features), default=None
-        Starting means instead of k-means++ seeds.
-
-    Returns
-    -------
-    FJResult
     """
     n, d = Z.shape
     N = d + d * (d + 1) // 2

@@ -33,20 +33,7 @@ __all__ = ["gibbs_sweep_compiled", "pick_component"]
 
 @njit(cache=True, nogil=True)
 def pick_component(log_weight: FloatArray, uniform: float) -> int:
-    """Return the first ``l`` whose cumulative normalised weight reaches ``uniform``.
-
-    Parameters
-    ----------
-    log_weight : ndarray of shape (L,)
-        Unnormalised log-weights.
-    uniform : float
-        A draw from U(0, 1).
-
-    Returns
-    -------
-    int
-        A component drawn with probability ``softmax(log_weight)``.
-    """
+    """Return the first ``l`` whose cumulative normalised weight reaches ``uniform``."""
     top = log_weight.max()
     total = 0.0
     for value in log_weight:
@@ -69,22 +56,7 @@ def gibbs_sweep_compiled(
     uniforms: FloatArray,
     normals: FloatArray,
 ) -> None:
-    """Run one Gibbs sweep over every coordinate of every chain, in place.
-
-    Parameters
-    ----------
-    x : ndarray of shape (n_chains, D)
-        The chains' states, updated.
-    means : ndarray of shape (L, D)
-        Component means.
-    precisions : ndarray of shape (L, D, D)
-        Component precision matrices.
-    log_prior : ndarray of shape (L,)
-        ``log pi_l - 1/2 log det Sigma_l``.
-    uniforms, normals : ndarray of shape (n_chains, D)
-        The sweep's random numbers: U(0, 1) for the component, N(0, 1) for the
-        value of each chain's each coordinate.
-    """
+    """Run one Gibbs sweep over every coordinate of every chain, in place."""
     n_chains, D = x.shape
     L = means.shape[0]
     r = np.empty((L, D))

@@ -99,23 +99,6 @@ def expectation_maximisation(
     (Dempster, Laird & Rubin 1977). It stops, as scikit-learn's does, when the mean
     log-likelihood per row changes by less than ``tol``, or after ``max_iter``
     M-steps; the parameters returned are those whose log-likelihood is returned.
-
-    Parameters
-    ----------
-    features : QuadraticFeatures
-        The rows' design.
-    weights, means, covariances : ndarray
-        The starting mixture, shapes (k,), (k, d), (k, d, d).
-    reg_covar : float
-        Added to the covariances' diagonals at each M-step.
-    tol : float, default=1e-3
-        Tolerance on the change of the mean log-likelihood per row.
-    max_iter : int, default=100
-        Largest number of M-steps.
-
-    Returns
-    -------
-    MixtureFit
     """
     n = features.n_samples
     previous = -np.inf

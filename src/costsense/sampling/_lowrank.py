@@ -173,21 +173,7 @@ class LowRankGaussian(BaseEstimator):
 def low_rank_draws(
     model: LowRankGaussian, n_draws: int, rng: np.random.Generator
 ) -> FloatArray:
-    """Exact draws ``mu + F'g + sqrt(reg) h``: covariance ``F'F + reg I``.
-
-    Parameters
-    ----------
-    model : LowRankGaussian
-        A fitted model.
-    n_draws : int
-        Number of rows.
-    rng : numpy.random.Generator
-        Source of randomness (``g`` first, then ``h``).
-
-    Returns
-    -------
-    ndarray of shape (n_draws, n_features)
-    """
+    """Exact draws ``mu + F'g + sqrt(reg) h``: covariance ``F'F + reg I``."""
     F = model.covariance_factor_
     g = rng.standard_normal((n_draws, F.shape[0]))
     draws = rng.standard_normal((n_draws, F.shape[1]))
@@ -210,21 +196,6 @@ def low_rank_gibbs_draws(
     uniform, for the component, which one component never needs, and one normal
     per chain and coordinate, in the same order), in ``O(n D)`` per sweep and
     chain (see :mod:`costsense.sampling._lowrank`).
-
-    Parameters
-    ----------
-    model : LowRankGaussian
-        A fitted model.
-    starts : ndarray of shape (n_chains, n_features)
-        Each chain's first state.
-    n_sweeps : int
-        Sweeps over every coordinate.
-    rng : numpy.random.Generator
-        Source of randomness.
-
-    Returns
-    -------
-    ndarray of shape (n_chains, n_features)
     """
     F = np.ascontiguousarray(model.covariance_factor_)
     W = np.ascontiguousarray(linalg.solve(model._small(), F, assume_a="pos"))

@@ -110,17 +110,6 @@ def density_coefficients(means: FloatArray, covariances: FloatArray) -> FloatArr
     d/2 log 2 pi`` with ``P = Sigma^-1``: the quadratic part weighs ``z_a z_b`` by
     ``-P_ab`` off the diagonal (both ``ab`` and ``ba``) and ``-P_aa / 2`` on it.
 
-    Parameters
-    ----------
-    means : ndarray of shape (k, d)
-    covariances : ndarray of shape (k, d, d)
-        Positive definite.
-
-    Returns
-    -------
-    ndarray of shape (n_columns, k)
-        For :meth:`QuadraticFeatures.dot`.
-
     Raises
     ------
     numpy.linalg.LinAlgError
@@ -151,24 +140,6 @@ def moments(
     r_i z_i / n_k`` and ``Sigma = sum_i r_i z_i z_i' / n_k - mu mu' + reg I`` (the
     maximum-likelihood step of EM, Dempster, Laird & Rubin 1977; ``reg`` as
     scikit-learn's ``reg_covar``).
-
-    Parameters
-    ----------
-    sums : ndarray of shape (k, n_columns)
-        ``r' F`` (:meth:`QuadraticFeatures.weighted_sums`).
-    features : QuadraticFeatures
-        The design the sums came from.
-    reg_covar : float
-        Added to every covariance's diagonal.
-    responsibilities : ndarray of shape (n_samples, k), default=None
-        ``r`` itself: when a covariance from ``sums`` is not positive definite
-        (cancellation), it is recomputed from centred rows.
-
-    Returns
-    -------
-    totals : ndarray of shape (k,)
-    means : ndarray of shape (k, d)
-    covariances : ndarray of shape (k, d, d)
     """
     q, d = features.n_quadratic, features.Z.shape[1]
     totals = sums[:, -1] + 10 * np.finfo(np.float64).eps

@@ -61,12 +61,6 @@ def principal_split(
     across ``v`` has halves of means ``mu +- sqrt(2 lambda / pi) v`` and covariance
     ``Sigma - (2 / pi) lambda v v'`` (the moments of a half-normal): a start for EM
     with the same first two moments as the component it replaces.
-
-    Returns
-    -------
-    weights : ndarray of shape (2,)
-    means : ndarray of shape (2, d)
-    covariances : ndarray of shape (2, d, d)
     """
     eigenvalues, eigenvectors = np.linalg.eigh(covariance)
     lam, v = max(float(eigenvalues[-1]), 0.0), eigenvectors[:, -1]
@@ -193,31 +187,6 @@ def best_split(
     of their own (:func:`candidate_split`); the component whose rows gain the most
     log-likelihood over its single Gaussian is replaced by the two local
     components, their weights scaled to its own, and put last.
-
-    Parameters
-    ----------
-    fit : MixtureFit
-        The current mixture.
-    features : QuadraticFeatures
-        The rows' design.
-    reg_covar : float
-        Added to the covariances' diagonals.
-    candidates : list, default=None
-        Candidate splits already computed, by component (None: to compute). In a
-        search, the components a split left alone keep theirs: EM moves them
-        little, and re-fitting every component at every count would cost as much
-        as the search itself.
-    local_iter : int, default=20
-        EM iterations of a candidate split.
-    tol : float, default=1e-3
-        Their tolerance.
-
-    Returns
-    -------
-    start : (weights, means, covariances) or None
-        None when no component holds enough rows to be split.
-    candidates : list
-        The candidate splits of ``start``'s components (None for the two new ones).
     """
     if candidates is None:
         candidates = [None] * fit.n_components
@@ -261,28 +230,6 @@ def split_search(
     ``k``'s fit with one component split (:func:`best_split`) and runs
     :func:`expectation_maximisation`. No random start: the search is a function of
     the rows. It ends early when no component holds enough rows to split.
-
-    Parameters
-    ----------
-    Z : ndarray of shape (n_samples, n_features)
-        The (standardised) rows.
-    max_count : int
-        Largest number of components.
-    kind : {"aic", "bic"}
-        The criterion (:func:`criterion`).
-    reg_covar : float
-        Added to the covariances' diagonals.
-    tol : float, default=1e-3
-        EM tolerance on the mean log-likelihood per row.
-    max_iter : int, default=100
-        EM iterations per count.
-
-    Returns
-    -------
-    best : MixtureFit
-        The fit of least criterion (the fewer components on a tie).
-    scores : dict
-        Count -> criterion of the fit with that many components.
     """
     features = QuadraticFeatures(Z)
     n, d = Z.shape

@@ -33,15 +33,6 @@ def midpoint(low: float, high: float) -> float:
     ``low / 2 + high / 2`` (no overflow), or ``low`` when rounding lands on
     ``high`` (so ``x <= threshold`` still separates them), the convention of
     scikit-learn's trees.
-
-    Parameters
-    ----------
-    low, high : float
-        Consecutive distinct values.
-
-    Returns
-    -------
-    float
     """
     value = low / 2.0 + high / 2.0
     if value >= high or not np.isfinite(value):
@@ -79,17 +70,6 @@ def bin_features(X: FloatArray, max_bins: int) -> Bins:
     One compiled pass over the columns (:func:`_bin_columns`); memory: the
     ``uint8`` codes and the bins' value ranges, ``min(n_samples, max_bins)``
     entries per feature, no copy of ``X``.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        Finite training samples.
-    max_bins : int
-        At most 255 (codes are ``uint8``), at least 2.
-
-    Returns
-    -------
-    Bins
     """
     if not 2 <= max_bins <= 255:
         raise ValueError(f"max_bins must be in [2, 255], got {max_bins}.")

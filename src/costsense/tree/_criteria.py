@@ -75,15 +75,6 @@ REGRESSION_CRITERIA = frozenset({"squared_error"})
 def criterion_code(name: str) -> int:
     """Return the builder's code of criterion ``name``.
 
-    Parameters
-    ----------
-    name : str
-        One of :data:`CRITERIA`.
-
-    Returns
-    -------
-    int
-
     Raises
     ------
     ValueError
@@ -142,24 +133,7 @@ def sample_statistics(name: str, labels: FloatArray) -> FloatArray:
 
 @njit(cache=True, nogil=True)
 def node_impurity(code: int, weight: float, stats: FloatArray, n_labels: int) -> float:
-    """Impurity of a node from its total weight and summed statistics (compiled).
-
-    Parameters
-    ----------
-    code : int
-        Criterion code (:data:`CRITERIA`).
-    weight : float
-        Total weight ``W`` of the node's samples.
-    stats : ndarray of shape (m,)
-        Summed weighted statistics ``S``.
-    n_labels : int
-        ``C``, the length of a label vector.
-
-    Returns
-    -------
-    float
-        ``I(W, S)`` (0 for an empty node); never negative.
-    """
+    """Impurity of a node from its total weight and summed statistics (compiled)."""
     if weight <= 0.0:
         return 0.0
     if code == GINI or code == CS_GINI:

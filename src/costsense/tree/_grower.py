@@ -2,77 +2,33 @@
 
 :func:`grow` builds one binary tree with no Python in its loop (numba, ``nogil``,
 so a forest grows trees in threads). Each node covers a slice of an index array of
-the training rows with positive weight (rows of weight 0 are dropped, as
-scikit-learn's trees drop them); nodes are numbered in depth-first pre-order, left
-child first, scikit-learn's numbering.
+the training rows of positive weight; nodes are numbered in depth-first pre-order,
+left child first (scikit-learn's numbering).
 
 The loop is a sequence of compiled steps, each in its module with kernel tests of
-its own (the layout of scikit-learn's ``_hist_gradient_boosting``): take the next
-node off the stack and enter it in the node arrays (:mod:`costsense.tree._nodes`);
-summarise it, its weight, statistics, impurity and value
-(:mod:`costsense.tree._summary`); decide by the rules below whether it may be
-split; find its best split over the features (:func:`costsense.tree._splitter.
-best_split`); partition its rows (:mod:`costsense.tree._partition`); make the
-children's histograms (:mod:`costsense.tree._histogram`); push the children. This
-module holds the rules and the loop. The steps are compiled with
-``inline="always"``: numba inlines them into :func:`grow` at its IR level, so
-:func:`grow` compiles as one function, as when it was written as one (compiled
-apart, each step would add its own compilation to the first fit, and a call to
-every node); called on their own (the kernel tests) they compile apart. numba's
-cache of :func:`grow` is checked against this file only: after editing a step's
-module, touch this file (or clear the cache) so that :func:`grow` is compiled
-again.
+its own: enter the node (:mod:`costsense.tree._nodes`), summarise it
+(:mod:`costsense.tree._summary`), decide whether it may be split, find its best
+split (:mod:`costsense.tree._splitter`: sorted values, or per-node histograms of
+bin codes, :mod:`costsense.tree._histogram`), partition its rows
+(:mod:`costsense.tree._partition`), push the children. The steps are compiled with
+``inline="always"``, so :func:`grow` compiles as one function. numba's cache of
+:func:`grow` is checked against this file only: after editing a step's module,
+touch this file (or clear the cache).
 
-A node's best split is the one of largest weighted gain ``G`` over the candidate
-features and thresholds (:mod:`costsense.tree._splitter`, ties: the first feature
-in the visiting order, then the lowest threshold), found on the sorted values
-(``use_hist=False``) or on per-node histograms of bin codes (``use_hist=True``,
-:mod:`costsense.tree._histogram`).
+A node is a leaf when it is ``max_depth`` deep, has fewer than
+``min_samples_split`` rows or fewer than ``2 * min_samples_leaf``, or when its
+rows' label vectors are all identical. Otherwise its best split is made under one
+of two rules: *positive gain* (``any_gain=False``): only if ``G > 1e-12 * scale``
+(``scale`` = ``W``, or the sum of squared targets for regression) and
+``G / W_root >= min_impurity_decrease``; *best candidate* (``any_gain=True``,
+paper 004's rule): whatever its gain, if a candidate split exists (see the Notes
+of :class:`costsense.tree.CostSensitiveTreeClassifier`). With ``max_features <
+n_features`` the features are visited in a random order (seeded per tree) until
+``max_features`` non-constant ones have been evaluated (scikit-learn's rule).
 
-A node becomes a leaf when it is ``max_depth`` deep, has fewer than
-``min_samples_split`` rows or fewer than ``2 * min_samples_leaf``, or when its rows'
-label vectors are all identical (purity is tested on the labels, not on the
-impurity: with the cost-sensitive Gini a node of identical non-one-hot labels has a
-positive impurity, and no split can separate identical labels usefully).
-
-**Split rules.** Two rules decide whether a node's best split is made:
-
-- *positive gain* (``any_gain=False``): only if its gain is strictly positive,
-  ``G > 1e-12 * scale`` (``scale`` = ``W``, or the sum of squared targets for
-  regression: rounding of mathematically zero gains stays below it), and
-  ``G / W_root >= min_impurity_decrease`` (scikit-learn's weighted impurity
-  decrease). Otherwise the node is a leaf. This differs from scikit-learn, which
-  also makes splits of zero gain.
-- *best candidate* (``any_gain=True``, paper 004's rule): whatever its gain, as
-  long as the node has a candidate split (a feature not constant in it, and a
-  threshold leaving ``min_samples_leaf`` rows on each side). Paper 004, sect. 2.2
-  and 4.1: the trees are not restricted ("不限制每棵决策树的生成") and grow to the
-  maximum depth unless a node is below the minimum size ("在未达到节点的最小样本数量
-  的情况下,树会持续生长至最大指定深度"). The best split is still the one of largest
-  gain.
-
-The rules differ for the pairwise-difference impurity: with cost-mapped task scores
-it is not concave in the class mix (with ``C1 / C2 = 5`` a pure negative node has
-``I_pdc = 0.08``, a node with one positive in six ``0.17``), so every split of a
-node can have a negative gain; under the positive-gain rule such a node stays a
-leaf, and a forest of such trees is often a constant model. For a strictly concave
-impurity (Gini on one-hot labels), a node's best gain is positive unless no split
-changes the class mix, and the two rules give the same tree when every best gain
-is positive.
-
-With ``max_features < n_features`` the features are visited in a random order
-(numba's generator, seeded per tree) until ``max_features`` features that are not
-constant in the node have been evaluated (scikit-learn's rule); otherwise in
-column order.
-
-**Arguments.** :func:`grow` takes the training rows (:class:`TrainingRows`, made
-once per fit and shared by a forest's trees), the row weights, the rules
-(:class:`GrowthRules`) and a seed, and returns the node arrays (:class:`Nodes`);
-the three named tuples are :mod:`costsense.tree._common`'s. numba compiles
-:func:`grow` once per signature, and an array's type includes its layout and
-writeability: every call must hand it C-ordered, writeable arrays (``X``
-Fortran-ordered) and the same scalar types, or the builder is compiled again (tens
-of seconds).
+numba compiles :func:`grow` once per signature, and an array's type includes its
+layout and writeability: every call must hand it C-ordered, writeable arrays
+(``X`` Fortran-ordered) and the same scalar types, or it is compiled again.
 """
 
 from __future__ import annotations
@@ -121,23 +77,7 @@ GAIN_TOLERANCE = 1e-12
 
 @njit(cache=True, nogil=True, inline="always")
 def may_split(n_node: int, depth: int, rules: GrowthRules) -> bool:
-    """Whether the stopping rules let a node of ``n_node`` rows at ``depth`` split.
-
-    Parameters
-    ----------
-    n_node : int
-        The node's rows.
-    depth : int
-        Its depth (the root's is 0).
-    rules : GrowthRules
-        The stopping rules.
-
-    Returns
-    -------
-    bool
-        False if the node is ``max_depth`` deep or has fewer than
-        ``min_samples_split`` rows or fewer than ``2 * min_samples_leaf``.
-    """
+    """Whether the stopping rules let a node of ``n_node`` rows at ``depth`` split."""
     return (
         depth < rules.max_depth
         and n_node >= rules.min_samples_split
@@ -155,33 +95,7 @@ def makes_split(
     total_weight: float,
     rules: GrowthRules,
 ) -> bool:
-    """Whether a node's best split is made (the split rules of the module docstring).
-
-    Parameters
-    ----------
-    gain : float
-        The best split's weighted gain ``G``.
-    feature : int
-        Its feature, -1 if the node has no candidate split.
-    code : int
-        Criterion code.
-    w_node : float
-        The node's total weight ``W``.
-    node_stats : ndarray of shape (m,)
-        Its summed weighted statistics (for regression ``S_2`` is the sum of
-        squared targets).
-    total_weight : float
-        ``W_root``.
-    rules : GrowthRules
-        The split rule (``any_gain``) and ``min_impurity_decrease``.
-
-    Returns
-    -------
-    bool
-        With a candidate: True under the best-candidate rule; under the
-        positive-gain rule, True iff ``G > GAIN_TOLERANCE * scale`` and ``G /
-        W_root >= min_impurity_decrease``.
-    """
+    """Whether a node's best split is made (the split rules of the module docstring)."""
     if feature < 0:
         return False
     if rules.any_gain:
@@ -266,24 +180,7 @@ def _children_histograms(
 def grow(
     rows: TrainingRows, weight: FloatArray, rules: GrowthRules, seed: int
 ) -> Nodes:
-    """Grow one tree (see the module docstring).
-
-    Parameters
-    ----------
-    rows : TrainingRows
-        The training rows in the builder's form.
-    weight : ndarray of shape (n_samples,)
-        Non-negative weights; rows of weight 0 are ignored.
-    rules : GrowthRules
-        The stopping and split rules.
-    seed : int
-        Seed of the feature order.
-
-    Returns
-    -------
-    Nodes
-        The node arrays; ``max_depth`` is the depth of the deepest leaf.
-    """
+    """Grow one tree (see the module docstring)."""
     # tuple fields read in the loop as plain locals (a field read takes and drops
     # a reference to its array)
     X, codes, labels, values = rows.X, rows.codes, rows.labels, rows.values

@@ -75,27 +75,8 @@ def node_histograms(
 ) -> tuple[FloatArray, IntArray]:
     """Every feature's histogram of the rows ``idx[start:end]`` (the root's).
 
-    Parameters
-    ----------
-    codes : ndarray of shape (n_samples, n_features), uint8
-        Bin codes.
-    wstats : ndarray of shape (n_samples, m)
-        Weighted statistics of the criterion.
-    weight : ndarray of shape (n_samples,)
-        Row weights.
-    idx : ndarray of shape (n_rows,)
-        The index array; the node's rows are ``idx[start:end]``.
-    start, end : int
-        The node's slice of ``idx``.
-    n_bins_max : int
-        Bins of the feature with the most.
-
-    Returns
-    -------
-    hist : ndarray of shape (n_features, n_bins_max, 1 + m)
-        Per feature and bin: total weight, then summed weighted statistics.
-    count : ndarray of shape (n_features, n_bins_max), int64
-        Per feature and bin: the number of rows.
+    Returns ``hist`` of shape ``(n_features, n_bins_max, 1 + m)`` (per bin the
+    total weight, then the summed weighted statistics) and the row ``count``.
     """
     d = codes.shape[1]
     hist = np.zeros((d, n_bins_max, 1 + wstats.shape[1]))
@@ -120,31 +101,8 @@ def child_histograms(
 
     The smaller child (the left one on a tie) gets its histograms filled from its
     rows; the larger child's are the parent's minus them, computed in place in the
-    parent's memory (the parent's histograms are not read again).
-
-    Parameters
-    ----------
-    codes : ndarray of shape (n_samples, n_features), uint8
-        Bin codes.
-    wstats : ndarray of shape (n_samples, m)
-        Weighted statistics of the criterion.
-    weight : ndarray of shape (n_samples,)
-        Row weights.
-    idx : ndarray of shape (n_rows,)
-        The index array after the partition: the left child's rows are
-        ``idx[start:middle]``, the right child's ``idx[middle:end]``.
-    start, middle, end : int
-        The children's slices of ``idx``.
-    hist : ndarray of shape (n_features, n_bins_max, 1 + m)
-        The parent's histograms (:func:`node_histograms`); overwritten.
-    count : ndarray of shape (n_features, n_bins_max), int64
-        The parent's row counts; overwritten.
-
-    Returns
-    -------
-    left_hist, left_count, right_hist, right_count : ndarray
-        The children's histograms and counts, shaped like ``hist`` and ``count``;
-        one pair is ``hist`` and ``count`` themselves.
+    parent's memory (the parent's histograms are not read again). Returns the
+    left and right children's histograms and counts.
     """
     small_hist = np.zeros(hist.shape)
     small_count = np.zeros(count.shape, dtype=np.int64)

@@ -50,21 +50,6 @@ def largest_tree(n_rows: int, max_depth: int, min_samples_leaf: int) -> int:
     A leaf holds at least ``min_samples_leaf`` rows, and a tree ``max_depth``
     deep has at most ``2 ** max_depth`` leaves; a binary tree of ``L`` leaves
     has ``2 L - 1`` nodes.
-
-    Parameters
-    ----------
-    n_rows : int
-        Training rows of positive weight.
-    max_depth : int
-        Deepest a leaf may be.
-    min_samples_leaf : int
-        Least rows of a leaf.
-
-    Returns
-    -------
-    int
-        ``2 L - 1`` with ``L = min(n_rows // min_samples_leaf, 2 ** max_depth)``
-        (at least 1 leaf).
     """
     max_leaves = max(1, n_rows // max(min_samples_leaf, 1))
     if max_depth < 40:
@@ -74,20 +59,7 @@ def largest_tree(n_rows: int, max_depth: int, min_samples_leaf: int) -> int:
 
 @njit(cache=True, nogil=True, inline="always")
 def new_nodes(largest: int, q: int) -> Nodes:
-    """Node arrays with room for ``min(largest, INITIAL_CAPACITY)`` nodes (unset).
-
-    Parameters
-    ----------
-    largest : int
-        Nodes of the largest possible tree (:func:`largest_tree`).
-    q : int
-        Length of a node's value.
-
-    Returns
-    -------
-    Nodes
-        Arrays of that many entries; ``max_depth`` 0.
-    """
+    """Node arrays with room for ``min(largest, INITIAL_CAPACITY)`` nodes (unset)."""
     capacity = min(largest, INITIAL_CAPACITY)
     return Nodes(
         np.empty(capacity, dtype=np.int32),
@@ -129,26 +101,6 @@ def add_node(
     the node gets the leaf marks (feature and threshold -2, children -1), and the
     depth of the deepest node is updated; its value, impurity and counts are the
     caller's to write.
-
-    Parameters
-    ----------
-    nodes : Nodes
-        The node arrays, with entries ``0 .. node - 1`` set.
-    node : int
-        The new node's number (the number of nodes so far).
-    parent : int
-        Its parent's number, or -1 for the root.
-    is_left : bool
-        Whether it is its parent's left child.
-    depth : int
-        Its depth (the root's is 0).
-    largest : int
-        Nodes of the largest possible tree.
-
-    Returns
-    -------
-    Nodes
-        ``nodes``, or their enlarged copy; ``max_depth`` at least ``depth``.
     """
     if node == nodes.feature.shape[0]:
         capacity = min(largest, 2 * node)
@@ -187,21 +139,7 @@ def add_node(
 
 @njit(cache=True, nogil=True, inline="always")
 def trimmed(nodes: Nodes, node_count: int) -> Nodes:
-    """Return copies of the node arrays cut to the tree's ``node_count`` nodes.
-
-    Parameters
-    ----------
-    nodes : Nodes
-        The node arrays, entries ``0 .. node_count - 1`` set.
-    node_count : int
-        Nodes of the tree.
-
-    Returns
-    -------
-    Nodes
-        Arrays of exactly ``node_count`` entries (fresh memory), same
-        ``max_depth``.
-    """
+    """Return copies of the node arrays cut to the tree's ``node_count`` nodes."""
     return Nodes(
         nodes.feature[:node_count].copy(),
         nodes.threshold[:node_count].copy(),
@@ -248,22 +186,7 @@ class Stack(NamedTuple):
 
 @njit(cache=True, nogil=True, inline="always")
 def new_stack(n_rows: int, hist: FloatArray, count: IntArray) -> Stack:
-    """Return a stack holding the root: rows ``0 .. n_rows``, depth 0, no parent.
-
-    Parameters
-    ----------
-    n_rows : int
-        Rows of the index array.
-    hist : ndarray
-        The root's all-feature histograms, or an empty ``(0, 0, 0)`` array.
-    count : ndarray
-        Their row counts, or an empty ``(0, 0)`` array.
-
-    Returns
-    -------
-    Stack
-        The stack of one node.
-    """
+    """Return a stack holding the root: rows ``0 .. n_rows``, depth 0, no parent."""
     return Stack([0], [n_rows], [0], [-1], [False], [hist], [count])
 
 
@@ -284,19 +207,6 @@ def push_children(
 
     The left child (rows ``idx[start:middle]``) is then popped, built and
     numbered first: pre-order numbering.
-
-    Parameters
-    ----------
-    stack : Stack
-        The stack, appended to.
-    start, middle, end : int
-        The children's slices ``idx[start:middle]`` and ``idx[middle:end]``.
-    depth : int
-        The children's depth.
-    parent : int
-        The split node's number.
-    left_hist, left_count, right_hist, right_count : ndarray
-        The children's histograms and counts (or empty arrays).
     """
     stack.start.append(middle)
     stack.end.append(end)
@@ -316,18 +226,7 @@ def push_children(
 
 @njit(cache=True, nogil=True, inline="always")
 def pop_node(stack: Stack) -> tuple[int, int, int, int, bool, FloatArray, IntArray]:
-    """Take the node on top of the stack.
-
-    Parameters
-    ----------
-    stack : Stack
-        A non-empty stack.
-
-    Returns
-    -------
-    tuple
-        ``(start, end, depth, parent, is_left, hist, count)`` of the node.
-    """
+    """Take the node on top of the stack."""
     return (
         stack.start.pop(),
         stack.end.pop(),

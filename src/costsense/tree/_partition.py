@@ -22,18 +22,7 @@ __all__ = ["partition", "positive_rows"]
 
 @njit(cache=True, nogil=True, inline="always")
 def positive_rows(weight: FloatArray) -> IntArray:
-    """Return the rows of positive weight, in increasing order.
-
-    Parameters
-    ----------
-    weight : ndarray of shape (n_samples,)
-        Non-negative weights.
-
-    Returns
-    -------
-    ndarray of shape (n_rows,), int64
-        The indices ``r`` with ``weight[r] > 0``.
-    """
+    """Return the rows of positive weight, in increasing order."""
     n = weight.shape[0]
     n_rows = 0
     for r in range(n):
@@ -66,34 +55,8 @@ def partition(
     A row goes left iff ``X[r, feature] <= threshold`` (exact splitter) or
     ``codes[r, feature] <= bin_code`` (histogram splitter, where the threshold lies
     between bin ``bin_code`` and the next non-empty bin). Both parts keep the order
-    the rows had.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        Samples (read when ``use_hist`` is False).
-    codes : ndarray of shape (n_samples, n_features), uint8
-        Bin codes (read when ``use_hist`` is True).
-    use_hist : bool
-        Which of the two to test.
-    feature : int
-        The split's feature.
-    threshold : float
-        The split's threshold on ``X``.
-    bin_code : int
-        The last bin going left, on ``codes``.
-    idx : ndarray of shape (n_rows,)
-        The index array, reordered in place.
-    start, end : int
-        The node's slice of ``idx``.
-    buffer : ndarray of shape (>= end - start,), int64
-        Scratch for the rows going right.
-
-    Returns
-    -------
-    int
-        ``middle``: the left child's rows are ``idx[start:middle]``, the right
-        child's ``idx[middle:end]``.
+    the rows had. Returns ``middle``: the left child's rows are
+    ``idx[start:middle]``, the right child's ``idx[middle:end]``.
     """
     n_left = 0
     n_right = 0

@@ -72,19 +72,7 @@ class PackedForest:
 
 
 def pack(trees: Sequence[_Nodes], width: int) -> PackedForest:
-    """Concatenate the nodes of ``trees`` (each numbered in pre-order).
-
-    Parameters
-    ----------
-    trees : sequence of Tree
-        Fitted trees with values of the same width, a multiple of ``width``.
-    width : int
-        Columns per block of values.
-
-    Returns
-    -------
-    PackedForest
-    """
+    """Concatenate the nodes of ``trees`` (each numbered in pre-order)."""
     sizes = np.array([tree.node_count for tree in trees], dtype=np.int64)
     roots = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     for tree in trees:
@@ -125,15 +113,6 @@ def shared_class(forest: PackedForest) -> int | None:
     it, so for ``c > 0`` every leaf must favour ``c`` over every earlier column
     by more than the rounding of ``T`` sums can take away (``8 T eps max |v|``),
     else None.
-
-    Parameters
-    ----------
-    forest : PackedForest
-        Packed trees.
-
-    Returns
-    -------
-    int or None
     """
     leaves = forest.values[0][forest.feature < 0]
     best = np.argmax(leaves, axis=1)
@@ -159,19 +138,7 @@ def accumulate(
     roots: IntArray,
     out: FloatArray,
 ) -> None:
-    """Add, tree after tree, the values of each row's leaves to ``out``.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        Samples (finite).
-    feature, threshold, right, roots : ndarray
-        A :class:`PackedForest`'s arrays.
-    value : ndarray of shape (n_nodes, q)
-        One of its blocks of values.
-    out : ndarray of shape (n_samples, q)
-        Updated in place; each row's sum runs over the trees in their order.
-    """
+    """Add, tree after tree, the values of each row's leaves to ``out``."""
     q = out.shape[1]
     for t in range(roots.shape[0] - 1):
         root = roots[t]

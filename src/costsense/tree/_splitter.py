@@ -316,24 +316,7 @@ class SplitScratch(NamedTuple):
 def split_scratch(
     n_features: int, m: int, n_bins_max: int, n_sorted: int
 ) -> SplitScratch:
-    """Make the buffers of :func:`best_split`; ``order`` starts as ``0 .. d - 1``.
-
-    Parameters
-    ----------
-    n_features : int
-        Features of the data.
-    m : int
-        Statistics per sample.
-    n_bins_max : int
-        Bins of the feature with the most (1 for the exact splitter).
-    n_sorted : int
-        Rows the exact splitter may sort (0 for the histogram splitter).
-
-    Returns
-    -------
-    SplitScratch
-        The buffers.
-    """
+    """Make the buffers of :func:`best_split`; ``order`` starts as ``0 .. d - 1``."""
     return SplitScratch(
         np.arange(n_features),
         np.empty(m),
@@ -374,44 +357,6 @@ def best_split(
     empty) or :func:`exact_split`'s. The largest gain ``G = W I_P - W_L I_L -
     W_R I_R`` wins (paper 004, eq. 4, times ``W``); ties go to the feature
     visited first.
-
-    Parameters
-    ----------
-    rows : TrainingRows
-        The training rows in the builder's form.
-    wstats : ndarray of shape (n_samples, m)
-        Weighted statistics of the criterion.
-    weight : ndarray of shape (n_samples,)
-        Row weights.
-    idx : ndarray of shape (n_rows,)
-        The index array; the node's rows are ``idx[start:end]``.
-    start, end : int
-        The node's slice of ``idx``.
-    hist : ndarray of shape (n_features, n_bins_max, 1 + m) or (0, 0, 0)
-        The node's all-feature histograms, or an empty array.
-    count : ndarray of shape (n_features, n_bins_max) or (0, 0), int64
-        Their row counts.
-    w_node, impurity : float
-        The node's total weight ``W`` and impurity ``I_P``.
-    node_stats : ndarray of shape (m,)
-        The node's summed weighted statistics ``S``.
-    min_samples_leaf : int
-        Least rows on each side of a split.
-    max_features : int
-        Non-constant features to evaluate.
-    scratch : SplitScratch
-        Buffers (:func:`split_scratch`); ``scratch.order`` is shuffled in place.
-
-    Returns
-    -------
-    gain : float
-        The best split's gain (``-inf`` if there is no candidate split).
-    feature : int
-        Its feature (-1 if there is no candidate split).
-    threshold : float
-        Its threshold: a row goes left iff ``x[feature] <= threshold``.
-    bin : int
-        For the histogram splitter, the last bin going left (-1 otherwise).
     """
     # tuple fields as plain locals: each read of a field in the loop would take
     # and drop a reference to its array

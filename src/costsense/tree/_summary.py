@@ -31,22 +31,7 @@ __all__ = ["identical_labels", "node_summary", "weighted_statistics"]
 def weighted_statistics(
     stats: FloatArray, weight: FloatArray
 ) -> tuple[FloatArray, float]:
-    """Weight each row's statistics, once per tree.
-
-    Parameters
-    ----------
-    stats : ndarray of shape (n_samples, m)
-        Per-sample statistics ``s_n`` of the criterion.
-    weight : ndarray of shape (n_samples,)
-        Non-negative weights.
-
-    Returns
-    -------
-    wstats : ndarray of shape (n_samples, m)
-        ``w_n s_n`` for rows of positive weight, 0 for the others.
-    total_weight : float
-        ``W_root``, the sum of the positive weights (in row order).
-    """
+    """Weight each row's statistics, once per tree."""
     n, m = stats.shape
     wstats = np.zeros((n, m))
     total_weight = 0.0
@@ -71,34 +56,7 @@ def node_summary(
     node_stats: FloatArray,
     value: FloatArray,
 ) -> tuple[float, float]:
-    """Summarise the node of rows ``idx[start:end]``: weight, statistics, value.
-
-    Parameters
-    ----------
-    wstats : ndarray of shape (n_samples, m)
-        Weighted statistics ``w_n s_n`` (:func:`weighted_statistics`).
-    weight : ndarray of shape (n_samples,)
-        Row weights.
-    values : ndarray of shape (n_samples, q)
-        Rows whose weighted mean is the node's value.
-    idx : ndarray of shape (n_rows,)
-        The index array; the node's rows are ``idx[start:end]``.
-    start, end : int
-        The node's slice of ``idx``.
-    code, n_labels : int
-        Criterion code and label-vector length, for the impurity.
-    node_stats : ndarray of shape (m,)
-        Receives ``S = sum_n w_n s_n`` over the node's rows.
-    value : ndarray of shape (q,)
-        Receives the node's value ``sum_n w_n v_n / W`` (0 if ``W`` is 0).
-
-    Returns
-    -------
-    weight : float
-        ``W``, the node's total weight.
-    impurity : float
-        ``I(W, S)`` of the criterion (:func:`costsense.tree._criteria.node_impurity`).
-    """
+    """Summarise the node of rows ``idx[start:end]``: weight, statistics, value."""
     m = node_stats.shape[0]
     q = value.shape[0]
     value[:] = 0.0
@@ -125,20 +83,6 @@ def identical_labels(labels: FloatArray, idx: IntArray, start: int, end: int) ->
     Purity is tested on the labels, not on the impurity: with the cost-sensitive
     Gini a node of identical non-one-hot labels has a positive impurity, and no
     split can separate identical labels usefully.
-
-    Parameters
-    ----------
-    labels : ndarray of shape (n_samples, n_labels)
-        Label vectors.
-    idx : ndarray of shape (n_rows,)
-        The index array.
-    start, end : int
-        The node's slice of ``idx`` (at least one row).
-
-    Returns
-    -------
-    bool
-        True if every row's label vector equals the first row's exactly.
     """
     first = idx[start]
     for p in range(start + 1, end):

@@ -26,20 +26,7 @@ def apply(
     children_left: Int32Array,
     children_right: Int32Array,
 ) -> IntArray:
-    """Leaf reached by each row of ``X`` (``x[feature] <= threshold`` goes left).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        Samples.
-    feature, threshold, children_left, children_right : ndarray of shape (n_nodes,)
-        The tree's nodes (leaves have ``children_left == -1``).
-
-    Returns
-    -------
-    ndarray of shape (n_samples,)
-        Node index of each sample's leaf.
-    """
+    """Leaf reached by each row of ``X`` (``x[feature] <= threshold`` goes left)."""
     n = X.shape[0]
     leaves = np.empty(n, dtype=np.int64)
     for i in range(n):

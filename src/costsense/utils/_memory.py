@@ -23,14 +23,7 @@ _FALLBACK_BUDGET = 64 * 2**30
 
 
 def memory_budget() -> int:
-    """Return the largest allocation allowed, in bytes: the physical memory.
-
-    Returns
-    -------
-    int
-        ``SC_PHYS_PAGES * SC_PAGE_SIZE`` where the system reports them (Linux,
-        macOS), else 64 GiB.
-    """
+    """Return the largest allocation allowed, in bytes: the physical memory."""
     try:
         return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
     except (AttributeError, ValueError, OSError):
@@ -38,18 +31,7 @@ def memory_budget() -> int:
 
 
 def format_bytes(n_bytes: float) -> str:
-    """Return ``n_bytes`` in binary units, as numpy's ``MemoryError`` writes them.
-
-    Parameters
-    ----------
-    n_bytes : float
-        A size in bytes.
-
-    Returns
-    -------
-    str
-        For example ``"7.28 TiB"``.
-    """
+    """Return ``n_bytes`` in binary units, as numpy's ``MemoryError`` writes them."""
     for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if abs(n_bytes) < 1024 or unit == "PiB":
             return (
@@ -71,22 +53,6 @@ def check_allocation(
     """Raise :class:`~costsense.exceptions.MemoryBudgetError` if an array won't fit.
 
     Nothing is allocated: the size is computed from ``shape`` in Python integers.
-
-    Parameters
-    ----------
-    shape : tuple of int
-        The array's shape.
-    owner : str
-        Who allocates (the estimator's name), to start the message.
-    what : str
-        What the array is, e.g. ``"the linear solver's matrix A = I + ... (d + 1
-        columns)"``.
-    fix : str
-        What to change: the parameter and the smaller route.
-    itemsize : int, default=8
-        Bytes per entry (float64).
-    budget : int, default=None
-        Largest allowed size in bytes; None means :func:`memory_budget`.
 
     Raises
     ------

@@ -46,25 +46,6 @@ def read_written_numbers(
 ) -> tuple[Any, dict[str, str]]:
     """Turn text columns of written numbers into numbers.
 
-    Parameters
-    ----------
-    features : DataFrame
-        Columns as read; numeric columns are left alone.
-    path : str
-        The file, for messages.
-    decimal : {".", ","} or None
-        ``--decimal``: the decimal mark when a column reads both ways.
-    marks : dict of str to str, optional
-        Each column's decimal mark as learned when the model was trained; it
-        decides a column that reads both ways (at prediction).
-
-    Returns
-    -------
-    features : DataFrame
-        A copy with the columns of written numbers as floats (missing cells NaN).
-    marks : dict of str to str
-        The decimal mark of each column read, for the model file.
-
     Raises
     ------
     UsageError

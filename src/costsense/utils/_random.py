@@ -12,17 +12,7 @@ __all__ = ["draw_seed", "seeded_clone"]
 
 
 def draw_seed(random_state: Any) -> int:
-    """Draw a 31-bit seed from ``random_state`` (an int, RandomState or None).
-
-    Parameters
-    ----------
-    random_state : int, RandomState instance or None
-        As scikit-learn's ``random_state`` parameter.
-
-    Returns
-    -------
-    int
-    """
+    """Draw a 31-bit seed from ``random_state`` (an int, RandomState or None)."""
     return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
@@ -31,18 +21,6 @@ def seeded_clone(estimator: BaseEstimator, rng: np.random.RandomState) -> Any:
 
     Nested parameters (``step__random_state`` of a pipeline) are seeded too, in
     sorted name order, so the same ``rng`` gives the same clones.
-
-    Parameters
-    ----------
-    estimator : estimator
-        The template.
-    rng : RandomState
-        Source of the seeds.
-
-    Returns
-    -------
-    estimator
-        An unfitted clone.
     """
     model = clone(estimator)
     seeds = {
