@@ -213,8 +213,8 @@ def test_unseen_category_gets_the_probability_of_one_more_empty_category():
 @pytest.mark.parametrize(
     ("params", "pattern"),
     [
-        ({"categorical_features": [4]}, "categorical_features holds the index 4"),
-        ({"categorical_features": [True, False]}, "boolean mask of 2 entries"),
+        ({"categorical_features": [4]}, "categorical_features has an index outside"),
+        ({"categorical_features": [True, False]}, "boolean mask needs .*got 2"),
         ({"categorical_features": [0.5]}, "column indices"),
         ({"class_prior": [0.5, 0.5, 0.0]}, "class_prior has shape"),
         ({"class_prior": [-1.0, 2.0]}, "non-negative"),

@@ -1,14 +1,11 @@
-"""Which columns are categorical: the reading of ``categorical_features``.
-
-Shared by :class:`~costsense.naive_bayes.DiscreteNaiveBayesClassifier` and the
-estimators that pass the parameter on (EFSBoost, the resampling boosters). Change
-it when the parameter accepts another form.
-"""
+"""Which columns are categorical: the reading of ``categorical_features``."""
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+from costsense.utils._columns import categorical_mask
 
 __all__ = ["categorical_feature_mask"]
 
@@ -36,8 +33,8 @@ def categorical_feature_mask(
     Raises
     ------
     ValueError
-        A 2-d value, a mask of the wrong length, non-integer indices, or an index
-        outside the columns, each named with the fix.
+        A 2-d value, a mask of the wrong length, or an index that is not an
+        integer or outside the columns, each named with the fix.
 
     Examples
     --------
@@ -45,36 +42,4 @@ def categorical_feature_mask(
     >>> categorical_feature_mask([0, -1], 4).tolist()
     [True, False, False, True]
     """
-    mask = np.zeros(n_features, dtype=bool)
-    if categorical_features is None:
-        return mask
-    given = np.asarray(categorical_features)
-    if given.size == 0:
-        return mask
-    if given.ndim != 1:
-        raise ValueError(
-            f"categorical_features has shape {given.shape}; give a 1-d list of "
-            "column indices or a boolean mask with one entry per column."
-        )
-    if given.dtype == bool:
-        if given.size != n_features:
-            raise ValueError(
-                f"categorical_features is a boolean mask of {given.size} "
-                f"entries, but X has {n_features} features; give one True/False "
-                "per column, or the indices of the categorical columns."
-            )
-        return given.copy()
-    if not np.issubdtype(given.dtype, np.integer):
-        raise ValueError(
-            "categorical_features must hold column indices (integers) or a "
-            f"boolean mask; got values of dtype {given.dtype}."
-        )
-    outside = given[(given < -n_features) | (given >= n_features)]
-    if outside.size:
-        raise ValueError(
-            f"categorical_features holds the index {int(outside[0])}, but X has "
-            f"{n_features} features; give indices from 0 to {n_features - 1} "
-            "(or negative ones counted from the end)."
-        )
-    mask[given] = True
-    return mask
+    return categorical_mask(categorical_features, None, n_features)

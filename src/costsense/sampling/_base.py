@@ -38,14 +38,8 @@ from numpy.typing import NDArray
 from sklearn.utils import check_array, check_consistent_length
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from costsense.sampling._columns import (
-    EncodedTable,
-    TableCodec,
-    categorical_mask,
-    encode_table,
-    is_dataframe,
-    is_table,
-)
+from costsense.sampling._columns import EncodedTable, TableCodec, encode_table, is_table
+from costsense.utils._columns import categorical_mask, is_dataframe
 from costsense.utils._compat import StrOptions
 from costsense.utils._random import draw_seed
 
