@@ -1,10 +1,7 @@
 """The rescaling wrappers' shared base: parameters, fit, probabilities, decisions.
 
-:class:`_CostSensitiveWrapper` validates the base learner and the costs, fits,
-checks for a constant model and decides each row by its own costs at prediction;
-each method (:mod:`._weighting`, :mod:`._rejection`, :mod:`._threshold`,
-:mod:`._metacost`) implements ``_fit`` and ``_posterior``. The shared parameter and
-attribute docs live here too. Change it when every wrapper changes alike.
+Each method (weighting, rejection, threshold, MetaCost) implements ``_fit`` and
+``_posterior``.
 """
 
 from __future__ import annotations
@@ -289,15 +286,7 @@ _ATTRIBUTES = """
         The positive class of a binary problem.
     estimator_ : classifier
         The fitted base learner (the final one, for MetaCost).
-    degenerate_ : str or None
-        None for a healthy fit; else what made the model constant (it predicts
-        one class on its own training data) and why, as the
-        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
-        issued said it.
-    n_features_in_ : int
-        Number of features seen in fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when X has string column names."""
+    {fitted}"""
 
 
 _document = documented(_PARAMETERS.strip("\n"), _ATTRIBUTES.strip("\n"))

@@ -1,29 +1,18 @@
 """What costsense's oversamplers share: per-class draws, categorical columns, checks.
 
-An oversampler here models each class it must grow, draws the synthetic rows' continuous
-columns from that model (the subclass's job) and each categorical column independently
-by roulette wheel from the class's own value frequencies (paper 003, algorithm 1, step
-2b; RWO-Sampling treats nominal attributes the same way). The originals come first in
-the output, unchanged; the synthetic rows of each class follow in ``sampling_strategy_``
-order, as imbalanced-learn's oversamplers do.
+An oversampler models each class it must grow and draws the synthetic rows'
+continuous columns from that model (the subclass's job), each categorical column
+by roulette wheel from the class's own value frequencies (paper 003, algorithm 1,
+step 2b). The originals come first, then each class's synthetic rows in
+``sampling_strategy_`` order, as in imbalanced-learn. Tables (a DataFrame, or an
+ndarray of objects) are encoded once (:mod:`costsense.sampling._columns`),
+resampled as numbers, and decoded back to the input's form and dtypes.
 
-Real tables: a DataFrame, or an ndarray of objects (strings as categories), is
-encoded once (continuous columns as float64, each categorical column's values as
-integer codes; :mod:`costsense.sampling._columns`), resampled by the same numeric
-code as an ndarray of numbers, and decoded back to the input's form and dtypes.
-``categorical_features`` takes indices, a boolean mask, column names or ``"auto"``,
-as imbalanced-learn's SMOTENC does.
-
-Fit once, draw many times: a :class:`RedrawableOverSampler` splits its work into
-:meth:`~RedrawableOverSampler._fit_continuous` (the class model, from the rows and a
-seed) and :meth:`~RedrawableOverSampler._sample_continuous` (draws from a fitted
-model) and gets :meth:`~RedrawableOverSampler._redraw`, which draws new synthetic rows
-from the models of the last ``fit_resample`` without refitting them (the boosters'
-per-round sampler uses it through a public ``redraw``; see
-:mod:`costsense.boosting._resample`). Both paths consume the random stream alike: per
-class, the model's seed, the continuous draws, then each categorical column's. So
-``redraw(random_state=s)`` returns exactly the synthetic rows a ``fit_resample`` with
-``random_state=s`` would, had it fitted the same models.
+A :class:`RedrawableOverSampler` splits its work into ``_fit_continuous`` and
+``_sample_continuous`` and gets ``_redraw``, new synthetic rows from the models of
+the last ``fit_resample``. Both paths consume the random stream alike, so
+``redraw(random_state=s)`` returns the rows a ``fit_resample`` with
+``random_state=s`` would.
 """
 
 from __future__ import annotations

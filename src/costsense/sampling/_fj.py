@@ -1,66 +1,34 @@
 """Figueiredo & Jain's unsupervised mixture learning (TPAMI 24(3), 2002).
 
-Paper 003 chooses the number of components of its Gaussian mixture with Figueiredo &
-Jain's method and then compares the fits by AIC; :class:`~costsense.sampling.
-OBPDSampler` offers the first as ``n_components="fj"`` (this module) and AIC/BIC
-over counts as ``"aic"``/``"bic"`` (:func:`costsense.sampling._split.split_search`).
-
-Figueiredo & Jain fit one mixture whose components die during EM, and pick the
-count by minimum message length (MML). For ``n`` rows and components of ``N`` free
-parameters each (``N = d + d(d+1)/2`` for a full-covariance Gaussian in ``d``
-columns), the message length of a mixture with ``k_nz`` live components (weights
-``alpha_m > 0``) is their eq. (15)::
+Paper 003 chooses the number of components of its Gaussian mixture by Figueiredo
+& Jain's method (``OBPDSampler(n_components="fj")``). One mixture is fitted whose
+components die during EM, and the count of least message length (MML) is kept.
+For ``n`` rows and components of ``N`` free parameters each, the message length
+with ``k_nz`` live components (weights ``alpha_m > 0``) is their eq. (15)::
 
     L(theta, Y) = N/2 sum_{m: alpha_m > 0} log(n alpha_m / 12)
                   + k_nz/2 log(n / 12) + k_nz (N + 1) / 2 - log p(Y | theta)
 
-For a fixed set of live components, ``L`` is ``-log`` of the posterior under the
-improper Dirichlet-like prior ``p(alpha) ~ prod_m alpha_m^(-N/2)`` (up to a
-constant), so EM for that posterior decreases it. Its M-step for the weights
-(eq. 17) is::
+and the M-step for the weights (eq. 17)::
 
     alpha_m = max(0, sum_i w_im - N/2) / sum_j max(0, sum_i w_ij - N/2)
 
-which *annihilates* any component whose rows weigh no more than ``N/2`` (half its
-parameter count): it does not pay its code length. Their algorithm (the pseudo-code
-of the article) runs this M-step component by component (CEM^2, Celeux, Chretien,
-Forbes & Mkhadri 2001): for each ``m`` in turn, recompute ``w_im``, update
-``alpha_m`` by eq. (17) and renormalise the weights; if ``alpha_m = 0`` the
-component is dead, otherwise its mean and covariance get their weighted
-maximum-likelihood update and its densities are recomputed at once, so the next
-component sees it. One sweep over the components is one iteration. Starting from
-``k_max`` components, iterations run until the relative change of ``L`` is below
-``epsilon``; the model is recorded if its ``L`` is the least so far; then the
-component of least weight is annihilated and the iterations resume, down to
-``k_min`` live components. The model returned is the one of least message length.
+annihilates any component whose rows weigh no more than ``N/2``. The M-step runs
+component by component (CEM^2, Celeux et al. 2001); one sweep over the components
+is one iteration. From ``k_max`` components, iterations run until the relative
+change of ``L`` is below ``epsilon``, the model is recorded if its ``L`` is the
+least so far, the component of least weight is annihilated, and so on down to
+``k_min``.
 
-What we implement, and why:
-
-- Start: ``k_max`` means at rows drawn uniformly without replacement and equal
-  weights, as in the paper; every covariance ``sigma^2 I`` with ``sigma^2`` the
-  largest column variance (1 on OBPD's standardised columns), where the authors
-  take a tenth of it. Measured with ``epsilon = 1e-4``: on the paper's own example
-  (three Gaussians, 900 rows, ``k_max = 30``) the tenth found 3 components in 10
-  of 12 seeds, the wide start in 12 of 12; on the benchmark's 20-column minority
-  class (5,196 rows, ``k_max = 10``) the tenth left 1 or 2 components alive after
-  the first sweep (seeds 0-2), the wide start 2 or 3.
-- Convergence: ``|L_{t-1} - L_t| < epsilon |L_{t-1}|`` with ``epsilon = 1e-4``, the
-  threshold of the authors' published demonstration. The absolute value: a sweep
-  in which a component dies can raise ``L``, and the test without it would end
-  the count there. At most ``max_sweeps`` sweeps per count (500), which the paper
-  does not bound. A tighter ``epsilon`` (1e-5) lets leftover components shrink
-  onto a few rows before they die, and kept such components more often.
-- ``reg_covar`` is added to each covariance's diagonal at its update, as in
-  scikit-learn (OBPD's columns are standardised, so it is one scale for all).
-- The last live component is never annihilated: with ``n <= N/2`` rows eq. (17)
-  would give every component weight 0; the single Gaussian is the model then.
-- ``k_max`` is capped by the caller (OBPD: ``n_c / (D + 1)``, as for AIC).
-
-What to expect: on small samples MML can keep a flat component on a handful of
-rows (a spurious local maximum of the likelihood that pays for its code length by a
-few nats). In our checks it found the true count of three well-separated 2-D
-clusters of 300 rows each in 19 of 20 seeds, and kept one component for 900 rows
-of one 2-D Gaussian in 20 of 20 and of a 3-D one in 18 of 20.
+Choices the paper leaves open: every starting covariance is ``sigma^2 I`` with
+``sigma^2`` the largest column variance (the authors take a tenth of it: a wider
+start leaves more components alive after the first sweep); convergence is
+``|L_{t-1} - L_t| < epsilon |L_{t-1}|`` (the absolute value, since a sweep in
+which a component dies can raise ``L``), ``epsilon = 1e-4`` as the authors'
+demonstration, at most ``max_sweeps`` sweeps per count; ``reg_covar`` is added to
+each covariance's diagonal (as scikit-learn); the last live component is never
+annihilated; ``k_max`` is capped by the caller. On small samples MML can keep a
+flat component on a handful of rows.
 """
 
 from __future__ import annotations

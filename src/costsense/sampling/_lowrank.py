@@ -1,43 +1,21 @@
 """OBPD's single Gaussian in more columns than rows, kept in low-rank form.
 
-When a class has ``n`` rows in ``D > n`` continuous columns, OBPD's component
-count is 1 (``n_components="aic"``, ``"bic"`` and ``"fj"`` are capped at ``n / (D
-+ 1)`` components, see :mod:`costsense.sampling._obpd`; or ``n_components=1``):
-the model is paper 003's Gaussian mixture with one component, the
-maximum-likelihood Gaussian of the (standardised) rows ``z_i``,
-
-    mu = (1/n) sum_i z_i,    Sigma = (1/n) sum_i (z_i - mu)(z_i - mu)' + r I,
-
-with ``r = reg_covar`` as in scikit-learn's :class:`~sklearn.mixture.GaussianMixture`
-(Dempster, Laird & Rubin's M-step with one component). ``Sigma`` has ``D^2``
-entries (terabytes at a million columns) but rank below ``n`` above ``r I``: with the
-factor ``F = (Z - mu) / sqrt(n)`` (``n x D``, the centred rows),
-``Sigma = F'F + r I``. :class:`LowRankGaussian` keeps ``mu`` and ``F`` only, and
-every use of ``Sigma`` goes through ``n x n`` matrices:
-
-- exact draws (:func:`low_rank_draws`): ``mu + F'g + sqrt(r) h`` with ``g ~ N(0,
-  I_n)``, ``h ~ N(0, I_D)`` has covariance ``F'F + r I = Sigma``;
-- densities (:meth:`LowRankGaussian.score_samples`): with ``M = r I_n + F F'``,
-  Woodbury's identity ``Sigma^-1 = (I - F' M^-1 F) / r`` and the determinant lemma
-  ``det Sigma = r^(D - n) det M``;
-- the paper's Gibbs sampling (:func:`low_rank_gibbs_draws`): the precision
-  ``P = (I - F'W) / r`` with ``W = M^-1 F``, so ``P_ii = (1 - F_i'W_i) / r`` and
-  ``(P e)_i = (e_i - W_i't) / r`` with ``t = F e`` (``F_i``, ``W_i``: columns
-  ``i``): a coordinate's conditional in ``O(n)``, a sweep in ``O(n D)``.
-
-So the model, its draws and its Gibbs chains are those of the dense Gaussian
-(the tests compare them with scikit-learn's one-component mixture), in ``O(n D)``
-memory: the size of the class's rows.
+With ``n`` rows in ``D > n`` columns OBPD's model is the maximum-likelihood
+Gaussian of the (standardised) rows ``z_i`` (the M-step of one component), with
+``Sigma = F'F + r I``, ``F = (Z - mu) / sqrt(n)`` and ``r = reg_covar``.
+:class:`LowRankGaussian` keeps ``mu`` and ``F`` only, and every use of ``Sigma``
+goes through ``n x n`` matrices: exact draws ``mu + F'g + sqrt(r) h``; densities by
+Woodbury's identity ``Sigma^-1 = (I - F' M^-1 F) / r`` with ``M = r I_n + F F'``
+and the determinant lemma ``det Sigma = r^(D - n) det M``; the paper's Gibbs
+sampling with the precision's diagonal and products in ``O(n)`` per coordinate.
 
 References
 ----------
-.. [1] Paper 003 of this project (OBPD-EFSBoost), algorithm 1, step 2 (the
-   Gaussian mixture of the class and its Gibbs sampling).
+.. [1] Paper 003 of this project (OBPD-EFSBoost), algorithm 1, step 2.
 .. [2] A. P. Dempster, N. M. Laird, D. B. Rubin, "Maximum likelihood from
    incomplete data via the EM algorithm", JRSS B 39(1), 1977 (the M-step).
 .. [3] M. A. Woodbury, "Inverting modified matrices", Memorandum report 42,
-   Statistical Research Group, Princeton University, 1950; with the matrix
-   determinant lemma ``det(A + U V') = det(I + V' A^-1 U) det A``.
+   Statistical Research Group, Princeton University, 1950.
 """
 
 from __future__ import annotations

@@ -6,56 +6,30 @@ compares the fits by AIC), draws the synthetic rows' continuous columns by Gibbs
 sampling from the mixture (T sweeps) and each discrete column by roulette wheel from
 the class's frequencies.
 
-What we implement, and why (the paper leaves these open):
+Choices the paper leaves open:
 
 - The columns are standardised within the class before the mixture is fitted, so
   ``reg_covar`` regularises every column alike; draws are mapped back.
-- The number of components (``n_components``):
-
-  - ``"fj"`` (default): Figueiredo & Jain's algorithm (:mod:`costsense.sampling._fj`),
-    as paper 003 chooses the count: component-wise EM from ``max_components``
-    components, the annihilating weight update and the count of least message
-    length. Full covariances only (the paper's Gaussian mixtures). The paper then
-    compares fits by AIC; the message length is the criterion here.
-  - ``"aic"`` or ``"bic"``: the minimiser of AIC (``-2 log L + 2 p``) or
-    BIC (``-2 log L + p log n``) over ``1 .. max_components``. With full covariances
-    (the default) one EM run per count, each started from the previous count's
-    fit with one component split in two
-    (:func:`costsense.sampling._split.split_search`): no random start, a fraction of
-    the cost of one scikit-learn fit per count. Other covariance types fit one
-    scikit-learn :class:`~sklearn.mixture.GaussianMixture` per count.
-  - an integer: that many components, one scikit-learn fit.
-
-  The automatic counts are capped at ``n_c / (D + 1)`` for ``n_c`` rows in ``D``
-  columns: with fewer rows per component than a full covariance has free
-  directions, AIC rewards degenerate components (and Figueiredo & Jain's start
-  would give each component too few rows to be worth its code length).
-- More columns than rows (``D > n_c``, wide data): the automatic counts are then
-  1 (the cap above), and the model is the maximum-likelihood Gaussian, whose
-  covariance ``S + reg_covar I`` (``S`` the rows' covariance, of rank below
-  ``n_c``) has ``D^2`` entries, terabytes at a million columns. With full (or
-  tied) covariances it is kept as its factor (``S = F'F``, ``F`` the centred rows
-  over ``sqrt(n_c)``; :class:`costsense.sampling._lowrank.LowRankGaussian`): the
-  same Gaussian, the paper's model, with exact draws ``mu + F'g + sqrt(reg_covar)
-  h`` and the same Gibbs moves through ``n_c x n_c`` matrices (Woodbury's
-  identity), in the memory of the class's rows. A fixed count of 2 or more full
-  covariances, or ``sampler="gibbs"`` on diagonal ones, needs ``D x D`` matrices
-  per component: beyond the machine's memory it is refused before anything is
-  allocated (:class:`~costsense.exceptions.MemoryBudgetError`, naming the size
-  and the setting that avoids it). Diagonal and spherical covariances draw
-  without any ``D x D`` matrix.
-- ``sampler="ancestral"`` (default) draws a component by its weight, then a row from
-  that Gaussian: exact and fast. ``sampler="gibbs"`` is the paper's: coordinate-wise
-  Gibbs on the mixture's density (each coordinate drawn from its conditional given the
-  others, itself a Gaussian mixture), one chain per synthetic row started at a random
-  row of the class, ``gibbs_steps`` sweeps. Its stationary law is the mixture's, but
-  with well-separated components a chain never leaves the one it starts in, so the
+- ``n_components``: ``"fj"`` (default; :mod:`costsense.sampling._fj`, full
+  covariances, the count of least message length); ``"aic"`` or ``"bic"`` over
+  ``1 .. max_components`` (full covariances: one EM run per count, each started
+  from the previous count's fit with one component split in two,
+  :func:`costsense.sampling._split.split_search`; other covariance types: one
+  scikit-learn fit per count); or an integer. The automatic counts are capped at
+  ``n_c / (D + 1)`` for ``n_c`` rows in ``D`` columns (below that AIC rewards
+  degenerate components).
+- Wide data (``D > n_c``): the count is 1 and a full (or tied) covariance is kept
+  as its factor (:class:`costsense.sampling._lowrank.LowRankGaussian`), the same
+  Gaussian drawn exactly and moved by Gibbs through ``n_c x n_c`` matrices. A
+  setting that needs ``D x D`` matrices beyond the machine's memory is refused
+  before anything is allocated (:class:`~costsense.exceptions.MemoryBudgetError`).
+- ``sampler="ancestral"`` (default) draws a component by its weight, then a row:
+  exact and fast. ``sampler="gibbs"`` is the paper's coordinate-wise Gibbs, one
+  chain per synthetic row started at a random row of the class; with
+  well-separated components a chain never leaves its start's component, so the
   draws keep the start rows' proportions rather than the mixture weights.
-- Fit once, draw many times: after ``fit_resample``, :meth:`OBPDSampler.redraw`
-  draws new synthetic rows from the same mixtures. The boosters
-  (:class:`~costsense.boosting.OBPDBoostClassifier` and any rule with
-  ``sampler=OBPDSampler()``) fit the mixtures once per boosting fit and redraw in
-  every later round.
+- :meth:`OBPDSampler.redraw` draws new rows from the fitted mixtures (the boosters
+  fit them once per boosting fit and redraw every round).
 """
 
 from __future__ import annotations

@@ -1,30 +1,14 @@
 """The AIC/BIC search over component counts, by splitting one component at a time.
 
-:func:`split_search` is the cheap AIC/BIC search over ``1 .. max_count``
-components: one EM run per count, each started from the previous count's solution
-with one component split in two (no random start: the search is a function of the
-rows). The component split is the one whose rows gain the most log-likelihood from
-a two-component fit of their own (the split step of greedy mixture learning,
-Verbeek, Vlassis & Krose 2003, and of Ueda et al.'s SMEM, 2000):
-
-- the rows a component holds (those it is the most likely for) get two short EM
-  runs, from the Gaussian cut across its principal axis and from 2-means started
-  at that cut's half-means; the better counts, provided each half keeps at least
-  ``2 (d + 1)`` rows (a half on fewer rows can fold onto a few nearly collinear
-  ones and buy likelihood without bound, which AIC would reward);
-- a component the last split left alone keeps its candidate from before (the EM
-  that follows moves it little): each count fits the candidates of the two new
-  components only, not of all ``k``.
-
-Splitting the heaviest component instead fails when a heavy single Gaussian sits
-beside two small merged clusters: the merged pair would never be split. Each
-count's EM stops like scikit-learn's, when the mean log-likelihood per row changes
-by less than ``tol`` (1e-3), after at most ``max_iter`` (100) iterations; after a
-good split it often stops within a few iterations. The fits are local optima like
-scikit-learn's, not always the same ones: at some counts either is the better, and
-``benchmarks/sampling.py`` prints the AIC each search chooses.
-
-Change this module to change how a component is split or how counts are searched.
+:func:`split_search` runs one EM per count ``1 .. max_count``, each started from the
+previous count's solution with one component split in two (no random start). The
+component split is the one whose rows gain the most log-likelihood from a
+two-component fit of their own (the split step of Verbeek, Vlassis & Krose 2003,
+and of Ueda et al.'s SMEM, 2000): two short EM runs on its rows, from the cut
+across its principal axis and from 2-means started at the cut's half-means, each
+half keeping at least ``2 (d + 1)`` rows (fewer can fold onto nearly collinear rows
+and buy likelihood without bound). A component the last split left alone keeps its
+candidate. Each count's EM stops as scikit-learn's (``tol``, ``max_iter``).
 """
 
 from __future__ import annotations
