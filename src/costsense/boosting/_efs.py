@@ -259,9 +259,8 @@ class EFSBoostClassifier(ClassifierBase):
         sample_weight : array-like of shape (n_samples,), default=None
             Initial boosting weights (uniform if None).
         **fit_params : dict
-            None is accepted. EFSBoost is cost-blind: ``sample_cost`` is refused
-            with a TypeError that names the cost-sensitive boosters to use
-            instead.
+            Only None values: EFSBoost is cost-blind, ``sample_cost`` is refused
+            (the TypeError names the cost-sensitive boosters).
 
         Returns
         -------
@@ -272,12 +271,9 @@ class EFSBoostClassifier(ClassifierBase):
         fit = self._start_fit(X, y, sample_weight, costs=False, dtype=np.float64)
         X, target = fit.X, fit.y_index
         start = np.ones(X.shape[0]) if fit.sample_weight is None else fit.sample_weight
-        # the printed update counts each misclassified row once: a row of starting
-        # weight w counts as w rows (integer weights = repeated rows)
+        # the printed update counts a row of starting weight w as w rows
         row_counts = start.copy()
-        # the counting naive Bayes reads weights as rows: D times the rows the
-        # starting weights stand for (integer weights = repeated rows); the
-        # Gaussian one is scale-free and gets D itself
+        # the counting naive Bayes reads D as W D rows; the Gaussian one is scale-free
         weight_scale = start.sum() if self.naive_bayes == "discrete" else 1.0
         start = normalised(start)
         n_features = X.shape[1]
@@ -333,6 +329,7 @@ class EFSBoostClassifier(ClassifierBase):
             alphas.append(0.5 * np.log(1.0 / beta))
             train_votes[rows, predicted] += alphas[-1]
             if self.feature_selection and wrong.any():
+                counted = D if self.feature_update == "weighted" else row_counts
                 terms = feature_terms(
                     model,
                     X[wrong][:, columns],
@@ -341,24 +338,18 @@ class EFSBoostClassifier(ClassifierBase):
                     self.feature_score,
                     scale[columns],
                 )
-                if self.feature_update == "weighted":
-                    terms = terms * D[wrong, None]
-                else:
-                    terms = terms * row_counts[wrong, None]
-                weights[columns] += terms.sum(axis=0)
+                weights[columns] += (terms * counted[wrong, None]).sum(axis=0)
                 drop = columns[weights[columns] < 0]
                 if drop.size == columns.size:  # never the last feature
                     drop = drop[drop != columns[np.argmax(weights[columns])]]
                 support[drop] = False
                 drop_round[drop] = t + 1
-            D = np.where(wrong, D, D * beta)
-            D = normalised(D)
+            D = normalised(np.where(wrong, D, D * beta))
         self.estimator_weights_ = np.asarray(alphas, dtype=np.float64)
         self.estimator_errors_ = np.asarray(errors, dtype=np.float64)
         self.feature_weights_ = weights
         self.support_ = support
         self.drop_round_ = drop_round
-        # With no useful round, the model is the class of largest starting weight.
         self.constant_ = self.classes_[np.argmax(np.bincount(target, weights=start))]
         if not self.estimators_:
             self.stop_reason_ += (

@@ -17,6 +17,7 @@ from sklearn.utils import check_random_state
 from costsense._base import ClassifierBase, training_decisions
 from costsense.costs import Costs, row_cost_matrices
 from costsense.recommend._candidates import (
+    Fitted,
     auto_candidates,
     auto_n_folds,
     fit_candidate,
@@ -304,26 +305,10 @@ shape (K, K), default=None
             f"{X_train.shape[0]} rows, {X_train.shape[1]} features, "
             f"{n_classes} classes: {len(named)} candidates, {len(folds)} inner folds"
         )
-        fitted = []
-        for name, estimator in named:
-            result = fit_candidate(
-                name,
-                seeded_clone(estimator, rng),
-                X_train,
-                y_index,
-                folds,
-                n_classes,
-                self.n_jobs,
-                weight,
-                self._say,
-            )
-            how = "out of bag" if uses_oob(estimator) else f"{len(folds)} folds"
-            self._say(
-                f"candidate {name} ({how}): "
-                + (f"failed: {result.error}" if result.error else "fitted")
-                + f" in {result.seconds:.1f} s"
-            )
-            fitted.append(result)
+        fitted = [
+            self._fit_candidate(name, estimator, X_train, y_index, folds, weight, rng)
+            for name, estimator in named
+        ]
         working = [result for result in fitted if not result.error]
         for result in fitted:
             if result.error:
@@ -379,6 +364,36 @@ shape (K, K), default=None
             "one class cheapest for every training row",
         )
         return self
+
+    def _fit_candidate(
+        self,
+        name: str,
+        estimator: Any,
+        X: FloatArray,
+        y_index: IntArray,
+        folds: list[tuple[IntArray, IntArray]],
+        weight: FloatArray | None,
+        rng: np.random.RandomState,
+    ) -> Fitted:
+        """Fit one seeded candidate out of fold (:func:`fit_candidate`); report it."""
+        result = fit_candidate(
+            name,
+            seeded_clone(estimator, rng),
+            X,
+            y_index,
+            folds,
+            self.classes_.size,
+            self.n_jobs,
+            weight,
+            self._say,
+        )
+        how = "out of bag" if uses_oob(estimator) else f"{len(folds)} folds"
+        self._say(
+            f"candidate {name} ({how}): "
+            + (f"failed: {result.error}" if result.error else "fitted")
+            + f" in {result.seconds:.1f} s"
+        )
+        return result
 
     def _decide_training_rows(self, X: FloatArray, matrices: FloatArray) -> IntArray:
         """Decide the training rows, as far as telling a constant fit needs.
