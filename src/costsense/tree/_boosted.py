@@ -1,25 +1,14 @@
 """Gradient-boosted trees grown by LightGBM, kept and predicted as costsense trees.
 
-:class:`BoostedTreesClassifier` is the probability model of gradient boosting with
-the logistic (two classes) or softmax (more) loss and Newton leaf values
-(Friedman 2001; Chen & Guestrin 2016), grown leaf-wise on histograms by LightGBM
-(Ke et al. 2017), the fastest well-kept implementation on one core, and stopped
-early on an inner validation split. LightGBM only *grows* the trees: once fitted,
-each tree is read from LightGBM's model text (``Booster.model_to_string``) into
-the flat pre-order node arrays of :mod:`costsense.tree._predictor` and predicted
-by costsense's compiled loop. So
-
-- a fitted model holds only numbers (no LightGBM object): a model file stays
-  small and is read without LightGBM's model parser, and prediction does not
-  need LightGBM at all;
-- every fit checks the conversion: the converted trees' raw scores on the
-  training rows must equal LightGBM's own to rounding, or ``fit`` raises rather
-  than predict with trees it misread (a future LightGBM format change).
-
-A LightGBM split sends a row left iff ``x[feature] <= threshold`` (its
-``decision_type`` ``"<="``); with ``use_missing=False`` no split has a missing-value
-branch, and the inputs are checked finite, so the converted trees decide every row
-as LightGBM does.
+:class:`BoostedTreesClassifier` is gradient boosting with the logistic (two classes)
+or softmax loss and Newton leaf values (Friedman 2001; Chen & Guestrin 2016), grown
+leaf-wise on histograms by LightGBM (Ke et al. 2017) and stopped early on an inner
+validation split. LightGBM only grows the trees: each is read from its model text
+into the flat node arrays of :mod:`costsense.tree._predictor`, so a fitted model
+holds only numbers and predicts without LightGBM. Every fit checks the conversion:
+the converted trees' raw scores on the training rows must equal LightGBM's to
+rounding, or ``fit`` raises. Splits send a row left iff ``x[feature] <= threshold``
+and ``use_missing=False``, so the converted trees decide every row as LightGBM.
 
 References
 ----------
@@ -69,14 +58,9 @@ class BoostedTreesClassifier(ClassifierBase):
     classes) or softmax loss, each scaled by ``learning_rate``, for at most
     ``max_iter`` rounds; with ``early_stopping``, ``validation_fraction`` of the
     rows (stratified) are held out and the rounds stop when their log-loss has not
-    improved for ``n_iter_no_change`` rounds, keeping the best round. The trees
-    are then converted to costsense's node arrays (see the module docstring), so
-    the fitted model holds numbers only and predicts without LightGBM.
-
-    The defaults are scikit-learn's ``HistGradientBoostingClassifier`` ones with
-    early stopping always on (from 300 to millions of rows: a fixed budget of
-    rounds either overfits small sets or stops short on large ones) and a larger
-    round budget, which early stopping makes safe.
+    improved for ``n_iter_no_change`` rounds, keeping the best round. The
+    defaults are scikit-learn's ``HistGradientBoostingClassifier`` ones, with
+    early stopping always on and a larger round budget.
 
     Parameters
     ----------
@@ -109,8 +93,7 @@ class BoostedTreesClassifier(ClassifierBase):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Class labels.
+    {classes_}
     {n_features_in_}
     {feature_names_in_}
     n_iter_ : int
@@ -119,10 +102,7 @@ class BoostedTreesClassifier(ClassifierBase):
         1 for two classes, ``n_classes`` otherwise.
     validation_loss_ : float or None
         Validation log-loss of the kept round (None without early stopping).
-    degenerate_ : str or None
-        None for a healthy fit; else what made the model constant (it predicts
-        one class on its own training data), as the
-        :class:`~costsense.exceptions.DegenerateModelWarning` said it.
+    {degenerate_}
     trees_ : PackedForest
         The trees' nodes, concatenated in round order (and, within a round, in
         class order); each node's value row has one column per tree output
@@ -131,8 +111,7 @@ class BoostedTreesClassifier(ClassifierBase):
 
     See Also
     --------
-    sklearn.ensemble.HistGradientBoostingClassifier : The same model family, slower
-        on one core on wide one-hot data.
+    sklearn.ensemble.HistGradientBoostingClassifier : The same model family.
     costsense.MinimumCostClassifier : Uses it as one of its candidates.
 
     References

@@ -1,29 +1,14 @@
 """The two trees of paper 004 on the compiled builder: a classifier and a regressor.
 
 Classification works on **task-score label vectors** (paper 004, section 2.1): each
-training sample ``n`` carries a vector ``y^n`` of ``K`` scores in ``[0, 1]``, the
-value of predicting each class; the cost of predicting class ``c`` is
-``1 - y^n_c``, eq. (1). Scores come from ordinary labels and a cost
-(:class:`costsense.tree._base.ClassifierTargets`):
-
-- ``cost="unit"`` (the default): one-hot scores (an ordinary classifier);
-  ``cost=None`` or ``"balanced"``: :func:`costsense.costs.as_cost_matrix`'s
-  balanced costs (None means balanced costs for every costsense estimator), as
-  below;
-- a cost (ratio, pair, ``(K, K)`` matrix) or per-sample costs ``fit(...,
-  sample_cost=...)``: the cost row ``r_n`` of each sample (the matrix row of its
-  class) becomes ``y^n = 1 - r_n / max r`` (:func:`costsense.costs.task_scores`);
-- ``fit(X, y, sample_score=S)``: the scores themselves, ``S[n, c]`` for class
-  ``classes_[c]`` (``y`` still names each sample's class: it gives ``classes_`` and
-  the class frequencies of ``predict_proba``).
-
-Every node stores the weighted mean of its samples' score vectors and of their
-one-hot classes. A leaf predicts the class of **largest mean score**: with
-class-level costs the mean score of class ``c`` is
-``1 - sum_i p_i cost[i, c] / max cost``, so this is the class of least expected
-cost under the leaf's class frequencies ``p`` (the cost-sensitive Bayes decision);
-``predict_proba`` returns the frequencies ``p``. The forest is in
-:mod:`costsense.tree._forest`.
+training sample ``n`` carries ``K`` scores ``y^n`` in ``[0, 1]``, the value of
+predicting each class; the cost of predicting class ``c`` is ``1 - y^n_c``, eq.
+(1). Scores come from one-hot labels (``cost="unit"``), from cost rows ``r_n`` as
+``y^n = 1 - r_n / max r`` (:func:`costsense.costs.task_scores`), or are given
+(``fit(X, y, sample_score=S)``). A leaf predicts the class of largest mean score:
+with class-level costs, the class of least expected cost under the leaf's class
+frequencies ``p`` (the cost-sensitive Bayes decision); ``predict_proba`` returns
+``p``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""The docstring parts the trees and the forest share (parameters, attributes, notes).
-
-Filled into each estimator's docstring by :func:`costsense.utils._docstrings.documented`
-and ``%``; change a parameter's text here, once, for every estimator that takes it.
-"""
+"""The docstring parts the trees and the forest share (parameters, attributes, notes)."""
 
 from __future__ import annotations
 
@@ -16,14 +12,11 @@ __all__ = [
 
 TREE_PARAMETERS = """\
     splitter : {"exact", "hist"}, default=%(splitter)s
-        ``"exact"`` sorts each feature's values at every node and tries every
-        midpoint between consecutive distinct values (scikit-learn's CART);
-        ``"hist"`` bins every feature once into at most ``max_bins`` quantile bins
-        (of the training values, unweighted) and finds splits on per-node
-        histograms (when most features are evaluated per split, a child's
-        histograms are its parent's minus its sibling's): much faster on many
-        rows, the same tree as ``"exact"`` when no feature has more than
-        ``max_bins`` distinct values.
+        ``"exact"`` tries every midpoint between consecutive distinct values of
+        each feature at every node (scikit-learn's CART); ``"hist"`` bins every
+        feature once into at most ``max_bins`` quantile bins and finds splits on
+        per-node histograms: much faster on many rows, the same tree as
+        ``"exact"`` when no feature has more than ``max_bins`` distinct values.
     max_bins : int, default=255
         Most bins per feature for ``splitter="hist"`` (2 to 255).
     max_depth : int or None, default=None
@@ -35,13 +28,10 @@ TREE_PARAMETERS = """\
     min_impurity_decrease : float or None, default=0.0
         The split rule. A number: a split must decrease the weighted impurity
         ``(W_P I_P - W_L I_L - W_R I_R) / W_root`` by at least this
-        (scikit-learn's definition), and whatever the number, the decrease must
-        be strictly positive. None: paper 004's rule, the best candidate split
-        is made whatever its gain, even a negative one; a node is a leaf only
-        when its labels are identical, it is ``max_depth`` deep, it is too small
-        to split (``min_samples_split``, ``min_samples_leaf``) or every feature
-        is constant in it. Use None for the pairwise-difference impurity with
-        cost-mapped scores, where every split of a node can lose (see Notes).
+        (scikit-learn's definition), and by a strictly positive amount. None:
+        paper 004's rule, the best candidate split is made whatever its gain.
+        Use None for the pairwise-difference impurity with cost-mapped scores,
+        where every split of a node can lose (see Notes).
     max_features : int, float, {"sqrt", "log2"} or None, default=%(max_features)s
         Features evaluated at each split: a number, a fraction of the features,
         ``sqrt(n_features)``, ``log2(n_features)``, or all (None). With fewer than
@@ -104,25 +94,17 @@ Notes
     Paper 004's impurities (``criterion``; :func:`costsense.tree.impurity`
     computes any of them): ``"gini"`` (eq. 2) on the labels ``argmax_c y^n_c``,
     ``"entropy"`` (eq. 5), ``"misclassification"`` (eq. 6), ``"cs_gini"`` (eq. 8,
-    the scores themselves), ``"pairwise"`` (eqs. 9-11, with
-    ``d_{i->j} = max(y_i - y_j, 0)`` and ``f_{i->j} = sum d_{i->j}^2 / sum (d_{i->j}
-    + d_{j->i})``; *erratum*: eq. (10) prints ``d_{i->i}``, identically zero, in
-    place of Mac Aodha & Brostow's ``d_{j->i}``).
-    A split maximises the weighted gain ``G = W_P I_P - W_L I_L - W_R I_R``
-    (eq. 4 with weights). With a number as ``min_impurity_decrease`` (the
-    positive-gain rule, ours) a node splits only on a strictly positive gain
-    (``G > 1e-12 W_P``, above rounding), where scikit-learn would also make a
-    zero-gain split. With None (the best-candidate rule, paper 004's: the trees
-    are not restricted, "不限制每棵决策树的生成", sect. 2.2, and grow to the
-    maximum depth unless a node is below the minimum size, "树会持续生长至最大指定
-    深度", sect. 4.1) the best split is made whatever its gain. The rules differ
-    for the pairwise impurity: with cost-mapped scores it is not concave in the
-    class mix (``C1 / C2 = 5``: a pure negative node has 0.08, one positive in
-    six 0.17), so a node all of whose splits lose stays a leaf under the
-    positive-gain rule, and a tree is often a single leaf; under paper 004's
-    rule it grows on. For the Gini index of one-hot labels (strictly concave)
-    the two rules give the same tree whenever every node's best gain is
-    positive.
-    A node whose label vectors are all identical is a leaf (with ``cs_gini`` its
-    impurity need not be zero). Rows of weight 0 are left out, as in
-    scikit-learn."""
+    the scores themselves), ``"pairwise"`` (eqs. 9-11; *erratum*: eq. (10)
+    prints ``d_{i->i}``, identically zero, in place of Mac Aodha & Brostow's
+    ``d_{j->i}``). A split maximises the weighted gain ``G = W_P I_P - W_L I_L -
+    W_R I_R`` (eq. 4 with weights). With a number as ``min_impurity_decrease``
+    (the positive-gain rule, ours) a node splits only on a strictly positive gain
+    (``G > 1e-12 W_P``), where scikit-learn also makes zero-gain splits. With None
+    (paper 004's best-candidate rule: the trees are not restricted,
+    "不限制每棵决策树的生成", sect. 2.2, and grow to the maximum depth unless a node is
+    below the minimum size, sect. 4.1) the best split is made whatever its gain.
+    The rules differ for the pairwise impurity: with cost-mapped scores it is not
+    concave in the class mix, so a node all of whose splits lose stays a leaf
+    under the positive-gain rule, and a tree is often a single leaf; under paper
+    004's rule it grows on. A node whose label vectors are all identical is a
+    leaf. Rows of weight 0 are left out, as in scikit-learn."""

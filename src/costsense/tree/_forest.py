@@ -1,13 +1,9 @@
 """The cost-sensitive random forest of paper 004 (CBRF, G-CSRF, PD-CSRF).
 
-Bagged :class:`~costsense.tree.CostSensitiveTreeClassifier` trees grown in threads
-on one shared builder input (:func:`costsense.tree._base.prepare`), each on a
-bootstrap sample counted as row weights (:func:`bootstrap_weight`), with optional
-out-of-bag scores; predictions walk every tree in one compiled call
-(:mod:`costsense.tree._predictor`) over the trees packed at the end of ``fit``
-(``_packed_``, a fitted attribute left out of pickles and model files and packed
-again on loading). Change it for what a forest adds to its trees: the draws,
-out-of-bag scores, packing and the degeneracy check.
+Bagged trees grown in threads on one shared builder input, each on a bootstrap
+sample counted as row weights; predictions walk every tree in one compiled call
+over the trees packed at the end of ``fit`` (``_packed_``, left out of pickles and
+model files and packed again on loading).
 """
 
 from __future__ import annotations
@@ -98,15 +94,11 @@ class CostSensitiveForestClassifier(ClassifierTargets):
     expected cost); ``predict_proba`` averages the leaves' class frequencies.
     Paper 004's three forests are configurations of this one:
 
-    - **CBRF** (classification-based random forest, 基于分类的随机森林: a plain
-      random forest on the class labels, no balancing): ``criterion="gini"``,
-      splits on the labels ``argmax_c y^n_c``. Its leaf rule is the one of every
-      configuration here, the largest mean *task score*: with a ``cost`` that is
-      the cost-sensitive Bayes decision in each leaf. The paper's cost-blind CBRF,
-      which votes with the label frequencies, is ``criterion="gini"``, the
-      default ``cost="unit"``;
-      the two differ widely in cost on imbalanced data, and most of the cost
-      reduction of the cost-sensitive forests comes from this leaf rule.
+    - **CBRF** (classification-based random forest, 基于分类的随机森林):
+      ``criterion="gini"``, splits on the labels ``argmax_c y^n_c``; the paper's
+      cost-blind CBRF is the default ``cost="unit"``. With a ``cost`` its leaves
+      still decide by the largest mean task score, the cost-sensitive Bayes
+      decision.
     - **G-CSRF**: ``criterion="cs_gini"`` (eq. 8) with a ``cost``.
     - **PD-CSRF**: ``criterion="pairwise"`` (eqs. 9-11) with a ``cost`` and
       ``min_impurity_decrease=None``: paper 004 grows its trees unrestricted, on
@@ -129,9 +121,7 @@ default="gini"
     max_samples : int, float or None, default=None
         Rows drawn for each tree with ``bootstrap=True``: None, as many as there
         are rows of positive weight; an int, that many; a float in ``(0, 1]``,
-        that share of them (at least one). Fewer rows per tree bound each tree's
-        size and time whatever the number of rows, and leave each row out of bag
-        in more trees.
+        that share of them (at least one). Fewer bound each tree's size and time.
     oob_score : bool, default=False
         Score the training rows with the trees that did not draw them
         (``oob_score_``, ``oob_cost_``, ``oob_decision_function_``); needs
