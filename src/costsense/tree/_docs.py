@@ -1,4 +1,4 @@
-"""The docstring parts the trees and the forest share (parameters, attributes, notes)."""
+"""The docstring parts the trees and the forest share: parameters, attributes, notes."""
 
 from __future__ import annotations
 
