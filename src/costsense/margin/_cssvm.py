@@ -1,12 +1,8 @@
 """CS-SVM: scikit-learn's SVMs with cost-weighted slacks, under costsense's cost API.
 
-The cost-sensitive SVM of Brefeld et al. (2003), paper 002's baseline, is
-``min 1/2 |w|^2 + C sum_i c_i xi_i``: a soft-margin SVM whose sample weights are the
-costs. scikit-learn already solves it (``sample_weight`` scales each sample's
-``C``), so this is a thin wrapper: it resolves the costs as every costsense estimator
-does and fits :class:`~sklearn.svm.LinearSVC` (hinge loss, dual coordinate
-descent, the liblinear solver LDM's linear solver mirrors) or
-:class:`~sklearn.svm.SVC` (libsvm) with ``sample_weight = c``.
+The cost-sensitive SVM of Brefeld et al. (2003), paper 002's baseline,
+``min 1/2 |w|^2 + C sum_i c_i xi_i``, is scikit-learn's LinearSVC or SVC fitted with
+``sample_weight = c``.
 """
 
 from __future__ import annotations
@@ -66,11 +62,9 @@ shape (2, 2), default=None
     tol : float, default=1e-3
         Stopping tolerance of the solver.
     max_iter : int, default=100_000
-        Iteration cap of LinearSVC (epochs) and SVC; scikit-learn warns with a
-        ConvergenceWarning when it is reached. Higher than scikit-learn's 1000:
-        dual coordinate descent on overlapping classes (most cost-sensitive
-        problems) needs more epochs than that at ``C=1``, and an epoch costs one
-        pass over the data; lower it only to bound the time of a fit.
+        Iteration cap of LinearSVC (epochs) and SVC (a ConvergenceWarning when
+        reached). Higher than scikit-learn's 1000, which overlapping classes
+        exceed at ``C=1``; lower it only to bound the time of a fit.
     probability : bool, default=False
         Fit Platt scaling on out-of-fold decision values (``cv``), for
         ``predict_proba``.
@@ -82,12 +76,9 @@ shape (2, 2), default=None
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
-        Class labels.
-    pos_label_ : label
-        The positive class.
-    cost_matrix_ : ndarray of shape (2, 2)
-        Cost matrix in ``classes_`` order.
+    {classes_}
+    {pos_label_}
+    {cost_matrix_}
     costs_ : tuple of float
         ``(C1, C2)``.
     estimator_ : LinearSVC or SVC

@@ -1,9 +1,7 @@
 """The large margin distribution machine (LDM) and its cost-sensitive version.
 
-The two public estimators: their parameters, documentation and ``fit``. LDM is
-cost-blind; CS-LDM weighs each sample's hinge loss by its cost. The objective and
-the solvers they share are in :mod:`costsense.margin._ldm_base`. Change this module
-for a parameter or a documented behaviour of the estimators.
+LDM is cost-blind; CS-LDM weighs each sample's hinge loss by its cost. The
+objective and the solvers are in :mod:`costsense.margin._ldm_base`.
 
 References
 ----------
@@ -45,18 +43,15 @@ _SHARED_PARAMETERS = """\
         "linear": dual coordinate descent in the input space (linear kernel);
         "exact": the kernel dual with dense ``n x n`` matrices; "nystroem": the
         Nystroem approximation on ``n_components`` landmarks, solved by the linear
-        solver. "auto": for the linear kernel "linear" while there are fewer
-        features than samples (``d + 1 <= n`` with the intercept), else "exact",
-        the same solution through ``n x n`` matrices; for other kernels "exact" up
-        to ``exact_max_samples``, "nystroem" beyond. A solver named here that
-        would need more memory than the machine has (``(d + 1)^2`` entries for
-        "linear", ``n^2`` for "exact") raises
+        solver. "auto": for the linear kernel "linear" while ``d + 1 <= n``, else
+        "exact" (the same solution through ``n x n`` matrices); for other kernels
+        "exact" up to ``exact_max_samples``, "nystroem" beyond. A named solver
+        that needs more memory than the machine has raises
         :class:`~costsense.exceptions.MemoryBudgetError` before it allocates.
     n_components : int, default=300
-        Nystroem landmarks (fewer if the sample repeats a row). The rank a
-        problem needs grows with its complexity: raise it when the held-out cost
-        is above an exact kernel machine's (benchmarks/margin.py compares ranks
-        against SVC(rbf)). Memory and time grow as ``n m`` and ``n m^2``.
+        Nystroem landmarks (fewer if the sample repeats a row). Raise it when the
+        held-out cost is above an exact kernel machine's; memory and time grow as
+        ``n m`` and ``n m^2``.
     landmarks : {"random", "kmeans"}, default="random"
         Nystroem landmarks: a uniform sample of the training rows (as
         scikit-learn's Nystroem), or the centres of k-means started from that
@@ -70,9 +65,8 @@ _SHARED_PARAMETERS = """\
         Stop when the spread of the dual's projected gradient is below it.
     max_iter : int, default=100_000
         Maximum number of epochs; a ConvergenceWarning says when it is reached.
-        Set high, as for :class:`~costsense.margin.CSSVMClassifier`: on
-        overlapping classes the dual needs thousands of epochs, each one pass over
-        the data; lower it only to bound the time of a fit.
+        Overlapping classes need thousands of epochs: lower it only to bound the
+        time of a fit.
     probability : bool, default=False
         Fit Platt scaling on out-of-fold decision values (``cv``), for
         ``predict_proba`` (one extra fit per fold).
@@ -83,10 +77,8 @@ _SHARED_PARAMETERS = """\
         Seeds the coordinate orders, the Nystroem sample and the Platt folds."""
 
 _SHARED_ATTRIBUTES = """\
-    classes_ : ndarray of shape (2,)
-        Class labels.
-    pos_label_ : label
-        The positive class.
+    {classes_}
+    {pos_label_}
     cost_matrix_ : ndarray of shape (2, 2)
         Cost matrix in ``classes_`` order (all ones off the diagonal for LDM).
     costs_ : tuple of float
@@ -119,15 +111,7 @@ _SHARED_ATTRIBUTES = """\
         Whether the stopping rule was met.
     platt_ : tuple of float
         ``(a, b)`` of ``P(+|x) = sigmoid(a f(x) + b)`` (``probability=True``).
-    degenerate_ : str or None
-        None for a healthy fit; else what made the model constant (it predicts
-        one class on its own training data) and why, as the
-        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
-        issued said it.
-    n_features_in_ : int
-        Number of features seen in fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when X has string column names."""
+    {fitted}"""
 
 
 _documented = documented(_SHARED_PARAMETERS, _SHARED_ATTRIBUTES)
@@ -140,14 +124,6 @@ class LDMClassifier(_BaseLDM):
     Maximises the margin mean and minimises the margin variance besides the
     hinge loss; see :mod:`costsense.margin._ldm_base` for the objective and
     the solvers.
-
-    Parameters
-    ----------
-    {parameters}
-
-    Attributes
-    ----------
-    {attributes}
 
     Examples
     --------

@@ -43,22 +43,7 @@ SEED_BOUND = 2**31 - 1
 def roulette_wheel(
     column: NDArray[Any], n_draws: int, rng: np.random.Generator
 ) -> NDArray[Any]:
-    """Draw ``n_draws`` values of ``column`` with their frequencies in it.
-
-    Parameters
-    ----------
-    column : ndarray of shape (n_samples,)
-        A categorical column of one class.
-    n_draws : int
-        How many values to draw.
-    rng : numpy.random.Generator
-        Source of randomness.
-
-    Returns
-    -------
-    ndarray of shape (n_draws,)
-        Values seen in ``column``, each with probability its relative frequency.
-    """
+    """Draw ``n_draws`` values of ``column`` with their frequencies in it."""
     values, counts = np.unique(column, return_counts=True)
     return values[rng.choice(values.size, size=n_draws, p=counts / counts.sum())]
 

@@ -180,20 +180,7 @@ class TableCodec:
     array_dtype: Any = None
 
     def decode(self, encoded: FloatArray) -> Any:
-        """Rows of numbers (continuous values and codes) as rows of the table.
-
-        Parameters
-        ----------
-        encoded : ndarray of shape (n_rows, n_features)
-            Continuous columns' values and categorical columns' codes.
-
-        Returns
-        -------
-        DataFrame or ndarray
-            A DataFrame with the table's columns and dtypes (a fresh RangeIndex),
-            or an ndarray of the table's dtype. A continuous column of integer
-            dtype gets the nearest integer its dtype holds.
-        """
+        """Rows of numbers (continuous values and codes) as rows of the table."""
         if self.frame:
             return self._decode_frame(encoded)
         rows = np.empty(encoded.shape, dtype=object)
@@ -202,21 +189,7 @@ class TableCodec:
         return rows if self.array_dtype.kind == "O" else rows.astype(self.array_dtype)
 
     def stack(self, original: Any, encoded_new: FloatArray) -> Any:
-        """Return the original table followed by the decoded new rows.
-
-        Parameters
-        ----------
-        original : DataFrame or ndarray
-            The table as given (its rows are kept as they are).
-        encoded_new : ndarray of shape (n_new, n_features)
-            The new rows, encoded.
-
-        Returns
-        -------
-        DataFrame or ndarray
-            For a DataFrame, a fresh RangeIndex, as imbalanced-learn's samplers
-            give.
-        """
+        """Return the original table followed by the decoded new rows."""
         new = self.decode(encoded_new)
         if self.frame:
             import pandas as pd

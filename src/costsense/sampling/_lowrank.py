@@ -69,20 +69,7 @@ class LowRankGaussian(BaseEstimator):
         self.reg_covar = reg_covar
 
     def fit(self, Z: FloatArray, y: Any = None) -> LowRankGaussian:
-        """Fit the mean and the covariance factor.
-
-        Parameters
-        ----------
-        Z : ndarray of shape (n_samples, n_features)
-            The rows.
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self
-            The fitted model.
-        """
+        """Fit the mean and the covariance factor."""
         Z = np.asarray(Z, dtype=np.float64)
         n, D = Z.shape
         mean = Z.mean(axis=0)
@@ -104,10 +91,6 @@ class LowRankGaussian(BaseEstimator):
     def covariance(self) -> FloatArray:
         """Return the dense covariance ``F'F + reg I`` (``D x D``: small ``D`` only).
 
-        Returns
-        -------
-        ndarray of shape (n_features, n_features)
-
         Raises
         ------
         MemoryBudgetError
@@ -126,17 +109,7 @@ class LowRankGaussian(BaseEstimator):
         return covariance
 
     def score_samples(self, Z: FloatArray) -> FloatArray:
-        """Log density of each row (Woodbury's identity, the determinant lemma).
-
-        Parameters
-        ----------
-        Z : ndarray of shape (n_rows, n_features)
-            Rows.
-
-        Returns
-        -------
-        ndarray of shape (n_rows,)
-        """
+        """Log density of each row (Woodbury's identity, the determinant lemma)."""
         F, r = self.covariance_factor_, self.reg_covar
         n, D = F.shape
         centred = np.asarray(Z, dtype=np.float64) - self.means_[0]

@@ -63,17 +63,7 @@ __all__ = ["OBPDSampler"]
 
 
 def component_covariances(mixture: GaussianMixture) -> FloatArray:
-    """Each component's full covariance matrix, whatever ``covariance_type``.
-
-    Parameters
-    ----------
-    mixture : GaussianMixture
-        A fitted mixture.
-
-    Returns
-    -------
-    ndarray of shape (n_components, n_features, n_features)
-    """
+    """Each component's full covariance matrix, whatever ``covariance_type``."""
     L, D = mixture.means_.shape
     kind, cov = mixture.covariance_type, mixture.covariances_
     if kind == "full":
@@ -125,22 +115,6 @@ def gibbs_draws(
     ``l``'s marginal density of the other coordinates, ``log N(x) - log N(x_i | x_-i)``
     in closed form. ``r_l`` and the quadratic forms ``(x - mu_l)' r_l`` are updated in
     ``O(L D)`` per coordinate and recomputed exactly at each sweep.
-
-    Parameters
-    ----------
-    mixture : GaussianMixture
-        A fitted mixture.
-    starts : ndarray of shape (n_chains, n_features)
-        Each chain's first state.
-    n_sweeps : int
-        Sweeps over every coordinate.
-    rng : numpy.random.Generator
-        Source of randomness.
-
-    Returns
-    -------
-    ndarray of shape (n_chains, n_features)
-        Each chain's state after ``n_sweeps`` sweeps.
     """
     means = np.ascontiguousarray(mixture.means_, dtype=np.float64)
     covariances = component_covariances(mixture)

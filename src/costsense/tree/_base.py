@@ -244,17 +244,6 @@ class BaseTree:
         Boosting calls this once per fit and sets the result on each round's tree
         before its ``fit`` (:mod:`costsense.boosting._shared`), so the features
         are binned once, not once per round.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The rows every fit will see.
-
-        Returns
-        -------
-        dict
-            ``{"_shared_bins": Bins}`` for ``splitter="hist"``; empty for
-            ``"exact"``.
         """
         return prepare_bins(self.splitter, self.max_bins, X)
 
