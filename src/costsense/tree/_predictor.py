@@ -1,14 +1,10 @@
 """A fitted forest as one set of flat node arrays, predicted by one compiled loop.
 
 The trees' nodes are concatenated (tree ``t`` owns the nodes ``roots[t]`` to
-``roots[t + 1] - 1``) into the few arrays the traversal reads: the feature tested
-(negative at leaves), the threshold, the right child (an index into the concatenated
-arrays) and the node values, split into blocks of columns that are each contiguous
-(a classifier's scores and its class frequencies: a prediction reads one). The left
-child is not stored: the builder numbers nodes
-in pre-order, so an inner node's left child is the next node. A visit thus touches
-three small arrays instead of four, and one compiled call walks every tree, so
-``predict`` makes no Python call per tree.
+``roots[t + 1] - 1``) into the arrays the traversal reads: the feature tested
+(negative at leaves), the threshold, the right child and the node values, in
+contiguous blocks of columns (a classifier's scores and its class frequencies).
+The left child is the next node (pre-order numbering), so it is not stored.
 """
 
 from __future__ import annotations
