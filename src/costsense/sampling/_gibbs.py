@@ -1,23 +1,17 @@
 """The Gibbs sweep of OBPD-Sampling, compiled (paper 003, algorithm 1, step 2a).
 
 One sweep updates every coordinate of every chain from its conditional given the
-others; :func:`costsense.sampling._obpd.gibbs_draws` runs ``T`` of them. The chains
-are independent, so the compiled loop runs chain by chain and keeps each chain's
-``L x D`` residuals in a small buffer, where the array version
-(:func:`costsense.sampling._obpd.gibbs_sweep`, the reference the tests compare this
-with) updates ``(n_chains, L, D)`` temporaries per coordinate. The random numbers are
-drawn by the caller (one uniform and one standard normal per chain and coordinate),
-so the two versions make the same moves from the same numbers.
+others, chain by chain with each chain's ``L x D`` residuals in a small buffer;
+:func:`costsense.sampling._obpd.gibbs_sweep` is the array version the tests compare
+it with. The caller draws the random numbers, so both make the same moves.
 
 For a chain at ``x`` and component ``l`` (weight ``pi_l``, mean ``mu_l``, precision
 ``P_l``), with ``r_l = P_l (x - mu_l)`` and ``q_l = (x - mu_l)' r_l``, coordinate ``i``
 given the others is the mixture ``sum_l w_l N(x_i - r_l,i / P_l,ii, 1 / P_l,ii)`` with
 ``log w_l = log pi_l - 1/2 log det Sigma_l - 1/2 q_l + 1/2 r_l,i^2 / P_l,ii - 1/2 log
-P_l,ii`` up to a constant (component ``l``'s density of the other coordinates). The
-component is drawn by inverting the cumulative weights at the uniform, the value as
-the mean plus the normal over ``sqrt(P_l,ii)``; moving ``x_i`` by ``delta`` adds
-``delta P_l[:, i]`` to ``r_l`` and ``2 delta r_l,i + delta^2 P_l,ii`` to ``q_l``. The
-residuals are recomputed exactly at the start of every sweep.
+P_l,ii`` up to a constant. Moving ``x_i`` by ``delta`` adds ``delta P_l[:, i]`` to
+``r_l`` and ``2 delta r_l,i + delta^2 P_l,ii`` to ``q_l``; the residuals are
+recomputed exactly at the start of every sweep.
 """
 
 from __future__ import annotations

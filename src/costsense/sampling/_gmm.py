@@ -1,15 +1,10 @@
 """Full-covariance Gaussian mixtures in numpy, for OBPD's component searches.
 
-What :class:`~costsense.sampling.OBPDSampler` needs beyond scikit-learn's
-:class:`~sklearn.mixture.GaussianMixture`: EM runs that can be started from given
-parameters and stopped early, evaluated for many component counts on the same rows
-(the AIC/BIC search of :func:`costsense.sampling._split.split_search`) or one
-component at a time (Figueiredo & Jain's CEM^2, :mod:`costsense.sampling._fj`).
-This module holds the fitted mixture (:class:`MixtureFit`), EM from given
-parameters, the information criteria and the conversion to scikit-learn's object;
-the densities and moments EM computes come from :mod:`costsense.sampling._quadratic`.
-
-Change it when EM's steps or stopping rule change, or what a fitted mixture holds.
+EM runs started from given parameters and stopped early, for many component counts
+on the same rows (:func:`costsense.sampling._split.split_search`) or one component
+at a time (Figueiredo & Jain's CEM^2, :mod:`costsense.sampling._fj`): the fitted
+mixture (:class:`MixtureFit`), EM, the information criteria and the conversion to
+scikit-learn's :class:`~sklearn.mixture.GaussianMixture`.
 """
 
 from __future__ import annotations

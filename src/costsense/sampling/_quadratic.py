@@ -1,20 +1,13 @@
 """The quadratic design of a set of rows, and Gaussian densities and moments on it.
 
 Every density and moment of :mod:`costsense.sampling._gmm` goes through one
-*quadratic design* of the rows, ``F = [z_a z_b (a <= b), z, 1]``
+*quadratic design* ``F = [z_a z_b (a <= b), z, 1]`` of the rows
 (:class:`QuadraticFeatures`): a Gaussian's log density is linear in ``F``
-(:func:`density_coefficients`), and so are the weighted sums an M-step needs
-(``R' F`` holds each component's weight, first and second moments;
-:func:`moments`). An E-step over all components is then one matrix product
-``F C`` and an M-step one product ``R' F``, instead of scikit-learn's two products
-per component; on 20,877 x 20 rows and 10 components an EM iteration takes about
-half of scikit-learn's time (20 ms against 40 ms, one BLAS thread). The second
-moments come out as ``E_r[z z'] - mu mu'``: on standardised columns the
-cancellation costs a few digits far below ``reg_covar``, and a covariance that is
-still not positive definite is recomputed from centred rows (:func:`moments`).
-
-Change this module when the algebra of a density or an M-step changes, or the
-memory the cached design may take (:data:`DESIGN_BYTES`).
+(:func:`density_coefficients`), and so are an M-step's weighted sums (``R' F``:
+each component's weight, first and second moments; :func:`moments`). An E-step
+over all components is one matrix product ``F C`` and an M-step one ``R' F``. The
+second moments come out as ``E_r[z z'] - mu mu'``; a covariance that is not
+positive definite is recomputed from centred rows.
 """
 
 from __future__ import annotations

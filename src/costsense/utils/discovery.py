@@ -10,7 +10,6 @@ covers its estimators automatically.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import inspect
 
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -23,16 +22,9 @@ ESTIMATOR_MODULES: tuple[str, ...] = (
     "costsense.margin",
     "costsense.naive_bayes",
     "costsense.recommend",
-)
-
-_OPTIONAL_MODULES: tuple[str, ...] = (
     "costsense.sampling",
     "costsense.tree",
 )
-
-
-def _is_sampler(cls: type) -> bool:
-    return hasattr(cls, "fit_resample")
 
 
 def all_estimators(
@@ -61,12 +53,8 @@ def all_estimators(
         raise ValueError(
             f"type_filter must be None, 'classifier' or 'sampler', got {type_filter!r}."
         )
-    modules = list(ESTIMATOR_MODULES)
-    for name in _OPTIONAL_MODULES:
-        if importlib.util.find_spec(name) is not None:
-            modules.append(name)
     found: dict[str, type[BaseEstimator]] = {}
-    for module_name in modules:
+    for module_name in ESTIMATOR_MODULES:
         module = importlib.import_module(module_name)
         for name in getattr(module, "__all__", ()):
             obj = getattr(module, name)
@@ -78,7 +66,7 @@ def all_estimators(
                 found[name] = obj
     result = []
     for name, cls in sorted(found.items()):
-        if type_filter == "sampler" and not _is_sampler(cls):
+        if type_filter == "sampler" and not hasattr(cls, "fit_resample"):
             continue
         if type_filter == "classifier" and not issubclass(cls, ClassifierMixin):
             continue
