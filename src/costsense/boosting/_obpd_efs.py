@@ -9,7 +9,7 @@ component count, a *balanced* set as algorithm 2 asks: the 200 % rate of section
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 from typing import Any, ClassVar
 
 import numpy as np
@@ -27,6 +27,19 @@ from costsense.utils._docstrings import shared
 FloatArray = NDArray[np.float64]
 
 __all__ = ["OBPDEFSBoostClassifier"]
+
+#: EFSBoost's parameters that OBPD-EFSBoost passes on as they are.
+_EFS = (
+    "n_estimators",
+    "naive_bayes",
+    "n_bins",
+    "alpha",
+    "feature_selection",
+    "feature_update",
+    "feature_score",
+    "on_weak_round",
+    "categorical_features",
+)
 
 
 @shared
@@ -104,20 +117,12 @@ feature_score, on_weak_round
     """
 
     _parameter_constraints: ClassVar[dict[str, Any]] = {
-        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        **{name: EFSBoostClassifier._parameter_constraints[name] for name in _EFS},
         "sampling_strategy": "no_validation",  # OBPDSampler validates it
         "sampling": [StrOptions({"gibbs", "ancestral"})],
         "gibbs_steps": [Interval(Integral, 1, None, closed="left")],
         "n_components": "no_validation",  # OBPDSampler validates it
         "max_components": [Interval(Integral, 1, None, closed="left")],
-        "naive_bayes": [StrOptions({"discrete", "gaussian"})],
-        "n_bins": [Interval(Integral, 2, None, closed="left")],
-        "alpha": [Interval(Real, 0, None, closed="neither")],
-        "feature_selection": ["boolean"],
-        "feature_update": [StrOptions({"weighted", "literal"})],
-        "feature_score": [StrOptions({"log_ratio", "density"})],
-        "on_weak_round": [StrOptions({"stop", "reset"})],
-        "categorical_features": ["array-like", None],
         "random_state": ["random_state"],
     }
     _degenerate_advice = EFS_ADVICE.replace(
@@ -173,17 +178,7 @@ feature_score, on_weak_round
         )
 
     def _booster(self) -> EFSBoostClassifier:
-        return EFSBoostClassifier(
-            n_estimators=self.n_estimators,
-            naive_bayes=self.naive_bayes,
-            n_bins=self.n_bins,
-            alpha=self.alpha,
-            feature_selection=self.feature_selection,
-            feature_update=self.feature_update,
-            feature_score=self.feature_score,
-            on_weak_round=self.on_weak_round,
-            categorical_features=self.categorical_features,
-        )
+        return EFSBoostClassifier(**{name: getattr(self, name) for name in _EFS})
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(

@@ -406,25 +406,19 @@ def _convert(model: str, n_outputs: int) -> PackedForest:
     roots = [0]
     for index, section in enumerate(_tree_sections(model)):
         leaf_value = _numbers(section["leaf_value"], float)
-        if int(section["num_leaves"]) == 1:
-            features.append(-1)
-            thresholds.append(0.0)
-            rights.append(-1)
-            values.append(float(leaf_value[0]))
-            owners.append(index % n_outputs)
-            roots.append(len(features))
-            continue
-        split = _numbers(section["split_feature"], int)
-        threshold = _numbers(section["threshold"], float)
-        kind = _numbers(section["decision_type"], int)
-        left = _numbers(section["left_child"], int)
-        right = _numbers(section["right_child"], int)
-        if any(k & 0b1101 for k in kind):
-            raise RuntimeError(
-                "LightGBM grew a split costsense cannot convert (decision types "
-                f"{sorted(set(kind))}: categorical or with a missing-value branch)."
-            )
-        stack: list[int] = [0]  # >= 0: inner node; < 0: leaf -c - 1; or a marker
+        # >= 0: inner node; < 0: leaf -c - 1; or a marker. A lone leaf is leaf 0.
+        stack: list[int] = [0] if int(section["num_leaves"]) > 1 else [-1]
+        if stack[0] == 0:
+            split = _numbers(section["split_feature"], int)
+            threshold = _numbers(section["threshold"], float)
+            kind = _numbers(section["decision_type"], int)
+            left = _numbers(section["left_child"], int)
+            right = _numbers(section["right_child"], int)
+            if any(k & 0b1101 for k in kind):
+                raise RuntimeError(
+                    "LightGBM grew a split costsense cannot convert (decision types "
+                    f"{sorted(set(kind))}: categorical or with a missing-value branch)."
+                )
         while stack:
             child = stack.pop()
             if child >= _MARKER:  # the right child of this position starts here
