@@ -65,11 +65,6 @@ class Round:
         return float(self.D[self.margin < 0].sum())
 
 
-def _cost_weighted_link(F: FloatArray, c1: float, c2: float) -> FloatArray:
-    """``1 / (1 + (C1/C2) exp(-2F))``, the inverse of ``1/2 ln(C1 P / (C2 (1-P)))``."""
-    return 1.0 / (1.0 + np.exp(np.clip(np.log(c1 / c2) - 2.0 * F, -700, 700)))
-
-
 def _half_log_ratio(good: float, bad: float) -> float:
     """``1/2 ln(good / bad)``, +inf for ``bad = 0``, -inf for ``good = 0``."""
     with np.errstate(divide="ignore"):
@@ -85,6 +80,8 @@ class BoostRule:
 
     name = "adaboost"
     scale_free = True
+    #: Whether the initial weights are the costs (``D_1 ∝ c``) or uniform.
+    cost_start = False
 
     def probability(
         self, F: FloatArray, c1: float, c2: float, alpha_sum: float
@@ -99,8 +96,8 @@ class BoostRule:
         return 1.0 / (1.0 + np.exp(np.clip(-2.0 * F, -700, 700)))
 
     def init_weights(self, c: FloatArray) -> FloatArray:
-        """Return the initial weights (uniform)."""
-        return np.ones_like(c)
+        """Return the initial weights: ``c`` if ``cost_start``, else uniform."""
+        return c.copy() if self.cost_start else np.ones_like(c)
 
     def learner_weights(self, D: FloatArray, c: FloatArray) -> FloatArray:
         """Return the ``sample_weight`` the weak learner is fitted with (``D``)."""
@@ -133,43 +130,33 @@ class BoostRule:
         return alphas @ H
 
 
-class AdaBoostC(BoostRule):
+class _CostLinkRule(BoostRule):
+    """A rule read with the link ``P = 1 / (1 + (C1/C2) exp(-2F))``.
+
+    ``sum c exp(-y F)`` (AdaBoostC's and AsyB's loss) is minimised by
+    ``F* = 1/2 ln(C1 P / (C2 (1 - P)))``, paper 000's ``f*``. A heuristic has no
+    loss whose minimiser names a probability; this reading puts ``C2 / (C1 + C2)``
+    where its prediction changes.
+    """
+
+    def probability(
+        self, F: FloatArray, c1: float, c2: float, alpha_sum: float
+    ) -> FloatArray:
+        """Return ``1 / (1 + (C1/C2) exp(-2F))``."""
+        return 1.0 / (1.0 + np.exp(np.clip(np.log(c1 / c2) - 2.0 * F, -700, 700)))
+
+
+class AdaBoostC(_CostLinkRule):
     """AdaBoost with cost-proportional initial weights (Landesa-Vazquez 2012).
 
     The exact functional-gradient boosting of ``sum c_i exp(-y_i F)``.
     """
 
     name = "adaboostc"
-
-    def probability(
-        self, F: FloatArray, c1: float, c2: float, alpha_sum: float
-    ) -> FloatArray:
-        """Return ``1 / (1 + (C1/C2) exp(-2F))``.
-
-        ``sum c exp(-y F)`` is minimised by ``F* = 1/2 ln(C1 P / (C2 (1 - P)))``.
-        """
-        return _cost_weighted_link(F, c1, c2)
-
-    def init_weights(self, c: FloatArray) -> FloatArray:
-        """Return ``c``."""
-        return c.copy()
+    cost_start = True
 
 
-class _HeuristicRule(BoostRule):
-    """A rule without a loss whose score's sign is its cost-sensitive decision."""
-
-    def probability(
-        self, F: FloatArray, c1: float, c2: float, alpha_sum: float
-    ) -> FloatArray:
-        """Return AdaBoostC's link ``1 / (1 + (C1/C2) exp(-2F))``.
-
-        A heuristic has no loss whose minimiser names a probability; AdaBoostC's
-        reading puts ``C2 / (C1 + C2)`` where the prediction changes.
-        """
-        return _cost_weighted_link(F, c1, c2)
-
-
-class AdaCost(_HeuristicRule):
+class AdaCost(_CostLinkRule):
     """AdaCost (Fan et al. 1999): a cost-adjustment function inside the exponent.
 
     Costs are normalised to ``(0, 1]`` by their maximum; ``beta = (1 - c) / 2``
@@ -180,10 +167,7 @@ class AdaCost(_HeuristicRule):
     """
 
     name = "adacost"
-
-    def init_weights(self, c: FloatArray) -> FloatArray:
-        """Return ``c``."""
-        return c.copy()
+    cost_start = True
 
     @staticmethod
     def _beta(r: Round) -> FloatArray:
@@ -204,7 +188,7 @@ class AdaCost(_HeuristicRule):
         return None
 
 
-class _SunRule(_HeuristicRule):
+class _SunRule(_CostLinkRule):
     """Shared set-up of AdaC1-3: cost items scaled to ``(0, 1]`` (Sun et al. 2007)."""
 
     @staticmethod
@@ -297,6 +281,7 @@ class _TingRule(BoostRule):
     """
 
     scale_free = False  # k multiplies by the costs themselves, not their ratio
+    cost_start = True
 
     def probability(
         self, F: FloatArray, c1: float, c2: float, alpha_sum: float
@@ -309,10 +294,6 @@ class _TingRule(BoostRule):
         if alpha_sum <= 0:
             return (F > 0).astype(np.float64)
         return np.clip((F / alpha_sum + c2) / (c1 + c2), 0.0, 1.0)
-
-    def init_weights(self, c: FloatArray) -> FloatArray:
-        """Return ``c``."""
-        return c.copy()
 
     @staticmethod
     def _k(r: Round) -> FloatArray:
@@ -437,7 +418,7 @@ class AsymBoost(BoostRule):
         return float(np.sum(r.D * np.exp(-alpha * r.c * r.margin)))
 
 
-class AsyB(BoostRule):
+class AsyB(_CostLinkRule):
     """AsyB (paper 000, Algorithm 1), as printed.
 
     ``alpha = 1/2 ln((C1 W+_ok + C2 W-_ok) / (C1 W+_bad + C2 W-_bad))``, the exact
@@ -448,18 +429,8 @@ class AsyB(BoostRule):
 
     name = "asyb"
 
-    def probability(
-        self, F: FloatArray, c1: float, c2: float, alpha_sum: float
-    ) -> FloatArray:
-        """Return ``1 / (1 + (C1/C2) exp(-2F))``: paper 000's ``f*`` inverted."""
-        return _cost_weighted_link(F, c1, c2)
-
     def __init__(self, init_weights: str = "cost") -> None:
-        self.init = init_weights
-
-    def init_weights(self, c: FloatArray) -> FloatArray:
-        """Return ``c`` (as printed) or uniform weights."""
-        return c.copy() if self.init == "cost" else np.ones_like(c)
+        self.cost_start = init_weights == "cost"
 
     def alpha(self, r: Round) -> float:
         """Return the cost-weighted half log-ratio of right to wrong weight."""
