@@ -1,14 +1,4 @@
-"""The counting naive Bayes of paper 003 over binned and categorical features.
-
-Validation, the weighted class and bin counts, additive smoothing, and the
-predictions (see :mod:`costsense.naive_bayes` for the model). The bin edges come
-from :mod:`costsense.naive_bayes._binning`. Change this module for the model's
-parameters, its counts or its predictions.
-
-References
-----------
-.. [1] Paper 003 of this project (OBPD-EFSBoost), equation 8.
-"""
+"""The counting naive Bayes of paper 003 over binned and categorical features."""
 
 from __future__ import annotations
 
@@ -77,16 +67,13 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
     weights_as : {"counts", "proportions"}, default="counts"
         What a sample weight means. ``"counts"``: a number of rows (integer
         weights are repeated rows). ``"proportions"``: only the weights' ratios
-        matter; they are rescaled to sum to the number of rows of positive weight
-        before anything is counted. Boosting passes a distribution ``D`` (summing
-        to 1), which ``"proportions"`` reads as ``n D`` rows, so that ``alpha``
-        and the MDL rule see counts of the size of the data (with ``"counts"``,
-        ``alpha = 1`` would outweigh the whole distribution).
+        matter; they are rescaled to sum to the number of rows of positive
+        weight, so that a boosting distribution ``D`` (summing to 1) is read as
+        ``n D`` rows and ``alpha`` and the MDL rule see counts of the data's size.
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Class labels.
+    {classes_}
     class_count_ : ndarray of shape (n_classes,)
         Weighted number of training rows of each class, ``W_c``.
     class_log_prior_ : ndarray of shape (n_classes,)
