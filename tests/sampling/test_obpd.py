@@ -25,9 +25,41 @@ from costsense.sampling._obpd import (
     ancestral_draws,
     component_covariances,
     gibbs_draws,
-    gibbs_sweep,
-    residuals,
 )
+
+
+def residuals(x, means, precisions):
+    """``r[n, l] = P_l (x_n - mu_l)`` and ``q[n, l] = (x_n - mu_l)' r[n, l]``."""
+    centred = x[:, None, :] - means[None]
+    r = np.einsum("lij,nlj->nli", precisions, centred)
+    return r, np.einsum("nli,nli->nl", centred, r)
+
+
+def gibbs_sweep(x, r, q, precisions, log_prior, uniforms, normals):
+    """The reference Gibbs sweep in arrays, in place; ``r`` and ``q`` kept current.
+
+    The compiled sweep must make the same moves from the same random numbers.
+    """
+    n_chains, D = x.shape
+    chains = np.arange(n_chains)
+    diagonal = np.einsum("lii->li", precisions)  # (L, D)
+    for i in range(D):
+        r_i, p_ii = r[:, :, i], diagonal[:, i]  # a view: q is updated before r
+        # log pi_l + log N_l(x_-i) = log pi_l + log N_l(x) - log N_l(x_i | x_-i)
+        log_weight = log_prior - 0.5 * q + 0.5 * r_i**2 / p_ii - 0.5 * np.log(p_ii)
+        weight = np.exp(log_weight - log_weight.max(axis=1, keepdims=True))
+        cumulative = np.cumsum(weight, axis=1)
+        target = uniforms[:, i] * cumulative[:, -1]
+        component = np.minimum(
+            (cumulative < target[:, None]).sum(axis=1), log_weight.shape[1] - 1
+        )
+        p_chosen = p_ii[component]
+        mean = x[:, i] - r_i[chains, component] / p_chosen
+        new = mean + normals[:, i] / np.sqrt(p_chosen)
+        delta = new - x[:, i]
+        q += 2.0 * delta[:, None] * r_i + delta[:, None] ** 2 * p_ii
+        r += delta[:, None, None] * precisions[None, :, :, i]
+        x[:, i] = new
 
 
 def _imbalanced(minority: np.ndarray, n_majority: int = 400, seed: int = 0):

@@ -2,8 +2,8 @@
 
 One sweep updates every coordinate of every chain from its conditional given the
 others, chain by chain with each chain's ``L x D`` residuals in a small buffer;
-:func:`costsense.sampling._obpd.gibbs_sweep` is the array version the tests compare
-it with. The caller draws the random numbers, so both make the same moves.
+an array version in the tests is its reference. The caller draws the random
+numbers, so both make the same moves.
 
 For a chain at ``x`` and component ``l`` (weight ``pi_l``, mean ``mu_l``, precision
 ``P_l``), with ``r_l = P_l (x - mu_l)`` and ``q_l = (x - mu_l)' r_l``, coordinate ``i``

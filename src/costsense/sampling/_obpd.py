@@ -123,62 +123,11 @@ def gibbs_draws(
     x = np.array(starts, dtype=np.float64, copy=True, order="C")
     for _ in range(n_sweeps):
         # the compiled sweep (costsense.sampling._gibbs) recomputes each chain's
-        # residuals at its start; the same moves as gibbs_sweep below
+        # residuals at its start
         uniforms = rng.random(x.shape)
         normals = rng.standard_normal(x.shape)
         gibbs_sweep_compiled(x, means, precisions, log_prior, uniforms, normals)
     return x
-
-
-def residuals(
-    x: FloatArray, means: FloatArray, precisions: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """``r[n, l] = P_l (x_n - mu_l)`` and ``q[n, l] = (x_n - mu_l)' r[n, l]``."""
-    centred = x[:, None, :] - means[None]
-    r = np.einsum("lij,nlj->nli", precisions, centred)
-    return r, np.einsum("nli,nli->nl", centred, r)
-
-
-def gibbs_sweep(
-    x: FloatArray,
-    r: FloatArray,
-    q: FloatArray,
-    precisions: FloatArray,
-    log_prior: FloatArray,
-    uniforms: FloatArray,
-    normals: FloatArray,
-) -> None:
-    """One Gibbs sweep over every coordinate of every chain, in place (arrays).
-
-    The array form of :func:`costsense.sampling._gibbs.gibbs_sweep_compiled`, which
-    :func:`gibbs_draws` runs; kept as the reference the tests compare it with.
-    ``r`` and ``q`` (see :func:`residuals`) are kept current: moving ``x_i`` by
-    ``delta`` adds ``delta P_l[:, i]`` to ``r_l`` and ``2 delta r_l,i + delta^2
-    P_l,ii`` to ``q_l``. ``log_prior[l] = log pi_l - 1/2 log det Sigma_l``.
-    ``uniforms`` and ``normals`` (``(n_chains, D)``) are the sweep's random
-    numbers: the component by inverting the cumulative weights at the uniform, the
-    value as the conditional mean plus the normal times the conditional std.
-    """
-    n_chains, D = x.shape
-    chains = np.arange(n_chains)
-    diagonal = np.einsum("lii->li", precisions)  # (L, D)
-    for i in range(D):
-        r_i, p_ii = r[:, :, i], diagonal[:, i]  # a view: q is updated before r
-        # log pi_l + log N_l(x_-i) = log pi_l + log N_l(x) - log N_l(x_i | x_-i)
-        log_weight = log_prior - 0.5 * q + 0.5 * r_i**2 / p_ii - 0.5 * np.log(p_ii)
-        weight = np.exp(log_weight - log_weight.max(axis=1, keepdims=True))
-        cumulative = np.cumsum(weight, axis=1)
-        target = uniforms[:, i] * cumulative[:, -1]
-        component = np.minimum(
-            (cumulative < target[:, None]).sum(axis=1), log_weight.shape[1] - 1
-        )
-        p_chosen = p_ii[component]
-        mean = x[:, i] - r_i[chains, component] / p_chosen
-        new = mean + normals[:, i] / np.sqrt(p_chosen)
-        delta = new - x[:, i]
-        q += 2.0 * delta[:, None] * r_i + delta[:, None] ** 2 * p_ii
-        r += delta[:, None, None] * precisions[None, :, :, i]
-        x[:, i] = new
 
 
 @shared
