@@ -41,6 +41,21 @@ def consistent_class_weights(cost_matrix: ArrayLike) -> FloatArray | None:
     ``w = (C1, C2)`` up to scale; more classes only when the pairwise ratios are
     consistent (the homogeneous system has a non-trivial, positive solution).
 
+    Parameters
+    ----------
+    cost_matrix : array-like of shape (K, K)
+        A valid cost matrix; each row's diagonal entry is subtracted first
+        (:func:`costsense.costs.zero_diagonal`, which changes no decision).
+
+    Returns
+    -------
+    ndarray of shape (K,) or None
+        Positive weights, or None if the matrix is not consistent. They are scaled
+        to sum to the sum of the classes' mean error costs, so a binary matrix gives
+        ``(C2, C1)`` in class order and a matrix with constant rows gives each
+        row's cost (``cost=None``, balanced costs, gives scikit-learn's
+        ``class_weight="balanced"``).
+
     Examples
     --------
     >>> from costsense.rescale import consistent_class_weights
