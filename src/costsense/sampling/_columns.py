@@ -1,22 +1,11 @@
-"""Tables in, tables out: which columns are categorical, and their values as codes.
+"""Tables in, tables out: a table's categorical values as codes, and back.
 
-The class models of costsense's oversamplers are densities over real numbers, and
-their categorical columns are drawn by roulette wheel from a class's own values.
-Neither needs the categories themselves, only an integer code per value: a table
-(a pandas DataFrame, or an ndarray of objects such as strings) is encoded once
-(continuous columns as float64, each categorical column's values as codes
-``0 .. k-1``), resampled as numbers, and decoded at the end, so the numeric code
-paths (the compiled Gibbs sweep among them) never see an object.
-
-The codes follow the sorted order of a column's values (the order of
-:func:`numpy.unique`; the first-seen order for values that cannot be sorted, such
-as a mix of strings and numbers). With sortable values, a roulette wheel over
-codes therefore draws exactly what it would over the values: a numeric table gives
-the rows an ndarray of the same numbers gives.
-
-``categorical_features`` is read as imbalanced-learn's SMOTENC reads it: column
-indices, a boolean mask over the columns, column names (with a DataFrame), or
-``"auto"`` (the DataFrame's columns of pandas' ``category`` dtype).
+A table (a pandas DataFrame, or an ndarray of objects such as strings) is encoded
+once (continuous columns as float64, each categorical column's values as codes
+``0 .. k-1`` in the sorted order of its values, or first-seen order when they
+cannot be sorted), resampled as numbers, and decoded at the end. With sortable
+values a roulette wheel over codes draws what it would over the values, so a
+numeric table gives the rows an ndarray of the same numbers gives.
 """
 
 from __future__ import annotations
@@ -156,20 +145,8 @@ def _missing(values: NDArray[Any]) -> NDArray[np.bool_]:
 class TableCodec:
     """How a table's columns were encoded, to give rows back in the table's form.
 
-    Attributes
-    ----------
-    categorical : ndarray of bool, shape (n_features,)
-        The categorical columns.
-    categories : dict
-        Column index -> ndarray of the column's values; code ``k`` is value ``k``.
-    frame : bool
-        Whether the table is a DataFrame (else an ndarray).
-    columns : pandas Index or None
-        The DataFrame's columns.
-    dtypes : list or None
-        The DataFrame's column dtypes.
-    array_dtype : numpy dtype or None
-        The ndarray's dtype.
+    ``categories[j][k]`` is the value of code ``k`` of categorical column ``j``;
+    ``columns`` and ``dtypes`` are a DataFrame's, ``array_dtype`` an ndarray's.
     """
 
     categorical: NDArray[np.bool_]
@@ -221,17 +198,7 @@ class TableCodec:
 
 @dataclass(frozen=True)
 class EncodedTable:
-    """A table as numbers, with the table itself and the way back.
-
-    Attributes
-    ----------
-    encoded : ndarray of shape (n_samples, n_features)
-        Continuous columns as float64, categorical columns as codes.
-    original : DataFrame or ndarray
-        The table as given.
-    codec : TableCodec
-        How to decode rows of ``encoded``.
-    """
+    """A table as numbers (``encoded``), the table as given, and the way back."""
 
     encoded: FloatArray
     original: Any
