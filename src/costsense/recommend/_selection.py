@@ -224,6 +224,21 @@ def choose(
     return Choice(options, chosen, difference, errors)
 
 
+#: The columns of ``cv_results_`` and their dtypes.
+_CV_COLUMNS: dict[str, Any] = {
+    "candidate": object,
+    "rule": object,
+    "mean_cost": np.float64,
+    "std_error": np.float64,
+    "difference": np.float64,
+    "difference_std_error": np.float64,
+    "threshold": np.float64,
+    "chosen": bool,
+    "fit_time": np.float64,
+    "error": object,
+}
+
+
 def cv_results(
     fitted: list[Fitted],
     choice: Choice,
@@ -237,21 +252,7 @@ def cv_results(
     options, chosen = choice.options, choice.chosen
     difference, errors = choice.difference, choice.errors
     seconds = {r.name: r.seconds for r in fitted}
-    columns: dict[str, list[Any]] = {
-        key: []
-        for key in (
-            "candidate",
-            "rule",
-            "mean_cost",
-            "std_error",
-            "difference",
-            "difference_std_error",
-            "threshold",
-            "chosen",
-            "fit_time",
-            "error",
-        )
-    }
+    columns: dict[str, list[Any]] = {key: [] for key in _CV_COLUMNS}
 
     def add(**row: Any) -> None:
         for key, values in columns.items():
@@ -295,18 +296,7 @@ def cv_results(
                 error="",
             )
     return {
-        "candidate": np.array(columns["candidate"], dtype=object),
-        "rule": np.array(columns["rule"], dtype=object),
-        "mean_cost": np.array(columns["mean_cost"], dtype=np.float64),
-        "std_error": np.array(columns["std_error"], dtype=np.float64),
-        "difference": np.array(columns["difference"], dtype=np.float64),
-        "difference_std_error": np.array(
-            columns["difference_std_error"], dtype=np.float64
-        ),
-        "threshold": np.array(columns["threshold"], dtype=np.float64),
-        "chosen": np.array(columns["chosen"], dtype=bool),
-        "fit_time": np.array(columns["fit_time"], dtype=np.float64),
-        "error": np.array(columns["error"], dtype=object),
+        key: np.array(columns[key], dtype=dtype) for key, dtype in _CV_COLUMNS.items()
     }
 
 
