@@ -28,33 +28,32 @@ _PAPER_000_COVS = (((5.2, 2.0), (2.0, 3.7)), ((3.3, 1.5), (1.5, 4.6)))
 _PAPER_000_PRIORS = (0.5, 0.5)
 
 
+def _numeric(value: ArrayLike, name: str) -> FloatArray:
+    """Return ``value`` as a float array, or raise a TypeError naming ``name``."""
+    try:
+        return np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be numeric, got {value!r}.") from None
+
+
 def _validate(
     means: ArrayLike, covs: ArrayLike, priors: ArrayLike
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Check the parameters of two Gaussians and return them as float arrays."""
-    try:
-        m = np.array(means, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"means must be numeric, got {means!r}.") from None
+    m = _numeric(means, "means")
     if m.ndim != 2 or m.shape[0] != 2 or m.shape[1] < 1:
         raise ValueError(
             "means must have shape (2, n_features): the positive class's mean first, "
             f"then the negative class's; got shape {m.shape}."
         )
     d = m.shape[1]
-    try:
-        s = np.array(covs, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"covs must be numeric, got {covs!r}.") from None
+    s = _numeric(covs, "covs")
     if s.shape != (2, d, d):
         raise ValueError(
             f"covs must have shape (2, {d}, {d}) (one {d} x {d} covariance per class, "
             f"matching means of shape {m.shape}); got shape {s.shape}."
         )
-    try:
-        p = np.array(priors, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"priors must be numeric, got {priors!r}.") from None
+    p = _numeric(priors, "priors")
     for name, arr in (("means", m), ("covs", s), ("priors", p)):
         if not np.all(np.isfinite(arr)):
             raise ValueError(f"{name} contains NaN or infinite values.")

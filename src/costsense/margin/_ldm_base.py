@@ -236,13 +236,7 @@ class _BaseLDM(BinaryCostClassifier):
         upper = self.C * c * weight
         if np.any(upper <= 0):
             keep = upper > 0
-            X, y, c, weight, upper = (
-                X[keep],
-                y[keep],
-                c[keep],
-                weight[keep],
-                upper[keep],
-            )
+            X, y, c, weight, upper = (a[keep] for a in (X, y, c, weight, upper))
         n = X.shape[0]
         stale_names = (
             "coef_",
