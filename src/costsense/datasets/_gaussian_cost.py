@@ -1,10 +1,7 @@
 """Cubature of a black-box classifier's error rates on a known Gaussian.
 
-:meth:`~costsense.datasets.GaussianProblem.expected_cost` needs, for each class,
-the probability that a classifier errs on it: a deterministic cubature of an
-indicator (an equal-probability polar grid for two features, scrambled Sobol points
-otherwise). Change this module to change that cubature; the method's Notes
-describe it to users.
+For :meth:`~costsense.datasets.GaussianProblem.expected_cost`: an equal-probability
+polar grid for two features, scrambled Sobol points otherwise.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """The standard-normal mass of a quadratic region, for the Bayes risk.
 
-:meth:`~costsense.datasets.GaussianProblem.bayes_risk` needs, for each class, the
-probability that its whitened standard-normal ``z`` falls where the Bayes
-discriminant ``z'Qz + b'z + c`` is positive. Along a ray ``z = r u`` the region is
-exact (the roots of a scalar quadratic and the chi distribution of ``|z|``), so only
-the average over directions is numerical. Change this module to change how that
-average is computed; the class's Notes describe the method to users.
+For :meth:`~costsense.datasets.GaussianProblem.bayes_risk`: the probability that a
+class's whitened ``z`` falls where ``z'Qz + b'z + c > 0``. Along a ray ``z = r u``
+the region is exact (the roots of a scalar quadratic and the chi distribution of
+``|z|``); the average over directions is exact for one feature, adaptive
+quadrature over the angle for two (split where the boundary is tangent to a ray),
+and randomised quasi-Monte Carlo over the sphere for more.
 """
 
 from __future__ import annotations

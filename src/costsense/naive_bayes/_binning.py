@@ -1,11 +1,7 @@
 """Bin edges of a continuous feature: weighted quantiles or Fayyad & Irani's MDL cuts.
 
-The edges :class:`~costsense.naive_bayes.DiscreteNaiveBayesClassifier` cuts each
-continuous feature at: weighted equal-frequency quantiles (``_quantile_edges``) or
-Fayyad & Irani's recursive entropy cuts with the MDL stopping rule (``_mdl_edges``).
-The rules, and where a value on an edge goes, are stated in the user-facing
-documentation of :mod:`costsense.naive_bayes` (section *Binning*); keep the two in
-step. Change this module to change how a feature is binned.
+The rules, and where a value on an edge goes, are stated in
+:mod:`costsense.naive_bayes` (section *Binning*); keep the two in step.
 
 References
 ----------

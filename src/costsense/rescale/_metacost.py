@@ -1,7 +1,4 @@
-"""MetaCost: relabel the training rows by bagged expected cost, then retrain.
-
-Change it when the relabelling or the bagging changes (Domingos 1999).
-"""
+"""MetaCost: relabel the training rows by bagged expected cost, then retrain."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""RejectionSampling: cost-proportionate rejection sampling with voting ("Costing").
-
-Change it when the sampling or the vote changes; its weights are :mod:`._weights`.
-"""
+"""RejectionSampling: cost-proportionate rejection sampling with voting ("Costing")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""ThresholdMoving: the class of least expected cost under the base learner's P(y|x).
-
-Change it when the threshold rule or the calibration changes.
-"""
+"""ThresholdMoving: the class of least expected cost under the base learner's P(y|x)."""
 
 from __future__ import annotations
 

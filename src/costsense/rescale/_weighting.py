@@ -1,7 +1,4 @@
-"""CostWeighting: train the base learner with ``sample_weight`` = cost of error.
-
-Change it when the weighting method changes; its weights are :mod:`._weights`.
-"""
+"""CostWeighting: train the base learner with ``sample_weight`` = cost of error."""
 
 from __future__ import annotations
 

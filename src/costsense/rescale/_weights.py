@@ -3,9 +3,7 @@
 Each training row gets a class and a weight (Zadrozny, Langford & Abe 2003; for
 several classes the consistent class weights of Zhou & Liu 2010); a learner trained
 with class weights estimates a reweighted posterior, which :func:`_unweighted`
-turns back into ``P(y|x)`` (Elkan 2001, Theorem 2). Change it when the weights of
-:class:`~costsense.rescale.CostWeighting` or
-:class:`~costsense.rescale.RejectionSampling` change.
+turns back into ``P(y|x)`` (Elkan 2001, Theorem 2).
 
 References
 ----------

@@ -4,9 +4,8 @@ A warning raised deep inside a fit (a failed candidate, a degenerate model, a
 convergence problem) should name the line of the code that called costsense, not
 costsense's or scikit-learn's; a fixed ``stacklevel`` is right for one call path
 only. :func:`caller_level` counts the frames of costsense and the libraries it
-wraps instead. Change it when another library's frames should be skipped.
-(Python 3.12's ``warnings.warn(skip_file_prefixes=...)`` does the same once 3.12
-is the oldest Python supported.)
+wraps instead (Python 3.12's ``warnings.warn(skip_file_prefixes=...)`` will do
+the same once 3.12 is the oldest Python supported).
 """
 
 from __future__ import annotations
