@@ -277,8 +277,7 @@ shape (K, K), default=None
         The positive (costly) class of a binary cost; the minority class if None."""
 
 _ATTRIBUTES = """
-    classes_ : ndarray of shape (n_classes,)
-        Class labels.
+    {classes_}
     cost_matrix_ : ndarray of shape (n_classes, n_classes)
         The class-level cost matrix used (for example-dependent costs, the mean cost
         row of each true class).

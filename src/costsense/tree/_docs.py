@@ -59,8 +59,7 @@ CLASSIFIER_PARAMETERS = """\
         None."""
 
 CLASSIFIER_ATTRIBUTES = """\
-    classes_ : ndarray of shape (n_classes,)
-        Class labels, sorted.
+    {classes_}
     {n_features_in_}
     {feature_names_in_}
     cost_matrix_ : ndarray of shape (n_classes, n_classes)
@@ -74,11 +73,7 @@ CLASSIFIER_ATTRIBUTES = """\
     feature_importances_ : ndarray of shape (n_features_in_,)
         Total weighted impurity decrease of the splits on each feature, normalised
         to sum to 1 (zeros without splits).
-    degenerate_ : str or None
-        None for a healthy fit; else what made the model constant (it predicts
-        one class on its own training data) and why, as the
-        :class:`~costsense.exceptions.DegenerateModelWarning` that ``fit``
-        issued said it."""
+    {degenerate_}"""
 
 TREE_ADVICE = (
     "try a deeper tree (max_depth=None), smaller min_samples_leaf or "
