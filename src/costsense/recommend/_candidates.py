@@ -47,20 +47,13 @@ FOREST_OOB_TREES = 37
 #: Most trees of the default forest (on sets of at most :data:`FOREST_ROWS` rows).
 FOREST_MAX_TREES = 100
 #: Each tree of the default forest is grown on a bootstrap sample of at most this
-#: many rows (all rows below it): a fully grown tree has about as many nodes as
-#: the rows it saw, so this bounds the forest's time and model-file size whatever
-#: the number of rows, as the boosted candidate takes over large sets
-#: (subsampled bagging: Buhlmann & Yu 2002). A row is then out of bag in most
-#: trees, so fewer trees give it the same out-of-bag average (:func:`forest_trees`).
+#: many rows, which bounds the forest's time and model-file size whatever the
+#: number of rows (subsampled bagging: Buhlmann & Yu 2002).
 FOREST_ROWS = 2048
 #: Up to this many features the quadratic candidate has every pairwise product;
-#: beyond, only the squares (:class:`SquaredColumns`): d (d - 1) / 2 products
-#: would cost more to fit than the forest (18 features: 153 products, 12: 66).
+#: beyond, only the squares (:class:`SquaredColumns`).
 FULL_QUADRATIC_MAX_FEATURES = 12
 #: Inner folds for ``cv="auto"``: the most folds a set of this many rows gets.
-#: Every fold model is kept (their average is the final model), so k folds cost
-#: k fits on (k - 1) / k of the rows; on large sets a fold model already sees
-#: enough rows that more folds change little but the time.
 AUTO_FOLDS = ((5_000, 5), (10_000, 3))
 AUTO_FOLDS_LARGE = 2
 #: Seconds a candidate may take before ``verbose`` reports each of its folds.
@@ -111,27 +104,23 @@ def auto_candidates(
                 n_jobs=n_jobs,
             ),
         ),
-        (
-            "logistic",
-            Pipeline(
-                [
-                    ("scale", StandardScaler()),
-                    ("logistic", LogisticRegression(max_iter=1000)),
-                ]
-            ),
-        ),
+        ("logistic", _scaled_logistic()),
         (
             "quadratic",
-            Pipeline(
-                [
-                    ("scale", StandardScaler()),
-                    ("expand", expand),
-                    ("rescale", StandardScaler()),
-                    ("logistic", LogisticRegression(max_iter=1000)),
-                ]
-            ),
+            _scaled_logistic(("expand", expand), ("rescale", StandardScaler())),
         ),
     ]
+
+
+def _scaled_logistic(*steps: tuple[str, Any]) -> Pipeline:
+    """Standardise, apply ``steps``, then a logistic regression (``C=1``)."""
+    return Pipeline(
+        [
+            ("scale", StandardScaler()),
+            *steps,
+            ("logistic", LogisticRegression(max_iter=1000)),
+        ]
+    )
 
 
 def forest_trees(n_samples: int) -> int:
