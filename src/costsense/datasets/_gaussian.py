@@ -302,8 +302,7 @@ class GaussianProblem:
         Returns
         -------
         ndarray of shape (n_samples,)
-            ``pi+ p+(x) / (pi+ p+(x) + pi- p-(x))``, computed as the logistic
-            function of the log posterior odds (no overflow).
+            ``pi+ p+(x) / (pi+ p+(x) + pi- p-(x))``.
         """
         log_odds = self.log_likelihood_ratio(X) + np.log(
             self.priors[0] / self.priors[1]
@@ -371,8 +370,7 @@ class GaussianProblem:
         xx, yy : ndarray of shape (resolution, resolution)
             Coordinates, as from ``numpy.meshgrid``.
         g : ndarray of shape (resolution, resolution)
-            :meth:`bayes_discriminant` on the grid; the Bayes boundary is its zero
-            level set, ``+1`` is predicted where it is positive.
+            :meth:`bayes_discriminant` on the grid (the boundary is its zero level).
         """
         if self.n_features != 2:
             raise ValueError(
@@ -425,10 +423,8 @@ class GaussianProblem:
 
         Returns
         -------
-        fnr : float
-            ``P+(g(x) <= 0)``, the probability that a positive is predicted ``-1``.
-        fpr : float
-            ``P-(g(x) > 0)``.
+        fnr, fpr : float
+            ``P+(g(x) <= 0)`` and ``P-(g(x) > 0)``.
         """
         t = self._log_threshold(cost)
         fnr = 1.0 - self._prob_positive(0, t)[0]
@@ -477,8 +473,8 @@ class GaussianProblem:
         Parameters
         ----------
         classifier : estimator with ``predict``, or callable
-            A fitted estimator whose ``predict(X)`` returns labels in ``{-1, +1}``,
-            or a function ``X -> labels in {-1, +1}``.
+            A fitted estimator, or a function, mapping ``X`` to labels in
+            ``{-1, +1}``.
         cost : float or pair of floats
             ``C1/C2`` or ``(C1, C2)``.
         resolution : int, default=2048

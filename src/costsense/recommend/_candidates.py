@@ -286,7 +286,6 @@ def fit_candidate(
                 oof = np.full((n, n_classes), np.nan)
                 oof[:, np.asarray(model.classes_, dtype=np.intp)] = oob
                 result.model, result.oof = model, oof
-                result.seconds = time.perf_counter() - started
                 return result
         parts = Parallel(n_jobs=n_jobs, return_as="generator")(
             delayed(_fit_fold)(estimator, X, y, weight, train, test, n_classes)
@@ -301,7 +300,6 @@ def fit_candidate(
                 say(f"candidate {name}: fold {i + 1} of {len(folds)} ({elapsed:.0f} s)")
             if isinstance(part, str):
                 result.error = part
-                result.seconds = time.perf_counter() - started
                 return result
             model, proba = part
             models.append(model)
@@ -314,7 +312,8 @@ def fit_candidate(
         result.oof = oof
     except Exception as error:  # a failing candidate is recorded, never chosen
         result.error = f"{type(error).__name__}: {error}"
-    result.seconds = time.perf_counter() - started
+    finally:
+        result.seconds = time.perf_counter() - started
     return result
 
 
