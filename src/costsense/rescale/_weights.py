@@ -136,11 +136,8 @@ def _class_weights(
 ) -> FloatArray:
     """Mean training weight of each class, the rows counted by ``sample_weight``.
 
-    ``w_k = sum_{i: index_i = k} weight_i / sum_{i: index_i = k} s_i``, with
-    ``weight_i`` the weight (or acceptance probability) row ``i`` was trained
-    with and ``s_i`` its ``sample_weight`` (1 without): the factor by which the
-    cost weighting scaled class ``k`` in the data as the user weights it. A class
-    no row was learnt as gets 0.
+    ``w_k = sum_{index_i = k} weight_i / sum_{index_i = k} s_i`` (0 for a class no
+    row was learnt as): how much the cost weighting scaled class ``k``.
     """
     mass = np.ones(index.size) if sample_weight is None else sample_weight
     total = np.bincount(index, weights=weight, minlength=n_classes)

@@ -63,11 +63,7 @@ class ClassDensityOverSampler(BaseOverSampler):
     def _check_X_y(self, X: Any, y: Any, accept_sparse: Any = None) -> tuple:
         """Check the input; encode a table (DataFrame, objects) as numbers.
 
-        A numeric ndarray (or list, or sparse matrix, which is refused) takes the
-        numeric path: X as float64 or float32, its dtype kept. A DataFrame, or an
-        ndarray of objects or strings, is encoded once (continuous columns as
-        float64, categorical ones as codes; :mod:`costsense.sampling._columns`),
-        resampled as numbers and decoded by :meth:`_fit_resample`.
+        Numeric input keeps its float64 or float32 dtype (sparse is refused).
         """
         y, binarize_y = check_target_type(y, indicate_one_vs_all=True)
         if not is_table(X):
@@ -156,11 +152,7 @@ class RedrawableOverSampler(ClassDensityOverSampler):
     def _draw_continuous(
         self, X_class: NDArray[np.float64], n_new: int, rng: np.random.Generator
     ) -> tuple[Any, NDArray[np.float64]]:
-        """Fit the class's model; return it and ``n_new`` draws of its columns.
-
-        :meth:`_fit_continuous` with a seed drawn from ``rng``, then
-        :meth:`_sample_continuous`.
-        """
+        """Fit the class's model with a seed drawn from ``rng``; draw ``n_new`` rows."""
         model = self._fit_continuous(X_class, int(rng.integers(SEED_BOUND)))
         return model, self._sample_continuous(model, X_class, n_new, rng)
 
@@ -181,19 +173,8 @@ class RedrawableOverSampler(ClassDensityOverSampler):
     def _redraw(self, random_state: Any = None) -> tuple[FloatArray, NDArray[Any]]:
         """Draw new synthetic rows from the class models of the last ``fit_resample``.
 
-        Parameters
-        ----------
-        random_state : int, RandomState instance or None, default=None
-            Seeds the draws as ``random_state`` seeds ``fit_resample``; None
-            continues the sampler's own stream (successive calls differ, and the
-            sequence is reproducible from the sampler's ``random_state``).
-
-        Returns
-        -------
-        X_new : ndarray of shape (n_synthetic, n_features)
-        y_new : ndarray of shape (n_synthetic,)
-            As many rows of each class as ``fit_resample`` appended, in the same
-            order (``sampling_strategy_``).
+        ``random_state`` seeds the draws as it seeds ``fit_resample``; None
+        continues the sampler's own stream.
         """
         check_is_fitted(self, "models_")
         rng = (

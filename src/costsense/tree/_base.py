@@ -3,11 +3,9 @@
 - :func:`prepare` turns training rows into the builder's form once per fit
   (statistics of the criterion, purity labels, value rows, and the bins or the
   sorted-split input); a forest shares it across its trees.
-- :class:`BaseTree` is the base of both trees: one :meth:`BaseTree._grow` (the
-  features to try, the seed, the builder) and the bins a booster reuses across its
-  rounds (``_prepare_fit``; the booster hands them to each round's tree as the
-  private attribute ``_shared_bins``, which ``fit`` takes: not a ``fit``
-  parameter, :mod:`costsense.boosting._shared`).
+- :class:`BaseTree` is the base of both trees: one :meth:`BaseTree._grow` and the
+  bins a booster reuses across its rounds (``_prepare_fit``, handed to each
+  round's tree as the private attribute ``_shared_bins``, not a ``fit`` parameter).
 - :class:`ClassifierTargets` turns labels and a cost, per-row costs or task scores
   into paper 004's task-score labels (section 2.1, eq. 1), for the classification
   tree and the forest.
@@ -117,11 +115,8 @@ def prepare(
 def prepare_bins(splitter: str, max_bins: int, X: ArrayLike) -> dict[str, Any]:
     """Return the private attributes that many fits on ``X`` can share.
 
-    A booster fits a tree on the same rows every round with new weights: with the
-    histogram splitter the features are binned once here (the quantile bins do
-    not depend on the weights), and each round's tree is handed them as
-    ``_shared_bins`` before its ``fit`` (:mod:`costsense.boosting._shared`). The
-    exact splitter shares nothing.
+    With the histogram splitter, the bins (they do not depend on the weights);
+    the exact splitter shares nothing.
     """
     if splitter != "hist":
         return {}
@@ -239,20 +234,11 @@ class BaseTree:
         self.tree_ = grow_tree(data, weight, params, seed)
 
     def _prepare_fit(self, X: ArrayLike) -> dict[str, Any]:
-        """Return what every ``fit`` on ``X`` can share: the feature bins.
-
-        Boosting calls this once per fit and sets the result on each round's tree
-        before its ``fit`` (:mod:`costsense.boosting._shared`), so the features
-        are binned once, not once per round.
-        """
+        """Return what every ``fit`` on ``X`` can share: the bins (for boosting)."""
         return prepare_bins(self.splitter, self.max_bins, X)
 
     def _take_shared_bins(self) -> Bins | None:
-        """Take (and remove) the bins a booster handed over, or None.
-
-        Removed at once, so a fitted tree neither keeps nor pickles them, and a
-        refit bins again unless it is handed bins again.
-        """
+        """Take (and remove: never kept nor pickled) the bins a booster handed over."""
         bins: Bins | None = self.__dict__.pop("_shared_bins", None)
         return bins
 

@@ -369,9 +369,7 @@ default="gini"
     def _training_decisions(self, X: FloatArray) -> IntArray:
         """Class indices the forest predicts for its training rows, as far as needed.
 
-        When every leaf of every tree decides for one class (:func:`shared_class`),
-        so does the forest on every row, and no row is predicted again; otherwise
-        a probe of the rows first (:func:`costsense._base.training_decisions`).
+        None is predicted when every leaf of every tree decides for one class.
         """
         shared = shared_class(self._packed_[1])
         if shared is not None:
@@ -445,11 +443,9 @@ default="gini"
     def _packed(self) -> PackedForest:
         """Return the trees' nodes concatenated, as packed at the end of ``fit``.
 
-        ``_packed_`` holds the list, members and trees it was packed from (the
-        objects, compared by identity: one pass over the trees, no nodes read).
-        A forest whose ``estimators_`` was changed by hand (another list, members
-        removed, replaced or refitted) is packed again for this prediction only,
-        so predicting never changes the estimator and never uses stale trees.
+        A forest whose ``estimators_`` was changed by hand (told by identity from
+        what ``_packed_`` was packed from) is packed again for this prediction
+        only, so predicting never changes the estimator nor uses stale trees.
         """
         members, packed = getattr(self, "_packed_", ((), None))
         current = self._members()
