@@ -1,16 +1,10 @@
 """The tree under construction: its node arrays and the stack of nodes to build.
 
-The grower builds nodes depth first, in pre-order (left child first,
-scikit-learn's numbering). A node waiting to be built is an entry on a stack
-(:class:`Stack`): its slice ``idx[start:end]`` of the index array, its depth, its
-parent and side, and its histograms (or empty arrays). A split pushes the right
-child, then the left one (:func:`push_children`), so the left child is popped,
-built and numbered first.
-
-A built node takes the next entry of the node arrays (:class:`Nodes`). The arrays
-start with room for the largest possible tree or 1,023 nodes, whichever is
-smaller (:func:`new_nodes`; a tree is usually far smaller than the largest one),
-double when full (:func:`add_node`), and are cut to the tree's size at the end
+A node waiting to be built is an entry on a :class:`Stack` (its slice of the index
+array, depth, parent, side and histograms); a split pushes the right child, then
+the left, so the left child is built and numbered first (pre-order). The node
+arrays start with room for the largest possible tree or :data:`INITIAL_CAPACITY`
+nodes, double when full (:func:`add_node`), and are cut to size at the end
 (:func:`trimmed`).
 """
 

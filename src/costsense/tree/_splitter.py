@@ -1,27 +1,14 @@
 """The split finders: the best threshold of one feature in one node.
 
-At a node of total weight ``W``, summed weighted statistics ``S`` and impurity
-``I_P`` (see :mod:`costsense.tree._criteria`), a split into ``L`` and ``R`` has the
-weighted gain (:func:`split_gain`)
-
-    G = W I_P - W_L I_L - W_R I_R,
-
-which is ``W`` times paper 004's eq. (4) with the sample counts replaced by weights.
-The right child's sums are the node's minus the left child's running sums.
-
-- **exact** (:func:`exact_split`): the node's values of the feature are sorted
-  (:func:`sort_pairs`) and every boundary between two consecutive distinct values
-  is a candidate, with the threshold at their midpoint (scikit-learn's convention).
-- **hist** (:func:`hist_split`): the feature's histogram of bin codes
-  (:mod:`costsense.tree._histogram`); every boundary between two non-empty bins is
-  a candidate, with the threshold at the midpoint of the largest training value of
-  the left bin and the smallest of the right one.
-
-Both skip candidates leaving fewer than ``min_samples_leaf`` rows on a side and keep
-the first best (ties: the lowest threshold). A node's best split over its features
-is :func:`best_split`'s (features visited in a random order when only
-``max_features`` of them are evaluated; ties: the feature visited first), with the
-buffers of :func:`split_scratch`, made once per tree.
+A split of a node of weight ``W`` and impurity ``I_P`` into ``L`` and ``R`` has the
+weighted gain ``G = W I_P - W_L I_L - W_R I_R`` (:func:`split_gain`; ``W`` times
+paper 004's eq. (4) with counts replaced by weights). **exact**
+(:func:`exact_split`): every boundary between consecutive distinct sorted values,
+the threshold at their midpoint (scikit-learn's convention); **hist**
+(:func:`hist_split`): every boundary between two non-empty bins, the threshold at
+the midpoint of the values on either side. Both skip candidates leaving fewer
+than ``min_samples_leaf`` rows on a side and keep the first best (the lowest
+threshold); :func:`best_split` keeps the first best feature in visiting order.
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
 """A node's summary: its weight, summed statistics, impurity, value and purity.
 
-The grower summarises each node once, from the rows ``idx[start:end]`` of the index
-array (:mod:`costsense.tree._partition`), before it looks for a split:
-
-- the total weight ``W = sum_n w_n`` and the summed weighted statistics
-  ``S = sum_n w_n s_n`` of the criterion (:mod:`costsense.tree._criteria`; the
-  products ``w_n s_n`` are made once per tree, :func:`weighted_statistics`);
-- the impurity ``I(W, S)`` (:func:`costsense.tree._criteria.node_impurity`);
-- the node's value, the weighted mean of its value rows (the mean task-score
-  vector and class frequencies of a classifier, the mean target of a regressor);
-- whether its rows' label vectors are all identical (:func:`identical_labels`), a
-  reason to make it a leaf.
+Made once per node from its rows ``idx[start:end]``: ``W = sum_n w_n``,
+``S = sum_n w_n s_n`` (the products made once per tree, :func:`weighted_statistics`),
+``I(W, S)``, the weighted mean of its value rows, and whether its label vectors
+are all identical (:func:`identical_labels`, a reason to make it a leaf).
 """
 
 from __future__ import annotations
