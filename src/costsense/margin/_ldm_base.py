@@ -30,17 +30,13 @@ descent (:func:`costsense.margin._dcd.solve_linear`); set-up ``O(n d^2 + d^3)``,
 ``u = L^-1 p``: the margin-mean term is in the starting point.
 
 Exact kernel solver (``solver="exact"``). By the representer theorem
-``w = sum a_i phi(x_i)``; with the kernel matrix ``K = S^2`` (``S`` its symmetric
-square root) and ``M = I + 4 lambda1 S (n I - y y') S / n^2``, the dual is
+``w = sum a_i phi(x_i)``; the dual is
 ``min_beta 1/2 beta' Y G Y beta + (lambda2 Y G y / n - 1)' beta``,
-``0 <= beta_i <= C c_i``, with ``G = S M^-1 S`` (``= K Q^+ K`` of the papers),
-and ``a = S^+ M^-1 S u`` with ``u = lambda2 y / n + Y beta``. By the push-through
-identity ``S (I + T S S)^-1 = (I + S T S)^-1 S``, ``G = K P^-1`` and ``a = P^-1 u``
-(up to the null space of ``K``, which no prediction sees) with
-``P = I + 4 lambda1 (n I - y y') K / n^2``, whose eigenvalues are those of
-``I + S (.) S``, at least 1: one LU factorisation of ``P``, no square root of
-``K``, no inverse of the singular ``Q``. Dense ``n x n``, ``O(n^3)``: for moderate
-``n``.
+``0 <= beta_i <= C c_i``, with ``G = K P^-1`` (``= K Q^+ K`` of the papers, by the
+push-through identity) and ``a = P^-1 u``, ``u = lambda2 y / n + Y beta``,
+``P = I + 4 lambda1 (n I - y y') K / n^2`` (eigenvalues at least 1): one LU
+factorisation of ``P``, no inverse of the singular ``Q``. Dense ``n x n``,
+``O(n^3)``: for moderate ``n``.
 
 Nystroem solver (``solver="nystroem"``): ``m = n_components`` landmarks (sampled
 rows or k-means centres) and ``f(x) = b(x)'v + v0`` on the kernel columns

@@ -60,18 +60,15 @@ shape (K, K), default=None
         Example-dependent costs go to ``fit(..., sample_cost=...)``.
     candidates : "auto" or list of classifiers, default="auto"
         The probability models. "auto": "boosted", gradient-boosted trees with
-        early stopping (:class:`~costsense.tree.BoostedTreesClassifier`,
-        defaults); "forest", a random forest read through its out-of-bag
-        probabilities, each tree grown on a bootstrap sample of at most 2,048
-        rows, with as many trees (at most 100) as leave each row out of bag in
-        about 37 of them; "logistic", a logistic regression (``C=1``) on
-        standardised features; and "quadratic", one on their degree-2 expansion
-        (every pairwise product up to 12 features; beyond, the squares of the
-        columns that take more than two values). A list holds classifiers with
-        ``predict_proba``, or ``(name, classifier)`` pairs; each is cloned and
-        seeded from ``random_state``. Give your own when you know a model suits
-        the data (a text model); the choice by cost still protects you from a
-        poor one.
+        early stopping (:class:`~costsense.tree.BoostedTreesClassifier`);
+        "forest", a random forest read through its out-of-bag probabilities
+        (trees grown on bootstrap samples of at most 2,048 rows, as many as
+        leave each row out of bag in about 37 of them, at most 100);
+        "logistic", a logistic regression (``C=1``) on standardised features;
+        and "quadratic", one on their degree-2 expansion (the squares only
+        beyond 12 features). A list holds classifiers with ``predict_proba``,
+        or ``(name, classifier)`` pairs, each cloned and seeded from
+        ``random_state``: give your own when you know a model suits the data.
     cv : "auto", int, cross-validation generator or iterable, default="auto"
         Folds of the inner cross-validation (out-of-fold probabilities of the
         candidates that are not bagged forests) and parts of the cross-fitting
