@@ -43,7 +43,13 @@ References
 from __future__ import annotations
 
 from ._binary import BinaryCostClassifier
-from ._classifier import ClassifierBase, FitStart, has_probability, refuse_fit_params
+from ._classifier import (
+    ClassifierBase,
+    FitStart,
+    has_probability,
+    learns_row_costs,
+    refuse_fit_params,
+)
 from ._degenerate import _INNER_FIT as _INNER_FIT
 from ._degenerate import DEGENERACY_PROBE as DEGENERACY_PROBE
 from ._degenerate import _plain_value as _plain_value
@@ -57,6 +63,7 @@ __all__ = [
     "FitStart",
     "has_probability",
     "inner_fits",
+    "learns_row_costs",
     "platt_scaling",
     "refuse_fit_params",
 ]

@@ -27,7 +27,13 @@ from costsense.utils._stack import caller_level
 
 from ._degenerate import _INNER_FIT, _plain_value
 
-__all__ = ["ClassifierBase", "FitStart", "has_probability", "refuse_fit_params"]
+__all__ = [
+    "ClassifierBase",
+    "FitStart",
+    "has_probability",
+    "learns_row_costs",
+    "refuse_fit_params",
+]
 
 FloatArray = NDArray[np.float64]
 
@@ -87,6 +93,16 @@ class FitStart:
     cost: Costs | None
 
 
+def learns_row_costs(estimator: Any) -> bool:
+    """Whether ``estimator.fit`` uses per-row costs (``sample_cost``).
+
+    False for the estimators that refuse them in ``fit`` (cost-blind ones, and
+    those whose costs only set a threshold or a link: they decide each row by
+    its own costs in ``predict``) and for any estimator not of costsense.
+    """
+    return getattr(estimator, "_row_costs", None) in ("rows", "matrices")
+
+
 def has_probability(estimator: Any) -> bool:
     """``available_if`` test: ``predict_proba`` exists when ``probability=True``."""
     return bool(estimator.probability)
@@ -99,6 +115,10 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
     _degenerate_advice: ClassVar[str] = (
         "try a smaller cost, or a model with more capacity"
     )
+    #: What ``fit`` does with ``sample_cost`` (:mod:`costsense.costs`): "rows"
+    #: uses every layout per row, "matrices" only the layouts that price every
+    #: outcome of a row; any other text is why ``fit`` refuses per-row costs.
+    _row_costs: ClassVar[str] = "rows"
 
     def _check_degenerate(
         self,
@@ -176,7 +196,8 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights, not all zero.
         sample_cost : array-like, default=None
-            Example-dependent costs (:func:`costsense.costs.as_cost_rows`).
+            Per-row costs (:meth:`costsense.costs.Costs.resolve`), used or
+            refused as ``_row_costs`` says.
         binary : bool, default=False
             Refuse more than two classes (scikit-learn's wording, which its common
             checks look for).
@@ -209,6 +230,13 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
             weight = _check_sample_weight(
                 sample_weight, X, dtype=np.float64, ensure_non_negative=True
             )
+        name = type(self).__name__
+        if sample_cost is not None and self._row_costs not in ("rows", "matrices"):
+            raise TypeError(
+                f"{name}.fit does not take sample_cost: {self._row_costs}. Give "
+                "class-level costs as cost=..., and each row's own costs to "
+                "predict(X, sample_cost=...)."
+            )
         resolved = None
         if costs:
             # an estimator without a ``cost`` parameter is cost-blind: C1 = C2 = 1
@@ -222,6 +250,16 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
             )
             self.cost_matrix_ = resolved.matrix
             self.pos_label_ = resolved.pos_label
+            if self._row_costs == "matrices" and resolved.kind == "per-row":
+                if resolved.per_row is None:  # never the class means instead
+                    raise ValueError(
+                        f"{name} decides each training row by what every class "
+                        "would cost it; sample_cost of shape (n_samples,) or "
+                        "(n_samples, K) gives only the costs given the true class. "
+                        "Give (n_samples, K, K) matrices, or for two classes "
+                        "(n_samples, 4) rows [C_FP, C_FN, C_TP, C_TN] or "
+                        "example_costs(...)."
+                    )
         return FitStart(
             X=cast(FloatArray, X),
             y=cast(NDArray[Any], y),

@@ -75,9 +75,11 @@ class _ResamplingBoostingClassifier(CostBoostingClassifier):
 
     ``categorical_features`` reaches the sampler (SMOTE becomes SMOTE-NC) and a
     weak learner that takes it, so that the synthetic rows hold only observed
-    categories and the counting naive Bayes counts them as such.
+    categories and the counting naive Bayes counts them as such. Its rounds are
+    AdaBoost's, which use no costs, so ``fit`` refuses ``sample_cost``.
     """
 
+    _row_costs = "its rounds are AdaBoost's, which use no costs"
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         **CostBoostingClassifier._parameter_constraints,
         "categorical_features": ["array-like", None],

