@@ -9,6 +9,7 @@ Change it when every classifier's fit or predict changes alike.
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -100,7 +101,8 @@ def learns_row_costs(estimator: Any) -> bool:
     those whose costs only set a threshold or a link: they decide each row by
     its own costs in ``predict``) and for any estimator not of costsense.
     """
-    return getattr(estimator, "_row_costs", None) in ("rows", "matrices")
+    takes = "sample_cost" in inspect.signature(estimator.fit).parameters
+    return takes and getattr(estimator, "_row_costs", None) in ("rows", "matrices")
 
 
 def has_probability(estimator: Any) -> bool:
