@@ -128,7 +128,7 @@ def test_every_estimator_uses_each_layout_per_row_or_refuses_it_by_name(cls, lay
     X, y, layouts, means = _row_cost_data()
     model = fast_instance(cls)
     if cls.__name__ == "CostSensitiveTreeClassifier":
-        model.set_params(min_samples_leaf=10)  # pure leaves would hide the costs
+        model.set_params(max_depth=3)  # mixed leaves, decided by their rows' costs
     fit = getattr(model, "fit_resample", None) or model.fit
     if not learns_row_costs(model):  # cost-blind, or costs only at prediction
         with pytest.raises(TypeError, match="sample_cost"):
