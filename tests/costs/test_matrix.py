@@ -7,8 +7,8 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from costsense.costs import (
-    as_binary_costs,
     Costs,
+    as_binary_costs,
     as_cost_matrix,
     zero_diagonal,
 )

@@ -187,6 +187,8 @@ def task_scores(rows: ArrayLike) -> FloatArray:
 
 def class_means(rows: FloatArray, index: NDArray[np.intp], k: int) -> FloatArray:
     """Mean cost row of each true class (zeros for a class with no rows)."""
-    means = [rows[index == c].mean(axis=0) if np.any(index == c) else np.zeros(k)
-             for c in range(k)]
+    means = [
+        rows[index == c].mean(axis=0) if np.any(index == c) else np.zeros(k)
+        for c in range(k)
+    ]
     return np.vstack(means)

@@ -81,7 +81,9 @@ def _check_matrix(cost_matrix: ArrayLike, n_classes: int) -> FloatArray:
     try:
         matrix = np.array(cost_matrix, dtype=np.float64)
     except (TypeError, ValueError):
-        raise TypeError(f"cost must be a numeric matrix, got {cost_matrix!r}.") from None
+        raise TypeError(
+            f"cost must be a numeric matrix, got {cost_matrix!r}."
+        ) from None
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
         raise ValueError(
             f"cost must be a square (K, K) cost matrix with K >= 2, got shape "
@@ -254,7 +256,9 @@ def as_cost_matrix(
     return matrix
 
 
-def _pair(cost_matrix: ArrayLike, classes: ArrayLike, pos_label: Any) -> tuple[float, float]:
+def _pair(
+    cost_matrix: ArrayLike, classes: ArrayLike, pos_label: Any
+) -> tuple[float, float]:
     """``(C1, C2)`` of a binary matrix, each row's diagonal subtracted."""
     matrix = zero_diagonal(_check_matrix(cost_matrix, 2))
     pos = _label_index(classes, pos_label)

