@@ -54,12 +54,9 @@ class BinaryCostClassifier(ClassifierBase):
         """Validate; return ``X``, ``y`` in {-1, +1}, costs ``c`` and weights.
 
         Sets ``classes_``, ``pos_label_``, ``cost_matrix_`` and ``costs_`` (the
-        pair ``(C1, C2)``: mean false-negative and false-positive costs, each
-        row's diagonal subtracted). The signs and costs are the reduction of
-        :func:`costsense.costs.cost_reduction`: each row's cheaper class and what
-        the other costs more, so costs of correct decisions (true-positive and
-        true-negative costs) enter as differences, and a row whose error is
-        cheaper than being right is learnt as that cheaper class.
+        pair ``(C1, C2)`` of ``cost_matrix_``). Signs and costs are each row's
+        :func:`costsense.costs.cost_reduction`: its cheaper class and what the
+        other costs more.
         """
         start = self._start_fit(X, y, sample_weight, sample_cost, binary=True)
         resolved = start.cost

@@ -30,13 +30,11 @@ _INNER_FIT: ContextVar[bool] = ContextVar("costsense_inner_fit", default=False)
 def inner_fits() -> Iterator[None]:
     """Run fits that belong to an enclosing estimator's fit without their warning.
 
-    Inside the block every costsense classifier still sets ``degenerate_``, but
-    none issues :class:`~costsense.exceptions.DegenerateModelWarning`: a weak
-    learner of one round, a cross-validation fold or a wrapped base learner may
-    well be constant, and the estimator that runs them warns about its own final
-    model once. The flag is a context variable: it holds in the calling thread
-    (and in code that copies the context); a function sent to another process
-    or thread enters the block itself.
+    Inside, classifiers set ``degenerate_`` but issue no
+    :class:`~costsense.exceptions.DegenerateModelWarning` (a weak learner or a
+    fold may well be constant; the enclosing estimator warns about its own
+    model). A context variable: another process or thread enters the block
+    itself.
 
     Yields
     ------

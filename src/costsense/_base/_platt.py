@@ -47,30 +47,10 @@ def platt_scaling(
     rows with ``decision_function``; a logistic regression of the labels on those
     scores (practically unregularised) gives ``(a, b)`` (Platt 1999).
 
-    Parameters
-    ----------
-    estimator : classifier with ``decision_function``
-        Unfitted; cloned for each fold.
-    X : ndarray of shape (n_samples, n_features)
-        Training samples.
-    y : ndarray of shape (n_samples,)
-        Binary labels.
-    pos_label : label
-        The class whose probability is modelled.
-    cv : int, cross-validation generator or iterable, default=5
-        A number of shuffled stratified folds (seeded from ``random_state``), or
-        any scikit-learn splitter or list of splits; rows no split tests are left
-        out of the regression.
-    sample_weight : ndarray of shape (n_samples,), default=None
-        Passed to each fold's fit and to the regression.
-    fit_params : dict of str to ndarray of shape (n_samples, ...), default=None
-        Further per-sample fit arguments (``sample_cost``), sliced per fold.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the folds when ``cv`` is a number.
-
-    Returns
-    -------
-    (a, b) : tuple of float
+    ``cv`` is a number of shuffled stratified folds (seeded from
+    ``random_state``) or any scikit-learn splitter; rows no split tests are left
+    out of the regression. ``sample_weight`` and ``fit_params`` (per-row fit
+    arguments such as ``sample_cost``) are sliced per fold. Returns ``(a, b)``.
     """
     target = (np.asarray(y) == pos_label).astype(int)
     if isinstance(cv, Integral):

@@ -48,9 +48,7 @@ def bayes_decision(proba: ArrayLike, cost_matrix: ArrayLike) -> NDArray[np.intp]
     proba : array-like of shape (n_samples, K)
         Class probabilities, columns in the order of the cost matrix.
     cost_matrix : array-like of shape (K, K) or (n_samples, K, K)
-        One matrix for all samples, or one per sample (example-dependent costs).
-        Any finite entries; a non-zero diagonal (the cost of a correct decision)
-        counts, though adding a constant to a truth row changes no decision.
+        One matrix for all samples, or one per sample; any finite entries.
 
     Returns
     -------

@@ -130,12 +130,12 @@ class ExampleCosts:
         return (len(self), 4)
 
     def take(self, indices: ArrayLike) -> ExampleCosts:
-        """Return the costs of some rows (a cross-validation fold, a subset).
+        """Return the costs of some rows (indices or a mask, as for numpy).
 
         Parameters
         ----------
         indices : array-like of int or bool mask
-            Rows to keep, as for numpy indexing.
+            Rows to keep.
 
         Returns
         -------
@@ -215,20 +215,14 @@ def example_costs(
     -------
     ExampleCosts
 
-    Raises
-    ------
-    ValueError
-        Parts of different lengths, NaN or infinite values, a part that is not 1-D,
-        pandas Series whose indexes differ (so their rows may not be the same
-        rows), or only numbers without ``n_samples``.
-
     Notes
     -----
-    Numbers are broadcast to every row. Any finite values are allowed: a negative
-    cost is a benefit, and only the differences ``fn - tp`` and ``fp - tn`` matter
-    to a decision. Arrays are matched to rows by position; pandas Series are too,
-    and must then share one index (a Series from another frame, or reordered,
-    would pair one row's FP with another row's FN).
+    Numbers are broadcast to every row. Any finite values are allowed (a negative
+    cost is a benefit; only ``fn - tp`` and ``fp - tn`` matter to a decision).
+    Parts are matched to rows by position: pandas Series must share one index, or
+    one row's FP could be paired with another row's FN. Parts of different
+    lengths, NaN or infinite values, a part that is not 1-D or only numbers
+    without ``n_samples`` are refused, naming the part.
 
     References
     ----------

@@ -43,21 +43,15 @@ def resolve_pos_label(
     y : array-like of shape (n_samples,)
         Class labels.
     pos_label : hashable, default=None
-        The label to use. ``None`` picks the minority class; a tie between class counts
-        goes to the last label in sorted order.
+        The label to use (refused if not a label of ``y``); None picks the
+        minority class, a tie going to the last label in sorted order.
     sample_weight : array-like of shape (n_samples,), default=None
-        If given, the minority class is the one of least total weight (so integer
-        weights and repeated samples choose the same class).
+        If given, the minority class is the one of least total weight.
 
     Returns
     -------
     label
         An element of ``np.unique(y)``.
-
-    Raises
-    ------
-    ValueError
-        If ``pos_label`` is not a label of ``y``, or ``y`` is empty.
     """
     y = np.asarray(y)
     classes = np.unique(y)

@@ -124,13 +124,10 @@ def cost_reduction(
 ) -> tuple[NDArray[np.intp], FloatArray]:
     """Labels and weights of the reduction of costs to weighted classification.
 
-    Each row is labelled with its cheapest class and weighted by what choosing
-    another class costs more, on average. Where the true class is the cheapest,
-    for two classes, the weight is the cost of an error ``c_i`` of Zadrozny,
-    Langford & Abe (2003). Where a per-row error costs *less* than being right
-    (a churner worth less than the retention offer), the row is relabelled to
-    that cheaper class with weight ``|difference|``, their reduction for costs
-    ``(c_0, c_1)``: label ``argmin_j c_j``, weight ``|c_1 - c_0|``.
+    Each row is labelled with its cheapest class (its own, unless an error costs
+    less than being right) and weighted by what another class costs more, on
+    average: for two classes, Zadrozny, Langford & Abe's (2003) label
+    ``argmin_j c_j`` and weight ``|c_1 - c_0|``.
 
     Parameters
     ----------

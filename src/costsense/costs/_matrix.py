@@ -38,13 +38,8 @@ def as_binary_costs(cost: Any) -> tuple[float, float]:
     Returns
     -------
     (C1, C2) : tuple of float
-        False-negative and false-positive costs, both finite and > 0.
-
-    Raises
-    ------
-    ValueError
-        If a cost is not finite or not positive, or ``cost`` is neither a number nor a
-        pair.
+        False-negative and false-positive costs, both finite and > 0 (else a
+        ValueError).
     """
     if isinstance(cost, Real | np.number) and not isinstance(cost, bool):
         values = (float(cost), 1.0)
@@ -141,11 +136,8 @@ def zero_diagonal(cost_matrix: ArrayLike) -> FloatArray:
 
     Notes
     -----
-    The cost-sensitive Bayes decision ``argmin_j sum_i p_i cost[i, j]`` is unchanged
-    by adding a constant ``c_i`` to every entry of truth row ``i``: the expected cost
-    of every decision ``j`` grows by the same ``sum_i p_i c_i``. Learners that need
-    a zero diagonal (weights, rescaling, boosting) use this regret matrix; metrics
-    count the true costs, diagonal included (Elkan 2001, section 2).
+    Adding a constant to a truth row changes no Bayes decision (Elkan 2001,
+    section 2), so learners that need a zero diagonal use this regret matrix.
     """
     matrix = np.asarray(cost_matrix, dtype=np.float64)
     diagonal = np.diagonal(matrix, axis1=-2, axis2=-1)
@@ -186,38 +178,26 @@ def as_cost_matrix(
     ----------
     cost : None, "balanced", "unit", float, pair of floats, array-like of shape \
 (K, K), DataFrame or dict
-        See :mod:`costsense.costs`. ``None`` or ``"balanced"`` (balanced costs)
-        needs ``y``; ``"unit"`` is the 0-1 matrix ``1 - I``. An array is
-        positional (rows and columns in the order of ``classes``); a pandas
-        DataFrame whose index (true labels) and columns (predicted labels) are the
-        class labels, or a dict of dicts ``{true: {predicted: cost}}`` (a missing
-        diagonal entry is 0), is aligned to ``classes`` by label, in any order.
+        See :mod:`costsense.costs` (balanced costs need ``y``). An array is
+        positional; a DataFrame (index: true labels, columns: predicted) or a
+        dict ``{true: {predicted: cost}}`` (a missing diagonal entry is 0) is
+        aligned to ``classes`` by label.
     classes : array-like of shape (K,)
-        The class labels in the order of the matrix's rows and columns (sorted, as
-        ``np.unique(y)``).
+        The labels in the order of the matrix's rows and columns (sorted).
     pos_label : hashable, default=None
-        Positive class for a ratio or a pair. ``None`` takes the minority class of
-        ``y``, which must then be given.
+        Positive class for a ratio or a pair; the minority class of ``y`` if None.
     y : array-like of shape (n_samples,), default=None
-        Labels, used for balanced costs and for the minority class.
+        Labels, for balanced costs and the minority class.
     sample_weight : array-like of shape (n_samples,), default=None
-        Weights of ``y`` in the class frequencies of balanced costs and of the
-        minority class.
+        Weights of ``y`` in those class frequencies.
 
     Returns
     -------
     ndarray of shape (K, K)
         ``matrix[i, j]`` = cost of predicting ``classes[j]`` when the truth is
-        ``classes[i]``. For a binary cost, ``matrix[pos, neg] = C1`` and
-        ``matrix[neg, pos] = C2``.
-
-    Raises
-    ------
-    ValueError
-        Invalid costs, a string other than ``"balanced"`` and ``"unit"`` (the
-        message names both), a ratio or pair for more than two classes, an unknown
-        ``pos_label``, or a labelled matrix whose labels are not the classes (the
-        message names the missing and the unknown labels).
+        ``classes[i]``; for a binary cost ``matrix[pos, neg] = C1``,
+        ``matrix[neg, pos] = C2``. Invalid costs are refused naming the problem
+        (for a labelled matrix, the missing and unknown labels).
     """
     classes = np.asarray(classes)
     n_classes = classes.shape[0]

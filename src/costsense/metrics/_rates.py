@@ -33,6 +33,7 @@ def _binary_doc(metric: Callable[..., float]) -> Callable[..., float]:
     return metric
 
 
+@_binary_doc
 def binary_confusion(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -44,14 +45,7 @@ def binary_confusion(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels (two classes at most).
-    y_pred : array-like of shape (n_samples,)
-        Predicted labels.
-    pos_label : hashable, default=None
-        The positive class; the minority class of ``y_true`` if None.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Weight of each sample in the counts.
+    {binary}
 
     Returns
     -------
@@ -217,19 +211,16 @@ def g_mean_score(
     y_true, y_pred : array-like of shape (n_samples,)
         True and predicted labels, any number of classes.
     pos_label : hashable, default=None
-        Accepted for a uniform signature; the G-mean is symmetric in the classes,
-        but an unknown label is still an error.
+        Accepted for a uniform signature (an unknown label is an error).
     sample_weight : array-like of shape (n_samples,), default=None
         Sample weights.
 
     Returns
     -------
     float
-        Binary: ``sqrt(recall * specificity)``. ``K`` classes: the ``K``-th root of
-        the product of the per-class recalls over the labels of ``y_true`` and
-        ``y_pred``; a label that is predicted but never true has recall 0, with an
-        UndefinedMetricWarning (imbalanced-learn's
-        ``geometric_mean_score(average="multiclass")``).
+        The ``K``-th root of the product of the per-class recalls (binary:
+        ``sqrt(recall * specificity)``); a label only predicted has recall 0,
+        with an UndefinedMetricWarning (imbalanced-learn's multiclass G-mean).
     """
     y_true, y_pred, classes = _labels(y_true, y_pred)
     if pos_label is not None:
@@ -282,8 +273,7 @@ def cohen_kappa_score(
     Returns
     -------
     float
-        ``(p_o - p_e) / (1 - p_e)`` with ``p_o`` the accuracy and ``p_e`` the
-        agreement expected from the marginal label frequencies.
+        ``(p_o - p_e) / (1 - p_e)``: accuracy against chance agreement.
     """
     y_true, y_pred, _ = _labels(y_true, y_pred)
     return float(_skm.cohen_kappa_score(y_true, y_pred, sample_weight=sample_weight))

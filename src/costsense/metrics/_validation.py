@@ -98,13 +98,7 @@ def _weights(sample_weight: ArrayLike | None, n: int) -> FloatArray:
 
 
 def _refuse_balanced(cost: Any, who: str = "a cost metric") -> None:
-    """Refuse balanced costs (``None`` or ``"balanced"``): the costs must be given.
-
-    Balanced costs follow the class frequencies of the rows they are resolved
-    on: a metric would weigh each test set's errors by its own mix, so scores of
-    different sets or folds would not be in one unit. The metrics and scorers ask
-    for the costs themselves instead.
-    """
+    """Refuse balanced costs: they would follow each scored set's class mix."""
     if not (cost is None or (isinstance(cost, str) and cost == "balanced")):
         return
     raise ValueError(
