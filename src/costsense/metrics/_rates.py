@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -19,6 +19,7 @@ from sklearn import metrics as _skm
 from costsense.costs import _label_index
 from costsense.metrics._validation import _binary, _labels, _ratio, _weights
 
+_Metric = TypeVar("_Metric", bound=Callable[..., Any])
 _BINARY = """y_true, y_pred : array-like of shape (n_samples,)
         True and predicted labels (binary).
     pos_label : hashable, default=None
@@ -27,7 +28,7 @@ _BINARY = """y_true, y_pred : array-like of shape (n_samples,)
         Sample weights."""
 
 
-def _binary_doc(metric: Callable[..., float]) -> Callable[..., float]:
+def _binary_doc(metric: _Metric) -> _Metric:
     """Fill ``{binary}`` in a binary metric's docstring with the shared parameters."""
     metric.__doc__ = (metric.__doc__ or "").replace("{binary}", _BINARY)
     return metric
