@@ -160,8 +160,7 @@ class ExampleCosts:
         classes : array-like of shape (2,)
             The two labels (rows = truth, columns = prediction, in this order).
         pos_label : hashable
-            The positive class: predicting it for a negative row is the false
-            positive.
+            The positive class.
 
         Returns
         -------
@@ -292,8 +291,7 @@ def part_costs(
     Parameters
     ----------
     parts : dict of str to float or str
-        ``"fp"``, ``"fn"``, ``"tp"`` and ``"tn"``: a constant cost, or the name of
-        a column of ``columns`` holding each row's cost.
+        ``"fp"``, ``"fn"``, ``"tp"``, ``"tn"``: a cost, or a column of ``columns``.
     columns : dict of str to array-like of shape (n_samples,)
         The values of every column the parts name.
     n_samples : int
@@ -302,7 +300,6 @@ def part_costs(
     Returns
     -------
     ExampleCosts
-        Its ``matrices(classes, pos_label)`` are the rows' true 2 x 2 costs.
     """
     values = {
         part: columns[value] if isinstance(value, str) else float(value)
@@ -320,10 +317,8 @@ def parts_matrix(
     ----------
     parts : dict of str to float
         ``"fp"``, ``"fn"``, ``"tp"`` and ``"tn"`` costs.
-    classes : array-like of shape (2,)
-        The two labels, in the matrix's order.
-    pos_label : hashable
-        The positive class.
+    classes, pos_label
+        As in :meth:`ExampleCosts.matrices`.
 
     Returns
     -------

