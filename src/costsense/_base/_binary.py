@@ -1,9 +1,7 @@
 """BinaryCostClassifier: two labels as -1/+1, a score whose sign decides, Platt.
 
-The base of the binary learners (boosting, margin learners): the reduction of the
-costs to signs and per-row costs, the orientation of the score as scikit-learn's
-``decision_function``, and probabilities by Platt scaling. Change it when those
-learners' shared prediction methods change.
+The costs enter as each row's reduction; the base of the boosters and margin
+learners. Change it when their shared prediction methods change.
 """
 
 from __future__ import annotations

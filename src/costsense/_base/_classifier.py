@@ -1,10 +1,8 @@
 """ClassifierBase: the fit start-up and predict-time checks every classifier shares.
 
-``_start_fit`` validates ``X`` and ``y``, refuses a single class, checks
-``sample_weight`` and resolves the costs once (:meth:`costsense.costs.Costs.resolve`);
-``_check_degenerate`` ends every fit; ``_decide_rows`` is every per-row decision.
-:func:`refuse_fit_params` is how a cost-blind estimator refuses ``sample_cost``.
-Change it when every classifier's fit or predict changes alike.
+Data, weights, the costs resolved once (``sample_cost`` used or refused), the
+end-of-fit degeneracy check and the per-row decision. Change it when every
+classifier's fit or predict changes alike.
 """
 
 from __future__ import annotations

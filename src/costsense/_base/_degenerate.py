@@ -1,10 +1,7 @@
 """Telling a constant model, and warning about it once, at the user's own line.
 
-:func:`training_decisions` decides as few training rows as telling a constant fit
-needs; :func:`inner_fits` marks the fits an estimator runs inside its own (they set
-``degenerate_`` without warning; the warning points at the user's line through
-:func:`costsense.utils._stack.caller_level`). Change it when the way a constant
-model is detected or reported changes.
+Fits run inside another estimator's (:func:`inner_fits`) do not warn. Change it when
+a constant model is detected or reported differently.
 """
 
 from __future__ import annotations

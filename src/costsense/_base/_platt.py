@@ -1,8 +1,6 @@
 """Platt scaling: ``P(+|x) = sigmoid(a f(x) + b)`` fitted on out-of-fold scores.
 
-The one calibration of a score into a probability (Platt 1999), used by every
-estimator with a ``probability`` option or a calibrated threshold. Change it when
-the calibration changes.
+The one calibration of a score (Platt 1999). Change it when the calibration changes.
 
 References
 ----------

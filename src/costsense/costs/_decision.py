@@ -1,8 +1,6 @@
-"""The cost-sensitive Bayes decision: the class of least expected cost.
+"""The cost-sensitive Bayes decision and the binary threshold (Elkan 2001).
 
-One matrix for every row or one per row, and the binary threshold
-``C2 / (C1 + C2)`` (Elkan 2001). Change it when a decision rule changes; how costs
-are given is :mod:`._matrix`'s and :mod:`._rows`' concern.
+Change it when a decision rule changes.
 
 References
 ----------

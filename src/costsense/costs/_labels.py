@@ -1,9 +1,7 @@
-"""Class labels: finding a label among the classes, and the positive class.
+"""Class labels: a label among the classes; the positive (minority) class.
 
-Every form of cost is aligned to the sorted class labels; this module finds a label's
-place among them (a string never matches a number), each sample's class index, and
-the positive (costly) class of a binary problem, the minority class unless named.
-Change it when the way labels are matched or the default positive class changes.
+A string never matches a number. Change it when labels are matched differently or
+the default positive class changes.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """The ``sample_cost`` layouts, read in one place; the per-row forms derived from them.
 
-:func:`read_layout` reads every layout of the :mod:`costsense.costs` docstring into
-cost rows (given each row's true class) and, where the layout prices every outcome,
-one matrix per row; every estimator, metric and command reads ``sample_cost``
-through it (by :meth:`~costsense.costs.Costs.resolve` or
-:func:`~costsense.costs.row_cost_matrices`). :func:`cost_reduction` turns cost rows
-into weighted classification (Zadrozny et al. 2003), :func:`task_scores` into paper
-004's labels. Change it when a layout is added.
+:func:`read_layout` reads every layout of :mod:`costsense.costs` into cost rows and,
+where the layout prices every outcome, one matrix per row (for
+:meth:`~costsense.costs.Costs.resolve` and :func:`~costsense.costs.row_cost_matrices`
+only); :func:`cost_reduction` and :func:`task_scores` derive the learners' forms.
+Change it when a layout is added.
 
 References
 ----------

@@ -1,9 +1,7 @@
 """Class-level costs (a ratio, a pair, balanced, a matrix) to one ``(K, K)`` matrix.
 
-:func:`as_cost_matrix` reads every class-level form of the ``cost`` parameter (see
-:mod:`costsense.costs`) and validates it, naming the problem; :func:`zero_diagonal`
-gives each decision's regret. Change it when a class-level form of ``cost`` is
-added or its validation changes.
+Validated, naming the problem; :func:`zero_diagonal` gives each decision's regret.
+Change it when a form of ``cost`` is added.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""The one cost value, :class:`Costs`, and the entry points that accept it.
+"""The one cost value, :class:`Costs`, resolved once and passed down whole.
 
-A cost as the user gives it is resolved once (:meth:`Costs.resolve`) against the
-labels it applies to and passed down whole; every layer asks it for the form it
-needs. :func:`row_cost_matrices` reads the rows being decided. Change it when a
-layer needs a new derived form of the costs.
+:func:`row_cost_matrices` reads the rows being decided. Change it when a layer needs
+a new derived form of the costs.
 """
 
 from __future__ import annotations
@@ -207,14 +205,10 @@ DataFrame or dict
         self, classes: NDArray[Any], pos_label: Any, y_index: NDArray[np.intp]
     ) -> bool:
         """Whether these per-row costs are resolved for exactly these rows."""
-        return (
+        return bool(
             self.example_dependent
-            and self.rows is not None
-            and self.y_index is not None
-            and self.classes.shape == classes.shape
-            and bool(np.all(self.classes == classes))
-            and (self.pos_label is None) == (pos_label is None)
-            and (pos_label is None or self.pos_label == pos_label)
+            and np.array_equal(self.classes, classes)
+            and _plain(self.pos_label) == _plain(pos_label)
             and np.array_equal(self.y_index, y_index)
         )
 
@@ -231,7 +225,7 @@ DataFrame or dict
         ndarray of shape (n_samples, K, K) or (n_samples, K)
         """
         classes = np.asarray(classes)
-        if classes.shape != self.classes.shape or np.any(classes != self.classes):
+        if not np.array_equal(classes, self.classes):
             raise ValueError(
                 f"sample_cost was resolved for the classes {self.classes.tolist()[:10]}"
                 f", but the classes here are {classes.tolist()[:10]}."

@@ -1,7 +1,6 @@
 """The ROC AUC of a binary score, for costsense's positive class.
 
-scikit-learn's ``roc_auc_score`` scores the greater label; this module resolves the
-positive class by costsense's rule first. Change it for another ranking metric.
+scikit-learn's scores the greater label. Change it for another ranking metric.
 """
 
 from __future__ import annotations

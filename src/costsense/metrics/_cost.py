@@ -1,9 +1,7 @@
 """Cost metrics: the misclassification cost, the savings and the excess cost.
 
-The cost of a prediction is read from the cost rows of :mod:`costsense.costs`
-(class-level costs or example-dependent ones), so every form of cost the library
-accepts is scored the same way. Change this module to add a metric measured in
-cost units.
+Read from the cost rows of :meth:`costsense.costs.Costs.resolve`. Change it to add a
+metric in cost units.
 """
 
 from __future__ import annotations
@@ -94,12 +92,12 @@ def misclassification_cost(
         Per-row costs in any layout of :mod:`costsense.costs`, which replace
         ``cost`` (with the four-part layouts, right decisions may cost too).
     normalize : bool, default=False
-        Return the mean cost per sample instead of the total.
+        Return the (weighted) mean cost per sample instead of the total.
     labels : array-like of shape (K,), default=None
-        All class labels in the order of the cost matrix's rows; the sorted labels
-        of ``y_true`` and ``y_pred`` if None.
+        All class labels, in the cost matrix's order; the sorted labels of
+        ``y_true`` and ``y_pred`` if None.
     sample_weight : array-like of shape (n_samples,), default=None
-        Weight of each sample's cost (the mean is then weighted).
+        Weight of each sample's cost.
 
     Returns
     -------
@@ -145,11 +143,10 @@ def savings_score(
     Returns
     -------
     float
-        ``(cost_base - cost) / cost_base`` where ``cost_base`` is the least cost of
-        predicting one class for every sample (Correa Bahnsen et al. 2015). 1 is a
-        perfect classifier, 0 no better than the best constant one, negative worse.
-        ``nan`` with an :class:`~sklearn.exceptions.UndefinedMetricWarning` when a
-        constant prediction costs nothing.
+        ``(cost_base - cost) / cost_base``, ``cost_base`` the least cost of one
+        class predicted for every sample (Correa Bahnsen et al. 2015): 1 is
+        perfect, 0 no better than the best constant; ``nan`` (with an
+        UndefinedMetricWarning) when a constant prediction costs nothing.
 
     Examples
     --------

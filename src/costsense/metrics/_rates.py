@@ -1,9 +1,7 @@
-"""Rate metrics computed from the confusion counts of a binary problem.
+"""Ratios of confusion counts, and two label-symmetric scores from scikit-learn.
 
-Recall, specificity, precision, F-beta and G-mean of the positive class (the minority
-of ``y_true`` unless ``pos_label`` names it), plus the label-symmetric balanced
-accuracy and Cohen's kappa, which defer to scikit-learn. Change this module to add
-a metric that is a ratio of confusion counts.
+Recall, specificity, precision, F-beta and G-mean of the positive class; balanced
+accuracy and Cohen's kappa. Change it to add a ratio of confusion counts.
 """
 
 from __future__ import annotations

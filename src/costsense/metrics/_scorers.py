@@ -1,8 +1,6 @@
 """Scorers of the metrics for scikit-learn's cross-validation and searches.
 
-:func:`make_cost_scorer` scores the (negated) cost; :func:`make_scorers` every
-binary metric at once, with an AUC scorer that picks the positive class's score
-column from the fold's labels. Change this module when a metric needs a scorer.
+Change it when a metric needs a scorer.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""Label and weight validation shared by every metric of :mod:`costsense.metrics`.
+"""Label, positive-class and weight checks every metric shares.
 
-Two label vectors become ``(y_true, y_pred, classes)``; the positive class is
-resolved by costsense's rule (``pos_label``, else the minority class of ``y_true``);
-sample weights are checked; a ratio whose denominator is 0 warns and gives 0.0 as
-scikit-learn does. Change this module when that rule or a validation changes for
-every metric at once.
+A ratio of 0 / 0 warns and gives 0.0, as scikit-learn does. Change it when one of
+them changes for all metrics.
 """
 
 from __future__ import annotations
