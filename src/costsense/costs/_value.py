@@ -52,7 +52,7 @@ def row_cost_matrices(
     """
     classes = np.asarray(classes)
     if isinstance(sample_cost, Costs):
-        sample_cost = sample_cost.given(classes)
+        sample_cost = sample_cost._layout(classes)
     if n_samples is None:
         n_samples = np.shape(sample_cost)[0] if np.ndim(sample_cost) else 0
     _, matrices = read_layout(sample_cost, classes, pos_label, n_samples)
@@ -156,7 +156,7 @@ DataFrame or dict
         if isinstance(sample_cost, Costs):
             if sample_cost._resolved_for(classes, resolved_pos, index):
                 return sample_cost  # already these rows' costs: passed on as is
-            sample_cost = sample_cost.given(classes)
+            sample_cost = sample_cost._layout(classes)
         if sample_cost is None:
             matrix = as_cost_matrix(
                 cost, classes, resolved_pos, y=y, sample_weight=sample_weight
@@ -212,18 +212,8 @@ DataFrame or dict
             and np.array_equal(self.y_index, y_index)
         )
 
-    def given(self, classes: ArrayLike) -> FloatArray:
-        """Give the per-row costs as a layout (matrices, else rows) for ``classes``.
-
-        Parameters
-        ----------
-        classes : array-like of shape (K,)
-            The classes they are read for (this value's own).
-
-        Returns
-        -------
-        ndarray of shape (n_samples, K, K) or (n_samples, K)
-        """
+    def _layout(self, classes: ArrayLike) -> FloatArray:
+        """Return the per-row costs as a layout (matrices, else rows)."""
         classes = np.asarray(classes)
         if not np.array_equal(classes, self.classes):
             raise ValueError(
