@@ -35,9 +35,9 @@ from ._classifier import (
     learns_row_costs,
     refuse_fit_params,
 )
+from ._classifier import _plain_value as _plain_value
 from ._degenerate import _INNER_FIT as _INNER_FIT
 from ._degenerate import DEGENERACY_PROBE as DEGENERACY_PROBE
-from ._degenerate import _plain_value as _plain_value
 from ._degenerate import inner_fits
 from ._degenerate import training_decisions as training_decisions
 from ._platt import platt_scaling

@@ -13,8 +13,9 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
 from sklearn.utils.validation import has_fit_parameter
 
+from costsense.costs import _plain as _plain_value
+
 from ._classifier import ClassifierBase
-from ._degenerate import _plain_value
 from ._platt import platt_scaling
 
 __all__ = ["BinaryCostClassifier"]
@@ -23,11 +24,9 @@ FloatArray = NDArray[np.float64]
 
 
 def _cheaper_error_cost(c: FloatArray, signs: FloatArray) -> float:
-    """Return the mean error cost of the class whose errors cost less.
+    """Return the mean error cost of the cheaper class: ``cost_unit="cheaper"``.
 
-    The unit of ``cost_unit="cheaper"``: the papers state costs in units of
-    the cheaper error (``C2 = 1``), so dividing by it leaves such costs as they
-    are and makes money costs the same in any currency.
+    The papers state costs in units of the cheaper error (``C2 = 1``).
     """
     means = [float(c[signs == s].mean()) for s in (1.0, -1.0) if np.any(signs == s)]
     positive = [m for m in means if m > 0]
@@ -111,11 +110,7 @@ class BinaryCostClassifier(ClassifierBase):
         return self._proba(1.0 / (1.0 + np.exp(-(a * self._score(X) + b))))
 
     def _to_labels(self, score: FloatArray) -> NDArray[Any]:
-        """Labels from a score whose positive sign means the positive class.
-
-        A zero score gets the label ``decision_function`` gives it in
-        scikit-learn's convention (``classes_[1]`` iff > 0).
-        """
+        """Labels from a positive-class score (``classes_[1]`` iff oriented > 0)."""
         return self.classes_[(self._oriented(score) > 0).astype(int)]
 
     def _oriented(self, score: FloatArray) -> FloatArray:

@@ -20,11 +20,12 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted
 
 from costsense.costs import Costs
+from costsense.costs import _plain as _plain_value
 from costsense.exceptions import DegenerateModelWarning
 from costsense.utils._compat import _check_sample_weight, validate_data
 from costsense.utils._stack import caller_level
 
-from ._degenerate import _INNER_FIT, _plain_value
+from ._degenerate import _INNER_FIT
 
 __all__ = [
     "ClassifierBase",
@@ -192,12 +193,10 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
             if self._row_costs == "matrices" and resolved.kind == "per-row":
                 if resolved.per_row is None:  # never the class means instead
                     raise ValueError(
-                        f"{name} decides each training row by what every class "
-                        "would cost it; sample_cost of shape (n_samples,) or "
-                        "(n_samples, K) gives only the costs given the true class. "
-                        "Give (n_samples, K, K) matrices, or for two classes "
-                        "(n_samples, 4) rows [C_FP, C_FN, C_TP, C_TN] or "
-                        "example_costs(...)."
+                        f"{name} prices every class for each training row; "
+                        "sample_cost of shape (n_samples,) or (n_samples, K) does "
+                        "not. Give (n_samples, K, K) matrices, or for two classes "
+                        "(n_samples, 4) rows or example_costs(...)."
                     )
         return FitStart(
             X=cast(FloatArray, X),

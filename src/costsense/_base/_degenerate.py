@@ -44,11 +44,6 @@ def inner_fits() -> Iterator[None]:
         _INNER_FIT.reset(token)
 
 
-def _plain_value(value: Any) -> Any:
-    """Return a numpy scalar as the Python value it holds (for messages)."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
 #: Training rows decided first when telling whether a fit is constant.
 DEGENERACY_PROBE = 2048
 

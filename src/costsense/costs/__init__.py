@@ -48,6 +48,7 @@ from ._example import ExampleCosts, example_costs, part_costs, parts_matrix
 from ._labels import _class_indices as _class_indices
 from ._labels import _label_index as _label_index
 from ._labels import _minority_label as _minority_label
+from ._labels import _plain as _plain  # read by costsense._base
 from ._labels import resolve_pos_label
 from ._layouts import cost_reduction, task_scores
 from ._matrix import as_binary_costs, as_cost_matrix, zero_diagonal

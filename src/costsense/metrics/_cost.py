@@ -102,8 +102,8 @@ def misclassification_cost(
     Returns
     -------
     float
-        ``sum_i w_i rows[i, pred_i]`` (binary: ``C1 * FN + C2 * FP``), divided by
-        ``sum_i w_i`` if ``normalize``.
+        ``sum_i w_i rows[i, pred_i]`` (binary: ``C1 FN + C2 FP``), over ``sum_i w_i``
+        if ``normalize``.
 
     Examples
     --------

@@ -160,8 +160,7 @@ def binary_fbeta_score(
     Returns
     -------
     float
-        ``(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)``, the weighted harmonic mean
-        of precision and recall; 0.0 if there are no positives at all.
+        ``(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)``; 0.0 without positives.
     """
     if not np.isfinite(beta) or beta <= 0:
         raise ValueError(f"beta must be a finite number > 0, got {beta!r}.")
@@ -240,10 +239,8 @@ def balanced_accuracy_score(
 
     Parameters
     ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels, any number of classes.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+    y_true, y_pred, sample_weight
+        As in :func:`cohen_kappa_score`.
 
     Returns
     -------

@@ -158,9 +158,8 @@ def make_scorers(
     Returns
     -------
     dict of str to callable
-        ``cost`` (negated mean cost per sample), ``savings``, ``recall``,
-        ``precision``, ``specificity``, ``g_mean``, ``f1``, ``balanced_accuracy``,
-        ``kappa`` and ``auc`` (from ``predict_proba`` or ``decision_function``).
+        ``cost`` (negated mean cost per sample), ``auc`` (from ``predict_proba``
+        or ``decision_function``) and the other metrics by name.
     """
     by_label = {"pos_label": pos_label}
     return {
