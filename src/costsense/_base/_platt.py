@@ -41,14 +41,11 @@ def platt_scaling(
 ) -> tuple[float, float]:
     """Fit ``P(y = pos_label | x) = sigmoid(a f(x) + b)`` on out-of-fold scores.
 
-    Each fold fits a clone of ``estimator`` on the other folds and scores its own
-    rows with ``decision_function``; a logistic regression of the labels on those
-    scores (practically unregularised) gives ``(a, b)`` (Platt 1999).
-
-    ``cv`` is a number of shuffled stratified folds (seeded from
-    ``random_state``) or any scikit-learn splitter; rows no split tests are left
-    out of the regression. ``sample_weight`` and ``fit_params`` (per-row fit
-    arguments such as ``sample_cost``) are sliced per fold. Returns ``(a, b)``.
+    Each fold's clone of ``estimator`` scores the fold's rows with
+    ``decision_function``; a practically unregularised logistic regression of the
+    labels on those scores gives ``(a, b)`` (Platt 1999). ``cv``: a number of
+    shuffled stratified folds (seeded from ``random_state``) or a splitter.
+    ``sample_weight`` and ``fit_params`` (such as ``sample_cost``) are sliced.
     """
     target = (np.asarray(y) == pos_label).astype(int)
     if isinstance(cv, Integral):

@@ -15,11 +15,7 @@ __all__ = ["resolve_pos_label"]
 
 
 def _label_index(classes: ArrayLike, label: Any, name: str = "pos_label") -> int:
-    """Position of ``label`` in ``classes``, or a ValueError naming the known labels.
-
-    A string never matches a number ("1" is not 1), so a mistyped label is reported
-    instead of silently matching.
-    """
+    """Position of ``label`` in ``classes`` ("1" is not 1), else a ValueError."""
     known = list(np.asarray(classes).tolist())
     value = label.item() if isinstance(label, np.generic) else label
     for index, candidate in enumerate(known):

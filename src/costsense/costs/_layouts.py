@@ -43,11 +43,9 @@ def read_layout(
 ) -> tuple[FloatArray | None, FloatArray | None]:
     """Read ``sample_cost`` in any layout: ``(rows, matrices)``.
 
-    ``rows`` (n, K) are the costs of each prediction given the row's true class
-    (``y_index``; None without it), ``matrices`` (n, K, K) the true cost matrix
-    of each row where the layout prices every outcome, else None. Without
-    ``y_index`` (rows being decided) a layout that does not price every outcome
-    is refused. Every error names ``sample_cost`` and the fix.
+    ``rows`` given each row's class ``y_index`` (None without it), ``matrices``
+    where the layout prices every outcome (else None; refused without
+    ``y_index``). Every error names ``sample_cost`` and the fix.
     """
     k = classes.size
     if isinstance(sample_cost, ExampleCosts):
@@ -164,14 +162,13 @@ def task_scores(rows: ArrayLike) -> FloatArray:
     Parameters
     ----------
     rows : array-like of shape (n_samples, K)
-        Cost rows; the cost of a choice is ``1 - s`` for scores ``s`` in
-        ``[0, 1]``.
+        Cost rows (scores ``s`` in ``[0, 1]`` are the cost rows ``1 - s``).
 
     Returns
     -------
     ndarray of shape (n_samples, K)
-        ``s[i, j] = 1 - rows[i, j] / max(rows)`` in ``[0, 1]``: 1 for a free choice,
-        0 for the costliest one. One-hot labels give one-hot scores.
+        ``s[i, j] = 1 - rows[i, j] / max(rows)``: 1 for a free choice, 0 for the
+        costliest one.
     """
     rows = np.asarray(rows, dtype=np.float64)
     top = rows.max()
@@ -182,8 +179,5 @@ def task_scores(rows: ArrayLike) -> FloatArray:
 
 def class_means(rows: FloatArray, index: NDArray[np.intp], k: int) -> FloatArray:
     """Mean cost row of each true class (zeros for a class with no rows)."""
-    means = [
-        rows[index == c].mean(axis=0) if np.any(index == c) else np.zeros(k)
-        for c in range(k)
-    ]
-    return np.vstack(means)
+    rows_of = [rows[index == c] for c in range(k)]
+    return np.vstack([r.mean(axis=0) if len(r) else np.zeros(k) for r in rows_of])
