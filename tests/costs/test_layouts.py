@@ -46,7 +46,7 @@ def test_a_cost_per_row_costs_only_errors():
 @pytest.mark.parametrize(
     "sample_cost, message",
     [
-        ([1.0, -1.0, 1.0], "must be >= 0"),
+        ([1.0, -1.0, 1.0], "negative values.*must be >= 0"),
         ([1.0, np.nan, 1.0], "NaN"),
         ([0.0, 0.0, 0.0], "all zero"),
         ([1.0, 1.0], "2 rows but there are 3 samples"),

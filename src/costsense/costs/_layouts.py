@@ -93,9 +93,10 @@ def read_layout(
     elif values.ndim == 1:
         if np.any(values < 0):
             raise ValueError(
-                "sample_cost of shape (n_samples,) is each row's cost of an error "
-                "and must be >= 0; for costs of correct decisions or benefits give "
-                "cost rows (n_samples, K) or example_costs(fp=, fn=, tp=, tn=)."
+                "sample_cost contains negative values: one cost per row is the "
+                "cost of an error on that row, so it must be >= 0. For costs of "
+                "correct decisions or benefits give cost rows (n_samples, K) or "
+                "example_costs(fp=, fn=, tp=, tn=)."
             )
         rows = np.repeat(values[:, None], k, axis=1)
         rows[np.arange(n), y_index] = 0.0
