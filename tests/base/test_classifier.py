@@ -120,5 +120,5 @@ def test_a_cost_of_being_right_changes_no_row_decision(cls):
 def test_a_row_decision_refuses_costs_given_only_for_the_true_class():
     X, y = data()
     model = AdaBoostClassifier(n_estimators=5).fit(X, y)
-    with pytest.raises(ValueError, match="costs given the true class do not say"):
+    with pytest.raises(ValueError, match="cost rows given the true class do not say"):
         model.predict(X, sample_cost=np.ones(len(y)))

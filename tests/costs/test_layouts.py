@@ -73,7 +73,7 @@ def test_rows_being_decided_need_a_layout_that_prices_every_outcome():
     matrices = row_cost_matrices(costs, [0, 1], 1)
     assert_array_equal(row_cost_matrices(np.asarray(costs), [0, 1], 1), matrices)
     for given_truth in ([1.0, 2.0], np.ones((2, 2))):
-        with pytest.raises(ValueError, match="costs given the true class"):
+        with pytest.raises(ValueError, match="cost rows given the true class"):
             row_cost_matrices(given_truth, [0, 1], 1)
 
 

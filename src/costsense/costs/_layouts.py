@@ -82,9 +82,9 @@ def read_layout(
     if y_index is None:
         if matrices is None:
             raise ValueError(
-                f"sample_cost has shape {values.shape}: costs given the true class "
-                "do not say what each decision of a row of unknown class would "
-                "cost; give (n_samples, K, K) matrices, or for two classes "
+                f"sample_cost has shape {values.shape}: cost rows given the true "
+                "class do not say what each decision of a row of unknown class "
+                "would cost; give (n_samples, K, K) matrices, or for two classes "
                 "(n_samples, 4) rows [C_FP, C_FN, C_TP, C_TN] or example_costs(...)."
             )
         return None, matrices
