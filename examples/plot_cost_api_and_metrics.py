@@ -23,7 +23,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from costsense.costs import as_cost_matrix, as_cost_rows, bayes_threshold
+from costsense.costs import Costs, as_cost_matrix, bayes_threshold
 from costsense.datasets import load_keel
 from costsense.metrics import (
     binary_recall_score,
@@ -46,7 +46,7 @@ assert np.array_equal(from_ratio, from_matrix)
 # Per-row costs are cost rows: ``rows[i, j]`` is what predicting class ``j`` costs on
 # row ``i``. A vector of per-row amounts means "any error on this row costs this".
 y_small = np.array(["negative", "positive", "positive"])
-rows = as_cost_rows(y_small, classes, sample_cost=[1.0, 120.0, 8.0])
+rows = Costs.resolve(None, y_small, sample_cost=[1.0, 120.0, 8.0]).rows
 print(rows)
 assert rows.tolist() == [[0.0, 1.0], [120.0, 0.0], [8.0, 0.0]]
 

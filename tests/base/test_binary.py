@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold
-from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.validation import has_fit_parameter
 
 from costsense.boosting import (
-    AdaBoostClassifier,
-    AsyBLClassifier,
-    CalibratedAdaBoostClassifier,
+    AdaBoostCClassifier,
+    AdaC1Classifier,
+    AsyBClassifier,
 )
 from costsense.margin import CSLDMClassifier, CSSVMClassifier, LDMClassifier
 from tests.base._data import data, four_part_rows
@@ -56,9 +56,9 @@ def test_margin_learners_calibrate_with_their_cv_weights_and_seed(model):
 @pytest.mark.parametrize(
     "model",
     [
-        AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=8),
-        AsyBLClassifier(DecisionTreeRegressor(max_depth=2), n_estimators=8),
-        CalibratedAdaBoostClassifier(n_estimators=8),
+        AdaBoostCClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=8),
+        AdaC1Classifier(DecisionTreeClassifier(max_depth=2), n_estimators=8),
+        AsyBClassifier(n_estimators=8),
     ],
     ids=lambda m: type(m).__name__,
 )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
-from sklearn.utils.validation import has_fit_parameter
 
+from costsense._base import learns_row_costs
 from costsense.boosting import (
     AdaBoostClassifier,
 )
@@ -38,13 +40,13 @@ def test_every_classifier_says_the_same_about_one_class(cls):
     )
 
 
-def _fits_on_row_costs(cls) -> bool:
-    return has_fit_parameter(cls(), "sample_cost") and cls.__name__ not in {
-        "LDMClassifier",  # cost-blind: sample_cost=None only
-    }
+def _decides_rows(cls) -> bool:
+    return "sample_cost" in inspect.signature(cls.predict).parameters and (
+        cls.__name__ != "LDMClassifier"  # cost-blind: sample_cost=None only
+    )
 
 
-ROW_COST_LEARNERS = [cls for cls in classifiers() if _fits_on_row_costs(cls)]
+ROW_COST_LEARNERS = [cls for cls in classifiers() if _decides_rows(cls)]
 
 
 ON_PREDICT_PROBA = [
@@ -62,12 +64,15 @@ def _fitted_on_rows(cls):
         model.set_params(probability=True)
     if cls is CostSensitiveTreeClassifier:
         model.set_params(min_samples_leaf=10)  # leaves of one class give 0 or 1
+    if not learns_row_costs(model):  # costs only at prediction
+        return model.fit(X, y), X
     return model.fit(X, y, sample_cost=four_part_rows(len(y), 1)), X
 
 
 @pytest.mark.parametrize("cls", ROW_COST_LEARNERS, ids=lambda c: c.__name__)
 def test_every_learner_fitted_on_row_costs_decides_with_them(cls):
-    # fitted on per-row costs, predict takes the rows' own costs and they change
+    # fitted on per-row costs (where fit takes them), predict takes the rows' own
+    # costs and they change
     # the decision: all-huge false-negative costs make every row positive
     model, X = _fitted_on_rows(cls)
     n = X.shape[0]
@@ -115,5 +120,5 @@ def test_a_cost_of_being_right_changes_no_row_decision(cls):
 def test_a_row_decision_refuses_costs_given_only_for_the_true_class():
     X, y = data()
     model = AdaBoostClassifier(n_estimators=5).fit(X, y)
-    with pytest.raises(ValueError, match="do not say what each decision would cost"):
+    with pytest.raises(ValueError, match="cost rows given the true class do not say"):
         model.predict(X, sample_cost=np.ones(len(y)))

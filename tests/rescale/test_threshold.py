@@ -68,13 +68,20 @@ def test_calibration_uses_scikit_learns_calibrated_probabilities():
         ThresholdMoving(LinearSVC(), cost=5).fit(X, y)
 
 
-def test_example_dependent_costs_decide_with_the_mean_cost_matrix():
+def test_per_row_costs_are_refused_in_fit_and_decide_each_row_in_predict():
+    # the base learner learns no costs: taking them in fit would only reduce them
+    # to a threshold of class means
     X, y = binary()
     per_sample = np.where(y == 1, np.linspace(2, 6, y.size), 1.0)
-    model = ThresholdMoving(LogisticRegression()).fit(X, y, sample_cost=per_sample)
-    c1 = per_sample[y == 1].mean()
-    assert_allclose(model.cost_matrix_, [[0, 1], [c1, 0]])
-    assert model.threshold_ == pytest.approx(1 / (1 + c1))
+    with pytest.raises(TypeError, match="ThresholdMoving.fit does not take sample_"):
+        ThresholdMoving(LogisticRegression()).fit(X, y, sample_cost=per_sample)
+    model = ThresholdMoving(LogisticRegression(), cost=1.0).fit(X, y)
+    p = model.predict_proba(X)[:, 1]
+    fn = np.linspace(2, 6, y.size)  # each row's own false-negative cost, FP = 1
+    matrices = np.zeros((y.size, 2, 2))
+    matrices[:, 0, 1], matrices[:, 1, 0] = 1.0, fn
+    expected = (p * fn > (1 - p)).astype(int)
+    assert_array_equal(model.predict(X, sample_cost=matrices), expected)
 
 
 @pytest.mark.slow  # three models' costs integrated over 8 million points each

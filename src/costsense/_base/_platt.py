@@ -1,8 +1,6 @@
 """Platt scaling: ``P(+|x) = sigmoid(a f(x) + b)`` fitted on out-of-fold scores.
 
-The one calibration of a score into a probability (Platt 1999), used by every
-estimator with a ``probability`` option or a calibrated threshold. Change it when
-the calibration changes.
+The one calibration of a score (Platt 1999). Change it when the calibration changes.
 
 References
 ----------
@@ -43,34 +41,11 @@ def platt_scaling(
 ) -> tuple[float, float]:
     """Fit ``P(y = pos_label | x) = sigmoid(a f(x) + b)`` on out-of-fold scores.
 
-    Each fold fits a clone of ``estimator`` on the other folds and scores its own
-    rows with ``decision_function``; a logistic regression of the labels on those
-    scores (practically unregularised) gives ``(a, b)`` (Platt 1999).
-
-    Parameters
-    ----------
-    estimator : classifier with ``decision_function``
-        Unfitted; cloned for each fold.
-    X : ndarray of shape (n_samples, n_features)
-        Training samples.
-    y : ndarray of shape (n_samples,)
-        Binary labels.
-    pos_label : label
-        The class whose probability is modelled.
-    cv : int, cross-validation generator or iterable, default=5
-        A number of shuffled stratified folds (seeded from ``random_state``), or
-        any scikit-learn splitter or list of splits; rows no split tests are left
-        out of the regression.
-    sample_weight : ndarray of shape (n_samples,), default=None
-        Passed to each fold's fit and to the regression.
-    fit_params : dict of str to ndarray of shape (n_samples, ...), default=None
-        Further per-sample fit arguments (``sample_cost``), sliced per fold.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the folds when ``cv`` is a number.
-
-    Returns
-    -------
-    (a, b) : tuple of float
+    Each fold's clone of ``estimator`` scores the fold's rows with
+    ``decision_function``; a practically unregularised logistic regression of the
+    labels on those scores gives ``(a, b)`` (Platt 1999). ``cv``: a number of
+    shuffled stratified folds (seeded from ``random_state``) or a splitter.
+    ``sample_weight`` and ``fit_params`` (such as ``sample_cost``) are sliced.
     """
     target = (np.asarray(y) == pos_label).astype(int)
     if isinstance(cv, Integral):

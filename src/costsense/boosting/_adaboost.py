@@ -18,8 +18,9 @@ class AdaBoostClassifier(CostBoostingClassifier):
 
     ``alpha = 1/2 ln((1 - err) / err)``, ``D <- D exp(-alpha y h) / Z``,
     ``H = sign(sum alpha h)``. It ignores the costs (they only define
-    ``pos_label_`` and the reported ``train_cost_``); it is the reference every
-    variant reduces to. scikit-learn's SAMME stores ``2 alpha``.
+    ``pos_label_`` and the reported ``train_cost_``), so ``fit`` refuses
+    ``sample_cost``; it is the reference every variant reduces to.
+    scikit-learn's SAMME stores ``2 alpha``.
 
     Notes
     -----
@@ -77,6 +78,8 @@ class AdaBoostClassifier(CostBoostingClassifier):
     >>> bool(np.all(errors <= bound))
     True
     """
+
+    _row_costs = "its rounds use no costs; for per-row costs use AdaBoostCClassifier"
 
     def _rule(self) -> _rules.BoostRule:
         return _rules.BoostRule()

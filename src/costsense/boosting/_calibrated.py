@@ -89,6 +89,7 @@ shape (2, 2), default=None
         "DecisionTreeClassifier(max_depth=3)), more rounds (n_estimators), or a "
         "smaller cost"
     )
+    _row_costs = "its AdaBoost learns no costs, they would only set its threshold"
 
     def __init__(
         self,
@@ -127,8 +128,9 @@ shape (2, 2), default=None
             Binary labels.
         sample_weight : array-like of shape (n_samples,), default=None
             AdaBoost's initial weights.
-        sample_cost : array-like, default=None
-            Example-dependent costs; their class means set the threshold.
+        sample_cost : None
+            Refused (TypeError): the costs set only the threshold, so per-row
+            costs go to ``predict(X, sample_cost=...)``.
 
         Returns
         -------

@@ -406,9 +406,13 @@ class CostBoostingClassifier(StagewiseBoosting):
             Binary labels.
         sample_weight : array-like of shape (n_samples,), default=None
             Multiplies the initial weights.
-        sample_cost : array-like of shape (n_samples,) or (n_samples, 2 or 4), \
-default=None
-            Example-dependent costs (:mod:`costsense.costs`); replace ``cost``.
+        sample_cost : array-like or ExampleCosts, default=None
+            Per-row costs in any layout of :mod:`costsense.costs`; replace
+            ``cost``. The cost-sensitive rules use them per row (each row's
+            reduction ``c`` in the weights, alpha and updates; Ting's vote and
+            ``predict_proba``'s link read their class means ``costs_``).
+            AdaBoostClassifier and the oversampling boosters refuse them
+            (TypeError): their rounds use no costs.
 
         Returns
         -------

@@ -92,6 +92,7 @@ class LogitCostBoostingClassifier(StagewiseBoosting):
         "more rounds (n_estimators) or a larger learning_rate, or a smaller cost "
         "(the link starts every row at P(+) = C2 / (C1 + C2), on the costly side)"
     )
+    _row_costs = "the costs set only the link (C1, C2) of its loss, no Newton step"
 
     def __init__(
         self,
@@ -131,8 +132,9 @@ class LogitCostBoostingClassifier(StagewiseBoosting):
             Binary labels.
         sample_weight : array-like of shape (n_samples,), default=None
             Multiplies the Newton weights.
-        sample_cost : array-like, default=None
-            Example-dependent costs; their class means ``C1``, ``C2`` define the link.
+        sample_cost : None
+            Refused (TypeError): the costs set only the link, so per-row costs
+            go to ``predict(X, sample_cost=...)``.
 
         Returns
         -------

@@ -69,8 +69,12 @@ _documented_resampling = {
 
 
 class _ResamplingBoostingClassifier(CostBoostingClassifier):
-    """A booster with a per-round oversampler that passes categorical columns on."""
+    """A booster with a per-round oversampler that passes categorical columns on.
 
+    Its rounds are AdaBoost's, which use no costs, so ``fit`` refuses ``sample_cost``.
+    """
+
+    _row_costs = "its rounds are AdaBoost's, which use no costs"
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         **CostBoostingClassifier._parameter_constraints,
         "categorical_features": ["array-like", None],

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from costsense import __version__
+from costsense._base import learns_row_costs
 from costsense.cli._cost_options import part_columns
 from costsense.cli._costs import CommandCosts, resolve_costs
 from costsense.cli._data import describe_columns, read_data
@@ -103,7 +104,7 @@ def run_fit(args: argparse.Namespace) -> int:
         else Heartbeat(f"fitting {args.model} on {data.y.shape[0]:,} rows")
     )
     with collect_warnings() as caught, beat:
-        if costs.example_dependent:
+        if costs.example_dependent and learns_row_costs(model[-1]):
             model.fit(data.X, data.y, model__sample_cost=costs)
         else:
             model.fit(data.X, data.y)

@@ -1,8 +1,6 @@
-"""The cost-sensitive Bayes decision: the class of least expected cost.
+"""The cost-sensitive Bayes decision and the binary threshold (Elkan 2001).
 
-One matrix for every row or one per row, and the binary threshold
-``C2 / (C1 + C2)`` (Elkan 2001). Change it when a decision rule changes; how costs
-are given is :mod:`._matrix`'s and :mod:`._rows`' concern.
+Change it when a decision rule changes.
 
 References
 ----------
@@ -48,9 +46,7 @@ def bayes_decision(proba: ArrayLike, cost_matrix: ArrayLike) -> NDArray[np.intp]
     proba : array-like of shape (n_samples, K)
         Class probabilities, columns in the order of the cost matrix.
     cost_matrix : array-like of shape (K, K) or (n_samples, K, K)
-        One matrix for all samples, or one per sample (example-dependent costs).
-        Any finite entries; a non-zero diagonal (the cost of a correct decision)
-        counts, though adding a constant to a truth row changes no decision.
+        One matrix for all samples, or one per sample; any finite entries.
 
     Returns
     -------

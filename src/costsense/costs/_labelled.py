@@ -1,8 +1,7 @@
 """Cost matrices labelled by class (a DataFrame, a dict of dicts), aligned by label.
 
-A labelled matrix may list its classes in any order; this module puts its rows and
-columns in the order of the sorted classes, and names the labels that are missing or
-unknown. Change it when another labelled container is accepted.
+Names the missing and unknown labels. Change it when another labelled container is
+accepted.
 """
 
 from __future__ import annotations
@@ -56,14 +55,16 @@ def _labelled_matrix(cost: Any, classes: NDArray[Any]) -> FloatArray:
         for axis, labels in (("index", row_labels), ("columns", column_labels)):
             if len(set(map(repr, labels))) != len(labels):
                 raise ValueError(f"cost: the DataFrame's {axis} repeats a label.")
+        values = cost.to_numpy().tolist()
+        table = {
+            r: dict(zip(column_labels, v, strict=True))
+            for r, v in zip(row_labels, values, strict=True)
+        }
+    # a label's type counts, as in _label_index: "1" is not 1
+    places = {(isinstance(c, str), c): i for i, c in enumerate(known)}
 
     def place(label: Any) -> int | None:
-        for index, candidate in enumerate(known):
-            if isinstance(candidate, str) == isinstance(label, str) and (
-                candidate == label
-            ):
-                return index
-        return None
+        return places.get((isinstance(label, str), label))
 
     for axis, labels in (("rows (true labels)", row_labels),
                          ("columns (predicted labels)", column_labels)):  # fmt: skip
@@ -83,28 +84,20 @@ def _labelled_matrix(cost: Any, classes: NDArray[Any]) -> FloatArray:
             )
     k = len(known)
     matrix = np.full((k, k), np.nan)
-    if isinstance(cost, Mapping):
-        for true, row in table.items():
-            i = place(true)
-            for predicted, value in row.items():
-                j = place(_plain(predicted))
-                assert i is not None and j is not None
-                matrix[i, j] = float(value)
-        np.fill_diagonal(
-            matrix, np.where(np.isnan(np.diag(matrix)), 0.0, np.diag(matrix))
-        )
-        absent = [(known[i], known[j]) for i, j in np.argwhere(np.isnan(matrix))]
-        if absent:
-            raise ValueError(
-                f"cost: the dict gives no cost for the (true, predicted) pairs "
-                f"{absent}; give every error's cost (a missing diagonal entry is 0)."
-            )
+    for true, row in table.items():
+        for predicted, value in row.items():
+            try:
+                matrix[place(true), place(_plain(predicted))] = float(value)
+            except (TypeError, ValueError):
+                raise TypeError(f"cost: the {where} must hold numbers.") from None
+    if where == "DataFrame":
         return matrix
-    try:
-        values = np.asarray(cost.to_numpy(), dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError("cost: the DataFrame must hold numbers.") from None
-    rows = np.array([place(label) for label in row_labels], dtype=np.intp)
-    columns = np.array([place(label) for label in column_labels], dtype=np.intp)
-    matrix[np.ix_(rows, columns)] = values
+    diagonal = np.diag(matrix)
+    np.fill_diagonal(matrix, np.where(np.isnan(diagonal), 0.0, diagonal))
+    absent = [(known[i], known[j]) for i, j in np.argwhere(np.isnan(matrix))]
+    if absent:
+        raise ValueError(
+            f"cost: the dict gives no cost for the (true, predicted) pairs "
+            f"{absent}; give every error's cost (a missing diagonal entry is 0)."
+        )
     return matrix

@@ -1,9 +1,7 @@
-"""Class labels: finding a label among the classes, and the positive class.
+"""Class labels: a label among the classes; the positive (minority) class.
 
-Every form of cost is aligned to the sorted class labels; this module finds a label's
-place among them (a string never matches a number), each sample's class index, and
-the positive (costly) class of a binary problem, the minority class unless named.
-Change it when the way labels are matched or the default positive class changes.
+A string never matches a number. Change it when labels are matched differently or
+the default positive class changes.
 """
 
 from __future__ import annotations
@@ -17,11 +15,7 @@ __all__ = ["resolve_pos_label"]
 
 
 def _label_index(classes: ArrayLike, label: Any, name: str = "pos_label") -> int:
-    """Position of ``label`` in ``classes``, or a ValueError naming the known labels.
-
-    A string never matches a number ("1" is not 1), so a mistyped label is reported
-    instead of silently matching.
-    """
+    """Position of ``label`` in ``classes`` ("1" is not 1), else a ValueError."""
     known = list(np.asarray(classes).tolist())
     value = label.item() if isinstance(label, np.generic) else label
     for index, candidate in enumerate(known):
@@ -43,21 +37,15 @@ def resolve_pos_label(
     y : array-like of shape (n_samples,)
         Class labels.
     pos_label : hashable, default=None
-        The label to use. ``None`` picks the minority class; a tie between class counts
-        goes to the last label in sorted order.
+        The label to use (refused if not a label of ``y``); None picks the
+        minority class, a tie going to the last label in sorted order.
     sample_weight : array-like of shape (n_samples,), default=None
-        If given, the minority class is the one of least total weight (so integer
-        weights and repeated samples choose the same class).
+        If given, the minority class is the one of least total weight.
 
     Returns
     -------
     label
         An element of ``np.unique(y)``.
-
-    Raises
-    ------
-    ValueError
-        If ``pos_label`` is not a label of ``y``, or ``y`` is empty.
     """
     y = np.asarray(y)
     classes = np.unique(y)

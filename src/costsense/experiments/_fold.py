@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from costsense._base import learns_row_costs
 from costsense.costs import Costs
 from costsense.experiments._catalog import decide
 from costsense.experiments._scores import (
@@ -100,7 +101,7 @@ def fit_and_score(
     X_train, X_test = take_rows(X, train), take_rows(X, test)
     test_costs = None if row_costs is None else row_costs.take(test)
     started = time.perf_counter()
-    if row_costs is not None:
+    if row_costs is not None and learns_row_costs(model[-1]):
         model.fit(X_train, y[train], model__sample_cost=row_costs.take(train))
     else:
         model.fit(X_train, y[train])

@@ -174,8 +174,9 @@ shape (2, 2), default=None
             Binary labels.
         sample_weight : array-like of shape (n_samples,), default=None
             Multiplies the cost weights.
-        sample_cost : array-like, default=None
-            Example-dependent costs; replace ``cost``.
+        sample_cost : array-like or ExampleCosts, default=None
+            Per-row costs in any layout of :mod:`costsense.costs`, used per row
+            (each row's reduction weights its hinge loss); replace ``cost``.
 
         Returns
         -------

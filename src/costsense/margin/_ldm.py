@@ -320,8 +320,9 @@ shape (2, 2), default=None
             Binary labels.
         sample_weight : array-like of shape (n_samples,), default=None
             Multiplies each sample's hinge loss.
-        sample_cost : array-like, default=None
-            Example-dependent costs; replace ``cost``.
+        sample_cost : array-like or ExampleCosts, default=None
+            Per-row costs in any layout of :mod:`costsense.costs`, used per row
+            (each row's reduction bounds its dual variable); replace ``cost``.
 
         Returns
         -------

@@ -1,40 +1,19 @@
 """Metrics of cost-sensitive and imbalanced classification, and their scorers.
 
 Every metric is a plain function of ``(y_true, y_pred)`` (or of scores, for the AUC)
-that returns a Python float. Costs are given as in :mod:`costsense.costs`: ``cost`` a
-ratio, a pair ``(C1, C2)`` or a ``(K, K)`` matrix ``cost[true, predicted]``, or
-``sample_cost`` for example-dependent costs. The positive class of a binary metric
-is the minority class of ``y_true`` unless ``pos_label`` names it, the same rule as
-everywhere in costsense.
+returning a Python float. Costs are given as in :mod:`costsense.costs` (``cost`` or
+``sample_cost``); the positive class of a binary metric is the minority class of
+``y_true`` unless ``pos_label`` names it, as everywhere in costsense. Where
+scikit-learn computes a metric with the same definition, it is called.
 
-Where scikit-learn or imbalanced-learn already computes a metric with the same
-definition (precision, recall, F-beta, balanced accuracy, Cohen's kappa, ROC AUC),
-costsense calls it and only adds the positive-class convention; the cost metrics,
-savings, specificity, G-mean and excess cost are computed here from the confusion
-counts.
+**Names.** A binary metric with costsense's positive class carries the ``binary_``
+prefix (:func:`binary_recall_score` ...): scikit-learn's ``recall_score`` of the same
+name scores ``pos_label=1``, which on labels ``{0, 1}`` with 0 the minority would
+silently give the other class's score. :func:`balanced_accuracy_score` and
+:func:`cohen_kappa_score` have no positive class and keep scikit-learn's names.
 
-Scorers for :func:`sklearn.model_selection.cross_validate` and
-:class:`~sklearn.model_selection.GridSearchCV` come from :func:`make_cost_scorer`
-(the cost, to be minimised) and :func:`make_scorers` (all metrics at once).
-
-**Names.** A binary metric whose positive class follows costsense's rule carries
-the ``binary_`` prefix (:func:`binary_recall_score`, :func:`binary_precision_score`,
-:func:`binary_f1_score`, :func:`binary_fbeta_score`, :func:`binary_roc_auc_score`,
-:func:`binary_specificity_score`), like :func:`binary_confusion` on which they
-stand. The prefix keeps them apart from scikit-learn's (and imbalanced-learn's)
-``recall_score``, ``precision_score``, ``f1_score`` ..., whose positive class is
-``pos_label=1``: on labels ``{0, 1}`` with 0 the minority, a function of the same
-name would give the score of the other class with no error and no warning. The
-minority default is the convention of every costsense estimator, cost and scorer
-(the costly class of an imbalanced problem is the rare one), and ``pos_label=1``
-means nothing for string labels. :func:`balanced_accuracy_score` and
-:func:`cohen_kappa_score` keep scikit-learn's names because they return
-scikit-learn's numbers (they have no positive class).
-
-The package has one module per job; change the one that matches:
-``_validation`` (labels, the positive class, weights), ``_cost`` (cost metrics),
-``_rates`` (ratios of confusion counts), ``_auc`` (the ROC AUC) and ``_scorers``
-(scikit-learn scorers).
+One module per job: ``_validation`` (labels, positive class, weights), ``_cost``
+(cost metrics), ``_rates`` (ratios of confusion counts), ``_auc`` and ``_scorers``.
 
 References
 ----------
@@ -46,12 +25,10 @@ References
 
 Examples
 --------
-The positive class is the minority class of ``y_true`` (here 1, two of five):
-
 >>> from costsense.metrics import binary_recall_score, misclassification_cost
 >>> y_true = [0, 0, 0, 1, 1]
 >>> y_pred = [0, 1, 0, 0, 1]
->>> binary_recall_score(y_true, y_pred)
+>>> binary_recall_score(y_true, y_pred)  # positive: 1, the minority
 0.5
 >>> misclassification_cost(y_true, y_pred, cost=5)  # 1 FN x 5 + 1 FP x 1
 6.0

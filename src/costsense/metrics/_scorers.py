@@ -1,8 +1,6 @@
 """Scorers of the metrics for scikit-learn's cross-validation and searches.
 
-:func:`make_cost_scorer` scores the (negated) cost; :func:`make_scorers` every
-binary metric at once, with an AUC scorer that picks the positive class's score
-column from the fold's labels. Change this module when a metric needs a scorer.
+Change it when a metric needs a scorer.
 """
 
 from __future__ import annotations
@@ -44,11 +42,9 @@ def _positive_score(estimator: Any, X: ArrayLike, positive: Any) -> FloatArray:
 
 
 class _AUCScorer:
-    """Scorer of the ROC AUC for the positive class, whichever column it is.
+    """Scorer of the ROC AUC of the positive class resolved from ``y`` (minority).
 
-    scikit-learn's ``make_scorer`` picks the probability column of ``pos_label``
-    (``classes_[1]`` when None), which is not costsense's minority-class default;
-    this scorer resolves the positive class from ``y`` as the metric does.
+    scikit-learn's ``make_scorer`` would score ``classes_[1]`` when None.
     """
 
     def __init__(self, pos_label: Any = None) -> None:
@@ -97,18 +93,12 @@ def make_cost_scorer(
 
     Notes
     -----
-    **Per-row costs in a search.** Example-dependent costs are data, so they
-    travel with the rows: ``search.fit(X, y, sample_cost=c)``, and each fold's
-    fit and score must get that fold's rows of ``c``. scikit-learn does this by
-    metadata routing: enable it (``sklearn.set_config(enable_metadata_routing=
-    True)``, or ``sklearn.config_context``), ask the estimator for the costs
-    with ``set_fit_request(sample_cost=True)`` and the scorer with
-    ``set_score_request(sample_cost=True)``. The scorer then scores each test
-    fold with its own rows' costs (``cost`` is used only when none are routed);
-    without the request it would score every fold with ``cost`` alone. Every
-    costsense estimator whose ``fit`` takes ``sample_cost`` has
-    ``set_fit_request``; the cost-blind ones (LDM, EFSBoost, naive Bayes) refuse
-    the costs. In a pipeline, request them on the last step.
+    **Per-row costs in a search** travel with the rows by scikit-learn's metadata
+    routing: enable it, request the costs with
+    ``estimator.set_fit_request(sample_cost=True)`` (an estimator that uses them
+    per row, :mod:`costsense.costs`) and ``scorer.set_score_request(
+    sample_cost=True)``; each fold is then fitted and scored with its own rows'
+    costs (``cost`` is used only when none are routed).
 
     Examples
     --------
@@ -168,9 +158,8 @@ def make_scorers(
     Returns
     -------
     dict of str to callable
-        ``cost`` (negated mean cost per sample), ``savings``, ``recall``,
-        ``precision``, ``specificity``, ``g_mean``, ``f1``, ``balanced_accuracy``,
-        ``kappa`` and ``auc`` (from ``predict_proba`` or ``decision_function``).
+        ``cost`` (negated mean cost per sample), ``auc`` (from ``predict_proba``
+        or ``decision_function``) and the other metrics by name.
     """
     by_label = {"pos_label": pos_label}
     return {

@@ -1,10 +1,7 @@
-"""Label and weight validation shared by every metric of :mod:`costsense.metrics`.
+"""Label, positive-class and weight checks every metric shares.
 
-Two label vectors become ``(y_true, y_pred, classes)``; the positive class is
-resolved by costsense's rule (``pos_label``, else the minority class of ``y_true``);
-sample weights are checked; a ratio whose denominator is 0 warns and gives 0.0 as
-scikit-learn does. Change this module when that rule or a validation changes for
-every metric at once.
+A ratio of 0 / 0 warns and gives 0.0, as scikit-learn does. Change it when one of
+them changes for all metrics.
 """
 
 from __future__ import annotations
@@ -17,7 +14,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils import check_consistent_length, column_or_1d
 
-from costsense.costs import _label_index
+from costsense.costs import _class_indices, _label_index, _minority_label
 from costsense.utils._stack import caller_level
 
 FloatArray = NDArray[np.float64]
@@ -56,14 +53,12 @@ def _labels(
 def _positive(y_true: NDArray[Any], classes: NDArray[Any], pos_label: Any) -> Any:
     """Return ``pos_label`` if given, else the minority label of ``y_true``.
 
-    The minority is taken over ``classes``: a label absent from ``y_true`` (only
-    predicted, or named in ``labels=``) has count 0, so a test set without positives
-    still treats the missing class as the positive one. Ties go to the last label.
+    Over ``classes``: a label absent from ``y_true`` has count 0, so a test set
+    without positives still treats the missing class as the positive one.
     """
     if pos_label is not None:
         return classes[_label_index(classes, pos_label)]
-    counts = np.array([np.sum(y_true == c) for c in classes])
-    return classes[np.flatnonzero(counts == counts.min())[-1]]
+    return _minority_label(classes, _class_indices(y_true, classes), None)
 
 
 def _binary(
@@ -98,13 +93,7 @@ def _weights(sample_weight: ArrayLike | None, n: int) -> FloatArray:
 
 
 def _refuse_balanced(cost: Any, who: str = "a cost metric") -> None:
-    """Refuse balanced costs (``None`` or ``"balanced"``): the costs must be given.
-
-    Balanced costs follow the class frequencies of the rows they are resolved
-    on: a metric would weigh each test set's errors by its own mix, so scores of
-    different sets or folds would not be in one unit. The metrics and scorers ask
-    for the costs themselves instead.
-    """
+    """Refuse balanced costs: they would follow each scored set's class mix."""
     if not (cost is None or (isinstance(cost, str) and cost == "balanced")):
         return
     raise ValueError(
@@ -124,9 +113,3 @@ def _ratio(numerator: float, denominator: float, name: str) -> float:
         )
         return 0.0
     return float(numerator / denominator)
-
-
-def _index(classes: NDArray[Any], y: NDArray[Any]) -> NDArray[np.intp]:
-    """Position of each label of ``y`` in ``classes`` (any order, all present)."""
-    order = np.argsort(classes, kind="stable")
-    return order[np.searchsorted(classes, y, sorter=order)]

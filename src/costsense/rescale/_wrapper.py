@@ -165,10 +165,12 @@ class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMet
             Sample weights, combined with the costs.
         sample_cost : ExampleCosts or array-like of shape (n_samples,), \
 (n_samples, K), (n_samples, 4) or (n_samples, K, K), default=None
-            Example-dependent costs (see :mod:`costsense.costs`), such as
-            :func:`~costsense.costs.example_costs`; replace ``cost``. Any finite
-            values: the weight-based methods learn each row's cheaper class with
-            weight ``|difference|`` (:func:`~costsense.costs.cost_reduction`).
+            Per-row costs in any layout of :mod:`costsense.costs`; replace
+            ``cost``. CostWeighting and RejectionSampling use them per row (each
+            row's cheaper class, weight ``|difference|``,
+            :func:`~costsense.costs.cost_reduction`); MetaCost relabels each row
+            by its own matrix (it refuses the layouts given the true class);
+            ThresholdMoving refuses them (TypeError), they go to ``predict``.
 
         Returns
         -------

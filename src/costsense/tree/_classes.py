@@ -158,9 +158,9 @@ default="gini"
             Class labels.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights; rows of weight 0 are left out.
-        sample_cost : array-like, default=None
-            Per-sample costs, ``(n_samples,)`` or cost rows ``(n_samples, K)``
-            (:func:`costsense.costs.as_cost_rows`); replace ``cost``.
+        sample_cost : array-like or ExampleCosts, default=None
+            Per-row costs in any layout of :mod:`costsense.costs`, used per row
+            (each row's task scores); replace ``cost``.
         sample_score : array-like of shape (n_samples, K), default=None
             Task-score labels in ``[0, 1]``, columns in the order of the sorted
             labels; replace ``cost``.

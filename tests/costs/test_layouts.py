@@ -1,0 +1,97 @@
+"""Tests of costsense.costs._layouts: the one reader of the sample_cost layouts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+from costsense.costs import (
+    Costs,
+    cost_reduction,
+    example_costs,
+    row_cost_matrices,
+    task_scores,
+)
+
+
+def _rows(y, sample_cost, classes=(0, 1), pos_label=1):
+    resolved = Costs.resolve(
+        None, y, classes=list(classes), pos_label=pos_label, sample_cost=sample_cost
+    )
+    return resolved.rows
+
+
+def test_every_binary_layout_gives_the_same_cost_rows_by_hand():
+    y = np.array([1, 0, 1, 0])
+    fp, fn = np.array([1.0, 2.0, 1.5, 3.0]), np.array([9.0, 7.0, 4.0, 3.0])
+    tp, tn = np.array([0.5, 0.5, 0.2, 3.0]), np.array([0.0, 0.1, 0.0, 0.0])
+    costcla = np.c_[fp, fn, tp, tn]
+    # positives: predicting 1 costs TP, predicting 0 costs FN; negatives: FP / TN
+    by_hand = np.where(y[:, None] == 1, np.c_[fn, tp], np.c_[tn, fp])
+    matrices = example_costs(fp=fp, fn=fn, tp=tp, tn=tn).matrices([0, 1], 1)
+    named = example_costs(fp=fp, fn=fn, tp=tp, tn=tn)
+    for layout in (costcla, named, matrices, by_hand):
+        assert_array_equal(_rows(y, layout), by_hand)
+    errors = np.array([5.0, 2.0, 4.0, 3.0])  # the cost of an error on each row
+    assert_array_equal(_rows(y, errors), [[5, 0], [0, 2], [4, 0], [0, 3]])
+
+
+def test_a_cost_per_row_costs_only_errors():
+    y = np.array(["x", "y", "z"])
+    rows = _rows(y, [1.0, 2.0, 3.0], classes=("x", "y", "z"), pos_label=None)
+    assert_array_equal(rows, [[0, 1, 1], [2, 0, 2], [3, 3, 0]])
+
+
+@pytest.mark.parametrize(
+    "sample_cost, message",
+    [
+        ([1.0, -1.0, 1.0], "negative values.*must be >= 0"),
+        ([1.0, np.nan, 1.0], "NaN"),
+        ([0.0, 0.0, 0.0], "all zero"),
+        ([1.0, 1.0], "2 rows but there are 3 samples"),
+        (np.ones((3, 5)), r"shape \(3, 5\) for 2 classes; give one of the sample_cost"),
+        (np.ones((3, 2, 3)), "sample_cost has shape"),
+        ([["a", "b"]] * 3, "sample_cost must be numeric"),
+        (example_costs(fp=1.0, fn=[1.0, 2.0]), "2 rows but there are 3"),
+    ],
+)
+def test_invalid_sample_costs_name_sample_cost_and_the_fix(sample_cost, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        _rows([0, 1, 1], sample_cost)
+
+
+def test_four_part_layouts_need_two_classes():
+    with pytest.raises(ValueError, match="binary.*3 classes"):
+        _rows([0, 1, 2], example_costs(fp=[1.0, 2.0, 3.0], fn=4.0), (0, 1, 2), None)
+    rows = _rows([0, 1, 2, 3], 1 - np.eye(4), (0, 1, 2, 3), None)
+    assert_array_equal(rows, 1 - np.eye(4))  # (n, 4) with 4 classes: cost rows
+
+
+def test_rows_being_decided_need_a_layout_that_prices_every_outcome():
+    costs = example_costs(fp=[1.0, 2.0], fn=4.0)
+    matrices = row_cost_matrices(costs, [0, 1], 1)
+    assert_array_equal(row_cost_matrices(np.asarray(costs), [0, 1], 1), matrices)
+    for given_truth in ([1.0, 2.0], np.ones((2, 2))):
+        with pytest.raises(ValueError, match="cost rows given the true class"):
+            row_cost_matrices(given_truth, [0, 1], 1)
+
+
+def test_the_reduction_relabels_rows_whose_error_is_cheaper_than_being_right():
+    rows = np.array([[0.0, 5.0], [3.0, 1.0], [2.0, 7.0], [6.0, 4.0]])
+    y_index = np.array([0, 1, 1, 1])  # row 2's error (2) is cheaper than right (7)
+    index, weight = cost_reduction(rows, y_index)
+    assert_array_equal(index, [0, 1, 0, 1])
+    assert_array_equal(weight, np.abs(rows[:, 1] - rows[:, 0]))
+    three = np.array([[0.0, 2.0, 4.0], [1.0, 1.0, 7.0]])
+    assert_allclose(cost_reduction(three, [0, 1])[1], [3.0, 3.0])  # (2+4)/2; (1+7)/2-1
+
+
+def test_task_scores_are_one_hot_for_unit_costs_and_scale_by_the_largest_cost():
+    y = np.array([0, 2, 1])
+    unit = Costs.resolve("unit", y).rows
+    assert_array_equal(task_scores(unit), np.eye(3)[y])
+    rows = Costs.resolve(np.array([[0, 1], [5, 0]]), [1, 0]).rows
+    assert_allclose(task_scores(rows)[1], [1.0, 0.8])  # paper 004: C1/C2 = 5
+    with pytest.raises(ValueError, match="positive cost"):
+        task_scores(np.zeros((2, 2)))
