@@ -15,7 +15,7 @@ from costsense.experiments import (
     BaseSpec,
     make_model,
 )
-from costsense.experiments._bases import PROBABILISTIC_BASES, REGRESSION_BASES
+from costsense.experiments._catalog import PROBABILISTIC_BASES, REGRESSION_BASES
 
 
 @pytest.mark.parametrize("name", list(BASES))

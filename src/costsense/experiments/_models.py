@@ -1,21 +1,13 @@
-"""Named models for the command line and the studies.
+"""Named models as pipelines: ``[prepare ->] scale -> method(base)``.
 
-A model is named ``"<method>"`` (a name of :data:`~costsense.experiments.CATALOG`,
-which says how it is built) and built on a named base learner; every model is a
-scikit-learn pipeline whose preprocessing (scaling) is fitted inside each training fold
-only, followed by the cost-sensitive wrapper around the base learner. The wrapper goes
-last so that it sees the costs and the base learner receives ``sample_weight`` directly.
-The scaling is a parameter of :func:`make_model`: a name of :data:`SCALERS` (a
-study's ``protocol.scale``) or any transformer.
-
-Categorical columns given as codes (a study's ``protocol.categorical =
-"ordinal"``) are declared to the model by :func:`make_model`'s
-``categorical_features``: the scaling leaves them as they are
-(:class:`ScaleContinuous`), and the method gets them as its own
-``categorical_features`` (the resampling boosters, EFSBoost, OBPD-EFSBoost, which
-pass them to their sampler and naive Bayes) or, failing that, its base learner does
-(the counting naive Bayes under AdaBoost). A method that takes none reads the codes
-as numbers.
+:func:`make_model` builds a model of :data:`~costsense.experiments.CATALOG` on a
+base learner of :data:`~costsense.experiments.BASES`. The scaling (a name of
+:data:`SCALERS`, a study's ``protocol.scale``, or any transformer) is fitted
+inside each training fold only; the method goes last, so that it sees the costs
+and its base learner receives ``sample_weight`` directly. Categorical columns
+given as codes (``protocol.categorical = "ordinal"``) are left unscaled
+(:class:`ScaleContinuous`) and declared to the method as its
+``categorical_features``, or failing that to its base learner.
 """
 
 from __future__ import annotations
@@ -28,8 +20,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
-from costsense.experiments._bases import BASES
-from costsense.experiments._catalog import CATALOG
+from costsense.experiments._catalog import BASES, CATALOG
 
 __all__ = ["SCALERS", "ScaleContinuous", "make_model"]
 
@@ -44,9 +35,8 @@ SCALERS: dict[str, Callable[[], TransformerMixin | str]] = {
 class ScaleContinuous(TransformerMixin, BaseEstimator):
     """Scale the continuous columns only; categorical codes pass unchanged.
 
-    The columns keep their order (scikit-learn's ``ColumnTransformer`` would move
-    the passed-through ones to the end, and the declared indices would then name
-    other columns).
+    The columns keep their order (a ``ColumnTransformer`` would move the
+    passed-through ones to the end, and the declared indices would move).
 
     Parameters
     ----------
