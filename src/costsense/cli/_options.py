@@ -9,69 +9,30 @@ from __future__ import annotations
 import argparse
 import math
 
-from costsense.exceptions import UsageError
-
-__all__ = [
-    "COLUMN_PREFIX",
-    "COST_PARTS",
-    "MISSING",
-    "UsageError",
-    "add_cost_options",
-    "add_data_options",
-    "add_file_options",
-    "parse_cost",
-    "positive_count",
-    "positive_number",
-]
+from costsense.exceptions import UsageError as UsageError  # the commands' error
 
 #: ``--missing`` policies.
 MISSING = ("raise", "drop", "impute", "keep")
 
 
 def parse_cost(text: str) -> float | tuple[float, float]:
-    """Parse ``--cost``: a ratio ``"5"`` (C1/C2, C2 = 1) or a pair ``"5,2"`` (C1, C2).
-
-    Parameters
-    ----------
-    text : str
-        The command-line value.
-
-    Returns
-    -------
-    float or (float, float)
-    """
-    parts = [p.strip() for p in text.split(",")]
+    """Parse ``--cost``: a ratio ``"5"`` (C1/C2, C2 = 1) or a pair ``"5,2"``."""
     try:
-        values = [float(p) for p in parts]
+        values = [float(part) for part in text.split(",")]
     except ValueError:
+        values = []
+    if not 0 < len(values) < 3 or not all(math.isfinite(v) and v > 0 for v in values):
         raise argparse.ArgumentTypeError(
-            f"--cost {text!r}: give a ratio C1/C2 such as 5, "
-            "or a pair C1,C2 such as 5,1"
-        ) from None
-    if len(values) > 2:
-        raise argparse.ArgumentTypeError(
-            f"--cost {text!r}: give one number (C1/C2) or two (C1,C2), "
-            f"not {len(values)}"
+            f"--cost {text!r}: give a ratio C1/C2 such as 5, or a pair C1,C2 such "
+            "as 5,1, of finite numbers > 0 (a zero cost would make an error free)"
         )
-    if not all(math.isfinite(v) and v > 0 for v in values):
-        raise argparse.ArgumentTypeError(
-            f"--cost {text!r}: costs of errors must be finite numbers > 0 (a zero "
-            "cost would make an error free), such as 5 or 5,1"
-        )
-    if len(values) == 1:
-        return values[0]
-    return (values[0], values[1])
+    return values[0] if len(values) == 1 else (values[0], values[1])
 
 
-#: A text feature of more distinct values than this is refused (``--max-categories``);
-#: the value of :data:`costsense.utils._columns.MAX_CATEGORIES`, repeated so that this
-#: module stays light (tests/cli/test_options.py checks that they agree).
+#: Defaults of ``--max-categories``, ``--max-line-mb`` and ``--max-cell-chars``:
+#: the limits of :mod:`costsense.utils` (``_columns``, ``_table_files``,
+#: ``_cells``), repeated so that this module stays light (a test checks them).
 MAX_CATEGORIES = 50
-
-
-#: The read limits' defaults: :data:`costsense.utils._table_files.MAX_LINE_MB` and
-#: :data:`~costsense.utils._cells.MAX_CELL_CHARS`, repeated so that this module
-#: stays light (tests/cli/test_options.py checks that they agree).
 MAX_LINE_MB = 16
 MAX_CELL_CHARS = 10_000
 
@@ -160,7 +121,7 @@ def add_data_options(parser: argparse.ArgumentParser, *, dataset: bool) -> None:
     )
     parser.add_argument(
         "--max-categories",
-        type=int,
+        type=positive_count,
         default=MAX_CATEGORIES,
         help="refuse a text column of more distinct values than this (each becomes "
         f"an indicator column; default {MAX_CATEGORIES})",

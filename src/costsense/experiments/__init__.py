@@ -44,7 +44,7 @@ _MODULES = {
     "paired_t_test wilcoxon_test win_tie_loss",
     "_store": "ResultsStore",
     "_store_errors": "StoreConflictError StoreError StoreFileError StoreLockedError",
-    "_study": "Algorithm Protocol Study StudyLimits",
+    "_study": "Algorithm PaperReference Protocol ReportOptions Study StudyLimits",
     "_study_file": "builtin_studies load_study study_from_dict",
     "_warnings": "WarningTally collect_warnings",
 }

@@ -20,22 +20,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = [
-    "BASES",
-    "BASE_NAMES",
-    "CATALOG",
-    "CLASSIFIER_BASES",
-    "PROBABILISTIC_BASES",
-    "REGRESSION_BASES",
-    "BaseSpec",
-    "ModelSpec",
-    "check_pair",
-    "decide",
-    "decides_rows",
-    "default_base",
-    "refusals",
-]
-
 
 def _load(path: str) -> Any:
     """Return the object named ``"module:name"``, importing its module."""
@@ -341,11 +325,10 @@ CATALOG: dict[str, ModelSpec] = {spec.name: spec for spec in _SPECS}
 def decide(model: Any, X: Any, sample_cost: Any = None) -> Any:
     """Predict ``X``; with the rows' own costs, decide each row by them.
 
-    The one decision of ``costsense evaluate`` and ``costsense predict``: a
-    model (or a pipeline ending in one) that :func:`decides_rows` decides each
-    row with its own costs, as ``model.predict(X, sample_cost=...)`` does; any
-    other model (or ``sample_cost=None``) decides as ``model.predict(X)``, at
-    the training costs.
+    The one decision of ``costsense evaluate`` and ``predict``: a model (or a
+    pipeline ending in one) that :func:`decides_rows` decides each row by its
+    costs, as ``model.predict(X, sample_cost=...)``; any other model, or
+    ``sample_cost=None``, decides as ``model.predict(X)``.
 
     Parameters
     ----------
@@ -367,7 +350,7 @@ def decide(model: Any, X: Any, sample_cost: Any = None) -> Any:
 
 
 def decides_rows(model: Any) -> bool:
-    """Whether a fitted model decides each row by its own costs (:func:`decide`).
+    """Whether a fitted model decides each row by its costs (:func:`decide`).
 
     It does when its ``predict`` takes ``sample_cost`` and it gives
     probabilities (margin models without Platt scaling give none).
@@ -377,18 +360,15 @@ def decides_rows(model: Any) -> bool:
 
 
 def default_base(model: str) -> str:
-    """Name the base learner ``model`` takes when none is given.
-
-    A model that uses no base learner gets "logistic" (which it ignores).
-    """
+    """Name the base learner ``model`` takes by default ("logistic" if it uses none)."""
     return CATALOG[model].default_base or "logistic"
 
 
 def check_pair(model: str, base: str | None) -> str | None:
-    """Why ``model`` cannot run on ``base``, or None when it can.
+    """Say why ``model`` cannot run on ``base``, or return None when it can.
 
-    A model that uses no base learner accepts any (it ignores it), and so do a
-    ``base`` of None (the default) and a model the catalog does not hold.
+    A model without a base learner ignores any, and a ``base`` of None (the
+    default) or a model the catalog does not hold is not checked.
     """
     spec = CATALOG.get(model)
     if spec is None or base is None or not spec.uses_base or base in spec.bases:
@@ -406,7 +386,7 @@ def refusals(
     n_classes: int = 2,
     row_costs: bool = False,
 ) -> list[tuple[str, str]]:
-    """Why the models cannot run as asked: the one check before any fit.
+    """Say why the models cannot run as asked: the one check before any fit.
 
     Parameters
     ----------
@@ -422,8 +402,7 @@ def refusals(
     Returns
     -------
     list of (str, str)
-        ``(option, message)`` pairs naming the option at fault (``"--model"``,
-        ``"--base"`` or ``"--fn-cost"``); empty when every model can run.
+        ``(option at fault, message)`` pairs; empty when every model can run.
         Unknown names, then names given twice, are reported alone.
     """
     unknown = [m for m in models if m not in CATALOG]
@@ -437,21 +416,11 @@ def refusals(
     binary_only = [m for m in models if not CATALOG[m].multiclass]
     if n_classes > 2 and binary_only:
         takers = ", ".join(n for n, s in CATALOG.items() if s.multiclass)
-        found.append(
-            (
-                "--model",
-                f"{binary_only} handle two classes only and the target has "
-                f"{n_classes}; multiclass models: {takers}",
-            )
-        )
+        said = f"{binary_only} handle two classes only and the target has "
+        found.append(("--model", f"{said}{n_classes}; multiclass models: {takers}"))
     fixed = [m for m in models if not CATALOG[m].row_costs]
     if row_costs and fixed:
         takers = ", ".join(n for n, s in CATALOG.items() if s.row_costs)
-        found.append(
-            (
-                "--fn-cost",
-                f"models {fixed} do not take per-row costs (a cost column); these "
-                f"do: {takers}",
-            )
-        )
+        said = f"models {fixed} do not take per-row costs (a cost column)"
+        found.append(("--fn-cost", f"{said}; these do: {takers}"))
     return found

@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from costsense.costs import Costs
 
-__all__ = ["cost_label", "cost_order", "costs_label", "normalise_label", "sort_rows"]
-
 
 def cost_label(cost: float | str | tuple[float, ...] | list[float]) -> str:
     """Return the label of a cost: ``"5"`` for a ratio, ``"5:2"`` for a pair.

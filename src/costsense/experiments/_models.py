@@ -22,8 +22,6 @@ from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
 from costsense.experiments._catalog import BASES, CATALOG
 
-__all__ = ["SCALERS", "ScaleContinuous", "make_model"]
-
 #: Scalings by name, fitted on each training fold: ``"none"`` leaves the features.
 SCALERS: dict[str, Callable[[], TransformerMixin | str]] = {
     "standard": StandardScaler,

@@ -1,16 +1,14 @@
 """A study as data: what it compares, on what, at what costs, how.
 
-A :class:`Study` holds the experiment (datasets, costs, algorithms, protocol,
-seed: what determines the results, :meth:`Study.fingerprint`) and, in
-``report``, what only its report reads (title, metrics, the paper's numbers and
-claims). :meth:`Study.to_dict` is the record a results store keeps;
-:func:`study_from_record` reads it back. Study files are read and checked by
-:mod:`costsense.experiments._study_file`. Nothing here imports numpy, so
-``costsense --help`` may read :class:`StudyLimits`.
-
-Change it when a study gains a field: an experiment field here, in
-:meth:`Study.to_dict` and (if it changes results) the fingerprint; a report-only
-key in ``REPORT_KEYS``.
+A :class:`Study` holds the experiment (what determines the results,
+:meth:`Study.fingerprint`), its :class:`ReportOptions` and the
+:class:`PaperReference` it reproduces, which change no number.
+:meth:`Study.to_dict` is the record a results store keeps;
+:func:`study_from_record` reads it back; :mod:`~costsense.experiments._study_file`
+reads and checks study files. Nothing here imports numpy (``costsense --help``
+reads :class:`StudyLimits`). A new experiment field goes in
+:meth:`Study._experiment`, a report-only one in its part and in
+:meth:`Study.to_dict`.
 """
 
 from __future__ import annotations
@@ -20,42 +18,16 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = [
-    "IDENTIFIER",
-    "REPORT_KEYS",
-    "Algorithm",
-    "Protocol",
-    "Study",
-    "StudyLimits",
-    "count_cells",
-    "study_from_record",
-]
-
 #: What a study name and a dataset name may be: they name files and folders.
 IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-
-#: The keys of a study's record that change no number (its ``report``).
-REPORT_KEYS = (
-    "title",
-    "metrics",
-    "reference",
-    "ratio_to",
-    "notes",
-    "paper",
-    "paper_notes",
-    "claims",
-    "claim_rows",
-    "paper_features",
-    "paper_datasets",
-)
 
 
 @dataclass(frozen=True)
 class StudyLimits:
     """The largest study that loads without being asked for explicitly.
 
-    A study file comes from anyone and its sizes multiply (``n_repeats =
-    10**8``, ``n_estimators = 10**9``): they are checked when it loads.
+    A study file comes from anyone and its sizes multiply: they are checked when
+    it loads.
 
     Attributes
     ----------
@@ -142,6 +114,67 @@ class Algorithm:
     grid: dict[str, list[Any]] = field(default_factory=dict)
 
 
+def _all_metrics() -> tuple[str, ...]:
+    from costsense.experiments._scores import ALL_METRICS  # numpy: not for --help
+
+    return ALL_METRICS
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """How a study's report shows its results (nothing here changes a number).
+
+    Attributes
+    ----------
+    title : str
+        Report title.
+    metrics : tuple of str
+        Reported metrics, the first being the main one.
+    reference : str or None
+        The algorithm the statistical tests compare against.
+    ratio_to : str or None
+        An algorithm the report divides the main metric by (a ratio chart).
+    notes : str
+        Text for the report.
+    """
+
+    title: str = ""
+    metrics: tuple[str, ...] = field(default_factory=_all_metrics)
+    reference: str | None = None
+    ratio_to: str | None = None
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class PaperReference:
+    """What a study reproduces: the paper's numbers and claims, shown beside ours.
+
+    Attributes
+    ----------
+    rows : tuple of dict
+        The paper's numbers, each ``{dataset, cost, algorithm, metric, value}``.
+    notes : str
+        What a reader must know to compare a published row with ours.
+    claims : tuple of dict
+        The paper's claims (:mod:`costsense.experiments._claims`).
+    claim_rows : tuple of (str, str)
+        The full study's (dataset, cost label) rows, whatever ``[quick]`` runs: a
+        claim checked on fewer is reported incomplete, not reproduced.
+    features : dict of str to list of int
+        The paper's features left after feature selection, per dataset (from 1).
+    datasets : tuple of str
+        The datasets the paper itself reports (the others stand in for sets we
+        cannot get): the like-for-like rows.
+    """
+
+    rows: tuple[dict[str, Any], ...] = ()
+    notes: str = ""
+    claims: tuple[dict[str, Any], ...] = ()
+    claim_rows: tuple[tuple[str, str], ...] = ()
+    features: dict[str, list[int]] = field(default_factory=dict)
+    datasets: tuple[str, ...] = ()
+
+
 def _listed(costs: tuple[Any, ...]) -> list[Any]:
     return [list(c) if isinstance(c, tuple) else c for c in costs]
 
@@ -172,8 +205,10 @@ class Study:
         The checked ``[derived.<name>]`` and ``[files.<name>]`` tables.
     quick : bool
         Whether the ``[quick]`` overrides were applied.
-    report : dict
-        What only the report reads (the keys of ``REPORT_KEYS``).
+    report : ReportOptions
+        How the report shows the results.
+    paper : PaperReference
+        The paper's numbers and claims.
     """
 
     name: str
@@ -186,9 +221,11 @@ class Study:
     dataset_costs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     derived: dict[str, dict[str, Any]] = field(default_factory=dict)
     quick: bool = False
-    report: dict[str, Any] = field(default_factory=dict)
+    report: ReportOptions = field(default_factory=ReportOptions)
+    paper: PaperReference = field(default_factory=PaperReference)
 
     def _experiment(self) -> dict[str, Any]:
+        """Return what determines the results, as plain data."""
         return {
             "name": self.name,
             "seed": self.seed,
@@ -203,7 +240,20 @@ class Study:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-data form (what the results store records)."""
-        return {**self._experiment(), "quick": self.quick, **self.report}
+        report, paper = self.report, self.paper
+        return {
+            **self._experiment(),
+            "quick": self.quick,
+            **asdict(report),
+            "title": report.title or self.name,
+            "metrics": list(report.metrics),
+            "paper": [dict(row) for row in paper.rows],
+            "paper_notes": paper.notes,
+            "claims": [dict(claim) for claim in paper.claims],
+            "claim_rows": [list(row) for row in paper.claim_rows],
+            "paper_features": {d: list(f) for d, f in paper.features.items()},
+            "paper_datasets": list(paper.datasets),
+        }
 
     def fingerprint(self) -> str:
         """Return a canonical JSON text of everything that determines the results."""
@@ -262,7 +312,7 @@ def study_from_record(data: dict[str, Any]) -> Study:
             d: tuple(cost(c) for c in costs)
             for d, costs in data.get("dataset_costs", {}).items()
         },
-        report={k: data[k] for k in REPORT_KEYS if k in data},
+        report=ReportOptions(title=str(data.get("title", data["name"]))),
     )
 
 

@@ -1,40 +1,18 @@
 """Study files: read, check and build a :class:`~costsense.experiments.Study`.
 
-A study is a TOML file (or the equivalent dict); docs/guide/study_format.rst
-describes every key. In short::
-
-    name = "rescaling"
-    seed = 0
-    metrics = ["cost", "recall", "g_mean"]   # the first is the main one
-    reference = "threshold"                  # the algorithm tests compare to
-    datasets = ["pima", "gaussian"]          # KEEL names, "gaussian", derived
-    costs = [5, [10, 2]]                     # C1/C2 ratios, or [C1, C2] pairs
-
-    [protocol]                               # kfold or holdout, scale, ...
-    n_splits = 5
-
-    [[algorithms]]
-    name = "threshold"
-    method = "threshold"                     # a name of CATALOG
-    base = "logistic"                        # a name of BASES
-    params = { calibration = "sigmoid" }     # the method's, or its base's
-    grid = { calibration = ["sigmoid", "isotonic"] }
-
-    [quick]                                  # overrides applied by --quick
-    costs = [5]
-
-A file comes from anyone, so everything is checked here before any cell runs:
-its name and dataset names are identifiers (they name files under the output
-folder: never ``..`` or a path), every key and parameter name exists, and its
-sizes (cells, ``n_estimators``, ``gaussian_samples``, grid) are within
-:class:`~costsense.experiments.StudyLimits`. ``[derived.<name>]`` tables
-(:mod:`~costsense.experiments._derived`) and ``[files.<name>]`` tables
-(:mod:`~costsense.experiments._files`) declare datasets of their own. A
-``"gaussian"`` dataset is paper 000's two-Gaussian problem of
+A study is a TOML file (or the same dict); docs/guide/study_format.rst gives
+every key. A file comes from anyone, so everything is checked here before any
+cell runs: its name and dataset names are identifiers (they name files in the
+output folder: never ``..`` or a path), every key and parameter name exists,
+and its sizes (cells, ``n_estimators``, ``gaussian_samples``, grid) are within
+:class:`~costsense.experiments.StudyLimits`. A name in ``params`` or ``grid``
+is the method's, or else its base learner's written as it is.
+``[derived.<name>]`` (:mod:`~costsense.experiments._derived`) and
+``[files.<name>]`` (:mod:`~costsense.experiments._files`) tables declare
+datasets; ``"gaussian"`` is paper 000's two-Gaussian problem of
 ``gaussian_samples`` points (default 2000).
 
-Change it when a study gains a key (``STUDY_KEYS``, the check, the
-:class:`~costsense.experiments.Study` field).
+Change it when a study gains a key (``STUDY_KEYS``, its check, its field).
 """
 
 from __future__ import annotations
@@ -57,37 +35,19 @@ from costsense.experiments._scores import ALL_METRICS
 from costsense.experiments._study import (
     IDENTIFIER,
     Algorithm,
+    PaperReference,
     Protocol,
+    ReportOptions,
     Study,
     StudyLimits,
 )
 from costsense.utils._text import printable
 
-__all__ = ["builtin_studies", "check_record", "load_study", "study_from_dict"]
-
-#: The top-level keys of a study file.
+#: The top-level keys of a study file: the experiment's, then the report's.
 STUDY_KEYS = (
-    "name",
-    "title",
-    "seed",
-    "datasets",
-    "costs",
-    "algorithms",
-    "protocol",
-    "metrics",
-    "reference",
-    "gaussian_samples",
-    "notes",
-    "paper_notes",
-    "quick",
-    "paper",
-    "claims",
-    "dataset_costs",
-    "ratio_to",
-    "derived",
-    "files",
-    "paper_features",
-    "paper_datasets",
+    *"name seed datasets costs dataset_costs algorithms protocol".split(),
+    *"gaussian_samples derived files quick title metrics reference ratio_to".split(),
+    *"notes paper paper_notes claims paper_features paper_datasets".split(),
 )
 #: The largest study file read (bytes): studies are a few kilobytes.
 MAX_STUDY_BYTES = 4 << 20
@@ -110,11 +70,13 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_identifier(value: Any, field: str, source: str) -> str:
-    """Return ``value`` if it is an identifier (``IDENTIFIER``), else refuse it.
+def _expect(value: Any, kind: type, source: str, message: str) -> None:
+    if not isinstance(value, kind):
+        _fail(source, message)
 
-    ``field`` (``name``, ``datasets[2]``) and ``source`` name it in the message.
-    """
+
+def check_identifier(value: Any, field: str, source: str) -> str:
+    """Return ``value`` if it is an identifier, else refuse naming ``field``."""
     if not isinstance(value, str) or IDENTIFIER.fullmatch(value) is None:
         shown = printable(value, 80) if isinstance(value, str) else repr(value)
         _fail(
@@ -147,20 +109,9 @@ def _check_metrics(
 
 
 def check_record(study: dict[str, Any], known: tuple[str, ...], where: str) -> None:
-    """Refuse a results store's recorded study that could not have been loaded.
+    """Refuse a store's recorded study (anyone may edit it) that could not load.
 
-    ``costsense report`` reads the record (which anyone who can write the
-    folder can change): its name and dataset names must be identifiers and its
-    metrics known, before anything is drawn.
-
-    Parameters
-    ----------
-    study : dict
-        The recorded study (:meth:`Study.to_dict`).
-    known : tuple of str
-        The metrics a cell records.
-    where : str
-        The store, for the message.
+    Its name and datasets must be identifiers, its metrics among ``known``.
     """
     check_identifier(study.get("name"), "name", where)
     datasets = study.get("datasets")
@@ -183,16 +134,16 @@ def _check_names(data: dict[str, Any], source: str) -> None:
         check_identifier(data["name"], "name", source)
     if "datasets" not in data:
         return
-    if not isinstance(data["datasets"], list):
-        _fail(source, 'datasets must be a list, such as datasets = ["pima"]')
+    _expect(data["datasets"], list, source, 'datasets must be a list: ["pima"]')
     for i, dataset in enumerate(data["datasets"]):
         check_identifier(dataset, f"datasets[{i}]", source)
 
 
 def _protocol(data: Any, source: str) -> Protocol:
     """Return the checked ``[protocol]`` table."""
-    if not isinstance(data, dict):
-        _fail(source, "protocol must be a table, such as [protocol] n_splits = 5")
+    _expect(
+        data, dict, source, "protocol must be a table, such as [protocol] n_splits = 5"
+    )
     _check_keys(data, set(Protocol.__dataclass_fields__), f"{source} protocol")
     for key, least in _LEAST.items():
         if key in data and (not _whole(data[key]) or data[key] < least):
@@ -207,20 +158,18 @@ def _protocol(data: Any, source: str) -> Protocol:
             source, f"protocol.test_size must be in (0, 1), got {printable(size, 40)}"
         )
     for key, choices in _CHOICES.items():
-        if key in data and not isinstance(data[key], str):
-            _fail(source, f"protocol.{key} must be a string")
         if data.get(key, choices[0]) not in choices:
             _fail(
                 source,
-                f"protocol.{key} must be one of {choices}, got {data[key]!r}",
+                f"protocol.{key} must be one of {choices}, got "
+                f"{printable(data[key], 40)!r}",
             )
     return Protocol(**data)
 
 
 def _algorithm(entry: Any, source: str) -> Algorithm:
     """Return one checked ``[[algorithms]]`` table, its names resolved."""
-    if not isinstance(entry, dict):
-        _fail(source, "algorithms must be [[algorithms]] tables")
+    _expect(entry, dict, source, "algorithms must be [[algorithms]] tables")
     _check_keys(entry, set(Algorithm.__dataclass_fields__), f"{source} algorithm")
     if "name" not in entry or "method" not in entry:
         _fail(source, f"every algorithm needs a name and a method, got {entry}")
@@ -250,11 +199,10 @@ def _algorithm(entry: Any, source: str) -> Algorithm:
 
 
 def _resolve_names(algorithm: Algorithm, source: str) -> Algorithm:
-    """Return ``algorithm`` with its ``params`` and ``grid`` named for ``set_params``.
+    """Name ``params`` and ``grid`` for ``set_params``, or refuse a name.
 
-    A name of the method's parameters stays; a name of the base learner's only
-    becomes ``<holder>__<name>``, the holder being the method's parameter that
-    holds the base learner; any other name is refused, listing both.
+    The method's names stay; the base learner's become ``<holder>__<name>``,
+    the holder being the method's parameter that holds the base learner.
     """
     learner = BASES[algorithm.base].build(0)
     # constructors only store their arguments: a stand-in cost builds the method
@@ -394,14 +342,9 @@ def _rows(data: dict[str, Any], source: str) -> tuple[tuple[str, str], ...]:
 def _dataset_tables(
     data: dict[str, Any], key: str, listed: set[str], source: str
 ) -> dict[str, Any]:
-    """Return the ``[<key>.<name>]`` tables, each naming a dataset in ``listed``.
-
-    ``listed`` holds the full study's datasets, so that a quick run does not
-    refuse a table of a set it leaves out.
-    """
+    """Return the ``[<key>.<name>]`` tables, each of the full study's datasets."""
     tables = data.get(key, {})
-    if not isinstance(tables, dict):
-        _fail(source, f"{key} must be a table of [{key}.<name>] tables")
+    _expect(tables, dict, source, f"{key} must be a table of [{key}.<name>] tables")
     stray = sorted(set(tables) - listed)
     if stray:
         _fail(source, f"[{key}.<name>] tables {stray} are not in datasets")
@@ -426,8 +369,8 @@ def _report(
     names: list[str],
     claim_rows: tuple[tuple[str, str], ...],
     source: str,
-) -> dict[str, Any]:
-    """Return the checked keys that only the report reads (``REPORT_KEYS``)."""
+) -> tuple[ReportOptions, PaperReference]:
+    """Return the checked parts of a study that change no number."""
     metrics = _check_metrics(
         data.get("metrics", list(ALL_METRICS)), ALL_METRICS, source
     )
@@ -457,19 +400,21 @@ def _report(
             )
     claims = data.get("claims", [])
     validate_claims(claims, source, study_sets)
-    return {
-        "title": str(data.get("title", data["name"])),
-        "metrics": list(metrics),
-        "reference": data.get("reference"),
-        "ratio_to": data.get("ratio_to"),
-        "notes": str(data.get("notes", "")),
-        "paper": [{**r, "cost": cost_label(r["cost"])} for r in data.get("paper", [])],
-        "paper_notes": str(data.get("paper_notes", "")),
-        "claims": [dict(c) for c in claims],
-        "claim_rows": [list(row) for row in claim_rows],
-        "paper_features": {str(d): list(f) for d, f in features.items()},
-        "paper_datasets": [str(d) for d in paper_datasets],
-    }
+    report = ReportOptions(
+        title=str(data.get("title", data["name"])),
+        metrics=metrics,
+        reference=data.get("reference"),
+        ratio_to=data.get("ratio_to"),
+        notes=str(data.get("notes", "")),
+    )
+    return report, PaperReference(
+        rows=tuple({**r, "cost": cost_label(r["cost"])} for r in data.get("paper", [])),
+        notes=str(data.get("paper_notes", "")),
+        claims=tuple(dict(c) for c in claims),
+        claim_rows=claim_rows,
+        features={str(d): list(f) for d, f in features.items()},
+        datasets=tuple(str(d) for d in paper_datasets),
+    )
 
 
 def study_from_dict(
@@ -505,8 +450,7 @@ def study_from_dict(
     top = set(STUDY_KEYS)
     _check_keys(data, top, source)
     overrides = data.get("quick", {})
-    if not isinstance(overrides, dict):
-        _fail(source, "quick must be a table of overrides, such as [quick] costs = [5]")
+    _expect(overrides, dict, source, "quick must be a table of overrides: costs = [5]")
     _check_keys(overrides, top - {"quick"}, f"{source} quick")
     _check_names(data, source)
     _check_names(overrides, f"{source} quick")
@@ -522,16 +466,16 @@ def study_from_dict(
     for key in ("name", "datasets", "costs", "algorithms"):
         if key not in data:
             _fail(source, f"missing required key {key!r}")
-    if not isinstance(data["costs"], list):
-        _fail(source, "costs must be a list, such as costs = [5, 10]")
-    if not isinstance(data["algorithms"], list):
-        _fail(source, "algorithms must be [[algorithms]] tables")
+    _expect(data["costs"], list, source, "costs must be a list, such as [5, 10]")
+    _expect(
+        data["algorithms"], list, source, "algorithms must be [[algorithms]] tables"
+    )
     protocol = _protocol(data.get("protocol", {}), source)
     algorithms = [_algorithm(entry, source) for entry in data["algorithms"]]
     names = [a.name for a in algorithms]
     if len(set(names)) != len(names) or not names:
         _fail(source, f"algorithm names must be unique and non-empty, got {names}")
-    report = _report(data, names, claim_rows, source)
+    report, paper = _report(data, names, claim_rows, source)
     costs = _costs(data["costs"], source)
     datasets = tuple(str(d) for d in data["datasets"])
     dataset_costs = {
@@ -588,17 +532,12 @@ def study_from_dict(
         derived=derived,
         quick=quick,
         report=report,
+        paper=paper,
     )
 
 
 def builtin_studies() -> dict[str, Path]:
-    """Return the studies shipped with costsense, by name.
-
-    Returns
-    -------
-    dict of str to Path
-        Name -> TOML file.
-    """
+    """Return the studies shipped with costsense: name -> TOML file."""
     folder = resources.files("costsense.experiments") / "studies"
     return {
         Path(entry.name).stem: Path(str(entry))
