@@ -14,7 +14,6 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from costsense import __version__
@@ -27,7 +26,7 @@ from costsense.cli._options import (
     positive_count,
     positive_number,
 )
-from costsense.experiments import BASE_NAMES, StudyLimits
+from costsense.experiments import BASE_NAMES, StudyLimits, builtin_studies
 
 __all__ = ["UsageError", "build_parser", "main", "parse_cost"]
 
@@ -54,7 +53,10 @@ def _command(sub: Any, name: str, run: str, help: str) -> argparse.ArgumentParse
     return parser
 
 
-def _add_model_options(parser: argparse.ArgumentParser, *, many: bool) -> None:
+def _add_training_options(parser: argparse.ArgumentParser, *, many: bool) -> None:
+    """Add the data, cost and model options of ``evaluate`` (many) or ``fit``."""
+    add_data_options(parser, dataset=many)
+    add_cost_options(parser)
     default = "threshold" if many else "minimum-cost"
     parser.add_argument(
         "--model",
@@ -134,8 +136,7 @@ def _add_reproduce(sub: Any) -> None:
         "_reproduce:run_reproduce",
         "run a study (resumably) and write its Markdown and HTML report",
     )
-    folder = Path(__file__).resolve().parent.parent / "experiments" / "studies"
-    names = ", ".join(sorted(path.stem for path in folder.glob("*.toml")))
+    names = ", ".join(sorted(builtin_studies()))
     rp.add_argument("study", help=f"built-in study ({names}) or TOML file")
     rp.add_argument("--quick", action="store_true", help="the study's small version")
     rp.add_argument("--jobs", type=int, default=1, help="local worker processes")
@@ -191,9 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
         "_evaluate:run",
         "cross-validate named models (stratified k-fold)",
     )
-    add_data_options(ev, dataset=True)
-    add_cost_options(ev)
-    _add_model_options(ev, many=True)
+    _add_training_options(ev, many=True)
     ev.add_argument("--folds", type=int, default=5)
     ev.add_argument(
         "--jobs",
@@ -214,9 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
         "_fit:run_fit",
         "train a named model on a whole CSV file and save it (skops)",
     )
-    add_data_options(fit, dataset=False)
-    add_cost_options(fit)
-    _add_model_options(fit, many=False)
+    _add_training_options(fit, many=False)
     fit.add_argument("--out", required=True, help="the new model file (.skops)")
     fit.add_argument(
         "--sign-key-file",
@@ -234,19 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``costsense`` command; returns the exit status.
-
-    Parameters
-    ----------
-    argv : sequence of str, default=None
-        Arguments without the program name; ``sys.argv[1:]`` if None.
-
-    Returns
-    -------
-    int
-        0 on success, 1 when something failed while running, 2 on a usage error,
-        130 when interrupted, 141 when standard output was closed by its reader.
-    """
+    """Run ``costsense`` on ``argv`` (default: ``sys.argv[1:]``); return its status."""
     args = build_parser().parse_args(argv)
     try:
         status = int(args.func(args))

@@ -38,11 +38,7 @@ MAX_CELL_CHARS = 10_000
 
 
 def add_file_options(parser: argparse.ArgumentParser) -> None:
-    """Add how ``--csv`` is written and its read limits.
-
-    ``--sep``, ``--decimal``, ``--encoding``; ``--max-line-mb`` and
-    ``--max-cell-chars`` (:mod:`costsense.utils._tables` says why).
-    """
+    """Add how ``--csv`` is written and its read limits (``--max-line-mb`` ...)."""
     parser.add_argument(
         "--sep",
         help="the column separator of --csv (default: found from the file among "
@@ -152,9 +148,8 @@ COLUMN_PREFIX = "col:"
 def add_cost_options(parser: argparse.ArgumentParser) -> None:
     """Add the cost options: class-level (``--cost``, ``--cost-matrix``) or four parts.
 
-    ``--fn-cost``, ``--fp-cost``, ``--tp-cost`` and ``--tn-cost`` are each a
-    number or a column of ``--csv``; they are read against the file's columns by
-    :func:`costsense.cli._cost_options.cost_parts`, not here.
+    The parts are read against the file's columns by
+    :func:`costsense.cli._cost_options.cost_parts`.
     """
     costs = parser.add_argument_group(
         "costs",

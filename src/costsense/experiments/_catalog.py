@@ -1,15 +1,12 @@
 """Every named model and base learner of the command line and the studies.
 
-:data:`BASES` holds one :class:`BaseSpec` per base learner and :data:`CATALOG`
-one :class:`ModelSpec` per model: where it comes from, what it accepts (bases,
-classes, per-row costs) and how it is built. Everything else derives from them:
-the name lists, ``costsense models``, the refusals of an invalid model and base
-pair before any fit (:func:`refusals`), the studies' checks and
-:func:`~costsense.experiments.make_model`. A class is imported only when a model
-is built, so reading the catalog (``costsense --help``) imports nothing heavy.
-
-A model or a base learner is added here, once (a test fits every accepted model
-and base pair, and checks that the model file allows every type it holds).
+:data:`BASES` holds one :class:`BaseSpec` per base learner, :data:`CATALOG` one
+:class:`ModelSpec` per model; the name lists, ``costsense models``, the
+refusals before any fit (:func:`refusals`), the studies' checks and
+:func:`~costsense.experiments.make_model` derive from them. A class is imported
+only when built, so ``costsense --help`` imports nothing heavy. A model or base
+learner is added here, once (a test fits every accepted pair and checks that
+the model file allows every type it holds).
 """
 
 from __future__ import annotations
@@ -36,14 +33,13 @@ class BaseSpec:
     name : str
         The name given to ``--base`` and in study files.
     estimator : str
-        Its class as ``"module:Class"``; imported when a learner is built.
+        Its class as ``"module:Class"``.
     params : mapping
         Keyword arguments of the class.
     seeded : bool
-        Whether it draws at random and gets the seed as ``random_state``.
+        Whether it gets the seed as ``random_state``.
     kind : {"classifier", "regressor"}
-        A classifier taking ``sample_weight``, or a regressor (the base of the
-        LogitBoost variants).
+        A classifier taking ``sample_weight``, or a regressor (for LogitBoost).
     probabilistic : bool
         Whether, as a classifier, it gives class probabilities.
     note : str
@@ -119,8 +115,7 @@ class ModelSpec:
     source : str
         The paper or library the method comes from.
     cost_sensitive : bool
-        False when the method is cost-blind by design: the cost only names the
-        positive class (or is not used at all).
+        False when the cost only names the positive class, or is not used.
     bases : tuple of str
         The base learners it accepts; empty when it uses none.
     default_base : str or None
@@ -128,14 +123,12 @@ class ModelSpec:
     multiclass : bool
         Whether it handles more than two classes (with a K x K cost matrix).
     row_costs : bool
-        Whether its ``fit`` takes per-row costs (``sample_cost``); such a model
-        also decides each row with its own costs (:func:`decide`).
+        Whether its ``fit`` takes per-row costs (``sample_cost``).
     theorems : bool
         Whether paper 001's theorems on AdaBoost's training error speak of its
-        fits (at learning rate 1): the report checks them on its rounds.
+        fits: the report checks them on its rounds.
     build : callable
-        ``(base, cost, pos_label, seed) -> unfitted classifier``, importing the
-        model's class when called.
+        ``(base, cost, pos_label, seed) -> unfitted classifier``.
     """
 
     name: str

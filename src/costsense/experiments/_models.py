@@ -31,26 +31,12 @@ SCALERS: dict[str, Callable[[], TransformerMixin | str]] = {
 
 
 class ScaleContinuous(TransformerMixin, BaseEstimator):
-    """Scale the continuous columns only; categorical codes pass unchanged.
+    """Scale the continuous columns only; ``categorical_features`` pass unchanged.
 
     The columns keep their order (a ``ColumnTransformer`` would move the
     passed-through ones to the end, and the declared indices would move).
-
-    Parameters
-    ----------
-    scaler : transformer or "passthrough", default="passthrough"
-        Fitted (a clone) on the continuous columns of the training rows.
-    categorical_features : sequence of int, default=()
-        Indices of the columns left as they are.
-
-    Attributes
-    ----------
-    continuous_ : ndarray of bool of shape (n_features_in_,)
-        The columns the scaler transforms.
-    scaler_ : transformer or None
-        The fitted scaler (None with "passthrough" or no continuous column).
-    n_features_in_ : int
-        Number of columns seen in fit.
+    ``scaler_`` is the fitted clone of ``scaler`` (None with "passthrough" or
+    no continuous column), ``continuous_`` the mask of the columns it scales.
     """
 
     def __init__(
@@ -100,13 +86,12 @@ def make_model(
     prepare: TransformerMixin | None = None,
     categorical_features: Iterable[int] = (),
 ) -> Pipeline:
-    """Build a named cost-sensitive model as a pipeline ``scale -> method(base)``.
+    """Build a named cost-sensitive model: ``[prepare ->] scale -> method(base)``.
 
     Parameters
     ----------
     method : str
-        A name of :data:`~costsense.experiments.CATALOG` ("plain" is the
-        cost-blind base learner).
+        A name of :data:`~costsense.experiments.CATALOG`.
     base : str, default="logistic"
         A name of :data:`~costsense.experiments.BASES`.
     cost : cost specification
@@ -116,35 +101,28 @@ def make_model(
     seed : int, default=0
         Seed of every random part of the model.
     scaler : str or transformer, default="standard"
-        The first step: a key of :data:`SCALERS` (``"none"`` for no scaling), or
-        an unfitted transformer (cloned).
+        A key of :data:`SCALERS`, or an unfitted transformer (cloned).
     prepare : transformer, default=None
-        A step before the scaling (cloned): the column encoder and imputer of a
-        table, for example.
+        A first step (cloned), such as a table's column encoder.
     categorical_features : sequence of int, default=()
-        Columns holding category codes: the scaling leaves them
-        (:class:`ScaleContinuous`), and the method, or else its base learner, gets
-        them as ``categorical_features`` when it takes that parameter.
+        Columns of category codes: left unscaled and given to the method, or
+        else its base learner, when it takes ``categorical_features``.
 
     Returns
     -------
     sklearn.pipeline.Pipeline
-        Unfitted; the steps ``"prepare"`` (when given), ``"scale"`` and
-        ``"model"``.
+        Unfitted; the steps ``"prepare"`` (when given), ``"scale"``, ``"model"``.
     """
-    if method not in CATALOG:
-        raise ValueError(f"model {method!r} is unknown; choose from {sorted(CATALOG)}.")
-    if base not in BASES:
-        raise ValueError(f"base {base!r} is unknown; choose from {sorted(BASES)}.")
-    if isinstance(scaler, str):
-        if scaler not in SCALERS:
+    for kind, name, names in (
+        ("model", method, CATALOG),
+        ("base", base, BASES),
+        ("scaler", scaler, SCALERS),
+    ):
+        if isinstance(name, str) and name not in names:
             raise ValueError(
-                f"scaler {scaler!r} is unknown; choose from {sorted(SCALERS)} "
-                "or give a transformer."
+                f"{kind} {name!r} is unknown; choose from {sorted(names)}."
             )
-        scale = SCALERS[scaler]()
-    else:
-        scale = clone(scaler)
+    scale = SCALERS[scaler]() if isinstance(scaler, str) else clone(scaler)
     columns = [int(column) for column in categorical_features]
     if columns:
         scale = ScaleContinuous(scale, categorical_features=columns)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict, dataclass, field
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 #: What a study name and a dataset name may be: they name files and folders.
@@ -303,3 +305,13 @@ def count_cells(study: dict[str, Any]) -> int:
     return (
         rows * len(study["algorithms"]) * protocol.n_repeats * protocol.folds_per_repeat
     )
+
+
+def builtin_studies() -> dict[str, Path]:
+    """Return the studies shipped with costsense: name -> TOML file."""
+    folder = resources.files("costsense.experiments") / "studies"
+    return {
+        Path(entry.name).stem: Path(str(entry))
+        for entry in folder.iterdir()
+        if entry.name.endswith(".toml")
+    }

@@ -20,7 +20,6 @@ from __future__ import annotations
 import copy
 import math
 import tomllib
-from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -40,6 +39,7 @@ from costsense.experiments._study import (
     ReportOptions,
     Study,
     StudyLimits,
+    builtin_studies,
 )
 from costsense.utils._text import printable
 
@@ -495,16 +495,6 @@ def _build(
         report=report,
         paper=paper,
     )
-
-
-def builtin_studies() -> dict[str, Path]:
-    """Return the studies shipped with costsense: name -> TOML file."""
-    folder = resources.files("costsense.experiments") / "studies"
-    return {
-        Path(entry.name).stem: Path(str(entry))
-        for entry in folder.iterdir()
-        if entry.name.endswith(".toml")
-    }
 
 
 def load_study(
