@@ -98,17 +98,11 @@ def _add_predict(sub: Any) -> None:
         "(files ending .csv, .parquet or .pq, read in the order of their names)",
     )
     add_file_options(pr)
-    pr.add_argument(
-        "--id-column",
-        help="a column of --csv written beside each prediction (default: the one "
-        "given to fit, when the file has it)",
-    )
+    pr.add_argument("--id-column", help="a column written beside each prediction")
     pr.add_argument("--out", required=True, help="the new predictions file (CSV)")
     _add_raw_cells(pr, "identifiers and labels")
     pr.add_argument(
-        "--verify-key-file",
-        help="refuse the model unless it was signed (fit --sign-key-file) with the "
-        "key in this file",
+        "--verify-key-file", help="refuse a model not signed with the key in this file"
     )
     pr.add_argument(
         "--max-model-mb",
@@ -123,9 +117,7 @@ def _add_predict(sub: Any) -> None:
         "worth); memory grows with it, not with the input",
     )
     pr.add_argument(
-        "--scheduler",
-        help="decide the partitions on this Dask cluster (tcp://HOST:8786); its "
-        "workers must see --csv at the same path",
+        "--scheduler", help="a Dask cluster (tcp://HOST:8786) seeing --csv's path"
     )
 
 
@@ -143,10 +135,7 @@ def _add_reproduce(sub: Any) -> None:
     rp.add_argument("--scheduler", help="address of a Dask scheduler (tcp://...)")
     rp.add_argument("--out", help="output folder (default results/STUDY[-quick])")
     rp.add_argument(
-        "--restart",
-        action="store_true",
-        help="start afresh: move the folder's earlier results aside first (without "
-        "it, cells whose definition did not change are kept)",
+        "--restart", action="store_true", help="move earlier results aside first"
     )
     rp.add_argument(
         "--quiet", action="store_true", help="print only where the report is"
@@ -194,13 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_training_options(ev, many=True)
     ev.add_argument("--folds", type=int, default=5)
-    ev.add_argument(
-        "--jobs",
-        type=int,
-        default=1,
-        help="processes fitting folds and models at once (the results are the "
-        "same as with --jobs 1; only the times differ)",
-    )
+    ev.add_argument("--jobs", type=int, default=1, help="processes fitting at once")
     ev.add_argument("--output", help="also save each fold's metrics to this new CSV")
     _add_raw_cells(ev, "--output's text")
     ev.add_argument(
@@ -215,11 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_training_options(fit, many=False)
     fit.add_argument("--out", required=True, help="the new model file (.skops)")
-    fit.add_argument(
-        "--sign-key-file",
-        help="sign the model file with an HMAC under the key in this file, so that "
-        "predict --verify-key-file refuses any model not trained with it",
-    )
+    fit.add_argument("--sign-key-file", help="sign the model with the key in this file")
     fit.set_defaults(dataset=None)
     _add_predict(sub)
     _add_reproduce(sub)

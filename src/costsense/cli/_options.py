@@ -50,24 +50,18 @@ def add_file_options(parser: argparse.ArgumentParser) -> None:
         help="the decimal mark of --csv's numbers (default: found from each "
         "column; needed only for a column like 1,234 that reads both ways)",
     )
-    parser.add_argument(
-        "--encoding",
-        default="utf-8",
-        help="the text encoding of --csv (default utf-8; e.g. latin-1, cp1252)",
-    )
+    parser.add_argument("--encoding", default="utf-8", help="the encoding of --csv")
     parser.add_argument(
         "--max-line-mb",
         type=positive_number,
         default=MAX_LINE_MB,
-        help="refuse a line of --csv longer than this many MiB (default "
-        f"{MAX_LINE_MB}; the header of a million columns fits)",
+        help=f"refuse a longer line of --csv (default {MAX_LINE_MB} MiB)",
     )
     parser.add_argument(
         "--max-cell-chars",
         type=positive_count,
         default=MAX_CELL_CHARS,
-        help="refuse a cell of --csv longer than this many characters (default "
-        f"{MAX_CELL_CHARS:,})",
+        help=f"refuse a longer cell of --csv (default {MAX_CELL_CHARS:,})",
     )
 
 
@@ -105,22 +99,13 @@ def add_data_options(parser: argparse.ArgumentParser, *, dataset: bool) -> None:
         parser.add_argument("--csv", required=True, help="a CSV file with a header row")
     add_file_options(parser)
     parser.add_argument("--target", help="the label column of --csv")
-    parser.add_argument(
-        "--drop",
-        help="columns of --csv that are not features, comma-separated (e.g. "
-        "timestamps, free text); predict accepts and ignores them",
-    )
-    parser.add_argument(
-        "--id-column",
-        help="a column naming each row (not a feature); predict writes it beside "
-        "each prediction",
-    )
+    parser.add_argument("--drop", help="comma-separated columns that are no features")
+    parser.add_argument("--id-column", help="a column naming each row (no feature)")
     parser.add_argument(
         "--max-categories",
         type=positive_count,
         default=MAX_CATEGORIES,
-        help="refuse a text column of more distinct values than this (each becomes "
-        f"an indicator column; default {MAX_CATEGORIES})",
+        help=f"most distinct values of a text column (default {MAX_CATEGORIES})",
     )
     parser.add_argument(
         "--missing",
