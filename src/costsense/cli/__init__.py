@@ -11,6 +11,7 @@ command imports what it needs when it runs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -212,12 +213,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``costsense`` on ``argv`` (default: ``sys.argv[1:]``); return its status."""
     args = build_parser().parse_args(argv)
+    said = f"costsense {args.command}:"
     try:
         status = int(args.func(args))
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return status
     except UsageError as error:
-        print(f"costsense {args.command}: error: {error}", file=sys.stderr)
+        print(f"{said} error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -226,29 +228,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader left (`costsense datasets | head`): stop quietly, with the
         # shell's status for a closed pipe (128 + SIGPIPE), flushing nothing
         devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
+        with contextlib.suppress(OSError, ValueError):  # no descriptor if captured
             os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):  # no file descriptor (captured output)
-            pass
-        finally:
-            os.close(devnull)
+        os.close(devnull)
         return 141
     except Exception as error:
-        missing = getattr(error, "name", None) or ""
-        if isinstance(error, ModuleNotFoundError) and (
-            missing.partition(".")[0] in EXTRA_MODULES
-        ):
+        top = (getattr(error, "name", None) or "").partition(".")[0]
+        if isinstance(error, ModuleNotFoundError) and top in EXTRA_MODULES:
             print(
-                f"costsense {args.command}: error: the command line needs the "
-                f"experiments extra ({missing.partition('.')[0]} is not installed): "
-                'pip install "costsense[experiments]"',
+                f"{said} error: the command line needs the experiments extra ({top} "
+                'is not installed): pip install "costsense[experiments]"',
                 file=sys.stderr,
             )
             return 2
         if os.environ.get(DEBUG_VARIABLE):
             raise
         print(
-            f"costsense {args.command}: failed: {type(error).__name__}: {error}\n"
+            f"{said} failed: {type(error).__name__}: {error}\n"
             f"(set {DEBUG_VARIABLE}=1 to see where)",
             file=sys.stderr,
         )

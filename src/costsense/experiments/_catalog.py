@@ -32,10 +32,8 @@ class BaseSpec:
     ----------
     name : str
         The name given to ``--base`` and in study files.
-    estimator : str
-        Its class as ``"module:Class"``.
-    params : mapping
-        Keyword arguments of the class.
+    estimator, params : str, mapping
+        Its class as ``"module:Class"``, and the class's keyword arguments.
     seeded : bool
         Whether it gets the seed as ``random_state``.
     kind : {"classifier", "regressor"}
@@ -110,16 +108,12 @@ class ModelSpec:
 
     Attributes
     ----------
-    name : str
-        The name given to ``--model`` and in study files.
-    source : str
-        The paper or library the method comes from.
+    name, source : str
+        The name given to ``--model`` and in study files; its paper or library.
     cost_sensitive : bool
         False when the cost only names the positive class, or is not used.
-    bases : tuple of str
-        The base learners it accepts; empty when it uses none.
-    default_base : str or None
-        The base learner it takes when none is given.
+    bases, default_base : tuple of str, str or None
+        The base learners it accepts (none: it uses none), and its default.
     multiclass : bool
         Whether it handles more than two classes (with a K x K cost matrix).
     row_costs : bool
@@ -319,9 +313,7 @@ def decide(model: Any, X: Any, sample_cost: Any = None) -> Any:
     """Predict ``X``; with the rows' own costs, decide each row by them.
 
     The one decision of ``costsense evaluate`` and ``predict``: a model (or a
-    pipeline ending in one) that :func:`decides_rows` decides each row by its
-    costs, as ``model.predict(X, sample_cost=...)``; any other model, or
-    ``sample_cost=None``, decides as ``model.predict(X)``.
+    pipeline ending in one) that :func:`decides_rows` gets ``sample_cost``.
 
     Parameters
     ----------

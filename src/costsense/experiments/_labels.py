@@ -17,11 +17,7 @@ if TYPE_CHECKING:
 
 
 def cost_label(cost: float | str | tuple[float, ...] | list[float]) -> str:
-    """Return the label of a cost: ``"5"`` for a ratio, ``"5:2"`` for a pair.
-
-    Each number is written in its shortest general form (``f"{x:g}"``); a text
-    (``"rows"``) is its own label.
-    """
+    """Return the label of a cost (numbers as ``f"{x:g}"``; a text is its own)."""
     if isinstance(cost, list | tuple):
         return ":".join(f"{float(c):g}" for c in cost)
     if isinstance(cost, str):
@@ -30,11 +26,7 @@ def cost_label(cost: float | str | tuple[float, ...] | list[float]) -> str:
 
 
 def costs_label(costs: Costs) -> str:
-    """Return the label of a resolved binary :class:`~costsense.costs.Costs`.
-
-    A ratio gives ``"5"``; a pair, a matrix or balanced costs their pair
-    ``"C1:C2"``; per-row costs ``"rows"``.
-    """
+    """Return the label of resolved binary costs (a matrix: its pair C1:C2)."""
     if costs.example_dependent:
         return "rows"
     c1, c2 = costs.pair
@@ -54,10 +46,7 @@ def _numbers(label: object) -> tuple[float, ...] | None:
 
 
 def normalise_label(label: object) -> str:
-    """Write a cost label one way: ``5``, ``5.0`` and ``"5"`` all give ``"5"``.
-
-    A label that is not a number (or a pair of numbers) is returned stripped.
-    """
+    """Write a cost label one way (``5``, ``5.0`` and ``"5"`` give ``"5"``)."""
     numbers = _numbers(label)
     if numbers is None:
         return str(label).strip()
@@ -65,11 +54,10 @@ def normalise_label(label: object) -> str:
 
 
 def cost_order(label: object) -> tuple[int, tuple[float, ...], str]:
-    """Return the sort key of a cost label: numbers compared number by number.
+    """Return the sort key of a cost label: number by number, texts last.
 
-    ``"2"`` comes before ``"10"``, ``"2:1"`` before ``"10:1"`` and a ratio
-    ``"5"`` before the pair ``"5:1"``; labels that are not numbers come last, in
-    text order; the text breaks ties (``"5"`` before ``"5.0"``).
+    ``"2"`` comes before ``"10"``, ``"2:1"`` before ``"10:1"``, ``"5"`` before
+    ``"5:1"``; the text breaks ties (``"5"`` before ``"5.0"``).
     """
     text = str(label).strip()
     numbers = _numbers(label)

@@ -50,10 +50,8 @@ class Protocol:
     ----------
     kind : {"kfold", "holdout"}
         Repeated stratified k-fold, or repeated stratified random holdout.
-    n_splits : int
-        Folds per repeat (k-fold only).
-    n_repeats : int
-        Repeats; every repeat reshuffles.
+    n_splits, n_repeats : int
+        Folds per repeat (k-fold only); repeats, each reshuffled.
     test_size : float
         Test share of a holdout split.
     inner_splits : int
@@ -61,8 +59,7 @@ class Protocol:
     scale : {"standard", "minmax", "none"}
         Feature scaling, fitted on each training set only.
     categorical : {"onehot", "ordinal"}
-        Categorical columns as one-hot indicators, or as unscaled codes declared
-        to the models that take ``categorical_features``.
+        Categorical columns as one-hot indicators, or as unscaled codes.
     """
 
     kind: str = "kfold"
@@ -87,16 +84,12 @@ class Algorithm:
     ----------
     name : str
         Its name in tables and in the results store.
-    method : str
-        A name of :data:`costsense.experiments.CATALOG`.
-    base : str
-        A name of :data:`costsense.experiments.BASES`.
-    params : dict
-        Parameters set on the method (``set_params``; a base learner's as
-        ``estimator__<name>``).
-    grid : dict
-        Grid of an inner cross-validated search minimising the cost; names as
-        in ``params``.
+    method, base : str
+        Names of :data:`~costsense.experiments.CATALOG` and
+        :data:`~costsense.experiments.BASES`.
+    params, grid : dict
+        Parameters set on the method (``set_params``), and the grid of an inner
+        search minimising the cost.
     """
 
     name: str
@@ -118,16 +111,13 @@ class ReportOptions:
 
     Attributes
     ----------
-    title : str
-        Report title.
+    title, notes : str
+        Report title and text.
     metrics : tuple of str
         Reported metrics, the first being the main one.
-    reference : str or None
-        The algorithm the statistical tests compare against.
-    ratio_to : str or None
-        An algorithm the report divides the main metric by (a ratio chart).
-    notes : str
-        Text for the report.
+    reference, ratio_to : str or None
+        The algorithm the statistical tests compare against, and the one the
+        main metric is divided by (a ratio chart).
     """
 
     title: str = ""
@@ -143,12 +133,11 @@ class PaperReference:
 
     Attributes
     ----------
-    rows : tuple of dict
-        The paper's numbers, each ``{dataset, cost, algorithm, metric, value}``.
+    rows, claims : tuple of dict
+        The paper's numbers (``{dataset, cost, algorithm, metric, value}``) and
+        claims (:mod:`costsense.experiments._claims`).
     notes : str
         What a reader must know to compare a published row with ours.
-    claims : tuple of dict
-        The paper's claims (:mod:`costsense.experiments._claims`).
     claim_rows : tuple of (str, str)
         The full study's (dataset, cost label) rows: a claim checked on fewer (a
         quick run) is reported incomplete.
@@ -183,23 +172,19 @@ class Study:
     datasets : tuple of str
         KEEL set names, ``"gaussian"``, or names of ``derived``.
     costs : tuple
-        C1/C2 ratios or (C1, C2) pairs.
+        C1/C2 ratios or (C1, C2) pairs; ``dataset_costs`` replace them on some.
     algorithms : tuple of Algorithm
         The compared algorithms.
     protocol : Protocol
         Splitting and preprocessing.
     gaussian_samples : int
         Sample size of the ``"gaussian"`` dataset.
-    dataset_costs : dict of str to tuple
-        Costs replacing ``costs`` on particular datasets.
     derived : dict of str to dict
         The checked ``[derived.<name>]`` and ``[files.<name>]`` tables.
     quick : bool
         Whether the ``[quick]`` overrides were applied.
-    report : ReportOptions
-        How the report shows the results.
-    paper : PaperReference
-        The paper's numbers and claims.
+    report, paper : ReportOptions, PaperReference
+        What changes no number: how the report shows results, the paper's.
     """
 
     name: str

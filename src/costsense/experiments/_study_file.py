@@ -17,7 +17,6 @@ Change it when a study gains a key (``STUDY_KEYS``, its check, its field).
 
 from __future__ import annotations
 
-import copy
 import math
 import tomllib
 from pathlib import Path
@@ -423,13 +422,9 @@ def _build(
     _check_names(overrides, "quick: ")
     # the full study's rows: a claim checked on a quick run is incomplete
     claim_rows = _rows(data)
-    if quick:
-        data = copy.deepcopy(data)
-        for key, value in overrides.items():
-            if key == "protocol":
-                data.setdefault("protocol", {}).update(value)
-            else:
-                data[key] = value
+    if quick:  # the overrides replace keys, the protocol's one by one
+        protocol = {**data.get("protocol", {}), **overrides.get("protocol", {})}
+        data = {**data, **overrides, "protocol": protocol}
     for key in ("name", "datasets", "costs", "algorithms"):
         if key not in data:
             _fail(f"missing required key {key!r}")
