@@ -173,15 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument(
         "--collection", choices=["balanced", "imbalanced"], default=None
     )
-    _command(sub, "models", "_listing:run_models", "list the models: source, costs, "
-             "base learners")  # fmt: skip
+    _command(sub, "models", "_listing:run_models", "list the models and their bases")
 
-    ev = _command(
-        sub,
-        "evaluate",
-        "_evaluate:run",
-        "cross-validate named models (stratified k-fold)",
-    )
+    ev = _command(sub, "evaluate", "_evaluate:run", "cross-validate named models")
     _add_training_options(ev, many=True)
     ev.add_argument("--folds", type=int, default=5)
     ev.add_argument("--jobs", type=int, default=1, help="processes fitting at once")
@@ -191,12 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--quiet", action="store_true", help="no progress bar, no warning summary"
     )
 
-    fit = _command(
-        sub,
-        "fit",
-        "_fit:run_fit",
-        "train a named model on a whole CSV file and save it (skops)",
-    )
+    fit = _command(sub, "fit", "_fit:run_fit", "train a model on a CSV file, save it")
     _add_training_options(fit, many=False)
     fit.add_argument("--out", required=True, help="the new model file (.skops)")
     fit.add_argument("--sign-key-file", help="sign the model with the key in this file")

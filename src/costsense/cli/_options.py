@@ -138,13 +138,10 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
     """
     costs = parser.add_argument_group(
         "costs",
-        "Give the costs one way: --cost or --cost-matrix (one cost per pair of "
-        "classes), or --fn-cost/--fp-cost/--tp-cost/--tn-cost (two classes; each "
-        "a number, or a column of --csv holding each row's cost: a value is a "
-        "number when it reads as one and is not a column name; write "
-        f"{COLUMN_PREFIX}NAME for a column whatever its name; of the four, an "
-        "omitted FN or FP cost is 1, an omitted TP or TN cost 0). A cost column "
-        "stays a feature of the models unless --drop-cost-columns.",
+        "Give the costs one way: --cost or --cost-matrix (per pair of classes), or "
+        "--fn-cost/--fp-cost/--tp-cost/--tn-cost (two classes; each a number, or "
+        "a column of --csv with each row's cost, a feature too unless "
+        f"--drop-cost-columns; {COLUMN_PREFIX}NAME is always a column).",
     )
     costs.add_argument(
         "--cost",
@@ -164,10 +161,7 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
             help=f"the cost of {what}: a number or a column (default {default:g})",
         )
     costs.add_argument(
-        "--drop-cost-columns",
-        action="store_true",
-        help="do not use the cost columns as features (by default they are "
-        "features too; predict then needs them either way)",
+        "--drop-cost-columns", action="store_true", help="cost columns are no features"
     )
     parser.add_argument(
         "--pos-label", default=None, help="the costly class (default: the minority)"

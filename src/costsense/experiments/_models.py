@@ -1,13 +1,9 @@
 """Named models as pipelines: ``[prepare ->] scale -> method(base)``.
 
-:func:`make_model` builds a model of :data:`~costsense.experiments.CATALOG` on a
-base learner of :data:`~costsense.experiments.BASES`. The scaling (a name of
-:data:`SCALERS`, a study's ``protocol.scale``, or any transformer) is fitted
-inside each training fold only; the method goes last, so that it sees the costs
-and its base learner receives ``sample_weight`` directly. Categorical columns
-given as codes (``protocol.categorical = "ordinal"``) are left unscaled
-(:class:`ScaleContinuous`) and declared to the method as its
-``categorical_features``, or failing that to its base learner.
+The scaling is fitted inside each training fold only; the method goes last, so
+that it sees the costs and its base learner gets ``sample_weight`` directly.
+Categorical codes are left unscaled and declared to the method (or else to its
+base learner) as ``categorical_features``.
 """
 
 from __future__ import annotations

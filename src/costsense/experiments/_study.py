@@ -99,12 +99,6 @@ class Algorithm:
     grid: dict[str, list[Any]] = field(default_factory=dict)
 
 
-def _all_metrics() -> tuple[str, ...]:
-    from costsense.experiments._scores import ALL_METRICS  # numpy: not for --help
-
-    return ALL_METRICS
-
-
 @dataclass(frozen=True)
 class ReportOptions:
     """How a study's report shows its results (nothing here changes a number).
@@ -114,14 +108,15 @@ class ReportOptions:
     title, notes : str
         Report title and text.
     metrics : tuple of str
-        Reported metrics, the first being the main one.
+        Reported metrics, the first being the main one (a study file's default:
+        every metric).
     reference, ratio_to : str or None
         The algorithm the statistical tests compare against, and the one the
         main metric is divided by (a ratio chart).
     """
 
     title: str = ""
-    metrics: tuple[str, ...] = field(default_factory=_all_metrics)
+    metrics: tuple[str, ...] = ()
     reference: str | None = None
     ratio_to: str | None = None
     notes: str = ""
