@@ -402,8 +402,8 @@ def _build(
     # the full study's rows: a claim checked on a quick run is incomplete
     claim_rows = _rows(data)
     if quick:  # the overrides replace keys, the protocol's one by one
-        protocol = {**data.get("protocol", {}), **overrides.get("protocol", {})}
-        data = {**data, **overrides, "protocol": protocol}
+        merged = {**data.get("protocol", {}), **overrides.get("protocol", {})}
+        data = {**data, **overrides, "protocol": merged}
     for key in ("name", "datasets", "costs", "algorithms"):
         if key not in data:
             _fail(f"missing required key {key!r}")
