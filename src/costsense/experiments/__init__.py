@@ -1,13 +1,9 @@
 """Experiments: studies declared as data, run resumably anywhere, and reported.
 
-Needs the ``experiments`` extra. :func:`load_study` reads a study (checked
-against :class:`StudyLimits`), :func:`run_study` runs its unfinished cells into
-a :class:`ResultsStore`, :func:`report_study` writes its report with the
-paper's claims checked (:func:`check_claims`). :data:`CATALOG` and
-:data:`BASES` name every model and base learner (:func:`make_model` builds
-one); :func:`evaluate` is the comparison behind ``costsense evaluate``. Each
-name is imported on first use (PEP 562), so that ``--help`` imports nothing
-heavy.
+Needs the ``experiments`` extra. A study is loaded (:func:`load_study`), run
+(:func:`run_study`) and reported (:func:`report_study`); :data:`CATALOG` and
+:data:`BASES` name every model (:func:`make_model`). Each name is imported on
+first use (PEP 562), so that ``--help`` imports nothing heavy.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
-"""Every named model and base learner of the command line and the studies.
+"""Every named model (:data:`CATALOG`) and base learner (:data:`BASES`), once.
 
-:data:`BASES` holds one :class:`BaseSpec` per base learner, :data:`CATALOG` one
-:class:`ModelSpec` per model; the name lists, ``costsense models``, the
-refusals before any fit (:func:`refusals`), the studies' checks and
-:func:`~costsense.experiments.make_model` derive from them. A class is imported
-only when built, so ``costsense --help`` imports nothing heavy. A model or base
-learner is added here, once (a test fits every accepted pair and checks that
-the model file allows every type it holds).
+The name lists, ``costsense models``, the refusals before any fit and the
+studies' checks derive from them. A class is imported only when built, so
+``--help`` imports nothing heavy. Add a model here (a test fits every accepted
+pair and checks that the model file allows every type it holds).
 """
 
 from __future__ import annotations
@@ -66,22 +63,19 @@ _BASE_SPECS = (
     BaseSpec("discrete-naive-bayes",
              "costsense.naive_bayes:DiscreteNaiveBayesClassifier",
              {"weights_as": "proportions"}, seeded=False,
-             note="paper 003's counting naive Bayes (equation 8) on ten weighted "
-             "equal-frequency bins; the boosters pass a distribution, read as that "
-             "many rows"),
+             note="paper 003's counting naive Bayes (equation 8); the boosters' "
+             "weights are read as that many rows"),
     BaseSpec("stump", "sklearn.tree:DecisionTreeClassifier", {"max_depth": 1},
              note="boosting's weak learner (paper 000)"),
     BaseSpec("entropy-tree", "sklearn.tree:DecisionTreeClassifier",
              {"criterion": "entropy", "max_depth": 4},
-             note="C4.5 stand-in, depth-limited: an unpruned tree is perfect on its "
-             "training set in round 1, and boosting then stops at once"),
+             note="C4.5 stand-in, depth-limited (unpruned, round 1 stops boosting)"),
     BaseSpec("perceptron", "sklearn.linear_model:Perceptron", probabilistic=False),
     BaseSpec("forest", "sklearn.ensemble:RandomForestClassifier",
-             {"n_estimators": 100},
-             note="a peer of the recommended estimator (study 'recommended')"),
+             {"n_estimators": 100}, note="a peer of the recommended estimator"),
     BaseSpec("hist-gradient-boosting",
              "sklearn.ensemble:HistGradientBoostingClassifier",
-             note="a peer of the recommended estimator (study 'recommended')"),
+             note="a peer of the recommended estimator"),
     BaseSpec("regression-tree", "sklearn.tree:DecisionTreeRegressor",
              {"max_depth": 3}, kind="regressor", probabilistic=False,
              note="CART regression tree: the base of the LogitBoost variants (AsyBL)"),

@@ -1,9 +1,6 @@
-"""Cost labels: the text a cost goes by in keys, tables, claims and reports.
+"""Cost labels: made, matched and sorted here alone.
 
-A ratio ``C1/C2`` (``5``) is labelled ``"5"``, a pair ``(C1, C2)`` (``[5, 2]``)
-``"5:2"``; a file dataset's own per-row costs ``"rows"``. Every label is made by
-:func:`cost_label` (or :func:`costs_label`), matched after
-:func:`normalise_label` and sorted by :func:`cost_order`.
+``"5"`` labels a ratio C1/C2, ``"5:2"`` a pair, ``"rows"`` a file's own costs.
 """
 
 from __future__ import annotations

@@ -27,12 +27,10 @@ SCALERS: dict[str, Callable[[], TransformerMixin | str]] = {
 
 
 class ScaleContinuous(TransformerMixin, BaseEstimator):
-    """Scale the continuous columns only; ``categorical_features`` pass unchanged.
+    """Scale the continuous columns only, in place: the declared indices stay.
 
-    The columns keep their order (a ``ColumnTransformer`` would move the
-    passed-through ones to the end, and the declared indices would move).
-    ``scaler_`` is the fitted clone of ``scaler`` (None with "passthrough" or
-    no continuous column), ``continuous_`` the mask of the columns it scales.
+    ``scaler_`` is the fitted clone of ``scaler`` (None: nothing to scale),
+    ``continuous_`` the mask of the columns it scales.
     """
 
     def __init__(

@@ -26,12 +26,9 @@ class StudyLimits:
 
     Attributes
     ----------
-    max_cells : int
-        Cells planned (``costsense reproduce --max-cells``).
-    max_estimators : int
-        ``n_estimators`` in any ``params`` or ``grid`` (``--max-estimators``).
-    max_rows : int
-        Rows of the ``"gaussian"`` dataset, ``gaussian_samples`` (``--max-rows``).
+    max_cells, max_estimators, max_rows : int
+        Cells planned, ``n_estimators`` in any ``params`` or ``grid``, rows of the
+        ``"gaussian"`` dataset (``costsense reproduce --max-cells`` ...).
     max_grid : int
         Parameter combinations of one algorithm's ``grid``.
     """
@@ -52,10 +49,8 @@ class Protocol:
         Repeated stratified k-fold, or repeated stratified random holdout.
     n_splits, n_repeats : int
         Folds per repeat (k-fold only); repeats, each reshuffled.
-    test_size : float
-        Test share of a holdout split.
-    inner_splits : int
-        Folds of the inner grid search of algorithms with a ``grid``.
+    test_size, inner_splits : float, int
+        Test share of a holdout split; folds of the inner search of a ``grid``.
     scale : {"standard", "minmax", "none"}
         Feature scaling, fitted on each training set only.
     categorical : {"onehot", "ordinal"}
@@ -273,7 +268,6 @@ def study_from_record(data: dict[str, Any]) -> Study:
             d: tuple(cost(c) for c in costs)
             for d, costs in data.get("dataset_costs", {}).items()
         },
-        report=ReportOptions(title=str(data.get("title", data["name"]))),
     )
 
 
