@@ -37,8 +37,6 @@ class BaseSpec:
         A classifier taking ``sample_weight``, or a regressor (for LogitBoost).
     probabilistic : bool
         Whether, as a classifier, it gives class probabilities.
-    note : str
-        Why it is set up this way, when that is not obvious.
     """
 
     name: str
@@ -47,7 +45,6 @@ class BaseSpec:
     seeded: bool = True
     kind: Literal["classifier", "regressor"] = "classifier"
     probabilistic: bool = True
-    note: str = ""
 
     def build(self, seed: int) -> Any:
         """Return a new, unfitted learner (``seed`` as ``random_state`` if seeded)."""
@@ -60,25 +57,24 @@ _BASE_SPECS = (
              {"max_iter": 1000}, seeded=False),
     BaseSpec("tree", "sklearn.tree:DecisionTreeClassifier", {"min_samples_leaf": 5}),
     BaseSpec("naive-bayes", "sklearn.naive_bayes:GaussianNB", seeded=False),
+    # paper 003's counting naive Bayes (equation 8): boosting weights as rows
     BaseSpec("discrete-naive-bayes",
              "costsense.naive_bayes:DiscreteNaiveBayesClassifier",
-             {"weights_as": "proportions"}, seeded=False,
-             note="paper 003's counting naive Bayes (equation 8); the boosters' "
-             "weights are read as that many rows"),
-    BaseSpec("stump", "sklearn.tree:DecisionTreeClassifier", {"max_depth": 1},
-             note="boosting's weak learner (paper 000)"),
+             {"weights_as": "proportions"}, seeded=False),
+    # boosting's weak learner (paper 000)
+    BaseSpec("stump", "sklearn.tree:DecisionTreeClassifier", {"max_depth": 1}),
+    # C4.5 stand-in, depth-limited (an unpruned tree would stop boosting at once)
     BaseSpec("entropy-tree", "sklearn.tree:DecisionTreeClassifier",
-             {"criterion": "entropy", "max_depth": 4},
-             note="C4.5 stand-in, depth-limited (unpruned, round 1 stops boosting)"),
+             {"criterion": "entropy", "max_depth": 4}),
     BaseSpec("perceptron", "sklearn.linear_model:Perceptron", probabilistic=False),
+    # peers of the recommended estimator
     BaseSpec("forest", "sklearn.ensemble:RandomForestClassifier",
-             {"n_estimators": 100}, note="a peer of the recommended estimator"),
+             {"n_estimators": 100}),
     BaseSpec("hist-gradient-boosting",
-             "sklearn.ensemble:HistGradientBoostingClassifier",
-             note="a peer of the recommended estimator"),
+             "sklearn.ensemble:HistGradientBoostingClassifier"),
+    # CART regression tree: the base of the LogitBoost variants (AsyBL)
     BaseSpec("regression-tree", "sklearn.tree:DecisionTreeRegressor",
-             {"max_depth": 3}, kind="regressor", probabilistic=False,
-             note="CART regression tree: the base of the LogitBoost variants (AsyBL)"),
+             {"max_depth": 3}, kind="regressor", probabilistic=False),
 )  # fmt: skip
 
 #: Every named base learner, by name, in the order ``costsense models`` lists them.
