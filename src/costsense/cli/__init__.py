@@ -85,11 +85,7 @@ def _add_raw_cells(parser: argparse.ArgumentParser, what: str) -> None:
 
 def _add_predict(sub: Any) -> None:
     pr = _command(
-        sub,
-        "predict",
-        "_predict:run_predict",
-        "apply a saved model to a CSV file: each row's class, probabilities and "
-        "the expected cost of the decision",
+        sub, "predict", "_predict:run_predict", "apply a saved model to a CSV file"
     )
     pr.add_argument("--model", required=True, help="a file written by costsense fit")
     pr.add_argument(
@@ -124,10 +120,7 @@ def _add_predict(sub: Any) -> None:
 
 def _add_reproduce(sub: Any) -> None:
     rp = _command(
-        sub,
-        "reproduce",
-        "_reproduce:run_reproduce",
-        "run a study (resumably) and write its Markdown and HTML report",
+        sub, "reproduce", "_reproduce:run_reproduce", "run a study and write its report"
     )
     names = ", ".join(sorted(builtin_studies()))
     rp.add_argument("study", help=f"built-in study ({names}) or TOML file")

@@ -145,10 +145,6 @@ def _made(path: str, takes: str = "base cost pos seed", **fixed: Any) -> Builder
     return build
 
 
-def _plain(base: Any, cost: Any, pos: Any, seed: int) -> Any:
-    return base  # the base learner itself, cost-blind
-
-
 def _obpdboost(base: Any, cost: Any, pos: Any, seed: int) -> Any:
     # the component count as paper 003 chooses it (Figueiredo-Jain)
     sampler = _load("costsense.sampling:OBPDSampler")(n_components="fj")
@@ -194,7 +190,8 @@ _MARGIN, _FOREST = "costsense.margin:", "costsense.tree:CostSensitiveForestClass
 # its best candidate whatever the gain; 100 trees (WEKA's default)
 _PAPER_004 = {"min_impurity_decrease": None}
 _SPECS = (
-    _wrapper("plain", "the base learner, cost-blind", _plain, **_BLIND),
+    _wrapper("plain", "the base learner, cost-blind", lambda base, *_: base,
+             **_BLIND),
     _wrapper("weighting", "cost weighting (Elkan 2001)",
              _made("costsense.rescale:CostWeighting", "base cost pos")),
     _wrapper("rejection", "cost-proportionate rejection sampling "

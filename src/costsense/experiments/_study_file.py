@@ -71,8 +71,8 @@ def _expect(value: Any, kind: type, message: str) -> None:
         _fail(message)
 
 
-def _check_identifier(value: Any, field: str) -> str:
-    """Return ``value`` if it is an identifier (``IDENTIFIER``), else refuse it."""
+def _check_identifier(value: Any, field: str) -> None:
+    """Refuse ``value`` unless it is an identifier (``IDENTIFIER``)."""
     if not isinstance(value, str) or IDENTIFIER.fullmatch(value) is None:
         shown = printable(value, 80) if isinstance(value, str) else repr(value)
         _fail(
@@ -80,7 +80,6 @@ def _check_identifier(value: Any, field: str) -> str:
             "folder, so give 1 to 64 letters, digits, '.', '_' or '-', starting "
             "with a letter or digit (no '/', no '..')"
         )
-    return value
 
 
 def _check_metrics(metrics: Any, known: tuple[str, ...]) -> tuple[str, ...]:
@@ -98,10 +97,7 @@ def _check_metrics(metrics: Any, known: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def check_record(study: dict[str, Any], known: tuple[str, ...], where: str) -> None:
-    """Refuse a store's recorded study (anyone may edit it) that could not load.
-
-    Its name and datasets must be identifiers, its metrics among ``known``.
-    """
+    """Refuse a store's record (anyone may edit it) of a study that could not load."""
     try:
         if not study.get("datasets"):
             _fail("datasets must be a non-empty list of names")
@@ -499,12 +495,10 @@ def load_study(
             f"no study {str(name_or_path)!r}: give a built-in study "
             f"({', '.join(sorted(studies))}) or the path of a TOML study file."
         )
-    size = path.stat().st_size
-    if size > MAX_STUDY_BYTES:
+    if (size := path.stat().st_size) > MAX_STUDY_BYTES:
         raise ValueError(
             f"study file {path} is {size:,} bytes, over the {MAX_STUDY_BYTES:,} a "
-            "study file may be; a study names its data, it does not hold it "
-            "([files.<name>] tables read a CSV or Parquet file)."
+            "study file may be; a study names its data ([files.<name>] tables)."
         )
     try:
         data = tomllib.loads(path.read_text())
