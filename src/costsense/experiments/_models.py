@@ -113,9 +113,7 @@ def make_model(
         ("scaler", scaler, SCALERS),
     ):
         if isinstance(name, str) and name not in names:
-            raise ValueError(
-                f"{kind} {name!r} is unknown; choose from {sorted(names)}."
-            )
+            raise ValueError(f"{kind} {name!r} is unknown; choose from {sorted(names)}")
     scale = SCALERS[scaler]() if isinstance(scaler, str) else clone(scaler)
     columns = [int(column) for column in categorical_features]
     if columns:
@@ -124,7 +122,5 @@ def make_model(
     model = CATALOG[method].build(learner, cost, pos_label, seed)
     if columns:
         _declare_categorical(model, columns)
-    steps = [("scale", scale), ("model", model)]
-    if prepare is not None:
-        steps.insert(0, ("prepare", clone(prepare)))
-    return Pipeline(steps)
+    first = [] if prepare is None else [("prepare", clone(prepare))]
+    return Pipeline([*first, ("scale", scale), ("model", model)])

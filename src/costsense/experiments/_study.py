@@ -279,8 +279,5 @@ def count_cells(study: dict[str, Any]) -> int:
 def builtin_studies() -> dict[str, Path]:
     """Return the studies shipped with costsense: name -> TOML file."""
     folder = resources.files("costsense.experiments") / "studies"
-    return {
-        Path(entry.name).stem: Path(str(entry))
-        for entry in folder.iterdir()
-        if entry.name.endswith(".toml")
-    }
+    paths = [Path(str(entry)) for entry in folder.iterdir()]
+    return {path.stem: path for path in paths if path.suffix == ".toml"}

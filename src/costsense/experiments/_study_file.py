@@ -87,8 +87,7 @@ def _check_metrics(metrics: Any, known: tuple[str, ...]) -> tuple[str, ...]:
     if not names or not all(isinstance(m, str) for m in names):
         _fail(
             "metrics must be a non-empty list of metric names (the first is the "
-            f'main one), such as metrics = ["cost_total", "recall"]; choose '
-            f"from {list(known)}"
+            f"main one), such as [{known[0]!r}]; choose from {list(known)}"
         )
     unknown = sorted({printable(m, 40) for m in metrics} - set(known))
     if unknown:
