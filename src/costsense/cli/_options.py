@@ -125,11 +125,7 @@ COLUMN_PREFIX = "col:"
 
 
 def add_cost_options(parser: argparse.ArgumentParser) -> None:
-    """Add the cost options: class-level (``--cost``, ``--cost-matrix``) or four parts.
-
-    The parts are read against the file's columns by
-    :func:`costsense.cli._cost_options.cost_parts`.
-    """
+    """Add ``--cost``, ``--cost-matrix`` and the four per-row cost parts."""
     costs = parser.add_argument_group(
         "costs",
         "Give the costs one way: --cost or --cost-matrix (per pair of classes), or "
@@ -143,9 +139,7 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
         help="C1/C2 ratio (e.g. 5) or pair C1,C2 (false negative, false positive)",
     )
     costs.add_argument(
-        "--cost-matrix",
-        help="a CSV of K x K costs, class names as header (predicted) and first "
-        "column (true)",
+        "--cost-matrix", help="a K x K CSV: predicted classes across, true ones down"
     )
     for part, option, what, default in COST_PARTS:
         costs.add_argument(

@@ -174,15 +174,14 @@ def _resolve_names(algorithm: Algorithm) -> Algorithm:
     learner = BASES[algorithm.base].build(0)
     # constructors only store their arguments: a stand-in cost builds the method
     method = CATALOG[algorithm.method].build(learner, 5.0, 1, 0)
-    holder = next(
-        (k for k, v in method.get_params(deep=False).items() if v is learner), None
-    )
+    shallow = method.get_params(deep=False)
+    holder = next((k for k, v in shallow.items() if v is learner), None)
     own = set(method.get_params(deep=True))
     base_names = set(learner.get_params(deep=True))
     where = f"algorithm {algorithm.name!r}"
     method_is = f"{algorithm.method!r} ({type(method).__name__})"
     base_is = f"{algorithm.base!r} ({type(learner).__name__})"
-    its_names = sorted(method.get_params(deep=False))
+    its_names = sorted(shallow)
 
     def resolve(name: str, table: str) -> str:
         if name in own:
@@ -238,8 +237,7 @@ def _check_sizes(
     if not _whole(gaussian_samples) or gaussian_samples < 2:
         _fail("gaussian_samples must be a whole number >= 2")
     if gaussian_samples > limits.max_rows:
-        _over("gaussian_samples", gaussian_samples, limits.max_rows,
-              "--max-rows")  # fmt: skip
+        _over("gaussian_samples", gaussian_samples, limits.max_rows, "--max-rows")
     for algorithm in algorithms:
         where = f"algorithm {printable(algorithm.name, 64)!r}"
         for table, values in (("params", algorithm.params), ("grid", algorithm.grid)):
