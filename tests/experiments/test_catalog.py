@@ -1,4 +1,4 @@
-"""The base learners are described once (``BASES``); every list is derived from it."""
+"""The catalog describes each base learner once (``BASES``); the lists derive."""
 
 import warnings
 
