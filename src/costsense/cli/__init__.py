@@ -40,7 +40,7 @@ EXTRA_MODULES = frozenset(
 )
 #: ``--raw-cells``: text a spreadsheet would run (=, +, -, @ first) is kept as it is,
 #: not written after a single quote.
-RAW = "as they are, even text a spreadsheet would evaluate as a formula"
+_RAW = "as they are, even text a spreadsheet would evaluate as a formula"
 
 
 def _command(sub: Any, name: str, run: str, help: str) -> argparse.ArgumentParser:
@@ -90,7 +90,7 @@ def _add_predict(sub: Any) -> None:
     add_file_options(pr)
     pr.add_argument("--id-column", help="a column written beside each prediction")
     pr.add_argument("--out", required=True, help="the new predictions file (CSV)")
-    pr.add_argument("--raw-cells", action="store_true", help=f"write labels {RAW}")
+    pr.add_argument("--raw-cells", action="store_true", help=f"write labels {_RAW}")
     pr.add_argument(
         "--verify-key-file", help="refuse a model not signed with the key in this file"
     )
@@ -166,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--folds", type=int, default=5)
     ev.add_argument("--jobs", type=int, default=1, help="processes fitting at once")
     ev.add_argument("--output", help="also save each fold's metrics to this new CSV")
-    ev.add_argument("--raw-cells", action="store_true", help=f"write cells {RAW}")
+    ev.add_argument("--raw-cells", action="store_true", help=f"write cells {_RAW}")
     ev.add_argument(
         "--quiet", action="store_true", help="no progress bar, no warning summary"
     )
