@@ -99,3 +99,11 @@ def test_the_light_options_module_repeats_the_read_limits_it_documents():
 
     assert _options.MAX_LINE_MB == _table_files.MAX_LINE_MB
     assert _options.MAX_CELL_CHARS == _cells.MAX_CELL_CHARS
+
+
+@pytest.mark.parametrize("option", ["--max-cells", "--max-estimators", "--max-rows"])
+def test_a_study_limit_below_one_is_a_usage_error(option, capsys):
+    with pytest.raises(SystemExit) as parse_error:
+        cli.main(["reproduce", "rescaling", option, "0"])
+    assert parse_error.value.code == 2
+    assert f"{option}: 0 is not a count >= 1" in capsys.readouterr().err

@@ -9,108 +9,53 @@ from __future__ import annotations
 import argparse
 import math
 
-from costsense.exceptions import UsageError
-
-__all__ = [
-    "COLUMN_PREFIX",
-    "COST_PARTS",
-    "MISSING",
-    "UsageError",
-    "add_cost_options",
-    "add_data_options",
-    "add_file_options",
-    "parse_cost",
-    "positive_count",
-    "positive_number",
-]
+from costsense.exceptions import UsageError as UsageError  # the commands' error
 
 #: ``--missing`` policies.
 MISSING = ("raise", "drop", "impute", "keep")
 
 
 def parse_cost(text: str) -> float | tuple[float, float]:
-    """Parse ``--cost``: a ratio ``"5"`` (C1/C2, C2 = 1) or a pair ``"5,2"`` (C1, C2).
-
-    Parameters
-    ----------
-    text : str
-        The command-line value.
-
-    Returns
-    -------
-    float or (float, float)
-    """
-    parts = [p.strip() for p in text.split(",")]
+    """Parse ``--cost``: a ratio ``"5"`` (C1/C2, C2 = 1) or a pair ``"5,2"``."""
     try:
-        values = [float(p) for p in parts]
+        values = [float(part) for part in text.split(",")]
     except ValueError:
+        values = []
+    if not 0 < len(values) < 3 or not all(math.isfinite(v) and v > 0 for v in values):
         raise argparse.ArgumentTypeError(
-            f"--cost {text!r}: give a ratio C1/C2 such as 5, "
-            "or a pair C1,C2 such as 5,1"
-        ) from None
-    if len(values) > 2:
-        raise argparse.ArgumentTypeError(
-            f"--cost {text!r}: give one number (C1/C2) or two (C1,C2), "
-            f"not {len(values)}"
+            f"--cost {text!r}: give a ratio C1/C2 such as 5, or a pair C1,C2 such "
+            "as 5,1, of finite numbers > 0 (a zero cost would make an error free)"
         )
-    if not all(math.isfinite(v) and v > 0 for v in values):
-        raise argparse.ArgumentTypeError(
-            f"--cost {text!r}: costs of errors must be finite numbers > 0 (a zero "
-            "cost would make an error free), such as 5 or 5,1"
-        )
-    if len(values) == 1:
-        return values[0]
-    return (values[0], values[1])
+    return values[0] if len(values) == 1 else (values[0], values[1])
 
 
-#: A text feature of more distinct values than this is refused (``--max-categories``);
-#: the value of :data:`costsense.utils._columns.MAX_CATEGORIES`, repeated so that this
-#: module stays light (tests/cli/test_options.py checks that they agree).
+#: The read limits of :mod:`costsense.utils` (``_columns``, ``_table_files``,
+#: ``_cells``), repeated so that this module stays light (a test checks them).
 MAX_CATEGORIES = 50
-
-
-#: The read limits' defaults: :data:`costsense.utils._table_files.MAX_LINE_MB` and
-#: :data:`~costsense.utils._cells.MAX_CELL_CHARS`, repeated so that this module
-#: stays light (tests/cli/test_options.py checks that they agree).
 MAX_LINE_MB = 16
 MAX_CELL_CHARS = 10_000
 
 
 def add_file_options(parser: argparse.ArgumentParser) -> None:
-    """Add how ``--csv`` is written and its read limits.
-
-    ``--sep``, ``--decimal``, ``--encoding``; ``--max-line-mb`` and
-    ``--max-cell-chars`` (:mod:`costsense.utils._tables` says why).
-    """
+    """Add how ``--csv`` is written and its read limits (``--max-line-mb`` ...)."""
     parser.add_argument(
-        "--sep",
-        help="the column separator of --csv (default: found from the file among "
-        "comma, semicolon, tab and |); write tab as '\\t'",
+        "--sep", help="the separator of --csv (default: found); tab: \\t"
     )
     parser.add_argument(
-        "--decimal",
-        choices=[".", ","],
-        help="the decimal mark of --csv's numbers (default: found from each "
-        "column; needed only for a column like 1,234 that reads both ways)",
+        "--decimal", choices=[".", ","], help="the decimal mark (default: found)"
     )
-    parser.add_argument(
-        "--encoding",
-        default="utf-8",
-        help="the text encoding of --csv (default utf-8; e.g. latin-1, cp1252)",
-    )
+    parser.add_argument("--encoding", default="utf-8", help="the encoding of --csv")
     parser.add_argument(
         "--max-line-mb",
         type=positive_number,
         default=MAX_LINE_MB,
-        help="refuse a line of --csv longer than this many MiB (default "
-        f"{MAX_LINE_MB}; the header of a million columns fits)",
+        help=f"refuse a longer line of --csv (default {MAX_LINE_MB} MiB)",
     )
     parser.add_argument(
         "--max-cell-chars",
         type=positive_count,
         default=MAX_CELL_CHARS,
-        help="refuse a cell of --csv longer than this many characters (default "
-        f"{MAX_CELL_CHARS:,})",
+        help=f"refuse a longer cell of --csv (default {MAX_CELL_CHARS:,})",
     )
 
 
@@ -148,22 +93,13 @@ def add_data_options(parser: argparse.ArgumentParser, *, dataset: bool) -> None:
         parser.add_argument("--csv", required=True, help="a CSV file with a header row")
     add_file_options(parser)
     parser.add_argument("--target", help="the label column of --csv")
-    parser.add_argument(
-        "--drop",
-        help="columns of --csv that are not features, comma-separated (e.g. "
-        "timestamps, free text); predict accepts and ignores them",
-    )
-    parser.add_argument(
-        "--id-column",
-        help="a column naming each row (not a feature); predict writes it beside "
-        "each prediction",
-    )
+    parser.add_argument("--drop", help="comma-separated columns that are no features")
+    parser.add_argument("--id-column", help="a column naming each row (no feature)")
     parser.add_argument(
         "--max-categories",
-        type=int,
+        type=positive_count,
         default=MAX_CATEGORIES,
-        help="refuse a text column of more distinct values than this (each becomes "
-        f"an indicator column; default {MAX_CATEGORIES})",
+        help=f"most distinct values of a text column (default {MAX_CATEGORIES})",
     )
     parser.add_argument(
         "--missing",
@@ -189,21 +125,13 @@ COLUMN_PREFIX = "col:"
 
 
 def add_cost_options(parser: argparse.ArgumentParser) -> None:
-    """Add the cost options: class-level (``--cost``, ``--cost-matrix``) or four parts.
-
-    ``--fn-cost``, ``--fp-cost``, ``--tp-cost`` and ``--tn-cost`` are each a
-    number or a column of ``--csv``; they are read against the file's columns by
-    :func:`costsense.cli._cost_options.cost_parts`, not here.
-    """
+    """Add ``--cost``, ``--cost-matrix`` and the four per-row cost parts."""
     costs = parser.add_argument_group(
         "costs",
-        "Give the costs one way: --cost or --cost-matrix (one cost per pair of "
-        "classes), or --fn-cost/--fp-cost/--tp-cost/--tn-cost (two classes; each "
-        "a number, or a column of --csv holding each row's cost: a value is a "
-        "number when it reads as one and is not a column name; write "
-        f"{COLUMN_PREFIX}NAME for a column whatever its name; of the four, an "
-        "omitted FN or FP cost is 1, an omitted TP or TN cost 0). A cost column "
-        "stays a feature of the models unless --drop-cost-columns.",
+        "Give the costs one way: --cost or --cost-matrix (per pair of classes), or "
+        "--fn-cost/--fp-cost/--tp-cost/--tn-cost (two classes; each a number, or "
+        "a column of --csv with each row's cost, a feature too unless "
+        f"--drop-cost-columns; {COLUMN_PREFIX}NAME is always a column).",
     )
     costs.add_argument(
         "--cost",
@@ -211,9 +139,7 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
         help="C1/C2 ratio (e.g. 5) or pair C1,C2 (false negative, false positive)",
     )
     costs.add_argument(
-        "--cost-matrix",
-        help="a CSV of K x K costs, class names as header (predicted) and first "
-        "column (true)",
+        "--cost-matrix", help="a K x K CSV: predicted classes across, true ones down"
     )
     for part, option, what, default in COST_PARTS:
         costs.add_argument(
@@ -223,10 +149,7 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
             help=f"the cost of {what}: a number or a column (default {default:g})",
         )
     costs.add_argument(
-        "--drop-cost-columns",
-        action="store_true",
-        help="do not use the cost columns as features (by default they are "
-        "features too; predict then needs them either way)",
+        "--drop-cost-columns", action="store_true", help="cost columns are no features"
     )
     parser.add_argument(
         "--pos-label", default=None, help="the costly class (default: the minority)"

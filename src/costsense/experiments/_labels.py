@@ -1,15 +1,6 @@
-"""Cost labels: the text a cost setting goes by in keys, tables, claims and reports.
+"""Cost labels: made, matched and sorted here alone.
 
-A study gives each cost as a ratio ``C1/C2`` (``5``) or a pair ``(C1, C2)``
-(``[5, 2]``); its label is ``"5"`` or ``"5:2"``. Three functions, used everywhere a
-label is made, matched or sorted:
-
-- :func:`cost_label` makes the label of a cost;
-- :func:`normalise_label` writes a label one way, so that ``5``, ``5.0`` and ``"5"``
-  (or ``"5.0:2"`` and ``"5:2"``) match;
-- :func:`cost_order` is the one sort key: numeric part by part, so ``"2"`` comes
-  before ``"10"`` and ``"2:1"`` before ``"10:1"``; labels that are not numbers
-  come after the numeric ones, in text order.
+``"5"`` labels a ratio C1/C2, ``"5:2"`` a pair, ``"rows"`` a file's own costs.
 """
 
 from __future__ import annotations
@@ -21,44 +12,18 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from costsense.costs import Costs
 
-__all__ = ["cost_label", "cost_order", "costs_label", "normalise_label", "sort_rows"]
-
 
 def cost_label(cost: float | str | tuple[float, ...] | list[float]) -> str:
-    """Return the label of a cost: ``"5"`` for a ratio, ``"5:2"`` for a pair.
-
-    Parameters
-    ----------
-    cost : float or sequence of float
-        A ratio ``C1/C2`` or a pair ``(C1, C2)``.
-
-    Returns
-    -------
-    str
-        Each number in its shortest general form (``f"{x:g}"``), parts joined by
-        ``":"``.
-    """
+    """Return the label of a cost (numbers as ``f"{x:g}"``; a text is its own)."""
     if isinstance(cost, list | tuple):
         return ":".join(f"{float(c):g}" for c in cost)
-    if isinstance(cost, str):  # "rows": a file dataset's own per-row costs
+    if isinstance(cost, str):
         return cost
     return f"{float(cost):g}"
 
 
 def costs_label(costs: Costs) -> str:
-    """Return the label of a resolved binary cost, as the results' ``cost`` column.
-
-    Parameters
-    ----------
-    costs : Costs
-        A binary cost (:meth:`costsense.costs.Costs.resolve`).
-
-    Returns
-    -------
-    str
-        ``"5"`` for a ratio, ``"5:2"`` for a pair; a matrix or balanced costs are
-        labelled by their pair ``(C1, C2)``.
-    """
+    """Return the label of resolved binary costs (a matrix: its pair C1:C2)."""
     if costs.example_dependent:
         return "rows"
     c1, c2 = costs.pair
@@ -78,19 +43,7 @@ def _numbers(label: object) -> tuple[float, ...] | None:
 
 
 def normalise_label(label: object) -> str:
-    """Write a cost label one way, so that equal costs have equal labels.
-
-    Parameters
-    ----------
-    label : object
-        A cost (number or pair) or a label (``"5"``, ``"5.0"``, ``"5:2"``).
-
-    Returns
-    -------
-    str
-        :func:`cost_label` of the numbers the label stands for; a label that is
-        not a number (or a pair of numbers) is returned stripped.
-    """
+    """Write a cost label one way (``5``, ``5.0`` and ``"5"`` give ``"5"``)."""
     numbers = _numbers(label)
     if numbers is None:
         return str(label).strip()
@@ -98,20 +51,10 @@ def normalise_label(label: object) -> str:
 
 
 def cost_order(label: object) -> tuple[int, tuple[float, ...], str]:
-    """Return the sort key of a cost label.
+    """Return the sort key of a cost label: number by number, texts last.
 
-    Parameters
-    ----------
-    label : object
-        A cost label (``"5"``, ``"10:1"``) or a cost.
-
-    Returns
-    -------
-    tuple
-        ``(0, numbers, text)`` for a numeric label, compared number by number
-        (``"2:1"`` before ``"10:1"``; a ratio ``"5"`` before the pair ``"5:1"``);
-        ``(1, (), text)`` for any other label, so text labels come last. The text
-        breaks ties between labels of equal numbers (``"5"`` before ``"5.0"``).
+    ``"2"`` comes before ``"10"``, ``"2:1"`` before ``"10:1"``, ``"5"`` before
+    ``"5:1"``; the text breaks ties (``"5"`` before ``"5.0"``).
     """
     text = str(label).strip()
     numbers = _numbers(label)
@@ -119,16 +62,5 @@ def cost_order(label: object) -> tuple[int, tuple[float, ...], str]:
 
 
 def sort_rows(rows: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Sort (dataset, cost) rows by dataset, then by :func:`cost_order`.
-
-    Parameters
-    ----------
-    rows : iterable of (str, str)
-        Distinct (dataset, cost label) pairs.
-
-    Returns
-    -------
-    list of (str, str)
-        The rows in table order.
-    """
+    """Sort (dataset, cost label) rows by dataset, then by :func:`cost_order`."""
     return sorted(rows, key=lambda row: (row[0], cost_order(row[1])))

@@ -1,21 +1,9 @@
-"""Named models for the command line and the studies.
+"""Named models as pipelines: ``[prepare ->] scale -> method(base)``.
 
-A model is named ``"<method>"`` (a name of :data:`~costsense.experiments.CATALOG`,
-which says how it is built) and built on a named base learner; every model is a
-scikit-learn pipeline whose preprocessing (scaling) is fitted inside each training fold
-only, followed by the cost-sensitive wrapper around the base learner. The wrapper goes
-last so that it sees the costs and the base learner receives ``sample_weight`` directly.
-The scaling is a parameter of :func:`make_model`: a name of :data:`SCALERS` (a
-study's ``protocol.scale``) or any transformer.
-
-Categorical columns given as codes (a study's ``protocol.categorical =
-"ordinal"``) are declared to the model by :func:`make_model`'s
-``categorical_features``: the scaling leaves them as they are
-(:class:`ScaleContinuous`), and the method gets them as its own
-``categorical_features`` (the resampling boosters, EFSBoost, OBPD-EFSBoost, which
-pass them to their sampler and naive Bayes) or, failing that, its base learner does
-(the counting naive Bayes under AdaBoost). A method that takes none reads the codes
-as numbers.
+The scaling is fitted inside each training fold only; the method goes last, so
+that it sees the costs and its base learner gets ``sample_weight`` directly.
+Categorical codes are left unscaled and declared to the method (or else to its
+base learner) as ``categorical_features``.
 """
 
 from __future__ import annotations
@@ -28,10 +16,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
-from costsense.experiments._bases import BASES
-from costsense.experiments._catalog import CATALOG
-
-__all__ = ["SCALERS", "ScaleContinuous", "make_model"]
+from costsense.experiments._catalog import BASES, CATALOG
 
 #: Scalings by name, fitted on each training fold: ``"none"`` leaves the features.
 SCALERS: dict[str, Callable[[], TransformerMixin | str]] = {
@@ -42,27 +27,10 @@ SCALERS: dict[str, Callable[[], TransformerMixin | str]] = {
 
 
 class ScaleContinuous(TransformerMixin, BaseEstimator):
-    """Scale the continuous columns only; categorical codes pass unchanged.
+    """Scale the continuous columns only, in place: the declared indices stay.
 
-    The columns keep their order (scikit-learn's ``ColumnTransformer`` would move
-    the passed-through ones to the end, and the declared indices would then name
-    other columns).
-
-    Parameters
-    ----------
-    scaler : transformer or "passthrough", default="passthrough"
-        Fitted (a clone) on the continuous columns of the training rows.
-    categorical_features : sequence of int, default=()
-        Indices of the columns left as they are.
-
-    Attributes
-    ----------
-    continuous_ : ndarray of bool of shape (n_features_in_,)
-        The columns the scaler transforms.
-    scaler_ : transformer or None
-        The fitted scaler (None with "passthrough" or no continuous column).
-    n_features_in_ : int
-        Number of columns seen in fit.
+    ``scaler_`` is the fitted clone of ``scaler`` (None: nothing to scale),
+    ``continuous_`` the mask of the columns it scales.
     """
 
     def __init__(
@@ -112,13 +80,12 @@ def make_model(
     prepare: TransformerMixin | None = None,
     categorical_features: Iterable[int] = (),
 ) -> Pipeline:
-    """Build a named cost-sensitive model as a pipeline ``scale -> method(base)``.
+    """Build a named cost-sensitive model: ``[prepare ->] scale -> method(base)``.
 
     Parameters
     ----------
     method : str
-        A name of :data:`~costsense.experiments.CATALOG` ("plain" is the
-        cost-blind base learner).
+        A name of :data:`~costsense.experiments.CATALOG`.
     base : str, default="logistic"
         A name of :data:`~costsense.experiments.BASES`.
     cost : cost specification
@@ -128,35 +95,26 @@ def make_model(
     seed : int, default=0
         Seed of every random part of the model.
     scaler : str or transformer, default="standard"
-        The first step: a key of :data:`SCALERS` (``"none"`` for no scaling), or
-        an unfitted transformer (cloned).
+        A key of :data:`SCALERS`, or an unfitted transformer (cloned).
     prepare : transformer, default=None
-        A step before the scaling (cloned): the column encoder and imputer of a
-        table, for example.
+        A first step (cloned), such as a table's column encoder.
     categorical_features : sequence of int, default=()
-        Columns holding category codes: the scaling leaves them
-        (:class:`ScaleContinuous`), and the method, or else its base learner, gets
-        them as ``categorical_features`` when it takes that parameter.
+        Columns of category codes: left unscaled and given to the method, or
+        else its base learner, when it takes ``categorical_features``.
 
     Returns
     -------
     sklearn.pipeline.Pipeline
-        Unfitted; the steps ``"prepare"`` (when given), ``"scale"`` and
-        ``"model"``.
+        Unfitted; the steps ``"prepare"`` (when given), ``"scale"``, ``"model"``.
     """
-    if method not in CATALOG:
-        raise ValueError(f"model {method!r} is unknown; choose from {sorted(CATALOG)}.")
-    if base not in BASES:
-        raise ValueError(f"base {base!r} is unknown; choose from {sorted(BASES)}.")
-    if isinstance(scaler, str):
-        if scaler not in SCALERS:
-            raise ValueError(
-                f"scaler {scaler!r} is unknown; choose from {sorted(SCALERS)} "
-                "or give a transformer."
-            )
-        scale = SCALERS[scaler]()
-    else:
-        scale = clone(scaler)
+    for kind, name, names in (
+        ("model", method, CATALOG),
+        ("base", base, BASES),
+        ("scaler", scaler, SCALERS),
+    ):
+        if isinstance(name, str) and name not in names:
+            raise ValueError(f"{kind} {name!r} is unknown; choose from {sorted(names)}")
+    scale = SCALERS[scaler]() if isinstance(scaler, str) else clone(scaler)
     columns = [int(column) for column in categorical_features]
     if columns:
         scale = ScaleContinuous(scale, categorical_features=columns)
@@ -164,7 +122,5 @@ def make_model(
     model = CATALOG[method].build(learner, cost, pos_label, seed)
     if columns:
         _declare_categorical(model, columns)
-    steps = [("scale", scale), ("model", model)]
-    if prepare is not None:
-        steps.insert(0, ("prepare", clone(prepare)))
-    return Pipeline(steps)
+    first = [] if prepare is None else [("prepare", clone(prepare))]
+    return Pipeline([*first, ("scale", scale), ("model", model)])

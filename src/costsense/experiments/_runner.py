@@ -35,8 +35,7 @@ from costsense.experiments._lock import hold_run_lock
 from costsense.experiments._outputs import refuse_links
 from costsense.experiments._plan import Cell, plan
 from costsense.experiments._store import ResultsStore, StoreConflictError
-from costsense.experiments._study import Study, study_from_record
-from costsense.experiments._study_checks import IDENTIFIER
+from costsense.experiments._study import IDENTIFIER, Study, study_from_record
 from costsense.experiments._workers import executor, worker_processes
 
 __all__ = ["RunSummary", "run_study"]

@@ -1,35 +1,41 @@
-"""A study as data: what it compares, on what, at what costs, how, and for whom.
+"""A study as data: the experiment, its report options and the paper it follows.
 
-A :class:`Study` is the experiment (datasets, costs, algorithms, protocol, seed:
-what determines the results, :meth:`Study.fingerprint`), the
-:class:`ReportOptions` of its report (title, metrics, reference algorithm,
-notes), and the :class:`PaperReference` it reproduces (the paper's numbers,
-claims and the rows they speak about). :meth:`Study.to_dict` is the plain record
-a results store keeps (one flat table, as earlier stores have it);
-:func:`study_from_record` reads it back. Study files are read by
-:mod:`costsense.experiments._study_file`.
-
-Change it when a study gains a field: put it in the part it belongs to, in
-:meth:`Study.to_dict`, and (if it changes results) in the fingerprint.
+:meth:`Study.to_dict` is the record a results store keeps, read back by
+:func:`study_from_record`; :mod:`~costsense.experiments._study_file` reads and
+checks study files. Nothing here imports numpy (``--help`` reads
+:class:`StudyLimits`). A field that changes results goes in
+:meth:`Study._experiment` (the fingerprint), any other in :meth:`Study.to_dict`.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import re
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
-from costsense.experiments._scores import ALL_METRICS
+#: What a study name and a dataset name may be: they name files and folders.
+IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
-__all__ = [
-    "Algorithm",
-    "PaperReference",
-    "Protocol",
-    "ReportOptions",
-    "Study",
-    "count_cells",
-    "study_from_record",
-]
+
+@dataclass(frozen=True)
+class StudyLimits:
+    """The largest study that loads (a study file comes from anyone).
+
+    Attributes
+    ----------
+    max_cells, max_estimators, max_rows, max_grid : int
+        Cells planned, ``n_estimators`` in any ``params`` or ``grid``, rows of the
+        ``"gaussian"`` dataset (``costsense reproduce --max-cells`` ...), and
+        parameter combinations of one algorithm's ``grid``.
+    """
+
+    max_cells: int = 100_000
+    max_estimators: int = 10_000
+    max_rows: int = 1_000_000
+    max_grid: int = 1_000
 
 
 @dataclass(frozen=True)
@@ -40,21 +46,14 @@ class Protocol:
     ----------
     kind : {"kfold", "holdout"}
         Repeated stratified k-fold, or repeated stratified random holdout.
-    n_splits : int
-        Folds per repeat (k-fold only).
-    n_repeats : int
-        Repeats; every repeat reshuffles.
-    test_size : float
-        Test share of a holdout split.
-    inner_splits : int
-        Folds of the inner grid search of algorithms with a ``grid``.
+    n_splits, n_repeats : int
+        Folds per repeat (k-fold only); repeats, each reshuffled.
+    test_size, inner_splits : float, int
+        Test share of a holdout split; folds of the inner search of a ``grid``.
     scale : {"standard", "minmax", "none"}
         Feature scaling, fitted on each training set only.
     categorical : {"onehot", "ordinal"}
-        How a KEEL set's categorical columns reach the models: one-hot indicator
-        columns (read as numbers), or one column of codes per categorical column,
-        declared to the models that take ``categorical_features`` and left
-        unscaled.
+        Categorical columns as one-hot indicators, or as unscaled codes.
     """
 
     kind: str = "kfold"
@@ -79,17 +78,12 @@ class Algorithm:
     ----------
     name : str
         Its name in tables and in the results store.
-    method : str
-        A name of :data:`costsense.experiments.CATALOG`.
-    base : str
-        A name of :data:`costsense.experiments.BASES`.
-    params : dict
-        Parameters set on the method (``set_params``); a loaded study names a
-        parameter of the base learner ``estimator__<name>`` (the file may write it
-        as it is).
-    grid : dict
-        Parameter grid of an inner cross-validated search minimising the cost;
-        empty for none; names as in ``params``.
+    method, base : str
+        Names of :data:`~costsense.experiments.CATALOG` and
+        :data:`~costsense.experiments.BASES`.
+    params, grid : dict
+        Parameters set on the method (``set_params``), and the grid of an inner
+        search minimising the cost.
     """
 
     name: str
@@ -105,20 +99,17 @@ class ReportOptions:
 
     Attributes
     ----------
-    title : str
-        Report title.
+    title, notes : str
+        Report title and text.
     metrics : tuple of str
         Reported metrics, the first being the main one.
-    reference : str or None
-        The algorithm the statistical tests compare against.
-    ratio_to : str or None
-        An algorithm the report divides the main metric by (a ratio chart).
-    notes : str
-        Text for the report.
+    reference, ratio_to : str or None
+        The algorithm the statistical tests compare against, and the one the
+        main metric is divided by (a ratio chart).
     """
 
     title: str = ""
-    metrics: tuple[str, ...] = ALL_METRICS
+    metrics: tuple[str, ...] = ()
     reference: str | None = None
     ratio_to: str | None = None
     notes: str = ""
@@ -130,26 +121,18 @@ class PaperReference:
 
     Attributes
     ----------
-    rows : tuple of dict
-        The paper's published numbers, each ``{dataset, cost, algorithm, metric,
-        value}``.
+    rows, claims : tuple of dict
+        The paper's numbers (``{dataset, cost, algorithm, metric, value}``) and
+        claims (:mod:`costsense.experiments._claims`).
     notes : str
-        Text shown beside the paper's numbers (under "Paper vs ours"): what a
-        reader must know to compare a published row with ours.
-    claims : tuple of dict
-        The paper's claims, checked against our results in the report (see
-        :mod:`costsense.experiments._claims`).
+        What a reader must know to compare a published row with ours.
     claim_rows : tuple of (str, str)
-        The (dataset, cost label) rows of the full study, without its ``[quick]``
-        overrides: the rows its claims speak about, so that a claim checked on a
-        quick or partial run is reported incomplete, not reproduced.
+        The full study's (dataset, cost label) rows: a claim checked on fewer (a
+        quick run) is reported incomplete.
     features : dict of str to list of int
-        The paper's features left after feature selection, per dataset
-        (1-based).
+        The paper's features left after feature selection, per dataset (from 1).
     datasets : tuple of str
-        The datasets the paper itself reports (others stand in for sets we
-        cannot get): their rows are the like-for-like ones, marked in the
-        report's tables and tallied apart in its claims.
+        The datasets the paper itself reports (the like-for-like rows).
     """
 
     rows: tuple[dict[str, Any], ...] = ()
@@ -160,42 +143,37 @@ class PaperReference:
     datasets: tuple[str, ...] = ()
 
 
+def _listed(costs: tuple[Any, ...]) -> list[Any]:
+    return [list(c) if isinstance(c, tuple) else c for c in costs]
+
+
+def tupled(costs: list[Any]) -> tuple[Any, ...]:
+    """Return a record's costs (a pair as a list) as a study holds them."""
+    return tuple(tuple(c) if isinstance(c, list) else c for c in costs)
+
+
 @dataclass(frozen=True)
 class Study:
-    """A declared comparison: the experiment, its report and the paper it follows.
-
-    The fields up to ``quick`` are the experiment (see
-    :mod:`costsense.experiments._study_file` for the file format); ``report``
-    and ``paper`` change no number.
+    """A declared comparison (see :mod:`costsense.experiments._study_file`).
 
     Attributes
     ----------
-    name : str
-        Short name (the built-in studies are reproduced by name).
-    seed : int
-        Every split and model seed derives from it.
+    name, seed : str, int
+        Short name; the seed every split and model seed derives from.
     datasets : tuple of str
-        KEEL set names, or ``"gaussian"``.
+        KEEL set names, ``"gaussian"``, or names of ``derived``.
     costs : tuple
-        C1/C2 ratios or (C1, C2) pairs.
-    algorithms : tuple of Algorithm
-        The compared algorithms.
-    protocol : Protocol
-        Splitting and preprocessing.
+        C1/C2 ratios or (C1, C2) pairs; ``dataset_costs`` replace them on some.
+    algorithms, protocol : tuple of Algorithm, Protocol
+        The compared algorithms; how the data are split and preprocessed.
     gaussian_samples : int
         Sample size of the ``"gaussian"`` dataset.
-    dataset_costs : dict of str to tuple
-        Costs for particular datasets, replacing ``costs`` there (paper 000 runs
-        its Gaussian problem at four costs, its UCI sets at one).
     derived : dict of str to dict
-        Datasets derived from KEEL sets, or read from files, by name (their
-        ``[derived.<name>]`` and ``[files.<name>]`` tables).
+        The checked ``[derived.<name>]`` and ``[files.<name>]`` tables.
     quick : bool
-        Whether this is the small version (the ``[quick]`` overrides applied).
-    report : ReportOptions
-        How the report shows the results.
-    paper : PaperReference
-        The paper's numbers and claims.
+        Whether the ``[quick]`` overrides were applied.
+    report, paper : ReportOptions, PaperReference
+        What changes no number: how the report shows results, the paper's.
     """
 
     name: str
@@ -211,59 +189,46 @@ class Study:
     report: ReportOptions = field(default_factory=ReportOptions)
     paper: PaperReference = field(default_factory=PaperReference)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the plain-data form (what the results store records)."""
+    def _experiment(self) -> dict[str, Any]:
+        """Return what determines the results, as plain data."""
         return {
             "name": self.name,
-            "title": self.report.title or self.name,
             "seed": self.seed,
             "datasets": list(self.datasets),
-            "costs": [list(c) if isinstance(c, tuple) else c for c in self.costs],
-            "algorithms": [
-                {
-                    "name": a.name,
-                    "method": a.method,
-                    "base": a.base,
-                    "params": a.params,
-                    "grid": a.grid,
-                }
-                for a in self.algorithms
-            ],
-            "protocol": vars(self.protocol).copy(),
-            "metrics": list(self.report.metrics),
-            "reference": self.report.reference,
+            "costs": _listed(self.costs),
+            "algorithms": [asdict(a) for a in self.algorithms],
+            "protocol": asdict(self.protocol),
             "gaussian_samples": self.gaussian_samples,
-            "notes": self.report.notes,
-            "paper_notes": self.paper.notes,
-            "paper": [dict(p) for p in self.paper.rows],
-            "claims": [dict(c) for c in self.paper.claims],
-            "ratio_to": self.report.ratio_to,
-            "quick": self.quick,
-            "claim_rows": [list(row) for row in self.paper.claim_rows],
             "derived": {name: dict(recipe) for name, recipe in self.derived.items()},
-            "paper_features": {d: list(f) for d, f in self.paper.features.items()},
-            "paper_datasets": list(self.paper.datasets),
-            "dataset_costs": {
-                d: [list(c) if isinstance(c, tuple) else c for c in costs]
-                for d, costs in self.dataset_costs.items()
-            },
+            "dataset_costs": {d: _listed(c) for d, c in self.dataset_costs.items()},
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the plain-data form (what the results store records)."""
+        report, paper = self.report, self.paper
+        return {
+            **self._experiment(),
+            "quick": self.quick,
+            **asdict(report),
+            "title": report.title or self.name,
+            "metrics": list(report.metrics),
+            "paper": [dict(row) for row in paper.rows],
+            "paper_notes": paper.notes,
+            "claims": [dict(claim) for claim in paper.claims],
+            "claim_rows": [list(row) for row in paper.claim_rows],
+            "paper_features": {d: list(f) for d, f in paper.features.items()},
+            "paper_datasets": list(paper.datasets),
         }
 
     def fingerprint(self) -> str:
         """Return a canonical JSON text of everything that determines the results."""
-        data = self.to_dict()
-        report_only: tuple[str, ...] = ("title", "notes", "paper_notes", "metrics")
-        report_only += ("reference", "paper", "claims", "paper_features")
-        report_only += ("paper_datasets",)
-        for key in (*report_only, "ratio_to", "quick", "claim_rows"):
-            data.pop(key)
-        if data["derived"]:
-            data["derived"] = {  # a note is text only
-                name: {k: v for k, v in recipe.items() if k != "note"}
-                for name, recipe in data["derived"].items()
+        data = self._experiment()
+        derived = data.pop("derived")  # none: absent, as stores before it have it
+        if derived:  # a note is text only
+            data["derived"] = {
+                n: {k: v for k, v in r.items() if k != "note"}
+                for n, r in derived.items()
             }
-        else:
-            del data["derived"]  # studies without derived sets keep their stores
         return json.dumps(data, sort_keys=True)
 
     def recipe_for(self, dataset: str) -> str:
@@ -278,73 +243,37 @@ class Study:
     @property
     def n_cells(self) -> int:
         """Number of (dataset, cost, algorithm, repeat, fold) cells."""
-        return count_cells(self.to_dict())
+        return count_cells(self._experiment())
 
 
 def study_from_record(data: dict[str, Any]) -> Study:
-    """Rebuild a :class:`Study` from the plain data a results store recorded.
-
-    Unlike :func:`study_from_dict` it does not validate or resolve anything: the
-    record is :meth:`Study.to_dict` output, already checked when it was run.
-    Keys a record of an older costsense lacks take their defaults.
-
-    Parameters
-    ----------
-    data : dict
-        :meth:`Study.to_dict` output.
-
-    Returns
-    -------
-    Study
-    """
-
-    def cost(value: Any) -> Any:
-        return tuple(value) if isinstance(value, list) else value
-
-    fields = Protocol.__dataclass_fields__
-    protocol = {k: v for k, v in data.get("protocol", {}).items() if k in fields}
+    """Rebuild a :class:`Study` from its record (:meth:`Study.to_dict`), unchecked."""
     return Study(
         name=str(data["name"]),
         seed=int(data.get("seed", 0)),
         datasets=tuple(data["datasets"]),
-        costs=tuple(cost(c) for c in data["costs"]),
-        algorithms=tuple(
-            Algorithm(
-                name=a["name"],
-                method=a["method"],
-                base=a.get("base", "logistic"),
-                params=dict(a.get("params", {})),
-                grid=dict(a.get("grid", {})),
-            )
-            for a in data["algorithms"]
-        ),
-        protocol=Protocol(**protocol),
+        costs=tupled(data["costs"]),
+        algorithms=tuple(Algorithm(**a) for a in data["algorithms"]),
+        protocol=Protocol(**data.get("protocol", {})),
         gaussian_samples=int(data.get("gaussian_samples", 2000)),
         quick=bool(data.get("quick", False)),
         derived={n: dict(r) for n, r in data.get("derived", {}).items()},
-        dataset_costs={
-            d: tuple(cost(c) for c in costs)
-            for d, costs in data.get("dataset_costs", {}).items()
-        },
-        report=ReportOptions(title=str(data.get("title", data["name"]))),
+        dataset_costs={d: tupled(c) for d, c in data.get("dataset_costs", {}).items()},
     )
 
 
 def count_cells(study: dict[str, Any]) -> int:
-    """Count the cells of a study given as plain data (what a store records).
-
-    Parameters
-    ----------
-    study : dict
-        :meth:`Study.to_dict` output.
-
-    Returns
-    -------
-    int
-    """
+    """Count the cells of a study's record (:meth:`Study.to_dict`)."""
     protocol = Protocol(**study["protocol"])
     special = study.get("dataset_costs", {})
     rows = sum(len(special.get(d, study["costs"])) for d in study["datasets"])
     return (
         rows * len(study["algorithms"]) * protocol.n_repeats * protocol.folds_per_repeat
     )
+
+
+def builtin_studies() -> dict[str, Path]:
+    """Return the studies shipped with costsense: name -> TOML file."""
+    folder = resources.files("costsense.experiments") / "studies"
+    paths = [Path(str(entry)) for entry in folder.iterdir()]
+    return {path.stem: path for path in paths if path.suffix == ".toml"}

@@ -22,7 +22,7 @@ from costsense.experiments._report._writer import write_report
 from costsense.experiments._scores import ALL_METRICS, LOWER_IS_BETTER
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import count_cells
-from costsense.experiments._study_checks import check_record
+from costsense.experiments._study_file import check_record
 
 __all__ = ["report_study"]
 

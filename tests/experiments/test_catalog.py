@@ -1,4 +1,4 @@
-"""The base learners are described once (``BASES``); every list is derived from it."""
+"""The catalog describes each base learner once (``BASES``); the lists derive."""
 
 import warnings
 
@@ -15,7 +15,7 @@ from costsense.experiments import (
     BaseSpec,
     make_model,
 )
-from costsense.experiments._bases import PROBABILISTIC_BASES, REGRESSION_BASES
+from costsense.experiments._catalog import PROBABILISTIC_BASES, REGRESSION_BASES
 
 
 @pytest.mark.parametrize("name", list(BASES))
