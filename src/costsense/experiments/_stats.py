@@ -59,7 +59,7 @@ class PairedTest:
     mean_difference: float
 
     def outcome(self, lower_is_better: bool) -> int:
-        """Return +1 if ``a`` is significantly better than ``b``, -1 if worse, else 0."""
+        """Return +1 if ``a`` is significantly better than ``b``, -1 if worse, or 0."""
         if not self.significant or self.mean_difference == 0:
             return 0
         return 1 if (self.mean_difference < 0) == lower_is_better else -1
@@ -109,7 +109,7 @@ def _differences(a: ArrayLike, b: ArrayLike) -> tuple[NDArray[np.float64], bool,
 
 
 def _t_test(a: ArrayLike, b: ArrayLike, ratio: float, alpha: float) -> PairedTest:
-    """The paired t-test with the variance inflated by ``1 + J * ratio``.
+    """Run the paired t-test with the variance inflated by ``1 + J * ratio``.
 
     Constant differences give t = 0, p = 1 when they are 0 and t = ±inf, p = 0
     otherwise (SciPy returns NaN).
