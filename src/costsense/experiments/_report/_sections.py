@@ -1,41 +1,103 @@
-"""The report's text sections: results, claims, paper vs ours, tests, warnings.
+"""The report's sections, each a list of blocks (none when there is nothing to show).
 
-Each function returns the blocks of one section (none when the spec does not ask
-for it); change the section's wording or tables here.
+Title and notes, one results table per metric, the paper's claims, paper vs ours,
+the statistical comparison, the fits' warnings, paper 001's bounds checked on the
+saved training series, and the figures. Change a section's wording here.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from costsense.experiments._claims import ClaimCheck
+from costsense.experiments._labels import sort_rows
+from costsense.experiments._outputs import make_folder
+from costsense.experiments._report import _figures as fig
 from costsense.experiments._report._blocks import (
     Block,
     Cell,
     Heading,
+    Image,
     Paragraph,
     Table,
 )
 from costsense.experiments._report._fits import stopping_note
-from costsense.experiments._report._spec import ReportSpec
-from costsense.experiments._report._tables import (
-    comparison_table,
-    paper_table,
-    results_table,
+from costsense.experiments._report._tables import KEYS, Tabulated, results_table
+
+__all__ = [
+    "FigureFiles",
+    "claims",
+    "comparison",
+    "constant_fits",
+    "figures",
+    "introduction",
+    "paper",
+    "results",
+    "theorems",
+    "warnings",
+]
+
+#: Relative slack of paper 001's inequalities when checked in floating point.
+_BOUND_SLACK = 1e-12
+#: Paper 001's series, smallest first, each bounding the one before (Theorems 1-2).
+_BOUNDS = (
+    ("train_error", r"training error of sign$(f_m)$"),
+    ("normaliser_product", r"$\Pi_{k\leq m}\,Z_k$ (Theorem 1)"),
+    ("edge_bound", r"$\exp(-2\,\Sigma_{k\leq m}\,\gamma_k^2)$ (Theorem 2)"),
 )
-from costsense.experiments._report._tabulated import _Tabulated
+_THEOREMS = (
+    "Paper 001 (the AdaBoost chapter) proves three theorems about AdaBoost's "
+    "training error. With f_m = sum_{k <= m} alpha_k G_k the score after round m, "
+    "Z_k the normaliser of round k's weight update (equation (3)), e_k its "
+    "weighted error (equation (1)) and gamma_k = 1/2 - e_k its edge: "
+    "Theorem 1, the training error of sign(f_m) is at most "
+    "(1/N) sum_i exp(-y_i f_m(x_i)) = prod_{k <= m} Z_k; "
+    "Theorem 2, prod Z_k = prod 2 sqrt(e_k (1 - e_k)) = prod sqrt(1 - 4 gamma_k^2) "
+    "<= exp(-2 sum gamma_k^2), so the training error falls exponentially while "
+    "the edges stay away from 0 (Corollary 1); Theorem 3, AdaBoost is forward "
+    "stagewise additive modelling with the exponential loss: alpha_m minimises "
+    "sum_i exp(-y_i (f_{m-1}(x_i) + alpha G_m(x_i))), and a learner of least "
+    "weighted error minimises it over the learners."
+)
 
 
-def _introduction(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
-    """Return the title, the notes and the size of the study."""
-    notes = [p.strip() for p in re.split(r"\n\s*\n", spec.notes) if p.strip()]
+def _paragraphs(text: str) -> list[Block]:
+    """Split free text into paragraphs at blank lines."""
+    return [Paragraph(p.strip()) for p in re.split(r"\n\s*\n", text) if p.strip()]
+
+
+class FigureFiles:
+    """Unique PNG paths under the figure folder, in the order they are made."""
+
+    def __init__(self, folder: Path) -> None:
+        make_folder(folder.parent, folder)  # never a link planted at figures/
+        self.folder = folder
+        self.paths: list[Path] = []
+
+    def new(self, name: str) -> Path:
+        """Return a new path named after ``name`` (other characters as ``_``)."""
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("_") or "figure"
+        used = {p.stem for p in self.paths}
+        candidate, k = stem, 1
+        while candidate in used:
+            k += 1
+            candidate = f"{stem}_{k}"
+        self.paths.append(self.folder / f"{candidate}.png")
+        return self.paths[-1]
+
+
+def introduction(title: str, banner: str, notes: str, tab: Tabulated) -> list[Block]:
+    """Return the title, the banner, the notes and the size of the study."""
     data = tab.data
     return [
-        Heading(spec.title, 1),
-        *([Paragraph(spec.banner)] if spec.banner else []),
-        *[Paragraph(p) for p in notes],
+        Heading(title, 1),
+        *([Paragraph(banner)] if banner else []),
+        *_paragraphs(notes),
         Paragraph(
             f"{len(data)} cells, {data['dataset'].nunique()} datasets, "
             f"{data['cost'].nunique()} costs, {len(tab.algorithms)} algorithms."
@@ -43,105 +105,101 @@ def _introduction(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
     ]
 
 
-def _results(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
+def results(
+    tab: Tabulated,
+    metrics: Sequence[str],
+    lower_is_better: Sequence[str],
+    paper_datasets: Sequence[str],
+) -> list[Block]:
     """Return one mean (std) table per metric."""
     blocks: list[Block] = [Heading("Results", 2)]
-    if spec.paper_datasets:
+    if paper_datasets:
         blocks.append(
             Paragraph(
                 "Rows marked (paper's set) are on the paper's own data ("
-                + ", ".join(spec.paper_datasets)
+                + ", ".join(paper_datasets)
                 + "): the only like-for-like comparisons with its tables; the "
                 "other datasets stand in for sets we cannot get."
             )
         )
-    for metric in spec.metrics:
-        summary = tab.summary_of[metric]
-        lower = metric in spec.lower_is_better
-        blocks.append(Heading(metric, 3))
-        blocks.append(
+    for metric in metrics:
+        lower = metric in lower_is_better
+        blocks += [
+            Heading(metric, 3),
             Paragraph(
                 f"Mean (std) over repeats x folds; "
-                f"{'lower' if lower else 'higher'} is better; "
-                f"the best of each row is bold; {summary.decimals} decimals."
-            )
-        )
-        blocks.append(
-            results_table(summary, tab.rows, tab.algorithms, lower, spec.paper_datasets)
-        )
+                f"{'lower' if lower else 'higher'} is better; the best of each row "
+                f"is bold; {tab.summary_of[metric].decimals} decimals."
+            ),
+            results_table(tab, metric, lower, paper_datasets),
+        ]
     return blocks
 
 
-def _claims(spec: ReportSpec, results: pd.DataFrame) -> list[Block]:
+def claims(
+    checks: Sequence[ClaimCheck],
+    alpha: float,
+    paper_datasets: Sequence[str],
+    data: pd.DataFrame,
+) -> list[Block]:
     """Return the paper's claims and their verdicts, if any."""
-    if not spec.claims:
+    if not checks:
         return []
-    blocks: list[Block] = [
+    level = f"{100 * (1 - alpha):g} %"
+    own = bool(paper_datasets)
+    intro = (
+        "Each claim in the paper's words, with where it says it, checked on our "
+        "results (the claim kinds and their verdicts are defined in the "
+        "README's table). Row claims count the dataset x cost rows where the "
+        "statement holds; ties are not wins. A 'best' or 'better' claim counts "
+        "a row as a win only when a two-sided paired t-test at level "
+        f"{alpha:g} over the splits, matched by repeat and fold, finds "
+        "the algorithm better, as a loss when it finds it worse, and as a tie "
+        "otherwise: a lead of the means inside the fold-to-fold noise is a "
+        f"tie. A 'close' claim holds on a row when the {level} t interval of "
+        "the mean paired difference lies within its margin, fails when it lies "
+        "beyond, and is undecided otherwise. A change claim gives our mean "
+        f"change with its {level} bootstrap interval over rows. A verdict is "
+        "'incomplete' while any claimed row lacks a cell. Flags: fits the "
+        "verdict rests on that are degenerate (see 'How the fits ended'), and "
+        "claims the paper's own numbers do not support."
+    )
+    if own:
+        intro += (
+            " 'Like for like' gives the tally on the rows of the paper's own "
+            f"data ({', '.join(paper_datasets)}) alone."
+        )
+    rows = []
+    for check in checks:
+        flags = [
+            f"rests on degenerate fits: {check.degenerate}" * bool(check.degenerate),
+            f"the paper's own numbers disagree: {check.inconsistency}"
+            * bool(check.inconsistency),
+        ]
+        rows.append(
+            [
+                Cell(check.text),
+                Cell(check.source),
+                Cell(check.verdict, bold=True),
+                Cell(check.evidence),
+                *([Cell(check.like_for_like)] if own else []),
+                Cell("; ".join(f for f in flags if f)),
+            ]
+        )
+    header = ["claim", "source", "verdict", "evidence"]
+    header += [*(["like for like"] if own else []), "flags"]
+    note = stopping_note(data)
+    return [
         Heading("The paper's claims", 2),
-        Paragraph(
-            "Each claim in the paper's words, with where it says it, checked on our "
-            "results (the claim kinds and their verdicts are defined in the "
-            "README's table). Row claims count the dataset x cost rows where the "
-            "statement holds; ties are not wins. A 'best' or 'better' claim counts "
-            "a row as a win only when a two-sided paired t-test at level "
-            f"{spec.alpha:g} over the splits, matched by repeat and fold, finds "
-            "the algorithm better, as a loss when it finds it worse, and as a tie "
-            "otherwise: a lead of the means inside the fold-to-fold noise is a "
-            "tie. A 'close' claim holds on a row when the "
-            f"{100 * (1 - spec.alpha):g} % t interval of the mean paired "
-            "difference lies within its margin, fails when it lies beyond, and is "
-            "undecided otherwise. A change claim gives our mean "
-            f"change with its {100 * (1 - spec.alpha):g} % bootstrap interval over "
-            "rows. A verdict is 'incomplete' while any claimed row lacks a cell. "
-            "Flags: fits the verdict rests on that are degenerate (see 'How the "
-            "fits ended'), and claims the paper's own numbers do not support."
-            + (
-                " 'Like for like' gives the tally on the rows of the paper's own "
-                f"data ({', '.join(spec.paper_datasets)}) alone."
-                if spec.paper_datasets
-                else ""
-            )
-        ),
-        Table(
-            [
-                "claim",
-                "source",
-                "verdict",
-                "evidence",
-                *(["like for like"] if spec.paper_datasets else []),
-                "flags",
-            ],
-            [
-                [
-                    Cell(check.text),
-                    Cell(check.source),
-                    Cell(check.verdict, bold=True),
-                    Cell(check.evidence),
-                    *([Cell(check.like_for_like)] if spec.paper_datasets else []),
-                    Cell(_flags(check)),
-                ]
-                for check in spec.claims
-            ],
-        ),
+        Paragraph(intro),
+        Table(header, rows),
+        *([Paragraph(note)] if note else []),
     ]
-    note = stopping_note(results)
-    if note:
-        blocks.append(Paragraph(note))
-    return blocks
 
 
-def _flags(check: ClaimCheck) -> str:
-    flags = []
-    if check.degenerate:
-        flags.append(f"rests on degenerate fits: {check.degenerate}")
-    if check.inconsistency:
-        flags.append(f"the paper's own numbers disagree: {check.inconsistency}")
-    return "; ".join(flags)
-
-
-def _paper(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
+def paper(table: Table | None, notes: str) -> list[Block]:
     """Return the paper's published values beside ours, if any."""
-    if not spec.paper:
+    if table is None:
         return []
     return [
         Heading("Paper vs ours", 2),
@@ -149,43 +207,31 @@ def _paper(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
             "Published value, our mean over repeats x folds, and the "
             "difference (ours - paper)."
         ),
-        *[
-            Paragraph(p.strip())
-            for p in re.split(r"\n\s*\n", spec.paper_notes)
-            if p.strip()
-        ],
-        paper_table(spec.paper, tab.summary_of, tab.rows, tab.algorithms),
+        *_paragraphs(notes),
+        table,
     ]
 
 
-def _comparison(spec: ReportSpec, tab: _Tabulated) -> list[Block]:
+def comparison(table: Table | None, reference: str | None, alpha: float) -> list[Block]:
     """Return the reference's significance tests against each algorithm, if any."""
-    if spec.reference is None:
+    if table is None:
         return []
     return [
         Heading("Statistical comparison", 2),
         Paragraph(
-            f"Wins, ties and losses of {spec.reference} against each algorithm: "
-            f"two-sided paired t-test at level {spec.alpha:g} over the folds of "
+            f"Wins, ties and losses of {reference} against each algorithm: "
+            f"two-sided paired t-test at level {alpha:g} over the folds of "
             "each dataset x cost row, pairs matched by repeat and fold. "
             "Wilcoxon signed-rank test (two-sided) across rows on the row "
             "means."
         ),
-        comparison_table(
-            tab.summary_of,
-            spec.metrics,
-            tab.rows,
-            tab.algorithms,
-            spec.reference,
-            spec.lower_is_better,
-            spec.alpha,
-        ),
+        table,
     ]
 
 
-def _warnings(spec: ReportSpec) -> list[Block]:
+def warnings(lines: Sequence[str]) -> list[Block]:
     """Return the "Warnings" section: a paragraph per summary line (none without)."""
-    if not spec.warnings:
+    if not lines:
         return []
     intro = (
         "Warnings the fits raised, counted per algorithm and kind over every fit "
@@ -194,8 +240,137 @@ def _warnings(spec: ReportSpec) -> list[Block]:
         "model: the fit diagnostics say which final models are constant); "
         "numbers in the messages are written N; with what to change:"
     )
-    return [
-        Heading("Warnings", 2),
-        Paragraph(intro),
-        *(Paragraph(line) for line in spec.warnings),
+    return [Heading("Warnings", 2), Paragraph(intro), *map(Paragraph, lines)]
+
+
+def _bound_check(series: pd.DataFrame) -> str:
+    """Check each saved series <= the next on every round; say where it fails."""
+    names = [name for name, _ in _BOUNDS]
+    wide = series.set_index([*KEYS, "stage", "name"])["value"].unstack("name")
+    values = wide.reindex(columns=names).to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        holds = np.all(values[:, :-1] <= values[:, 1:] * (1 + _BOUND_SLACK), axis=1)
+    failed = [
+        f"{ds}, cost {cost}, {alg}, repeat {rep}, fold {fold}, round {stage}"
+        for (ds, cost, alg, rep, fold, stage), ok in zip(wide.index, holds, strict=True)
+        if not ok
     ]
+    fits, rounds = len(wide.index.droplevel("stage").unique()), len(wide)
+    if not failed:
+        return (
+            f"held at every round of every fit: {rounds} rounds of {fits} fits (each "
+            f"inequality up to a relative {_BOUND_SLACK:g}, the rounding of floats)."
+        )
+    more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
+    return (
+        f"FAILED at {len(failed)} of {rounds} rounds of {fits} fits: "
+        f"{'; '.join(failed[:5])}{more}."
+    )
+
+
+def theorems(
+    series: pd.DataFrame | None, algorithms: Sequence[str], files: FigureFiles
+) -> list[Block]:
+    """Return paper 001's theorems, their check on the saved series, and figures."""
+    if series is None or series.empty or not algorithms:
+        return []
+    data = series.assign(**{k: series[k].astype(str) for k in KEYS[:3]})
+    data = data[data["algorithm"].isin(algorithms)]
+    if data.empty:
+        return []
+    names = [a for a in algorithms if a in set(data["algorithm"])]
+    verdict = (
+        f"Checked on the training series this run saved for {', '.join(names)} "
+        "(AdaBoost from uniform weights at learning rate 1, the theorems' "
+        "setting): training error <= prod Z <= exp(-2 sum gamma^2) "
+        + _bound_check(data)
+    )
+    blocks: list[Block] = [
+        Heading("Paper 001's theorems: AdaBoost's training error", 2),
+        Paragraph(_THEOREMS),
+        Paragraph(
+            f"{verdict} Theorems 1-2's equalities and Theorem 3 are checked by "
+            "costsense's tests on several data sets and weak learners "
+            "(tests/boosting/test_theorems.py), not from these series."
+        ),
+    ]
+    for ds in sorted(set(data["dataset"])):
+        path = files.new(f"bounds_{ds}")
+        fig.bound_plot(data[data["dataset"] == ds], ds, names, path, _BOUNDS)
+        caption = (
+            f"{ds}: training error of sign(f_m), prod Z_k (Theorem 1) and "
+            "exp(-2 sum gamma_k^2) (Theorem 2) by round, log scale; thin lines "
+            "one fit each (cost x repeat x fold), thick lines their mean over "
+            "the fits that reached the round; a training error of 0 is not drawn"
+        )
+        blocks.append(Image(path, caption))
+    return blocks
+
+
+def constant_fits(data: pd.DataFrame, dataset: str, cost: str) -> dict[str, str]:
+    """Say per algorithm how many fits of a setting predict one class (k > 0 only)."""
+    if "diagnostics" not in data.columns:
+        return {}
+    mine = data[(data["dataset"] == dataset) & (data["cost"] == cost)]
+    out = {}
+    for alg, part in mine.groupby("algorithm", sort=False):
+        flags = [
+            isinstance(d, dict) and bool(d.get("constant")) for d in part["diagnostics"]
+        ]
+        if any(flags):
+            out[str(alg)] = f"predicts one class in {sum(flags)} of {len(flags)} fits"
+    return out
+
+
+def figures(
+    tab: Tabulated,
+    files: FigureFiles,
+    main: str,
+    lower: bool,
+    ratio_to: str | None,
+    curves: pd.DataFrame | None,
+    boundaries: Iterable[fig.Boundary],
+) -> list[Block]:
+    """Draw the main metric's dots (and ratios), the curves and the boundaries."""
+    summary = tab.summary_of[main]
+    path = files.new(f"means_{main}")
+    fig.dot_chart(summary, tab.rows, tab.algorithms, main, path, lower_is_better=lower)
+    blocks: list[Block] = [
+        Heading("Figures", 2),
+        Image(
+            path,
+            f"{main}: mean (dot) and one std (bar) per dataset and cost, one panel "
+            f"each; the filled dot is the panel's {'lowest' if lower else 'highest'}",
+        ),
+    ]
+    if ratio_to is not None:
+        path = files.new(f"ratio_{main}_to_{ratio_to}")
+        fig.ratio_chart(summary, tab.rows, tab.algorithms, main, ratio_to, path)
+        caption = f"{main} of each algorithm divided by {ratio_to}'s (1 = same)"
+        blocks.append(Image(path, caption))
+    if curves is not None and not curves.empty:
+        averaged = fig.average_curves(curves)
+        extra = [str(a) for a in pd.unique(averaged["algorithm"])]
+        palette = fig.assign_colours(
+            tab.algorithms + [a for a in extra if a not in tab.algorithms]
+        )
+        settings = set(averaged[["dataset", "cost"]].itertuples(index=False, name=None))
+        for ds, cost in sort_rows(settings):
+            frame = averaged[(averaged["dataset"] == ds) & (averaged["cost"] == cost)]
+            path = files.new(f"curve_{ds}_{cost}")
+            why = constant_fits(tab.data, ds, cost)
+            fig.curve_plot(frame, ds, cost, palette, path, why_constant=why)
+            caption = (
+                f"{ds}, cost {cost}: mean cost per sample by stage (left test, right "
+                "train), averaged over repeats x folds; a curve flat over every "
+                "stage is named in its panel"
+            )
+            blocks.append(Image(path, caption))
+    for boundary in boundaries:
+        path = files.new(f"boundary_{boundary.dataset}_{boundary.cost}")
+        fig.boundary_plot(boundary, path)
+        caption = f"{boundary.dataset}, cost {boundary.cost}: decision regions"
+        if boundary.reference is not None:
+            caption += " and the Bayes boundary (black)"
+        blocks.append(Image(path, caption))
+    return blocks
