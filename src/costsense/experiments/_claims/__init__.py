@@ -1,50 +1,15 @@
 """A paper's claims, stated as data and checked against our results.
 
-A study lists claims (TOML ``[[claims]]``). Each names the paper's words
-(``text``), where they stand (``source``), a ``kind``, a ``metric``, and optionally
-the rows it speaks about (``datasets``, ``costs``; by default every row of the
-full study). A row is a (dataset, cost) setting; values are means over repeats
-and folds unless the kind says otherwise.
-
-Kinds and what "reproduced" means:
-
-``best`` (``algorithm``, ``among``)
-    On a row, ``algorithm`` beats every other of ``among`` by a two-sided paired
-    t-test at level ``alpha`` over the splits matched by repeat and fold (a win);
-    one of them significantly better is a loss, anything else a tie. A list
-    ``algorithm`` ("AsyB or AsyBL") tests its member of best mean against the
-    algorithms outside the list.
-``better`` (``algorithm``, ``than``)
-    One paired t-test per row and rival, scored as for ``best``.
-``close`` (``algorithm``, ``than``, ``value``)
-    Holds on a row when the ``1 - alpha`` t interval of the mean paired
-    difference lies inside ``[-value, value]``, fails when it lies wholly
-    outside, and is undecided (a tie) otherwise.
-``at_least`` / ``at_most`` (``algorithms``, ``value``)
-    Each of ``algorithms`` has a mean >= / <= ``value``.
-``mean_change`` (``algorithm``, ``baseline``, ``value``)
-    The average relative change over ``baseline``, claimed to be ``value``
-    (``-0.24``: 24 % lower), by ``average = "ratios"`` (mean of the per-row
-    changes, default) or ``"totals"`` (change of the means), with a percentile
-    bootstrap interval over rows. "reproduced" when the interval lies on the
-    claimed side of zero, reaches ``value`` and more than half of the rows change
-    that way; "contradicted" when it lies on the other side; else "not shown".
-``win_tie_loss`` (``algorithm``, ``than``, ``counts``)
-    Our paired t-tests per row against the paper's ``[wins, ties, losses]`` per
-    rival: "reproduced" with at least its wins and at most its losses against
-    every rival, "not reproduced" with fewer wins and more losses against every
-    rival, "partly" otherwise.
-
-The row kinds count the rows (or row x rival comparisons) where the statement
-holds, ties and fails; ``paired=False`` (:func:`check_claims`) compares the
-means instead, for results without splits such as a paper's printed means. With
-``holds_on = "every"`` (default) a claim is "reproduced" when it holds on every
-one, with ``"most"`` (the paper says "often") on more than half; "not
-reproduced" when it holds on none; otherwise "partly". A claimed row without a
-cell of each named algorithm makes the verdict "incomplete (k of n rows)";
-"not run" means no claimed row has results. ``inconsistency`` states that the
-paper's own numbers do not support the claim (the claims' test requires it
-exactly when a ``[[paper]]`` row contradicts the claim).
+A study lists claims (TOML ``[[claims]]``): the paper's words (``text``), where
+they stand (``source``), a ``kind``, a ``metric`` and optionally the rows they
+speak about (``datasets``, ``costs``; by default every row of the full study).
+The kinds (``best``, ``better``, ``close``, ``at_least``, ``at_most``,
+``mean_change``, ``win_tie_loss``) and their verdicts are defined in the
+README's table and in :mod:`costsense.experiments._claims._kinds`. Every claimed
+row must be present: a row without a cell of each named algorithm makes the
+verdict "incomplete (k of n rows)"; "not run" means no claimed row has results.
+``inconsistency`` states that the paper's own numbers do not support the claim
+(the claims' test requires it exactly when a ``[[paper]]`` row contradicts it).
 """
 
 from __future__ import annotations

@@ -32,19 +32,6 @@ from costsense.experiments._outputs import write_atomically
 from costsense.experiments._report._tables import Summary
 from costsense.experiments._stats import best_mask
 
-__all__ = [
-    "Boundary",
-    "assign_colours",
-    "average_curves",
-    "boundary_plot",
-    "bound_plot",
-    "curve_plot",
-    "dot_chart",
-    "group_label",
-    "is_flat",
-    "ratio_chart",
-]
-
 _DPI = 100
 #: A curve is flat when its spread is at most this fraction of its largest value.
 _FLAT_RTOL, _FLAT_ATOL = 1e-6, 1e-12
@@ -356,27 +343,10 @@ def bound_plot(
 class Boundary:
     """Decision regions of several algorithms on a 2-D grid, for one setting.
 
-    Attributes
-    ----------
-    dataset : str
-        Dataset name.
-    cost : str
-        Cost label, as in the results' ``cost`` column.
-    xx, yy : ndarray of shape (r, r)
-        Grid coordinates, as returned by ``np.meshgrid``.
-    predictions : dict of str to ndarray of shape (r, r)
-        Predicted label of each algorithm at the grid points, in {0, 1}
-        (1 = positive class).
-    reference : ndarray of shape (r, r) or None
-        Bayes discriminant on the grid; its zero level set is drawn.
-    X : ndarray of shape (n_samples, 2)
-        Training points, drawn as a light scatter.
-    y : ndarray of shape (n_samples,)
-        Training labels in {0, 1}.
-    class_names : (str, str), default=("negative", "positive")
-        Names of class 0 and class 1, for the legend.
-    feature_names : (str, str), default=("x1", "x2")
-        Names of the two features, for the axis labels.
+    ``xx``, ``yy`` are the grid (``np.meshgrid``); ``predictions`` each
+    algorithm's label in {0, 1} at the grid points (1 = positive); ``reference``
+    the Bayes discriminant on the grid (its zero level is drawn) or None; ``X``,
+    ``y`` the training points and labels in {0, 1}; ``cost`` the cost label.
     """
 
     dataset: str

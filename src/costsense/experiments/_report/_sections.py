@@ -29,19 +29,6 @@ from costsense.experiments._report._blocks import (
 from costsense.experiments._report._fits import stopping_note
 from costsense.experiments._report._tables import KEYS, Tabulated, results_table
 
-__all__ = [
-    "FigureFiles",
-    "claims",
-    "comparison",
-    "constant_fits",
-    "figures",
-    "introduction",
-    "paper",
-    "results",
-    "theorems",
-    "warnings",
-]
-
 #: Relative slack of paper 001's inequalities when checked in floating point.
 _BOUND_SLACK = 1e-12
 #: Paper 001's series, smallest first, each bounding the one before (Theorems 1-2).

@@ -53,45 +53,20 @@ MAX_GRID_BYTES = 256 << 20
 
 @dataclass(frozen=True)
 class ReportSpec:
-    """What a report shows and how: everything but the results themselves.
+    """What a report shows: a study's declarations, everything but the results.
 
-    Attributes
-    ----------
-    title : str
-        Report title.
-    metrics : sequence of str
-        Metric columns to tabulate, in order (a string names one); the first is
-        the figures' main metric.
-    lower_is_better : collection of str, default=("cost_total", "mean_cost")
-        Metrics where lower values are better.
-    reference : str, default=None
-        Algorithm compared with every other by significance tests (None: no
-        comparison).
-    ratio_to : str, default=None
-        Adds a figure of every algorithm's main-metric mean over this one's.
-    notes, paper_notes : str, default=""
-        Free text under the title, and beside the paper's numbers (blank lines
-        separate paragraphs).
-    alpha : float, default=0.05
-        Significance level of the tests.
-    paper : sequence of dict or DataFrame, default=()
-        Published numbers (``dataset``, ``cost``, ``algorithm``, ``metric``,
-        ``value``): adds a "paper vs ours" table.
-    claims : sequence of ClaimCheck, default=()
-        The paper's claims checked (:func:`check_claims`).
-    banner : str, default=""
-        A warning first under the title (a partial or ``--quick`` run).
-    paper_features : mapping of str to sequence of int, default={}
-        The paper's features left after the last round, per dataset (1-based).
-    noise_columns : mapping of str to int, default={}
-        Datasets whose last columns are appended noise, and how many.
-    adaboost_algorithms : sequence of str, default=()
-        Algorithms on which paper 001's bounds are checked from the series.
-    warnings : sequence of str, default=()
-        Summary lines of the fits' warnings, listed under "Warnings".
-    paper_datasets : sequence of str, default=()
-        The paper's own datasets: marked in the tables, and each claim's tally
-        on them shown apart.
+    ``metrics`` are tabulated in order (the first is the figures' main metric);
+    ``reference`` is compared with every other algorithm by significance tests;
+    ``ratio_to`` adds a figure of each main-metric mean over this algorithm's;
+    ``notes`` go under the title and ``paper_notes`` beside ``paper``, the
+    published numbers (``dataset``, ``cost``, ``algorithm``, ``metric``,
+    ``value``); ``claims`` are checked claims (:func:`check_claims`);
+    ``banner`` is a warning under the title (a partial or ``--quick`` run);
+    ``paper_features`` the paper's features left per dataset (1-based) and
+    ``noise_columns`` the datasets with appended noise columns (how many);
+    ``adaboost_algorithms`` those whose saved series are checked against paper
+    001's bounds; ``warnings`` the fits' warning lines; ``paper_datasets`` the
+    paper's own datasets (marked in the tables, claims tallied on them apart).
     """
 
     title: str
@@ -149,43 +124,24 @@ def write_report(
 ) -> ReportFiles:
     """Write ``report.md``, ``report.html`` and PNG figures for a study.
 
-    Parameters
-    ----------
-    results : DataFrame
-        One row per finished cell: ``dataset``, ``cost``, ``algorithm``,
-        ``repeat``, ``fold`` (each once per combination) and a column per
-        metric; cells with the same (dataset, cost, repeat, fold) are paired.
-    out_dir : str or path-like
-        Output folder; figures go to ``figures/``. Every file is written under
-        a temporary name and renamed (a planted link is replaced or refused,
-        never written through).
-    spec : ReportSpec
-        What to show.
-    curves : DataFrame, default=None
-        Staged curves (the keys, ``stage``, ``split``, ``value``): one figure
-        per (dataset, cost).
-    boundaries : iterable of Boundary, default=()
-        Decision-region figures, one per item.
-    series : DataFrame, default=None
-        Per-round training series (the keys, ``stage``, ``name``, ``value``);
-        those of ``spec.adaboost_algorithms`` make the section on paper 001's
-        theorems.
+    ``results`` holds one row per finished cell: ``dataset``, ``cost``,
+    ``algorithm``, ``repeat``, ``fold`` (each combination once; cells with the
+    same dataset, cost, repeat and fold are paired) and a column per metric.
+    ``curves`` (the keys, ``stage``, ``split``, ``value``) give one figure per
+    (dataset, cost); ``boundaries`` one figure each; ``series`` (the keys,
+    ``stage``, ``name``, ``value``) of ``spec.adaboost_algorithms`` make the
+    section on paper 001's theorems. Every file is written under a temporary
+    name and renamed: a link planted in ``out_dir`` is never written through.
 
-    Returns
-    -------
-    ReportFiles
-
-    Notes
-    -----
-    A table cell is ``mean (std)`` over the repeats x folds of a (dataset, cost,
-    algorithm) (sample std, NaN ignored, ``n/a`` without values); a rate (all
-    values in [0, 1]) gets 3 decimals, other metrics 2; the best mean of a row
-    is bold and the last row holds mean ranks. Rows are sorted by dataset then
-    cost (:func:`costsense.experiments._labels.cost_order`); algorithms keep
-    their order of first appearance. The comparison counts the rows where the
-    reference is significantly better, not different or worse by the two-sided
-    paired t-test over matched folds (rows under 2 complete pairs left out),
-    and adds the Wilcoxon signed-rank test across rows on the row means.
+    A table cell is ``mean (std)`` over the repeats x folds (sample std, NaN
+    ignored, ``n/a`` without values), with 3 decimals for a rate (values in
+    [0, 1]) and 2 otherwise; the best of a row is bold, the last row holds mean
+    ranks. Rows are sorted by dataset then cost
+    (:func:`costsense.experiments._labels.cost_order`); algorithms keep their
+    order of first appearance. The comparison counts the rows where the
+    reference is significantly better, not different or worse (two-sided
+    paired t-test over the matched folds; rows under 2 complete pairs left
+    out) and adds the Wilcoxon signed-rank test across rows on the row means.
     """
     named = {"reference": spec.reference, "ratio_to": spec.ratio_to}
     tab = tabulate(results, spec.metrics, spec.paper, named)
@@ -303,23 +259,9 @@ def _theorem_algorithms(study: dict[str, Any]) -> list[str]:
 def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     """Write the Markdown and HTML report of a results store.
 
-    Parameters
-    ----------
-    out : str or Path
-        The folder of the results store; the report is written there.
-    alpha : float, default=0.05
-        Level of the statistical tests.
-
-    Returns
-    -------
-    ReportFiles
-        Paths of ``report.md``, ``report.html`` and the figures.
-
-    Raises
-    ------
-    ValueError
-        No finished cell, or a recorded study whose name or dataset names are
-        not identifiers or whose metrics are missing or unknown.
+    ``out`` is the store's folder (the report is written there); ``alpha`` the
+    level of the tests. Raises ValueError without a finished cell, or when the
+    recorded study's names or metrics are refused (:func:`check_record`).
     """
     store = ResultsStore(out)
     study = store.study()
