@@ -35,16 +35,9 @@ _TESTS = ("t", "corrected", "wilcoxon")
 class PairedTest:
     """Result of a two-sided paired test of ``a`` against ``b``.
 
-    Attributes
-    ----------
-    statistic : float
-        Test statistic (Student's t, or the Wilcoxon signed-rank statistic).
-    pvalue : float
-        Two-sided p-value.
-    significant : bool
-        Whether ``pvalue < alpha``.
-    mean_difference : float
-        ``mean(a - b)``; its sign gives the direction of a significant result.
+    ``statistic`` is Student's t or the Wilcoxon statistic, ``significant``
+    whether ``pvalue < alpha``, ``mean_difference`` is ``mean(a - b)`` (the
+    direction of a significant result).
 
     Examples
     --------
@@ -229,22 +222,10 @@ def win_tie_loss(
 ) -> tuple[int, int, int]:
     """Count the rows where ``a`` is significantly better, not different, worse.
 
-    Parameters
-    ----------
-    pairs : iterable of (array-like, array-like)
-        Paired fold results of ``a`` and ``b``, one pair per row.
-    test : {"t", "corrected", "wilcoxon"}, default="t"
-        The paired test of each row (see :func:`corrected_paired_t_test`).
-    alpha : float, default=0.05
-        Significance level of each test.
-    lower_is_better : bool, default=True
-        Direction of the compared quantity.
-    test_train_ratio : float, default=None
-        ``n_test / n_train``; required by ``test="corrected"``.
-
-    Returns
-    -------
-    wins, ties, losses : int
+    ``pairs`` holds the paired fold results of ``a`` and ``b``, one pair per
+    row; ``test`` is the paired test of each row ("t", "corrected" with
+    ``test_train_ratio``, see :func:`corrected_paired_t_test`, or "wilcoxon")
+    at level ``alpha``. Returns (wins, ties, losses).
 
     Examples
     --------

@@ -65,14 +65,8 @@ def validate_claims(
 ) -> None:
     """Check that every claim has a known kind, exactly its keys, and study datasets.
 
-    Parameters
-    ----------
-    claims : sequence of dict
-        The study's ``[[claims]]``.
-    source : str
-        Where they came from, for error messages.
-    datasets : sequence of str, default=None
-        The study's datasets; a claim naming another is refused.
+    ``source`` names the study for the messages; with ``datasets``, a claim
+    naming another dataset is refused.
     """
     for claim in claims:
         kind = claim.get("kind")
@@ -114,26 +108,15 @@ def validate_claims(
 class ClaimCheck:
     """One claim checked against results.
 
-    Attributes
-    ----------
-    text, source : str
-        The claim and where the paper makes it.
-    verdict : str
-        "reproduced", "partly", "not reproduced", "contradicted", "not shown",
-        "incomplete (k of n rows)" or "not run".
-    evidence : str
-        The counts and numbers behind the verdict.
-    rows_expected, rows_present : int
-        Claimed rows, and those with every named algorithm's cells.
-    failing : int
-        Comparisons where the statement fails (``mean_change``: rows changing
-        against the claim; ``win_tie_loss``: losses beyond the claimed ones).
-    degenerate : str
-        The degenerate fits the verdict rests on (empty when none).
-    inconsistency : str
-        The claim file's note that the paper's own numbers do not support it.
-    like_for_like : str
-        A row claim's tally on the paper's own datasets (empty when none).
+    ``verdict`` is "reproduced", "partly", "not reproduced", "contradicted",
+    "not shown", "incomplete (k of n rows)" or "not run", ``evidence`` the
+    numbers behind it; ``rows_expected`` and ``rows_present`` count the claimed
+    rows and those with every named algorithm's cells; ``failing`` the
+    comparisons where the statement fails (``mean_change``: rows changing
+    against the claim; ``win_tie_loss``: losses beyond the claimed ones);
+    ``degenerate`` names the degenerate fits it rests on, ``inconsistency`` the
+    claim file's note that the paper's numbers disagree, ``like_for_like`` a
+    row claim's tally on the paper's own datasets.
     """
 
     text: str
@@ -227,31 +210,14 @@ def check_claims(
 ) -> list[ClaimCheck]:
     """Check each claim against results.
 
-    Parameters
-    ----------
-    results : pandas.DataFrame
-        One row per cell: ``dataset, cost, algorithm, repeat, fold``, the metrics
-        and optionally ``diagnostics`` (as from
-        :meth:`costsense.experiments.ResultsStore.results`).
-    claims : iterable of dict
-        Claims as described in the module docstring.
-    rows : sequence of (str, str), default=None
-        The (dataset, cost label) rows of the full study, which a claim without
-        ``datasets`` or ``costs`` speaks about. None takes the rows of
-        ``results`` (a partial run then looks complete).
-    alpha : float, default=0.05
-        Level of the intervals and tests.
-    paired : bool, default=True
-        Compare ``best``, ``better`` and ``close`` claims by the paired t-test
-        over the matched splits; False compares the means (a paper's printed
-        means have no splits).
-    like_for_like : sequence of str, default=()
-        The paper's own datasets: each row claim also gets its tally on their
-        rows alone (``ClaimCheck.like_for_like``).
-
-    Returns
-    -------
-    list of ClaimCheck
+    ``results`` holds one row per cell (``dataset, cost, algorithm, repeat,
+    fold``, the metrics and optionally ``diagnostics``, as
+    :meth:`costsense.experiments.ResultsStore.results` gives them). ``rows``
+    are the (dataset, cost label) rows of the full study, which a claim without
+    ``datasets`` or ``costs`` speaks about (None: the rows of ``results``, so a
+    partial run looks complete). ``paired=False`` compares the means instead of
+    the splits (a paper's printed means have none); ``like_for_like`` names the
+    paper's own datasets, on which each row claim is also tallied apart.
     """
     if rows is None:
         found = results[["dataset", "cost"]].astype(str).drop_duplicates()

@@ -1,4 +1,4 @@
-"""Document blocks of a report, rendered as Markdown and as one self-contained HTML page.
+"""Document blocks of a report, rendered as Markdown and as a self-contained HTML page.
 
 A report is built once as a list of blocks and rendered twice: Markdown with
 relative figure links, and HTML with the figures inlined as base64 data URIs and

@@ -60,9 +60,9 @@ def _save(fig: Figure, path: Path) -> Figure:
 def _grid(
     n: int, ncols: int, size: tuple[float, float], **share: Any
 ) -> tuple[Figure, NDArray[Any]]:
-    """A figure of ``n`` panels in rows of ``ncols`` (the spare ones hidden)."""
+    """Make a figure of ``n`` panels in rows of ``ncols`` (the spare ones hidden)."""
     nrows = -(-max(n, 1) // ncols)
-    fig = Figure(figsize=size(nrows) if callable(size) else size, layout="constrained")
+    fig = Figure(figsize=size, layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False, **share)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)

@@ -1,21 +1,19 @@
-"""The report's sections, each a list of blocks (none when there is nothing to show).
+"""The report's sections: each a function of the :class:`Report`, returning blocks.
 
-Title and notes, one results table per metric, the paper's claims, paper vs ours,
-the statistical comparison, the fits' warnings, paper 001's bounds checked on the
-saved training series, and the figures. Change a section's wording here.
+A section returns no block when the study declares nothing for it or the results
+carry no column it reads. Change a section's wording or table here.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from costsense.experiments._claims import ClaimCheck
-from costsense.experiments._labels import sort_rows
+from costsense.experiments._labels import normalise_label, sort_rows
 from costsense.experiments._outputs import make_folder
 from costsense.experiments._report import _figures as fig
 from costsense.experiments._report._blocks import (
@@ -27,7 +25,13 @@ from costsense.experiments._report._blocks import (
     Table,
 )
 from costsense.experiments._report._fits import stopping_note
-from costsense.experiments._report._tables import KEYS, Tabulated, results_table
+from costsense.experiments._report._tables import KEYS, Report, choose_decimals, fmt
+from costsense.experiments._stats import (
+    best_mask,
+    mean_ranks,
+    wilcoxon_test,
+    win_tie_loss,
+)
 
 #: Relative slack of paper 001's inequalities when checked in floating point.
 _BOUND_SLACK = 1e-12
@@ -58,6 +62,11 @@ def _paragraphs(text: str) -> list[Block]:
     return [Paragraph(p.strip()) for p in re.split(r"\n\s*\n", text) if p.strip()]
 
 
+def _table(header: list[str], rows: list[list[str]]) -> Table:
+    """Make a table of plain cells."""
+    return Table(header, [[Cell(text) for text in row] for row in rows])
+
+
 class FigureFiles:
     """Unique PNG paths under the figure folder, in the order they are made."""
 
@@ -78,62 +87,66 @@ class FigureFiles:
         return self.paths[-1]
 
 
-def introduction(title: str, banner: str, notes: str, tab: Tabulated) -> list[Block]:
+def introduction(r: Report) -> list[Block]:
     """Return the title, the banner, the notes and the size of the study."""
-    data = tab.data
+    data = r.data
     return [
-        Heading(title, 1),
-        *([Paragraph(banner)] if banner else []),
-        *_paragraphs(notes),
+        Heading(r.spec.title, 1),
+        *([Paragraph(r.spec.banner)] if r.spec.banner else []),
+        *_paragraphs(r.spec.notes),
         Paragraph(
             f"{len(data)} cells, {data['dataset'].nunique()} datasets, "
-            f"{data['cost'].nunique()} costs, {len(tab.algorithms)} algorithms."
+            f"{data['cost'].nunique()} costs, {len(r.algorithms)} algorithms."
         ),
     ]
 
 
-def results(
-    tab: Tabulated,
-    metrics: Sequence[str],
-    lower_is_better: Sequence[str],
-    paper_datasets: Sequence[str],
-) -> list[Block]:
-    """Return one mean (std) table per metric."""
+def results(r: Report) -> list[Block]:
+    """Return one mean (std) table per metric, the best bold, then mean ranks."""
+    marked = r.spec.paper_datasets
     blocks: list[Block] = [Heading("Results", 2)]
-    if paper_datasets:
+    if marked:
         blocks.append(
             Paragraph(
                 "Rows marked (paper's set) are on the paper's own data ("
-                + ", ".join(paper_datasets)
+                + ", ".join(marked)
                 + "): the only like-for-like comparisons with its tables; the "
                 "other datasets stand in for sets we cannot get."
             )
         )
-    for metric in metrics:
-        lower = metric in lower_is_better
+    for metric in r.spec.metrics:
+        summary = r.summary_of[metric]
+        lower, d = metric in r.spec.lower_is_better, summary.decimals
+        best = best_mask(summary.means, lower_is_better=lower)
+        body = []
+        for i, (ds, cost) in enumerate(r.rows):
+            cells = [Cell(f"{ds} (paper's set)" if ds in marked else ds), Cell(cost)]
+            for j, (mean, std) in enumerate(
+                zip(summary.means[i], summary.stds[i], strict=True)
+            ):
+                text = "n/a" if np.isnan(mean) else f"{fmt(mean, d)} ({fmt(std, d)})"
+                cells.append(Cell(text, bool(best[i, j])))
+            body.append(cells)
+        ranks = mean_ranks(summary.means, lower_is_better=lower)
+        body.append([Cell("mean rank"), Cell("")] + [Cell(f"{x:.2f}") for x in ranks])
         blocks += [
             Heading(metric, 3),
             Paragraph(
                 f"Mean (std) over repeats x folds; "
                 f"{'lower' if lower else 'higher'} is better; the best of each row "
-                f"is bold; {tab.summary_of[metric].decimals} decimals."
+                f"is bold; {d} decimals."
             ),
-            results_table(tab, metric, lower, paper_datasets),
+            Table(["dataset", "cost", *r.algorithms], body),
         ]
     return blocks
 
 
-def claims(
-    checks: Sequence[ClaimCheck],
-    alpha: float,
-    paper_datasets: Sequence[str],
-    data: pd.DataFrame,
-) -> list[Block]:
+def claims(r: Report) -> list[Block]:
     """Return the paper's claims and their verdicts, if any."""
-    if not checks:
+    if not r.spec.claims:
         return []
+    alpha, own = r.spec.alpha, r.spec.paper_datasets
     level = f"{100 * (1 - alpha):g} %"
-    own = bool(paper_datasets)
     intro = (
         "Each claim in the paper's words, with where it says it, checked on our "
         "results (the claim kinds and their verdicts are defined in the "
@@ -154,10 +167,10 @@ def claims(
     if own:
         intro += (
             " 'Like for like' gives the tally on the rows of the paper's own "
-            f"data ({', '.join(paper_datasets)}) alone."
+            f"data ({', '.join(own)}) alone."
         )
     rows = []
-    for check in checks:
+    for check in r.spec.claims:
         flags = [
             f"rests on degenerate fits: {check.degenerate}" * bool(check.degenerate),
             f"the paper's own numbers disagree: {check.inconsistency}"
@@ -175,7 +188,7 @@ def claims(
         )
     header = ["claim", "source", "verdict", "evidence"]
     header += [*(["like for like"] if own else []), "flags"]
-    note = stopping_note(data)
+    note = stopping_note(r.data)
     return [
         Heading("The paper's claims", 2),
         Paragraph(intro),
@@ -184,25 +197,72 @@ def claims(
     ]
 
 
-def paper(table: Table | None, notes: str) -> list[Block]:
-    """Return the paper's published values beside ours, if any."""
-    if table is None:
+def paper(r: Report) -> list[Block]:
+    """Return each published value (in the paper's order), our mean, the difference."""
+    if not r.spec.paper:
         return []
+    row_index = {(ds, normalise_label(c)): i for i, (ds, c) in enumerate(r.rows)}
+    body = []
+    for entry in r.spec.paper:
+        ds, cost = str(entry["dataset"]), str(entry["cost"])
+        metric, alg = str(entry["metric"]), str(entry["algorithm"])
+        value = float(entry["value"])
+        summary = r.summary_of.get(metric)
+        i = row_index.get((ds, normalise_label(cost)))
+        ours = np.nan
+        if summary is not None and i is not None and alg in r.algorithms:
+            ours = float(summary.means[i, r.algorithms.index(alg)])
+        d = summary.decimals if summary is not None else choose_decimals([value])
+        texts = [fmt(value, d), fmt(ours, d), fmt(ours - value, d, sign=True)]
+        body.append([ds, cost, alg, metric, *texts])
+    header = ["dataset", "cost", "algorithm", "metric", "paper", "ours", "difference"]
     return [
         Heading("Paper vs ours", 2),
         Paragraph(
             "Published value, our mean over repeats x folds, and the "
             "difference (ours - paper)."
         ),
-        *_paragraphs(notes),
-        table,
+        *_paragraphs(r.spec.paper_notes),
+        _table(header, body),
     ]
 
 
-def comparison(table: Table | None, reference: str | None, alpha: float) -> list[Block]:
-    """Return the reference's significance tests against each algorithm, if any."""
-    if table is None:
+def comparison(r: Report) -> list[Block]:
+    """Return the reference's wins, ties and losses and the Wilcoxon tests.
+
+    Per metric and other algorithm: the rows tested (a paired t-test per row
+    over the folds matched by repeat and fold; rows with fewer than 2 complete
+    pairs are skipped), the reference's wins/ties/losses, and the Wilcoxon
+    signed-rank test across rows on the row means ("n/a" under 2 rows).
+    """
+    reference, alpha = r.spec.reference, r.spec.alpha
+    if reference is None:
         return []
+    ref = r.algorithms.index(reference)
+    body = []
+    for metric in r.spec.metrics:
+        summary = r.summary_of[metric]
+        for j, other in enumerate(r.algorithms):
+            if other == reference:
+                continue
+            pairs = []
+            for row in r.rows:
+                frame = summary.blocks[row]
+                if reference in frame.columns and other in frame.columns:
+                    paired = frame[[reference, other]].dropna()
+                    if len(paired) >= 2:
+                        pairs.append((paired[reference], paired[other]))
+            lower = metric in r.spec.lower_is_better
+            counts = win_tie_loss(pairs, alpha=alpha, lower_is_better=lower)
+            a, b = summary.means[:, ref], summary.means[:, j]
+            keep = ~(np.isnan(a) | np.isnan(b))
+            wilcoxon = ["n/a", "n/a"]
+            if keep.sum() >= 2:
+                test = wilcoxon_test(a[keep], b[keep], alpha=alpha)
+                if math.isfinite(test.pvalue):
+                    wilcoxon = [f"{test.statistic:g}", f"{test.pvalue:.3g}"]
+            body.append([metric, other, str(len(pairs)), *map(str, counts), *wilcoxon])
+    header = ["metric", "algorithm", "rows", "wins", "ties", "losses"]
     return [
         Heading("Statistical comparison", 2),
         Paragraph(
@@ -212,13 +272,13 @@ def comparison(table: Table | None, reference: str | None, alpha: float) -> list
             "Wilcoxon signed-rank test (two-sided) across rows on the row "
             "means."
         ),
-        table,
+        _table([*header, "Wilcoxon statistic", "Wilcoxon p-value"], body),
     ]
 
 
-def warnings(lines: Sequence[str]) -> list[Block]:
+def warnings(r: Report) -> list[Block]:
     """Return the "Warnings" section: a paragraph per summary line (none without)."""
-    if not lines:
+    if not r.spec.warnings:
         return []
     intro = (
         "Warnings the fits raised, counted per algorithm and kind over every fit "
@@ -227,7 +287,7 @@ def warnings(lines: Sequence[str]) -> list[Block]:
         "model: the fit diagnostics say which final models are constant); "
         "numbers in the messages are written N; with what to change:"
     )
-    return [Heading("Warnings", 2), Paragraph(intro), *map(Paragraph, lines)]
+    return [Heading("Warnings", 2), Paragraph(intro), *map(Paragraph, r.spec.warnings)]
 
 
 def _bound_check(series: pd.DataFrame) -> str:
@@ -255,10 +315,9 @@ def _bound_check(series: pd.DataFrame) -> str:
     )
 
 
-def theorems(
-    series: pd.DataFrame | None, algorithms: Sequence[str], files: FigureFiles
-) -> list[Block]:
+def theorems(r: Report) -> list[Block]:
     """Return paper 001's theorems, their check on the saved series, and figures."""
+    series, algorithms = r.series, r.spec.adaboost_algorithms
     if series is None or series.empty or not algorithms:
         return []
     data = series.assign(**{k: series[k].astype(str) for k in KEYS[:3]})
@@ -282,7 +341,7 @@ def theorems(
         ),
     ]
     for ds in sorted(set(data["dataset"])):
-        path = files.new(f"bounds_{ds}")
+        path = r.figures.new(f"bounds_{ds}")
         fig.bound_plot(data[data["dataset"] == ds], ds, names, path, _BOUNDS)
         caption = (
             f"{ds}: training error of sign(f_m), prod Z_k (Theorem 1) and "
@@ -309,19 +368,13 @@ def constant_fits(data: pd.DataFrame, dataset: str, cost: str) -> dict[str, str]
     return out
 
 
-def figures(
-    tab: Tabulated,
-    files: FigureFiles,
-    main: str,
-    lower: bool,
-    ratio_to: str | None,
-    curves: pd.DataFrame | None,
-    boundaries: Iterable[fig.Boundary],
-) -> list[Block]:
+def figures(r: Report) -> list[Block]:
     """Draw the main metric's dots (and ratios), the curves and the boundaries."""
-    summary = tab.summary_of[main]
+    main, ratio_to, files = r.spec.metrics[0], r.spec.ratio_to, r.figures
+    lower = main in r.spec.lower_is_better
+    summary = r.summary_of[main]
     path = files.new(f"means_{main}")
-    fig.dot_chart(summary, tab.rows, tab.algorithms, main, path, lower_is_better=lower)
+    fig.dot_chart(summary, r.rows, r.algorithms, main, path, lower_is_better=lower)
     blocks: list[Block] = [
         Heading("Figures", 2),
         Image(
@@ -332,20 +385,20 @@ def figures(
     ]
     if ratio_to is not None:
         path = files.new(f"ratio_{main}_to_{ratio_to}")
-        fig.ratio_chart(summary, tab.rows, tab.algorithms, main, ratio_to, path)
+        fig.ratio_chart(summary, r.rows, r.algorithms, main, ratio_to, path)
         caption = f"{main} of each algorithm divided by {ratio_to}'s (1 = same)"
         blocks.append(Image(path, caption))
-    if curves is not None and not curves.empty:
-        averaged = fig.average_curves(curves)
+    if r.curves is not None and not r.curves.empty:
+        averaged = fig.average_curves(r.curves)
         extra = [str(a) for a in pd.unique(averaged["algorithm"])]
         palette = fig.assign_colours(
-            tab.algorithms + [a for a in extra if a not in tab.algorithms]
+            r.algorithms + [a for a in extra if a not in r.algorithms]
         )
         settings = set(averaged[["dataset", "cost"]].itertuples(index=False, name=None))
         for ds, cost in sort_rows(settings):
             frame = averaged[(averaged["dataset"] == ds) & (averaged["cost"] == cost)]
             path = files.new(f"curve_{ds}_{cost}")
-            why = constant_fits(tab.data, ds, cost)
+            why = constant_fits(r.data, ds, cost)
             fig.curve_plot(frame, ds, cost, palette, path, why_constant=why)
             caption = (
                 f"{ds}, cost {cost}: mean cost per sample by stage (left test, right "
@@ -353,7 +406,7 @@ def figures(
                 "stage is named in its panel"
             )
             blocks.append(Image(path, caption))
-    for boundary in boundaries:
+    for boundary in r.boundaries:
         path = files.new(f"boundary_{boundary.dataset}_{boundary.cost}")
         fig.boundary_plot(boundary, path)
         caption = f"{boundary.dataset}, cost {boundary.cost}: decision regions"

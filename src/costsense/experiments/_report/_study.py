@@ -12,8 +12,7 @@ the store or from the study's record.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ import pandas as pd
 
 from costsense.experiments._boundary import boundary_path
 from costsense.experiments._catalog import CATALOG
-from costsense.experiments._claims import ClaimCheck, check_claims
+from costsense.experiments._claims import check_claims
 from costsense.experiments._labels import cost_label
 from costsense.experiments._outputs import write_atomically
 from costsense.experiments._report import _sections as section
@@ -31,9 +30,9 @@ from costsense.experiments._report._figures import Boundary
 from costsense.experiments._report._fits import feature_blocks, fit_blocks
 from costsense.experiments._report._tables import (
     KEYS,
+    ReportFiles,
+    ReportSpec,
     check_columns,
-    comparison_table,
-    paper_table,
     tabulate,
 )
 from costsense.experiments._scores import ALL_METRICS, LOWER_IS_BETTER
@@ -49,68 +48,6 @@ _BOOKKEEPING = frozenset({"key", "dataset", "cost", "algorithm", "repeat", "fold
                           "fit_time", "predict_time", "diagnostics"})  # fmt: skip
 #: The most a boundary grid file may unpack to (bytes): a run writes about 1 MB.
 MAX_GRID_BYTES = 256 << 20
-
-
-@dataclass(frozen=True)
-class ReportSpec:
-    """What a report shows: a study's declarations, everything but the results.
-
-    ``metrics`` are tabulated in order (the first is the figures' main metric);
-    ``reference`` is compared with every other algorithm by significance tests;
-    ``ratio_to`` adds a figure of each main-metric mean over this algorithm's;
-    ``notes`` go under the title and ``paper_notes`` beside ``paper``, the
-    published numbers (``dataset``, ``cost``, ``algorithm``, ``metric``,
-    ``value``); ``claims`` are checked claims (:func:`check_claims`);
-    ``banner`` is a warning under the title (a partial or ``--quick`` run);
-    ``paper_features`` the paper's features left per dataset (1-based) and
-    ``noise_columns`` the datasets with appended noise columns (how many);
-    ``adaboost_algorithms`` those whose saved series are checked against paper
-    001's bounds; ``warnings`` the fits' warning lines; ``paper_datasets`` the
-    paper's own datasets (marked in the tables, claims tallied on them apart).
-    """
-
-    title: str
-    metrics: Sequence[str]
-    lower_is_better: Sequence[str] = ("cost_total", "mean_cost")
-    reference: str | None = None
-    ratio_to: str | None = None
-    notes: str = ""
-    paper_notes: str = ""
-    alpha: float = 0.05
-    paper: Sequence[Mapping[str, Any]] | pd.DataFrame = ()
-    claims: Sequence[ClaimCheck] = ()
-    banner: str = ""
-    paper_features: Mapping[str, Sequence[int]] = field(default_factory=dict)
-    noise_columns: Mapping[str, int] = field(default_factory=dict)
-    adaboost_algorithms: Sequence[str] = ()
-    warnings: Sequence[str] = ()
-    paper_datasets: Sequence[str] = ()
-
-    def __post_init__(self) -> None:
-        metrics = [self.metrics] if isinstance(self.metrics, str) else self.metrics
-        if not metrics:
-            raise ValueError("metrics must name at least one metric column.")
-        paper = self.paper
-        rows = paper.to_dict("records") if isinstance(paper, pd.DataFrame) else paper
-        # a frozen dataclass stores its normalised fields through object.__setattr__
-        for name, value in [
-            ("metrics", tuple(metrics)),
-            ("lower_is_better", tuple(self.lower_is_better)),
-            ("paper", tuple(dict(row) for row in rows)),
-            ("claims", tuple(self.claims)),
-            ("paper_datasets", tuple(self.paper_datasets)),
-            ("adaboost_algorithms", tuple(self.adaboost_algorithms)),
-        ]:
-            object.__setattr__(self, name, value)
-
-
-@dataclass
-class ReportFiles:
-    """Paths written: ``report.md``, ``report.html``, the figures in report order."""
-
-    markdown: Path
-    html: Path
-    figures: list[Path] = field(default_factory=list)
 
 
 def write_report(
@@ -143,47 +80,37 @@ def write_report(
     paired t-test over the matched folds; rows under 2 complete pairs left
     out) and adds the Wilcoxon signed-rank test across rows on the row means.
     """
-    named = {"reference": spec.reference, "ratio_to": spec.ratio_to}
-    tab = tabulate(results, spec.metrics, spec.paper, named)
+    r = tabulate(results, spec)
     if curves is not None and not curves.empty:
         check_columns(curves, (*KEYS, "stage", "split", "value"), "curves")
     if series is not None and not series.empty:
         check_columns(series, (*KEYS, "stage", "name", "value"), "series")
     out = Path(out_dir)
-    files = section.FigureFiles(out / "figures")
-    compared = None
-    if spec.reference is not None:
-        compared = comparison_table(
-            tab, spec.metrics, spec.reference, spec.lower_is_better, spec.alpha
-        )
-    order = tab.algorithms
+    r.curves, r.series, r.boundaries = curves, series, list(boundaries)
+    r.figures = section.FigureFiles(out / "figures")
     blocks = [
-        *section.introduction(spec.title, spec.banner, spec.notes, tab),
-        *section.results(tab, spec.metrics, spec.lower_is_better, spec.paper_datasets),
-        *section.claims(spec.claims, spec.alpha, spec.paper_datasets, tab.data),
-        *section.paper(
-            paper_table(tab, spec.paper) if spec.paper else None, spec.paper_notes
-        ),  # fmt: skip
-        *section.comparison(compared, spec.reference, spec.alpha),
-        *fit_blocks(tab.data, order),
-        *section.warnings(spec.warnings),
-        *feature_blocks(tab.data, order, spec.paper_features, spec.noise_columns),
-        *section.theorems(series, spec.adaboost_algorithms, files),
-        *section.figures(
-            tab,
-            files,
-            spec.metrics[0],
-            spec.metrics[0] in spec.lower_is_better,
-            spec.ratio_to,
-            curves,
-            boundaries,
-        ),
+        block
+        for make in (
+            section.introduction,
+            section.results,
+            section.claims,
+            section.paper,
+            section.comparison,
+            lambda r: fit_blocks(r.data, r.algorithms),
+            section.warnings,
+            lambda r: feature_blocks(
+                r.data, r.algorithms, spec.paper_features, spec.noise_columns
+            ),
+            section.theorems,
+            section.figures,
+        )
+        for block in make(r)
     ]
     markdown, page = out / "report.md", out / "report.html"
-    text = to_markdown(blocks, files.folder)
+    text = to_markdown(blocks, r.figures.folder)
     write_atomically(markdown, text.encode("utf-8"), root=out)
     write_atomically(page, to_html(blocks, spec.title).encode("utf-8"), root=out)
-    return ReportFiles(markdown=markdown, html=page, figures=files.paths)
+    return ReportFiles(markdown=markdown, html=page, figures=r.figures.paths)
 
 
 def _boundaries(store: ResultsStore, study: dict[str, Any]) -> list[Boundary]:

@@ -1,36 +1,93 @@
-"""The report's numbers: the results checked and summarised once, and every table.
+"""What a report reads: its spec, and the results checked and summarised once.
 
 Every results cell is ``mean (std)`` over the repeats x folds of one (dataset,
 cost, algorithm), with the sample std; a metric whose finite values all lie in
-[0, 1] is a rate, printed with 3 decimals, any other with 2. Change it when a
-table's numbers or format change.
+[0, 1] is a rate, printed with 3 decimals, any other with 2. Change it when the
+report's input or its summaries change.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from costsense.experiments._labels import normalise_label, sort_rows
-from costsense.experiments._report._blocks import Cell, Table
-from costsense.experiments._stats import (
-    best_mask,
-    describe,
-    mean_ranks,
-    wilcoxon_test,
-    win_tie_loss,
-)
+from costsense.experiments._claims import ClaimCheck
+from costsense.experiments._labels import sort_rows
+from costsense.experiments._stats import describe
 
-__all__ = ["Summary", "Tabulated", "check_columns", "summarise", "tabulate"]
+__all__ = ["Report", "ReportFiles", "ReportSpec", "Summary", "summarise"]
 
 KEYS = ("dataset", "cost", "algorithm", "repeat", "fold")
 _PAPER_COLUMNS = ("dataset", "cost", "algorithm", "metric", "value")
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    """What a report shows: a study's declarations, everything but the results.
+
+    ``metrics`` are tabulated in order (the first is the figures' main metric);
+    ``reference`` is compared with every other algorithm by significance tests;
+    ``ratio_to`` adds a figure of each main-metric mean over this algorithm's;
+    ``notes`` go under the title and ``paper_notes`` beside ``paper``, the
+    published numbers (``dataset``, ``cost``, ``algorithm``, ``metric``,
+    ``value``); ``claims`` are checked claims (:func:`check_claims`);
+    ``banner`` is a warning under the title (a partial or ``--quick`` run);
+    ``paper_features`` the paper's features left per dataset (1-based) and
+    ``noise_columns`` the datasets with appended noise columns (how many);
+    ``adaboost_algorithms`` those whose saved series are checked against paper
+    001's bounds; ``warnings`` the fits' warning lines; ``paper_datasets`` the
+    paper's own datasets (marked in the tables, claims tallied on them apart).
+    """
+
+    title: str
+    metrics: Sequence[str]
+    lower_is_better: Sequence[str] = ("cost_total", "mean_cost")
+    reference: str | None = None
+    ratio_to: str | None = None
+    notes: str = ""
+    paper_notes: str = ""
+    alpha: float = 0.05
+    paper: Sequence[Mapping[str, Any]] | pd.DataFrame = ()
+    claims: Sequence[ClaimCheck] = ()
+    banner: str = ""
+    paper_features: Mapping[str, Sequence[int]] = field(default_factory=dict)
+    noise_columns: Mapping[str, int] = field(default_factory=dict)
+    adaboost_algorithms: Sequence[str] = ()
+    warnings: Sequence[str] = ()
+    paper_datasets: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        metrics = [self.metrics] if isinstance(self.metrics, str) else self.metrics
+        if not metrics:
+            raise ValueError("metrics must name at least one metric column.")
+        paper = self.paper
+        rows = paper.to_dict("records") if isinstance(paper, pd.DataFrame) else paper
+        # a frozen dataclass stores its normalised fields through object.__setattr__
+        for name, value in [
+            ("metrics", tuple(metrics)),
+            ("lower_is_better", tuple(self.lower_is_better)),
+            ("paper", tuple(dict(row) for row in rows)),
+            ("claims", tuple(self.claims)),
+            ("paper_datasets", tuple(self.paper_datasets)),
+            ("adaboost_algorithms", tuple(self.adaboost_algorithms)),
+        ]:
+            object.__setattr__(self, name, value)
+
+
+@dataclass
+class ReportFiles:
+    """Paths written: ``report.md``, ``report.html``, the figures in report order."""
+
+    markdown: Path
+    html: Path
+    figures: list[Path] = field(default_factory=list)
 
 
 def choose_decimals(values: Iterable[float]) -> int:
@@ -101,20 +158,26 @@ def summarise(
     return Summary(means, stds, choose_decimals(data[metric]), blocks)
 
 
-@dataclass(frozen=True)
-class Tabulated:
-    """The results as the report's sections see them.
+@dataclass
+class Report:
+    """Everything a section reads: the spec, the results checked and summarised.
 
     ``data`` has string ``dataset``, ``cost`` and ``algorithm``; ``algorithms``
     are in order of first appearance, ``rows`` (dataset, cost) in
     :func:`sort_rows` order; ``summary_of`` holds the tabulated metrics and the
-    paper's (when measured).
+    paper's (when measured); ``curves``, ``series`` and ``boundaries`` are
+    the optional inputs of :func:`write_report`, ``figures`` the figure folder.
     """
 
+    spec: ReportSpec
     data: pd.DataFrame
     algorithms: list[str]
     rows: list[tuple[str, str]]
     summary_of: dict[str, Summary]
+    curves: pd.DataFrame | None = None
+    series: pd.DataFrame | None = None
+    boundaries: Sequence[Any] = ()
+    figures: Any = None
 
 
 def check_columns(frame: pd.DataFrame, required: Iterable[str], name: str) -> None:
@@ -124,14 +187,9 @@ def check_columns(frame: pd.DataFrame, required: Iterable[str], name: str) -> No
         raise ValueError(f"{name} is missing the columns {missing}.")
 
 
-def tabulate(
-    results: pd.DataFrame,
-    metrics: Sequence[str],
-    paper: Sequence[Mapping[str, Any]],
-    named: Mapping[str, str | None],
-) -> Tabulated:
-    """Check the results, the paper rows and the named algorithms; summarise."""
-    check_columns(results, [*KEYS, *metrics], "results")
+def tabulate(results: pd.DataFrame, spec: ReportSpec) -> Report:
+    """Check the results against the spec and summarise every metric shown."""
+    check_columns(results, [*KEYS, *spec.metrics], "results")
     if results.empty:
         raise ValueError("results has no rows.")
     data = results.assign(**{k: results[k].astype(str) for k in KEYS[:3]})
@@ -143,107 +201,18 @@ def tabulate(
             f"(dataset, cost, algorithm, repeat, fold), e.g. {first}."
         )
     algorithms = [str(a) for a in pd.unique(data["algorithm"])]
-    for option, name in named.items():
+    for option in ("reference", "ratio_to"):
+        name = getattr(spec, option)
         if name is not None and name not in algorithms:
             raise ValueError(
                 f"{option} {name!r} is not among the algorithms {algorithms}."
             )
-    missing = [c for c in _PAPER_COLUMNS if any(c not in row for row in paper)]
+    missing = [c for c in _PAPER_COLUMNS if any(c not in row for row in spec.paper)]
     if missing:
         raise ValueError(f"paper is missing the columns {missing}.")
     rows = sort_rows(set(data[["dataset", "cost"]].itertuples(index=False, name=None)))
-    measured = [
-        m
-        for m in dict.fromkeys(str(row["metric"]) for row in paper)
-        if m not in metrics and m in data.columns
-    ]
+    shown = dict.fromkeys([*spec.metrics, *(str(p["metric"]) for p in spec.paper)])
     summary_of = {
-        m: summarise(data, m, rows, algorithms) for m in [*metrics, *measured]
+        m: summarise(data, m, rows, algorithms) for m in shown if m in data.columns
     }
-    return Tabulated(data, algorithms, rows, summary_of)
-
-
-def results_table(
-    tab: Tabulated, metric: str, lower: bool, marked: Collection[str]
-) -> Table:
-    """Mean (std) per row and algorithm, the best bold, then the mean rank row.
-
-    A dataset in ``marked`` (the paper's own) is named "(paper's set)".
-    """
-    summary = tab.summary_of[metric]
-    d = summary.decimals
-    best = best_mask(summary.means, lower_is_better=lower)
-    body = []
-    for i, (ds, cost) in enumerate(tab.rows):
-        cells = [Cell(f"{ds} (paper's set)" if ds in marked else ds), Cell(cost)]
-        for j, (mean, std) in enumerate(zip(summary.means[i], summary.stds[i])):
-            text = "n/a" if np.isnan(mean) else f"{fmt(mean, d)} ({fmt(std, d)})"
-            cells.append(Cell(text, bool(best[i, j])))
-        body.append(cells)
-    ranks = mean_ranks(summary.means, lower_is_better=lower)
-    body.append([Cell("mean rank"), Cell("")] + [Cell(f"{r:.2f}") for r in ranks])
-    return Table(["dataset", "cost", *tab.algorithms], body)
-
-
-def paper_table(tab: Tabulated, paper: Sequence[Mapping[str, Any]]) -> Table:
-    """Each published value (in the paper's order), our mean and ``ours - paper``."""
-    row_index = {(ds, normalise_label(c)): i for i, (ds, c) in enumerate(tab.rows)}
-    body = []
-    for entry in paper:
-        ds, cost = str(entry["dataset"]), str(entry["cost"])
-        metric, alg = str(entry["metric"]), str(entry["algorithm"])
-        value = float(entry["value"])
-        summary = tab.summary_of.get(metric)
-        i = row_index.get((ds, normalise_label(cost)))
-        ours = np.nan
-        if summary is not None and i is not None and alg in tab.algorithms:
-            ours = float(summary.means[i, tab.algorithms.index(alg)])
-        d = summary.decimals if summary is not None else choose_decimals([value])
-        texts = [fmt(value, d), fmt(ours, d), fmt(ours - value, d, sign=True)]
-        body.append([Cell(t) for t in (ds, cost, alg, metric, *texts)])
-    header = ["dataset", "cost", "algorithm", "metric", "paper", "ours", "difference"]
-    return Table(header, body)
-
-
-def comparison_table(
-    tab: Tabulated,
-    metrics: Sequence[str],
-    reference: str,
-    lower_is_better: Collection[str],
-    alpha: float,
-) -> Table:
-    """Wins, ties and losses of the reference against each algorithm, and Wilcoxon.
-
-    Per metric and other algorithm: the rows tested (a paired t-test per row
-    over the folds matched by repeat and fold; rows with fewer than 2 complete
-    pairs are skipped), the reference's wins/ties/losses, and the Wilcoxon
-    signed-rank test across rows on the row means ("n/a" under 2 rows).
-    """
-    ref = tab.algorithms.index(reference)
-    body = []
-    for metric in metrics:
-        summary = tab.summary_of[metric]
-        for j, other in enumerate(tab.algorithms):
-            if other == reference:
-                continue
-            pairs = []
-            for row in tab.rows:
-                frame = summary.blocks[row]
-                if reference in frame.columns and other in frame.columns:
-                    paired = frame[[reference, other]].dropna()
-                    if len(paired) >= 2:
-                        pairs.append((paired[reference], paired[other]))
-            counts = win_tie_loss(
-                pairs, alpha=alpha, lower_is_better=metric in lower_is_better
-            )
-            a, b = summary.means[:, ref], summary.means[:, j]
-            keep = ~(np.isnan(a) | np.isnan(b))
-            wilcoxon = ["n/a", "n/a"]
-            if keep.sum() >= 2:
-                result = wilcoxon_test(a[keep], b[keep], alpha=alpha)
-                if math.isfinite(result.pvalue):
-                    wilcoxon = [f"{result.statistic:g}", f"{result.pvalue:.3g}"]
-            texts = [metric, other, str(len(pairs)), *map(str, counts), *wilcoxon]
-            body.append([Cell(t) for t in texts])
-    header = ["metric", "algorithm", "rows", "wins", "ties", "losses"]
-    return Table([*header, "Wilcoxon statistic", "Wilcoxon p-value"], body)
+    return Report(spec, data, algorithms, rows, summary_of)
