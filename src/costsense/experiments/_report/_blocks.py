@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Block", "Cell", "Heading", "Image", "Paragraph", "Table"]
+__all__ = ["Block", "Cell", "Heading", "Image", "Paragraph", "Table", "plain_table"]
 
 _CSS = """
 body { font-family: sans-serif; max-width: 1100px; margin: 2em auto; color: #222; }
@@ -71,6 +71,12 @@ class Image:
 
 
 Block = Heading | Paragraph | Table | Image
+
+
+def plain_table(header: list[str], rows: list[list[str]]) -> Table:
+    """Make a table of plain (not bold) cells from their texts."""
+    return Table(header, [[Cell(text) for text in row] for row in rows])
+
 
 #: A code span: a run of backticks, then the shortest text up to a run of exactly
 #: as many (CommonMark's rule; an unmatched run stays literal text).
