@@ -21,15 +21,12 @@ from typing import Any
 import pandas as pd
 
 from costsense.experiments._claims._kinds import (
-    Compare,
     Rows,
     bootstrap_interval,
     claim_rows,
-    mean_change,
+    judge,
     named,
     row_name,
-    rows_check,
-    win_tie_loss,
 )
 from costsense.experiments._diagnostics import degenerate_reasons
 from costsense.experiments._labels import cost_order, sort_rows
@@ -131,7 +128,7 @@ class ClaimCheck:
     like_for_like: str = ""
 
 
-def _degenerate(r: Rows, claim: dict[str, Any]) -> str:
+def _degenerate(r: Rows) -> str:
     """Summarise the degenerate fits among a claim's cells, the first four named."""
     if "diagnostics" not in r.data.columns or r.data.empty:
         return ""
@@ -145,7 +142,7 @@ def _degenerate(r: Rows, claim: dict[str, Any]) -> str:
         tally[0] += bool(found)
         tally[1] += 1
         reasons.setdefault(key, []).extend(found)
-    order = named(claim)
+    order = named(r.claim)
     items = [
         # ties go to the reason seen first (a set's order varies per process)
         f"{key[0]} on {key[1]} at {key[2]} "
@@ -164,26 +161,17 @@ def _check(
     results: pd.DataFrame,
     claim: dict[str, Any],
     rows: Sequence[tuple[str, str]],
-    how: Compare,
+    how: tuple[bool, float, bool],
     like_for_like: Sequence[str],
 ) -> ClaimCheck:
-    r = claim_rows(results, claim, rows)
-    kind = claim["kind"]
-    if r.present == 0:
-        evidence = "; ".join(["no claimed row has results", *r.missing_note()])
-        verdict, failing = "not run", 0
-    elif kind == "mean_change":
-        verdict, evidence, failing = mean_change(r, claim, how.alpha)
-    elif kind == "win_tie_loss":
-        verdict, evidence, failing = win_tie_loss(r, claim, how)
-    else:
-        verdict, evidence, failing = rows_check(r, claim, how)
+    r = claim_rows(results, claim, rows, how)
+    verdict, evidence, failing = judge(r)
     same = [d for d in like_for_like if d in claim.get("datasets", like_for_like)]
     own = ""
-    if same and kind not in ("mean_change", "win_tie_loss"):
-        sub = claim_rows(results, {**claim, "datasets": same}, rows)
+    if same and claim["kind"] not in ("mean_change", "win_tie_loss"):
+        sub = claim_rows(results, {**claim, "datasets": same}, rows, how)
         if sub.present:
-            tally = rows_check(sub, claim, how)[1].split("; ")[0]
+            tally = judge(sub)[1].split("; ")[0]
             own = f"{', '.join(row_name(row) for row in sub.means.index)}: {tally}"
     return ClaimCheck(
         text=claim["text"],
@@ -193,7 +181,7 @@ def _check(
         rows_expected=r.expected,
         rows_present=r.present,
         failing=failing,
-        degenerate=_degenerate(r, claim),
+        degenerate=_degenerate(r),
         inconsistency=claim.get("inconsistency", ""),
         like_for_like=own,
     )
@@ -228,7 +216,7 @@ def check_claims(
             results,
             claim,
             rows,
-            Compare(claim["metric"] in LOWER_IS_BETTER, alpha, paired),
+            (claim["metric"] in LOWER_IS_BETTER, alpha, paired),
             list(like_for_like),
         )
         for claim in claims

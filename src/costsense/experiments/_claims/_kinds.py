@@ -1,16 +1,18 @@
-"""The claim kinds: a claim's rows, one engine for the row kinds, and the two tallies.
+"""The claim kinds, checked by one engine on one view of a claim's rows.
 
-Every kind reads its numbers through :class:`Rows` (the claimed rows' means and
-their splits matched by repeat and fold). The row kinds (``best``, ``better``,
-``close``, ``at_least``, ``at_most``) each judge one comparison at a time as
-held (+1), tied (0) or failed (-1), with a note; :func:`rows_check` tallies
-them into a verdict. ``mean_change`` and ``win_tie_loss`` aggregate otherwise.
-Change a kind's judge here; a new kind also needs its keys in the schema.
+:class:`Rows` holds what every kind reads: the claim, how it compares (paired
+t-test over the splits matched by repeat and fold, or the means), the claimed
+rows' means and cells, and the rows missing. The row kinds (``best``,
+``better``, ``close``, ``at_least``, ``at_most``) each judge one comparison at a
+time as held (+1), tied (0) or failed (-1), with a note; :func:`judge` tallies
+them into a verdict, or sends ``mean_change`` and ``win_tie_loss`` to their
+own tally. Change a kind's judge here; a new kind also needs its keys in the
+schema.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +24,8 @@ from costsense.experiments._stats import paired_interval, paired_t_test
 
 _SHOWN = 6  # failing rows named in the evidence
 _BOOTSTRAP_RESAMPLES = 4000
+#: One judged comparison: +1 held, 0 tied, -1 failed, and its note ("" for none).
+Judged = Iterator[tuple[int, str]]
 
 
 def named(claim: dict[str, Any]) -> list[str]:
@@ -29,9 +33,9 @@ def named(claim: dict[str, Any]) -> list[str]:
     names: list[str] = []
     for key in ("algorithm", "algorithms", "among", "than", "baseline"):
         value = claim.get(key, [])
-        for name in [value] if isinstance(value, str) else value:
-            if name not in names:
-                names.append(name)
+        names += [
+            n for n in ([value] if isinstance(value, str) else value) if n not in names
+        ]
     return names
 
 
@@ -41,13 +45,16 @@ def row_name(row: Any) -> str:
 
 @dataclass
 class Rows:
-    """A claim's rows: means per present row and algorithm, and what is missing."""
+    """A claim, how it compares, and its rows: means of present rows, cells, gaps."""
 
+    claim: dict[str, Any]
+    lower: bool  # the metric is better when lower
+    alpha: float
+    paired: bool
     means: pd.DataFrame  # index (dataset, cost) of present rows; columns algorithms
     data: pd.DataFrame  # the cells of the claimed rows
     expected: int
     missing: list[str]
-    metric: str
 
     @property
     def present(self) -> int:
@@ -61,41 +68,58 @@ class Rows:
         return None
 
     def missing_note(self) -> list[str]:
-        if not self.missing:
-            return []
         more = len(self.missing) - _SHOWN
-        return [
-            f"missing: {', '.join(self.missing[:_SHOWN])}"
-            + (f" and {more} more" if more > 0 else "")
-        ]
+        shown = ", ".join(self.missing[:_SHOWN]) + (
+            f" and {more} more" if more > 0 else ""
+        )
+        return [f"missing: {shown}"] if self.missing else []
 
     def matched(self, a: str, b: str, row: Any) -> pd.DataFrame:
         """Split values of ``a`` and ``b`` on a row, matched by (repeat, fold)."""
-        here = self.data[
-            (self.data["dataset"].astype(str) == row[0])
-            & (self.data["cost"].astype(str) == row[1])
+        data = self.data
+        here = data[
+            (data["dataset"].astype(str) == row[0])
+            & (data["cost"].astype(str) == row[1])
         ]
         split = [
-            here[here["algorithm"] == name].groupby(["repeat", "fold"])[self.metric]
+            here[here["algorithm"] == name]
+            .groupby(["repeat", "fold"])[self.claim["metric"]]
+            .mean()
             for name in (a, b)
         ]
-        return pd.concat([s.mean() for s in split], axis=1, join="inner").dropna()
+        return pd.concat(split, axis=1, join="inner").dropna()
+
+    def test(self, a: str, b: str, row: Any) -> tuple[int, str]:
+        """Paired t-test of ``a`` against ``b`` on a row (under 2 splits: a tie)."""
+        pairs = self.matched(a, b, row)
+        if len(pairs) < 2:
+            return 0, f"{len(pairs)} matched split(s), no test"
+        test = paired_t_test(pairs.iloc[:, 0], pairs.iloc[:, 1], alpha=self.alpha)
+        return test.outcome(self.lower), f"p = {test.pvalue:.2g}"
 
 
 def claim_rows(
-    results: pd.DataFrame, claim: dict[str, Any], rows: Sequence[tuple[str, str]]
+    results: pd.DataFrame,
+    claim: dict[str, Any],
+    rows: Sequence[tuple[str, str]],
+    how: tuple[bool, float, bool],
 ) -> Rows:
-    """Select the study rows a claim speaks about and average their cells."""
+    """Select the study rows a claim speaks about and average their cells.
+
+    ``how`` is (lower is better, alpha, paired).
+    """
     metric, names = claim["metric"], named(claim)
-    claimed = list(rows)
-    if "datasets" in claim:
-        claimed = [r for r in claimed if r[0] in set(claim["datasets"])]
-    if "costs" in claim:
-        labels = {cost_label(c) for c in claim["costs"]}
-        claimed = [r for r in claimed if r[1] in labels]
+    claimed = [
+        r
+        for r in rows
+        if r[0] in claim.get("datasets", [r[0]])
+        and r[1] in {cost_label(c) for c in claim.get("costs", [r[1]])}
+    ]
     empty = pd.DataFrame(columns=names, dtype=float)
     if metric not in results.columns:
-        return Rows(empty, results.iloc[:0], len(claimed), [f"metric {metric}"], metric)
+        return Rows(
+            claim, *how, empty, results.iloc[:0], len(claimed), [f"metric {metric}"]
+        )
     keys = pd.MultiIndex.from_frame(results[["dataset", "cost"]].astype(str))
     data = results[keys.isin(claimed) & results["algorithm"].isin(names)]
     data = data[data[metric].notna()]
@@ -105,58 +129,36 @@ def claim_rows(
     missing: list[str] = []
     present = []
     for row in claimed:
+        absent = (
+            [n for n in names if np.isnan(means.loc[row, n])]
+            if row in means.index
+            else []
+        )
         if row not in means.index:
-            missing.append(f"{row[0]} at {row[1]}")
-            continue
-        absent = [n for n in names if np.isnan(means.loc[row, n])]
-        if absent:
-            missing.append(f"{', '.join(absent)} on {row[0]} at {row[1]}")
+            missing.append(row_name(row))
+        elif absent:
+            missing.append(f"{', '.join(absent)} on {row_name(row)}")
         else:
             present.append(row)
     ordered = sort_rows(present)
-    return Rows(
-        means.loc[ordered] if ordered else empty, data, len(claimed), missing, metric
-    )
+    chosen = means.loc[ordered] if ordered else empty
+    return Rows(claim, *how, chosen, data, len(claimed), missing)
 
 
-@dataclass(frozen=True)
-class Compare:
-    """How a row claim compares two algorithms: by paired test, or by means."""
-
-    lower: bool  # the metric is better when lower
-    alpha: float
-    paired: bool
-
-    def test(self, r: Rows, a: str, b: str, row: Any) -> tuple[int, str]:
-        """Paired t-test of ``a`` against ``b`` on a row (under 2 splits: a tie)."""
-        pairs = r.matched(a, b, row)
-        if len(pairs) < 2:
-            return 0, f"{len(pairs)} matched split(s), no test"
-        test = paired_t_test(pairs.iloc[:, 0], pairs.iloc[:, 1], alpha=self.alpha)
-        return test.outcome(self.lower), f"p = {test.pvalue:.2g}"
-
-
-#: One judged comparison: +1 held, 0 tied, -1 failed, and its note ("" for none).
-Judged = Iterator[tuple[int, str]]
-
-
-def _best(
-    r: Rows, claim: dict[str, Any], how: Compare, row: Any, values: Any
-) -> Judged:
-    group = claim["algorithm"]
+def _best(r: Rows, row: Any, values: pd.Series) -> Judged:
+    group = r.claim["algorithm"]
     group = [group] if isinstance(group, str) else list(group)
-    values = values[claim["among"]]
-    scores = values if how.lower else -values  # smaller is better
-    if how.paired:
+    values = values[r.claim["among"]]
+    scores = values if r.lower else -values  # smaller is better
+    if r.paired:
         ours = min(group, key=lambda a: scores[a])
-        tests = {a: how.test(r, ours, a, row) for a in claim["among"] if a not in group}
+        tests = {a: r.test(ours, a, row) for a in r.claim["among"] if a not in group}
         worse = [a for a, (k, _) in tests.items() if k < 0]
         level = [a for a, (k, _) in tests.items() if k == 0]
-        rivals = worse or level
         listed = ", ".join(
             f"{a} ({values[a] if worse else values[ours]:.4g} vs "
             f"{values[ours] if worse else values[a]:.4g}, {tests[a][1]})"
-            for a in rivals
+            for a in worse or level
         )
         if worse:
             yield -1, f"{row_name(row)}: {ours} significantly worse than {listed}"
@@ -165,8 +167,7 @@ def _best(
         else:
             yield 1, ""
         return
-    top = scores.min()
-    winners = {a for a, s in scores.items() if np.isclose(s, top, rtol=1e-12)}
+    winners = {a for a, s in scores.items() if np.isclose(s, scores.min(), rtol=1e-12)}
     if winners <= set(group):
         yield 1, ""
     elif winners & set(group):
@@ -174,47 +175,35 @@ def _best(
         yield 0, f"{row_name(row)}: tied best with {others}"
     else:
         rank = int((scores < min(scores[a] for a in group)).sum()) + 1
-        yield (
-            -1,
-            (
-                f"{row_name(row)}: rank {rank} of {len(scores)}, best "
-                f"{', '.join(sorted(winners))}"
-            ),
-        )
+        best = ", ".join(sorted(winners))
+        yield -1, f"{row_name(row)}: rank {rank} of {len(scores)}, best {best}"
 
 
-def _better(
-    r: Rows, claim: dict[str, Any], how: Compare, row: Any, values: Any
-) -> Judged:
-    name = claim["algorithm"]
-    for rival in claim["than"]:
+def _better(r: Rows, row: Any, values: pd.Series) -> Judged:
+    name = r.claim["algorithm"]
+    for rival in r.claim["than"]:
         means = f"{name} {values[name]:.4g} vs {rival} {values[rival]:.4g}"
-        if how.paired:
-            outcome, p = how.test(r, name, rival, row)
+        if r.paired:
+            outcome, p = r.test(name, rival, row)
             means += f", {p}"
+        elif np.isclose(values[name], values[rival], rtol=1e-12):
+            outcome = 0
         else:
-            ours, theirs = values[name], values[rival]
-            outcome = (
-                0
-                if np.isclose(ours, theirs, rtol=1e-12)
-                else (1 if (ours < theirs) == how.lower else -1)
-            )
+            outcome = 1 if (values[name] < values[rival]) == r.lower else -1
         word = {1: "", 0: "tie", -1: "worse"}[outcome]
         yield outcome, f"{row_name(row)}: {word} ({means})" if word else ""
 
 
-def _close(
-    r: Rows, claim: dict[str, Any], how: Compare, row: Any, values: Any
-) -> Judged:
-    name, margin = claim["algorithm"], float(claim["value"])
-    for rival in claim["than"]:
-        if how.paired:
+def _close(r: Rows, row: Any, values: pd.Series) -> Judged:
+    name, margin = r.claim["algorithm"], float(r.claim["value"])
+    for rival in r.claim["than"]:
+        if r.paired:
             pairs = r.matched(name, rival, row)
             if len(pairs) < 2:
                 yield 0, f"{row_name(row)}: {len(pairs)} matched split(s)"
                 continue
             mean, low, high = paired_interval(
-                pairs.iloc[:, 0], pairs.iloc[:, 1], alpha=how.alpha
+                pairs.iloc[:, 0], pairs.iloc[:, 1], alpha=r.alpha
             )
             text = f"{name} - {rival} {mean:+.3g} [{low:+.3g}, {high:+.3g}]"
         else:
@@ -228,19 +217,17 @@ def _close(
             yield 0, f"{row_name(row)}: undecided ({text})"
 
 
-def _bound(
-    r: Rows, claim: dict[str, Any], how: Compare, row: Any, values: Any
-) -> Judged:
-    bound = float(claim["value"])
-    for name in claim["algorithms"]:
+def _bound(r: Rows, row: Any, values: pd.Series) -> Judged:
+    bound = float(r.claim["value"])
+    for name in r.claim["algorithms"]:
         value = values[name]
-        if value >= bound if claim["kind"] == "at_least" else value <= bound:
+        if value >= bound if r.claim["kind"] == "at_least" else value <= bound:
             yield 1, ""
         else:
             yield -1, f"{name} {value:.4g} on {row_name(row)}"
 
 
-_JUDGES: dict[str, Callable[..., Judged]] = {
+_JUDGES = {
     "best": _best,
     "better": _better,
     "close": _close,
@@ -252,10 +239,9 @@ _JUDGES: dict[str, Callable[..., Judged]] = {
 def _unit(claim: dict[str, Any]) -> str:
     """Name what a row kind counts: rows, row x rival comparisons, or cases."""
     kind = claim["kind"]
-    subjects = claim.get("than", claim.get("algorithms", []))
     unit = "rows"
-    if kind != "best" and len(subjects) > 1:
-        unit = "cases" if kind in ("at_least", "at_most") else "comparisons"
+    if kind != "best" and len(claim.get("than", claim.get("algorithms", []))) > 1:
+        unit = "comparisons" if "than" in claim else "cases"
     if kind == "close":
         return f"{unit} (within {float(claim['value']):g})"
     if kind in ("at_least", "at_most"):
@@ -264,41 +250,54 @@ def _unit(claim: dict[str, Any]) -> str:
     return unit
 
 
-def rows_check(r: Rows, claim: dict[str, Any], how: Compare) -> tuple[str, str, int]:
-    """Judge a row claim on every row: (verdict, evidence, comparisons failed).
+def judge(r: Rows) -> tuple[str, str, int]:
+    """Check a claim on its rows: (verdict, evidence, comparisons failed).
 
-    ``holds_on = "every"`` reproduces when every comparison holds, ``"most"``
-    when more than half do; none held and none tied is "not reproduced".
+    A row kind with ``holds_on = "every"`` is reproduced when every comparison
+    holds, with ``"most"`` when more than half do; none held or tied is "not
+    reproduced", anything between "partly".
     """
-    kind = claim["kind"]
+    kind = r.claim["kind"]
+    if r.present == 0:
+        return (
+            "not run",
+            "; ".join(["no claimed row has results", *r.missing_note()]),
+            0,
+        )
+    if kind == "mean_change":
+        return _mean_change(r)
+    if kind == "win_tie_loss":
+        return _win_tie_loss(r)
     counts = {1: 0, 0: 0, -1: 0}
     notes = []
     for row, values in r.means.iterrows():
-        for outcome, note in _JUDGES[kind](r, claim, how, row, values):
+        for outcome, note in _JUDGES[kind](r, row, values):
             counts[outcome] += 1
             notes += [note] if note else []
     held, tied, failed = counts[1], counts[0], counts[-1]
     total = held + tied + failed
-    holds_on = claim.get("holds_on", "every")
+    holds_on = r.claim.get("holds_on", "every")
     verdict = r.incomplete()
-    if verdict is None:
-        if total == 0:
-            verdict = "not run"
-        elif held == total if holds_on == "every" else 2 * held > total:
+    if verdict is None and total == 0:
+        verdict = "not run"
+    elif verdict is None:
+        if held == total if holds_on == "every" else 2 * held > total:
             verdict = "reproduced"
         else:
             verdict = "not reproduced" if held == tied == 0 else "partly"
-    evidence = f"holds in {held} of {total} {_unit(claim)}"
+    evidence = f"holds in {held} of {total} {_unit(r.claim)}"
     if tied:
         evidence += f", {'undecided' if kind == 'close' else 'tied'} in {tied}"
-    if how.paired and kind in ("best", "better", "close"):
-        evidence += f" (paired t-test at {how.alpha:g} over the matched splits)"
+    if r.paired and kind in ("best", "better", "close"):
+        evidence += f" (paired t-test at {r.alpha:g} over the matched splits)"
     if holds_on == "most":
         evidence += " (claimed: most)"
-    parts = [evidence, *notes[:_SHOWN]]
-    if len(notes) > _SHOWN:
-        parts.append(f"and {len(notes) - _SHOWN} more")
-    return verdict, "; ".join([*parts, *r.missing_note()]), failed
+    more = [f"and {len(notes) - _SHOWN} more"] if len(notes) > _SHOWN else []
+    return (
+        verdict,
+        "; ".join([evidence, *notes[:_SHOWN], *more, *r.missing_note()]),
+        failed,
+    )
 
 
 def bootstrap_interval(
@@ -318,20 +317,24 @@ def bootstrap_interval(
         return np.mean(a[index], axis=-1) / np.mean(b[index], axis=-1) - 1.0
 
     n = a.shape[0]
-    point = float(change(np.arange(n)))
     draws = np.random.default_rng(seed).integers(0, n, (_BOOTSTRAP_RESAMPLES, n))
     low, high = np.quantile(change(draws), [alpha / 2, 1 - alpha / 2])
-    return point, float(low), float(high)
+    return float(change(np.arange(n))), float(low), float(high)
 
 
-def mean_change(r: Rows, claim: dict[str, Any], alpha: float) -> tuple[str, str, int]:
-    """Check a claimed average change: (verdict, evidence, rows against it)."""
-    name, base = claim["algorithm"], claim["baseline"]
-    claimed = float(claim["value"])
-    average = claim.get("average", "ratios")
+def _mean_change(r: Rows) -> tuple[str, str, int]:
+    """Check a claimed average change: reproduced when the interval shows it.
+
+    The interval must lie on the claimed side of zero and reach the claimed
+    value, with more than half of the rows changing that way; on the other
+    side of zero it is "contradicted", else "not shown". Returns the rows
+    changing against the claim as failing.
+    """
+    name, base = r.claim["algorithm"], r.claim["baseline"]
+    claimed = float(r.claim["value"])
+    average = r.claim.get("average", "ratios")
     direction = np.sign(claimed)
-    a = r.means[name].to_numpy(float)
-    b = r.means[base].to_numpy(float)
+    a, b = r.means[name].to_numpy(float), r.means[base].to_numpy(float)
     agree = int(np.sum(np.sign(a - b) == direction)) if direction else 0
     against = int(np.sum(np.sign(a - b) == -direction)) if direction else 0
     usable = b != 0 if average == "ratios" else np.ones_like(b, dtype=bool)
@@ -350,7 +353,7 @@ def mean_change(r: Rows, claim: dict[str, Any], alpha: float) -> tuple[str, str,
         return verdict or "not shown", "; ".join([evidence, *notes]), against
     if average == "totals" and np.mean(b) == 0:
         return verdict or "not shown", f"{base}'s mean is 0", against
-    point, low, high = bootstrap_interval(a[usable], b[usable], average, alpha)
+    point, low, high = bootstrap_interval(a[usable], b[usable], average, r.alpha)
     what = "change of the mean" if average == "totals" else "mean change"
     evidence = (
         f"{what} {100 * point:+.1f} % [{100 * low:+.1f}, {100 * high:+.1f}] "
@@ -361,38 +364,41 @@ def mean_change(r: Rows, claim: dict[str, Any], alpha: float) -> tuple[str, str,
         shown = low > 0 if claimed > 0 else high < 0
         if reaches and shown and 2 * agree > r.present:
             verdict = "reproduced"
-        elif high < 0 if claimed > 0 else low > 0:
-            verdict = "contradicted"
         else:
-            verdict = "not shown"
+            verdict = (
+                "contradicted"
+                if (high < 0 if claimed > 0 else low > 0)
+                else "not shown"
+            )
     return verdict, "; ".join([evidence, *notes]), against
 
 
-def win_tie_loss(r: Rows, claim: dict[str, Any], how: Compare) -> tuple[str, str, int]:
-    """Compare a paper's win/tie/loss counts with ours.
+def _win_tie_loss(r: Rows) -> tuple[str, str, int]:
+    """Compare the paper's win/tie/loss counts per rival with our paired tests.
 
-    Returns (verdict, evidence, losses beyond the claimed ones).
+    Reproduced with at least its wins and at most its losses against every
+    rival, not reproduced with fewer wins and more losses against every rival,
+    else partly. Returns the losses beyond the claimed ones as failing.
     """
-    outcomes, parts = [], []
-    beyond = 0
-    name = claim["algorithm"]
+    outcomes, parts, beyond = [], [], 0
+    name = r.claim["algorithm"]
     for rival, (c_win, c_tie, c_loss) in zip(
-        claim["than"], claim["counts"], strict=True
+        r.claim["than"], r.claim["counts"], strict=True
     ):
         counts = {1: 0, 0: 0, -1: 0}
         for row in r.means.index:
-            counts[how.test(r, name, rival, row)[0]] += 1
+            counts[r.test(name, rival, row)[0]] += 1
         wins, ties, losses = counts[1], counts[0], counts[-1]
         beyond += max(0, losses - c_loss)
         if wins >= c_win and losses <= c_loss:
             outcomes.append("reproduced")
-        elif wins < c_win and losses > c_loss:
-            outcomes.append("not reproduced")
         else:
-            outcomes.append("partly")
+            outcomes.append(
+                "not reproduced" if wins < c_win and losses > c_loss else "partly"
+            )
         parts.append(
             f"vs {rival} {wins}/{ties}/{losses} (paper {c_win}/{c_tie}/{c_loss})"
         )
     verdict = r.incomplete() or (outcomes[0] if len(set(outcomes)) == 1 else "partly")
-    evidence = f"win/tie/loss, paired t-test at {how.alpha:g}: " + "; ".join(parts)
+    evidence = f"win/tie/loss, paired t-test at {r.alpha:g}: " + "; ".join(parts)
     return verdict, "; ".join([evidence, *r.missing_note()]), beyond
