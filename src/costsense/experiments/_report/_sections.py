@@ -42,18 +42,13 @@ _BOUNDS = (
     ("edge_bound", r"$\exp(-2\,\Sigma_{k\leq m}\,\gamma_k^2)$ (Theorem 2)"),
 )
 _THEOREMS = (
-    "Paper 001 (the AdaBoost chapter) proves three theorems about AdaBoost's "
-    "training error. With f_m = sum_{k <= m} alpha_k G_k the score after round m, "
-    "Z_k the normaliser of round k's weight update (equation (3)), e_k its "
-    "weighted error (equation (1)) and gamma_k = 1/2 - e_k its edge: "
-    "Theorem 1, the training error of sign(f_m) is at most "
-    "(1/N) sum_i exp(-y_i f_m(x_i)) = prod_{k <= m} Z_k; "
-    "Theorem 2, prod Z_k = prod 2 sqrt(e_k (1 - e_k)) = prod sqrt(1 - 4 gamma_k^2) "
-    "<= exp(-2 sum gamma_k^2), so the training error falls exponentially while "
-    "the edges stay away from 0 (Corollary 1); Theorem 3, AdaBoost is forward "
-    "stagewise additive modelling with the exponential loss: alpha_m minimises "
-    "sum_i exp(-y_i (f_{m-1}(x_i) + alpha G_m(x_i))), and a learner of least "
-    "weighted error minimises it over the learners."
+    "Paper 001 (the AdaBoost chapter) bounds AdaBoost's training error. With "
+    "f_m = sum_{k <= m} alpha_k G_k, Z_k the normaliser of round k's weight update "
+    "(equation (3)) and gamma_k = 1/2 - e_k the edge of its weighted error e_k: "
+    "Theorem 1, the training error of sign(f_m) is at most prod_{k <= m} Z_k; "
+    "Theorem 2, prod Z_k = prod sqrt(1 - 4 gamma_k^2) <= exp(-2 sum gamma_k^2); "
+    "Theorem 3, AdaBoost is forward stagewise additive modelling with the "
+    "exponential loss."
 )
 
 
@@ -148,21 +143,15 @@ def claims(r: Report) -> list[Block]:
     alpha, own = r.spec.alpha, r.spec.paper_datasets
     level = f"{100 * (1 - alpha):g} %"
     intro = (
-        "Each claim in the paper's words, with where it says it, checked on our "
-        "results (the claim kinds and their verdicts are defined in the "
-        "README's table). Row claims count the dataset x cost rows where the "
-        "statement holds; ties are not wins. A 'best' or 'better' claim counts "
-        "a row as a win only when a two-sided paired t-test at level "
-        f"{alpha:g} over the splits, matched by repeat and fold, finds "
-        "the algorithm better, as a loss when it finds it worse, and as a tie "
-        "otherwise: a lead of the means inside the fold-to-fold noise is a "
-        f"tie. A 'close' claim holds on a row when the {level} t interval of "
-        "the mean paired difference lies within its margin, fails when it lies "
-        "beyond, and is undecided otherwise. A change claim gives our mean "
-        f"change with its {level} bootstrap interval over rows. A verdict is "
-        "'incomplete' while any claimed row lacks a cell. Flags: fits the "
-        "verdict rests on that are degenerate (see 'How the fits ended'), and "
-        "claims the paper's own numbers do not support."
+        "Each claim in the paper's words and place, checked on our results by "
+        "the kinds of the README's claims table. Row claims count the dataset x "
+        f"cost rows where they hold: 'best' and 'better' by a two-sided paired "
+        f"t-test at level {alpha:g} over the splits matched by repeat and fold "
+        "(a lead inside the noise is a tie), 'close' by the "
+        f"{level} t interval of the paired difference; a change claim gives its "
+        f"{level} bootstrap interval over rows. 'incomplete': a claimed row lacks "
+        "a cell. Flags: degenerate fits the verdict rests on (see 'How the fits "
+        "ended'), and claims the paper's own numbers do not support."
     )
     if own:
         intro += (
