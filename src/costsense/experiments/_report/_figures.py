@@ -114,8 +114,15 @@ def _dot_grid(
     for i, (ax, (ds, cost)) in enumerate(zip(axes, rows, strict=False)):
         for j in range(n_alg):
             if np.isnan(values[i, j]):
-                ax.text(0.02, y[j], "n/a", transform=ax.get_yaxis_transform(),
-                        va="center", fontsize="x-small", color="#6b6b6b")  # fmt: skip
+                ax.text(
+                    0.02,
+                    y[j],
+                    "n/a",
+                    transform=ax.get_yaxis_transform(),
+                    va="center",
+                    fontsize="x-small",
+                    color="#6b6b6b",
+                )
                 continue
             filled = best is None or bool(best[i, j])
             colour = "#1f3b73" if filled else "#6b6b6b"
@@ -321,11 +328,23 @@ def bound_plot(
             colour, style = ("C3", "C0", "C2")[k % 3], ("-", "--", ":")[k % 3]
             part = mine[mine["name"] == name]
             for _, fit in part.groupby(fit_keys):
-                ax.plot(fit["stage"], fit["value"], color=colour, linestyle=style,
-                        linewidth=0.6, alpha=0.35)  # fmt: skip
+                ax.plot(
+                    fit["stage"],
+                    fit["value"],
+                    color=colour,
+                    linestyle=style,
+                    linewidth=0.6,
+                    alpha=0.35,
+                )
             mean = part.groupby("stage")["value"].mean()
-            ax.plot(mean.index, mean.to_numpy(), color=colour, linestyle=style,
-                    linewidth=2.0, label=label)  # fmt: skip
+            ax.plot(
+                mean.index,
+                mean.to_numpy(),
+                color=colour,
+                linestyle=style,
+                linewidth=2.0,
+                label=label,
+            )
         ax.set_yscale("log", nonpositive="mask")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("round m")
@@ -411,7 +430,7 @@ def boundary_plot(boundary: Boundary, path: Path) -> Figure:
             marker="o",
             color=c,
             label=f"{name} class (training point)",
-        )  # fmt: skip
+        )
         for c, name in zip(_POINT_COLOURS, (negative, positive), strict=True)
     ]
     if crosses:

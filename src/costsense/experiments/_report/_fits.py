@@ -21,8 +21,7 @@ import pandas as pd
 
 from costsense.experiments._diagnostics import degenerate_reasons
 from costsense.experiments._labels import sort_rows
-from costsense.experiments._report._blocks import Block, Heading, Paragraph
-from costsense.experiments._report._blocks import plain_table
+from costsense.experiments._report._blocks import Block, Heading, Paragraph, plain_table
 
 __all__ = ["feature_blocks", "fit_blocks", "stopping_note"]
 
@@ -160,7 +159,7 @@ def fit_blocks(results: pd.DataFrame, order: list[str]) -> list[Block]:
             [plain_table(["algorithm", "dataset", "cost", "cells", "why"], degenerate)]
             if degenerate
             else []
-        ),  # fmt: skip
+        ),
     ]
 
 
@@ -208,7 +207,7 @@ def _noise_rows(
                 f"{early} of {len(fits)}",
                 f"{kept} of {len(fits)}",
                 update,
-            ]  # fmt: skip
+            ]
         )
     return rows
 
@@ -250,7 +249,7 @@ def feature_blocks(
     noise_header = ["algorithm", "dataset", "noise feature"]
     noise_header += ["dropped by round: median (range)", "dropped before round 4"]
     noise_header += ["kept to the end", "equation 14's update"]
-    return [
+    blocks: list[Block] = [
         Heading("Features kept", 2),
         Paragraph(
             "The features left after the last boosting round, over all fits of each "
@@ -260,22 +259,20 @@ def feature_blocks(
             "paper's; compare the counts."
         ),
         plain_table(header, kept),
-        *(
-            [
-                Heading("When the appended noise was dropped", 3),
-                Paragraph(
-                    "The round whose errors dropped each appended noise column (it "
-                    "is absent from the next round on); paper 003 reports it "
-                    "filtered out before round 4. The round depends on the update "
-                    "of equation 14 (last column): the printed update adds every "
-                    "misclassified row's term unweighted; the weighted one, our "
-                    "deviation, multiplies each term by the row's boosting weight, "
-                    "so the terms of a round sum to at most its weighted error and "
-                    "features leave far later."
-                ),
-                plain_table(noise_header, dropped),
-            ]
-            if dropped
-            else []
+    ]
+    if not dropped:
+        return blocks
+    return [
+        *blocks,
+        Heading("When the appended noise was dropped", 3),
+        Paragraph(
+            "The round whose errors dropped each appended noise column (it is "
+            "absent from the next round on); paper 003 reports it filtered out "
+            "before round 4. The round depends on the update of equation 14 "
+            "(last column): the printed update adds every misclassified row's "
+            "term unweighted; the weighted one, our deviation, multiplies each "
+            "term by the row's boosting weight, so the terms of a round sum to "
+            "at most its weighted error and features leave far later."
         ),
+        plain_table(noise_header, dropped),
     ]
