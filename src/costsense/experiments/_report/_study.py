@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -35,17 +36,13 @@ from costsense.experiments._report._tables import (
     check_columns,
     tabulate,
 )
-from costsense.experiments._scores import ALL_METRICS, LOWER_IS_BETTER
+from costsense.experiments._scores import ALL_METRICS
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import count_cells
 from costsense.experiments._study_checks import check_record
 
 __all__ = ["ReportFiles", "ReportSpec", "report_study", "write_report"]
 
-#: The columns of a store's results that are not metrics.
-_BOOKKEEPING = frozenset({"key", "dataset", "cost", "algorithm", "repeat", "fold",
-                          "seed", "version", "finished", "n_train", "n_test",
-                          "fit_time", "predict_time", "diagnostics"})  # fmt: skip
 #: The most a boundary grid file may unpack to (bytes): a run writes about 1 MB.
 MAX_GRID_BYTES = 256 << 20
 
@@ -197,33 +194,24 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
         raise ValueError(f"{store.path} holds no finished cells yet.")
     # the record is a file anyone who can write the folder can change: checked
     # as a study file is, before anything is drawn
-    saved = [str(c) for c in results.columns if c not in _BOOKKEEPING]
-    check_record(study, (*ALL_METRICS, *saved), str(store.path))
+    check_record(study, ALL_METRICS, str(store.path))
     order = {a["name"]: i for i, a in enumerate(study["algorithms"])}
     results = results.sort_values(
         "algorithm", key=lambda names: names.map(order), kind="stable"
     )
-    claims = check_claims(
-        results,
-        study.get("claims", []),
-        [tuple(row) for row in study.get("claim_rows", [])] or None,
-        alpha=alpha,
-        like_for_like=study.get("paper_datasets", []),
-    )
+    # what the study declares for its report goes to the spec under its own name
+    declared = {f.name for f in fields(ReportSpec)} - {"claims"}
     spec = ReportSpec(
-        title=study["title"],
-        metrics=study["metrics"],
-        lower_is_better=tuple(LOWER_IS_BETTER),
-        reference=study["reference"],
-        ratio_to=study.get("ratio_to"),
-        notes=study["notes"],
-        paper_notes=study.get("paper_notes", ""),
+        **{key: study[key] for key in declared & study.keys()},
         alpha=alpha,
-        paper=study.get("paper", []),
-        claims=claims,
-        paper_datasets=study.get("paper_datasets", []),
+        claims=check_claims(
+            results,
+            study.get("claims", []),
+            [tuple(row) for row in study.get("claim_rows", [])] or None,
+            alpha=alpha,
+            like_for_like=study.get("paper_datasets", []),
+        ),
         banner=_banner(study, len(results)),
-        paper_features=study.get("paper_features", {}),
         noise_columns={
             name: int(recipe["append_uniform"])
             for name, recipe in study.get("derived", {}).items()

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from costsense.experiments._claims import ClaimCheck
 from costsense.experiments._labels import sort_rows
+from costsense.experiments._scores import LOWER_IS_BETTER
 from costsense.experiments._stats import describe
 
 __all__ = ["Report", "ReportFiles", "ReportSpec", "Summary", "summarise"]
@@ -48,7 +49,7 @@ class ReportSpec:
 
     title: str
     metrics: Sequence[str]
-    lower_is_better: Sequence[str] = ("cost_total", "mean_cost")
+    lower_is_better: Sequence[str] = LOWER_IS_BETTER
     reference: str | None = None
     ratio_to: str | None = None
     notes: str = ""
