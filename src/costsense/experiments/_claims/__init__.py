@@ -198,14 +198,29 @@ def check_claims(
 ) -> list[ClaimCheck]:
     """Check each claim against results.
 
-    ``results`` holds one row per cell (``dataset, cost, algorithm, repeat,
-    fold``, the metrics and optionally ``diagnostics``, as
-    :meth:`costsense.experiments.ResultsStore.results` gives them). ``rows``
-    are the (dataset, cost label) rows of the full study, which a claim without
-    ``datasets`` or ``costs`` speaks about (None: the rows of ``results``, so a
-    partial run looks complete). ``paired=False`` compares the means instead of
-    the splits (a paper's printed means have none); ``like_for_like`` names the
-    paper's own datasets, on which each row claim is also tallied apart.
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        One row per cell: ``dataset, cost, algorithm, repeat, fold``, the
+        metrics and optionally ``diagnostics`` (as
+        :meth:`costsense.experiments.ResultsStore.results` gives them).
+    claims : iterable of dict
+        Claims as described in the module docstring.
+    rows : sequence of (str, str), default=None
+        The (dataset, cost label) rows of the full study, which a claim
+        without ``datasets`` or ``costs`` speaks about. None takes the rows of
+        ``results`` (a partial run then looks complete).
+    alpha : float, default=0.05
+        Level of the intervals and tests.
+    paired : bool, default=True
+        Compare by paired t-tests over the matched splits; False compares the
+        means (a paper's printed means have no splits).
+    like_for_like : sequence of str, default=()
+        The paper's own datasets, on which each row claim is tallied apart.
+
+    Returns
+    -------
+    list of ClaimCheck
     """
     if rows is None:
         found = results[["dataset", "cost"]].astype(str).drop_duplicates()

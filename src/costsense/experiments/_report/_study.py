@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +42,18 @@ from costsense.experiments._study_checks import check_record
 
 __all__ = ["ReportFiles", "ReportSpec", "report_study", "write_report"]
 
+#: What a study record declares for its report, under the spec's names.
+_DECLARED = (
+    "title",
+    "metrics",
+    "reference",
+    "ratio_to",
+    "notes",
+    "paper_notes",
+    "paper",
+    "paper_datasets",
+    "paper_features",
+)
 #: The most a boundary grid file may unpack to (bytes): a run writes about 1 MB.
 MAX_GRID_BYTES = 256 << 20
 
@@ -58,15 +69,33 @@ def write_report(
 ) -> ReportFiles:
     """Write ``report.md``, ``report.html`` and PNG figures for a study.
 
-    ``results`` holds one row per finished cell: ``dataset``, ``cost``,
-    ``algorithm``, ``repeat``, ``fold`` (each combination once; cells with the
-    same dataset, cost, repeat and fold are paired) and a column per metric.
-    ``curves`` (the keys, ``stage``, ``split``, ``value``) give one figure per
-    (dataset, cost); ``boundaries`` one figure each; ``series`` (the keys,
-    ``stage``, ``name``, ``value``) of ``spec.adaboost_algorithms`` make the
-    section on paper 001's theorems. Every file is written under a temporary
-    name and renamed: a link planted in ``out_dir`` is never written through.
+    Parameters
+    ----------
+    results : DataFrame
+        One row per finished cell: ``dataset``, ``cost``, ``algorithm``,
+        ``repeat``, ``fold`` (each combination once; cells with the same
+        dataset, cost, repeat and fold are paired) and a column per metric.
+    out_dir : str or path-like
+        Output folder; figures go to ``figures/``. Every file is written under
+        a temporary name and renamed: a planted link is never written through.
+    spec : ReportSpec
+        What to show.
+    curves : DataFrame, default=None
+        Staged curves (the keys, ``stage``, ``split``, ``value``): one figure
+        per (dataset, cost).
+    boundaries : iterable of Boundary, default=()
+        Decision regions, one figure each.
+    series : DataFrame, default=None
+        Per-round training series (the keys, ``stage``, ``name``, ``value``);
+        those of ``spec.adaboost_algorithms`` make the section on paper 001's
+        theorems.
 
+    Returns
+    -------
+    ReportFiles
+
+    Notes
+    -----
     A table cell is ``mean (std)`` over the repeats x folds (sample std, NaN
     ignored, ``n/a`` without values), with 3 decimals for a rate (values in
     [0, 1]) and 2 otherwise; the best of a row is bold, the last row holds mean
@@ -183,9 +212,25 @@ def _theorem_algorithms(study: dict[str, Any]) -> list[str]:
 def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     """Write the Markdown and HTML report of a results store.
 
-    ``out`` is the store's folder (the report is written there); ``alpha`` the
-    level of the tests. Raises ValueError without a finished cell, or when the
-    recorded study's names or metrics are refused (:func:`check_record`).
+    What the report shows follows from what the recorded study declares (its
+    report keys fill :class:`ReportSpec` by name) and from what the store holds.
+
+    Parameters
+    ----------
+    out : str or Path
+        The store's folder; the report is written there.
+    alpha : float, default=0.05
+        Level of the statistical tests.
+
+    Returns
+    -------
+    ReportFiles
+
+    Raises
+    ------
+    ValueError
+        No finished cell, or a recorded study whose names or metrics a study
+        file could not have (:func:`~costsense.experiments._study_checks.check_record`).
     """
     store = ResultsStore(out)
     study = store.study()
@@ -199,10 +244,8 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     results = results.sort_values(
         "algorithm", key=lambda names: names.map(order), kind="stable"
     )
-    # what the study declares for its report goes to the spec under its own name
-    declared = {f.name for f in fields(ReportSpec)} - {"claims"}
     spec = ReportSpec(
-        **{key: study[key] for key in declared & study.keys()},
+        **{key: study[key] for key in _DECLARED if key in study},
         alpha=alpha,
         claims=check_claims(
             results,
