@@ -27,8 +27,8 @@ from costsense.experiments._report._blocks import (
     to_html,
     to_markdown,
 )
-from costsense.experiments._report._figure_blocks import _constant_fits
 from costsense.experiments._report._figures import average_curves
+from costsense.experiments._report._sections import constant_fits
 
 # First appearance order; alphabetical order would be adac2, boost, ref.
 ALGS = ["ref", "boost", "adac2"]
@@ -480,7 +480,7 @@ def _selection_results():
 
 
 def test_features_kept_table_counts_the_fits_and_shows_the_paper():
-    from costsense.experiments._report._features import feature_blocks
+    from costsense.experiments._report._fits import feature_blocks
 
     blocks = feature_blocks(
         _selection_results(), ["Ada", "EFS"], {"iono2": [5, 7]}, {"iono2": 1}
@@ -503,7 +503,7 @@ def test_features_kept_table_counts_the_fits_and_shows_the_paper():
 
 
 def test_the_noise_table_names_each_update_and_older_stores_say_not_recorded():
-    from costsense.experiments._report._features import feature_blocks
+    from costsense.experiments._report._fits import feature_blocks
 
     results = _selection_results()
     results.loc[0, "diagnostics"]["feature_update"] = "weighted"
@@ -518,7 +518,7 @@ def test_the_noise_table_names_each_update_and_older_stores_say_not_recorded():
 def test_no_feature_section_without_feature_selection():
     import pandas as pd
 
-    from costsense.experiments._report._features import feature_blocks
+    from costsense.experiments._report._fits import feature_blocks
 
     results = pd.DataFrame(
         [{"algorithm": "Ada", "dataset": "d", "cost": "1", "diagnostics": {"x": 1}}]
@@ -725,12 +725,12 @@ def test_constant_fits_counts_the_one_class_models_per_algorithm():
         diagnostics=[{"constant": True}] * int((results["dataset"] == "d2").sum())
     )
     data = pd.concat([one, other]).astype({"cost": str})
-    assert _constant_fits(data, "d1", "5") == {
+    assert constant_fits(data, "d1", "5") == {
         "boost": "predicts one class in 3 of 6 fits"
     }
     every = "predicts one class in 6 of 6 fits"
-    assert _constant_fits(data, "d2", "10") == dict.fromkeys(ALGS, every)
-    assert _constant_fits(results, "d1", "5") == {}  # no diagnostics column
+    assert constant_fits(data, "d2", "10") == dict.fromkeys(ALGS, every)
+    assert constant_fits(results, "d1", "5") == {}  # no diagnostics column
 
 
 def test_the_papers_own_sets_are_marked_and_tallied_apart(tmp_path):

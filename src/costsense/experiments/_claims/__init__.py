@@ -1,98 +1,238 @@
 """A paper's claims, stated as data and checked against our results.
 
-A study lists claims (TOML ``[[claims]]``). Each names the paper's words
-(``text``), where they stand (``source``: a sentence, table or figure), a
-``kind``, a ``metric``, and optionally the rows it speaks about (``datasets``,
-``costs``; by default every row of the full study). A row is a (dataset, cost)
-setting; values are means over repeats and folds unless the kind says otherwise.
-
-Kinds and what "reproduced" means:
-
-``best`` (``algorithm``, ``among``)
-    On a row, ``algorithm`` is better than every other of ``among``: its win is
-    a row where the two-sided paired t-test at level ``alpha`` over the splits
-    (matched by repeat and fold) finds it better than each of them; a row where
-    one of them is significantly better is a loss; any other row is a tie (a
-    lead of the means inside the noise is not a win). ``algorithm`` may be a
-    list ("AsyB or AsyBL has the lowest cost"): its member of best mean is
-    tested against the algorithms outside the list.
-``better`` (``algorithm``, ``than``)
-    On a row, ``algorithm`` is better than each of ``than``: one paired t-test
-    per row and rival, as for ``best``; a win when it finds ``algorithm``
-    better, a loss when it finds it worse, a tie otherwise.
-``close`` (``algorithm``, ``than``, ``value``)
-    On a row, ``algorithm``'s mean is within ``value`` of each of ``than`` (in
-    the metric's unit): it holds when the ``1 - alpha`` t confidence interval of
-    the mean paired difference lies inside ``[-value, value]`` (closeness is
-    shown, an equivalence test), fails when it lies wholly outside (a
-    difference beyond ``value`` is shown), and is undecided (a tie) otherwise.
-``at_least`` / ``at_most`` (``algorithms``, ``value``)
-    On a row, each of ``algorithms`` has a mean >= / <= ``value``.
-``mean_change`` (``algorithm``, ``baseline``, ``value``)
-    The average relative change of ``algorithm`` over ``baseline``, claimed to be
-    ``value`` (``-0.24``: 24 % lower). ``average = "ratios"`` (default) averages
-    the per-row changes ``mean(a) / mean(b) - 1``; ``average = "totals"`` is the
-    change of the averages, ``mean_rows(a) / mean_rows(b) - 1``. The interval is
-    a percentile bootstrap over rows (level ``1 - alpha``). "reproduced" when the
-    interval lies on the claimed side of zero (the change is shown), contains
-    ``value`` or lies beyond it in its direction, *and* more than half of the
-    rows change in that direction; "contradicted" when the
-    interval lies on the other side of zero; otherwise "not shown". A row whose
-    baseline is 0 has no ratio: it is reported, and counts in the direction tally.
-``win_tie_loss`` (``algorithm``, ``than``, ``counts``)
-    Per row, the two-sided paired t-test at level ``alpha`` over the splits
-    (matched by repeat and fold) scores ``algorithm`` against each rival as a
-    win, tie or loss; ``counts`` holds the paper's ``[wins, ties, losses]`` per
-    rival. "reproduced" when we have at least the claimed wins and at most the
-    claimed losses against every rival, "not reproduced" when fewer wins and
-    more losses against every rival, "partly" otherwise.
-
-The row kinds (``best``, ``better``, ``close``, ``at_least``, ``at_most``) count
-rows (or row x rival comparisons) where the statement holds, ties, and fails.
-``best``, ``better`` and ``close`` compare the splits as above; with
-``paired=False`` (:func:`check_claims`) they compare the means instead, for
-results without splits such as a paper's printed means: ``best`` and
-``better`` count a strictly better mean as a win and equal means as a tie,
-``close`` holds when the means differ by at most ``value``. With
-``holds_on = "every"`` (default) the claim is "reproduced" when it holds on
-every one, with ``holds_on = "most"`` (the paper says "often", "generally") on
-more than half; "not reproduced" when it holds on none; otherwise "partly".
-
-Whatever the kind, every claimed row must be present: a row without a cell of
-each named algorithm makes the verdict "incomplete (k of n rows)", and the
-evidence names the missing cells. "not run" means no claimed row has results.
-
-``inconsistency`` (optional) states that the paper's own numbers do not support
-the claim (shown beside the verdict); the claims' test runs every claim on its
-study's ``[[paper]]`` rows and requires this note exactly when a paper row
-contradicts the claim.
-
-The parts, one job each:
-
-- ``_schema``: the kinds, their keys and :func:`validate_claims`;
-- ``_rows``: the rows a claim speaks about, their means and matched splits;
-- ``_row_kinds``: the row kinds (``best``, ``better``, ``close``, ``at_least``,
-  ``at_most``) and their tally;
-- ``_change``: ``mean_change`` and its bootstrap interval;
-- ``_win_tie_loss``: the ``win_tie_loss`` kind;
-- ``_check``: :class:`ClaimCheck` and :func:`check_claims`, which send each claim
-  to its kind and flag the degenerate fits it rests on.
-
-Change a kind in its module; a new kind needs its keys in ``_schema`` and its
-branch in ``_check``.
+A study lists claims (TOML ``[[claims]]``): the paper's words (``text``), where
+they stand (``source``), a ``kind``, a ``metric`` and optionally the rows they
+speak about (``datasets``, ``costs``; by default every row of the full study).
+The kinds (``best``, ``better``, ``close``, ``at_least``, ``at_most``,
+``mean_change``, ``win_tie_loss``) and their verdicts are defined in the
+README's table and in :mod:`costsense.experiments._claims._kinds`. Every claimed
+row must be present: a row without a cell of each named algorithm makes the
+verdict "incomplete (k of n rows)"; "not run" means no claimed row has results.
+``inconsistency`` states that the paper's own numbers do not support the claim
+(the claims' test requires it exactly when a ``[[paper]]`` row contradicts it).
 """
 
 from __future__ import annotations
 
-# bootstrap_interval and the schema tables stay importable from here (the tests)
-from costsense.experiments._claims._change import (
-    bootstrap_interval as bootstrap_interval,
-)
-from costsense.experiments._claims._check import ClaimCheck, check_claims
-from costsense.experiments._claims._schema import _COMMON as _COMMON
-from costsense.experiments._claims._schema import _KIND_OPTIONAL as _KIND_OPTIONAL
-from costsense.experiments._claims._schema import _KINDS as _KINDS
-from costsense.experiments._claims._schema import _OPTIONAL as _OPTIONAL
-from costsense.experiments._claims._schema import validate_claims
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["ClaimCheck", "check_claims", "validate_claims"]
+import pandas as pd
+
+from costsense.experiments._claims._kinds import (
+    Rows,
+    bootstrap_interval,
+    claim_rows,
+    judge,
+    named,
+    row_name,
+)
+from costsense.experiments._diagnostics import degenerate_reasons
+from costsense.experiments._labels import cost_order, sort_rows
+from costsense.experiments._scores import LOWER_IS_BETTER
+
+__all__ = ["ClaimCheck", "bootstrap_interval", "check_claims", "validate_claims"]
+
+_COMMON = {"text", "source", "kind", "metric"}
+_KINDS = {
+    "best": {"algorithm", "among"},
+    "better": {"algorithm", "than"},
+    "close": {"algorithm", "than", "value"},
+    "at_least": {"algorithms", "value"},
+    "at_most": {"algorithms", "value"},
+    "mean_change": {"algorithm", "baseline", "value"},
+    "win_tie_loss": {"algorithm", "than", "counts"},
+}
+_OPTIONAL = {"datasets", "costs", "inconsistency"}
+_KIND_OPTIONAL = {
+    kind: {"average"}
+    if kind == "mean_change"
+    else set()
+    if kind == "win_tie_loss"
+    else {"holds_on"}
+    for kind in _KINDS
+}
+#: Allowed values of the options with a fixed set.
+_CHOICES = {"holds_on": ("every", "most"), "average": ("ratios", "totals")}
+
+
+def validate_claims(
+    claims: Sequence[dict[str, Any]], source: str, datasets: Sequence[str] | None = None
+) -> None:
+    """Check that every claim has a known kind, exactly its keys, and study datasets.
+
+    ``source`` names the study for the messages; with ``datasets``, a claim
+    naming another dataset is refused.
+    """
+    for claim in claims:
+        kind = claim.get("kind")
+        if kind not in _KINDS:
+            raise ValueError(
+                f"study {source}: claim kind must be one of {sorted(_KINDS)}: {claim}"
+            )
+        needed = _COMMON | _KINDS[kind]
+        allowed = needed | _OPTIONAL | _KIND_OPTIONAL[kind]
+        if not needed <= set(claim) <= allowed:
+            raise ValueError(
+                f"study {source}: a {kind!r} claim needs the keys {sorted(needed)} "
+                f"(optional {sorted(allowed - needed)}), got {sorted(claim)}: "
+                f"{claim.get('text', '')!r}"
+            )
+        for key, choices in _CHOICES.items():
+            if claim.get(key, choices[0]) not in choices:
+                raise ValueError(
+                    f"study {source}: {key} must be {choices[0]!r} or "
+                    f"{choices[1]!r}, got {claim[key]!r}"
+                )
+        counts = claim.get("counts", [])
+        if kind == "win_tie_loss" and (
+            len(counts) != len(claim["than"]) or any(len(c) != 3 for c in counts)
+        ):
+            raise ValueError(
+                f"study {source}: a win_tie_loss claim needs one [wins, ties, "
+                f"losses] in counts per algorithm of than: {claim['text']!r}"
+            )
+        stray = sorted(set(claim.get("datasets", [])) - set(datasets or []))
+        if datasets is not None and stray:
+            raise ValueError(
+                f"study {source}: claim {claim['text']!r} names datasets {stray} "
+                "the study does not run; list only the study's datasets."
+            )
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """One claim checked against results.
+
+    ``verdict`` is "reproduced", "partly", "not reproduced", "contradicted",
+    "not shown", "incomplete (k of n rows)" or "not run", ``evidence`` the
+    numbers behind it; ``rows_expected`` and ``rows_present`` count the claimed
+    rows and those with every named algorithm's cells; ``failing`` the
+    comparisons where the statement fails (``mean_change``: rows changing
+    against the claim; ``win_tie_loss``: losses beyond the claimed ones);
+    ``degenerate`` names the degenerate fits it rests on, ``inconsistency`` the
+    claim file's note that the paper's numbers disagree, ``like_for_like`` a
+    row claim's tally on the paper's own datasets.
+    """
+
+    text: str
+    source: str
+    verdict: str
+    evidence: str
+    rows_expected: int = 0
+    rows_present: int = 0
+    failing: int = 0
+    degenerate: str = ""
+    inconsistency: str = ""
+    like_for_like: str = ""
+
+
+def _degenerate(r: Rows) -> str:
+    """Summarise the degenerate fits among a claim's cells, the first four named."""
+    if "diagnostics" not in r.data.columns or r.data.empty:
+        return ""
+    reasons: dict[tuple[str, str, str], list[str]] = {}
+    counts: dict[tuple[str, str, str], list[int]] = {}
+    columns = ["algorithm", "dataset", "cost", "diagnostics"]
+    for algorithm, dataset, cost, diagnostics in r.data[columns].itertuples(False):
+        key = (str(algorithm), str(dataset), str(cost))
+        found = degenerate_reasons(diagnostics or {})
+        tally = counts.setdefault(key, [0, 0])
+        tally[0] += bool(found)
+        tally[1] += 1
+        reasons.setdefault(key, []).extend(found)
+    order = named(r.claim)
+    items = [
+        # ties go to the reason seen first (a set's order varies per process)
+        f"{key[0]} on {key[1]} at {key[2]} "
+        f"({max(dict.fromkeys(reasons[key]), key=reasons[key].count)}; "
+        f"{counts[key][0]} of {counts[key][1]} cells)"
+        for key in sorted(
+            (k for k, (bad, _) in counts.items() if bad),
+            key=lambda k: (order.index(k[0]), k[1], cost_order(k[2])),
+        )
+    ]
+    more = f"; and {len(items) - 4} more" if len(items) > 4 else ""
+    return "; ".join(items[:4]) + more
+
+
+def _check(
+    results: pd.DataFrame,
+    claim: dict[str, Any],
+    rows: Sequence[tuple[str, str]],
+    how: tuple[bool, float, bool],
+    like_for_like: Sequence[str],
+) -> ClaimCheck:
+    r = claim_rows(results, claim, rows, how)
+    verdict, evidence, failing = judge(r)
+    same = [d for d in like_for_like if d in claim.get("datasets", like_for_like)]
+    own = ""
+    if same and claim["kind"] not in ("mean_change", "win_tie_loss"):
+        sub = claim_rows(results, {**claim, "datasets": same}, rows, how)
+        if sub.present:
+            tally = judge(sub)[1].split("; ")[0]
+            own = f"{', '.join(row_name(row) for row in sub.means.index)}: {tally}"
+    return ClaimCheck(
+        text=claim["text"],
+        source=claim["source"],
+        verdict=verdict,
+        evidence=evidence,
+        rows_expected=r.expected,
+        rows_present=r.present,
+        failing=failing,
+        degenerate=_degenerate(r),
+        inconsistency=claim.get("inconsistency", ""),
+        like_for_like=own,
+    )
+
+
+def check_claims(
+    results: pd.DataFrame,
+    claims: Iterable[dict[str, Any]],
+    rows: Sequence[tuple[str, str]] | None = None,
+    *,
+    alpha: float = 0.05,
+    paired: bool = True,
+    like_for_like: Sequence[str] = (),
+) -> list[ClaimCheck]:
+    """Check each claim against results.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        One row per cell: ``dataset, cost, algorithm, repeat, fold``, the
+        metrics and optionally ``diagnostics`` (as
+        :meth:`costsense.experiments.ResultsStore.results` gives them).
+    claims : iterable of dict
+        Claims as described in the module docstring.
+    rows : sequence of (str, str), default=None
+        The (dataset, cost label) rows of the full study, which a claim
+        without ``datasets`` or ``costs`` speaks about. None takes the rows of
+        ``results`` (a partial run then looks complete).
+    alpha : float, default=0.05
+        Level of the intervals and tests.
+    paired : bool, default=True
+        Compare by paired t-tests over the matched splits; False compares the
+        means (a paper's printed means have no splits).
+    like_for_like : sequence of str, default=()
+        The paper's own datasets, on which each row claim is tallied apart.
+
+    Returns
+    -------
+    list of ClaimCheck
+    """
+    if rows is None:
+        found = results[["dataset", "cost"]].astype(str).drop_duplicates()
+        rows = sort_rows([tuple(r) for r in found.itertuples(index=False)])
+    rows = [(str(d), str(c)) for d, c in rows]
+    return [
+        _check(
+            results,
+            claim,
+            rows,
+            (claim["metric"] in LOWER_IS_BETTER, alpha, paired),
+            list(like_for_like),
+        )
+        for claim in claims
+    ]

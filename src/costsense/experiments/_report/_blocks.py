@@ -1,14 +1,9 @@
-"""Document blocks of a report, and their two renderings: Markdown and HTML.
+"""Document blocks of a report, rendered as Markdown and as a self-contained HTML page.
 
-A report is built once as a list of blocks (headings, paragraphs, tables, figures)
-and rendered twice: Markdown with relative figure links, and a single HTML page with
-the figures inlined as base64 data URIs and its style sheet inline, so the page is
-one self-contained file.
-
-Text is plain text in both renderings, with one piece of Markdown: code spans
-(text between backticks, as Markdown writes them) render as ``<code>`` in HTML,
-in paragraphs, headings, table cells and captions alike; everything else is
-escaped, so ``<b>`` or ``&lt;`` in a text shows as written.
+A report is built once as a list of blocks and rendered twice: Markdown with
+relative figure links, and HTML with the figures inlined as base64 data URIs and
+an inline style sheet. Text is plain text with one piece of Markdown, code spans
+between backticks (``<code>`` in HTML); everything else is escaped.
 """
 
 from __future__ import annotations
@@ -20,16 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = [
-    "Block",
-    "Cell",
-    "Heading",
-    "Image",
-    "Paragraph",
-    "Table",
-    "to_html",
-    "to_markdown",
-]
+__all__ = ["Block", "Cell", "Heading", "Image", "Paragraph", "Table", "plain_table"]
 
 _CSS = """
 body { font-family: sans-serif; max-width: 1100px; margin: 2em auto; color: #222; }
@@ -86,26 +72,22 @@ class Image:
 
 Block = Heading | Paragraph | Table | Image
 
+
+def plain_table(header: list[str], rows: list[list[str]]) -> Table:
+    """Make a table of plain (not bold) cells from their texts."""
+    return Table(header, [[Cell(text) for text in row] for row in rows])
+
+
 #: A code span: a run of backticks, then the shortest text up to a run of exactly
 #: as many (CommonMark's rule; an unmatched run stays literal text).
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 
 
 def _inline_html(text: str) -> str:
-    """Render plain text with Markdown code spans as HTML.
+    """Escape plain text for HTML, each code span as ``<code>`` (CommonMark's rules).
 
-    Parameters
-    ----------
-    text : str
-        Plain text; text between backticks is a code span (between runs of
-        two or more backticks, the code may contain a single backtick).
-
-    Returns
-    -------
-    str
-        The text HTML-escaped, each code span as ``<code>`` with its content
-        escaped too; line ends inside a span become spaces, and one space is
-        stripped from each end of a span padded on both sides (CommonMark).
+    Line ends inside a span become spaces, and one space is stripped from each
+    end of a span padded on both sides.
     """
     out: list[str] = []
     start = 0
@@ -121,37 +103,12 @@ def _inline_html(text: str) -> str:
 
 
 def _md_cell(cell: Cell) -> str:
-    """Render one table cell as Markdown.
-
-    Parameters
-    ----------
-    cell : Cell
-        The cell.
-
-    Returns
-    -------
-    str
-        Text with ``|`` escaped, wrapped in ``**`` when bold.
-    """
     text = cell.text.replace("|", "\\|")
     return f"**{text}**" if cell.bold and text else text
 
 
 def to_markdown(blocks: Sequence[Block], figure_dir: Path) -> str:
-    """Render the blocks as Markdown.
-
-    Parameters
-    ----------
-    blocks : sequence of blocks
-        The report content.
-    figure_dir : Path
-        Directory of the figures; links are ``figures/<name>``.
-
-    Returns
-    -------
-    str
-        The Markdown document.
-    """
+    """Render the blocks as Markdown, figures linked as ``<figure_dir name>/<file>``."""
     out: list[str] = []
     for block in blocks:
         if isinstance(block, Heading):
@@ -162,35 +119,18 @@ def to_markdown(blocks: Sequence[Block], figure_dir: Path) -> str:
             lines = [
                 "| " + " | ".join(h.replace("|", "\\|") for h in block.header) + " |",
                 "|" + "|".join("---" for _ in block.header) + "|",
-            ]
-            lines += [
-                "| " + " | ".join(_md_cell(c) for c in row) + " |" for row in block.rows
+                *("| " + " | ".join(map(_md_cell, row)) + " |" for row in block.rows),
             ]
             out.append("\n".join(lines))
         else:
-            rel = f"{figure_dir.name}/{block.path.name}"
             alt = block.caption.replace("[", "(").replace("]", ")")
-            out.append(f"![{alt}]({rel})\n\n*{block.caption}*")
+            link = f"{figure_dir.name}/{block.path.name}"
+            out.append(f"![{alt}]({link})\n\n*{block.caption}*")
     return "\n\n".join(out) + "\n"
 
 
 def to_html(blocks: Sequence[Block], title: str) -> str:
-    """Render the blocks as one self-contained HTML page.
-
-    Parameters
-    ----------
-    blocks : sequence of blocks
-        The report content.
-    title : str
-        Page title.
-
-    Returns
-    -------
-    str
-        HTML with inline CSS and the figures as base64 ``data:`` URIs; text
-        escaped, code spans as ``<code>`` (the image's alt text stays plain).
-    """
-    esc = html.escape
+    """Render the blocks as one HTML page: inline CSS, figures as ``data:`` URIs."""
     text = _inline_html
     body: list[str] = []
     for block in blocks:
@@ -200,15 +140,17 @@ def to_html(blocks: Sequence[Block], title: str) -> str:
             body.append(f"<p>{text(block.text)}</p>")
         elif isinstance(block, Table):
             head = "".join(f"<th>{text(h)}</th>" for h in block.header)
-            rows = []
-            for row in block.rows:
-                cells = "".join(
+            rows = [
+                "<tr>"
+                + "".join(
                     f"<td><b>{text(c.text)}</b></td>"
                     if c.bold and c.text
                     else f"<td>{text(c.text)}</td>"
                     for c in row
                 )
-                rows.append(f"<tr>{cells}</tr>")
+                + "</tr>"
+                for row in block.rows
+            ]
             body.append(
                 f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n"
                 + "\n".join(rows)
@@ -217,13 +159,13 @@ def to_html(blocks: Sequence[Block], title: str) -> str:
         else:
             data = base64.b64encode(block.path.read_bytes()).decode("ascii")
             body.append(
-                f'<figure><img alt="{esc(block.caption)}" '
+                f'<figure><img alt="{html.escape(block.caption)}" '
                 f'src="data:image/png;base64,{data}">'
                 f"<figcaption>{text(block.caption)}</figcaption></figure>"
             )
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{esc(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+        f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
         + "\n".join(body)
         + "\n</body>\n</html>\n"
     )

@@ -1,54 +1,181 @@
-"""The report of a results store: read it back and write the study's report.
+"""The report writer, and the report of a results store.
 
-Reads only the store (cells, curves, series, boundary grids), so a report can be
-rebuilt at any time, also from a partial run. Change it when the report needs
-something new from the store or from the study's record.
+:func:`write_report` turns results and a :class:`ReportSpec` into ``report.md``,
+a self-contained ``report.html`` and PNG figures; :func:`report_study` reads a
+results store back (cells, curves, series, boundary grids, warnings) and writes
+its study's report, so a report can be rebuilt at any time, also from a partial
+run. What a report shows follows from what the study declares and from the
+columns the results carry. Change it when the report needs something new from
+the store or from the study's record.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from costsense.experiments._boundary import boundary_path
 from costsense.experiments._catalog import CATALOG
 from costsense.experiments._claims import check_claims
 from costsense.experiments._labels import cost_label
+from costsense.experiments._outputs import write_atomically
+from costsense.experiments._report import _sections as section
+from costsense.experiments._report._blocks import to_html, to_markdown
 from costsense.experiments._report._figures import Boundary
-from costsense.experiments._report._spec import ReportFiles, ReportSpec
-from costsense.experiments._report._writer import write_report
-from costsense.experiments._scores import ALL_METRICS, LOWER_IS_BETTER
+from costsense.experiments._report._fits import feature_blocks, fit_blocks
+from costsense.experiments._report._tables import (
+    KEYS,
+    ReportFiles,
+    ReportSpec,
+    check_columns,
+    tabulate,
+)
+from costsense.experiments._scores import ALL_METRICS
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import count_cells
 from costsense.experiments._study_file import check_record
 
-__all__ = ["report_study"]
+__all__ = ["ReportFiles", "ReportSpec", "report_study", "write_report"]
 
-#: The columns of a store's results that are not metrics.
-_BOOKKEEPING = frozenset({"key", "dataset", "cost", "algorithm", "repeat", "fold",
-                          "seed", "version", "finished", "n_train", "n_test",
-                          "fit_time", "predict_time", "diagnostics"})  # fmt: skip
+#: What a study record declares for its report, under the spec's names.
+_DECLARED = (
+    "title",
+    "metrics",
+    "reference",
+    "ratio_to",
+    "notes",
+    "paper_notes",
+    "paper",
+    "paper_datasets",
+    "paper_features",
+)
 #: The most a boundary grid file may unpack to (bytes): a run writes about 1 MB.
 MAX_GRID_BYTES = 256 << 20
 
 
-def _check_grid_size(grid: Any, path: Path) -> None:
-    """Refuse a boundary grid whose arrays would unpack to over MAX_GRID_BYTES.
+def write_report(
+    results: pd.DataFrame,
+    out_dir: str | os.PathLike[str],
+    spec: ReportSpec,
+    *,
+    curves: pd.DataFrame | None = None,
+    boundaries: Iterable[Boundary] = (),
+    series: pd.DataFrame | None = None,
+) -> ReportFiles:
+    """Write ``report.md``, ``report.html`` and PNG figures for a study.
 
-    The sizes are read from the archive's directory, before any array is
-    decompressed: a small planted file cannot fill memory.
+    Parameters
+    ----------
+    results : DataFrame
+        One row per finished cell: ``dataset``, ``cost``, ``algorithm``,
+        ``repeat``, ``fold`` (each combination once; cells with the same
+        dataset, cost, repeat and fold are paired) and a column per metric.
+    out_dir : str or path-like
+        Output folder; figures go to ``figures/``. Every file is written under
+        a temporary name and renamed: a planted link is never written through.
+    spec : ReportSpec
+        What to show.
+    curves : DataFrame, default=None
+        Staged curves (the keys, ``stage``, ``split``, ``value``): one figure
+        per (dataset, cost).
+    boundaries : iterable of Boundary, default=()
+        Decision regions, one figure each.
+    series : DataFrame, default=None
+        Per-round training series (the keys, ``stage``, ``name``, ``value``);
+        those of ``spec.adaboost_algorithms`` make the section on paper 001's
+        theorems.
+
+    Returns
+    -------
+    ReportFiles
+
+    Notes
+    -----
+    A table cell is ``mean (std)`` over the repeats x folds (sample std, NaN
+    ignored, ``n/a`` without values), with 3 decimals for a rate (values in
+    [0, 1]) and 2 otherwise; the best of a row is bold, the last row holds mean
+    ranks. Rows are sorted by dataset then cost
+    (:func:`costsense.experiments._labels.cost_order`); algorithms keep their
+    order of first appearance. The comparison counts the rows where the
+    reference is significantly better, not different or worse (two-sided
+    paired t-test over the matched folds; rows under 2 complete pairs left
+    out) and adds the Wilcoxon signed-rank test across rows on the row means.
     """
-    unpacked = sum(info.file_size for info in grid.zip.infolist())
-    if unpacked > MAX_GRID_BYTES:
-        raise ValueError(
-            f"{path} would unpack to {unpacked:,} bytes, over the {MAX_GRID_BYTES:,} "
-            "a boundary grid may be; delete it (the next run draws it again)."
+    r = tabulate(results, spec)
+    if curves is not None and not curves.empty:
+        check_columns(curves, (*KEYS, "stage", "split", "value"), "curves")
+    if series is not None and not series.empty:
+        check_columns(series, (*KEYS, "stage", "name", "value"), "series")
+    out = Path(out_dir)
+    r.curves, r.series, r.boundaries = curves, series, list(boundaries)
+    r.figures = section.FigureFiles(out / "figures")
+    blocks = [
+        block
+        for make in (
+            section.introduction,
+            section.results,
+            section.claims,
+            section.paper,
+            section.comparison,
+            lambda r: fit_blocks(r.data, r.algorithms),
+            section.warnings,
+            lambda r: feature_blocks(
+                r.data, r.algorithms, spec.paper_features, spec.noise_columns
+            ),
+            section.theorems,
+            section.figures,
         )
+        for block in make(r)
+    ]
+    markdown, page = out / "report.md", out / "report.html"
+    text = to_markdown(blocks, r.figures.folder)
+    write_atomically(markdown, text.encode("utf-8"), root=out)
+    write_atomically(page, to_html(blocks, spec.title).encode("utf-8"), root=out)
+    return ReportFiles(markdown=markdown, html=page, figures=r.figures.paths)
 
 
-def _partial_banner(study: dict[str, Any], finished: int) -> str:
+def _boundaries(store: ResultsStore, study: dict[str, Any]) -> list[Boundary]:
+    """Read the boundary grids the run drew, refusing one too big to unpack.
+
+    The sizes are read from the archive's directory before any array is
+    decompressed, so a small planted file cannot fill memory.
+    """
+    found = []
+    for dataset in study["datasets"]:
+        for cost in study.get("dataset_costs", {}).get(dataset, study["costs"]):
+            path = boundary_path(store, dataset, cost)
+            if not path.exists():
+                continue
+            with np.load(path) as grid:
+                unpacked = sum(info.file_size for info in grid.zip.infolist())
+                if unpacked > MAX_GRID_BYTES:
+                    raise ValueError(
+                        f"{path} would unpack to {unpacked:,} bytes, over the "
+                        f"{MAX_GRID_BYTES:,} a boundary grid may be; delete it (the "
+                        "next run draws it again)."
+                    )
+                names = [a["name"] for a in study["algorithms"]]
+                found.append(
+                    Boundary(
+                        dataset=dataset,
+                        cost=cost_label(cost),
+                        xx=grid["xx"],
+                        yy=grid["yy"],
+                        predictions={a: grid[f"pred_{a}"] for a in names},
+                        reference=grid["reference"] if grid["reference"].size else None,
+                        X=grid["X"],
+                        y=grid["y"],
+                    )
+                )
+    return found
+
+
+def _banner(study: dict[str, Any], finished: int) -> str:
     """Return the report's warning for a quick or unfinished run ("" if neither)."""
     planned = count_cells(study)
     parts = []
@@ -66,29 +193,44 @@ def _partial_banner(study: dict[str, Any], finished: int) -> str:
     return " ".join(["Partial results.", *parts]) if parts else ""
 
 
+def _theorem_algorithms(study: dict[str, Any]) -> list[str]:
+    """Return the study's rows its catalog entry marks ``theorems``, at rate 1.
+
+    Paper 001's theorems speak of AdaBoost from uniform weights at learning
+    rate 1, neither set otherwise nor searched over.
+    """
+    return [
+        a["name"]
+        for a in study["algorithms"]
+        if (spec := CATALOG.get(a["method"])) is not None
+        and spec.theorems
+        and float(a.get("params", {}).get("learning_rate", 1.0)) == 1.0
+        and "learning_rate" not in a.get("grid", {})
+    ]
+
+
 def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     """Write the Markdown and HTML report of a results store.
 
-    Reads only the store (cells, curves, series, boundary grids), so a report can
-    be rebuilt at any time, also from a partial run.
+    What the report shows follows from what the recorded study declares (its
+    report keys fill :class:`ReportSpec` by name) and from what the store holds.
 
     Parameters
     ----------
     out : str or Path
-        The folder of the results store; the report is written there.
+        The store's folder; the report is written there.
     alpha : float, default=0.05
         Level of the statistical tests.
 
     Returns
     -------
     ReportFiles
-        Paths of ``report.md``, ``report.html`` and the figures.
 
     Raises
     ------
     ValueError
-        No finished cell, or a recorded study whose name or dataset names are
-        not identifiers or whose metrics are missing or unknown.
+        No finished cell, or a recorded study whose names or metrics a study
+        file could not have (:func:`~costsense.experiments._study_checks.check_record`).
     """
     store = ResultsStore(out)
     study = store.study()
@@ -96,48 +238,15 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     if results.empty:
         raise ValueError(f"{store.path} holds no finished cells yet.")
     # the record is a file anyone who can write the folder can change: checked
-    # as a study file is, before anything is drawn (the metrics a cell saved
-    # count, so a store of an earlier costsense keeps its report)
-    saved = [str(c) for c in results.columns if c not in _BOOKKEEPING]
-    check_record(study, (*ALL_METRICS, *saved), str(store.path))
-    # tables list the algorithms in the study's order (their first appearance)
+    # as a study file is, before anything is drawn
+    check_record(study, ALL_METRICS, str(store.path))
     order = {a["name"]: i for i, a in enumerate(study["algorithms"])}
     results = results.sort_values(
         "algorithm", key=lambda names: names.map(order), kind="stable"
     )
-    boundaries = []
-    for dataset in study["datasets"]:
-        for cost in study.get("dataset_costs", {}).get(dataset, study["costs"]):
-            path = boundary_path(store, dataset, cost)
-            if not path.exists():
-                continue
-            with np.load(path) as grid:
-                _check_grid_size(grid, path)
-                predictions = {
-                    a["name"]: grid[f"pred_{a['name']}"] for a in study["algorithms"]
-                }
-                boundaries.append(
-                    Boundary(
-                        dataset=dataset,
-                        cost=cost_label(cost),
-                        xx=grid["xx"],
-                        yy=grid["yy"],
-                        predictions=predictions,
-                        reference=grid["reference"] if grid["reference"].size else None,
-                        X=grid["X"],
-                        y=grid["y"],
-                    )
-                )
     spec = ReportSpec(
-        title=study["title"],
-        metrics=study["metrics"],
-        lower_is_better=LOWER_IS_BETTER,
-        reference=study["reference"],
-        ratio_to=study.get("ratio_to"),
-        notes=study["notes"],
-        paper_notes=study.get("paper_notes", ""),
+        **{key: study[key] for key in _DECLARED if key in study},
         alpha=alpha,
-        paper=study.get("paper", []),
         claims=check_claims(
             results,
             study.get("claims", []),
@@ -145,11 +254,9 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
             alpha=alpha,
             like_for_like=study.get("paper_datasets", []),
         ),
-        paper_datasets=study.get("paper_datasets", []),
-        banner=_partial_banner(study, len(results)),
-        paper_features=study.get("paper_features", {}),
+        banner=_banner(study, len(results)),
         noise_columns={
-            name: int(recipe.get("append_uniform", 0))
+            name: int(recipe["append_uniform"])
             for name, recipe in study.get("derived", {}).items()
             if recipe.get("append_uniform", 0)
         },
@@ -161,23 +268,6 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
         store.folder,
         spec,
         curves=store.curves(),
-        boundaries=boundaries,
+        boundaries=_boundaries(store, study),
         series=store.series(),
     )
-
-
-def _theorem_algorithms(study: dict[str, Any]) -> list[str]:
-    """Return the study's rows that paper 001's theorems speak of.
-
-    Its AdaBoost (a method whose catalog entry says ``theorems``, which the runner
-    fits from uniform weights) at learning rate 1, neither set otherwise nor
-    searched over.
-    """
-    return [
-        a["name"]
-        for a in study["algorithms"]
-        if (spec := CATALOG.get(a["method"])) is not None
-        and spec.theorems
-        and float(a.get("params", {}).get("learning_rate", 1.0)) == 1.0
-        and "learning_rate" not in a.get("grid", {})
-    ]

@@ -1,78 +1,105 @@
-"""The report's numbers: mean (std) summaries, their formats, and the tables.
+"""What a report reads: its spec, and the results checked and summarised once.
 
-Every table cell is ``mean (std)`` over the repeats x folds of one (dataset, cost,
-algorithm); a metric whose finite values all lie in [0, 1] is a rate, printed with
-3 decimals, any other with 2. The tables are document blocks
-(:mod:`costsense.experiments._report._blocks`).
+Every results cell is ``mean (std)`` over the repeats x folds of one (dataset,
+cost, algorithm), with the sample std; a metric whose finite values all lie in
+[0, 1] is a rate, printed with 3 decimals, any other with 2. Change it when the
+report's input or its summaries change.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from costsense.experiments._labels import normalise_label
-from costsense.experiments._report._blocks import Cell, Table
-from costsense.experiments._stats import (
-    best_mask,
-    describe,
-    mean_ranks,
-    wilcoxon_test,
-    win_tie_loss,
-)
+from costsense.experiments._claims import ClaimCheck
+from costsense.experiments._labels import sort_rows
+from costsense.experiments._scores import LOWER_IS_BETTER
+from costsense.experiments._stats import describe
 
-__all__ = [
-    "Summary",
-    "comparison_table",
-    "choose_decimals",
-    "fmt",
-    "paper_table",
-    "results_table",
-    "summarise",
-]
+__all__ = ["Report", "ReportFiles", "ReportSpec", "Summary", "summarise"]
+
+KEYS = ("dataset", "cost", "algorithm", "repeat", "fold")
+_PAPER_COLUMNS = ("dataset", "cost", "algorithm", "metric", "value")
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    """What a report shows: a study's declarations, everything but the results.
+
+    ``metrics`` are tabulated in order (the first is the figures' main metric);
+    ``reference`` is compared with every other algorithm by significance tests;
+    ``ratio_to`` adds a figure of each main-metric mean over this algorithm's;
+    ``notes`` go under the title and ``paper_notes`` beside ``paper``, the
+    published numbers (``dataset``, ``cost``, ``algorithm``, ``metric``,
+    ``value``); ``claims`` are checked claims (:func:`check_claims`);
+    ``banner`` is a warning under the title (a partial or ``--quick`` run);
+    ``paper_features`` the paper's features left per dataset (1-based) and
+    ``noise_columns`` the datasets with appended noise columns (how many);
+    ``adaboost_algorithms`` those whose saved series are checked against paper
+    001's bounds; ``warnings`` the fits' warning lines; ``paper_datasets`` the
+    paper's own datasets (marked in the tables, claims tallied on them apart).
+    """
+
+    title: str
+    metrics: Sequence[str]
+    lower_is_better: Sequence[str] = LOWER_IS_BETTER
+    reference: str | None = None
+    ratio_to: str | None = None
+    notes: str = ""
+    paper_notes: str = ""
+    alpha: float = 0.05
+    paper: Sequence[Mapping[str, Any]] | pd.DataFrame = ()
+    claims: Sequence[ClaimCheck] = ()
+    banner: str = ""
+    paper_features: Mapping[str, Sequence[int]] = field(default_factory=dict)
+    noise_columns: Mapping[str, int] = field(default_factory=dict)
+    adaboost_algorithms: Sequence[str] = ()
+    warnings: Sequence[str] = ()
+    paper_datasets: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        metrics = [self.metrics] if isinstance(self.metrics, str) else self.metrics
+        if not metrics:
+            raise ValueError("metrics must name at least one metric column.")
+        paper = self.paper
+        rows = paper.to_dict("records") if isinstance(paper, pd.DataFrame) else paper
+        # a frozen dataclass stores its normalised fields through object.__setattr__
+        for name, value in [
+            ("metrics", tuple(metrics)),
+            ("lower_is_better", tuple(self.lower_is_better)),
+            ("paper", tuple(dict(row) for row in rows)),
+            ("claims", tuple(self.claims)),
+            ("paper_datasets", tuple(self.paper_datasets)),
+            ("adaboost_algorithms", tuple(self.adaboost_algorithms)),
+        ]:
+            object.__setattr__(self, name, value)
+
+
+@dataclass
+class ReportFiles:
+    """Paths written: ``report.md``, ``report.html``, the figures in report order."""
+
+    markdown: Path
+    html: Path
+    figures: list[Path] = field(default_factory=list)
 
 
 def choose_decimals(values: Iterable[float]) -> int:
-    """Choose the number of decimals of a metric.
-
-    Parameters
-    ----------
-    values : iterable of float
-        All fold values of the metric.
-
-    Returns
-    -------
-    int
-        3 for rates (every finite value within [0, 1]), else 2.
-    """
+    """Return 3 for a rate (every finite value within [0, 1]), else 2."""
     x = np.asarray(list(values), dtype=np.float64)
     x = x[np.isfinite(x)]
     return 3 if x.size and bool(np.all((x >= 0) & (x <= 1))) else 2
 
 
 def fmt(value: float, decimals: int, *, sign: bool = False) -> str:
-    """Format a number with fixed decimals; NaN as ``n/a``.
-
-    Parameters
-    ----------
-    value : float
-        The number.
-    decimals : int
-        Digits after the point.
-    sign : bool, default=False
-        Always show the sign.
-
-    Returns
-    -------
-    str
-        The formatted number.
-    """
+    """Format a number with fixed decimals (and its sign); NaN as ``n/a``."""
     if value is None or not math.isfinite(value):
         return "n/a"
     return f"{value:+.{decimals}f}" if sign else f"{value:.{decimals}f}"
@@ -80,7 +107,7 @@ def fmt(value: float, decimals: int, *, sign: bool = False) -> str:
 
 @dataclass
 class Summary:
-    """Mean and std of one metric per (row, algorithm), and its fold values."""
+    """Mean and std of one metric per (row, algorithm), and its fold values per row."""
 
     means: NDArray[np.float64]
     stds: NDArray[np.float64]
@@ -110,9 +137,9 @@ def summarise(
     Returns
     -------
     Summary
-        Means and sample stds (NaN where an algorithm has no finite value in a
-        row; NaN fold values are ignored), the metric's decimals, and per row a
-        frame indexed by (repeat, fold) with one column per algorithm.
+        Means and sample stds (NaN fold values ignored; NaN without a value),
+        the metric's decimals, and per row a frame indexed by (repeat, fold)
+        with one column per algorithm.
     """
     wide = data.pivot(
         index=["dataset", "cost", "repeat", "fold"], columns="algorithm", values=metric
@@ -124,197 +151,69 @@ def summarise(
     means = np.full((len(rows), len(algorithms)), np.nan)
     stds = np.full_like(means, np.nan)
     for i, row in enumerate(rows):
-        frame = blocks[row]
         for j, alg in enumerate(algorithms):
-            if alg not in frame.columns:
-                continue
-            values = frame[alg].dropna().to_numpy(dtype=np.float64)
-            if values.size:
-                means[i, j], stds[i, j] = describe(values)
+            if alg in blocks[row].columns:
+                values = blocks[row][alg].dropna().to_numpy(dtype=np.float64)
+                if values.size:
+                    means[i, j], stds[i, j] = describe(values)
     return Summary(means, stds, choose_decimals(data[metric]), blocks)
 
 
-def results_table(
-    summary: Summary,
-    rows: Sequence[tuple[str, str]],
-    algorithms: Sequence[str],
-    lower: bool,
-    marked: Collection[str] = (),
-) -> Table:
-    """Build the mean (std) table of one metric, best per row in bold.
+@dataclass
+class Report:
+    """Everything a section reads: the spec, the results checked and summarised.
 
-    Parameters
-    ----------
-    summary : Summary
-        The metric's summary.
-    rows : sequence of (str, str)
-        Row labels (dataset, cost).
-    algorithms : sequence of str
-        Column labels.
-    lower : bool
-        Whether lower is better.
-    marked : collection of str, default=()
-        Datasets the paper itself reports: their name is followed by
-        "(paper's set)", the like-for-like rows.
-
-    Returns
-    -------
-    Table
-        One row per (dataset, cost) and a final "mean rank" row.
+    ``data`` has string ``dataset``, ``cost`` and ``algorithm``; ``algorithms``
+    are in order of first appearance, ``rows`` (dataset, cost) in
+    :func:`sort_rows` order; ``summary_of`` holds the tabulated metrics and the
+    paper's (when measured); ``curves``, ``series`` and ``boundaries`` are
+    the optional inputs of :func:`write_report`, ``figures`` the figure folder.
     """
-    d = summary.decimals
-    best = best_mask(summary.means, lower_is_better=lower)
-    body = []
-    for i, (ds, cost) in enumerate(rows):
-        cells = [Cell(f"{ds} (paper's set)" if ds in marked else ds), Cell(cost)]
-        for j in range(summary.means.shape[1]):
-            mean, std = summary.means[i, j], summary.stds[i, j]
-            text = "n/a" if np.isnan(mean) else f"{fmt(mean, d)} ({fmt(std, d)})"
-            cells.append(Cell(text, bool(best[i, j])))
-        body.append(cells)
-    ranks = mean_ranks(summary.means, lower_is_better=lower)
-    body.append([Cell("mean rank"), Cell("")] + [Cell(f"{r:.2f}") for r in ranks])
-    return Table(["dataset", "cost", *algorithms], body)
+
+    spec: ReportSpec
+    data: pd.DataFrame
+    algorithms: list[str]
+    rows: list[tuple[str, str]]
+    summary_of: dict[str, Summary]
+    curves: pd.DataFrame | None = None
+    series: pd.DataFrame | None = None
+    boundaries: Sequence[Any] = ()
+    figures: Any = None
 
 
-def paper_table(
-    paper: Sequence[Mapping[str, Any]],
-    summary_of: Mapping[str, Summary],
-    rows: Sequence[tuple[str, str]],
-    algorithms: Sequence[str],
-) -> Table:
-    """Compare the paper's published values with ours.
+def check_columns(frame: pd.DataFrame, required: Iterable[str], name: str) -> None:
+    """Raise if a frame lacks any of the required columns."""
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} is missing the columns {missing}.")
 
-    Parameters
-    ----------
-    paper : sequence of dict
-        Published values, each with the keys dataset, cost, algorithm, metric,
-        value.
-    summary_of : dict of str to Summary
-        Summaries of the metrics present both in the paper and in the results.
-    rows : sequence of (str, str)
-        Our rows, in table order.
-    algorithms : sequence of str
-        Our algorithms, in table order.
 
-    Returns
-    -------
-    Table
-        One row per paper entry, in the paper's order: its value, ours and
-        ``ours - paper``.
-    """
-    row_index = {(ds, normalise_label(cost)): i for i, (ds, cost) in enumerate(rows)}
-    alg_index = {alg: j for j, alg in enumerate(algorithms)}
-    body = []
-    for entry in paper:
-        ds, cost = str(entry["dataset"]), str(entry["cost"])
-        metric, alg = str(entry["metric"]), str(entry["algorithm"])
-        value = float(entry["value"])
-        summary = summary_of.get(metric)
-        i = row_index.get((ds, normalise_label(cost)))
-        j = alg_index.get(alg)
-        ours = np.nan
-        if summary is not None and i is not None and j is not None:
-            ours = float(summary.means[i, j])
-        d = summary.decimals if summary is not None else choose_decimals([value])
-        body.append(
-            [
-                Cell(ds),
-                Cell(cost),
-                Cell(alg),
-                Cell(metric),
-                Cell(fmt(value, d)),
-                Cell(fmt(ours, d)),
-                Cell(fmt(ours - value, d, sign=True)),
-            ]
+def tabulate(results: pd.DataFrame, spec: ReportSpec) -> Report:
+    """Check the results against the spec and summarise every metric shown."""
+    check_columns(results, [*KEYS, *spec.metrics], "results")
+    if results.empty:
+        raise ValueError("results has no rows.")
+    data = results.assign(**{k: results[k].astype(str) for k in KEYS[:3]})
+    duplicated = data.duplicated(list(KEYS))
+    if duplicated.any():
+        first = data.loc[duplicated, list(KEYS)].iloc[0].tolist()
+        raise ValueError(
+            f"results has {int(duplicated.sum())} duplicated cells "
+            f"(dataset, cost, algorithm, repeat, fold), e.g. {first}."
         )
-    header = ["dataset", "cost", "algorithm", "metric", "paper", "ours", "difference"]
-    return Table(header, body)
-
-
-def comparison_table(
-    summary_of: Mapping[str, Summary],
-    metrics: Sequence[str],
-    rows: Sequence[tuple[str, str]],
-    algorithms: Sequence[str],
-    reference: str,
-    lower_is_better: Collection[str],
-    alpha: float,
-) -> Table:
-    """Build the win/tie/loss and Wilcoxon table of the reference algorithm.
-
-    Parameters
-    ----------
-    summary_of : dict of str to Summary
-        Summaries of ``metrics``.
-    metrics : sequence of str
-        Compared metrics.
-    rows : sequence of (str, str)
-        Rows (dataset, cost).
-    algorithms : sequence of str
-        All algorithms, the reference included.
-    reference : str
-        Reference algorithm.
-    lower_is_better : collection of str
-        Metrics where lower is better.
-    alpha : float
-        Significance level.
-
-    Returns
-    -------
-    Table
-        Per metric and other algorithm: rows tested, wins/ties/losses of the
-        reference (paired t-test per row over folds matched by repeat and
-        fold; rows with fewer than 2 complete pairs are skipped), and the
-        Wilcoxon signed-rank test across rows on the row means.
-    """
-    ref = list(algorithms).index(reference)
-    body = []
-    for metric in metrics:
-        summary = summary_of[metric]
-        lower = metric in lower_is_better
-        for j, other in enumerate(algorithms):
-            if other == reference:
-                continue
-            pairs = []
-            for row in rows:
-                frame = summary.blocks[row]
-                if reference not in frame.columns or other not in frame.columns:
-                    continue
-                paired = frame[[reference, other]].dropna()
-                if len(paired) >= 2:
-                    pairs.append((paired[reference], paired[other]))
-            wins, ties, losses = win_tie_loss(
-                pairs, test="t", alpha=alpha, lower_is_better=lower
+    algorithms = [str(a) for a in pd.unique(data["algorithm"])]
+    for option in ("reference", "ratio_to"):
+        name = getattr(spec, option)
+        if name is not None and name not in algorithms:
+            raise ValueError(
+                f"{option} {name!r} is not among the algorithms {algorithms}."
             )
-            a, b = summary.means[:, ref], summary.means[:, j]
-            keep = ~(np.isnan(a) | np.isnan(b))
-            statistic = pvalue = "n/a"
-            if keep.sum() >= 2:
-                result = wilcoxon_test(a[keep], b[keep], alpha=alpha)
-                if math.isfinite(result.pvalue):
-                    statistic = f"{result.statistic:g}"
-                    pvalue = f"{result.pvalue:.3g}"
-            body.append(
-                [
-                    Cell(metric),
-                    Cell(other),
-                    Cell(str(len(pairs))),
-                    Cell(str(wins)),
-                    Cell(str(ties)),
-                    Cell(str(losses)),
-                    Cell(statistic),
-                    Cell(pvalue),
-                ]
-            )
-    header = [
-        "metric",
-        "algorithm",
-        "rows",
-        "wins",
-        "ties",
-        "losses",
-        "Wilcoxon statistic",
-        "Wilcoxon p-value",
-    ]
-    return Table(header, body)
+    missing = [c for c in _PAPER_COLUMNS if any(c not in row for row in spec.paper)]
+    if missing:
+        raise ValueError(f"paper is missing the columns {missing}.")
+    rows = sort_rows(set(data[["dataset", "cost"]].itertuples(index=False, name=None)))
+    shown = dict.fromkeys([*spec.metrics, *(str(p["metric"]) for p in spec.paper)])
+    summary_of = {
+        m: summarise(data, m, rows, algorithms) for m in shown if m in data.columns
+    }
+    return Report(spec, data, algorithms, rows, summary_of)

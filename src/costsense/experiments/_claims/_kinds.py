@@ -1,0 +1,404 @@
+"""The claim kinds, checked by one engine on one view of a claim's rows.
+
+:class:`Rows` holds what every kind reads: the claim, how it compares (paired
+t-test over the splits matched by repeat and fold, or the means), the claimed
+rows' means and cells, and the rows missing. The row kinds (``best``,
+``better``, ``close``, ``at_least``, ``at_most``) each judge one comparison at a
+time as held (+1), tied (0) or failed (-1), with a note; :func:`judge` tallies
+them into a verdict, or sends ``mean_change`` and ``win_tie_loss`` to their
+own tally. Change a kind's judge here; a new kind also needs its keys in the
+schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from costsense.experiments._labels import cost_label, sort_rows
+from costsense.experiments._stats import paired_interval, paired_t_test
+
+_SHOWN = 6  # failing rows named in the evidence
+_BOOTSTRAP_RESAMPLES = 4000
+#: One judged comparison: +1 held, 0 tied, -1 failed, and its note ("" for none).
+Judged = Iterator[tuple[int, str]]
+
+
+def named(claim: dict[str, Any]) -> list[str]:
+    """List every algorithm a claim needs, in its order."""
+    names: list[str] = []
+    for key in ("algorithm", "algorithms", "among", "than", "baseline"):
+        value = claim.get(key, [])
+        names += [
+            n for n in ([value] if isinstance(value, str) else value) if n not in names
+        ]
+    return names
+
+
+def row_name(row: Any) -> str:
+    return f"{row[0]} at {row[1]}"
+
+
+@dataclass
+class Rows:
+    """A claim, how it compares, and its rows: means of present rows, cells, gaps."""
+
+    claim: dict[str, Any]
+    lower: bool  # the metric is better when lower
+    alpha: float
+    paired: bool
+    means: pd.DataFrame  # index (dataset, cost) of present rows; columns algorithms
+    data: pd.DataFrame  # the cells of the claimed rows
+    expected: int
+    missing: list[str]
+
+    @property
+    def present(self) -> int:
+        return len(self.means)
+
+    def incomplete(self) -> str | None:
+        if self.present == 0:
+            return "not run"
+        if self.missing:
+            return f"incomplete ({self.present} of {self.expected} rows)"
+        return None
+
+    def missing_note(self) -> list[str]:
+        more = len(self.missing) - _SHOWN
+        shown = ", ".join(self.missing[:_SHOWN]) + (
+            f" and {more} more" if more > 0 else ""
+        )
+        return [f"missing: {shown}"] if self.missing else []
+
+    def matched(self, a: str, b: str, row: Any) -> pd.DataFrame:
+        """Split values of ``a`` and ``b`` on a row, matched by (repeat, fold)."""
+        data = self.data
+        here = data[
+            (data["dataset"].astype(str) == row[0])
+            & (data["cost"].astype(str) == row[1])
+        ]
+        split = [
+            here[here["algorithm"] == name]
+            .groupby(["repeat", "fold"])[self.claim["metric"]]
+            .mean()
+            for name in (a, b)
+        ]
+        return pd.concat(split, axis=1, join="inner").dropna()
+
+    def test(self, a: str, b: str, row: Any) -> tuple[int, str]:
+        """Paired t-test of ``a`` against ``b`` on a row (under 2 splits: a tie)."""
+        pairs = self.matched(a, b, row)
+        if len(pairs) < 2:
+            return 0, f"{len(pairs)} matched split(s), no test"
+        test = paired_t_test(pairs.iloc[:, 0], pairs.iloc[:, 1], alpha=self.alpha)
+        return test.outcome(self.lower), f"p = {test.pvalue:.2g}"
+
+
+def claim_rows(
+    results: pd.DataFrame,
+    claim: dict[str, Any],
+    rows: Sequence[tuple[str, str]],
+    how: tuple[bool, float, bool],
+) -> Rows:
+    """Select the study rows a claim speaks about and average their cells.
+
+    ``how`` is (lower is better, alpha, paired).
+    """
+    metric, names = claim["metric"], named(claim)
+    claimed = [
+        r
+        for r in rows
+        if r[0] in claim.get("datasets", [r[0]])
+        and r[1] in {cost_label(c) for c in claim.get("costs", [r[1]])}
+    ]
+    empty = pd.DataFrame(columns=names, dtype=float)
+    if metric not in results.columns:
+        return Rows(
+            claim, *how, empty, results.iloc[:0], len(claimed), [f"metric {metric}"]
+        )
+    keys = pd.MultiIndex.from_frame(results[["dataset", "cost"]].astype(str))
+    data = results[keys.isin(claimed) & results["algorithm"].isin(names)]
+    data = data[data[metric].notna()]
+    means = data.pivot_table(
+        index=["dataset", "cost"], columns="algorithm", values=metric, aggfunc="mean"
+    ).reindex(columns=names)
+    missing: list[str] = []
+    present = []
+    for row in claimed:
+        absent = (
+            [n for n in names if np.isnan(means.loc[row, n])]
+            if row in means.index
+            else []
+        )
+        if row not in means.index:
+            missing.append(row_name(row))
+        elif absent:
+            missing.append(f"{', '.join(absent)} on {row_name(row)}")
+        else:
+            present.append(row)
+    ordered = sort_rows(present)
+    chosen = means.loc[ordered] if ordered else empty
+    return Rows(claim, *how, chosen, data, len(claimed), missing)
+
+
+def _best(r: Rows, row: Any, values: pd.Series) -> Judged:
+    group = r.claim["algorithm"]
+    group = [group] if isinstance(group, str) else list(group)
+    values = values[r.claim["among"]]
+    scores = values if r.lower else -values  # smaller is better
+    if r.paired:
+        ours = min(group, key=lambda a: scores[a])
+        tests = {a: r.test(ours, a, row) for a in r.claim["among"] if a not in group}
+        worse = [a for a, (k, _) in tests.items() if k < 0]
+        level = [a for a, (k, _) in tests.items() if k == 0]
+        listed = ", ".join(
+            f"{a} ({values[a] if worse else values[ours]:.4g} vs "
+            f"{values[ours] if worse else values[a]:.4g}, {tests[a][1]})"
+            for a in worse or level
+        )
+        if worse:
+            yield -1, f"{row_name(row)}: {ours} significantly worse than {listed}"
+        elif level:
+            yield 0, f"{row_name(row)}: {ours} not significantly better than {listed}"
+        else:
+            yield 1, ""
+        return
+    winners = {a for a, s in scores.items() if np.isclose(s, scores.min(), rtol=1e-12)}
+    if winners <= set(group):
+        yield 1, ""
+    elif winners & set(group):
+        others = ", ".join(sorted(winners - set(group)))
+        yield 0, f"{row_name(row)}: tied best with {others}"
+    else:
+        rank = int((scores < min(scores[a] for a in group)).sum()) + 1
+        best = ", ".join(sorted(winners))
+        yield -1, f"{row_name(row)}: rank {rank} of {len(scores)}, best {best}"
+
+
+def _better(r: Rows, row: Any, values: pd.Series) -> Judged:
+    name = r.claim["algorithm"]
+    for rival in r.claim["than"]:
+        means = f"{name} {values[name]:.4g} vs {rival} {values[rival]:.4g}"
+        if r.paired:
+            outcome, p = r.test(name, rival, row)
+            means += f", {p}"
+        elif np.isclose(values[name], values[rival], rtol=1e-12):
+            outcome = 0
+        else:
+            outcome = 1 if (values[name] < values[rival]) == r.lower else -1
+        word = {1: "", 0: "tie", -1: "worse"}[outcome]
+        yield outcome, f"{row_name(row)}: {word} ({means})" if word else ""
+
+
+def _close(r: Rows, row: Any, values: pd.Series) -> Judged:
+    name, margin = r.claim["algorithm"], float(r.claim["value"])
+    for rival in r.claim["than"]:
+        if r.paired:
+            pairs = r.matched(name, rival, row)
+            if len(pairs) < 2:
+                yield 0, f"{row_name(row)}: {len(pairs)} matched split(s)"
+                continue
+            mean, low, high = paired_interval(
+                pairs.iloc[:, 0], pairs.iloc[:, 1], alpha=r.alpha
+            )
+            text = f"{name} - {rival} {mean:+.3g} [{low:+.3g}, {high:+.3g}]"
+        else:
+            mean = low = high = float(values[name] - values[rival])
+            text = f"{name} - {rival} {mean:+.3g}"
+        if -margin <= low and high <= margin:
+            yield 1, ""
+        elif low > margin or high < -margin:
+            yield -1, f"{row_name(row)}: apart ({text})"
+        else:
+            yield 0, f"{row_name(row)}: undecided ({text})"
+
+
+def _bound(r: Rows, row: Any, values: pd.Series) -> Judged:
+    bound = float(r.claim["value"])
+    for name in r.claim["algorithms"]:
+        value = values[name]
+        if value >= bound if r.claim["kind"] == "at_least" else value <= bound:
+            yield 1, ""
+        else:
+            yield -1, f"{name} {value:.4g} on {row_name(row)}"
+
+
+_JUDGES = {
+    "best": _best,
+    "better": _better,
+    "close": _close,
+    "at_least": _bound,
+    "at_most": _bound,
+}
+
+
+def _unit(claim: dict[str, Any]) -> str:
+    """Name what a row kind counts: rows, row x rival comparisons, or cases."""
+    kind = claim["kind"]
+    unit = "rows"
+    if kind != "best" and len(claim.get("than", claim.get("algorithms", []))) > 1:
+        unit = "comparisons" if "than" in claim else "cases"
+    if kind == "close":
+        return f"{unit} (within {float(claim['value']):g})"
+    if kind in ("at_least", "at_most"):
+        relation = ">=" if kind == "at_least" else "<="
+        return f"{unit} ({relation} {float(claim['value']):g})"
+    return unit
+
+
+def judge(r: Rows) -> tuple[str, str, int]:
+    """Check a claim on its rows: (verdict, evidence, comparisons failed).
+
+    A row kind with ``holds_on = "every"`` is reproduced when every comparison
+    holds, with ``"most"`` when more than half do; none held or tied is "not
+    reproduced", anything between "partly".
+    """
+    kind = r.claim["kind"]
+    if r.present == 0:
+        return (
+            "not run",
+            "; ".join(["no claimed row has results", *r.missing_note()]),
+            0,
+        )
+    if kind == "mean_change":
+        return _mean_change(r)
+    if kind == "win_tie_loss":
+        return _win_tie_loss(r)
+    counts = {1: 0, 0: 0, -1: 0}
+    notes = []
+    for row, values in r.means.iterrows():
+        for outcome, note in _JUDGES[kind](r, row, values):
+            counts[outcome] += 1
+            notes += [note] if note else []
+    held, tied, failed = counts[1], counts[0], counts[-1]
+    total = held + tied + failed
+    holds_on = r.claim.get("holds_on", "every")
+    verdict = r.incomplete()
+    if verdict is None and total == 0:
+        verdict = "not run"
+    elif verdict is None:
+        if held == total if holds_on == "every" else 2 * held > total:
+            verdict = "reproduced"
+        else:
+            verdict = "not reproduced" if held == tied == 0 else "partly"
+    evidence = f"holds in {held} of {total} {_unit(r.claim)}"
+    if tied:
+        evidence += f", {'undecided' if kind == 'close' else 'tied'} in {tied}"
+    if r.paired and kind in ("best", "better", "close"):
+        evidence += f" (paired t-test at {r.alpha:g} over the matched splits)"
+    if holds_on == "most":
+        evidence += " (claimed: most)"
+    more = [f"and {len(notes) - _SHOWN} more"] if len(notes) > _SHOWN else []
+    return (
+        verdict,
+        "; ".join([evidence, *notes[:_SHOWN], *more, *r.missing_note()]),
+        failed,
+    )
+
+
+def bootstrap_interval(
+    a: np.ndarray, b: np.ndarray, average: str, alpha: float, seed: int = 0
+) -> tuple[float, float, float]:
+    """Relative change of ``a`` over ``b`` across rows, and its bootstrap interval.
+
+    ``average="ratios"`` is the mean of the per-row changes ``a / b - 1``,
+    ``"totals"`` the change of the means; the percentile interval (level
+    ``1 - alpha``) resamples the rows with a fixed seed, so it is reproducible.
+    Returns (change, low, high).
+    """
+
+    def change(index: np.ndarray) -> np.ndarray:
+        if average == "ratios":
+            return np.mean(a[index] / b[index] - 1.0, axis=-1)
+        return np.mean(a[index], axis=-1) / np.mean(b[index], axis=-1) - 1.0
+
+    n = a.shape[0]
+    draws = np.random.default_rng(seed).integers(0, n, (_BOOTSTRAP_RESAMPLES, n))
+    low, high = np.quantile(change(draws), [alpha / 2, 1 - alpha / 2])
+    return float(change(np.arange(n))), float(low), float(high)
+
+
+def _mean_change(r: Rows) -> tuple[str, str, int]:
+    """Check a claimed average change: reproduced when the interval shows it.
+
+    The interval must lie on the claimed side of zero and reach the claimed
+    value, with more than half of the rows changing that way; on the other
+    side of zero it is "contradicted", else "not shown". Returns the rows
+    changing against the claim as failing.
+    """
+    name, base = r.claim["algorithm"], r.claim["baseline"]
+    claimed = float(r.claim["value"])
+    average = r.claim.get("average", "ratios")
+    direction = np.sign(claimed)
+    a, b = r.means[name].to_numpy(float), r.means[base].to_numpy(float)
+    agree = int(np.sum(np.sign(a - b) == direction)) if direction else 0
+    against = int(np.sum(np.sign(a - b) == -direction)) if direction else 0
+    usable = b != 0 if average == "ratios" else np.ones_like(b, dtype=bool)
+    zero = [
+        row_name(row) for row, ok in zip(r.means.index, usable, strict=True) if not ok
+    ]
+    notes = [
+        f"{'better' if direction else 'changed'} in the claimed direction on "
+        f"{agree} of {r.present} rows",
+        *([f"no ratio where {base} is 0: {', '.join(zero)}"] if zero else []),
+        *r.missing_note(),
+    ]
+    verdict = r.incomplete()
+    if int(usable.sum()) < 2:
+        evidence = f"too few rows with a ratio ({int(usable.sum())})"
+        return verdict or "not shown", "; ".join([evidence, *notes]), against
+    if average == "totals" and np.mean(b) == 0:
+        return verdict or "not shown", f"{base}'s mean is 0", against
+    point, low, high = bootstrap_interval(a[usable], b[usable], average, r.alpha)
+    what = "change of the mean" if average == "totals" else "mean change"
+    evidence = (
+        f"{what} {100 * point:+.1f} % [{100 * low:+.1f}, {100 * high:+.1f}] "
+        f"over {int(usable.sum())} rows (claimed {100 * claimed:+.1f} %)"
+    )
+    if verdict is None:
+        reaches = high >= claimed if claimed > 0 else low <= claimed
+        shown = low > 0 if claimed > 0 else high < 0
+        if reaches and shown and 2 * agree > r.present:
+            verdict = "reproduced"
+        else:
+            verdict = (
+                "contradicted"
+                if (high < 0 if claimed > 0 else low > 0)
+                else "not shown"
+            )
+    return verdict, "; ".join([evidence, *notes]), against
+
+
+def _win_tie_loss(r: Rows) -> tuple[str, str, int]:
+    """Compare the paper's win/tie/loss counts per rival with our paired tests.
+
+    Reproduced with at least its wins and at most its losses against every
+    rival, not reproduced with fewer wins and more losses against every rival,
+    else partly. Returns the losses beyond the claimed ones as failing.
+    """
+    outcomes, parts, beyond = [], [], 0
+    name = r.claim["algorithm"]
+    for rival, (c_win, c_tie, c_loss) in zip(
+        r.claim["than"], r.claim["counts"], strict=True
+    ):
+        counts = {1: 0, 0: 0, -1: 0}
+        for row in r.means.index:
+            counts[r.test(name, rival, row)[0]] += 1
+        wins, ties, losses = counts[1], counts[0], counts[-1]
+        beyond += max(0, losses - c_loss)
+        if wins >= c_win and losses <= c_loss:
+            outcomes.append("reproduced")
+        else:
+            outcomes.append(
+                "not reproduced" if wins < c_win and losses > c_loss else "partly"
+            )
+        parts.append(
+            f"vs {rival} {wins}/{ties}/{losses} (paper {c_win}/{c_tie}/{c_loss})"
+        )
+    verdict = r.incomplete() or (outcomes[0] if len(set(outcomes)) == 1 else "partly")
+    evidence = f"win/tie/loss, paired t-test at {r.alpha:g}: " + "; ".join(parts)
+    return verdict, "; ".join([evidence, *r.missing_note()]), beyond
