@@ -1,48 +1,82 @@
-"""The costs a command is given: ``--cost``, ``--cost-matrix`` or per-row parts.
+"""The costs a command is given: ``--cost``, ``--cost-matrix`` or four per-row parts.
 
-:func:`resolve_costs` turns the cost options into one
-:class:`~costsense.costs.Costs` for the data read (a ratio or pair, a K x K
-matrix file, or ``--fn-cost`` ... ``--tn-cost`` parts that are numbers or
-columns of the table), refusing a missing, negative or textual cost by row and
-option. Change it when a command accepts a new way of giving costs.
+:func:`given_parts` takes ``--fn-cost`` ... ``--tn-cost`` as written (each a number
+or a column, read by :func:`costsense.datasets.read_table`); :func:`resolve_costs`
+turns the options into one :class:`~costsense.costs.Costs` for the data read.
+Change it when a command accepts a new way of giving costs.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from costsense.cli._cost_options import describe_parts, part_columns
-from costsense.cli._data import Data, match_label
-from costsense.cli._options import UsageError
+from costsense.cli._options import COST_PARTS, UsageError
+from costsense.datasets import Table
+from costsense.datasets._tabular import part_columns
+from costsense.utils._text import printable
 
 if TYPE_CHECKING:
     from costsense.costs import Costs
 
-__all__ = [
-    "CommandCosts",
-    "read_cost_matrix",
-    "resolve_costs",
-]
-
+__all__ = ["CommandCosts", "given_parts", "match_label", "resolve_costs"]
 
 #: The largest ``--cost-matrix`` file read: far more than any K x K matrix.
 MAX_MATRIX_BYTES = 1 << 20
 
 
+def given_parts(args: argparse.Namespace) -> dict[str, str] | None:
+    """Return the per-row cost options as written, None if none; refuse two ways."""
+    given = {part: getattr(args, f"{part}_cost") for part, *_ in COST_PARTS
+             if getattr(args, f"{part}_cost", None) is not None}  # fmt: skip
+    options = [option for part, option, *_ in COST_PARTS if part in given]
+    class_level = [
+        option
+        for option, value in (
+            ("--cost", args.cost),
+            ("--cost-matrix", args.cost_matrix),
+        )
+        if value is not None
+    ]
+    if not given and not class_level:
+        raise UsageError(
+            "give the costs: --cost (a ratio C1/C2 or a pair C1,C2), --cost-matrix "
+            "(a K x K CSV) or --fn-cost/--fp-cost/--tp-cost/--tn-cost (each a "
+            "number or a column of --csv)"
+        )
+    if len(class_level) > 1 or (class_level and given):
+        raise UsageError(
+            f"{' and '.join(class_level + options[:1])} are two ways of giving the "
+            "costs; give --cost or --cost-matrix (one cost per pair of classes), or "
+            "--fn-cost/--fp-cost/--tp-cost/--tn-cost (each a number or a column)"
+        )
+    return given or None
+
+
+def match_label(classes: Any, text: str | None, option: str) -> Any:
+    """Find the class whose text form is ``text`` (a label from the command line)."""
+    if text is None:
+        return None
+    for label in classes:
+        if str(label) == text:
+            return label
+    raise UsageError(
+        f"{option} {text!r} is not a class label; labels are "
+        f"{printable([str(c) for c in classes][:20])}"
+    )
+
+
 def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
-    """Read ``--cost-matrix``: a K x K CSV with the class names as header and index.
+    """Read ``--cost-matrix``: a K x K CSV, class names as header and first column.
 
     Rows are true classes, columns predicted ones; returned in the order of
-    ``classes``. Only a regular file of at most :data:`MAX_MATRIX_BYTES` is read
-    (a pipe or a device such as ``/dev/zero`` is refused, not waited on).
+    ``classes``. Only a regular file of at most :data:`MAX_MATRIX_BYTES` is read.
     """
-    import io
-
     import pandas as pd
 
     from costsense.utils._table_files import open_table
@@ -92,16 +126,13 @@ class CommandCosts:
     Attributes
     ----------
     costs : Costs
-        Resolved once against the data's labels; the command passes it down
-        whole. Per-row (``costs.example_dependent``) when a cost part is a column:
-        resolved from the rows' :class:`~costsense.costs.ExampleCosts`.
+        Resolved once against the labels; per-row when a cost part is a column.
     kind : str
-        How the model file's metadata names it: "ratio", "pair", "matrix" or
-        "parts" (``--fn-cost`` and the others).
+        How the model file names it: "ratio", "pair", "matrix" or "parts".
     describe : str
         One line for the header.
     parts : dict or None
-        The four parts as given (:func:`cost_parts`), for "parts".
+        The four parts (:func:`costsense.datasets._tabular.cost_parts`), for "parts".
     """
 
     costs: Costs
@@ -110,9 +141,9 @@ class CommandCosts:
     parts: dict[str, float | str] | None = None
 
 
-def resolve_costs(args: argparse.Namespace, data: Data) -> CommandCosts:
+def resolve_costs(args: argparse.Namespace, data: Table) -> CommandCosts:
     """Resolve ``--cost``, ``--cost-matrix`` or the four parts against the data."""
-    from costsense.costs import Costs, part_costs, parts_matrix, resolve_pos_label
+    from costsense.costs import Costs, parts_matrix, resolve_pos_label
 
     classes = np.unique(data.y)
     if classes.size < 2:
@@ -144,27 +175,28 @@ def resolve_costs(args: argparse.Namespace, data: Data) -> CommandCosts:
             "first column); --cost and --fn-cost/--fp-cost/--tp-cost/--tn-cost are "
             "for two classes"
         )
-    if data.parts is not None:
-        pos_label = resolve_pos_label(data.y, pos)
-        columns = part_columns(data.parts)
-        said = f"positive class {pos_label!s}; costs {describe_parts(data.parts)}"
-        if columns:
-            said += (
-                f"; cost columns {columns} "
-                + ("are also features" if data.cost_features else
-                   "are not features (--drop-cost-columns)")
-            )  # fmt: skip
-            rows = part_costs(data.parts, data.cost_columns, data.y.shape[0])
-            costs = Costs.resolve(None, data.y, pos_label=pos_label, sample_cost=rows)
-        else:
-            matrix = parts_matrix(data.parts, classes, pos_label)
-            costs = Costs.resolve(matrix, data.y, pos_label=pos_label)
-        return CommandCosts(costs, "parts", said, parts=data.parts)
-    costs = Costs.resolve(args.cost, data.y, pos_label=pos)
-    c1, c2 = costs.pair
-    return CommandCosts(
-        costs,
-        "pair" if isinstance(args.cost, tuple) else "ratio",
-        f"positive class {costs.pos_label!s}; C1 (false negative) = "
-        f"{c1:g}, C2 (false positive) = {c2:g}",
-    )
+    if data.parts is None:
+        costs = Costs.resolve(args.cost, data.y, pos_label=pos)
+        c1, c2 = costs.pair
+        return CommandCosts(
+            costs,
+            "pair" if isinstance(args.cost, tuple) else "ratio",
+            f"positive class {costs.pos_label!s}; C1 (false negative) = "
+            f"{c1:g}, C2 (false positive) = {c2:g}",
+        )
+    pos_label = resolve_pos_label(data.y, pos)
+    said = f"positive class {pos_label!s}; costs " + ", ".join(
+        f"{part.upper()} {value:g}" if isinstance(value, float)
+        else f"{part.upper()} column {value!r}" for part, value in data.parts.items()
+    )  # fmt: skip
+    rows = data.row_costs()
+    if rows is None:
+        matrix = parts_matrix(data.parts, classes, pos_label)
+        costs = Costs.resolve(matrix, data.y, pos_label=pos_label)
+    else:
+        costs = Costs.resolve(None, data.y, pos_label=pos_label, sample_cost=rows)
+        said += f"; cost columns {part_columns(data.parts)} " + (
+            "are also features" if data.cost_features
+            else "are not features (--drop-cost-columns)"
+        )  # fmt: skip
+    return CommandCosts(costs, "parts", said, parts=data.parts)

@@ -105,7 +105,7 @@ def _score(scorer: Any, part: Any) -> Any:
 
     A cell over ``--max-cell-chars`` is refused first, as a local run does.
     """
-    refuse_long_cells(part, scorer.path, scorer.max_cell)
+    refuse_long_cells(part, scorer.path, scorer.options.max_cell_chars)
     return scorer(part, 0)
 
 
@@ -138,7 +138,7 @@ def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:
     files = [str(f) for f in table_files(args.csv)]
     if is_parquet(files[0]):
         return dd.read_parquet(files)
-    sep, header = csv_layout(files[0], args)
+    sep, header = csv_layout(files[0], scorer.options)
     columns = scorer.metadata["columns"]
     written = scorer.metadata.get("number_marks", {})  # "1,234.50": read by Scorer
     types: dict[str, Any] = dict.fromkeys(header, object)
@@ -147,8 +147,8 @@ def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:
     return dd.read_csv(
         files,
         sep=sep,
-        decimal=args.decimal or ".",
-        encoding=args.encoding,
+        decimal=scorer.options.decimal or ".",
+        encoding=scorer.options.encoding,
         dtype=types,
         blocksize=CSV_BLOCK_BYTES,
     )

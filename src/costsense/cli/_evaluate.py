@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             n_splits=args.folds,
             seed=args.seed,
             sample_cost=costs if costs.example_dependent else None,
-            prepare=data.prepare,
+            prepare=data.encoder,
             on_row=keep,
             progress=bar,
             tally=tally,

@@ -30,9 +30,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-import numpy as np
-from numpy.typing import NDArray
-
 from costsense.cli._options import UsageError
 
 try:  # POSIX: a run's lock on its partial file dies with the process
@@ -44,7 +41,6 @@ __all__ = [
     "RowWriter",
     "as_text_cell",
     "new_output",
-    "numbered_rows",
     "open_partial",
     "print_table",
     "publish",
@@ -372,14 +368,3 @@ class RowWriter:
     def close(self) -> None:
         """Close the file."""
         self._file.close()
-
-
-def numbered_rows(flags: NDArray[np.bool_], first_row: int = 0, shown: int = 5) -> str:
-    """Name the first flagged rows as the CSV numbers its lines (header = 1).
-
-    ``first_row`` is the number in the whole file (from 0) of the first of the
-    rows ``flags`` marks, for a chunk of the file.
-    """
-    rows = (np.flatnonzero(flags) + first_row + 2).tolist()
-    more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
-    return f"{'row' if len(rows) == 1 else 'rows'} {rows[:shown]}{more}"

@@ -2,17 +2,12 @@
 
 The input (a CSV or Parquet file, or a folder of parts) is read in chunks
 (:func:`costsense.utils._tables.read_chunks`) and each chunk's predictions are
-appended to the output as soon as they are made, so memory stays flat whatever
-the input's size. The output is written under a ``.partial`` name, created exclusively
-and locked while the command runs, and linked to the name asked for when the
-last row is written (never replacing a file that appeared there meanwhile): a
-predictions file under the name asked for is always whole
-(:func:`costsense.cli._output.open_partial`). Text cells a spreadsheet would
-evaluate (``=HYPERLINK(...)`` as an identifier or a label) are written as text
-unless ``--raw-cells`` (:func:`costsense.cli._output.text_cells`). With
-``--scheduler``, the chunks are the partitions of a ``dask.dataframe`` scored
-on a Dask cluster (:mod:`costsense.cli._dask_predict`), and the file written is
-the same.
+appended as soon as they are made, so memory stays flat. The output is written
+under a locked ``.partial`` name and given its own name when whole
+(:func:`costsense.cli._output.open_partial`); formula-like text cells are
+written as text unless ``--raw-cells``. With ``--scheduler``, the chunks are a
+``dask.dataframe``'s partitions scored on a cluster
+(:mod:`costsense.cli._dask_predict`), and the file written is the same.
 """
 
 from __future__ import annotations
@@ -25,18 +20,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from costsense.cli._cost_options import read_cost_column
-from costsense.cli._data import refuse_infinite
+from costsense.cli._data import table_options
 from costsense.cli._model_file import read_key
 from costsense.cli._model_io import load_checked
 from costsense.cli._options import UsageError
 from costsense.cli._output import new_output, open_partial, publish, text_cells
 from costsense.cli._progress import Progress
+from costsense.datasets._tabular import read_cost_column, refuse_infinite
 from costsense.experiments import decide
 from costsense.utils._columns import column_kinds
 from costsense.utils._numbers import read_written_numbers
-from costsense.utils._tables import cell_limit, read_chunks
-from costsense.utils._text import printable
+from costsense.utils._tables import read_chunks
+from costsense.utils._text import numbered_rows, printable
 
 __all__ = ["Scorer", "check_columns", "run_predict"]
 
@@ -115,7 +110,7 @@ def run_predict(args: argparse.Namespace) -> int:
 def _local_chunks(args: argparse.Namespace, scorer: Scorer) -> Iterator[Any]:
     """Score the input's chunks in this process, in order."""
     for chunk in read_chunks(
-        args.csv, args, args.chunk_rows, text_columns=scorer.text_columns
+        args.csv, scorer.options, args.chunk_rows, text_columns=scorer.text_columns
     ):
         lines = scorer(chunk.frame, int(chunk.frame.index[0]))
         lines.attrs["done"] = chunk.done
@@ -135,7 +130,7 @@ class Scorer:
     metadata : dict
         The model file's metadata (columns, costs, classes, ...).
     args : Namespace
-        ``--csv`` (for messages), ``--decimal`` and ``--id-column``.
+        ``--csv`` (for messages), how it is written, and ``--id-column``.
     """
 
     def __init__(
@@ -144,12 +139,11 @@ class Scorer:
         self.model = model
         self.metadata = metadata
         self.path = str(args.csv)
-        self.decimal = args.decimal
-        self.max_cell = cell_limit(args)
+        self.options = table_options(args)
         self.id_column: str | None = args.id_column or metadata.get("id_column")
         self.id_given = bool(args.id_column)
         self.classes = np.asarray(model.classes_)
-        self.gives_proba = _gives_proba(model)
+        self.gives_proba = hasattr(model, "predict_proba")
         if self.id_column is not None and (
             self.id_column in OUTPUT_COLUMNS or str(self.id_column).startswith("proba_")
         ):
@@ -193,7 +187,10 @@ class Scorer:
         numeric += [c for c in self.metadata["cost"]["columns"]
                     if c in frame.columns and c not in numeric]  # fmt: skip
         read, _ = read_written_numbers(
-            frame[numeric], self.path, self.decimal, self.metadata.get("number_marks")
+            frame[numeric],
+            self.path,
+            self.options.decimal,
+            self.metadata.get("number_marks"),
         )
         frame[numeric] = read
         rows = self._row_costs(frame, first_row)
@@ -266,7 +263,6 @@ class Scorer:
 
     def _refuse_unread_dates(self, features: Any, first_row: int) -> None:
         """Refuse a date-time cell the model's learned format does not read."""
-        from costsense.cli._output import numbered_rows
         from costsense.utils._dates import read_dates
 
         prepare = self.model.steps[0][1]
@@ -354,8 +350,3 @@ def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
             + f". The model was trained on {printable(list(expected))}"
         )
     return frame[list(expected)]
-
-
-def _gives_proba(model: Any) -> bool:
-    """Whether the model offers class probabilities."""
-    return hasattr(model, "predict_proba")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from costsense.cli._data import Data
 from costsense.cli._options import UsageError
+from costsense.datasets import Table
 
 __all__ = ["available_bytes", "encoded_width", "preflight"]
 
@@ -24,29 +24,19 @@ WORKING_COPIES = 4
 
 
 def preflight(
-    models: list[str], base: str | None, data: Data, *, missing: str, jobs: int = 1
+    models: list[str], base: str | None, data: Table, *, missing: str, jobs: int = 1
 ) -> None:
     """Refuse, before any fit, what would fail in every fit.
 
-    Parameters
-    ----------
-    models : list of str
-        Catalog names.
-    base : str or None
-        ``--base``.
-    data : Data
-        The table as read.
-    missing : str
-        ``--missing``.
-    jobs : int
-        Fits at once (``evaluate --jobs``), each with its own copies.
+    ``models`` are catalog names, ``base`` is ``--base``, ``missing`` is
+    ``--missing`` and ``jobs`` the fits at once (each with its own copies).
     """
     if missing == "keep":
         _refuse_missing_kept(models, base, data)
     refuse_oversized(data, jobs=jobs)
 
 
-def _refuse_missing_kept(models: list[str], base: str | None, data: Data) -> None:
+def _refuse_missing_kept(models: list[str], base: str | None, data: Table) -> None:
     """Refuse ``--missing keep`` for models whose tags say they reject NaN."""
     import pandas as pd
     from sklearn.utils import get_tags
@@ -81,7 +71,7 @@ def _refuse_missing_kept(models: list[str], base: str | None, data: Data) -> Non
         )
 
 
-def encoded_width(data: Data) -> dict[str, int]:
+def encoded_width(data: Table) -> dict[str, int]:
     """Each feature column's number of encoded columns.
 
     A numeric column gives one, a categorical column one per category (and
@@ -90,7 +80,7 @@ def encoded_width(data: Data) -> dict[str, int]:
     from costsense.utils._dates import PARTS
 
     widths = {}
-    for name, kind in data.columns.items():
+    for name, kind in data.kinds.items():
         if kind == "categorical":
             column = data.X[name]
             widths[name] = int(column.nunique()) + int(column.isna().any())
@@ -114,14 +104,14 @@ def available_bytes() -> int | None:
 
 
 def refuse_oversized(
-    data: Data, *, jobs: int = 1, available: int | None = None
+    data: Table, *, jobs: int = 1, available: int | None = None
 ) -> None:
     """Refuse a table whose encoded form would not fit in the memory available.
 
     The estimate is rows x encoded columns x 8 bytes x :data:`WORKING_COPIES`
     x ``jobs``; the widest columns are named with the fix.
     """
-    if not data.columns:
+    if not data.kinds:
         return
     available = available_bytes() if available is None else available
     if available is None:

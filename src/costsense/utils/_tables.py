@@ -19,7 +19,6 @@ file can declare (CVE-2023-47248), the reason for the lower bound on pyarrow.
 
 from __future__ import annotations
 
-import argparse
 import codecs
 import csv
 import io
@@ -52,7 +51,7 @@ from costsense.utils._text import printable
 
 __all__ = [
     "Chunk",
-    "cell_limit",
+    "TableOptions",
     "chunk_rows",
     "csv_layout",
     "read_chunks",
@@ -74,7 +73,7 @@ SAMPLE_BYTES = 1 << 16
 _WIDE_ENCODINGS = ("utf_16", "utf_32")
 
 
-def read_frame(path: str, args: argparse.Namespace | None = None) -> Any:
+def read_frame(path: str, options: TableOptions) -> Any:
     """Read a whole CSV or Parquet file, or raise a UsageError saying why it cannot be.
 
     A CSV's separator is ``--sep``, or found from the file's first lines among
@@ -89,7 +88,6 @@ def read_frame(path: str, args: argparse.Namespace | None = None) -> Any:
 
     if Path(path).is_dir():
         raise UsageError(f"--csv {path} is a folder; give a CSV or Parquet file")
-    options = _Options.of(args)
     with _reading(path, options), open_table(path) as handle:
         if starts_parquet(handle):
             import pyarrow as pa
@@ -100,7 +98,7 @@ def read_frame(path: str, args: argparse.Namespace | None = None) -> Any:
             frame = pa.Table.from_batches(batches).to_pandas()
         else:  # checked on the header as written: pandas renames a repeat
             frame = pd.read_csv(**_csv_source(handle, path, options)[0])
-            refuse_long_cells(frame, path, options.max_cell)
+            refuse_long_cells(frame, path, options.max_cell_chars)
     if frame.shape[0] == 0:
         raise UsageError(f"--csv {path} has a header but no rows")
     frame.columns = [str(c) for c in frame.columns]
@@ -126,7 +124,7 @@ class Chunk:
 
 def read_chunks(
     path: str,
-    args: argparse.Namespace | None = None,
+    options: TableOptions,
     rows: int | None = None,
     *,
     text_columns: Sequence[str] = (),
@@ -138,9 +136,8 @@ def read_chunks(
     path : str
         A CSV or Parquet file, or a folder of parts (:func:`table_files`); every
         part must have the columns of the first, in the same order.
-    args : Namespace, optional
-        ``--sep``, ``--decimal`` and ``--encoding`` for CSV parts, and the limits
-        ``--max-line-mb`` and ``--max-cell-chars``.
+    options : TableOptions
+        How CSV parts are written, and the read limits.
     rows : int, optional
         Rows per chunk; by default :data:`CHUNK_CELLS` over the number of columns.
     text_columns : sequence of str
@@ -155,7 +152,6 @@ def read_chunks(
     """
     files = table_files(path)
     folder = len(files) > 1 or files[0] != Path(path)
-    options = _Options.of(args)
     sizes = [f.stat().st_size for f in files]
     total = max(sum(sizes), 1)
     first_row = 0
@@ -183,7 +179,7 @@ def read_chunks(
                     )
                 frame.columns = names
                 frame.index = range(first_row, first_row + frame.shape[0])
-                refuse_long_cells(frame, str(file), options.max_cell, first_row)
+                refuse_long_cells(frame, str(file), options.max_cell_chars, first_row)
                 first_row += frame.shape[0]
                 if frame.shape[0]:
                     yield Chunk(frame, min((before + read) / total, 1.0))
@@ -191,9 +187,8 @@ def read_chunks(
         raise UsageError(f"--csv {path} has a header but no rows")
 
 
-def csv_layout(path: str, args: argparse.Namespace | None) -> tuple[str, list[str]]:
+def csv_layout(path: str, options: TableOptions) -> tuple[str, list[str]]:
     """Return a CSV file's separator and its header's column names, as written."""
-    options = _Options.of(args)
     with _reading(path, options), open_table(path) as handle:
         sample, head = _head(handle, str(path), options)
         sep = _separator(sample, options)
@@ -208,7 +203,7 @@ def chunk_rows(n_columns: int, given: int | None) -> int:
 
 
 def _csv_source(
-    handle: BinaryIO, path: str, options: _Options, text_columns: Sequence[str] = ()
+    handle: BinaryIO, path: str, options: TableOptions, text_columns: Sequence[str] = ()
 ) -> tuple[dict[str, Any], LineLimit, list[str]]:
     """Check a CSV file's header and return pandas' arguments to read it.
 
@@ -230,15 +225,15 @@ def _csv_source(
     header = _header(head, sep, path, options)
     refuse_repeated(header, path)
     longest = max(header, key=len, default="")
-    if len(longest) > options.max_cell:
-        refuse_cell(path, longest[:40], len(longest), -1, options.max_cell)
+    if len(longest) > options.max_cell_chars:
+        refuse_cell(path, longest[:40], len(longest), -1, options.max_cell_chars)
     limited = LineLimit(handle, options.max_line, path)
     named = set(header)
     arguments = {
         "filepath_or_buffer": io.BufferedReader(limited),
         "sep": sep,
         "encoding": options.encoding,
-        "decimal": options.decimal,
+        "decimal": options.decimal or ".",
         "dtype": {c: str for c in text_columns if c in named},
     }
     return arguments, limited, header
@@ -247,7 +242,7 @@ def _csv_source(
 def _csv_chunks(
     handle: BinaryIO,
     path: str,
-    options: _Options,
+    options: TableOptions,
     rows: int | None,
     text_columns: Sequence[str],
 ) -> Iterator[tuple[Any, float]]:
@@ -262,7 +257,7 @@ def _csv_chunks(
 
 
 def _parquet_chunks(
-    handle: BinaryIO, path: str, rows: int | None, options: _Options
+    handle: BinaryIO, path: str, rows: int | None, options: TableOptions
 ) -> Iterator[tuple[Any, float]]:
     """Read a Parquet file's chunks, each with the share of its bytes read so far."""
     size = os.fstat(handle.fileno()).st_size
@@ -274,7 +269,7 @@ def _parquet_batches(
     handle: BinaryIO,
     path: str,
     rows: int | None,
-    options: _Options,
+    options: TableOptions,
     *,
     progress: bool = False,
 ) -> Iterator[Any]:
@@ -303,11 +298,11 @@ def _parquet_batches(
         for name, array in zip(batch.schema.names, batch.columns, strict=True):
             if pa.types.is_dictionary(array.type):
                 if is_text(array.type.value_type):
-                    check_dictionary(array, path, name, done, options.max_cell)
+                    check_dictionary(array, path, name, done, options.max_cell_chars)
                 if name in encoded:  # plain text in the file: read as it is
                     array = array.dictionary_decode()
             elif is_text(array.type):
-                check_lengths(array, path, name, done, options.max_cell)
+                check_lengths(array, path, name, done, options.max_cell_chars)
             arrays.append(array)
         decoded = pa.RecordBatch.from_arrays(
             arrays, names=batch.schema.names, metadata=batch.schema.metadata
@@ -316,38 +311,60 @@ def _parquet_batches(
         yield (decoded, done / n_rows) if progress else decoded
 
 
-@dataclass
-class _Options:
-    """How a CSV file is written and what is read of it.
+@dataclass(frozen=True)
+class TableOptions:
+    r"""How a user's table is written, and which of its columns are features.
 
-    ``--sep``, ``--decimal``, ``--encoding``; ``max_line`` (bytes,
-    ``--max-line-mb``) and ``max_cell`` (characters, ``--max-cell-chars``).
+    Parameters
+    ----------
+    sep : str, optional
+        A CSV's column separator (``\t`` or ``tab`` for a tab); by default found
+        among :data:`SEPARATORS`.
+    decimal : {".", ","}, optional
+        The decimal mark of a column of numbers that reads both ways
+        (:func:`costsense.utils._numbers.read_written_numbers`).
+    encoding : str, default="utf-8"
+        A CSV's text encoding.
+    missing : {"raise", "drop", "impute", "keep"}, default="raise"
+        Rows with missing values: refused, dropped, imputed inside each model (a
+        number's training median, a category of its own) or kept as NaN.
+    drop : tuple of str, default=()
+        Columns that are not features.
+    id_column : str, optional
+        A column naming each row, not a feature.
+    cost_features : bool, default=True
+        Whether the cost columns are features too.
+    max_categories : int, default=50
+        Most categories of a text feature (each becomes an indicator column).
+    max_line_mb : float, default=16
+        Longest CSV line read, in MiB: a header of a million columns fits, a file
+        without line breaks does not.
+    max_cell_chars : int, default=10_000
+        Longest cell read: an identifier, a category or a date is far shorter.
+    show_cells : bool, default=True
+        Whether a message may quote a cell; False for a file a study names.
     """
 
-    sep: str | None
-    decimal: str
-    encoding: str
-    max_line: int = MAX_LINE_MB * 2**20
-    max_cell: int = MAX_CELL_CHARS
+    sep: str | None = None
+    decimal: str | None = None
+    encoding: str = "utf-8"
+    missing: str = "raise"
+    drop: tuple[str, ...] = ()
+    id_column: str | None = None
+    cost_features: bool = True
+    max_categories: int = 50
+    max_line_mb: float = MAX_LINE_MB
+    max_cell_chars: int = MAX_CELL_CHARS
+    show_cells: bool = True
 
-    @classmethod
-    def of(cls, args: argparse.Namespace | None) -> _Options:
-        return cls(
-            getattr(args, "sep", None) or None,
-            getattr(args, "decimal", None) or ".",
-            getattr(args, "encoding", None) or "utf-8",
-            int((getattr(args, "max_line_mb", None) or MAX_LINE_MB) * 2**20),
-            int(getattr(args, "max_cell_chars", None) or MAX_CELL_CHARS),
-        )
-
-
-def cell_limit(args: argparse.Namespace | None) -> int:
-    """Return the longest cell read (``--max-cell-chars`` or its default)."""
-    return _Options.of(args).max_cell
+    @property
+    def max_line(self) -> int:
+        """The longest line, in bytes."""
+        return int(self.max_line_mb * 2**20)
 
 
 @contextmanager
-def _reading(path: str, options: _Options) -> Iterator[None]:
+def _reading(path: str, options: TableOptions) -> Iterator[None]:
     """Turn the errors of reading ``path`` into UsageErrors naming the fix."""
     import pandas as pd
 
@@ -379,7 +396,7 @@ def _reading(path: str, options: _Options) -> Iterator[None]:
         ) from None
 
 
-def _not_encoded(shown: str, options: _Options, error: UnicodeError) -> str:
+def _not_encoded(shown: str, options: TableOptions, error: UnicodeError) -> str:
     """Write the message of text that is not in ``--encoding``."""
     where = ""
     if isinstance(error, UnicodeDecodeError):
@@ -394,7 +411,7 @@ def _from_pyarrow(error: BaseException) -> bool:
     return type(error).__module__.startswith("pyarrow")
 
 
-def _head(handle: BinaryIO, path: str, options: _Options) -> tuple[str, bytes]:
+def _head(handle: BinaryIO, path: str, options: TableOptions) -> tuple[str, bytes]:
     """Return the start of a CSV file as text (for its separator) and its header line.
 
     The header line is read up to its line break outside quotes, and refused
@@ -443,7 +460,7 @@ def _record_end(data: bytes | bytearray) -> int:
         start = stop + 1
 
 
-def _separator(sample: str, options: _Options) -> str:
+def _separator(sample: str, options: TableOptions) -> str:
     r"""Return ``--sep`` as given (``\t`` or ``tab`` read as a tab), or as found."""
     given = options.sep
     if given:
@@ -454,7 +471,7 @@ def _separator(sample: str, options: _Options) -> str:
         return ","
 
 
-def _header(head: bytes, sep: str, path: str, options: _Options) -> list[str]:
+def _header(head: bytes, sep: str, path: str, options: TableOptions) -> list[str]:
     """Return the CSV file's first record as column names, as written (no renaming)."""
     # the record ends at a line break byte: in UTF-16 its second byte is cut off,
     # which the incremental decoder holds back rather than refuses
