@@ -495,15 +495,6 @@ def _natural_key(value: Any) -> tuple[int, float, str]:
     return (0, number, text)
 
 
-def _categories(column: Any) -> list[Any]:
-    """Category order of a column: a pandas Categorical's own order, else natural."""
-    pd = _require_pandas("Categorical encoding")
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        present = set(column.dropna().unique().tolist())
-        return [c for c in column.cat.categories.tolist() if c in present]
-    return sorted(column.dropna().unique().tolist(), key=_natural_key)
-
-
 def _encode(
     features: Any, categorical: NDArray[np.bool_], encoding: str
 ) -> tuple[FloatArray, list[str], dict[str, list[Any]]]:
@@ -524,7 +515,7 @@ def _encode(
             blocks.append(column.to_numpy(dtype=np.float64, na_value=np.nan)[:, None])
             names.append(label)
             continue
-        cats = _categories(column)
+        cats = sorted(column.dropna().unique().tolist(), key=_natural_key)
         categories[label] = cats
         values = column.to_numpy(dtype=object)
         missing = column.isna().to_numpy()
@@ -603,9 +594,9 @@ _BUNCH_DOC = """\
         original_feature_names : ndarray of str
             The original feature columns, in order.
         categories : dict
-            For each categorical column, its categories in encoding order: a pandas
-            ``Categorical``'s own order, otherwise numbers by value first, then
-            strings in lexicographic order (so ``"2" < "10" < "more"``).
+            For each categorical column, its categories in encoding order: numbers
+            by value first, then strings in lexicographic order (so
+            ``"2" < "10" < "more"``).
         encoding : str
             The encoding used.
         frame : pandas.DataFrame

@@ -123,7 +123,8 @@ _SAFE = ("more than once", "has a header but no rows", "is not an encoding Pytho
          "is not a column", "are not columns", "names the column of", "cost column",
          "categories", "holds a cell of", "is longer than", "holds NUL bytes",
          "is not a regular file", "holds infinite values", "distinct numbers",
-         "has no feature column")  # fmt: skip
+         "has no feature column", "neither a number nor", "both a number and",
+         "a cost must be")  # fmt: skip
 #: Where a read error says the problem is: line, row or byte offset numbers.
 _PLACES = re.compile(r"\b(line|row|offset) (\d+)", re.IGNORECASE)
 #: The column a read error names, as it shows it.
@@ -181,9 +182,11 @@ def _table(name: str, recipe: dict[str, Any], parts: Any) -> Table:
     try:
         return read_table(path, recipe["target"], parts, options)
     except UsageError as error:
-        text = _content_free(
-            re.sub(r"--(f[pn]|t[pn])-cost", r"\1_cost", str(error)), path
+        said = re.sub(r"--(f[pn]|t[pn])-cost", r"\1_cost", str(error))
+        said = said.replace("--target ", "target ").replace(
+            "--drop/--id-column", "drop"
         )
+        text = _content_free(said, path)
         raise ValueError(f"dataset {name!r}: {text}") from None
 
 
