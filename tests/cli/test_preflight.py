@@ -6,8 +6,8 @@ import pytest
 
 from costsense import cli
 from costsense.cli import UsageError
-from costsense.datasets import Table
 from costsense.cli._preflight import WORKING_COPIES, encoded_width, refuse_oversized
+from costsense.datasets import Table
 from tests.cli._data import write_csv
 
 

@@ -29,8 +29,8 @@ def test_csv_parquet_and_frame_give_one_table(tmp_path, frame):
     frame.to_csv(tmp_path / "p.csv", index=False, sep=";")
     frame.to_parquet(tmp_path / "p.parquet")
     options = TableOptions(id_column="ref")
-    tables = [read_table(source, "fraud", options=options)
-              for source in (tmp_path / "p.csv", tmp_path / "p.parquet", frame)]  # fmt: skip
+    sources = (tmp_path / "p.csv", tmp_path / "p.parquet", frame)
+    tables = [read_table(source, "fraud", options=options) for source in sources]
     for table in tables:
         assert table.kinds == {"amount": "numeric", "country": "categorical",
                                "n_items": "numeric"}  # fmt: skip
