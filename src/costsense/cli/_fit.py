@@ -54,30 +54,19 @@ def run_fit(args: argparse.Namespace) -> int:
 
     output = new_output(args.out, "--out", args.csv, args.cost_matrix)
     assert output is not None
-    key = None
-    if args.sign_key_file:
-        key = read_key(args.sign_key_file, "--sign-key-file")
+    signer = args.sign_key_file
+    key = read_key(signer, "--sign-key-file") if signer else None
     data = read_data(args)
     given = resolve_costs(args, data)
     costs = given.costs
-    check_models(
-        [args.model],
-        args.base,
-        n_classes=np.unique(data.y).size,
-        row_costs=costs.example_dependent,
-    )
+    check_models([args.model], args.base, n_classes=np.unique(data.y).size,
+                 row_costs=costs.example_dependent)  # fmt: skip
     preflight([args.model], args.base, data, missing=args.missing)
     spec = CATALOG[args.model]
     base = args.base or default_base(args.model)
     cost = cost_metadata(given, data)
-    model = make_model(
-        args.model,
-        base=base,
-        cost=model_cost(cost),
-        pos_label=costs.pos_label,
-        seed=args.seed,
-        prepare=data.encoder,
-    )
+    model = make_model(args.model, base=base, cost=model_cost(cost), seed=args.seed,
+                       pos_label=costs.pos_label, prepare=data.encoder)  # fmt: skip
     print(
         f"{data.source}: {data.y.shape[0]} rows, {len(data.kinds)} feature "
         f"columns; {given.describe}; model {args.model}"
@@ -94,16 +83,11 @@ def run_fit(args: argparse.Namespace) -> int:
     if talks:
         model[-1].set_params(verbose=1)
     # a model that does not talk shows it is alive on a long fit
-    beat: Any = (
-        nullcontext()
-        if talks
-        else Heartbeat(f"fitting {args.model} on {data.y.shape[0]:,} rows")
-    )
+    beat: Any = nullcontext() if talks else Heartbeat(
+        f"fitting {args.model} on {data.y.shape[0]:,} rows")  # fmt: skip
+    per_row = {"model__sample_cost": costs} if costs.example_dependent else {}
     with collect_warnings() as caught, beat:
-        if costs.example_dependent:
-            model.fit(data.X, data.y, model__sample_cost=costs)
-        else:
-            model.fit(data.X, data.y)
+        model.fit(data.X, data.y, **per_row)
     if talks:
         model[-1].set_params(verbose=0)
     tally.add(args.model, caught)

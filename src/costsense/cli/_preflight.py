@@ -15,7 +15,7 @@ import numpy as np
 from costsense.cli._options import UsageError
 from costsense.datasets import Table
 
-__all__ = ["available_bytes", "encoded_width", "preflight"]
+__all__ = ["encoded_width", "preflight", "refuse_oversized"]
 
 #: Copies of the encoded matrix a fit holds at once (the encoded table, the
 #: model's float copy, a fold's split, a resampled or scaled copy): a rough
@@ -51,14 +51,8 @@ def _refuse_missing_kept(models: list[str], base: str | None, data: Table) -> No
     cost = np.ones((classes.size, classes.size)) - np.eye(classes.size)
     refusing = []
     for name in models:
-        model = make_model(
-            name,
-            base=base or default_base(name),
-            cost=cost,
-            pos_label=classes[-1],
-            seed=0,
-            prepare=None,
-        )
+        model = make_model(name, base=base or default_base(name), cost=cost,
+                           pos_label=classes[-1], seed=0, prepare=None)  # fmt: skip
         last = model[-1] if hasattr(model, "steps") else model
         if not get_tags(last).input_tags.allow_nan:
             refusing.append(name)
@@ -72,35 +66,25 @@ def _refuse_missing_kept(models: list[str], base: str | None, data: Table) -> No
 
 
 def encoded_width(data: Table) -> dict[str, int]:
-    """Each feature column's number of encoded columns.
-
-    A numeric column gives one, a categorical column one per category (and
-    one for a missing category), a date-time column four.
-    """
+    """Each feature column's encoded columns (a category: one per category)."""
     from costsense.utils._dates import PARTS
 
-    widths = {}
-    for name, kind in data.kinds.items():
-        if kind == "categorical":
-            column = data.X[name]
-            widths[name] = int(column.nunique()) + int(column.isna().any())
-        elif kind == "date-time":
-            widths[name] = len(PARTS)
-        else:
-            widths[name] = 1
-    return widths
+    def width(name: str, kind: str) -> int:
+        if kind != "categorical":
+            return len(PARTS) if kind == "date-time" else 1
+        return int(data.X[name].nunique()) + int(data.X[name].isna().any())
+
+    return {name: width(name, kind) for name, kind in data.kinds.items()}
 
 
-def available_bytes() -> int | None:
+def _available_bytes() -> int | None:
     """Memory the system can give now (Linux ``MemAvailable``), or None if unknown."""
     try:
         text = Path("/proc/meminfo").read_text()
     except OSError:
         return None
-    for line in text.splitlines():
-        if line.startswith("MemAvailable:"):
-            return int(line.split()[1]) * 1024
-    return None
+    found = [line.split()[1] for line in text.splitlines() if "MemAvailable:" in line]
+    return int(found[0]) * 1024 if found else None
 
 
 def refuse_oversized(
@@ -113,7 +97,7 @@ def refuse_oversized(
     """
     if not data.kinds:
         return
-    available = available_bytes() if available is None else available
+    available = _available_bytes() if available is None else available
     if available is None:
         return
     widths = encoded_width(data)
@@ -134,6 +118,8 @@ def refuse_oversized(
 
 def _size(n_bytes: float) -> str:
     """Write a size in MiB below a GiB, else in GiB."""
-    if n_bytes < 2**30:
-        return f"{n_bytes / 2**20:.0f} MiB"
-    return f"{n_bytes / 2**30:.1f} GiB"
+    return (
+        f"{n_bytes / 2**20:.0f} MiB"
+        if n_bytes < 2**30
+        else f"{n_bytes / 2**30:.1f} GiB"
+    )
