@@ -18,7 +18,7 @@ from typing import Any
 
 from costsense.exceptions import UsageError
 from costsense.utils._cells import refuse_long_cells
-from costsense.utils._table_files import is_parquet, table_files
+from costsense.utils._table_files import open_table, starts_parquet, table_files
 from costsense.utils._tables import csv_layout
 from costsense.utils._text import printable
 
@@ -112,7 +112,9 @@ def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:
     import dask.dataframe as dd
 
     files = [str(f) for f in table_files(args.csv)]
-    if is_parquet(files[0]):
+    with open_table(files[0]) as handle:
+        parquet = starts_parquet(handle)
+    if parquet:
         return dd.read_parquet(files)
     sep, header = csv_layout(files[0], scorer.options)
     columns = scorer.metadata["columns"]

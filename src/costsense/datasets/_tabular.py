@@ -1,14 +1,12 @@
 """A user's table with a declared target: one reader, :func:`read_table`.
 
 ``costsense fit``, ``evaluate`` and ``predict`` and a study's file datasets read
-a CSV or Parquet file (or a DataFrame) through :func:`read_table`: the target,
-the columns that are not features and the four per-row cost parts are set
-aside, numbers written for people are read, and what no model can use
-(infinite values, a regression target, bad costs, unencodable columns) is
-refused as a :class:`~costsense.exceptions.UsageError` naming the column, the
-rows and the fix. Change it when tables gain a new kind of column or a new
-role. The KEEL loader builds its :class:`~sklearn.utils.Bunch` with
-:func:`_build_bunch`.
+a CSV or Parquet file (or a DataFrame) through it: the target, the columns that
+are not features and the four per-row cost parts are set aside, numbers written
+for people are read, and what no model can use (infinite values, a regression
+target, bad costs, unencodable columns) is refused as a
+:class:`~costsense.exceptions.UsageError` naming the column, the rows and the
+fix. The KEEL loader builds its Bunch with :func:`_build_bunch`.
 """
 
 from __future__ import annotations
@@ -56,21 +54,19 @@ class Table:
     Attributes
     ----------
     X : DataFrame or ndarray
-        The feature columns as read (a KEEL set's float matrix on the command line).
+        The feature columns as read (a KEEL set's matrix on the command line).
     y : ndarray
         Labels: numbers if the target column holds numbers, else text.
     kinds : dict of str to str
-        Each feature column's kind: "numeric", "categorical" or "date-time".
+        Each feature's kind: "numeric", "categorical" or "date-time".
     encoder : ColumnTransformer or None
-        The unfitted column encoder each model's pipeline starts with
-        (:func:`make_encoder`).
+        The unfitted encoder each model's pipeline starts with.
     source : str
-        Where the rows come from, for messages and headers.
-    parts : dict of str to (float or str), or None
-        The four cost parts (:func:`cost_parts`): each of "fp", "fn", "tp", "tn"
-        a constant or a column name; None without per-row costs.
+        Where the rows come from, for headers.
+    parts : dict or None
+        The four cost parts, each a constant or a column (:func:`cost_parts`).
     cost_columns : dict of str to ndarray
-        Each cost column's values, checked (:func:`read_cost_column`).
+        Each cost column's values, checked.
     cost_features : bool
         Whether the cost columns are features too.
     ignored : list of str
@@ -97,10 +93,7 @@ class Table:
     n_dropped: int = 0
 
     def row_costs(self) -> Any:
-        """Each row's four costs (:class:`~costsense.costs.ExampleCosts`), or None.
-
-        None when no cost part is a column (class-level costs).
-        """
+        """Each row's four costs (an ``ExampleCosts``); None if no part is a column."""
         from ..costs import part_costs
 
         if not self.cost_columns or self.parts is None:
@@ -136,10 +129,10 @@ def read_table(
     Raises
     ------
     UsageError
-        A file that cannot be read (naming why and the option that fixes it),
-        an unknown column, a cost that is not a cost, infinite values, missing
-        values under ``missing="raise"``, a numeric target of many values, a text
-        column of too many categories; rows named as the file numbers its lines.
+        A file that cannot be read, an unknown column, a cost that is not one,
+        infinite or (``missing="raise"``) missing values, a numeric target of
+        many values, a text column of too many categories: each named with its
+        rows as the file numbers its lines, and the fix.
 
     Examples
     --------
@@ -221,26 +214,13 @@ def cost_parts(
     given: Mapping[str, float | str] | None,
     columns: list[str] | None,
 ) -> dict[str, float | str] | None:
-    """Read the four cost parts, the one place they are read; None if none given.
+    """Read the four cost parts (the one place they are read); None if none given.
 
-    A number is a cost for every row; a text is a column when it starts with
-    ``col:`` (the rest is the name) or names a column without reading as a
-    number, a number when it reads as a finite one and names no column; a text
-    that is both is refused (write ``col:NAME`` for the column).
-
-    Parameters
-    ----------
-    given : mapping or None
-        Any of "fp", "fn", "tp", "tn"; an omitted FN or FP cost is 1, an
-        omitted TP or TN cost 0.
-    columns : list of str or None
-        The table's columns; None for a table without cost columns (KEEL).
-
-    Returns
-    -------
-    dict or None
-        ``{"fp": ..., "fn": ..., "tp": ..., "tn": ...}``, each a float or a
-        column name.
+    ``given`` holds any of "fp", "fn", "tp", "tn" (an omitted FN or FP cost is
+    1, TP or TN 0); ``columns`` are the table's (None: no cost columns). A
+    number is a cost for every row; a text is a column when it starts with
+    ``col:`` or names a column without reading as a number, a number when it
+    reads as one and names no column; a text that is both is refused.
     """
     if not given:
         return None
@@ -302,11 +282,10 @@ def read_cost_column(
     first_row: int = 0,
     show_cells: bool = True,
 ) -> FloatArray:
-    """Read a cost column (each row's cost), refusing what is not a cost.
+    """Read a cost column, refusing text, infinite or negative costs by row.
 
-    Missing cells are kept as NaN when ``missing_allowed`` (``missing="drop"``
-    drops their rows), else refused; text, infinite and negative costs are
-    refused, naming the first rows (``first_row`` numbers a chunk's first row).
+    Missing cells are kept as NaN if ``missing_allowed`` (their rows are
+    dropped), else refused; ``first_row`` numbers a chunk's first row.
     """
     import pandas as pd
 
@@ -358,13 +337,11 @@ def make_encoder(
 ) -> Any:
     """Build the column encoder of a table's features, fitted inside each model.
 
-    Categorical columns become one indicator per category seen in training (a
-    category first seen at prediction sets none); date-time columns their hour,
-    weekday, day and month (:class:`~costsense.utils._dates.DateTimeParts`);
-    numeric columns pass through :class:`~costsense.utils._reading.RowReading`,
-    which keeps how rows were read inside the model, where the model loader holds
-    the file's metadata to it. With ``missing="impute"`` a missing number (or
-    date part) gets its training median, a missing category its own indicator.
+    A category becomes an indicator (one first seen at prediction sets none), a
+    date-time its hour, weekday, day and month; numbers pass through
+    :class:`~costsense.utils._reading.RowReading`, which keeps how rows were
+    read inside the model. ``missing="impute"``: a missing number or date part
+    gets its training median, a missing category its own indicator.
     """
     from sklearn.compose import ColumnTransformer
     from sklearn.impute import SimpleImputer
@@ -427,9 +404,7 @@ def _ignored(
 def _apply_missing(frame: Any, target: str, missing: str) -> tuple[Any, int]:
     """Drop, keep or refuse rows with missing values; return the rows dropped.
 
-    Cost columns were read before (:func:`read_cost_column`): they hold no
-    missing value unless ``missing="drop"``, which drops those rows too. A row
-    without its label is dropped under "impute" and "keep".
+    A row without its label is dropped under "impute" and "keep" too.
     """
     incomplete = frame.isna().any(axis=1)
     if not incomplete.any():
@@ -498,11 +473,11 @@ def _natural_key(value: Any) -> tuple[int, float, str]:
 def _encode(
     features: Any, categorical: NDArray[np.bool_], encoding: str
 ) -> tuple[FloatArray, list[str], dict[str, list[Any]]]:
-    """Encode a frame's columns as floats (a KEEL set's).
+    """Encode a KEEL frame's columns as floats.
 
-    Numeric columns are copied; a categorical column becomes one indicator column per
-    category (``"onehot"``, named ``"col=value"``) or the category's index
-    (``"ordinal"``, 0, 1, ...). Missing values stay NaN (in every indicator column).
+    A categorical column becomes one indicator per category (``"onehot"``,
+    named ``"col=value"``) or the category's index (``"ordinal"``); missing
+    values stay NaN.
     """
     blocks: list[FloatArray] = []
     names: list[str] = []

@@ -3,33 +3,25 @@
 A study lists the file's name among its datasets and declares it in a
 ``[files.<name>]`` table::
 
-    datasets = ["fraud", "pima"]
-
     [files.fraud]
     path = "data/fraud.csv"     # CSV or Parquet; relative to the study file
     target = "is_fraud"         # the label column (two classes)
     positive = "1"              # the positive class, as written (default: the rarer)
     drop = ["txn_id"]           # columns that are not features
-    sep = ";"                   # CSV only, optional: separator (default: found),
-    decimal = ","               # decimal mark (default: found per column),
-    encoding = "latin-1"        # text encoding (default utf-8)
+    sep = ";"                   # optional, as the TableOptions of the reader:
+    decimal = ","               # separator, decimal mark, text encoding and
+    encoding = "latin-1"        # max_categories
+    fn_cost = "amount"          # optional: fp_cost, fn_cost, tp_cost, tn_cost
 
 The file is read by :func:`costsense.datasets.read_table`, as ``costsense fit``
-reads ``--csv`` (a text column of more than ``max_categories`` categories,
-default 50, is refused by name); missing values are refused. Text columns become
-one indicator per category over the whole file, whatever the
-``protocol.categorical``; date-time columns their hour, weekday, day and month.
+reads ``--csv``; missing values are refused; text columns become one indicator
+per category, date-time columns their hour, weekday, day and month. With cost
+parts (each a cost or a column; the others 1, 1, 0, 0) the dataset runs once,
+at its rows' own costs (cost label ``rows``), with methods that take them.
 
-Costs are the study's ``costs`` unless the table gives the rows' own:
-``fp_cost``, ``fn_cost``, ``tp_cost``, ``tn_cost``, each a cost or a column
-(``fn_cost = "amount"``: a missed positive costs its amount; the others default
-to 1, 1, 0, 0). Such a dataset runs once, at its rows' costs (its cells' cost
-is labelled ``rows``), with methods that take per-row costs, without a grid.
-
-The file must be a regular file; its SHA-256 is recorded with each cell, so a
-resumed study never mixes two versions of it. A study file may come from
-someone else: the file is read as data only, and no message shows a cell, only
-column names, lines, rows or byte offsets (:func:`_content_free`).
+The file's SHA-256 is recorded with each cell, so a resumed study never mixes
+two versions of it. A study file may come from someone else: no message shows
+a cell, only column names, lines, rows or offsets (:func:`_content_free`).
 """
 
 from __future__ import annotations
@@ -68,14 +60,11 @@ ROW_COSTS = "rows"
 
 
 def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
-    """Validate a ``[files.<name>]`` table and the file it names; return the recipe.
+    """Check a ``[files.<name>]`` table and its file; return the recipe.
 
-    The recipe is the table with ``path`` absolute, ``drop`` a list, the cost
-    keys read into ``parts`` and ``sha256`` the file's digest: what
-    :func:`load_file_dataset` reads. ``source`` is the study file (relative
-    paths start from its folder). Raises ValueError naming the dataset and the
-    fix: an unknown key, a missing file, a column the file does not have, a
-    file that cannot be read.
+    A ValueError names the fix. The recipe is the table with ``path`` absolute
+    (relative to the study file ``source``), ``drop`` a list, the cost keys read
+    into ``parts`` and ``sha256``.
     """
     where = f"{source}: files.{name}"
     check_table_keys(spec, FILE_KEYS, where)
@@ -132,11 +121,10 @@ _COLUMN = re.compile(r"column ('(?:[^'\\]|\\.)*'|\"[^\"]*\")")
 
 
 def _content_free(message: str, path: str) -> str:
-    """Return a read error's message without anything the file holds.
+    """Return a read error's message without a cell of the file.
 
-    The reader's own messages name columns, counts and rows; a parser's or a
-    number or date reader's may quote a cell. Kept of those: the column, the
-    line, row or byte offset, and the kind of problem; never a value.
+    The reader's own messages name columns, counts and rows; of a parser's or
+    a number or date reader's the column, the place and the kind are kept.
     """
     message = message.replace("--csv ", "")
     if "have missing values" in message:

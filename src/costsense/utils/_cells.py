@@ -1,10 +1,9 @@
 """Cells too long to read: one long value must not become a huge output.
 
-A cell longer than ``--max-cell-chars`` (default :data:`MAX_CELL_CHARS`) is
-refused by column and row: in a CSV file chunk by chunk
-(:func:`refuse_long_cells`), in a Parquet file before its text is expanded
-(text columns are read dictionary-encoded, so one long value repeated on every
-row is measured once: :func:`check_dictionary`).
+A cell longer than ``--max-cell-chars`` is refused by column and row: in a CSV
+file chunk by chunk (:func:`refuse_long_cells`), in a Parquet file before its
+text is expanded (:func:`check_dictionary`: one long value repeated on every
+row is measured once).
 """
 
 from __future__ import annotations
@@ -19,35 +18,23 @@ from costsense.utils._text import printable
 __all__ = [
     "MAX_CELL_CHARS",
     "check_dictionary",
-    "check_lengths",
     "is_text",
     "refuse_cell",
     "refuse_long_cells",
 ]
 
-#: Longest cell read, in characters (bytes for binary Parquet cells), unless
+#: Longest cell read, in characters (bytes of binary Parquet cells), unless
 #: ``--max-cell-chars`` says more: an identifier, a category or a date is far
-#: shorter; one long value echoed to every row of the predictions is refused.
+#: shorter.
 MAX_CELL_CHARS = 10_000
 
 
 def refuse_long_cells(
     frame: Any, path: str, limit: int, first_row: int = 0, option: str = "--csv"
 ) -> None:
-    """Refuse a text cell longer than ``limit`` characters, naming its column and row.
+    """Refuse a text cell over ``limit`` characters, naming its column and row.
 
-    Parameters
-    ----------
-    frame : DataFrame
-        Rows of the table, as read.
-    path : str
-        The file, for the message.
-    limit : int
-        Most characters a cell may hold (``--max-cell-chars``).
-    first_row : int
-        The number in the whole table (from 0) of ``frame``'s first row.
-    option : str
-        The option naming the file.
+    ``first_row`` is the number in the table (from 0) of ``frame``'s first row.
     """
     import pandas as pd
 
@@ -110,19 +97,17 @@ def _text_lengths(array: Any) -> Any:
     return pc.binary_length(array)
 
 
-def check_lengths(array: Any, path: str, name: str, first_row: int, limit: int) -> None:
-    """Refuse a text or binary Arrow array holding a value over ``limit``."""
-    lengths = _text_lengths(array).to_numpy(zero_copy_only=False)
-    lengths = np.nan_to_num(lengths.astype(float), nan=0.0)
-    if lengths.size and lengths.max() > limit:
-        at = int(lengths.argmax())
-        refuse_cell(path, name, int(lengths[at]), first_row + at, limit)
-
-
 def check_dictionary(
     array: Any, path: str, name: str, first_row: int, limit: int
 ) -> None:
-    """Refuse a dictionary-encoded column whose used values are over ``limit``."""
+    """Refuse a text or binary Arrow column holding a value over ``limit``.
+
+    Each distinct value of a dictionary-encoded column is measured once.
+    """
+    import pyarrow as pa
+
+    if not pa.types.is_dictionary(array.type):
+        array = array.dictionary_encode()
     values = _text_lengths(array.dictionary).to_numpy(zero_copy_only=False)
     values = np.nan_to_num(values.astype(float), nan=0.0)
     if not values.size or values.max() <= limit:

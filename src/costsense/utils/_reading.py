@@ -1,14 +1,10 @@
 """How a model's input rows are read, kept inside the model it was fitted with.
 
-``costsense predict`` reads each row of a new file as ``costsense fit`` read the
-training rows: each numeric column with the decimal mark it was written with,
-missing values by the same policy, each row's costs from the same columns.
-Those choices decide predictions, so they cannot live only in the model file's
-free-standing metadata, where an edit would go unseen: :class:`RowReading`
-holds them as parameters of the fitted pipeline's numeric step, and the model
-loader compares them with the metadata one by one (an edit of one without the
-other is refused, naming the field; editing both is editing the model, which
-only a signed file rules out).
+``costsense predict`` reads a new file's rows as ``costsense fit`` read the
+training rows (decimal marks, missing values, cost columns). Those choices
+decide predictions, so :class:`RowReading` holds them as parameters of the
+fitted pipeline's numeric step, and the model loader compares them with the
+model file's metadata one by one: an edit of one without the other is refused.
 """
 
 from __future__ import annotations
@@ -56,10 +52,8 @@ class RowReading(TransformerMixin, BaseEstimator):
 
     def fit(self, X: Any, y: Any = None) -> RowReading:
         """Record the columns passed through."""
-        names = getattr(X, "columns", None)
         width = np.shape(X)[1]
-        if names is None:
-            names = [f"x{i}" for i in range(width)]
+        names = getattr(X, "columns", [f"x{i}" for i in range(width)])
         self.feature_names_in_ = np.asarray([str(c) for c in names], dtype=object)
         self.n_features_in_ = int(width)
         return self

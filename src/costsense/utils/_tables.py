@@ -1,20 +1,13 @@
 """Read a user's table: a CSV or Parquet file or a folder of parts, whole or chunked.
 
-``fit`` and ``evaluate`` read one file whole (:func:`read_frame`); ``predict``
-reads its rows a chunk at a time (:func:`read_chunks`), so that its memory does
-not grow with the file. Every way a file cannot be read becomes a
-:class:`UsageError` naming the file and the option that fixes it. A Parquet
-file is told from a CSV file by its first four bytes (``PAR1``), not its name.
-
-What is read is bounded before it is held: only regular files
-(:mod:`costsense.utils._table_files`, which also refuses a line over
-``--max-line-mb``), cells up to ``--max-cell-chars``
-(:mod:`costsense.utils._cells`), and header checks in time linear in the number
-of columns.
-
-Nothing read runs code: CSV text is parsed by pandas; Parquet by pyarrow, whose
-reader since 14.0.1 refuses to unpickle the Python extension types a hostile
-file can declare (CVE-2023-47248), the reason for the lower bound on pyarrow.
+``fit`` and ``evaluate`` read one file whole (:func:`read_frame`), ``predict`` a
+chunk at a time (:func:`read_chunks`); a Parquet file is told by its first
+bytes (``PAR1``). What is read is bounded before it is held: regular files
+only, lines up to ``max_line_mb`` (:mod:`~costsense.utils._table_files`), cells
+up to ``max_cell_chars`` (:mod:`~costsense.utils._cells`), header checks linear
+in the width. Every failure is a :class:`UsageError` naming the file and the
+fix. Nothing read runs code: pyarrow since 14.0.1 refuses to unpickle the
+extension types a hostile Parquet file declares (CVE-2023-47248).
 """
 
 from __future__ import annotations
@@ -34,7 +27,6 @@ from costsense.exceptions import UsageError
 from costsense.utils._cells import (
     MAX_CELL_CHARS,
     check_dictionary,
-    check_lengths,
     is_text,
     refuse_cell,
     refuse_long_cells,
@@ -74,15 +66,11 @@ _WIDE_ENCODINGS = ("utf_16", "utf_32")
 
 
 def read_frame(path: str, options: TableOptions) -> Any:
-    """Read a whole CSV or Parquet file, or raise a UsageError saying why it cannot be.
+    """Read a whole CSV or Parquet file, or raise a UsageError saying why not.
 
-    A CSV's separator is ``--sep``, or found from the file's first lines among
-    :data:`SEPARATORS`; ``--decimal`` and ``--encoding`` say how numbers and text
-    are written. Refused by name: a folder, anything but a regular file, an
-    unreadable file, text that is not in the encoding, a header naming a column
-    twice (pandas would rename the second ``name.1`` silently), a line or a
-    cell over its limit (``--max-line-mb``, ``--max-cell-chars``) and a file
-    without rows.
+    Refused by name: a folder, anything but a regular file, text not in the
+    encoding, a header naming a column twice (pandas would rename the second
+    silently), a line or a cell over its limit, and a file without rows.
     """
     import pandas as pd
 
@@ -92,7 +80,7 @@ def read_frame(path: str, options: TableOptions) -> Any:
         if starts_parquet(handle):
             import pyarrow as pa
 
-            batches = list(_parquet_batches(handle, path, None, options))
+            batches = [b for b, _ in _parquet_batches(handle, path, None, options)]
             if not batches:
                 raise UsageError(f"--csv {path} has a header but no rows")
             frame = pa.Table.from_batches(batches).to_pandas()
@@ -107,15 +95,9 @@ def read_frame(path: str, options: TableOptions) -> Any:
 
 @dataclass
 class Chunk:
-    """Consecutive rows of a table.
+    """Consecutive rows of a table, indexed by their number in it (from 0).
 
-    Attributes
-    ----------
-    frame : DataFrame
-        The rows, indexed by their number in the whole table (from 0).
-    done : float
-        The share of the table read so far, from 0 to 1 (by bytes for CSV, by
-        rows for Parquet), for progress.
+    ``done`` is the share of the table read so far, for progress.
     """
 
     frame: Any
@@ -129,26 +111,12 @@ def read_chunks(
     *,
     text_columns: Sequence[str] = (),
 ) -> Iterator[Chunk]:
-    """Read a table (a file or a folder of parts) a chunk of rows at a time.
+    """Read a table (a file or a folder of parts) ``rows`` rows at a time.
 
-    Parameters
-    ----------
-    path : str
-        A CSV or Parquet file, or a folder of parts (:func:`table_files`); every
-        part must have the columns of the first, in the same order.
-    options : TableOptions
-        How CSV parts are written, and the read limits.
-    rows : int, optional
-        Rows per chunk; by default :data:`CHUNK_CELLS` over the number of columns.
-    text_columns : sequence of str
-        Columns of a CSV read as the text written, whatever it holds (a row
-        identifier: "007" stays "007", and every chunk reads it alike).
-
-    Yields
-    ------
-    Chunk
-        The next rows, indexed by their number in the table. A table without
-        rows is refused before the first chunk.
+    Every part of a folder (:func:`table_files`) must have the first's columns
+    in the same order. ``text_columns`` of a CSV are read as the text written
+    ("007" stays "007" in every chunk); ``rows`` is by default
+    :data:`CHUNK_CELLS` over the width. A table without rows is refused.
     """
     files = table_files(path)
     folder = len(files) > 1 or files[0] != Path(path)
@@ -162,11 +130,13 @@ def read_chunks(
             _reading(str(file), options),
             open_table(file, follow=not folder) as handle,
         ):
+            size = os.fstat(handle.fileno()).st_size
             parts = (
-                _parquet_chunks(handle, str(file), rows, options)
+                ((b.to_pandas(), size * share) for b, share in
+                 _parquet_batches(handle, str(file), rows, options))
                 if starts_parquet(handle)
                 else _csv_chunks(handle, str(file), options, rows, text_columns)
-            )
+            )  # fmt: skip
             for frame, read in parts:
                 names = [str(c) for c in frame.columns]
                 if columns is None:
@@ -205,20 +175,11 @@ def chunk_rows(n_columns: int, given: int | None) -> int:
 def _csv_source(
     handle: BinaryIO, path: str, options: TableOptions, text_columns: Sequence[str] = ()
 ) -> tuple[dict[str, Any], LineLimit, list[str]]:
-    """Check a CSV file's header and return pandas' arguments to read it.
+    """Check a CSV file's header; return ``pandas.read_csv``'s arguments.
 
-    The header is read first (bounded by ``--max-line-mb``), refused if it names
-    a column twice or holds a name over ``--max-cell-chars``; the rest is read
-    through a :class:`LineLimit`.
-
-    Returns
-    -------
-    dict
-        Keyword arguments of ``pandas.read_csv`` (the file among them).
-    LineLimit
-        The reader under pandas, whose ``position`` is the bytes read so far.
-    list of str
-        The column names as written.
+    Also returned: the :class:`LineLimit` under pandas (its ``position`` is the
+    bytes read) and the column names as written. A header naming a column
+    twice or holding a name over the cell limit is refused.
     """
     sample, head = _head(handle, path, options)
     sep = _separator(sample, options)
@@ -256,31 +217,14 @@ def _csv_chunks(
             yield frame, float(limited.position)
 
 
-def _parquet_chunks(
+def _parquet_batches(
     handle: BinaryIO, path: str, rows: int | None, options: TableOptions
 ) -> Iterator[tuple[Any, float]]:
-    """Read a Parquet file's chunks, each with the share of its bytes read so far."""
-    size = os.fstat(handle.fileno()).st_size
-    for batch, share in _parquet_batches(handle, path, rows, options, progress=True):
-        yield batch.to_pandas(), size * share
+    """Read a Parquet file's record batches, each with the share of rows read.
 
-
-def _parquet_batches(
-    handle: BinaryIO,
-    path: str,
-    rows: int | None,
-    options: TableOptions,
-    *,
-    progress: bool = False,
-) -> Iterator[Any]:
-    """Read a Parquet file's record batches, each cell checked before it is expanded.
-
-    Text and binary columns are read dictionary-encoded: each distinct value is
-    measured once against ``--max-cell-chars``, before the column is expanded to
-    one value per row (so a small file repeating one long value on many rows
-    is refused before it costs memory). A column the file itself stores
-    dictionary-encoded (a pandas categorical) is checked and left so. With
-    ``progress``, each batch comes with the share of the file's rows read so far.
+    Text columns are read dictionary-encoded, so each distinct value is
+    measured once against the cell limit before it is repeated on every row;
+    a column the file stores so (a pandas categorical) stays so.
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -302,13 +246,13 @@ def _parquet_batches(
                 if name in encoded:  # plain text in the file: read as it is
                     array = array.dictionary_decode()
             elif is_text(array.type):
-                check_lengths(array, path, name, done, options.max_cell_chars)
+                check_dictionary(array, path, name, done, options.max_cell_chars)
             arrays.append(array)
         decoded = pa.RecordBatch.from_arrays(
             arrays, names=batch.schema.names, metadata=batch.schema.metadata
         )
         done += batch.num_rows
-        yield (decoded, done / n_rows) if progress else decoded
+        yield decoded, done / n_rows
 
 
 @dataclass(frozen=True)
@@ -318,31 +262,28 @@ class TableOptions:
     Parameters
     ----------
     sep : str, optional
-        A CSV's column separator (``\t`` or ``tab`` for a tab); by default found
-        among :data:`SEPARATORS`.
+        A CSV's separator (``\t`` or ``tab``: a tab); found when None.
     decimal : {".", ","}, optional
-        The decimal mark of a column of numbers that reads both ways
-        (:func:`costsense.utils._numbers.read_written_numbers`).
+        The decimal mark of a column of numbers that reads both ways.
     encoding : str, default="utf-8"
         A CSV's text encoding.
     missing : {"raise", "drop", "impute", "keep"}, default="raise"
-        Rows with missing values: refused, dropped, imputed inside each model (a
+        Rows with missing values: refused, dropped, imputed in each model (a
         number's training median, a category of its own) or kept as NaN.
     drop : tuple of str, default=()
         Columns that are not features.
     id_column : str, optional
         A column naming each row, not a feature.
     cost_features : bool, default=True
-        Whether the cost columns are features too.
+        Whether cost columns are features too.
     max_categories : int, default=50
         Most categories of a text feature (each becomes an indicator column).
     max_line_mb : float, default=16
-        Longest CSV line read, in MiB: a header of a million columns fits, a file
-        without line breaks does not.
+        Longest CSV line read, in MiB (a header of a million columns fits).
     max_cell_chars : int, default=10_000
-        Longest cell read: an identifier, a category or a date is far shorter.
+        Longest cell read.
     show_cells : bool, default=True
-        Whether a message may quote a cell; False for a file a study names.
+        Whether a message may quote a cell (False for a study's file).
     """
 
     sep: str | None = None
@@ -389,7 +330,7 @@ def _reading(path: str, options: TableOptions) -> Iterator[None]:
             f"--csv {shown} is not a readable CSV file: {printable(error)}"
         ) from None
     except Exception as error:  # pyarrow: a damaged or truncated Parquet file
-        if not _from_pyarrow(error):
+        if not type(error).__module__.startswith("pyarrow"):
             raise
         raise UsageError(
             f"--csv {shown} is not a readable Parquet file: {printable(error)}"
@@ -407,17 +348,12 @@ def _not_encoded(shown: str, options: TableOptions, error: UnicodeError) -> str:
     )
 
 
-def _from_pyarrow(error: BaseException) -> bool:
-    return type(error).__module__.startswith("pyarrow")
-
-
 def _head(handle: BinaryIO, path: str, options: TableOptions) -> tuple[str, bytes]:
-    """Return the start of a CSV file as text (for its separator) and its header line.
+    """Return a CSV file's start as text (for its separator) and its header line.
 
-    The header line is read up to its line break outside quotes, and refused
-    when longer than ``--max-line-mb``; NUL bytes (a UTF-16 file without its
-    byte-order mark, or a binary file) are refused unless the encoding is
-    UTF-16 or UTF-32. The file is rewound.
+    The header ends at a line break outside quotes, within the line limit; NUL
+    bytes (UTF-16 without its byte-order mark, or not text) are refused unless
+    the encoding is UTF-16 or UTF-32. The file is rewound.
     """
     name = codecs.lookup(options.encoding).name.replace("-", "_")
     first = handle.read(SAMPLE_BYTES)
@@ -462,9 +398,8 @@ def _record_end(data: bytes | bytearray) -> int:
 
 def _separator(sample: str, options: TableOptions) -> str:
     r"""Return ``--sep`` as given (``\t`` or ``tab`` read as a tab), or as found."""
-    given = options.sep
-    if given:
-        return "\t" if given in ("\\t", "tab") else given
+    if options.sep:
+        return "\t" if options.sep in ("\\t", "tab") else options.sep
     try:
         return csv.Sniffer().sniff(sample, delimiters=SEPARATORS).delimiter
     except csv.Error:  # one column, or nothing to tell the separators apart
@@ -487,18 +422,9 @@ def _header(head: bytes, sep: str, path: str, options: TableOptions) -> list[str
 
 
 def refuse_repeated(header: Sequence[str], path: str) -> None:
-    """Refuse a header naming a column more than once, in time linear in its width.
+    """Refuse a header naming a column twice, in time linear in its width.
 
-    The names are counted once (:class:`collections.Counter`), so a header of a
-    million columns is checked in about a second; the names shown are escaped
-    and cut (:func:`costsense.utils._text.printable`).
-
-    Parameters
-    ----------
-    header : sequence of str
-        The column names as written.
-    path : str
-        The file, for the message.
+    The names are counted once, so a million columns take about a second.
     """
     counts = Counter(header)
     if len(counts) == len(header):
