@@ -72,9 +72,9 @@ def match_label(classes: Any, text: str | None, option: str) -> Any:
 
 
 def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
-    """Read ``--cost-matrix``: a K x K CSV, class names as header and first column.
+    """Read ``--cost-matrix``: a K x K CSV, true classes as rows, predicted as columns.
 
-    Rows are true classes, columns predicted ones; returned in the order of
+    Class names are its header and first column; returned in the order of
     ``classes``. Only a regular file of at most :data:`MAX_MATRIX_BYTES` is read.
     """
     import pandas as pd
@@ -123,16 +123,8 @@ def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
 class CommandCosts:
     """The costs a command was given: one :class:`~costsense.costs.Costs`, and words.
 
-    Attributes
-    ----------
-    costs : Costs
-        Resolved once against the labels; per-row when a cost part is a column.
-    kind : str
-        How the model file names it: "ratio", "pair", "matrix" or "parts".
-    describe : str
-        One line for the header.
-    parts : dict or None
-        The four parts (:func:`costsense.datasets._tabular.cost_parts`), for "parts".
+    ``kind`` is how the model file names them ("ratio", "pair", "matrix" or
+    "parts"), ``describe`` one line for the header, ``parts`` the four parts.
     """
 
     costs: Costs
@@ -178,12 +170,10 @@ def resolve_costs(args: argparse.Namespace, data: Table) -> CommandCosts:
     if data.parts is None:
         costs = Costs.resolve(args.cost, data.y, pos_label=pos)
         c1, c2 = costs.pair
-        return CommandCosts(
-            costs,
-            "pair" if isinstance(args.cost, tuple) else "ratio",
-            f"positive class {costs.pos_label!s}; C1 (false negative) = "
-            f"{c1:g}, C2 (false positive) = {c2:g}",
-        )
+        said = (f"positive class {costs.pos_label!s}; C1 (false negative) = {c1:g}, "
+                f"C2 (false positive) = {c2:g}")  # fmt: skip
+        return CommandCosts(costs, "pair" if isinstance(args.cost, tuple)
+                            else "ratio", said)  # fmt: skip
     pos_label = resolve_pos_label(data.y, pos)
     said = f"positive class {pos_label!s}; costs " + ", ".join(
         f"{part.upper()} {value:g}" if isinstance(value, float)
