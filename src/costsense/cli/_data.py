@@ -1,23 +1,39 @@
-"""The rows a command reads: ``--dataset`` (KEEL) or ``--csv`` through one reader.
+"""The rows and costs a command reads: ``--csv`` or ``--dataset``, and cost options.
 
 :func:`read_data` reads ``--csv`` with :func:`costsense.datasets.read_table`
-(options from :func:`table_options`), or a KEEL set; :func:`describe_columns`
-says how each column is read, for the command's header.
+(options from :func:`table_options`; ``--fn-cost`` ... ``--tn-cost`` as written,
+:func:`given_parts`), or a KEEL set; :func:`resolve_costs` turns the cost options
+into one :class:`~costsense.costs.Costs` for the rows read;
+:func:`describe_columns` says how each column is read, for the header.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
-from costsense.cli._costs import given_parts
-from costsense.cli._options import UsageError
+from costsense.cli._options import COST_PARTS, UsageError
 from costsense.datasets import Table, TableOptions, read_table
-from costsense.datasets._tabular import cost_parts
+from costsense.datasets._tabular import cost_parts, part_columns
 from costsense.utils._text import printable
 
-__all__ = ["describe_columns", "read_data", "table_options"]
+if TYPE_CHECKING:
+    from costsense.costs import Costs
+
+__all__ = [
+    "CommandCosts",
+    "describe_columns",
+    "given_parts",
+    "match_label",
+    "read_data",
+    "resolve_costs",
+    "table_options",
+]
 
 
 def table_options(args: argparse.Namespace) -> TableOptions:
@@ -87,3 +103,169 @@ def describe_columns(data: Table) -> str | None:
     if data.cost_columns and not data.cost_features:
         said.extend(f"{printable(name)} (cost only)" for name in data.cost_columns)
     return "columns: " + "; ".join(said)
+
+
+#: The largest ``--cost-matrix`` file read: far more than any K x K matrix.
+MAX_MATRIX_BYTES = 1 << 20
+
+
+def given_parts(args: argparse.Namespace) -> dict[str, str] | None:
+    """Return the per-row cost options as written, None if none; refuse two ways."""
+    given = {part: getattr(args, f"{part}_cost") for part, *_ in COST_PARTS
+             if getattr(args, f"{part}_cost", None) is not None}  # fmt: skip
+    options = [option for part, option, *_ in COST_PARTS if part in given]
+    class_level = [
+        option
+        for option, value in (
+            ("--cost", args.cost),
+            ("--cost-matrix", args.cost_matrix),
+        )
+        if value is not None
+    ]
+    if not given and not class_level:
+        raise UsageError(
+            "give the costs: --cost (a ratio C1/C2 or a pair C1,C2), --cost-matrix "
+            "(a K x K CSV) or --fn-cost/--fp-cost/--tp-cost/--tn-cost (each a "
+            "number or a column of --csv)"
+        )
+    if len(class_level) > 1 or (class_level and given):
+        raise UsageError(
+            f"{' and '.join(class_level + options[:1])} are two ways of giving the "
+            "costs; give --cost or --cost-matrix (one cost per pair of classes), or "
+            "--fn-cost/--fp-cost/--tp-cost/--tn-cost (each a number or a column)"
+        )
+    return given or None
+
+
+def match_label(classes: Any, text: str | None, option: str) -> Any:
+    """Find the class whose text form is ``text`` (a label from the command line)."""
+    if text is None:
+        return None
+    for label in classes:
+        if str(label) == text:
+            return label
+    raise UsageError(
+        f"{option} {text!r} is not a class label; labels are "
+        f"{printable([str(c) for c in classes][:20])}"
+    )
+
+
+def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
+    """Read ``--cost-matrix``: a K x K CSV, true classes as rows, predicted as columns.
+
+    Class names are its header and first column; returned in the order of
+    ``classes``. Only a regular file of at most :data:`MAX_MATRIX_BYTES` is read.
+    """
+    import pandas as pd
+
+    from costsense.utils._table_files import open_table
+
+    with open_table(path, "--cost-matrix") as handle:
+        text = handle.read(MAX_MATRIX_BYTES + 1)
+    if len(text) > MAX_MATRIX_BYTES:
+        raise UsageError(
+            f"--cost-matrix {path} is over {MAX_MATRIX_BYTES // 2**20} MiB; a cost "
+            "matrix holds one row and one column per class: give that file"
+        )
+    try:
+        table = pd.read_csv(io.BytesIO(text), index_col=0)
+    except UnicodeDecodeError:
+        raise UsageError(f"--cost-matrix {path} is not utf-8 text") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        raise UsageError(
+            f"--cost-matrix {path} is not a readable CSV: {error}"
+        ) from None
+    rows = [str(r) for r in table.index]
+    cols = [str(c) for c in table.columns]
+    names = [str(c) for c in classes]
+    for what, found in (("rows (first column)", rows), ("columns (header)", cols)):
+        unknown = [n for n in found if n not in names]
+        absent = [n for n in names if n not in found]
+        if unknown or absent or len(set(found)) != len(found):
+            raise UsageError(
+                f"--cost-matrix {path}: its {what} must name each class once; "
+                + (f"unknown classes {unknown}; " if unknown else "")
+                + (f"missing classes {absent}; " if absent else "")
+                + f"the data's classes are {names}"
+            )
+    table.index, table.columns = rows, cols
+    try:
+        matrix = table.loc[names, names].to_numpy(dtype=np.float64)
+    except ValueError:
+        raise UsageError(f"--cost-matrix {path}: every cost must be a number") from None
+    if not np.all(np.isfinite(matrix)) or np.any(matrix < 0):
+        raise UsageError(f"--cost-matrix {path}: costs must be finite and >= 0")
+    return matrix
+
+
+@dataclass(frozen=True)
+class CommandCosts:
+    """The costs a command was given: one :class:`~costsense.costs.Costs`, and words.
+
+    ``kind`` is how the model file names them ("ratio", "pair", "matrix" or
+    "parts"), ``describe`` one line for the header, ``parts`` the four parts.
+    """
+
+    costs: Costs
+    kind: str
+    describe: str
+    parts: dict[str, float | str] | None = None
+
+
+def resolve_costs(args: argparse.Namespace, data: Table) -> CommandCosts:
+    """Resolve ``--cost``, ``--cost-matrix`` or the four parts against the data."""
+    from costsense.costs import Costs, parts_matrix, resolve_pos_label
+
+    classes = np.unique(data.y)
+    if classes.size < 2:
+        raise UsageError(
+            f"the target has one class ({[str(c) for c in classes]}) after loading; "
+            "a classifier needs rows of two classes or more"
+        )
+    pos = match_label(classes, args.pos_label, "--pos-label")
+    if args.cost_matrix is not None:
+        matrix = read_cost_matrix(args.cost_matrix, classes)
+        # more classes: each model accepts or refuses the matrix (per fold)
+        try:
+            costs = (
+                Costs.resolve(matrix, data.y, pos_label=pos)
+                if classes.size == 2
+                else Costs.unchecked(matrix, data.y)
+            )
+        except ValueError as error:  # e.g. a row whose errors are all free
+            message = str(error).removeprefix("cost: ")
+            raise UsageError(f"--cost-matrix {args.cost_matrix}: {message}") from None
+        names = ", ".join(str(c) for c in classes)
+        return CommandCosts(costs, "matrix", f"cost matrix over {names}")
+    if classes.size > 2:
+        raise UsageError(
+            f"the target has {classes.size} classes "
+            f"({', '.join(repr(str(c)) for c in classes[:20])}"
+            f"{', ...' if classes.size > 20 else ''}); give their costs as "
+            "--cost-matrix costs.csv (a K x K table, class names as header and "
+            "first column); --cost and --fn-cost/--fp-cost/--tp-cost/--tn-cost are "
+            "for two classes"
+        )
+    if data.parts is None:
+        costs = Costs.resolve(args.cost, data.y, pos_label=pos)
+        c1, c2 = costs.pair
+        said = (f"positive class {costs.pos_label!s}; C1 (false negative) = {c1:g}, "
+                f"C2 (false positive) = {c2:g}")  # fmt: skip
+        return CommandCosts(costs, "pair" if isinstance(args.cost, tuple)
+                            else "ratio", said)  # fmt: skip
+    pos_label = resolve_pos_label(data.y, pos)
+    said = f"positive class {pos_label!s}; costs " + ", ".join(
+        f"{part.upper()} {value:g}" if isinstance(value, float)
+        else f"{part.upper()} column {value!r}" for part, value in data.parts.items()
+    )  # fmt: skip
+    rows = data.row_costs()
+    if rows is None:
+        matrix = parts_matrix(data.parts, classes, pos_label)
+        costs = Costs.resolve(matrix, data.y, pos_label=pos_label)
+    else:
+        costs = Costs.resolve(None, data.y, pos_label=pos_label, sample_cost=rows)
+        said += f"; cost columns {part_columns(data.parts)} " + (
+            "are also features" if data.cost_features
+            else "are not features (--drop-cost-columns)"
+        )  # fmt: skip
+    return CommandCosts(costs, "parts", said, parts=data.parts)

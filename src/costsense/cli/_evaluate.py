@@ -9,8 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from costsense.cli._costs import resolve_costs
-from costsense.cli._data import describe_columns, read_data
+from costsense.cli._data import describe_columns, read_data, resolve_costs
 from costsense.cli._models import check_models, default_base_shown, model_notes
 from costsense.cli._options import UsageError
 from costsense.cli._output import RowWriter, new_output, print_table

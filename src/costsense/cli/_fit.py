@@ -15,8 +15,12 @@ from typing import Any
 import numpy as np
 
 from costsense import __version__
-from costsense.cli._costs import CommandCosts, resolve_costs
-from costsense.cli._data import describe_columns, read_data
+from costsense.cli._data import (
+    CommandCosts,
+    describe_columns,
+    read_data,
+    resolve_costs,
+)
 from costsense.cli._model_checks import model_cost
 from costsense.cli._model_file import read_key
 from costsense.cli._model_io import FORMAT, save_model
