@@ -107,13 +107,9 @@ def _digest(path: str | Path) -> str:
         return hashlib.file_digest(file, "sha256").hexdigest()
 
 
-#: Messages of the reader that name columns, counts and rows, never a cell.
-_SAFE = ("more than once", "has a header but no rows", "is not an encoding Python",
-         "is not a column", "are not columns", "names the column of", "cost column",
-         "categories", "holds a cell of", "is longer than", "holds NUL bytes",
-         "is not a regular file", "holds infinite values", "distinct numbers",
-         "has no feature column", "neither a number nor", "both a number and",
-         "a cost must be")  # fmt: skip
+#: What the messages that may quote a cell say (a parser's, a number or date
+#: reader's); the reader's own name columns, counts and rows only.
+_QUOTING = re.compile(r"such as|readable|text \(byte|dates")
 #: Where a read error says the problem is: line, row or byte offset numbers.
 _PLACES = re.compile(r"\b(line|row|offset) (\d+)", re.IGNORECASE)
 #: The column a read error names, as it shows it.
@@ -123,13 +119,13 @@ _COLUMN = re.compile(r"column ('(?:[^'\\]|\\.)*'|\"[^\"]*\")")
 def _content_free(message: str, path: str) -> str:
     """Return a read error's message without a cell of the file.
 
-    The reader's own messages name columns, counts and rows; of a parser's or
-    a number or date reader's the column, the place and the kind are kept.
+    Of a message that may quote one, the column, the place and the kind of
+    problem are kept.
     """
     message = message.replace("--csv ", "")
     if "have missing values" in message:
         return f"{message.split('; choose')[0]} in {path}; fill them or drop them."
-    if any(s in message for s in _SAFE) and not re.search("such as|readable", message):
+    if not _QUOTING.search(message):
         return message
     places = ", ".join(dict.fromkeys(" ".join(m) for m in _PLACES.findall(message)))
     where = f" at {places}" if places else ""
