@@ -38,18 +38,14 @@ __all__ = [
 
 def table_options(args: argparse.Namespace) -> TableOptions:
     """Read how ``--csv`` is written and which of its columns are features."""
-    return TableOptions(
-        sep=getattr(args, "sep", None) or None,
-        decimal=getattr(args, "decimal", None),
-        encoding=getattr(args, "encoding", None) or "utf-8",
-        missing=getattr(args, "missing", "raise"),
+    return TableOptions(  # predict has no --missing, --drop, ... of its own
+        sep=args.sep, decimal=args.decimal, encoding=args.encoding or "utf-8",
+        missing=getattr(args, "missing", "raise"), id_column=args.id_column,
         drop=tuple((getattr(args, "drop", None) or "").split(",")),
-        id_column=getattr(args, "id_column", None) or None,
         cost_features=not getattr(args, "drop_cost_columns", False),
         max_categories=getattr(args, "max_categories", 50),
-        max_line_mb=args.max_line_mb,
-        max_cell_chars=args.max_cell_chars,
-    )
+        max_line_mb=args.max_line_mb, max_cell_chars=args.max_cell_chars,
+    )  # fmt: skip
 
 
 def read_data(args: argparse.Namespace) -> Table:
@@ -77,9 +73,8 @@ def read_data(args: argparse.Namespace) -> Table:
 def describe_columns(data: Table) -> str | None:
     """Say how each column of a CSV is read, for the header (None for KEEL).
 
-    Numeric columns are counted, each categorical column gives its number of
-    categories, each date-time column the numbers it becomes, and the columns
-    that are not features say why (``--id-column``, ``--drop``, costs).
+    Numbers are counted, a category column gives its categories, a date-time
+    column the numbers it becomes, a column that is not a feature why.
     """
     from costsense.utils._dates import PARTS
 
@@ -114,14 +109,8 @@ def given_parts(args: argparse.Namespace) -> dict[str, str] | None:
     given = {part: getattr(args, f"{part}_cost") for part, *_ in COST_PARTS
              if getattr(args, f"{part}_cost", None) is not None}  # fmt: skip
     options = [option for part, option, *_ in COST_PARTS if part in given]
-    class_level = [
-        option
-        for option, value in (
-            ("--cost", args.cost),
-            ("--cost-matrix", args.cost_matrix),
-        )
-        if value is not None
-    ]
+    class_level = [option for option, value in (("--cost", args.cost), (
+        "--cost-matrix", args.cost_matrix)) if value is not None]  # fmt: skip
     if not given and not class_level:
         raise UsageError(
             "give the costs: --cost (a ratio C1/C2 or a pair C1,C2), --cost-matrix "
