@@ -259,7 +259,7 @@ def _parquet_batches(
 class TableOptions:
     r"""How a user's table is written, and which of its columns are features.
 
-    Parameters
+    Attributes
     ----------
     sep : str, optional
         A CSV's separator (``\t`` or ``tab``: a tab); found when None.
