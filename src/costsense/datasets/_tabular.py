@@ -219,10 +219,12 @@ def _cost_part(value: Any, option: str, columns: list[str] | None) -> float | st
     shown = printable(value)
     if isinstance(value, str) and value.startswith(COLUMN_PREFIX):
         name = value[len(COLUMN_PREFIX) :]
-        if columns is None or name not in columns:
+        if columns is None:
+            raise UsageError(f"{option} {shown!r}: a cost column needs --csv")
+        if name not in columns:
             raise UsageError(
                 f"{option} {shown!r}: {printable(name)!r} is not a column; the columns "
-                f"are {printable(columns or [])}"
+                f"are {printable(columns)}"
             )
         return name
     number = value if not isinstance(value, str | bool) else None
