@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from costsense.cli._options import COST_PARTS, UsageError
 from costsense.datasets import Table, TableOptions, read_table
-from costsense.datasets._tabular import cost_parts, part_columns
+from costsense.utils._tables import cost_parts, part_columns
 from costsense.utils._text import printable
 
 if TYPE_CHECKING:

@@ -29,8 +29,8 @@ from costsense.cli._output import new_output
 from costsense.cli._preflight import preflight
 from costsense.cli._progress import Heartbeat
 from costsense.datasets import Table
-from costsense.datasets._tabular import part_columns
 from costsense.experiments import CATALOG, default_base
+from costsense.utils._tables import part_columns
 
 __all__ = ["run_fit"]
 

@@ -27,8 +27,8 @@ from costsense.cli._options import UsageError
 from costsense.cli._output import new_output, open_partial, publish, text_cells
 from costsense.cli._progress import Progress
 from costsense.costs import part_costs
-from costsense.datasets._tabular import read_cost_column, refuse_infinite
 from costsense.experiments import decide
+from costsense.utils._cells import read_cost_column, refuse_infinite
 from costsense.utils._columns import column_kinds
 from costsense.utils._numbers import read_written_numbers
 from costsense.utils._tables import read_chunks

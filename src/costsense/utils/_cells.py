@@ -1,9 +1,9 @@
-"""Cells too long to read: one long value must not become a huge output.
+"""Cells that cannot be read: too long, infinite, or not a cost.
 
-A cell longer than ``--max-cell-chars`` is refused by column and row: in a CSV
-file chunk by chunk (:func:`refuse_long_cells`), in a Parquet file before its
-text is expanded (:func:`check_dictionary`: one long value repeated on every
-row is measured once).
+A cell over ``--max-cell-chars`` is refused by column and row, in a CSV file
+chunk by chunk (:func:`refuse_long_cells`), in a Parquet file before its text
+is expanded (:func:`check_dictionary`); so are infinite numbers
+(:func:`refuse_infinite`) and costs that are not costs (:func:`read_cost_column`).
 """
 
 from __future__ import annotations
@@ -11,14 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from costsense.exceptions import UsageError
-from costsense.utils._text import printable
+from costsense.utils._text import numbered_rows, printable
 
 __all__ = [
     "MAX_CELL_CHARS",
     "check_dictionary",
     "is_text",
+    "read_cost_column",
+    "refuse_infinite",
     "refuse_cell",
     "refuse_long_cells",
 ]
@@ -118,3 +121,58 @@ def check_dictionary(
     if lengths.size and lengths.max() > limit:
         at = int(lengths.argmax())
         refuse_cell(path, name, int(lengths[at]), first_row + at, limit)
+
+
+def read_cost_column(
+    column: Any,
+    where: str,
+    *,
+    missing_allowed: bool = False,
+    first_row: int = 0,
+    show_cells: bool = True,
+) -> NDArray[np.float64]:
+    """Read a cost column, refusing text, infinite or negative costs by row.
+
+    Missing cells are kept as NaN if ``missing_allowed`` (their rows are
+    dropped), else refused; ``first_row`` numbers a chunk's first row.
+    """
+    import pandas as pd
+
+    missing = column.isna().to_numpy()
+    values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64)
+    text = np.isnan(values) & ~missing
+    if text.any():
+        such = f" such as {str(column[text].iloc[0])[:40]!r}" if show_cells else ""
+        raise UsageError(
+            f"{where} must hold numbers (each row's cost); "
+            f"{numbered_rows(text, first_row)} hold text{such}"
+        )
+    if missing.any() and not missing_allowed:
+        raise UsageError(
+            f"{where} has missing costs in {numbered_rows(missing, first_row)}; fill "
+            "them, or drop those rows (--missing drop)"
+        )
+    bad = ~np.isfinite(values) & ~missing | (values < 0)
+    if bad.any():
+        raise UsageError(
+            f"{where} must hold finite costs >= 0; {numbered_rows(bad, first_row)} "
+            "do not"
+        )
+    return values
+
+
+def refuse_infinite(features: Any, path: str, first_row: int = 0) -> None:
+    """Refuse numeric columns holding inf or -inf, naming them and the rows."""
+    import pandas as pd
+
+    for name in features.columns:
+        column = features[name]
+        if not pd.api.types.is_numeric_dtype(column):
+            continue
+        infinite = np.isinf(column.to_numpy(dtype=np.float64, na_value=np.nan))
+        if infinite.any():
+            raise UsageError(
+                f"--csv {path}: column {name!r} holds infinite values "
+                f"({numbered_rows(infinite, first_row)}); replace them with numbers, "
+                "or leave the cells empty and choose a --missing policy"
+            )

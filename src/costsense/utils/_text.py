@@ -44,11 +44,7 @@ def printable(text: object, limit: int = MAX_SHOWN) -> str:
 
 
 def numbered_rows(flags: Any, first_row: int = 0, shown: int = 5) -> str:
-    """Name the first flagged rows as a CSV numbers its lines (the header is 1).
-
-    ``first_row`` is the number in the whole file (from 0) of the first row
-    ``flags`` marks, for a chunk of the file.
-    """
+    """Name the first flagged rows as a file numbers its lines (header: line 1)."""
     rows = (np.flatnonzero(flags) + first_row + 2).tolist()
     more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
     return f"{'row' if len(rows) == 1 else 'rows'} {rows[:shown]}{more}"
