@@ -13,8 +13,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from costsense import cli
 from costsense.cli import UsageError, build_parser
-from costsense.cli._costs import resolve_costs
-from costsense.cli._data import read_data
+from costsense.cli._data import read_data, resolve_costs
 from costsense.cli._model_checks import check_metadata
 from costsense.cli._model_io import load_model
 from costsense.costs import example_costs
@@ -58,7 +57,7 @@ def test_four_parts_give_each_rows_matrix_as_built_by_hand(tmp_path):
     np.testing.assert_array_equal(costs.costs.per_row, expected)
     np.testing.assert_allclose(costs.costs.mean_matrix, expected.mean(axis=0))
     assert costs.parts == {"fp": 5.0, "fn": "amount", "tp": "fee", "tn": 0.0}
-    assert "amount" in data.columns and "fee" in data.columns  # still features
+    assert "amount" in data.kinds and "fee" in data.kinds  # still features
     assert "also features" in costs.describe
 
 

@@ -6,10 +6,9 @@ import pytest
 
 from costsense import __version__, cli
 from costsense.cli import UsageError
-from costsense.cli._data import make_encoder
 from costsense.cli._model_io import load_model
+from costsense.datasets import read_table
 from costsense.experiments import make_model
-from costsense.utils._columns import column_kinds
 from tests.cli._data import write_csv
 
 
@@ -31,8 +30,7 @@ def test_fit_then_predict_gives_the_in_memory_models_decisions(model, tmp_path):
     assert _fit(train, saved, "--cost", "5", "--model", model) == 0
     assert _predict(saved, new, out) == 0
     written = pd.read_csv(out)
-    frame = pd.read_csv(train)
-    X, y = frame.drop(columns="label"), frame["label"].to_numpy()
+    table = read_table(train, "label")
     base = {
         "threshold": "logistic",
         "asybl": "regression-tree",
@@ -40,8 +38,8 @@ def test_fit_then_predict_gives_the_in_memory_models_decisions(model, tmp_path):
     }
     reference = make_model(
         model, base=base[model], cost=np.array([[0, 1], [5, 0]]), pos_label=1, seed=0,
-        prepare=make_encoder(column_kinds(X), "raise"),
-    ).fit(X, y)  # fmt: skip
+        prepare=table.encoder,
+    ).fit(table.X, table.y)  # fmt: skip
     X_new = pd.read_csv(new).drop(columns="label")
     np.testing.assert_array_equal(written["prediction"], reference.predict(X_new))
     proba = reference.predict_proba(X_new)

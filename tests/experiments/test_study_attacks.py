@@ -524,7 +524,7 @@ def test_a_files_error_names_the_place_never_the_content(tmp_path, content, said
 def test_a_files_column_names_are_shown_escaped(tmp_path):
     path = tmp_path / "t.csv"
     path.write_text("x,la\x1b[2Jbel\n1,a\n2,b\n")
-    with pytest.raises(ValueError, match="are not columns") as caught:
+    with pytest.raises(ValueError, match="is not a column") as caught:
         study_from_dict(_file_study(tmp_path, path), source=str(tmp_path / "s"))
     assert "\x1b" not in str(caught.value) and "\\x1b[2J" in str(caught.value)
 

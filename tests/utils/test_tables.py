@@ -48,9 +48,9 @@ def test_a_repeated_name_is_named_once_and_escaped():
 
 
 def _limits(**given):
-    from argparse import Namespace
+    from costsense.datasets import TableOptions
 
-    return Namespace(**{"sep": None, "decimal": None, "encoding": "utf-8", **given})
+    return TableOptions(**given)
 
 
 @pytest.mark.parametrize("where", ["header", "first row", "last row"])

@@ -1,20 +1,13 @@
 """``costsense predict --scheduler``: the input's partitions scored on a Dask cluster.
 
 The input is read as a ``dask.dataframe`` (a CSV file cut into blocks, or a
-folder of CSV or Parquet parts: one partition each), the loaded model is sent
-to every worker once, and each partition becomes one task that applies
+folder of parts: one partition each); the model, checked on the client, is sent
+to every worker once, and each partition is one task applying
 :class:`costsense.cli._predict.Scorer` to it. The client takes the results in
-the partitions' order and numbers their rows, so the predictions file is the
-one a single machine writes. The workers read the input themselves: they must
-see it at the path given.
-
-A worker dying (every worker, or the task killing each in turn) is one
-usage error naming the partition, not a traceback. The workers read the files
-themselves: the client checks them first (regular files, no symbolic-link
-parts), and each worker refuses a cell over ``--max-cell-chars``.
-
-The model is checked on the client before it is sent (the model file is never
-opened on a worker), and what travels to the workers is the checked model.
+order and numbers their rows, so the file written is the one a single machine
+writes. The workers read the input at the path given: the client checks it
+first (regular files, no linked parts), and each worker refuses a cell over
+``--max-cell-chars``. A worker dying is one usage error naming the partition.
 """
 
 from __future__ import annotations
@@ -25,7 +18,7 @@ from typing import Any
 
 from costsense.exceptions import UsageError
 from costsense.utils._cells import refuse_long_cells
-from costsense.utils._table_files import is_parquet, table_files
+from costsense.utils._table_files import open_table, starts_parquet, table_files
 from costsense.utils._tables import csv_layout
 from costsense.utils._text import printable
 
@@ -38,17 +31,10 @@ CONNECT_SECONDS = 10
 
 
 def dask_chunks(args: argparse.Namespace, scorer: Any) -> Iterator[Any]:
-    """Score the input's partitions on the cluster at ``--scheduler``, in order.
+    """Yield each partition's lines of the predictions file, rows numbered in order.
 
-    ``scorer`` is a :class:`costsense.cli._predict.Scorer` (not imported here:
-    that module imports this one).
-
-    Yields
-    ------
-    DataFrame
-        The predictions file's lines of each partition in turn, their ``row``
-        numbered through the whole input; ``attrs["done"]`` is the share of
-        partitions done.
+    ``scorer`` is a :class:`costsense.cli._predict.Scorer`; ``attrs["done"]`` of
+    each result is the share of partitions done.
     """
     import dask
     from distributed import Client
@@ -101,22 +87,13 @@ def dask_chunks(args: argparse.Namespace, scorer: Any) -> Iterator[Any]:
 
 
 def _score(scorer: Any, part: Any) -> Any:
-    """Score one partition (run on a worker); rows numbered from 0.
-
-    A cell over ``--max-cell-chars`` is refused first, as a local run does.
-    """
-    refuse_long_cells(part, scorer.path, scorer.max_cell)
+    """Score one partition on a worker, rows numbered from 0, long cells refused."""
+    refuse_long_cells(part, scorer.path, scorer.options.max_cell_chars)
     return scorer(part, 0)
 
 
 def _cluster_failure(error: BaseException) -> bool:
-    """Whether ``error`` says the cluster failed, not the scoring.
-
-    Dask's own errors (a worker killed while running the task, a cancelled
-    future, a closed connection) and the operating system's (a lost
-    connection, a timeout); an error raised by the scoring itself is a fault to
-    report with its traceback.
-    """
+    """Whether ``error`` is the cluster's or the network's (not a scoring fault)."""
     from concurrent.futures import CancelledError
 
     if isinstance(error, CancelledError | OSError | TimeoutError):
@@ -128,17 +105,18 @@ def _cluster_failure(error: BaseException) -> bool:
 def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:
     """Open the input as a dask DataFrame, one partition per part or block.
 
-    A CSV's columns are read with the types the model was trained on (numbers
-    for numeric features, text for the rest and for numbers the training file
-    wrote with separators, which the scorer reads), so that no partition's guess
-    of a type differs from another's.
+    A CSV's columns get the model's types (numbers for numeric features, text
+    for the rest and for written numbers, which the scorer reads), so that no
+    partition guesses a type of its own.
     """
     import dask.dataframe as dd
 
     files = [str(f) for f in table_files(args.csv)]
-    if is_parquet(files[0]):
+    with open_table(files[0]) as handle:
+        parquet = starts_parquet(handle)
+    if parquet:
         return dd.read_parquet(files)
-    sep, header = csv_layout(files[0], args)
+    sep, header = csv_layout(files[0], scorer.options)
     columns = scorer.metadata["columns"]
     written = scorer.metadata.get("number_marks", {})  # "1,234.50": read by Scorer
     types: dict[str, Any] = dict.fromkeys(header, object)
@@ -147,8 +125,8 @@ def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:
     return dd.read_csv(
         files,
         sep=sep,
-        decimal=args.decimal or ".",
-        encoding=args.encoding,
+        decimal=scorer.options.decimal or ".",
+        encoding=scorer.options.encoding,
         dtype=types,
         blocksize=CSV_BLOCK_BYTES,
     )

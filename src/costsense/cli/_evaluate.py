@@ -9,8 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from costsense.cli._costs import resolve_costs
-from costsense.cli._data import describe_columns, read_data
+from costsense.cli._data import describe_columns, read_data, resolve_costs
 from costsense.cli._models import check_models, default_base_shown, model_notes
 from costsense.cli._options import UsageError
 from costsense.cli._output import RowWriter, new_output, print_table
@@ -108,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             n_splits=args.folds,
             seed=args.seed,
             sample_cost=costs if costs.example_dependent else None,
-            prepare=data.prepare,
+            prepare=data.encoder,
             on_row=keep,
             progress=bar,
             tally=tally,

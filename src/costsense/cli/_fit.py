@@ -16,32 +16,33 @@ import numpy as np
 
 from costsense import __version__
 from costsense._base import learns_row_costs
-from costsense.cli._cost_options import part_columns
-from costsense.cli._costs import CommandCosts, resolve_costs
-from costsense.cli._data import describe_columns, read_data
-from costsense.cli._model_checks import model_cost
-from costsense.cli._model_file import (
-    read_key,
+from costsense.cli._data import (
+    CommandCosts,
+    describe_columns,
+    read_data,
+    resolve_costs,
 )
+from costsense.cli._model_checks import model_cost
+from costsense.cli._model_file import read_key
 from costsense.cli._model_io import FORMAT, save_model
 from costsense.cli._models import check_models
 from costsense.cli._output import new_output
 from costsense.cli._preflight import preflight
 from costsense.cli._progress import Heartbeat
+from costsense.datasets import Table
 from costsense.experiments import CATALOG, default_base
+from costsense.utils._tables import part_columns
 
-__all__ = ["choice_line", "run_fit"]
+__all__ = ["run_fit"]
 
 
-def cost_metadata(given: CommandCosts, data: Any) -> dict[str, Any]:
+def cost_metadata(given: CommandCosts, data: Table) -> dict[str, Any]:
     """Describe the costs for a model file's metadata (its ``cost`` field).
 
-    ``kind`` and ``matrix`` (the class-level matrix the model is built with:
-    :func:`costsense.cli._model_checks.model_cost` reads it back, for ``fit`` and
-    for the check of a loaded file alike), ``parts`` (each of "fp", "fn", "tp",
-    "tn" a number or a column name, or None for class-level costs), ``columns``
-    (the cost columns) and ``columns_are_features``. For per-row costs the
-    matrix is the mean of the rows' matrices (:attr:`Costs.mean_matrix`).
+    ``kind``; ``matrix``, the class-level matrix the model is built with (the
+    rows' mean for per-row costs), which
+    :func:`costsense.cli._model_checks.model_cost` reads back; ``parts``;
+    ``columns`` (the cost columns) and ``columns_are_features``.
     """
     return {
         "kind": given.kind,
@@ -58,9 +59,8 @@ def run_fit(args: argparse.Namespace) -> int:
 
     output = new_output(args.out, "--out", args.csv, args.cost_matrix)
     assert output is not None
-    key = None
-    if args.sign_key_file:
-        key = read_key(args.sign_key_file, "--sign-key-file")
+    signer = args.sign_key_file
+    key = read_key(signer, "--sign-key-file") if signer else None
     data = read_data(args)
     given = resolve_costs(args, data)
     costs = given.costs
@@ -78,12 +78,12 @@ def run_fit(args: argparse.Namespace) -> int:
         args.model,
         base=base,
         cost=model_cost(cost),
-        pos_label=costs.pos_label,
         seed=args.seed,
-        prepare=data.prepare,
+        pos_label=costs.pos_label,
+        prepare=data.encoder,
     )
     print(
-        f"{data.source}: {data.y.shape[0]} rows, {len(data.columns)} feature "
+        f"{data.source}: {data.y.shape[0]} rows, {len(data.kinds)} feature "
         f"columns; {given.describe}; model {args.model}"
         + (f" on {base}" if spec.uses_base else ""),
         file=sys.stderr,
@@ -103,11 +103,13 @@ def run_fit(args: argparse.Namespace) -> int:
         if talks
         else Heartbeat(f"fitting {args.model} on {data.y.shape[0]:,} rows")
     )
+    per_row = (
+        {"model__sample_cost": costs}
+        if costs.example_dependent and learns_row_costs(model[-1])
+        else {}
+    )
     with collect_warnings() as caught, beat:
-        if costs.example_dependent and learns_row_costs(model[-1]):
-            model.fit(data.X, data.y, model__sample_cost=costs)
-        else:
-            model.fit(data.X, data.y)
+        model.fit(data.X, data.y, **per_row)
     if talks:
         model[-1].set_params(verbose=0)
     tally.add(args.model, caught)
@@ -121,7 +123,7 @@ def run_fit(args: argparse.Namespace) -> int:
         "base": base if spec.uses_base else None,
         "seed": args.seed,
         "target": args.target,
-        "columns": data.columns,
+        "columns": data.kinds,
         "ignored": data.ignored,
         "id_column": data.id_column,
         "number_marks": data.number_marks,
@@ -133,22 +135,13 @@ def run_fit(args: argparse.Namespace) -> int:
     save_model(model, metadata, output, key)
     for line in tally.lines():
         print(f"warning: {line}", file=sys.stderr)
-    choice = choice_line(model[-1])
+    from costsense.recommend import choice_text
+
+    choice = choice_text(model[-1])  # what a model choosing among options chose
     if choice is not None and not talks:  # a model that talks has said it
         print(choice, file=sys.stderr)
     print(f"model saved to {output}", file=sys.stderr)
     return 0
-
-
-def choice_line(model: Any) -> str | None:
-    """Say what a model that chooses among options chose, beside the next option.
-
-    :func:`costsense.recommend.choice_text` for a
-    :class:`costsense.MinimumCostClassifier`; None for other models.
-    """
-    from costsense.recommend import choice_text
-
-    return choice_text(model)
 
 
 def _plain(value: Any) -> Any:

@@ -169,8 +169,8 @@ def _is_cost(value: Any) -> bool:
 
 
 def _check_cost(metadata: dict[str, Any], n_classes: int, path: str) -> None:
-    from costsense.cli._cost_options import part_columns
     from costsense.costs import parts_matrix
+    from costsense.utils._tables import part_columns
 
     cost = metadata.get("cost")
     if not isinstance(cost, dict):
@@ -294,8 +294,8 @@ def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:
 
 def _reference(metadata: dict[str, Any]) -> Any:
     """Build the unfitted pipeline ``costsense fit`` builds from this metadata."""
-    from costsense.cli._data import make_encoder
     from costsense.experiments import default_base, make_model
+    from costsense.utils._reading import make_encoder
 
     name = metadata["model"]
     return make_model(

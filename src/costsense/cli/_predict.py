@@ -2,17 +2,12 @@
 
 The input (a CSV or Parquet file, or a folder of parts) is read in chunks
 (:func:`costsense.utils._tables.read_chunks`) and each chunk's predictions are
-appended to the output as soon as they are made, so memory stays flat whatever
-the input's size. The output is written under a ``.partial`` name, created exclusively
-and locked while the command runs, and linked to the name asked for when the
-last row is written (never replacing a file that appeared there meanwhile): a
-predictions file under the name asked for is always whole
-(:func:`costsense.cli._output.open_partial`). Text cells a spreadsheet would
-evaluate (``=HYPERLINK(...)`` as an identifier or a label) are written as text
-unless ``--raw-cells`` (:func:`costsense.cli._output.text_cells`). With
-``--scheduler``, the chunks are the partitions of a ``dask.dataframe`` scored
-on a Dask cluster (:mod:`costsense.cli._dask_predict`), and the file written is
-the same.
+appended as soon as they are made, so memory stays flat. The output is written
+under a locked ``.partial`` name and given its own name when whole
+(:func:`costsense.cli._output.open_partial`); formula-like text cells are
+written as text unless ``--raw-cells``. With ``--scheduler``, the chunks are a
+``dask.dataframe``'s partitions scored on a cluster
+(:mod:`costsense.cli._dask_predict`), and the file written is the same.
 """
 
 from __future__ import annotations
@@ -25,20 +20,21 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from costsense.cli._cost_options import read_cost_column
-from costsense.cli._data import refuse_infinite
+from costsense.cli._data import table_options
 from costsense.cli._model_file import read_key
 from costsense.cli._model_io import load_checked
 from costsense.cli._options import UsageError
 from costsense.cli._output import new_output, open_partial, publish, text_cells
 from costsense.cli._progress import Progress
+from costsense.costs import part_costs
 from costsense.experiments import decide
+from costsense.utils._cells import read_cost_column, refuse_infinite
 from costsense.utils._columns import column_kinds
 from costsense.utils._numbers import read_written_numbers
-from costsense.utils._tables import cell_limit, read_chunks
-from costsense.utils._text import printable
+from costsense.utils._tables import read_chunks
+from costsense.utils._text import numbered_rows, printable
 
-__all__ = ["Scorer", "check_columns", "run_predict"]
+__all__ = ["Scorer", "run_predict"]
 
 #: The predictions file's own columns; an ``--id-column`` may not take their names.
 OUTPUT_COLUMNS = ("row", "prediction", "expected_cost")
@@ -54,11 +50,8 @@ def run_predict(args: argparse.Namespace) -> int:
     finished = False
     try:
         with handle:
-            key = (
-                read_key(args.verify_key_file, "--verify-key-file")
-                if args.verify_key_file
-                else None
-            )
+            given = args.verify_key_file
+            key = read_key(given, "--verify-key-file") if given else None
             model, metadata, signed = load_checked(
                 args.model, key, max_bytes=int(args.max_model_mb * 2**20)
             )
@@ -68,7 +61,7 @@ def run_predict(args: argparse.Namespace) -> int:
 
                 chunks = dask_chunks(args, scorer)
             else:
-                chunks = _local_chunks(args, scorer)
+                chunks = scorer.chunks(args.csv, args.chunk_rows)
             progress = Progress("predict")
             for lines in chunks:
                 done = lines.attrs.get("done", 0.0)
@@ -90,8 +83,7 @@ def run_predict(args: argparse.Namespace) -> int:
             partial.unlink(missing_ok=True)
         else:
             print(
-                f"stopped after {written} rows; they are in {partial}",
-                file=sys.stderr,
+                f"stopped after {written} rows; they are in {partial}", file=sys.stderr
             )
         raise
     name = metadata["model"]
@@ -112,30 +104,12 @@ def run_predict(args: argparse.Namespace) -> int:
     return 0
 
 
-def _local_chunks(args: argparse.Namespace, scorer: Scorer) -> Iterator[Any]:
-    """Score the input's chunks in this process, in order."""
-    for chunk in read_chunks(
-        args.csv, args, args.chunk_rows, text_columns=scorer.text_columns
-    ):
-        lines = scorer(chunk.frame, int(chunk.frame.index[0]))
-        lines.attrs["done"] = chunk.done
-        yield lines
-
-
 class Scorer:
     """Turn rows of the input into their lines of the predictions file.
 
-    It holds the loaded model and what the file says of it, and nothing else,
-    so that a Dask cluster can be sent it once and apply it to every partition.
-
-    Parameters
-    ----------
-    model : Pipeline
-        The loaded model.
-    metadata : dict
-        The model file's metadata (columns, costs, classes, ...).
-    args : Namespace
-        ``--csv`` (for messages), ``--decimal`` and ``--id-column``.
+    It holds the loaded model, its file's metadata (columns, costs, classes)
+    and how the input is read (``--csv``, its options, ``--id-column``), and
+    nothing else, so that a Dask cluster can be sent it once.
     """
 
     def __init__(
@@ -144,12 +118,11 @@ class Scorer:
         self.model = model
         self.metadata = metadata
         self.path = str(args.csv)
-        self.decimal = args.decimal
-        self.max_cell = cell_limit(args)
+        self.options = table_options(args)
         self.id_column: str | None = args.id_column or metadata.get("id_column")
         self.id_given = bool(args.id_column)
         self.classes = np.asarray(model.classes_)
-        self.gives_proba = _gives_proba(model)
+        self.gives_proba = hasattr(model, "predict_proba")
         if self.id_column is not None and (
             self.id_column in OUTPUT_COLUMNS or str(self.id_column).startswith("proba_")
         ):
@@ -162,44 +135,54 @@ class Scorer:
                 f"--id-column {self.id_column!r} is one of the model's features"
             )
 
-    @property
-    def text_columns(self) -> list[str]:
-        """Columns read as text, whatever they hold: the row identifier."""
-        return [] if self.id_column is None else [self.id_column]
+    def chunks(self, path: str, rows: int | None) -> Iterator[Any]:
+        """Score the input's chunks in this process, in order.
+
+        The row identifier is read as the text written ("007" stays "007").
+        """
+        text = [] if self.id_column is None else [self.id_column]
+        for chunk in read_chunks(path, self.options, rows, text_columns=text):
+            lines = self(chunk.frame, int(chunk.frame.index[0]))
+            lines.attrs["done"] = chunk.done
+            yield lines
 
     def __call__(self, frame: Any, first_row: int) -> Any:
-        """Return the predictions file's lines for ``frame``'s rows.
+        """Return the lines of ``frame``'s rows (the first numbered ``first_row``).
 
-        Parameters
-        ----------
-        frame : DataFrame
-            Consecutive rows of the input, every column as read.
-        first_row : int
-            The number in the whole input (from 0) of ``frame``'s first row.
-
-        Returns
-        -------
-        DataFrame
-            ``row``, the identifier (when named), ``prediction``, one
-            ``proba_<class>`` per class and ``expected_cost``; a row with a
-            missing value the model cannot take has an empty prediction.
+        ``row``, the identifier (when named), ``prediction``, one ``proba_<class>``
+        per class and ``expected_cost``; a row with a missing value the model
+        cannot take has an empty prediction.
         """
         import pandas as pd
 
         frame = frame.reset_index(drop=True)
         frame.columns = [str(c) for c in frame.columns]
+        cost = self.metadata["cost"]
         numeric = [c for c, kind in self.metadata["columns"].items()
                    if kind == "numeric" and c in frame.columns]  # fmt: skip
-        numeric += [c for c in self.metadata["cost"]["columns"]
-                    if c in frame.columns and c not in numeric]  # fmt: skip
-        read, _ = read_written_numbers(
-            frame[numeric], self.path, self.decimal, self.metadata.get("number_marks")
-        )
-        frame[numeric] = read
-        rows = self._row_costs(frame, first_row)
+        numeric += [
+            c for c in cost["columns"] if c in frame.columns and c not in numeric
+        ]
+        frame[numeric] = read_written_numbers(
+            frame[numeric], self.path, self.options.decimal,
+            self.metadata.get("number_marks"),
+        )[0]  # fmt: skip
+        absent = [c for c in cost["columns"] if c not in frame.columns]
+        if absent:
+            raise UsageError(
+                f"--csv {self.path} has no cost columns {absent}: the model was "
+                f"trained with costs {cost['parts']}, and decides each row by its "
+                "own costs"
+            )
+        rows = None
+        if cost["columns"]:
+            where = f"--csv {self.path}: cost column"
+            values = {c: read_cost_column(frame[c], f"{where} {c!r}",
+                      first_row=first_row) for c in cost["columns"]}  # fmt: skip
+            rows = part_costs(cost["parts"], values, frame.shape[0])
         ids = self._ids(frame)
         given = frame if ids is None else frame.drop(columns=[ids.name])
-        features = check_columns(given, self.metadata, self.path)
+        features = _check_columns(given, self.metadata, self.path)
         refuse_infinite(features, self.path, first_row)
         self._refuse_unread_dates(features, first_row)
         n_rows = frame.shape[0]
@@ -218,21 +201,15 @@ class Scorer:
                 decide(self.model, kept, None if rows is None else rows[usable])
             )
             prediction[usable] = decided.astype(object)
-            proba = self._proba(kept)
+            try:  # a model may turn out to have no probabilities
+                if self.gives_proba:
+                    proba = np.asarray(self.model.predict_proba(kept), dtype=np.float64)
+            except (AttributeError, NotImplementedError):
+                self.gives_proba = False
         lines["prediction"] = prediction
         if self.gives_proba:
             self._add_costs(lines, usable, decided, proba, rows)
         return lines
-
-    def _proba(self, X: Any) -> NDArray[np.float64] | None:
-        """Class probabilities, or None for a model that turns out to have none."""
-        if not self.gives_proba:
-            return None
-        try:
-            return np.asarray(self.model.predict_proba(X), dtype=np.float64)
-        except (AttributeError, NotImplementedError):
-            self.gives_proba = False
-            return None
 
     def _add_costs(
         self,
@@ -255,8 +232,7 @@ class Scorer:
             else:
                 matrix = np.asarray(self.metadata["cost"]["matrix"], dtype=np.float64)
                 matrices = np.broadcast_to(matrix, (proba.shape[0], *matrix.shape))
-            # expected cost of the decision d: sum over true classes k of
-            # P(k|x) C[k, d]
+            # the expected cost of the decision d: sum over true k of P(k|x) C[k, d]
             index = np.searchsorted(self.classes, decided)
             spent = matrices[np.arange(proba.shape[0]), :, index]
             expected[usable] = np.sum(proba * spent, axis=1)
@@ -266,7 +242,6 @@ class Scorer:
 
     def _refuse_unread_dates(self, features: Any, first_row: int) -> None:
         """Refuse a date-time cell the model's learned format does not read."""
-        from costsense.cli._output import numbered_rows
         from costsense.utils._dates import read_dates
 
         prepare = self.model.steps[0][1]
@@ -278,75 +253,45 @@ class Scorer:
             column = features[name]
             unread = (read_dates(column, pattern).isna() & column.notna()).to_numpy()
             if unread.any():
-                rows = numbered_rows(unread, first_row)
                 raise UsageError(
                     f"--csv {self.path}: column {name!r} holds text that is not a "
-                    f"date as the training rows wrote them ({rows}, such as "
+                    f"date as the training rows wrote them "
+                    f"({numbered_rows(unread, first_row)}, such as "
                     f"'{printable(column[unread].iloc[0], 40)}')"
                 )
 
-    def _row_costs(self, frame: Any, first_row: int) -> Any:
-        """Each row's costs (an ExampleCosts) from the model's cost columns, or None."""
-        cost = self.metadata["cost"]
-        if not cost["columns"]:
-            return None
-        absent = [c for c in cost["columns"] if c not in frame.columns]
-        if absent:
-            raise UsageError(
-                f"--csv {self.path} has no cost columns {absent}: the model was "
-                f"trained with costs {cost['parts']}, and decides each row by its "
-                "own costs"
-            )
-        values = {
-            c: read_cost_column(
-                frame[c], f"--csv {self.path}: cost column {c!r}", first_row=first_row
-            )
-            for c in cost["columns"]
-        }
-        from costsense.costs import part_costs
-
-        return part_costs(cost["parts"], values, frame.shape[0])
-
     def _ids(self, frame: Any) -> Any:
         """Return the column naming each row: ``--id-column``, else the model's."""
-        if self.id_column is None:
+        if self.id_column is None or (
+            self.id_column not in frame.columns and not self.id_given
+        ):
             return None
         if self.id_column not in frame.columns:
-            if self.id_given:
-                raise UsageError(
-                    f"--id-column {self.id_column!r} is not a column of --csv "
-                    f"{self.path}; the columns are {printable(list(frame.columns))}"
-                )
-            return None
+            raise UsageError(
+                f"--id-column {self.id_column!r} is not a column of --csv "
+                f"{self.path}; the columns are {printable(list(frame.columns))}"
+            )
         return frame[self.id_column]
 
 
-def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
+def _check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
     """Select the model's columns of ``frame``; refuse missing, extra, retyped."""
     expected: dict[str, str] = metadata["columns"]
-    allowed = {
-        metadata["target"],
-        *metadata["cost"]["columns"],
-        *metadata.get("ignored", []),
-    } - {None}
+    allowed = {metadata["target"], *metadata["cost"]["columns"],
+               *metadata.get("ignored", [])} - {None}  # fmt: skip
     present = {str(c) for c in frame.columns}
     missing = [c for c in expected if c not in present]
     extra = [str(c) for c in frame.columns if c not in expected and c not in allowed]
-    # kinds of the model's columns only: an input of many other columns costs
-    # one set look-up per column, not a look at its cells
+    # kinds of the model's columns only: other columns cost a set look-up each
     found = column_kinds(frame[[c for c in expected if c in present]])
     retyped = [
         f"{c} ({expected[c]} when trained, {found[c]} here)"
         for c in expected
         if c in found and found[c] != expected[c] and not frame[c].isna().all()
     ]
-    problems = []
-    if missing:
-        problems.append(f"missing columns {printable(missing)}")
-    if extra:
-        problems.append(f"extra columns {printable(extra)} (remove them)")
-    if retyped:
-        problems.append(f"retyped columns {printable(retyped)}")
+    problems = [f"{what} {printable(names)}{fix}" for what, names, fix in (
+        ("missing columns", missing, ""), ("extra columns", extra, " (remove them)"),
+        ("retyped columns", retyped, "")) if names]  # fmt: skip
     if problems:
         raise UsageError(
             f"--csv {path} does not match the model's columns: "
@@ -354,8 +299,3 @@ def check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
             + f". The model was trained on {printable(list(expected))}"
         )
     return frame[list(expected)]
-
-
-def _gives_proba(model: Any) -> bool:
-    """Whether the model offers class probabilities."""
-    return hasattr(model, "predict_proba")

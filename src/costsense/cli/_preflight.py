@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from costsense.cli._data import Data
 from costsense.cli._options import UsageError
+from costsense.datasets import Table
 
-__all__ = ["available_bytes", "encoded_width", "preflight"]
+__all__ = ["encoded_width", "preflight", "refuse_oversized"]
 
 #: Copies of the encoded matrix a fit holds at once (the encoded table, the
 #: model's float copy, a fold's split, a resampled or scaled copy): a rough
@@ -24,29 +24,19 @@ WORKING_COPIES = 4
 
 
 def preflight(
-    models: list[str], base: str | None, data: Data, *, missing: str, jobs: int = 1
+    models: list[str], base: str | None, data: Table, *, missing: str, jobs: int = 1
 ) -> None:
     """Refuse, before any fit, what would fail in every fit.
 
-    Parameters
-    ----------
-    models : list of str
-        Catalog names.
-    base : str or None
-        ``--base``.
-    data : Data
-        The table as read.
-    missing : str
-        ``--missing``.
-    jobs : int
-        Fits at once (``evaluate --jobs``), each with its own copies.
+    ``models`` are catalog names, ``base`` is ``--base``, ``missing`` is
+    ``--missing`` and ``jobs`` the fits at once (each with its own copies).
     """
     if missing == "keep":
         _refuse_missing_kept(models, base, data)
     refuse_oversized(data, jobs=jobs)
 
 
-def _refuse_missing_kept(models: list[str], base: str | None, data: Data) -> None:
+def _refuse_missing_kept(models: list[str], base: str | None, data: Table) -> None:
     """Refuse ``--missing keep`` for models whose tags say they reject NaN."""
     import pandas as pd
     from sklearn.utils import get_tags
@@ -61,14 +51,8 @@ def _refuse_missing_kept(models: list[str], base: str | None, data: Data) -> Non
     cost = np.ones((classes.size, classes.size)) - np.eye(classes.size)
     refusing = []
     for name in models:
-        model = make_model(
-            name,
-            base=base or default_base(name),
-            cost=cost,
-            pos_label=classes[-1],
-            seed=0,
-            prepare=None,
-        )
+        model = make_model(name, base=base or default_base(name), cost=cost,
+                           pos_label=classes[-1], seed=0, prepare=None)  # fmt: skip
         last = model[-1] if hasattr(model, "steps") else model
         if not get_tags(last).input_tags.allow_nan:
             refusing.append(name)
@@ -81,49 +65,39 @@ def _refuse_missing_kept(models: list[str], base: str | None, data: Data) -> Non
         )
 
 
-def encoded_width(data: Data) -> dict[str, int]:
-    """Each feature column's number of encoded columns.
-
-    A numeric column gives one, a categorical column one per category (and
-    one for a missing category), a date-time column four.
-    """
+def encoded_width(data: Table) -> dict[str, int]:
+    """Each feature column's encoded columns (a category: one per category)."""
     from costsense.utils._dates import PARTS
 
-    widths = {}
-    for name, kind in data.columns.items():
-        if kind == "categorical":
-            column = data.X[name]
-            widths[name] = int(column.nunique()) + int(column.isna().any())
-        elif kind == "date-time":
-            widths[name] = len(PARTS)
-        else:
-            widths[name] = 1
-    return widths
+    def width(name: str, kind: str) -> int:
+        if kind != "categorical":
+            return len(PARTS) if kind == "date-time" else 1
+        return int(data.X[name].nunique()) + int(data.X[name].isna().any())
+
+    return {name: width(name, kind) for name, kind in data.kinds.items()}
 
 
-def available_bytes() -> int | None:
+def _available_bytes() -> int | None:
     """Memory the system can give now (Linux ``MemAvailable``), or None if unknown."""
     try:
         text = Path("/proc/meminfo").read_text()
     except OSError:
         return None
-    for line in text.splitlines():
-        if line.startswith("MemAvailable:"):
-            return int(line.split()[1]) * 1024
-    return None
+    found = [line.split()[1] for line in text.splitlines() if "MemAvailable:" in line]
+    return int(found[0]) * 1024 if found else None
 
 
 def refuse_oversized(
-    data: Data, *, jobs: int = 1, available: int | None = None
+    data: Table, *, jobs: int = 1, available: int | None = None
 ) -> None:
     """Refuse a table whose encoded form would not fit in the memory available.
 
     The estimate is rows x encoded columns x 8 bytes x :data:`WORKING_COPIES`
     x ``jobs``; the widest columns are named with the fix.
     """
-    if not data.columns:
+    if not data.kinds:
         return
-    available = available_bytes() if available is None else available
+    available = _available_bytes() if available is None else available
     if available is None:
         return
     widths = encoded_width(data)
@@ -144,6 +118,8 @@ def refuse_oversized(
 
 def _size(n_bytes: float) -> str:
     """Write a size in MiB below a GiB, else in GiB."""
-    if n_bytes < 2**30:
-        return f"{n_bytes / 2**20:.0f} MiB"
-    return f"{n_bytes / 2**30:.1f} GiB"
+    return (
+        f"{n_bytes / 2**20:.0f} MiB"
+        if n_bytes < 2**30
+        else f"{n_bytes / 2**30:.1f} GiB"
+    )

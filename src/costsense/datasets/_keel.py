@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import math
 import re
 from collections import Counter
 from importlib import resources
@@ -18,13 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import Bunch
 
-from ._tabular import (
-    _BUNCH_DOC,
-    _ENCODINGS,
-    _build_bunch,
-    _check_option,
-    _require_pandas,
-)
+from ..costs import resolve_pos_label
+from ._tabular import _require_pandas
 
 __all__ = ["list_keel", "load_keel"]
 
@@ -35,6 +31,144 @@ MISSING_TOKENS = ("", "?", "<null>")
 TARGET = "class"
 
 _EXTRA_HINT = "Install it with: pip install costsense[experiments]"
+#: How categorical columns become numbers.
+_ENCODINGS = ("onehot", "ordinal")
+
+FloatArray = NDArray[np.float64]
+
+
+def _check_option(value: Any, name: str, options: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{name} must be one of {list(options)}, got {value!r}.")
+    return value
+
+
+def _natural_key(value: Any) -> tuple[int, float, str]:
+    """Sort key: numbers by value first, then everything else by its text."""
+    text = str(value)
+    try:
+        number = float(text)
+    except ValueError:
+        return (1, 0.0, text)
+    if math.isnan(number):
+        return (1, 0.0, text)
+    return (0, number, text)
+
+
+def _encode(
+    features: Any, categorical: NDArray[np.bool_], encoding: str
+) -> tuple[FloatArray, list[str], dict[str, list[Any]]]:
+    """Encode a KEEL frame's columns as floats.
+
+    A categorical column becomes one indicator per category (``"onehot"``,
+    named ``"col=value"``) or the category's index (``"ordinal"``); missing
+    values stay NaN.
+    """
+    blocks: list[FloatArray] = []
+    names: list[str] = []
+    categories: dict[str, list[Any]] = {}
+    n = features.shape[0]
+    for j, column_name in enumerate(features.columns):
+        column = features[column_name]
+        label = str(column_name)
+        if not categorical[j]:
+            blocks.append(column.to_numpy(dtype=np.float64, na_value=np.nan)[:, None])
+            names.append(label)
+            continue
+        cats = sorted(column.dropna().unique().tolist(), key=_natural_key)
+        categories[label] = cats
+        values = column.to_numpy(dtype=object)
+        missing = column.isna().to_numpy()
+        codes = np.full(n, np.nan)
+        for code, category in enumerate(cats):
+            codes[(values == category) & ~missing] = code
+        if encoding == "ordinal":
+            blocks.append(codes[:, None])
+            names.append(label)
+        else:
+            onehot = (codes[:, None] == np.arange(len(cats))[None, :]).astype(float)
+            onehot[missing] = np.nan
+            blocks.append(onehot)
+            names.extend(f"{label}={category}" for category in cats)
+    X = np.hstack(blocks) if blocks else np.empty((n, 0))
+    return np.ascontiguousarray(X, dtype=np.float64), names, categories
+
+
+def _build_bunch(
+    frame: Any,
+    target: str,
+    categorical: NDArray[np.bool_],
+    *,
+    encoding: str,
+    pos_label: Any,
+    **meta: Any,
+) -> Bunch:
+    """Encode a cleaned frame (features + target column) into a KEEL set's Bunch."""
+    features = frame.drop(columns=[target])
+    X, names, categories = _encode(features, categorical, encoding)
+    labels = frame[target]
+    # Numbers keep a numeric dtype: scikit-learn reads an object array of numbers
+    # as an "unknown" target type and refuses it. Other labels stay objects.
+    numeric = _require_pandas("load_keel").api.types.is_numeric_dtype(labels)
+    y = labels.to_numpy() if numeric else labels.to_numpy(dtype=object)
+    if y.size == 0:
+        raise ValueError("The data have no rows (after dropping missing values).")
+    pos = resolve_pos_label(y, pos_label)
+    return Bunch(
+        X=X,
+        y=y,
+        pos_label=pos,
+        target_names=np.unique(y),
+        feature_names=np.asarray(names, dtype=object),
+        categorical=np.asarray(categorical, dtype=bool),
+        original_feature_names=np.asarray(
+            [str(c) for c in features.columns], dtype=object
+        ),
+        categories=categories,
+        encoding=encoding,
+        frame=frame,
+        target_name=target,
+        **meta,
+    )
+
+
+_BUNCH_DOC = """\
+    Bunch
+        Dictionary-like object with attributes:
+
+        X : ndarray of shape (n_samples, n_encoded_features)
+            Float features: numeric columns as they are, categorical columns one-hot
+            encoded (``encoding="onehot"``) or as category indices (``"ordinal"``).
+        y : ndarray of shape (n_samples,)
+            Class labels: numeric if the target column is numeric, else objects
+            (strings).
+        pos_label : label
+            The positive (costly) class: ``pos_label`` if given, else the minority
+            class (:func:`costsense.costs.resolve_pos_label`).
+        target_names : ndarray
+            The sorted class labels.
+        feature_names : ndarray of str
+            Names of the columns of ``X``; an indicator column is ``"col=value"``.
+        categorical : ndarray of bool of shape (n_original_features,)
+            Which ORIGINAL feature columns are categorical.
+        original_feature_names : ndarray of str
+            The original feature columns, in order.
+        categories : dict
+            For each categorical column, its categories in encoding order: numbers
+            by value first, then strings in lexicographic order (so
+            ``"2" < "10" < "more"``).
+        encoding : str
+            The encoding used.
+        frame : pandas.DataFrame
+            The data before encoding (after the missing-value policy), features and
+            target.
+        target_name : str
+            Name of the target column in ``frame``.
+        n_dropped : int
+            Rows dropped for missing values.
+        name : str
+            The KEEL set's name.
+"""
 
 
 def _raw_dir(collection: str) -> Any:

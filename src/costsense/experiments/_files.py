@@ -3,43 +3,25 @@
 A study lists the file's name among its datasets and declares it in a
 ``[files.<name>]`` table::
 
-    datasets = ["fraud", "pima"]
-
     [files.fraud]
     path = "data/fraud.csv"     # CSV or Parquet; relative to the study file
     target = "is_fraud"         # the label column (two classes)
     positive = "1"              # the positive class, as written (default: the rarer)
     drop = ["txn_id"]           # columns that are not features
-    sep = ";"                   # CSV only, optional: separator (default: found),
-    decimal = ","               # decimal mark (default: found per column),
-    encoding = "latin-1"        # text encoding (default utf-8)
+    sep = ";"                   # optional, as the TableOptions of the reader:
+    decimal = ","               # separator, decimal mark, text encoding and
+    encoding = "latin-1"        # max_categories
+    fn_cost = "amount"          # optional: fp_cost, fn_cost, tp_cost, tn_cost
 
-The file is read as ``costsense fit`` reads ``--csv``: numbers written with
-thousands separators are read, date-time columns become their hour, weekday, day
-and month, and text columns one indicator per category (over the whole file; a
-column of more than ``max_categories`` categories, default 50, is refused by
-name). Missing values are refused: fill or drop them first. Its text columns
-are one-hot encoded whatever the ``protocol.categorical``.
+The file is read by :func:`costsense.datasets.read_table`, as ``costsense fit``
+reads ``--csv``; missing values are refused; text columns become one indicator
+per category, date-time columns their hour, weekday, day and month. With cost
+parts (each a cost or a column; the others 1, 1, 0, 0) the dataset runs once,
+at its rows' own costs (cost label ``rows``), with methods that take them.
 
-Costs are the study's ``costs``, as for a KEEL set, unless the table gives the
-rows' own costs, as ``costsense fit`` takes them: ``fp_cost``, ``fn_cost``,
-``tp_cost``, ``tn_cost``, each a cost or a column of the file (``fn_cost =
-"amount"``: a missed positive costs its amount; the others default to 1, 1, 0,
-0 when one is given). Such a dataset runs once, at its rows' costs (its cells'
-cost is labelled ``rows``): each model is fitted with them (``sample_cost``),
-and its fold's cost and savings are the test rows' own. Only methods that take
-per-row costs, without a grid, run on it. A cost column stays a feature unless
-it is dropped.
-
-When the study loads, the file must exist and be a regular file (not a FIFO,
-a device or a folder), its target and dropped columns must be columns, and its
-SHA-256 is recorded with each cell, so that a resumed study never mixes results
-of two versions of a file.
-
-A study file may come from someone else, and its ``path`` may name any file the
-user can read: the file is read as data only, and no message shows its content
-beyond its column names. A cell or row that cannot be read is named by its
-column, line or byte offset, never by its value (:func:`_content_free`).
+The file's SHA-256 is recorded with each cell, so a resumed study never mixes
+two versions of it. A study file may come from someone else: no message shows
+a cell, only column names, lines, rows or offsets (:func:`_content_free`).
 """
 
 from __future__ import annotations
@@ -47,7 +29,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
 import re
 import stat
 from pathlib import Path
@@ -56,8 +37,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from costsense.datasets import Table, TableOptions, read_table
+from costsense.exceptions import UsageError
 from costsense.experiments._derived import check_table_keys
-from costsense.utils._text import printable
 
 __all__ = [
     "FILE_KEYS",
@@ -78,28 +60,11 @@ ROW_COSTS = "rows"
 
 
 def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
-    """Validate a ``[files.<name>]`` table and the file it names; return the recipe.
+    """Check a ``[files.<name>]`` table and its file; return the recipe.
 
-    Parameters
-    ----------
-    name : str
-        The dataset's name in the study.
-    spec : dict
-        Its table.
-    source : str
-        The study file (relative paths start from its folder), for messages.
-
-    Returns
-    -------
-    dict
-        The table with ``path`` absolute, ``drop`` a list and ``sha256`` the
-        file's digest: the recipe :func:`load_file_dataset` reads.
-
-    Raises
-    ------
-    ValueError
-        An unknown key, a missing file, a target or dropped column the file
-        does not have, naming the dataset and the fix.
+    A ValueError names the fix. The recipe is the table with ``path`` absolute
+    (relative to the study file ``source``), ``drop`` a list, the cost keys read
+    into ``parts`` and ``sha256``.
     """
     where = f"{source}: files.{name}"
     check_table_keys(spec, FILE_KEYS, where)
@@ -110,26 +75,14 @@ def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
     path = (folder / spec["path"]).resolve()
     _check_regular(path, where)
     drop = spec.get("drop", [])
-    if isinstance(drop, str):
-        drop = [drop]
-    recipe = {**spec, "path": str(path), "drop": [str(c) for c in drop]}
-    columns = [str(c) for c in _read(recipe).columns]
-    absent = [c for c in [recipe["target"], *recipe["drop"]] if c not in columns]
-    if absent:
-        shown = printable(columns, 2000)  # the column names only, escaped
-        raise ValueError(
-            f"{where}: {printable(absent)} are not columns of {path}; the columns "
-            f"are {shown}."
-        )
-    parts = _cost_parts(spec, columns, where)
-    if parts is not None:
-        recipe["parts"] = parts
-    for _part, key, _default in COST_KEYS:
-        recipe.pop(key, None)
-    recipe["sha256"] = _digest(path)
+    recipe = {key: value for key, value in spec.items() if not key.endswith("_cost")}
+    recipe.update(path=str(path), drop=[str(c) for c in ([drop] if isinstance(
+        drop, str) else drop)], sha256=_digest(path))  # fmt: skip
+    given = {part: spec[key] for part, key, _ in COST_KEYS if key in spec}
+    table = _table(name, recipe, given)
+    if table.parts is not None:
+        recipe["parts"] = table.parts
     load_file_dataset(name, recipe)  # refuse now what would fail in every cell
-    if parts is not None:
-        file_row_costs(name, json.dumps(recipe, sort_keys=True))
     return recipe
 
 
@@ -149,50 +102,42 @@ def _check_regular(path: Path, where: str) -> None:
 
 
 def _digest(path: str | Path) -> str:
-    """Return the file's SHA-256, read in blocks (not the whole file at once)."""
+    """Return the file's SHA-256, read in blocks."""
     with open(path, "rb") as file:
         return hashlib.file_digest(file, "sha256").hexdigest()
 
 
-#: Read errors whose text holds no cell of the file (only counts and names).
-_SAFE_READ_ERRORS = ("names these columns more than once", "has a header but no rows",
-                     "is not an encoding Python knows")  # fmt: skip
+#: What the messages that may quote a cell say (a parser's, a number or date
+#: reader's); the reader's own name columns, counts and rows only.
+_QUOTING = re.compile(r"such as|readable|text \(byte|dates")
 #: Where a read error says the problem is: line, row or byte offset numbers.
 _PLACES = re.compile(r"\b(line|row|offset) (\d+)", re.IGNORECASE)
+#: The column a read error names, as it shows it.
+_COLUMN = re.compile(r"column ('(?:[^'\\]|\\.)*'|\"[^\"]*\")")
 
 
-def _content_free(message: str, path: str, columns: list[str]) -> str:
-    """Return a read error's message without anything the file holds.
+def _content_free(message: str, path: str) -> str:
+    """Return a read error's message without a cell of the file.
 
-    The reader's messages may quote a cell (a number, a date, a line the parser
-    choked on). Kept: the column it names (a column name is shown), the line,
-    row or byte offset, and the kind of problem; never a value.
-
-    Parameters
-    ----------
-    message : str
-        The reader's message.
-    path : str
-        The file.
-    columns : list of str
-        The file's columns (empty when it could not be read).
-
-    Returns
-    -------
-    str
+    Of a message that may quote one, the column, the place and the kind of
+    problem are kept.
     """
-    column = next((c for c in columns if repr(c) in message), None)
-    if column is not None and "categories" in message:
-        return message  # counts and the column's name only
+    message = message.replace("--csv ", "")
+    if "have missing values" in message:
+        return f"{message.split('; choose')[0]} in {path}; fill them or drop them."
+    if not _QUOTING.search(message):
+        return message
     places = ", ".join(dict.fromkeys(" ".join(m) for m in _PLACES.findall(message)))
     where = f" at {places}" if places else ""
-    if column is None and "text (byte" in message:
-        kind = "cannot be read as text in its encoding"
-        fix = 'give its encoding in the file\'s table, e.g. encoding = "latin-1"'
-        return f"{path} {kind}{where}; {fix} (its content is not shown here)."
+    column = _COLUMN.search(message)
     if column is None:
-        kind = "cannot be read as a CSV or Parquet table"
-        fix = "check its separator (sep), quoting and text encoding (encoding)"
+        kind, fix = (
+            "cannot be read as a CSV or Parquet table",
+            ("check its separator (sep), quoting and text encoding (encoding)"),
+        )
+        if "text (byte" in message:
+            kind = "cannot be read as text in its encoding"
+            fix = 'give its encoding in the file\'s table, e.g. encoding = "latin-1"'
         return f"{path} {kind}{where}; {fix} (its content is not shown here)."
     if "dates" in message:
         fix = "write its dates in one format, year first (YYYY-MM-DD), or drop it"
@@ -201,95 +146,41 @@ def _content_free(message: str, path: str, columns: list[str]) -> str:
     else:
         fix = "fix it or drop it (drop = [...])"
     return (
-        f"column {printable(column)!r} of {path} cannot be read{where}; {fix} (its "
+        f"column {column.group(1)} of {path} cannot be read{where}; {fix} (its "
         "values are not shown here)."
     )
 
 
-def _cost_parts(
-    spec: dict[str, Any], columns: list[str], where: str
-) -> dict[str, float | str] | None:
-    """Read ``fp_cost`` ... ``tn_cost``: each a cost >= 0 or a column; None if none."""
-    if not any(key in spec for _, key, _ in COST_KEYS):
-        return None
-    parts: dict[str, float | str] = {}
-    for part, key, default in COST_KEYS:
-        value = spec.get(key, default)
-        if isinstance(value, str):
-            if value not in columns:
-                raise ValueError(
-                    f"{where}: {key} {printable(value)!r} is not a column; the "
-                    f"columns are {printable(columns, 2000)}."
-                )
-            parts[part] = value
-        elif (
-            isinstance(value, int | float)
-            and not isinstance(value, bool)
-            and (math.isfinite(value) and value >= 0)
-        ):
-            parts[part] = float(value)
-        else:
-            raise ValueError(
-                f"{where}: {key} must be a cost >= 0 or a column name, not "
-                f"{printable(repr(value))}."
-            )
-    return parts
+def _table(name: str, recipe: dict[str, Any], parts: Any) -> Table:
+    """Read the file as ``costsense fit`` does; errors as ValueError naming no cell."""
+    path = recipe["path"]  # opened as a regular file only, by the reader
+    options = TableOptions(
+        sep=recipe.get("sep"),
+        decimal=recipe.get("decimal"),
+        encoding=recipe.get("encoding") or "utf-8",
+        drop=tuple(recipe["drop"]),
+        max_categories=int(recipe.get("max_categories", 50)),
+        show_cells=False,
+    )
+    try:
+        return read_table(path, recipe["target"], parts, options)
+    except UsageError as error:
+        said = re.sub(r"--(f[pn]|t[pn])-cost", r"\1_cost", str(error))
+        said = said.replace("--target ", "target ").replace(
+            "--drop/--id-column", "drop"
+        )
+        text = _content_free(said, path)
+        raise ValueError(f"dataset {name!r}: {text}") from None
 
 
 @functools.lru_cache(maxsize=8)
 def file_row_costs(name: str, recipe: str) -> Any:
-    """Each row's costs of a file dataset with cost parts: an ``ExampleCosts``.
+    """Each row's costs (an ``ExampleCosts``) of a file dataset with cost parts.
 
-    Parameters
-    ----------
-    name : str
-        The dataset's name, for messages.
-    recipe : str
-        Its checked table as JSON (:meth:`Study.recipe_for`).
-
-    Raises
-    ------
-    ValueError
-        A cost column with text, a missing, negative or infinite cost, naming
-        the rows.
+    ``recipe`` is its checked table as JSON (:meth:`Study.recipe_for`).
     """
-    import pandas as pd
-
-    from costsense.costs import part_costs
-
     table = json.loads(recipe)
-    frame = _read(table)
-    values = {}
-    for column in {v for v in table["parts"].values() if isinstance(v, str)}:
-        numbers = pd.to_numeric(frame[column], errors="coerce").to_numpy(np.float64)
-        bad = ~np.isfinite(numbers) | (numbers < 0)
-        if bad.any():
-            rows = (np.flatnonzero(bad)[:5] + 2).tolist()
-            raise ValueError(
-                f"dataset {name!r}: cost column {column!r} must hold finite costs "
-                f">= 0; rows {rows} (as the file numbers its lines) do not"
-            )
-        values[column] = numbers
-    return part_costs(table["parts"], values, frame.shape[0])
-
-
-def _read(recipe: dict[str, Any]) -> Any:
-    """Read the file as ``costsense fit`` does, errors as ValueError."""
-    from argparse import Namespace
-
-    from costsense.exceptions import UsageError
-    from costsense.utils._tables import read_frame
-
-    options = Namespace(sep=recipe.get("sep"), decimal=recipe.get("decimal"),
-                        encoding=recipe.get("encoding"))  # fmt: skip
-    _check_regular(Path(recipe["path"]), f"files {recipe['path']}")
-    try:
-        return read_frame(recipe["path"], options)
-    except UsageError as error:
-        text = str(error)
-        if any(safe in text for safe in _SAFE_READ_ERRORS):
-            raise ValueError(text) from None
-        raise ValueError(_content_free(text, recipe["path"], [])) from None
+    return _table(name, table, table["parts"]).row_costs()
 
 
 def load_file_dataset(
@@ -297,73 +188,34 @@ def load_file_dataset(
 ) -> tuple[NDArray[np.float64], NDArray[Any], Any]:
     """Load a file dataset: ``(X, y, pos_label)`` with every feature a number.
 
-    Parameters
-    ----------
-    name : str
-        The dataset's name, for messages.
-    recipe : dict
-        Its checked table (:func:`check_file_spec`).
-
-    Returns
-    -------
-    X : ndarray of shape (n_rows, n_features)
-    y : ndarray of shape (n_rows,)
-    pos_label : label
+    ``recipe`` is its checked table (:func:`check_file_spec`).
     """
     import pandas as pd
 
-    from costsense.exceptions import UsageError
-    from costsense.utils._columns import (
-        MAX_CATEGORIES,
-        column_kinds,
-        refuse_unencodable,
-    )
     from costsense.utils._dates import DateTimeParts
-    from costsense.utils._numbers import read_written_numbers
+    from costsense.utils._text import printable
 
-    frame = _read(recipe)
-    digest = _digest(recipe["path"])
-    if digest != recipe["sha256"]:
+    table = _table(name, recipe, recipe.get("parts"))
+    if _digest(recipe["path"]) != recipe["sha256"]:
         raise ValueError(
             f"dataset {name!r}: {recipe['path']} changed since the study loaded"
         )
-    target = frame.pop(recipe["target"])
-    frame = frame.drop(columns=recipe["drop"])
-    holes = [str(c) for c in frame.columns if frame[c].isna().any()]
-    if target.isna().any():
-        holes.append(recipe["target"])
-    if holes:
-        raise ValueError(
-            f"dataset {name!r}: columns {printable(holes, 2000)} have missing "
-            f"values; fill them or drop those rows in {recipe['path']}"
-        )
-    try:
-        frame, _ = read_written_numbers(frame, recipe["path"], recipe.get("decimal"))
-        kinds = column_kinds(frame)
-        refuse_unencodable(
-            frame, kinds, int(recipe.get("max_categories", MAX_CATEGORIES))
-        )
-    except UsageError as error:
-        columns = [str(c) for c in frame.columns]
-        text = _content_free(str(error), recipe["path"], columns)
-        raise ValueError(f"dataset {name!r}: {text}") from None
     blocks = []
-    for column, kind in kinds.items():
+    for column, kind in table.kinds.items():
         if kind == "numeric":
-            blocks.append(frame[[column]].astype(np.float64).to_numpy())
+            blocks.append(table.X[[column]].astype(np.float64).to_numpy())
         elif kind == "date-time":
-            blocks.append(DateTimeParts().fit_transform(frame[[column]]))
+            blocks.append(DateTimeParts().fit_transform(table.X[[column]]))
         else:
-            blocks.append(
-                pd.get_dummies(frame[column].astype(str)).to_numpy(np.float64)
-            )
-    X = np.hstack(blocks) if blocks else np.empty((frame.shape[0], 0))
-    y = target.astype(str).to_numpy(dtype=object)
+            dummies = pd.get_dummies(table.X[column].astype(str))
+            blocks.append(dummies.to_numpy(np.float64))
+    X = np.hstack(blocks) if blocks else np.empty((table.y.shape[0], 0))
+    y = pd.Series(table.y).astype(str).to_numpy(dtype=object)
     labels, counts = np.unique(y, return_counts=True)
-    target_name = printable(recipe["target"])
+    target = printable(recipe["target"])
     if labels.size != 2:  # the classes are the file's values: counted, not shown
         raise ValueError(
-            f"dataset {name!r}: target {target_name!r} of {recipe['path']} has "
+            f"dataset {name!r}: target {target!r} of {recipe['path']} has "
             f"{labels.size} classes; a study needs two"
         )
     positive = recipe.get("positive")
@@ -372,7 +224,7 @@ def load_file_dataset(
     elif str(positive) not in labels:
         raise ValueError(
             f"dataset {name!r}: positive {printable(positive)!r} is not a class of "
-            f"target {target_name!r} of {recipe['path']}; give one of its two "
-            "classes as written in the file"
+            f"target {target!r} of {recipe['path']}; give one of its two classes as "
+            "written in the file"
         )
     return X, y, str(positive)

@@ -1,18 +1,15 @@
 """How a model's input rows are read, kept inside the model it was fitted with.
 
-``costsense predict`` reads each row of a new file as ``costsense fit`` read the
-training rows: each numeric column with the decimal mark it was written with,
-missing values by the same policy, each row's costs from the same columns.
-Those choices decide predictions, so they cannot live only in the model file's
-free-standing metadata, where an edit would go unseen: :class:`RowReading`
-holds them as parameters of the fitted pipeline's numeric step, and the model
-loader compares them with the metadata one by one (an edit of one without the
-other is refused, naming the field; editing both is editing the model, which
-only a signed file rules out).
+``costsense predict`` reads a new file's rows as ``costsense fit`` read the
+training rows (decimal marks, missing values, cost columns). Those choices
+decide predictions, so :class:`RowReading` holds them as parameters of the
+fitted pipeline's numeric step, and the model loader compares them with the
+model file's metadata one by one: an edit of one without the other is refused.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -20,7 +17,7 @@ from numpy.typing import NDArray
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["RowReading"]
+__all__ = ["RowReading", "make_encoder"]
 
 
 class RowReading(TransformerMixin, BaseEstimator):
@@ -56,10 +53,8 @@ class RowReading(TransformerMixin, BaseEstimator):
 
     def fit(self, X: Any, y: Any = None) -> RowReading:
         """Record the columns passed through."""
-        names = getattr(X, "columns", None)
         width = np.shape(X)[1]
-        if names is None:
-            names = [f"x{i}" for i in range(width)]
+        names = getattr(X, "columns", [f"x{i}" for i in range(width)])
         self.feature_names_in_ = np.asarray([str(c) for c in names], dtype=object)
         self.n_features_in_ = int(width)
         return self
@@ -79,3 +74,50 @@ class RowReading(TransformerMixin, BaseEstimator):
         """Name the outputs as the inputs."""
         check_is_fitted(self)
         return np.asarray(self.feature_names_in_, dtype=object)
+
+
+def make_encoder(
+    kinds: dict[str, str],
+    missing: str,
+    number_marks: dict[str, str] | None = None,
+    parts: Mapping[str, Any] | None = None,
+) -> Any:
+    """Build the column encoder of a table's features, fitted inside each model.
+
+    A category becomes an indicator (one first seen at prediction sets none), a
+    date-time its hour, weekday, day and month; numbers pass through
+    :class:`~costsense.utils._reading.RowReading`, which keeps how rows were
+    read inside the model. ``missing="impute"``: a missing number or date part
+    gets its training median, a missing category its own indicator.
+    """
+    from sklearn.compose import ColumnTransformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    from costsense.utils._dates import DateTimeParts
+
+    def of(kind: str) -> list[str]:
+        return [c for c, k in kinds.items() if k == kind]
+
+    def imputed(step: Any) -> Any:
+        if missing != "impute":
+            return step
+        return make_pipeline(
+            step, SimpleImputer(strategy="median", keep_empty_features=True)
+        )
+
+    reading = RowReading(
+        dict(number_marks or {}), missing, None if parts is None else dict(parts)
+    )
+    steps: list[tuple[str, Any, list[str]]] = [
+        (
+            "categorical",
+            OneHotEncoder(handle_unknown="ignore", sparse_output=False),
+            of("categorical"),
+        ),
+        ("numeric", imputed(reading), of("numeric")),
+    ]
+    if of("date-time"):  # a step only when needed: the model loader expects so
+        steps.append(("date-time", imputed(DateTimeParts()), of("date-time")))
+    return ColumnTransformer(steps, verbose_feature_names_out=False)

@@ -1,13 +1,11 @@
 """Which files a table is read from, opened so that only regular files are read.
 
 A table is one file or a folder of parts (``part-00000.parquet``, ...).
-:func:`open_table` opens a file once, without blocking, and reads its type from
-the open descriptor: a pipe, a device such as ``/dev/zero`` or a socket is
-refused before a byte is read, and what is checked is what is parsed.
-:func:`table_files` lists a folder's parts, refusing a part that is a symbolic
-link or not a regular file by name (a part is later opened without following
-links, so a link put in its place after the check is refused too).
-:class:`LineLimit` reads a CSV file through, refusing a line over
+:func:`open_table` opens a file without blocking and reads its type from the
+open descriptor (what is checked is what is parsed): a pipe, a device such as
+``/dev/zero`` or a socket is refused before a byte is read. :func:`table_files`
+refuses a part that is a symbolic link or not a regular file (parts are opened
+without following links). :class:`LineLimit` refuses a line over
 ``--max-line-mb`` as it is read.
 """
 
@@ -27,7 +25,6 @@ __all__ = [
     "MAX_LINE_MB",
     "PART_SUFFIXES",
     "LineLimit",
-    "is_parquet",
     "link_refused",
     "long_line",
     "open_table",
@@ -44,26 +41,10 @@ MAX_LINE_MB = 16
 
 
 def open_table(path: str | Path, option: str = "--csv", *, follow: bool = True) -> Any:
-    """Open a file of rows for reading in binary, refusing anything but a regular file.
+    """Open a file in binary, refusing anything but a regular file.
 
-    The file is opened without blocking (a pipe with no writer does not hang
-    the command), then its type is read from the open descriptor, so that what
-    is checked is what is read.
-
-    Parameters
-    ----------
-    path : str or Path
-        The file.
-    option : str
-        The option that named it, for the messages.
-    follow : bool
-        Whether a symbolic link is followed: True for the file the user named,
-        False for the parts of a folder.
-
-    Returns
-    -------
-    file object
-        The file, opened in binary.
+    ``option`` names it in messages; ``follow`` is False for the parts of a
+    folder, whose links are refused. A pipe without a writer does not hang.
     """
     nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX; Windows has no FIFO to fear
     flags = os.O_RDONLY | nonblocking | getattr(os, "O_CLOEXEC", 0)
@@ -121,12 +102,6 @@ def link_refused(option: str, part: Path) -> str:
     )
 
 
-def is_parquet(path: str | Path) -> bool:
-    """Whether the file starts with Parquet's magic bytes (a regular file only)."""
-    with open_table(path) as handle:
-        return bool(handle.read(4) == b"PAR1")
-
-
 def starts_parquet(handle: BinaryIO) -> bool:
     """Whether an open file starts with Parquet's magic bytes; rewinds it."""
     magic = handle.read(4)
@@ -135,12 +110,11 @@ def starts_parquet(handle: BinaryIO) -> bool:
 
 
 def table_files(path: str, option: str = "--csv") -> list[Path]:
-    """Return the files of a table: the file itself, or a folder's parts sorted by name.
+    """Return the files of a table: the file itself, or a folder's parts by name.
 
-    A folder's parts are its entries ending in one of :data:`PART_SUFFIXES`;
-    they are read in the order of their names, as Dask and Spark name their
-    parts (``part-00000.parquet``, ...). A part that is a symbolic link, or not
-    a regular file, is refused by name (its content is never read).
+    A folder's parts are its entries ending in one of :data:`PART_SUFFIXES`,
+    read in the order Dask and Spark name them; a linked or irregular part is
+    refused by name, unread.
     """
     given = Path(path)
     try:
@@ -177,9 +151,8 @@ def table_files(path: str, option: str = "--csv") -> list[Path]:
 class LineLimit(io.RawIOBase):
     """A binary file read through, refusing a line longer than ``limit`` bytes.
 
-    The longest line is found in constant Python work per read: a line wholly
-    inside a read no longer than ``limit`` cannot be over it, so only the line
-    running across reads is counted (every line when a read is longer).
+    Only the line running across reads is counted (every line of a read longer
+    than ``limit``), so the Python work per read is constant.
     """
 
     def __init__(self, raw: BinaryIO, limit: int, path: str) -> None:

