@@ -34,9 +34,9 @@ import costsense
 from costsense import cli
 from costsense.cli import UsageError
 from costsense.cli._model_checks import check_model
+from costsense.cli._model_io import load_model
 from costsense.persist import read_model
 from costsense.persist._fitted import check_fitted, reachable
-from costsense.cli._model_io import load_model
 from tests.cli._archives import read_members, schema_nodes, write_zip
 from tests.cli._data import write_csv
 
@@ -146,7 +146,7 @@ def _shift_features(schema: dict[str, Any], members: dict[str, bytes], by: int) 
             _shift(members, state["content"]["nodes"]["file"], "feature", by)
         elif name.endswith("predictor.TreePredictor"):
             _shift(members, state["content"]["nodes"]["file"], "feature_idx", by)
-        elif name == "costsense.tree._tree.Tree":
+        elif name == "costsense.tree.Tree":
             _shift(members, state["content"]["feature"]["file"], None, by)
         else:
             continue

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from costsense.cli._options import MISSING, UsageError
-from costsense.persist._fitted import check_fitted
+from costsense.persist import check_fitted
 from costsense.utils._text import printable
 
 __all__ = ["check_metadata", "check_model", "model_cost"]
@@ -38,7 +38,7 @@ def _fail(path: str, message: str) -> UsageError:
 
 
 def model_cost(cost: dict[str, Any]) -> NDArray[np.float64]:
-    """The class-level cost matrix a model is built with, from metadata's ``cost``.
+    """Give the class-level cost matrix a model is built with, from ``cost``.
 
     ``costsense fit`` builds its model with it and :func:`check_model` its
     reference, so the two cannot drift apart.
@@ -65,7 +65,7 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
         if not holds:
             raise _fail(path, f"its metadata{problem}")
 
-    m = metadata
+    m: Any = metadata  # of any shape until each field is checked
     if m.get("format") != format_:
         raise UsageError(
             f"model file {path} has format {str(m.get('format'))[:40]!r}; this "
@@ -132,8 +132,8 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
     _check_cost(m, require, part_columns)
 
 
-def _check_cost(m: dict[str, Any], require: Any, part_columns: Any) -> None:
-    """The ``cost`` field: a K x K matrix, a kind, and parts as fit writes them."""
+def _check_cost(m: Any, require: Any, part_columns: Any) -> None:
+    """Check ``cost``: a K x K matrix, a kind, and parts as fit writes them."""
     cost = m.get("cost")
     require(isinstance(cost, dict), " has no cost")
     try:
@@ -186,8 +186,12 @@ def _holds_constants(
     """Whether the matrix (the training rows' mean) holds each constant part."""
     from costsense.costs import parts_matrix
 
-    constants = {k: 0.0 if isinstance(v, str) else float(v) for k, v in parts.items()}
-    from_columns = {k: float(isinstance(v, str)) for k, v in parts.items()}
+    constants: dict[str, float | str] = {
+        k: 0.0 if isinstance(v, str) else float(v) for k, v in parts.items()
+    }
+    from_columns: dict[str, float | str] = {
+        k: float(isinstance(v, str)) for k, v in parts.items()
+    }
     fixed = parts_matrix(from_columns, classes, pos) == 0
     expected = parts_matrix(constants, classes, pos)[fixed]
     return bool(np.allclose(matrix[fixed], expected, rtol=1e-12, atol=0))

@@ -31,7 +31,10 @@ def save_model(
     model: Any, metadata: dict[str, Any], path: Path, key: bytes | None = None
 ) -> None:
     """Write a fitted model and its metadata to a new file (signed if keyed)."""
-    _save(model, path, metadata=metadata, key=key)
+    try:
+        _save(model, path, metadata=metadata, key=key)
+    except UsageError as error:
+        raise UsageError(f"--out {error}") from None
 
 
 def load_model(

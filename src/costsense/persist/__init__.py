@@ -43,6 +43,7 @@ from costsense.persist._schema import Walker, read_schema
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "StoredModel",
+    "check_fitted",
     "load_model",
     "read_key",
     "read_model",

@@ -30,7 +30,7 @@ ARRAY_MEMBER = re.compile(r"^[0-9]{1,40}\.npy$")
 
 
 def fail(path: str, message: str) -> UsageError:
-    """The one-line refusal of a model file."""
+    """Make the one-line refusal of a model file."""
     return UsageError(f"model file {path}: {message}; refusing it")
 
 
@@ -48,10 +48,11 @@ def read_regular(path: str, limit: int, what: str, fix: str) -> bytes:
     except OSError as error:
         raise UsageError(f"{what} {path}: {error.strerror or error}") from None
     status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        os.close(descriptor)
+        raise UsageError(f"{what} {path} is not a regular file; give the file "
+                         "itself (not a pipe, a device or a folder)")  # fmt: skip
     with os.fdopen(descriptor, "rb") as handle:
-        if not stat.S_ISREG(status.st_mode):
-            raise UsageError(f"{what} {path} is not a regular file; give the file "
-                             "itself (not a pipe, a device or a folder)")  # fmt: skip
         if status.st_size > limit:
             most = f"{limit >> 10} KiB" if limit < 1 << 20 else f"{limit >> 20} MiB"
             raise UsageError(f"{what} {path} has {status.st_size / 2**20:.1f} MiB, "
@@ -63,8 +64,11 @@ def read_regular(path: str, limit: int, what: str, fix: str) -> bytes:
 
 
 def open_archive(data: bytes, path: str) -> zipfile.ZipFile:
-    """Open the archive and check its members: named as skops names them, none
-    twice, all stored, their sizes within the file."""
+    """Open the archive and check its members.
+
+    Members are named as skops names them, none twice, all stored, their sizes
+    within the file.
+    """
     # zipfile builds an object per central-directory entry before any check can
     # count them; each entry starts with this signature, so their number bounds it
     if data.count(b"PK\x01\x02") > MAX_MEMBERS:
@@ -128,7 +132,7 @@ def verify(archive: zipfile.ZipFile, key: bytes, path: str) -> None:
 
 
 def sign(data: bytes, key: bytes) -> bytes:
-    """The archive with its signature under ``key`` added."""
+    """Add the signature under ``key`` to the archive."""
     buffer = io.BytesIO(data)
     with zipfile.ZipFile(buffer, "a") as archive:
         found = digest(archive, key)

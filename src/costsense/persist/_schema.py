@@ -80,7 +80,7 @@ class Walker:
         return fail(self.path, message)
 
     def types(self, schema: dict[str, Any], size: int) -> set[str]:
-        """The dotted names of the types the schema builds, all allowed."""
+        """Return the dotted names of the types the schema builds, all allowed."""
         found: set[str] = set()
         stack: list[tuple[Any, int]] = [(schema, 0)]
         while stack:
@@ -102,9 +102,10 @@ class Walker:
         return found
 
     def node(self, node: dict[str, Any]) -> str:
-        loader, module, cls = (node.get(k) for k in ("__loader__", "__module__",
-                                                     "__class__"))  # fmt: skip
-        if not all(isinstance(v, str) for v in (loader, module, cls)):
+        loader, module, cls = node["__loader__"], node.get("__module__"), node.get(
+            "__class__")  # fmt: skip
+        if not (isinstance(loader, str) and isinstance(module, str)
+                and isinstance(cls, str)):  # fmt: skip
             raise self.fail("a schema node has no loader, module or class")
         name = f"{module}.{cls}"
         if loader == "CachedNode":  # one tree named a million times: a million
@@ -131,7 +132,7 @@ class Walker:
         return name
 
     def array(self, node: dict[str, Any]) -> None:
-        """A numeric array's header, or an object array of plain strings only.
+        """Check a numeric array's header, or an object array of plain strings only.
 
         A fitted model keeps string labels and column names in object arrays;
         anything else there would be used by the model yet out of sight of the
@@ -201,7 +202,7 @@ class Walker:
             raise self.fail("a random generator's seed sequence is not numpy's")
 
     def value(self, node: Any) -> Any:
-        """The plain value a JSON node holds."""
+        """Return the plain value a JSON node holds."""
         node = node if isinstance(node, dict) else {}
         content = node.get("content")
         if node.get("__loader__") != "JsonNode" or not isinstance(content, str):
@@ -214,8 +215,10 @@ class Walker:
             raise self.fail("a JSON node holds invalid JSON") from None
 
     def header(self, node: Any) -> tuple[tuple[int, ...], np.dtype[Any]]:
-        """An array member's header, parsed by numpy's format module (a literal,
-        not code): no Python objects, the declared size the bytes present."""
+        """Read an array member's header: no Python objects, its size present.
+
+        numpy's format module parses the header (a literal, not code).
+        """
         from numpy.lib import format as npy
 
         node = node if isinstance(node, dict) else {}

@@ -218,7 +218,7 @@ class BaseTree:
         return self.tree_.feature_importances(self.n_features_in_)
 
     def _check_loaded(self, width: int) -> str | None:
-        """What makes a loaded tree estimator unsafe, or None (unfitted: None).
+        """Say what makes a loaded tree estimator unsafe, or None (unfitted: None).
 
         Its tree's values hold a score and a frequency column per class (a
         classifier) or one column (the regressor). Called by

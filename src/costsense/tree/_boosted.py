@@ -336,8 +336,15 @@ class BoostedTreesClassifier(ClassifierBase):
         )
         return np.sort(train), np.sort(valid)
 
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: the rounds kept, below ``max_iter``."""
+        return {
+            "n_iter": int(self.n_iter_),
+            "converged": bool(self.n_iter_ < self.max_iter),
+        }
+
     def _check_loaded(self, width: int) -> str | None:
-        """What makes a loaded model unsafe, or None (unfitted: None).
+        """Say what makes a loaded model unsafe, or None (unfitted: None).
 
         Its packed trees hold one value column per class (one for two classes).
         Called by :func:`costsense.persist.load_model`.

@@ -377,7 +377,7 @@ default="gini"
         return self
 
     def _check_loaded(self, width: int) -> str | None:
-        """What makes a loaded forest unsafe, or None (unfitted: None).
+        """Say what makes a loaded forest unsafe, or None (unfitted: None).
 
         Its trees are packed with two value columns per class of the forest, so
         every member's tree must have them. Called by
@@ -525,6 +525,13 @@ default="gini"
             delayed(chunk_values)(part) for part in parts
         )
         return np.vstack(pieces)
+
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: members kept and asked for (``rounds``)."""
+        return {
+            "rounds": len(self.estimators_),
+            "rounds_planned": int(self.n_estimators),
+        }
 
     def predict_task_score(self, X: ArrayLike) -> FloatArray:
         """Return the trees' mean leaf task-score vector for each sample.

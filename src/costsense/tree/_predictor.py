@@ -75,7 +75,7 @@ class PackedForest:
     roots: IntArray
 
     def _check_loaded(self, width: int) -> str | None:
-        """What makes loaded packed trees unsafe to predict with, or None.
+        """Say what makes loaded packed trees unsafe to predict with, or None.
 
         Every walk of the compiled predictor must stay inside its tree: the roots
         increase from 0 to the node count; an inner node's left child (the next
@@ -96,7 +96,12 @@ class PackedForest:
         ):  # fmt: skip
             return _UNSAFE
         roots = self.roots
-        if roots.size < 2 or roots[0] != 0 or roots[-1] != n or np.any(np.diff(roots) < 1):
+        if (
+            roots.size < 2
+            or roots[0] != 0
+            or roots[-1] != n
+            or np.any(np.diff(roots) < 1)
+        ):
             return _UNSAFE
         index = np.flatnonzero(self.feature >= 0)
         end = roots[np.searchsorted(roots, index, side="right")]  # its tree's end

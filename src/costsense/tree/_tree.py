@@ -89,7 +89,7 @@ class Tree:
         )
 
     def _check_loaded(self, width: int) -> str | None:
-        """What makes a loaded tree unsafe to predict with, or None.
+        """Say what makes a loaded tree unsafe to predict with, or None.
 
         The compiled traversal follows the indices without bounds checks: every
         array has one entry per node, nodes are in pre-order (an inner node's left
