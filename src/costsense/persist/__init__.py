@@ -35,7 +35,14 @@ from pathlib import Path
 from typing import Any
 
 from costsense.exceptions import UsageError
-from costsense.persist._archive import fail, open_archive, read_regular, sign, verify
+from costsense.persist._archive import (
+    SIGNATURE_MEMBER,
+    fail,
+    open_archive,
+    read_regular,
+    sign,
+    verify,
+)
 from costsense.persist._archive import write_new as _write_new
 from costsense.persist._fitted import UNBOUNDED, check_fitted
 from costsense.persist._schema import Walker, read_schema
@@ -169,7 +176,7 @@ def read_model(
         except (zipfile.BadZipFile, zlib.error, EOFError) as error:
             # a member whose local header or checksum disagrees with the index
             raise fail(path, f"it is damaged ({error})") from None
-        signed = "costsense-signature.json" in archive.namelist()
+        signed = SIGNATURE_MEMBER in archive.namelist()
     return StoredModel(path, data, sorted(types), _metadata(schema, path), signed)
 
 
