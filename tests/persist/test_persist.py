@@ -17,8 +17,15 @@ from costsense.persist._types import ALLOWED
 from costsense.tree import CostSensitiveForestClassifier
 from costsense.utils.discovery import all_estimators
 
-PACKAGES = ["boosting", "margin", "naive_bayes", "recommend", "rescale", "sampling",
-            "tree"]  # fmt: skip
+PACKAGES = [
+    "boosting",
+    "margin",
+    "naive_bayes",
+    "recommend",
+    "rescale",
+    "sampling",
+    "tree",
+]
 
 
 @pytest.mark.parametrize("package", PACKAGES)

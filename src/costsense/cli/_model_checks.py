@@ -98,8 +98,13 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
         pos_label in classes or len(classes) > 2 and pos_label is None,
         "'s positive class is not one of its classes",
     )
-    for field, kind in (("costsense_version", str), ("rows", int), ("seed", int),
-                        ("trained", str), ("target", str)):  # fmt: skip
+    for field, kind in (
+        ("costsense_version", str),
+        ("rows", int),
+        ("seed", int),
+        ("trained", str),
+        ("target", str),
+    ):
         require(isinstance(m.get(field), kind), f" has no {field}")
     try:
         written = datetime.fromisoformat(m["trained"]).isoformat(timespec="seconds")
@@ -151,8 +156,9 @@ def _check_cost(m: Any, require: Any, part_columns: Any) -> None:
         "'s cost kind is not one fit writes",
     )
     features, used = cost.get("columns_are_features"), cost.get("columns")
-    require(isinstance(features, bool), " does not say whether cost columns are "
-            "features")  # fmt: skip
+    require(
+        isinstance(features, bool), " does not say whether cost columns are features"
+    )
     if parts is None:
         require(used == [], "'s cost columns come with no cost parts")
         return
@@ -163,16 +169,21 @@ def _check_cost(m: Any, require: Any, part_columns: Any) -> None:
         "'s cost parts are not fp, fn, tp, tn, each a finite cost >= 0 or a column "
         "name",
     )
-    require(n == 2 and pos_label is not None, " gives cost parts for more than two "
-            "classes")  # fmt: skip
+    require(
+        n == 2 and pos_label is not None, " gives cost parts for more than two classes"
+    )
     require(used == part_columns(parts), "'s cost columns are not those of its parts")
     require(m["target"] not in used, " names the target as a cost column")
     if features:
-        require(all(columns.get(c) == "numeric" for c in used), " says the cost "
-                "columns are features, but they are not numeric features")  # fmt: skip
+        require(
+            all(columns.get(c) == "numeric" for c in used),
+            " says the cost columns are features, but they are not numeric features",
+        )
     else:
-        require(not any(c in columns for c in used), " says the cost columns are "
-                "not features, but lists them as features")  # fmt: skip
+        require(
+            not any(c in columns for c in used),
+            " says the cost columns are not features, but lists them as features",
+        )
     require(
         _holds_constants(matrix, parts, np.asarray(m["classes"]), pos_label),
         f"'s cost matrix {matrix.tolist()} does not hold its constant cost parts "
@@ -209,13 +220,21 @@ def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:
         metadata.get("number_marks", {}),
         cost["parts"],
     )
-    reference = make_model(name, base=metadata["base"] or default_base(name),
-                           cost=model_cost(cost), pos_label=metadata["pos_label"],
-                           seed=metadata["seed"], prepare=prepare)  # fmt: skip
+    reference = make_model(
+        name,
+        base=metadata["base"] or default_base(name),
+        cost=model_cost(cost),
+        pos_label=metadata["pos_label"],
+        seed=metadata["seed"],
+        prepare=prepare,
+    )
     if type(model) is not type(reference) or _steps(model) != _steps(reference):
-        raise _fail(path, f"its model is a {type(model).__name__} with steps "
-                    f"{_steps(model)}, not the pipeline costsense fit builds for "
-                    f"model {name}")  # fmt: skip
+        raise _fail(
+            path,
+            f"its model is a {type(model).__name__} with steps "
+            f"{_steps(model)}, not the pipeline costsense fit builds for "
+            f"model {name}",
+        )
     stored, expected = model.get_params(deep=True), reference.get_params(deep=True)
     for key in sorted(set(stored) | set(expected)):
         if (
@@ -223,18 +242,27 @@ def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:
             or key not in expected
             or not _same(stored[key], expected[key])
         ):
-            raise _fail(path, f"its metadata does not match the stored model: "
-                        f"{_field(key)} (the model's {key} is "
-                        f"{_show(stored.get(key))}, the metadata implies "
-                        f"{_show(expected.get(key))})")  # fmt: skip
+            raise _fail(
+                path,
+                f"its metadata does not match the stored model: "
+                f"{_field(key)} (the model's {key} is "
+                f"{_show(stored.get(key))}, the metadata implies "
+                f"{_show(expected.get(key))})",
+            )
     classes = [c.item() if isinstance(c, np.generic) else c for c in model.classes_]
     if classes != metadata["classes"]:
-        raise _fail(path, f"its metadata's classes {metadata['classes']} are not "
-                    f"the model's classes {classes}")  # fmt: skip
+        raise _fail(
+            path,
+            f"its metadata's classes {metadata['classes']} are not "
+            f"the model's classes {classes}",
+        )
     fitted = list(getattr(model.steps[0][1], "feature_names_in_", []))
     if fitted != list(metadata["columns"]):
-        raise _fail(path, f"its metadata's columns {list(metadata['columns'])} are "
-                    f"not the columns the model was fitted on {fitted}")  # fmt: skip
+        raise _fail(
+            path,
+            f"its metadata's columns {list(metadata['columns'])} are "
+            f"not the columns the model was fitted on {fitted}",
+        )
     # the model's input: what the scaling step before it takes and gives
     width = getattr(model.steps[-2][1], "n_features_in_", None)
     if not isinstance(width, int | np.integer) or width < 1:
@@ -246,9 +274,10 @@ def _steps(pipeline: Any) -> list[tuple[str, str]]:
     steps = getattr(pipeline, "steps", None)
     return [
         (str(s[0]), f"{type(s[1]).__module__}.{type(s[1]).__qualname__}")
-        if isinstance(s, tuple) and len(s) == 2 else ("?", "?")
+        if isinstance(s, tuple) and len(s) == 2
+        else ("?", "?")
         for s in (steps if isinstance(steps, list) else [])
-    ]  # fmt: skip
+    ]
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -274,8 +303,9 @@ def _same(a: Any, b: Any) -> bool:
         return math.isnan(b)
     numbers = (int, float, np.integer, np.floating, str, np.str_, bool, np.bool_)
     try:
-        return bool(a == b) and (type(a) is type(b) or isinstance(a, numbers)
-                                 and isinstance(b, numbers))  # fmt: skip
+        return bool(a == b) and (
+            type(a) is type(b) or isinstance(a, numbers) and isinstance(b, numbers)
+        )
     except (TypeError, ValueError):
         return False
 
@@ -283,8 +313,11 @@ def _same(a: Any, b: Any) -> bool:
 def _field(key: str) -> str:
     """Name the metadata field a pipeline parameter comes from."""
     last = key.rsplit("__", 1)[-1]
-    for word, field in (("number_marks", "number marks"), ("missing",
-                        "missing-value policy"), ("cost", "cost")):  # fmt: skip
+    for word, field in (
+        ("number_marks", "number marks"),
+        ("missing", "missing-value policy"),
+        ("cost", "cost"),
+    ):
         if word in last:
             return field
     if key.startswith("prepare"):

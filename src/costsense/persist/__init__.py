@@ -10,13 +10,11 @@ constructs a single object:
    none twice, none compressed (:func:`save_model` stores them, so a member holds
    exactly its declared size: no zip bomb);
 2. **the signature**, when a key is given;
-3. **the schema** (:mod:`costsense.persist._schema`): bounded in bytes, values
-   and depth, written with this skops's protocol; every node's loader and type
-   on an exact list (:mod:`costsense.persist._types`; costsense's classes by
-   their public path, never a module prefix); every array's header read without
-   numpy's loader, free of Python objects, its shape matching its bytes; object
-   arrays of plain strings only; the nodes that allocate by a stored number held
-   to what a fitted model has;
+3. **the schema**: bounded in bytes, values and depth, of this skops's protocol;
+   every node's loader and type on an exact list (costsense's classes by their
+   public path, never a module prefix); array headers read without numpy's
+   loader, free of Python objects, their shapes matching their bytes; object
+   arrays of plain strings only; allocations held to what a fitted model has;
 4. **what skops will build**: no cached node (one tree counted a million times),
    the array bytes read over every node at most twice the file's size.
 
@@ -88,13 +86,7 @@ class StoredModel:
     signed: bool
 
     def construct(self) -> Any:
-        """Build the stored model with skops, trusting exactly :attr:`types`.
-
-        Returns
-        -------
-        object
-            The model, its fitted trees not yet checked (:func:`check_fitted`).
-        """
+        """Build the model with skops, trusting exactly :attr:`types`."""
         import skops.io
 
         try:
@@ -165,8 +157,8 @@ def read_model(
     import zlib
 
     path = str(path)
-    data = read_regular(path, max_bytes, "model file", "if you trust it, raise "
-                        "max_bytes (costsense predict --max-model-mb)")  # fmt: skip
+    fix = "if you trust it, raise max_bytes (costsense predict --max-model-mb)"
+    data = read_regular(path, max_bytes, "model file", fix)
     with open_archive(data, path) as archive:
         if key is not None:
             verify(archive, key, path)
@@ -228,18 +220,19 @@ def load_model(
 def read_key(path: str | Path, what: str = "key file") -> bytes:
     """Read a signing key: a regular file's bytes, without surrounding white space.
 
+    A pipe or a device is refused (``/dev/zero`` would fill memory, a pipe wait
+    forever), and so is a file over 64 KiB or a key under 16 bytes.
+
     Parameters
     ----------
     path : str or Path
-        The file; a pipe or a device is refused (``/dev/zero`` would fill memory,
-        a pipe wait forever), and so is one over 64 KiB.
+        The file.
     what : str, default="key file"
         How the messages name the file (the command line: its option).
 
     Returns
     -------
     bytes
-        The key, at least 16 bytes.
     """
     fix = "a key is a short secret (for example: head -c 32 /dev/urandom | base64)"
     key = read_regular(str(path), MAX_KEY_BYTES, what, fix).strip()

@@ -1,9 +1,7 @@
-"""The archive of a model file: read once within a size, its members, its signature.
+"""A model file's archive: read once within a size, its members, its signature.
 
-A model file is a skops archive (a zip holding ``schema.json`` and one ``.npy``
-member per numeric array), written here with every member stored (not
-compressed, so a member holds exactly its declared size and no zip bomb can
-inflate) and, under a key, an HMAC-SHA256 of every member.
+Members are written stored (not compressed, so each holds exactly its declared
+size: no zip bomb), and signed with HMAC-SHA256 under a key.
 """
 
 from __future__ import annotations
@@ -37,11 +35,10 @@ def fail(path: str, message: str) -> UsageError:
 def read_regular(path: str, limit: int, what: str, fix: str) -> bytes:
     """Read a regular file of at most ``limit`` bytes, opened once.
 
-    The type and size are read from the open descriptor (a pipe, a device or a
-    folder swapped in after a check by name is refused), opened without blocking
-    so a pipe cannot make the open wait; ``read`` allocates the file's size, not
-    the limit. ``what`` names the file and ``fix`` says what to do about a larger
-    one, in the messages.
+    Opened without blocking (a pipe cannot make the open wait), its type and size
+    read from the open descriptor (what is checked is what is read); ``read``
+    allocates the file's size, not the limit. ``what`` names the file and ``fix``
+    says what to do about a larger one.
     """
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
@@ -50,13 +47,17 @@ def read_regular(path: str, limit: int, what: str, fix: str) -> bytes:
     status = os.fstat(descriptor)
     if not stat.S_ISREG(status.st_mode):
         os.close(descriptor)
-        raise UsageError(f"{what} {path} is not a regular file; give the file "
-                         "itself (not a pipe, a device or a folder)")  # fmt: skip
+        raise UsageError(
+            f"{what} {path} is not a regular file; give the file "
+            "itself (not a pipe, a device or a folder)"
+        )
     with os.fdopen(descriptor, "rb") as handle:
         if status.st_size > limit:
             most = f"{limit >> 10} KiB" if limit < 1 << 20 else f"{limit >> 20} MiB"
-            raise UsageError(f"{what} {path} has {status.st_size / 2**20:.1f} MiB, "
-                             f"more than {most}; {fix}")  # fmt: skip
+            raise UsageError(
+                f"{what} {path} has {status.st_size / 2**20:.1f} MiB, "
+                f"more than {most}; {fix}"
+            )
         data = handle.read(status.st_size + 1)
     if len(data) > status.st_size:
         raise UsageError(f"{what} {path} grew while read")
@@ -87,18 +88,22 @@ def open_archive(data: bytes, path: str) -> zipfile.ZipFile:
         if name not in ("schema.json", SIGNATURE_MEMBER) and not ARRAY_MEMBER.match(
             name
         ):
-            raise fail(path, f"it holds member {name[:80]!r}, which save_model "
-                       "never writes")  # fmt: skip
-        if info.compress_type != zipfile.ZIP_STORED or info.flag_bits & 0x1:
-            raise fail(path, f"member {name!r} is compressed or encrypted (members "
-                       "are written stored: no zip bomb)")  # fmt: skip
-        if info.file_size != info.compress_size:
-            raise fail(path, f"member {name!r} declares {info.file_size} bytes but "
-                       f"stores {info.compress_size}")  # fmt: skip
+            raise fail(
+                path, f"it holds member {name[:80]!r}, which save_model never writes"
+            )
+        stored = info.compress_type == zipfile.ZIP_STORED and not info.flag_bits & 1
+        if not stored or info.file_size != info.compress_size:
+            raise fail(
+                path,
+                f"member {name!r} is compressed or encrypted, or declares "
+                f"{info.file_size} bytes but stores {info.compress_size} (members "
+                "are written stored: no zip bomb)",
+            )
     total = sum(info.file_size for info in infos)
     if total > len(data):
-        raise fail(path, f"its members declare {total} bytes, more than the "
-                   f"file's {len(data)}")  # fmt: skip
+        raise fail(
+            path, f"its members declare {total} bytes, more than the file's {len(data)}"
+        )
     if "schema.json" not in seen:
         raise fail(path, "it has no schema.json: not a model file")
     return archive
@@ -119,16 +124,16 @@ def digest(archive: zipfile.ZipFile, key: bytes) -> str:
 def verify(archive: zipfile.ZipFile, key: bytes, path: str) -> None:
     """Refuse an archive not signed under ``key``, or changed since it was."""
     if SIGNATURE_MEMBER not in archive.namelist():
-        raise fail(path, "it is not signed (a key accepts only files saved "
-                   "with one)")  # fmt: skip
+        raise fail(path, "it is not signed (a key accepts only files saved with one)")
     try:
         stored = json.loads(archive.read(SIGNATURE_MEMBER))["digest"]
         found = digest(archive, key)  # a member failing its CRC was changed
     except (ValueError, KeyError, TypeError, zipfile.BadZipFile):
         stored = found = None
     if not (isinstance(stored, str) and found and hmac.compare_digest(stored, found)):
-        raise fail(path, "it was not signed with this key, or was changed since "
-                   "it was signed")  # fmt: skip
+        raise fail(
+            path, "it was not signed with this key, or was changed since it was signed"
+        )
 
 
 def sign(data: bytes, key: bytes) -> bytes:

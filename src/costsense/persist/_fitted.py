@@ -1,12 +1,11 @@
 """A constructed model's fitted arrays, checked before it predicts anything.
 
-Compiled predictors (scikit-learn's trees and gradient-boosting predictors,
-costsense's trees and packed forests) index their node and feature arrays without
-bounds checks, so an edited index would read outside memory instead of raising.
-:func:`check_fitted` walks everything reachable from the model and holds each
-fitted tree to its arrays and to the narrowest input on its way: costsense's own
-types check themselves (their ``_check_loaded(width)`` returns what is wrong, or
-None); scikit-learn's are checked here, since we cannot add methods to them.
+Compiled predictors (scikit-learn's and costsense's trees, gradient boosting's
+predictors) index their arrays without bounds checks, so an edited index would
+read outside memory. :func:`check_fitted` holds each fitted tree reachable from
+the model to its arrays and to the narrowest input on its way: costsense's types
+check themselves (``_check_loaded(width)`` says what is wrong, or None);
+scikit-learn's are checked here, since we cannot add methods to them.
 """
 
 from __future__ import annotations
@@ -26,12 +25,11 @@ UNBOUNDED = 2**62
 def reachable(root: Any, width: int) -> Iterator[tuple[Any, int]]:
     """Every object reachable from ``root``, with the input width it can be given.
 
-    The walk enters attributes, lists, tuples, sets, dicts (keys and values) and
-    object arrays, so nothing a model can call is out of its sight. An estimator
-    validates its input against its ``n_features_in_`` (or is handed its parent's
-    validated input, or a column subset of it), so an object below estimators of
-    widths ``w1, w2, ...`` never sees more than the least of them and ``width``.
-    An object reached again by a narrower way is given again with that bound.
+    The walk enters attributes, lists, tuples, sets, dicts and object arrays, so
+    nothing a model can call is out of its sight. An estimator validates its input
+    against its ``n_features_in_`` (or gets a subset of its parent's), so an object
+    below estimators of widths ``w1, w2, ...`` sees at most the least of them and
+    ``width``; an object reached again by a narrower way is given again.
     """
     narrowest: dict[int, int] = {}
     stack: list[tuple[Any, int]] = [(root, width)]
@@ -125,14 +123,13 @@ def _sklearn_tree_ok(tree: Any, width: int) -> bool:
 
 
 def _predictor_ok(nodes: Any, width: int, record: np.dtype[Any]) -> bool:
-    if not isinstance(nodes, np.ndarray) or nodes.ndim != 1 or nodes.size == 0:
-        return False
-    if nodes.dtype != record:
+    if not isinstance(nodes, np.ndarray) or nodes.dtype != record or nodes.ndim != 1:
         return False
     inner = nodes["is_leaf"] == 0
     feature = nodes["feature_idx"][inner]
     return bool(
-        np.all(nodes["is_categorical"] == 0)
+        nodes.size > 0
+        and np.all(nodes["is_categorical"] == 0)
         and np.all((feature >= 0) & (feature < width))
         and forward(nodes["left"], nodes["right"], inner, nodes.shape[0])
     )

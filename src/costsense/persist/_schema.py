@@ -1,15 +1,8 @@
-"""A model file's ``schema.json``: every node checked before skops builds one.
+"""A model file's ``schema.json``, every node checked before skops builds one.
 
-skops builds the object each node names. :func:`read_schema` parses the schema
-within bounds and refuses another skops protocol; :class:`Walker` visits every
-node without recursion: its loader and type on the exact list of
-:mod:`costsense.persist._types`; every array's ``.npy`` header read without
-numpy's loader (no Python objects, the shape matching the bytes present);
-object arrays of plain strings only (so no estimator or tree hides from the
-checks after construction); no cached node (one tree counted a million times);
-the nodes whose construction allocates by a stored number held to what a fitted
-model has; the array bytes skops will read at most :data:`MAX_ARRAY_READS` times
-the file's size.
+The third and fourth stages of :func:`costsense.persist.read_model`: the schema
+within bounds, each node's loader and type on the exact list, arrays, object
+arrays, allocation sizes, cached nodes and the bytes skops will read.
 """
 
 from __future__ import annotations
@@ -45,13 +38,17 @@ def read_schema(archive: zipfile.ZipFile, path: str) -> dict[str, Any]:
 
     size = archive.getinfo("schema.json").file_size
     if size > MAX_SCHEMA_BYTES:
-        raise fail(path, f"schema.json has {size / 2**20:.1f} MiB (most: "
-                   f"{MAX_SCHEMA_BYTES >> 20} MiB)")  # fmt: skip
+        raise fail(
+            path,
+            f"schema.json has {size / 2**20:.1f} MiB (most: "
+            f"{MAX_SCHEMA_BYTES >> 20} MiB)",
+        )
     text = archive.read("schema.json")
     values = sum(text.count(mark) for mark in (b",", b":", b"{", b"["))
     if values > MAX_SCHEMA_VALUES:
-        raise fail(path, f"schema.json holds up to {values} values (most: "
-                   f"{MAX_SCHEMA_VALUES})")  # fmt: skip
+        raise fail(
+            path, f"schema.json holds up to {values} values (most: {MAX_SCHEMA_VALUES})"
+        )
     try:
         schema = json.loads(text)
     except RecursionError:
@@ -61,9 +58,12 @@ def read_schema(archive: zipfile.ZipFile, path: str) -> dict[str, Any]:
     if not isinstance(schema, dict):
         raise fail(path, "schema.json is not a skops schema")
     if schema.get("protocol") != PROTOCOL:
-        raise fail(path, f"it was written with skops protocol "
-                   f"{str(schema.get('protocol'))[:20]}; this installation reads "
-                   f"protocol {PROTOCOL} only: fit the model again")  # fmt: skip
+        raise fail(
+            path,
+            f"it was written with skops protocol "
+            f"{str(schema.get('protocol'))[:20]}; this installation reads "
+            f"protocol {PROTOCOL} only: fit the model again",
+        )
     return schema
 
 
@@ -102,10 +102,11 @@ class Walker:
         return found
 
     def node(self, node: dict[str, Any]) -> str:
-        loader, module, cls = node["__loader__"], node.get("__module__"), node.get(
-            "__class__")  # fmt: skip
-        if not (isinstance(loader, str) and isinstance(module, str)
-                and isinstance(cls, str)):  # fmt: skip
+        loader = node["__loader__"]
+        module, cls = node.get("__module__"), node.get("__class__")
+        if not (
+            isinstance(loader, str) and isinstance(module, str) and isinstance(cls, str)
+        ):
             raise self.fail("a schema node has no loader, module or class")
         name = f"{module}.{cls}"
         if loader == "CachedNode":  # one tree named a million times: a million
@@ -145,13 +146,13 @@ class Walker:
         items = node.get("content") if node.get("type") == "json" else None
         if not isinstance(items, list):
             raise self.fail(f"an array node has type {str(node.get('type'))[:40]!r}")
+        text = {"__loader__": "JsonNode", "__module__": "builtins", "__class__": "str"}
         for item in items:
             if not (
                 isinstance(item, dict)
-                and (item.get("__loader__"), item.get("__module__"),
-                     item.get("__class__")) == ("JsonNode", "builtins", "str")
+                and all(item.get(k) == v for k, v in text.items())
                 and isinstance(self.value(item), str)
-            ):  # fmt: skip
+            ):
                 raise self.fail(
                     "an object array holds something other than text (a model "
                     "written by costsense fit keeps only labels and column names "
@@ -175,15 +176,18 @@ class Walker:
         except (KeyError, TypeError, ValueError) as error:
             raise self.fail(f"a scikit-learn tree is malformed ({error})") from None
         if n_outputs != 1 or classes_shape != (1,) or classes_dtype.kind not in "iu":
-            raise self.fail(f"a scikit-learn tree declares {n_outputs!r} outputs; "
-                            "costsense fit writes single-output trees")  # fmt: skip
+            raise self.fail(
+                f"a scikit-learn tree declares {n_outputs!r} outputs; "
+                "costsense fit writes single-output trees"
+            )
         if not isinstance(n_features, int) or not 0 < n_features < 2**31:
             raise self.fail(f"a scikit-learn tree declares {n_features!r} features")
-        if node_count != nodes_shape[0] or len(values_shape) != 3:
-            raise self.fail(f"a scikit-learn tree declares {node_count!r} nodes "
-                            f"but stores {nodes_shape[0]}")  # fmt: skip
-        if values_shape[0] != nodes_shape[0]:
-            raise self.fail("a scikit-learn tree stores values for other nodes")
+        counts = (len(nodes_shape), len(values_shape), *nodes_shape, *values_shape[:1])
+        if counts != (1, 3, node_count, node_count):
+            raise self.fail(
+                f"a scikit-learn tree declares {node_count!r} nodes but stores "
+                f"arrays of shapes {nodes_shape} and {values_shape}"
+            )
 
     def generator(self, node: dict[str, Any]) -> None:
         """Check the bit generator numpy will call and the seed pool it will size."""
@@ -196,8 +200,9 @@ class Walker:
         except (KeyError, TypeError) as error:
             raise self.fail(f"a random generator is malformed ({error})") from None
         if name not in BIT_GENERATORS:
-            raise self.fail(f"a random generator names bit generator "
-                            f"{str(name)[:40]!r}")  # fmt: skip
+            raise self.fail(
+                f"a random generator names bit generator {str(name)[:40]!r}"
+            )
         if pool != 4 or not isinstance(spawned, int) or not 0 <= spawned < 2**32:
             raise self.fail("a random generator's seed sequence is not numpy's")
 
@@ -233,8 +238,11 @@ class Walker:
                 version = npy.read_magic(handle)
                 if version not in ((1, 0), (2, 0), (3, 0)):
                     raise ValueError(f"unknown .npy version {version}")
-                read = npy.read_array_header_1_0 if version == (1, 0) else (
-                    npy.read_array_header_2_0)  # fmt: skip
+                read = (
+                    npy.read_array_header_1_0
+                    if version == (1, 0)
+                    else (npy.read_array_header_2_0)
+                )
                 shape, _, dtype = read(handle)
             except (ValueError, SyntaxError, TypeError, EOFError) as error:
                 raise self.fail(

@@ -1,19 +1,14 @@
 """The exact types a model file may hold, per skops loader.
 
-skops builds an object from each node of ``schema.json``; its ``__loader__`` says
-how (a class given its attributes without its ``__init__``, an array read from its
-``.npy`` member, a type looked up by name, ...) and its ``__module__.__class__``
-what. This table lists, per loader, the dotted names it may build: the estimators
-of the catalog's models and bases (costsense's by their public path), the pipeline
-pieces ``costsense fit`` adds, the scikit-learn and numpy internals those hold once
-fitted, numpy's data types, and one function (the cost metric a tuned threshold's
-scorer keeps). No module prefix, no builtin function, no loader that calls an
+A node's ``__loader__`` says how skops builds it (a class given its attributes
+without its ``__init__``, an array read from its member, a type looked up by
+name) and its ``__module__.__class__`` what. Listed: the estimators of the
+catalog's models and bases (costsense's by their public path), the pipeline pieces
+``costsense fit`` adds, the internals those hold once fitted, numpy's data types
+and one function. No module prefix, no builtin function, no loader that calls an
 arbitrary callable (``MethodNode``, ``PartialNode``, ``OperatorFuncNode``,
-``ConstructorFromReduceNode``, ``BytesNode``).
-
-Change it when a catalog model or base learner gains a type:
-``tests/cli/test_model_types.py`` fits every catalog model on every base it accepts
-and fails, naming the type, when a file holds one this table lacks, or when an
+``ConstructorFromReduceNode``, ``BytesNode``). ``tests/cli/test_model_types.py``
+fails, naming the type, when a catalog model gains one this table lacks, or an
 entry is used by no model.
 """
 

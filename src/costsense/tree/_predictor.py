@@ -87,13 +87,23 @@ class PackedForest:
         kinds = (np.int64, np.float64, np.int64, np.int64)
         n = self.feature.shape[0] if isinstance(self.feature, np.ndarray) else 0
         if (
-            any(not isinstance(a, np.ndarray) or a.ndim != 1 or a.dtype != kind
-                for a, kind in zip(arrays, kinds, strict=True))
-            or not isinstance(self.values, tuple) or len(self.values) == 0
-            or any(not isinstance(v, np.ndarray) or v.ndim != 2 or v.shape[0] != n
-                   or v.dtype != np.float64 for v in self.values)
-            or n == 0 or self.threshold.shape != (n,) or self.right.shape != (n,)
-        ):  # fmt: skip
+            any(
+                not isinstance(a, np.ndarray) or a.ndim != 1 or a.dtype != kind
+                for a, kind in zip(arrays, kinds, strict=True)
+            )
+            or not isinstance(self.values, tuple)
+            or len(self.values) == 0
+            or any(
+                not isinstance(v, np.ndarray)
+                or v.ndim != 2
+                or v.shape[0] != n
+                or v.dtype != np.float64
+                for v in self.values
+            )
+            or n == 0
+            or self.threshold.shape != (n,)
+            or self.right.shape != (n,)
+        ):
             return _UNSAFE
         roots = self.roots
         if (

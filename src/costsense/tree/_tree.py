@@ -97,15 +97,23 @@ class Tree:
         leaves have no children and inner nodes test a feature of the input
         (``width`` columns). Called by :func:`costsense.persist.load_model`.
         """
-        arrays = (self.feature, self.threshold, self.children_left,
-                  self.children_right, self.impurity, self.n_node_samples,
-                  self.weighted_n_node_samples)  # fmt: skip
+        arrays = (
+            self.feature,
+            self.threshold,
+            self.children_left,
+            self.children_right,
+            self.impurity,
+            self.n_node_samples,
+            self.weighted_n_node_samples,
+        )
         n = self.feature.shape[0] if isinstance(self.feature, np.ndarray) else 0
-        if n == 0 or any(
-            not isinstance(a, np.ndarray) or a.shape != (n,) for a in arrays
-        ) or not isinstance(self.value, np.ndarray) or self.value.ndim != 2 or (
-            self.value.shape[0] != n
-        ):  # fmt: skip
+        if (
+            n == 0
+            or any(not isinstance(a, np.ndarray) or a.shape != (n,) for a in arrays)
+            or not isinstance(self.value, np.ndarray)
+            or self.value.ndim != 2
+            or (self.value.shape[0] != n)
+        ):
             return _UNSAFE
         left, right = self.children_left, self.children_right
         inner = np.flatnonzero(left >= 0)
