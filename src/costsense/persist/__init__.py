@@ -1,9 +1,8 @@
 """Save a fitted model to a file, and load it back without running code from it.
 
-A model file is a skops archive (``schema.json`` and one ``.npy`` member per
-numeric array) holding the model and a JSON metadata mapping, optionally signed
-with HMAC-SHA256 under the user's key. :func:`read_model` checks, before skops
-constructs a single object:
+A model file is a skops archive (skops comes with the ``experiments`` extra)
+holding the model and a JSON metadata mapping, optionally signed with HMAC-SHA256
+under the user's key. :func:`read_model` checks, before skops constructs one object:
 
 1. **the archive**: at most ``max_bytes`` on disk, read once (the file cannot
    change between the checks and the load); members named as skops names them,
