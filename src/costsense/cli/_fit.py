@@ -19,7 +19,9 @@ from costsense.cli._cost_options import part_columns
 from costsense.cli._costs import CommandCosts, resolve_costs
 from costsense.cli._data import describe_columns, read_data
 from costsense.cli._model_checks import model_cost
-from costsense.cli._model_file import read_key
+from costsense.cli._model_file import (
+    read_key,
+)
 from costsense.cli._model_io import FORMAT, save_model
 from costsense.cli._models import check_models
 from costsense.cli._output import new_output
