@@ -34,7 +34,7 @@ from sklearn.datasets import make_classification
 from threadpoolctl import threadpool_limits
 
 from costsense import MinimumCostClassifier
-from costsense.cli._model_file import write_model_file
+from costsense.persist import save_model
 from costsense.tree import BoostedTreesClassifier, CostSensitiveForestClassifier
 
 COST = 5.0
@@ -75,7 +75,7 @@ def model_file(model: object) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "model.skops"
         started = time.perf_counter()
-        write_model_file(model, {"rows": "benchmark"}, path)
+        save_model(model, path, metadata={"rows": "benchmark"})
         seconds = time.perf_counter() - started
         return path.stat().st_size / 1e6, seconds
 

@@ -37,6 +37,7 @@ DOCUMENTED_MODULES = [
     "costsense.tree",
     "costsense.naive_bayes",
     "costsense.datasets",
+    "costsense.persist",
     "costsense.experiments",
     "costsense.utils",
     "costsense.exceptions",

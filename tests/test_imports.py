@@ -42,6 +42,8 @@ FLOORS = {
     # the root package holds __version__ and loads MinimumCostClassifier on first
     # use (PEP 562), so it stands above recommend and below what imports it
     "__init__": 4,
+    # model files: skops and the exact list of types, below what saves and loads
+    "persist": 4,
     "experiments": 5,
     "cli": 6,
 }

@@ -288,12 +288,12 @@ def test_a_model_file_with_cost_parts_round_trips(tmp_path):
     ],
 )  # fmt: skip
 def test_a_model_file_whose_cost_metadata_lies_is_refused(tmp_path, change, words):
-    from costsense.cli._model_file import write_model_file
+    from costsense.cli._model_io import save_model
 
     saved, model, metadata = _fitted(tmp_path, "--fn-cost", "amount", "--fp-cost",
                                      "5")  # fmt: skip
     lying = {**metadata, "cost": {**metadata["cost"], **change}}
-    write_model_file(model, lying, tmp_path / "lying.skops")
+    save_model(model, lying, tmp_path / "lying.skops")
     with pytest.raises(UsageError, match="cost") as caught:
         load_model(str(tmp_path / "lying.skops"))
     assert words in str(caught.value) and "\n" not in str(caught.value)

@@ -213,15 +213,15 @@ def test_fit_says_once_that_a_model_is_constant(tmp_path, capsys):
 
 
 def test_a_file_from_another_version_that_does_not_match_says_fit_again(tmp_path):
-    from costsense.cli._model_file import write_model_file
+    from costsense.cli._model_io import save_model
 
     train = write_csv(tmp_path / "train.csv")
     assert _fit(train, tmp_path / "m.skops", "--cost", "5", "--model", "threshold") == 0
     model, metadata = load_model(str(tmp_path / "m.skops"))
     lying = {**metadata, "cost": {**metadata["cost"], "matrix": [[0, 1], [1, 0]]}}
-    write_model_file(model, lying, tmp_path / "same.skops")
+    save_model(model, lying, tmp_path / "same.skops")
     older = {**lying, "costsense_version": "0.0.1"}
-    write_model_file(model, older, tmp_path / "older.skops")
+    save_model(model, older, tmp_path / "older.skops")
     with pytest.raises(UsageError) as same:
         load_model(str(tmp_path / "same.skops"))
     assert "cost" in str(same.value) and "fit the model again" not in str(same.value)

@@ -44,15 +44,17 @@ import pytest
 import costsense
 from costsense import cli
 from costsense.cli import UsageError
-from costsense.cli._model_file import MAX_MEMBERS, write_model_file
 from costsense.cli._model_io import load_model
-from costsense.cli._model_schema import MAX_DEPTH, MAX_SCHEMA_BYTES
-from costsense.cli._model_types import ALLOWED
+from costsense.cli._model_io import save_model as write_model_file
+from costsense.persist._archive import MAX_MEMBERS
+from costsense.persist._schema import MAX_DEPTH, MAX_SCHEMA_BYTES
+from costsense.persist._types import ALLOWED
 from tests.cli._archives import edit_metadata, schema_nodes, write_zip
 from tests.cli._data import write_csv
 
 SOURCE = str(Path(costsense.__file__).resolve().parents[1])
-CHECKS = ("_model_file.py", "_model_schema.py", "_model_checks.py")
+CHECKS = ("persist/__init__.py", "_archive.py", "_schema.py", "_fitted.py",
+          "_model_checks.py")  # fmt: skip
 PASSWD = Path("/etc/passwd")
 KEY = b"a-signing-key-of-32-bytes-000000"
 
@@ -1098,7 +1100,7 @@ def test_a_signed_model_loads_with_its_key_only_and_only_unchanged(genuine, tmp_
     for label, caught in refusals.items():
         message = str(caught.value)
         assert "signed" in message and "\n" not in message, (label, message)
-        assert _raised_by_checks(caught).startswith("_model_file.py"), label
+        assert _raised_by_checks(caught).startswith("_archive.py"), label
 
 
 def test_the_command_line_signs_verifies_and_limits_the_size(tmp_path, capsys):
@@ -1167,18 +1169,17 @@ def test_a_file_naming_a_class_at_its_former_module_is_refused_to_fit_again(
     genuine, tmp_path, capsys
 ):
     # costsense was never released: a file of an earlier development version,
-    # written when ThresholdMoving lived in costsense.rescale itself, is refused
+    # written when files named ThresholdMoving by its private module, is refused
     # (no former name is read as the class it is now), saying what to do
-    from costsense.cli._model_types import ALLOWED
-
-    now = "costsense.rescale._threshold.ThresholdMoving"
-    former = "costsense.rescale.ThresholdMoving"
+    now = "costsense.rescale.ThresholdMoving"
+    former = "costsense.rescale._threshold.ThresholdMoving"
     assert now in ALLOWED["ObjectNode"] and former not in ALLOWED["ObjectNode"]
     schema = genuine.schema()
     assert _at_former_place(schema, now, former) >= 1
     old = _rewrite(genuine, tmp_path / "old.skops", schema=schema)
     message = (
-        r"holds type costsense\.rescale\.ThresholdMoving, which no model written "
+        r"holds type costsense\.rescale\._threshold\.ThresholdMoving, which no model "
+        r"written "
         r"by costsense fit contains .*fit the model again"
     )
     _refused_to_fit_again(old, message, genuine.csv, tmp_path, capsys)
@@ -1186,8 +1187,6 @@ def test_a_file_naming_a_class_at_its_former_module_is_refused_to_fit_again(
 
 def test_a_file_of_format_1_is_refused_to_fit_again(genuine, tmp_path, capsys):
     # format 1 (before the four cost parts) is no longer upgraded on reading
-    from costsense.cli._model_file import write_model_file
-
     model, metadata = load_model(str(genuine.path))
     assert metadata["format"] == "costsense-model/2"
     parts = ("parts", "columns", "columns_are_features")
@@ -1256,11 +1255,11 @@ def test_a_file_appearing_at_the_model_path_while_it_is_written_is_kept(
 _READ_ONLY_FILES = r"""
 import json, sys
 from costsense.cli import UsageError
-from costsense.cli._model_file import read_key, read_model_file
+from costsense.persist import read_key, read_model
 results = {}
 for label, (kind, path) in json.loads(sys.argv[1]).items():
     try:
-        read_key(path, "--verify-key-file") if kind == "key" else read_model_file(path)
+        read_key(path, "--verify-key-file") if kind == "key" else read_model(path)
         results[label] = "read"
     except UsageError as error:
         results[label] = str(error)

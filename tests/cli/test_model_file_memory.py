@@ -33,9 +33,10 @@ import pytest
 import costsense
 from costsense import cli
 from costsense.cli import UsageError
-from costsense.cli._model_checks import _check_trees, _reachable, check_model
-from costsense.cli._model_file import read_model_file
+from costsense.cli._model_checks import check_model
 from costsense.cli._model_io import load_model
+from costsense.persist import read_model
+from costsense.persist._fitted import check_fitted, reachable
 from tests.cli._archives import read_members, schema_nodes, write_zip
 from tests.cli._data import write_csv
 
@@ -145,7 +146,7 @@ def _shift_features(schema: dict[str, Any], members: dict[str, bytes], by: int) 
             _shift(members, state["content"]["nodes"]["file"], "feature", by)
         elif name.endswith("predictor.TreePredictor"):
             _shift(members, state["content"]["nodes"]["file"], "feature_idx", by)
-        elif name == "costsense.tree._tree.Tree":
+        elif name == "costsense.tree.Tree":
             _shift(members, state["content"]["feature"]["file"], None, by)
         else:
             continue
@@ -209,7 +210,7 @@ def test_trees_hidden_in_object_arrays_are_refused_by_predict_without_a_crash(
 def _into_object_arrays(model: Any) -> int:
     """Turn the model's tree lists into object arrays, in memory; count them."""
     hidden = 0
-    for value, _ in list(_reachable(model, 10**9)):
+    for value, _ in list(reachable(model, 10**9)):
         attributes = getattr(value, "__dict__", {})
         for name in ("estimators_", "_predictors"):
             held = attributes.get(name)
@@ -236,7 +237,7 @@ def test_the_checks_after_construction_find_trees_inside_object_arrays(
     schema = json.loads(members["schema.json"])
     _shift_features(schema, members, 10**7)
     shifted_file = _write(tmp_path / "shifted.skops", members, schema)
-    trusted = read_model_file(str(genuine[model])).types
+    trusted = read_model(str(genuine[model])).types
     shifted = skops.io.load(shifted_file, trusted=trusted)["model"]
     assert _into_object_arrays(shifted) >= 1
     with pytest.raises(UsageError, match="indices outside"):
@@ -255,22 +256,22 @@ def test_a_tree_is_held_to_the_narrowest_input_on_its_way():
             self.n_features_in_ = 3
             self.members = {"narrow": np.array([tree], dtype=object)}
 
-    found = {id(v): bound for v, bound in _reachable(Holder(), 3)}
+    found = {id(v): bound for v, bound in reachable(Holder(), 3)}
     assert found[id(tree)] == 2 and found[id(tree.tree_)] == 2
-    _check_trees(Holder(), 3, "m")  # features 0 and 1: inside
+    check_fitted(Holder(), 3, "m")  # features 0 and 1: inside
     state = tree.tree_.__getstate__()
     inner = state["nodes"]["left_child"] != -1
     state["nodes"]["feature"][inner] = 2  # inside the model's 3, past the tree's 2
     tree.tree_.__setstate__(state)
     with pytest.raises(UsageError, match="indices outside"):
-        _check_trees(Holder(), 3, "m")
+        check_fitted(Holder(), 3, "m")
 
 
 def test_gradient_boosting_with_categorical_bins_is_refused(genuine):
     from sklearn.ensemble._hist_gradient_boosting.binning import _BinMapper
 
     loaded, metadata = load_model(str(genuine["hist-gradient-boosting"]))
-    mappers = [v for v, _ in _reachable(loaded, 10**9) if isinstance(v, _BinMapper)]
+    mappers = [v for v, _ in reachable(loaded, 10**9) if isinstance(v, _BinMapper)]
     assert mappers
     # a categorical feature makes predict fill bitsets at the stored category
     # values: a value past 255 would write outside them
@@ -294,7 +295,7 @@ def test_a_cached_node_is_refused_before_skops_builds_anything(genuine, data, tm
     hostile = _write(tmp_path / "cached.skops", members, schema)
     assert hostile.stat().st_size < 20 << 20
     with pytest.raises(UsageError, match="cached node"):
-        read_model_file(str(hostile))
+        read_model(str(hostile))
     done = _predict(hostile, data[1], tmp_path / "out.csv")
     assert done.returncode == 2 and "cached node" in done.stderr, done.stderr[-2000:]
 
@@ -316,13 +317,13 @@ def test_an_array_named_by_many_nodes_is_refused_in_bounded_memory(
     }  # fmt: skip
     hostile = _write(tmp_path / "reads.skops", members, schema)
     with pytest.raises(UsageError, match="would be read"):
-        read_model_file(str(hostile))
+        read_model(str(hostile))
     done = _predict(hostile, data[1], tmp_path / "out.csv")
     assert done.returncode == 2 and "would be read" in done.stderr, done.stderr[-2000:]
 
 
 def test_genuine_files_read_each_array_about_once(genuine):
-    from costsense.cli._model_schema import MAX_ARRAY_READS
+    from costsense.persist._schema import MAX_ARRAY_READS
 
     for path in genuine.values():
         members = read_members(path)

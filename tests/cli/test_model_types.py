@@ -22,8 +22,8 @@ from threadpoolctl import threadpool_limits
 import costsense.experiments
 from costsense import cli
 from costsense.cli import _fit, _model_io
-from costsense.cli._model_types import ALLOWED, NUMPY_SCALARS, PYTHON_SCALARS
 from costsense.experiments import BASE_NAMES, CATALOG, check_pair, default_base
+from costsense.persist._types import ALLOWED, NUMPY_SCALARS, PYTHON_SCALARS
 from costsense.recommend import _candidates
 from tests._covering import covering, levels, params
 

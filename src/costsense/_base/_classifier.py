@@ -90,6 +90,22 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
     #: outcome of a row; any other text is why ``fit`` refuses per-row costs.
     _row_costs: ClassVar[str] = "rows"
 
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did, in plain values (what reports read of a model).
+
+        Returns
+        -------
+        dict
+            The keys this model has, of: ``stop_reason`` (a booster's
+            ``stop_reason_``), ``rounds`` and ``rounds_planned`` (members kept
+            and asked for), ``nonpositive_alpha`` (rounds kept with
+            ``alpha <= 0``), ``n_iter`` and ``converged`` (a solver's),
+            ``n_features_kept``, ``features_kept``, ``drop_round`` and
+            ``feature_update`` (EFSBoost's feature selection). Empty here; each
+            family says what its fit has.
+        """
+        return {}
+
     def _check_degenerate(
         self,
         y_pred: Any,

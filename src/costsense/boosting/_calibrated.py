@@ -168,6 +168,10 @@ shape (2, 2), default=None
         )
         return self
 
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: its AdaBoost's summary."""
+        return self.adaboost_.fit_summary()
+
     def _calibrated_score(self, F: FloatArray) -> FloatArray:
         """Return ``a F + b - ln(C2/C1)``, positive iff ``P(+|x) > C2/(C1 + C2)``."""
         a, b = self.calibration_

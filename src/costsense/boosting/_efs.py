@@ -362,6 +362,18 @@ class EFSBoostClassifier(ClassifierBase):
         )
         return self
 
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: why it stopped, rounds, the features it kept."""
+        return {
+            "stop_reason": str(self.stop_reason_),
+            "rounds": len(self.estimators_),
+            "rounds_planned": int(self.n_estimators),
+            "n_features_kept": int(np.count_nonzero(self.support_)),
+            "features_kept": np.flatnonzero(self.support_).tolist(),
+            "drop_round": np.asarray(self.drop_round_).tolist(),
+            "feature_update": self.feature_update,
+        }
+
     def _votes(self, X: ArrayLike) -> FloatArray:
         """Return the corrected vote ``sum_{t: C_t(x) = c} alpha_t`` of each class."""
         X = self._validated(X, dtype=np.float64)

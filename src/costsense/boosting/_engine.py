@@ -251,6 +251,13 @@ class StagewiseBoosting(StagedCostClassifier):
         """Return what kept round ``t`` adds to the score, from its prediction."""
         raise AttributeError(f"{type(self).__name__} defines no vote")
 
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: rounds kept and asked for."""
+        return {
+            "rounds": len(self.estimators_),
+            "rounds_planned": int(self.n_estimators),
+        }
+
     def _staged_scores(self, X: FloatArray) -> Iterator[FloatArray]:
         """Yield the internal score (positive class > 0) after each round."""
         if not self.estimators_:
@@ -387,6 +394,14 @@ class CostBoostingClassifier(StagewiseBoosting):
         if self.sampler is not None or self._default_sampler is None:
             return self.sampler
         return self._default_sampler()
+
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: why it stopped, rounds, rounds of ``alpha <= 0``."""
+        return {
+            "stop_reason": str(self.stop_reason_),
+            **super().fit_summary(),
+            "nonpositive_alpha": int(self.n_nonpositive_alpha_),
+        }
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(

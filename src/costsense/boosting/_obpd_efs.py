@@ -236,6 +236,10 @@ feature_score, on_weak_round
         )
         return self
 
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: its EFSBoost's summary."""
+        return self.booster_.fit_summary()
+
     def predict(self, X: ArrayLike) -> NDArray[Any]:
         """Predict the class with EFSBoost's largest weighted vote.
 

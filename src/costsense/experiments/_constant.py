@@ -49,6 +49,10 @@ class ConstantOnFailure(ClassifierMixin, BaseEstimator):
         self.estimator_ = None
         return self
 
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: ``stop_reason`` (fitted, or why it failed)."""
+        return {"stop_reason": self.stop_reason_}
+
     def predict(self, X: Any) -> Any:
         """Predict with the estimator, or the constant."""
         if self.estimator_ is not None:

@@ -9,27 +9,14 @@ booster that kept no round (its constant rule) or only one of several (unless
 its first learner was perfect on the training part), a solver
 that stopped at its iteration limit.
 
-Keys (each present only when the model has the attribute):
-
-``stop_reason``
-    A booster's ``stop_reason_`` (costsense's boosters).
-``rounds``, ``rounds_planned``
-    Rounds kept (``len(estimators_)``) and asked for (``n_estimators``).
-``nonpositive_alpha``
-    Rounds kept with ``alpha <= 0`` (``n_nonpositive_alpha_``).
-``converged``, ``n_iter``
-    A solver's convergence: ``converged_`` when the model has it, else
-    ``n_iter_ < max_iter``.
-``n_features_kept``, ``features_kept``
-    EFSBoost's selected features (``support_``): how many, and their indices.
-``drop_round``
-    The round that dropped each feature (``drop_round_``; 0: left out from the
-    start, -1: kept).
-``feature_update``
-    How equation 14 updated the features' weights (EFSBoost's
-    ``feature_update``: ``"literal"``, as printed, or ``"weighted"``).
-``constant``
-    The model predicted a single class on the whole test part (always present).
+The keys are the fitted model's ``fit_summary()``
+(:meth:`costsense._base.ClassifierBase.fit_summary`: ``stop_reason``, ``rounds``,
+``rounds_planned``, ``nonpositive_alpha``, ``n_iter``, ``converged``,
+``n_features_kept``, ``features_kept``, ``drop_round``, ``feature_update``), or for
+scikit-learn's and imbalanced-learn's estimators, which have none, ``rounds`` and
+``rounds_planned`` (``len(estimators_)``, ``n_estimators``) and ``n_iter`` and
+``converged`` (``n_iter_ < max_iter``); and always ``constant``, whether the model
+predicted a single class on the whole test part.
 """
 
 from __future__ import annotations
@@ -51,19 +38,26 @@ def _final_estimator(model: Any) -> Any:
     return fitted
 
 
-def _inner_booster(final: Any) -> Any:
-    """Return the booster that does the rounds (some estimators wrap one).
-
-    Calibrated AdaBoost keeps it in ``adaboost_``, OBPD-EFSBoost in ``booster_``.
-    """
-    for name in ("adaboost_", "booster_"):
-        if hasattr(final, name):
-            return getattr(final, name)
-    return final
+def _peer_summary(final: Any) -> dict[str, Any]:
+    """Read scikit-learn's and imbalanced-learn's fitted attributes."""
+    found: dict[str, Any] = {}
+    estimators, planned = (
+        getattr(final, name, None) for name in ("estimators_", "n_estimators")
+    )
+    if isinstance(estimators, list | np.ndarray):
+        found["rounds"] = len(estimators)
+        if isinstance(planned, int | np.integer):
+            found["rounds_planned"] = int(planned)
+    n_iter, max_iter = getattr(final, "n_iter_", None), getattr(final, "max_iter", None)
+    if n_iter is not None:
+        found["n_iter"] = int(np.max(n_iter))
+        if isinstance(max_iter, int | np.integer):
+            found["converged"] = bool(found["n_iter"] < max_iter)
+    return found
 
 
 def fit_diagnostics(model: Any, prediction: NDArray[Any]) -> dict[str, Any]:
-    """Read what a fitted model did from its attributes.
+    """Read what a fitted model did (its ``fit_summary()``), and if it is constant.
 
     Parameters
     ----------
@@ -78,37 +72,8 @@ def fit_diagnostics(model: Any, prediction: NDArray[Any]) -> dict[str, Any]:
         The keys of the module docstring, JSON-serialisable.
     """
     final = _final_estimator(model)
-    booster = _inner_booster(final)
-    found: dict[str, Any] = {}
-    stop = getattr(booster, "stop_reason_", None)
-    if stop is not None:
-        found["stop_reason"] = str(stop)
-    estimators = getattr(booster, "estimators_", None)
-    if isinstance(estimators, list | np.ndarray):
-        found["rounds"] = len(estimators)
-        planned = getattr(booster, "n_estimators", None)
-        if isinstance(planned, int | np.integer):
-            found["rounds_planned"] = int(planned)
-    nonpositive = getattr(booster, "n_nonpositive_alpha_", None)
-    if nonpositive is not None:
-        found["nonpositive_alpha"] = int(nonpositive)
-    n_iter = getattr(final, "n_iter_", None)
-    if n_iter is not None:
-        found["n_iter"] = int(np.max(n_iter))
-        if hasattr(final, "converged_"):
-            found["converged"] = bool(final.converged_)
-        elif isinstance(getattr(final, "max_iter", None), int | np.integer):
-            found["converged"] = bool(found["n_iter"] < final.max_iter)
-    support = getattr(final, "support_", None)
-    if support is not None:
-        found["n_features_kept"] = int(np.count_nonzero(support))
-        found["features_kept"] = np.flatnonzero(support).tolist()
-    drop_round = getattr(final, "drop_round_", None)
-    if drop_round is not None:
-        found["drop_round"] = np.asarray(drop_round).tolist()
-        update = getattr(final, "feature_update", None)
-        if isinstance(update, str):
-            found["feature_update"] = update
+    summary = final.fit_summary() if hasattr(final, "fit_summary") else None
+    found = dict(summary) if summary is not None else _peer_summary(final)
     found["constant"] = bool(np.unique(np.asarray(prediction)).size <= 1)
     return found
 

@@ -12,3 +12,9 @@ from costsense.margin._cssvm import CSSVMClassifier
 from costsense.margin._ldm import CSLDMClassifier, LDMClassifier
 
 __all__ = ["CSLDMClassifier", "CSSVMClassifier", "LDMClassifier"]
+
+# model files, pickles and the API reference name the public path, so moving a
+# private module changes none of them
+for _name in __all__:
+    if isinstance(globals()[_name], type):
+        globals()[_name].__module__ = __name__

@@ -215,6 +215,10 @@ shape (2, 2), default=None
         self._check_degenerate(self._to_labels(self._score(X)))
         return self
 
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: the solver's iterations, below ``max_iter``."""
+        return {"n_iter": self.n_iter_, "converged": self.n_iter_ < self.max_iter}
+
     def _score(self, X: FloatArray) -> FloatArray:
         return np.asarray(self.estimator_.decision_function(X), dtype=np.float64)
 

@@ -466,6 +466,10 @@ class _BaseLDM(BinaryCostClassifier):
             self.intercept_ = float(a.sum()) if self.fit_intercept else 0.0
 
     # --------------------------------------------------------------- predicting
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: the solver's iterations and convergence."""
+        return {"n_iter": int(np.max(self.n_iter_)), "converged": bool(self.converged_)}
+
     def _score(self, X: FloatArray) -> FloatArray:
         if self.solver_ == "exact":
             return self._kernel(X, self.X_fit_) @ self.alpha_

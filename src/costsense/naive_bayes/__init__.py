@@ -88,3 +88,9 @@ from costsense.naive_bayes._categorical import categorical_feature_mask
 from costsense.naive_bayes._estimator import DiscreteNaiveBayesClassifier
 
 __all__ = ["DiscreteNaiveBayesClassifier", "categorical_feature_mask"]
+
+# model files, pickles and the API reference name the public path, so moving a
+# private module changes none of them
+for _name in __all__:
+    if isinstance(globals()[_name], type):
+        globals()[_name].__module__ = __name__

@@ -51,3 +51,9 @@ from costsense.recommend._estimator import MinimumCostClassifier
 from costsense.recommend._selection import choice_text
 
 __all__ = ["MinimumCostClassifier", "choice_text"]
+
+# model files, pickles and the API reference name the public path, so moving a
+# private module changes none of them
+for _name in __all__:
+    if isinstance(globals()[_name], type):
+        globals()[_name].__module__ = __name__

@@ -168,6 +168,13 @@ class MetaCost(_CostSensitiveWrapper):
         else:
             self.estimator_ = self._fit_base(X, relabelled, sample_weight, rng)
 
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: members kept and asked for (``rounds``)."""
+        return {
+            "rounds": len(self.estimators_),
+            "rounds_planned": int(self.n_estimators),
+        }
+
     def _posterior(self, X: FloatArray) -> FloatArray:
         return _mean_proba(self.estimators_, X, self.classes_)
 

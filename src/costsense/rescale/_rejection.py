@@ -156,6 +156,13 @@ class RejectionSampling(_CostSensitiveWrapper):
             index, accept, sample_weight, self.classes_.size
         )
 
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: members kept and asked for (``rounds``)."""
+        return {
+            "rounds": len(self.estimators_),
+            "rounds_planned": int(self.n_estimators),
+        }
+
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Share of member votes, or mean member probability (``voting``).
 

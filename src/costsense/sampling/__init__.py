@@ -14,3 +14,9 @@ from costsense.sampling._obpd import OBPDSampler
 from costsense.sampling._rwo import RWOSampler
 
 __all__ = ["OBPDSampler", "RWOSampler", "categorical_columns"]
+
+# model files, pickles and the API reference name the public path, so moving a
+# private module changes none of them
+for _name in __all__:
+    if isinstance(globals()[_name], type):
+        globals()[_name].__module__ = __name__

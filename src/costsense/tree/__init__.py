@@ -41,3 +41,9 @@ __all__ = [
     "Tree",
     "impurity",
 ]
+
+# model files, pickles and the API reference name the public path, so moving a
+# private module changes none of them
+for _name in __all__:
+    if isinstance(globals()[_name], type):
+        globals()[_name].__module__ = __name__

@@ -212,6 +212,21 @@ class BaseTree:
         check_is_fitted(self, "tree_")
         return self.tree_.feature_importances(self.n_features_in_)
 
+    def _check_loaded(self, width: int) -> str | None:
+        """Say what makes a loaded tree estimator unsafe, or None (unfitted: None).
+
+        Its tree's values hold a score and a frequency column per class (a
+        classifier) or one column (the regressor). Called by
+        :func:`costsense.persist.load_model`.
+        """
+        tree = vars(self).get("tree_")
+        columns = 2 * len(self.classes_) if hasattr(self, "classes_") else 1
+        if tree is not None and (
+            not isinstance(tree, Tree) or tree.value.shape[1:] != (columns,)
+        ):
+            return "tree values that do not match its classes"
+        return None
+
     def _grow(
         self,
         X: FloatArray,

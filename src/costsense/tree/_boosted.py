@@ -315,6 +315,27 @@ class BoostedTreesClassifier(ClassifierBase):
         )
         return np.sort(train), np.sort(valid)
 
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: the rounds kept, below ``max_iter``."""
+        return {
+            "n_iter": int(self.n_iter_),
+            "converged": bool(self.n_iter_ < self.max_iter),
+        }
+
+    def _check_loaded(self, width: int) -> str | None:
+        """Say what makes a loaded model unsafe, or None (unfitted: None).
+
+        Its packed trees hold one value column per class (one for two classes).
+        Called by :func:`costsense.persist.load_model`.
+        """
+        trees = vars(self).get("trees_")
+        if trees is None:
+            return None
+        outputs = 1 if len(self.classes_) == 2 else len(self.classes_)
+        if not isinstance(trees, PackedForest) or trees.values[0].shape[1] != outputs:
+            return "trees whose values do not match its classes"
+        return None
+
     def _raw(self, X: FloatArray) -> FloatArray:
         """Sum of the trees' leaf values: ``(n, n_trees_per_iteration_)``."""
         trees = self.trees_

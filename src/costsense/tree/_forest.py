@@ -366,6 +366,21 @@ default="gini"
         )
         return self
 
+    def _check_loaded(self, width: int) -> str | None:
+        """Say what makes a loaded forest unsafe, or None (unfitted: None).
+
+        Its trees are packed with two value columns per class of the forest, so
+        every member's tree must have them. Called by
+        :func:`costsense.persist.load_model`.
+        """
+        members = vars(self).get("estimators_")
+        columns = 2 * len(self.classes_) if members is not None else 0
+        if members is not None and any(
+            m.tree_.value.shape[1:] != (columns,) for m in members
+        ):
+            return "tree values that do not match its classes"
+        return None
+
     def _training_decisions(self, X: FloatArray) -> IntArray:
         """Class indices the forest predicts for its training rows, as far as needed.
 
@@ -496,6 +511,13 @@ default="gini"
             delayed(chunk_values)(part) for part in parts
         )
         return np.vstack(pieces)
+
+    def fit_summary(self) -> dict[str, Any]:
+        """Say what the fit did: members kept and asked for (``rounds``)."""
+        return {
+            "rounds": len(self.estimators_),
+            "rounds_planned": int(self.n_estimators),
+        }
 
     def predict_task_score(self, X: ArrayLike) -> FloatArray:
         """Return the trees' mean leaf task-score vector for each sample.

@@ -41,6 +41,10 @@ class _Nodes(Protocol):
 __all__ = ["PackedForest", "accumulate", "pack", "shared_class"]
 
 
+#: What :meth:`_check_loaded` says of unsafe arrays (the loader names the type).
+_UNSAFE = "node or feature indices outside its arrays or the model's input"
+
+
 @dataclass(frozen=True)
 class PackedForest:
     """The nodes of several trees, concatenated.
@@ -65,6 +69,56 @@ class PackedForest:
     right: IntArray
     values: tuple[FloatArray, ...]
     roots: IntArray
+
+    def _check_loaded(self, width: int) -> str | None:
+        """Say what makes loaded packed trees unsafe to predict with, or None.
+
+        Every walk of the compiled predictor must stay inside its tree: the roots
+        increase from 0 to the node count; an inner node's left child (the next
+        node) and right child lie after it and inside its tree; it tests a feature
+        of the input (``width`` columns). Called by
+        :func:`costsense.persist.load_model`.
+        """
+        arrays = (self.feature, self.threshold, self.right, self.roots)
+        kinds = (np.int64, np.float64, np.int64, np.int64)
+        n = self.feature.shape[0] if isinstance(self.feature, np.ndarray) else 0
+        if (
+            any(
+                not isinstance(a, np.ndarray) or a.ndim != 1 or a.dtype != kind
+                for a, kind in zip(arrays, kinds, strict=True)
+            )
+            or not isinstance(self.values, tuple)
+            or len(self.values) == 0
+            or any(
+                not isinstance(v, np.ndarray)
+                or v.ndim != 2
+                or v.shape[0] != n
+                or v.dtype != np.float64
+                for v in self.values
+            )
+            or n == 0
+            or self.threshold.shape != (n,)
+            or self.right.shape != (n,)
+        ):
+            return _UNSAFE
+        roots = self.roots
+        if (
+            roots.size < 2
+            or roots[0] != 0
+            or roots[-1] != n
+            or np.any(np.diff(roots) < 1)
+        ):
+            return _UNSAFE
+        index = np.flatnonzero(self.feature >= 0)
+        end = roots[np.searchsorted(roots, index, side="right")]  # its tree's end
+        right = self.right[index]
+        if (
+            np.all(self.feature[index] < width)
+            and np.all(index + 1 < end)
+            and np.all((right > index + 1) & (right < end))
+        ):
+            return None
+        return _UNSAFE
 
 
 def pack(trees: Sequence[_Nodes], width: int) -> PackedForest:

@@ -2,7 +2,7 @@
 
 The builder (:func:`costsense.tree._grower.grow`) returns these arrays; the trees,
 the forest's members and the model-file checks read them. Change the fields with
-the builder and :mod:`costsense.cli._model_checks`.
+the builder and :meth:`Tree._check_loaded` (the model loader's check).
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ IntArray = NDArray[np.int64]
 Int32Array = NDArray[np.int32]
 
 __all__ = ["Tree"]
+
+
+#: What :meth:`_check_loaded` says of unsafe arrays (the loader names the type).
+_UNSAFE = "node or feature indices outside its arrays or the model's input"
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,46 @@ class Tree:
         return apply(
             X, self.feature, self.threshold, self.children_left, self.children_right
         )
+
+    def _check_loaded(self, width: int) -> str | None:
+        """Say what makes a loaded tree unsafe to predict with, or None.
+
+        The compiled traversal follows the indices without bounds checks: every
+        array has one entry per node, nodes are in pre-order (an inner node's left
+        child is the next node, its right child after it, inside the arrays),
+        leaves have no children and inner nodes test a feature of the input
+        (``width`` columns). Called by :func:`costsense.persist.load_model`.
+        """
+        arrays = (
+            self.feature,
+            self.threshold,
+            self.children_left,
+            self.children_right,
+            self.impurity,
+            self.n_node_samples,
+            self.weighted_n_node_samples,
+        )
+        n = self.feature.shape[0] if isinstance(self.feature, np.ndarray) else 0
+        if (
+            n == 0
+            or any(not isinstance(a, np.ndarray) or a.shape != (n,) for a in arrays)
+            or not isinstance(self.value, np.ndarray)
+            or self.value.ndim != 2
+            or (self.value.shape[0] != n)
+        ):
+            return _UNSAFE
+        left, right = self.children_left, self.children_right
+        inner = np.flatnonzero(left >= 0)
+        leaves = left < 0
+        if (
+            np.all(left[inner] == inner + 1)
+            and np.all(left[leaves] == -1)
+            and np.all(right[leaves] == -1)
+            and np.all((right[inner] > inner + 1) & (right[inner] < n))
+            and np.all((self.feature[inner] >= 0) & (self.feature[inner] < width))
+        ):
+            return None
+        return _UNSAFE
 
     def feature_importances(self, n_features: int) -> FloatArray:
         """Total weighted gain ``G`` of the splits on each feature, normalised to 1.

@@ -1,30 +1,20 @@
-"""The exact types a model file written by ``costsense fit`` may hold, per skops loader.
+"""The exact types a model file may hold, per skops loader.
 
-skops builds an object from each node of a file's ``schema.json``; the node's
-``__loader__`` says how (a class instantiated without its ``__init__`` and given
-its attributes, an array read from its ``.npy`` member, a type or function looked
-up by name, ...) and its ``__module__``/``__class__`` say what. This table lists,
-for each loader a costsense model needs, the dotted names that loader may build:
-every estimator class of the catalog's models and of their bases, the pipeline
-pieces ``fit`` adds (column encoder, imputer, scaling), the scikit-learn and numpy
-internals those hold once fitted, numpy's data types, and a single function (the
-cost metric a tuned threshold's scorer keeps, and numpy's squaring ufunc). No
-module prefix, no builtin
-function, no loader that calls an arbitrary callable (``MethodNode``,
-``PartialNode``, ``OperatorFuncNode``, ``ConstructorFromReduceNode``, ``BytesNode``).
-
-Change it when a model of the catalog, or a base learner, gains a type: the test
-``tests/cli/test_model_types.py`` fits every catalog model on every base it accepts
-(two and three classes, string and integer labels, per-row costs, both missing-value
-policies) and fails, naming the type, when a written file holds one this table
-lacks, and when an entry here is used by no model.
+A node's ``__loader__`` says how skops builds it (a class given its attributes
+without its ``__init__``, an array read from its member, a type looked up by
+name) and its ``__module__.__class__`` what. Listed: the estimators of the
+catalog's models and bases (costsense's by their public path), the pipeline pieces
+``costsense fit`` adds, the internals those hold once fitted, numpy's data types
+and one function. No module prefix, no builtin function, no loader that calls an
+arbitrary callable (``MethodNode``, ``PartialNode``, ``OperatorFuncNode``,
+``ConstructorFromReduceNode``, ``BytesNode``). ``tests/cli/test_model_types.py``
+fails, naming the type, when a catalog model gains one this table lacks, or an
+entry is used by no model.
 """
 
 from __future__ import annotations
 
 import numpy as np
-
-__all__ = ["ALLOWED", "BIT_GENERATORS", "NUMPY_SCALARS"]
 
 #: numpy's scalar types: labels, dtypes and array elements (data, not code),
 #: named as skops names them (``numpy.bool`` since numpy 2).
@@ -42,45 +32,45 @@ PYTHON_SCALARS = frozenset(f"builtins.{n}" for n in ("str", "int", "float", "boo
 _ESTIMATORS = frozenset(
     {
         # costsense: the catalog's methods and bases
-        "costsense.boosting._adaboost.AdaBoostCClassifier",
-        "costsense.boosting._adaboost.AdaBoostClassifier",
-        "costsense.boosting._asymmetric.AsyBClassifier",
-        "costsense.boosting._asymmetric.AsyBLClassifier",
-        "costsense.boosting._asymmetric.AsymBoostClassifier",
-        "costsense.boosting._asymmetric.AsymLogitBoostClassifier",
-        "costsense.boosting._calibrated.CalibratedAdaBoostClassifier",
-        "costsense.boosting._efs.EFSBoostClassifier",
-        "costsense.boosting._heuristic.AdaC1Classifier",
-        "costsense.boosting._heuristic.AdaC2Classifier",
-        "costsense.boosting._heuristic.AdaC3Classifier",
-        "costsense.boosting._heuristic.AdaCostClassifier",
-        "costsense.boosting._heuristic.CSB0Classifier",
-        "costsense.boosting._heuristic.CSB1Classifier",
-        "costsense.boosting._heuristic.CSB2Classifier",
-        "costsense.boosting._obpd_efs.OBPDEFSBoostClassifier",
-        "costsense.boosting._oversampling.OBPDBoostClassifier",
-        "costsense.boosting._oversampling.RWOBoostClassifier",
-        "costsense.boosting._oversampling.SMOTEBoostClassifier",
+        "costsense.boosting.AdaBoostCClassifier",
+        "costsense.boosting.AdaBoostClassifier",
+        "costsense.boosting.AdaC1Classifier",
+        "costsense.boosting.AdaC2Classifier",
+        "costsense.boosting.AdaC3Classifier",
+        "costsense.boosting.AdaCostClassifier",
+        "costsense.boosting.AsyBClassifier",
+        "costsense.boosting.AsyBLClassifier",
+        "costsense.boosting.AsymBoostClassifier",
+        "costsense.boosting.AsymLogitBoostClassifier",
+        "costsense.boosting.CSB0Classifier",
+        "costsense.boosting.CSB1Classifier",
+        "costsense.boosting.CSB2Classifier",
+        "costsense.boosting.CalibratedAdaBoostClassifier",
+        "costsense.boosting.EFSBoostClassifier",
+        "costsense.boosting.OBPDBoostClassifier",
+        "costsense.boosting.OBPDEFSBoostClassifier",
+        "costsense.boosting.RWOBoostClassifier",
+        "costsense.boosting.SMOTEBoostClassifier",
         "costsense.experiments._constant.ConstantOnFailure",
-        "costsense.margin._cssvm.CSSVMClassifier",
-        "costsense.margin._ldm.CSLDMClassifier",
-        "costsense.margin._ldm.LDMClassifier",
-        "costsense.naive_bayes._estimator.DiscreteNaiveBayesClassifier",
+        "costsense.margin.CSLDMClassifier",
+        "costsense.margin.CSSVMClassifier",
+        "costsense.margin.LDMClassifier",
+        "costsense.naive_bayes.DiscreteNaiveBayesClassifier",
+        "costsense.recommend.MinimumCostClassifier",
         "costsense.recommend._candidates.FoldAverage",
         "costsense.recommend._candidates.SquaredColumns",
         "costsense.recommend._combination.Combination",
-        "costsense.recommend._estimator.MinimumCostClassifier",
-        "costsense.rescale._weighting.CostWeighting",
-        "costsense.rescale._metacost.MetaCost",
-        "costsense.rescale._rejection.RejectionSampling",
-        "costsense.rescale._threshold.ThresholdMoving",
+        "costsense.rescale.CostWeighting",
+        "costsense.rescale.MetaCost",
+        "costsense.rescale.RejectionSampling",
+        "costsense.rescale.ThresholdMoving",
+        "costsense.sampling.OBPDSampler",
         "costsense.sampling._lowrank.LowRankGaussian",
-        "costsense.sampling._obpd.OBPDSampler",
-        "costsense.tree._boosted.BoostedTreesClassifier",
-        "costsense.tree._classes.CostSensitiveTreeClassifier",
-        "costsense.tree._forest.CostSensitiveForestClassifier",
-        "costsense.tree._predictor.PackedForest",
-        "costsense.tree._tree.Tree",
+        "costsense.tree.BoostedTreesClassifier",
+        "costsense.tree.CostSensitiveForestClassifier",
+        "costsense.tree.CostSensitiveTreeClassifier",
+        "costsense.tree.PackedForest",
+        "costsense.tree.Tree",
         "costsense.utils._dates.DateTimeParts",
         "costsense.utils._reading.RowReading",
         # imbalanced-learn
