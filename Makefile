@@ -6,7 +6,7 @@ STAMP_CORE := $(VENV)/.installed-experiments
 STAMP_DEV := $(VENV)/.installed-dev
 STAMP_DOCS := $(VENV)/.installed-docs
 
-.PHONY: demo test test-all lint format clean docs docs-screenshots docs-clean
+.PHONY: demo test test-all test-slow lint format clean docs docs-screenshots docs-clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ test: $(STAMP_DEV)
 # resource checks and the Sphinx build of the API reference (tests/test_docs_build.py)
 test-all: $(STAMP_DEV)
 	$(BIN)/python -m pytest -n 2 -q
+
+# the tests make test leaves out (CI runs make test, then this)
+test-slow: $(STAMP_DEV)
+	$(BIN)/python -m pytest -n 2 -q -m slow
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check src tests benchmarks
