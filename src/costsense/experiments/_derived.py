@@ -79,10 +79,12 @@ def check_recipe(name: str, recipe: Any, source: str) -> dict[str, Any]:
     check_table_keys(recipe, RECIPE_KEYS, where)
     if not isinstance(recipe.get("from"), str):
         raise ValueError(f"{where} needs 'from', the KEEL set it starts from.")
-    if name in ("gaussian", recipe["from"]):
+    from costsense.experiments._datasets import PROBLEMS
+
+    if name in (*PROBLEMS, recipe["from"]):
         raise ValueError(
-            f"{where}: give the derived set a name of its own (not 'gaussian' or the "
-            "name of the set it starts from)."
+            f"{where}: give the derived set a name of its own (not {sorted(PROBLEMS)} "
+            "or the name of the set it starts from)."
         )
     drop = recipe.get("drop", [])
     if not isinstance(drop, list) or not all(isinstance(c, str) for c in drop):

@@ -1,16 +1,13 @@
 """One fold: fit a model on the training rows, decide the test rows, score them.
 
-The cell code of both commands that cross-validate: ``costsense evaluate``
-(:func:`costsense.experiments.evaluate`) runs :func:`fit_and_score` once per
-(fold, model), ``costsense reproduce`` once per study cell
-(:func:`costsense.experiments._cell.run_cell`, which adds the study's curves,
-series and diagnostics to what it returns). So a model is fitted with its rows'
-costs, each test row is decided (by its own costs where the model can,
-:func:`~costsense.experiments._catalog.decide`), and a fold is scored
-(:mod:`costsense.experiments._scores`) one way in both. :func:`check_folds`,
-the one check that every class can be split into the folds, guards both too.
+Every cell of a study (:func:`costsense.experiments.run_cell`, which
+``costsense evaluate`` runs too) goes through :func:`fit_and_score`: a model is
+fitted with its rows' costs, each test row is decided (by its own costs where
+the model can, :func:`~costsense.experiments._catalog.decide`), and the fold is
+scored (:mod:`costsense.experiments._scores`). :func:`check_folds` is the one
+check that every class can be split into the folds.
 
-Change it when a fold must be fitted, decided or scored differently everywhere.
+Change it when a fold must be fitted, decided or scored differently.
 """
 
 from __future__ import annotations
@@ -31,7 +28,7 @@ from costsense.experiments._scores import (
     row_cost_metrics,
 )
 
-__all__ = ["Fold", "check_folds", "fit_and_score", "is_constant", "take_rows"]
+__all__ = ["Fold", "check_folds", "fit_and_score"]
 
 
 @dataclass(frozen=True)
@@ -49,15 +46,15 @@ class Fold:
         for two classes (cost, mean cost and savings by the rows' own costs when
         they have some), :data:`~costsense.experiments._scores.MULTICLASS_METRICS`
         for more.
-    fit_s, predict_s : float
+    fit_time, predict_time : float
         Seconds spent fitting, and deciding the test rows.
     """
 
     model: Any
     prediction: NDArray[Any]
     metrics: dict[str, float]
-    fit_s: float
-    predict_s: float
+    fit_time: float
+    predict_time: float
 
 
 def fit_and_score(
@@ -97,17 +94,17 @@ def fit_and_score(
     -------
     Fold
     """
-    X_train, X_test = take_rows(X, train), take_rows(X, test)
+    X_train, X_test = _rows(X, train), _rows(X, test)
     test_costs = None if row_costs is None else row_costs.take(test)
     started = time.perf_counter()
     if row_costs is not None:
         model.fit(X_train, y[train], model__sample_cost=row_costs.take(train))
     else:
         model.fit(X_train, y[train])
-    fit_s = time.perf_counter() - started
+    fit_time = time.perf_counter() - started
     started = time.perf_counter()
     prediction = np.asarray(decide(model, X_test, test_costs))
-    predict_s = time.perf_counter() - started
+    predict_time = time.perf_counter() - started
     if cost.pos_index is None:
         found = multiclass_metrics(y[test], prediction, cost.matrix, model.classes_)
     else:
@@ -115,22 +112,10 @@ def fit_and_score(
         found = fold_metrics(y[test], prediction, scores, cost)
         if test_costs is not None:  # the fold's cost by each row's own costs
             found.update(row_cost_metrics(y[test], prediction, test_costs))
-    return Fold(model, prediction, found, fit_s, predict_s)
+    return Fold(model, prediction, found, fit_time, predict_time)
 
 
-def is_constant(model: Any, X_train: Any) -> bool:
-    """Whether a fitted model predicts one class on its own training rows.
-
-    A model that says so itself (``degenerate_``) is believed; any other
-    predicts its training rows again.
-    """
-    final = model[-1] if hasattr(model, "steps") else model
-    if hasattr(final, "degenerate_"):
-        return final.degenerate_ is not None
-    return bool(np.unique(np.asarray(model.predict(X_train))).size < 2)
-
-
-def take_rows(X: Any, index: NDArray[np.intp]) -> Any:
+def _rows(X: Any, index: NDArray[np.intp]) -> Any:
     """Return some rows of an array or a DataFrame (by position)."""
     return X.iloc[index] if hasattr(X, "iloc") else np.asarray(X)[index]
 

@@ -1,8 +1,8 @@
 """The numbers of one test fold: the metric names, in table order, and their values.
 
-Every fold of ``costsense evaluate`` and every cell of ``costsense reproduce`` is
-scored here (:func:`costsense.experiments._fold.fit_and_score` calls these), so a
-metric is computed one way wherever it is reported. Change it to add a metric:
+Every cell, of a study or of ``costsense evaluate``, is scored here
+(:func:`costsense.experiments._fold.fit_and_score` calls these), so a metric has
+one name and one computation wherever it is reported. Change it to add a metric:
 name it in the tuple of the tables it belongs to and compute it in the function
 that fills them.
 """
@@ -31,12 +31,12 @@ __all__ = [
     "row_cost_metrics",
 ]
 
-#: Metrics reported per fold, in table order. "cost" is the total cost on the test
-#: fold (paper 000 reports it this way); "mean_cost" is per test sample; "savings"
+#: Metrics reported per fold, in table order. "cost_total" is the total cost on the
+#: test fold (paper 000 reports it this way); "mean_cost" is per test sample; "savings"
 #: the share of the best constant prediction's cost avoided (Correa Bahnsen et al.
 #: 2015), all three on the true costs (per-row costs where given).
 FOLD_METRICS = (
-    "cost",
+    "cost_total",
     "mean_cost",
     "savings",
     "recall",
@@ -49,7 +49,7 @@ FOLD_METRICS = (
 #: Every metric :func:`fold_metrics` computes, in order ("accuracy" and Cohen's
 #: "kappa" are paper 004's measures, with the AUC).
 FOLD_COLUMNS = (
-    "cost",
+    "cost_total",
     "mean_cost",
     "recall",
     "precision",
@@ -63,19 +63,23 @@ FOLD_COLUMNS = (
 )
 
 #: Metrics reported per fold for more than two classes, in table order.
-MULTICLASS_METRICS = ("cost", "mean_cost", "accuracy", "balanced_accuracy", "kappa")
+MULTICLASS_METRICS = (
+    "cost_total",
+    "mean_cost",
+    "accuracy",
+    "balanced_accuracy",
+    "kappa",
+)
 
-#: Seconds per fold that :func:`evaluate` records: fitting, and deciding the test
-#: rows.
-TIME_COLUMNS = ("fit_s", "predict_s")
+#: Seconds per cell: fitting, and deciding the test rows.
+TIME_COLUMNS = ("fit_time", "predict_time")
 
-#: Every metric a study can report: :data:`FOLD_COLUMNS` with the total cost named
-#: ``cost_total`` (a study's table also has a ``cost`` column: the cost setting,
-#: such as ``"5"``).
-ALL_METRICS = ("cost_total", *FOLD_COLUMNS[1:], "excess_cost")
+#: Every metric a study can report (``excess_cost`` on a problem of known
+#: densities; the results' ``cost`` column is the cost setting, such as ``"5"``).
+ALL_METRICS = (*FOLD_COLUMNS, "excess_cost")
 
 #: Metrics where lower is better.
-LOWER_IS_BETTER = ("cost", "cost_total", "mean_cost", "excess_cost")
+LOWER_IS_BETTER = ("cost_total", "mean_cost", "excess_cost")
 
 
 def positive_scores(model: Any, X: ArrayLike, pos_index: int) -> NDArray[np.float64]:
@@ -120,7 +124,8 @@ def fold_metrics(
     Returns
     -------
     dict of str to float
-        ``cost`` is the total cost of the test set, ``mean_cost`` per sample.
+        ``cost_total`` is the total cost of the test set, ``mean_cost`` per
+        sample.
     """
     y_true = np.asarray(y_true)
     classes = np.unique(np.concatenate([y_true, np.asarray(y_pred)]))
@@ -129,7 +134,7 @@ def fold_metrics(
         y_true, y_pred, cost=matrix, pos_label=pos_label, labels=classes
     )
     return {
-        "cost": total,
+        "cost_total": total,
         "mean_cost": total / y_true.shape[0],
         "recall": metrics.binary_recall_score(y_true, y_pred, pos_label=pos_label),
         "precision": metrics.binary_precision_score(
@@ -152,7 +157,7 @@ def fold_metrics(
 def row_cost_metrics(
     y_true: ArrayLike, y_pred: ArrayLike, costs: Any
 ) -> dict[str, float]:
-    """Compute a fold's ``cost``, ``mean_cost`` and ``savings`` by its rows' costs.
+    """Compute a fold's ``cost_total``, ``mean_cost`` and ``savings`` by row costs.
 
     Parameters
     ----------
@@ -164,8 +169,7 @@ def row_cost_metrics(
     Returns
     -------
     dict of str to float
-        Replacing :func:`fold_metrics`' class-level ``cost``, ``mean_cost`` and
-        ``savings``.
+        Replacing :func:`fold_metrics`' class-level values.
     """
     y_true = np.asarray(y_true)
     spent = metrics.misclassification_cost(
@@ -176,7 +180,11 @@ def row_cost_metrics(
         y_true, y_pred, sample_cost=costs, labels=costs.classes,
         pos_label=costs.pos_label,
     )  # fmt: skip
-    return {"cost": spent, "mean_cost": spent / y_true.shape[0], "savings": savings}
+    return {
+        "cost_total": spent,
+        "mean_cost": spent / y_true.shape[0],
+        "savings": savings,
+    }
 
 
 def multiclass_metrics(
@@ -202,7 +210,7 @@ def multiclass_metrics(
         y_true, y_pred, cost=matrix, labels=np.asarray(classes)
     )
     return {
-        "cost": total,
+        "cost_total": total,
         "mean_cost": total / y_true.shape[0],
         "accuracy": float(np.mean(y_true == np.asarray(y_pred))),
         "balanced_accuracy": metrics.balanced_accuracy_score(y_true, y_pred),

@@ -1,17 +1,11 @@
 """Warnings of many fits, summarised: one line per algorithm and kind, not a flood.
 
 A study fits hundreds of models; a solver that stops at its iteration cap warns in
-every one of them, and a printed warning per fit buries the one line that matters.
-The runner (and ``costsense evaluate``) therefore records the warnings raised while
-one model is fitted and scored (:func:`collect_warnings`), adds them to a
-:class:`WarningTally` under the algorithm's name, and shows the tally's
-:meth:`~WarningTally.lines`: per (algorithm, warning category), how many warnings
+every one of them. A cell therefore records the warnings raised while its model is
+fitted and scored (:func:`collect_warnings`, :func:`count_warnings`), and a
+:class:`WarningTally` shows per (algorithm, warning category) how many warnings
 in how many fits, the message (numbers written ``N``, so that "did not converge in
 1000 epochs" and "in 500 epochs" count as one) and what to change.
-
-The tally is plain data (dicts of strings and integers): it pickles, so worker
-processes can return it, and :meth:`~WarningTally.to_rows` /
-:meth:`~WarningTally.from_rows` write it to a table and read it back unchanged.
 """
 
 from __future__ import annotations
@@ -202,14 +196,6 @@ class WarningTally:
     def __bool__(self) -> bool:
         return bool(self.counts)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, WarningTally):
-            return NotImplemented
-        return self.counts == other.counts and self.kind_fits == other.kind_fits
-
-    def __repr__(self) -> str:
-        return f"WarningTally({self.to_rows()!r})"
-
     def add(self, algorithm: str, records: Iterable[Any]) -> None:
         """Add the warnings of one fit of ``algorithm``.
 
@@ -254,24 +240,18 @@ class WarningTally:
             kind = (algorithm, category)
             self.kind_fits[kind] = self.kind_fits.get(kind, 0) + 1
 
-    def merge(self, other: WarningTally) -> None:
-        """Add another tally's counts to this one (the fits are disjoint).
+    def add_row(self, row: Mapping[str, Any]) -> None:
+        """Add the warnings of one cell's row (:func:`~costsense.experiments.run_cell`).
 
         Parameters
         ----------
-        other : WarningTally
-            Another tally (another worker's, another run's).
+        row : mapping
+            Its ``algorithm`` and its ``warnings``, ``(category, message, count,
+            texts)`` each.
         """
-        for key, (count, fits) in other.counts.items():
-            entry = self.counts.setdefault(key, [0, 0])
-            entry[0] += count
-            entry[1] += fits
-        for kind, fits in other.kind_fits.items():
-            self.kind_fits[kind] = self.kind_fits.get(kind, 0) + fits
-        for key, texts in other.examples.items():
-            kept = self.examples.setdefault(key, [])
-            for text in texts:
-                _keep_example(kept, text)
+        warned = row["warnings"]
+        counts = {(c, m): n for c, m, n, _ in warned}
+        self.add_counts(row["algorithm"], counts, {(c, m): t for c, m, _, t in warned})
 
     def lines(self, unit: str = "fit") -> list[str]:
         """Return one summary line per (algorithm, category), in a fixed order.
@@ -318,71 +298,3 @@ class WarningTally:
                 line = line[:-1]
             result.append(f"{line}; {hint}" if hint else line)
         return result
-
-    def to_rows(self) -> list[dict[str, Any]]:
-        """Return the tally as rows of plain data (a table, JSON).
-
-        Returns
-        -------
-        list of dict
-            One per (algorithm, category, message): ``algorithm``, ``category``,
-            ``message``, ``count`` (warnings), ``fits`` (fits with that message)
-            and ``kind_fits`` (fits with that category, repeated on its rows).
-        """
-        return [
-            {
-                "algorithm": algorithm,
-                "category": category,
-                "message": message,
-                "count": count,
-                "fits": fits,
-                "kind_fits": self.kind_fits[(algorithm, category)],
-            }
-            for (algorithm, category, message), (count, fits) in sorted(
-                self.counts.items()
-            )
-        ]
-
-    @classmethod
-    def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> WarningTally:
-        """Rebuild a tally from :meth:`to_rows` output.
-
-        Parameters
-        ----------
-        rows : iterable of mapping
-            Rows with the keys of :meth:`to_rows`; ``kind_fits`` may be missing
-            (then the largest ``fits`` of the category's messages stands for it).
-
-        Returns
-        -------
-        WarningTally
-
-        Raises
-        ------
-        ValueError
-            If a row lacks a key, or a count is not a positive whole number.
-        """
-        tally = cls()
-        for row in rows:
-            missing = sorted(
-                {"algorithm", "category", "message", "count", "fits"} - set(row)
-            )
-            if missing:
-                raise ValueError(
-                    f"rows: a warning row lacks {missing}; give the rows "
-                    "WarningTally.to_rows() returns."
-                )
-            count, fits = int(row["count"]), int(row["fits"])
-            if count < 1 or fits < 1 or fits > count:
-                raise ValueError(
-                    f"rows: count ({count}) and fits ({fits}) must be whole numbers "
-                    "with 1 <= fits <= count."
-                )
-            key = (str(row["algorithm"]), str(row["category"]), str(row["message"]))
-            entry = tally.counts.setdefault(key, [0, 0])
-            entry[0] += count
-            entry[1] += fits
-            kind = key[:2]
-            kind_fits = int(row.get("kind_fits", fits))
-            tally.kind_fits[kind] = max(tally.kind_fits.get(kind, 0), kind_fits)
-        return tally
