@@ -222,7 +222,7 @@ class ResultsStore:
         return pd.concat([frame, metrics], axis=1)
 
     def _joined(self, part: str, name: str) -> pd.DataFrame:
-        """Return a per-stage part of the cells (curves, series) with their identifiers."""
+        """Return the curves or the series, with their cells' identifiers."""
         records = [
             (*(row[c] for c in _IDENTITY[1:]), stage, label, value)
             for row in self.rows()

@@ -58,6 +58,7 @@ from costsense.costs import as_binary_costs
 from costsense.experiments._bases import BASES
 from costsense.experiments._catalog import CATALOG, check_pair, default_base
 from costsense.experiments._claims import validate_claims
+from costsense.experiments._datasets import PROBLEMS
 from costsense.experiments._derived import check_recipe
 from costsense.experiments._files import COST_KEYS, ROW_COSTS, check_file_spec
 from costsense.experiments._labels import cost_label
@@ -319,7 +320,7 @@ def study_from_dict(
     if any("parts" in recipe for recipe in derived.values()):
         _check_row_cost_algorithms(algorithms, source)
     _check_dataset_names(
-        [d for d in datasets if d != "gaussian" and d not in derived], source
+        [d for d in datasets if d not in PROBLEMS and d not in derived], source
     )
     paper_features = data.get("paper_features", {})
     if not isinstance(paper_features, dict) or not all(
