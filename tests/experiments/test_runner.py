@@ -23,6 +23,7 @@ from costsense.experiments import (
     CATALOG,
     ModelSpec,
     ResultsStore,
+    StoreConflictError,
     builtin_studies,
     load_study,
     make_model,
@@ -152,53 +153,24 @@ def finished(folder):
     )
 
 
-def test_a_changed_algorithm_reruns_its_cells_only_and_keeps_the_others(tmp_path):
+def test_report_changes_keep_the_cells_and_other_changes_are_refused(tmp_path):
     study = small()
     first = run_study(study, tmp_path / "run")
-    assert (first.ran, first.skipped, first.dropped) == (12, 0, 0)
+    assert (first.ran, first.skipped) == (12, 0)
     before = finished(tmp_path / "run")
-    # report settings change nothing
     same = run_study(small(title="renamed", reference="plain"), tmp_path / "run")
-    assert (same.ran, same.skipped, same.dropped) == (0, 12, 0)
+    assert (same.ran, same.skipped) == (0, 12)  # report settings change nothing
     assert ResultsStore(tmp_path / "run").study()["title"] == "renamed"
     algorithms = small().to_dict()["algorithms"]
     algorithms[2]["params"] = {"max_depth": 2}  # the tree's definition changes
-    changed = small(algorithms=algorithms)
-    second = run_study(changed, tmp_path / "run")
-    assert (second.ran, second.skipped, second.dropped) == (4, 8, 4)
-    after = finished(tmp_path / "run")
-    kept = {k: v for k, v in after.items() if "|tree|" not in k}
-    assert len(kept) == 8 and kept == {
-        k: v for k, v in before.items() if "|tree|" not in k
-    }  # the others were not run again
-    assert all(after[k] != before[k] for k in after if "|tree|" in k)
-    # the store now holds what a fresh run of the changed study holds, boundary
-    # grids included (the gaussian problem has two features)
-    run_study(changed, tmp_path / "fresh")
-    assert_frame_equal(stable(tmp_path / "run"), stable(tmp_path / "fresh"))
-    name = "boundary_gaussian_5.npz"
-    with (
-        np.load(tmp_path / "run" / "artifacts" / name) as resumed,
-        np.load(tmp_path / "fresh" / "artifacts" / name) as fresh,
-    ):
-        assert sorted(resumed.files) == sorted(fresh.files)
-        for key in fresh.files:
-            np.testing.assert_array_equal(resumed[key], fresh[key])
-
-
-def test_removed_algorithms_are_dropped_and_more_repeats_keep_every_cell(tmp_path):
-    run_study(small(), tmp_path)
-    fewer = small(algorithms=small().to_dict()["algorithms"][:2])
-    summary = run_study(fewer, tmp_path)
-    assert (summary.ran, summary.skipped, summary.dropped) == (0, 8, 4)
-    assert set(ResultsStore(tmp_path).results()["algorithm"]) == {"plain", "threshold"}
-    more = small(algorithms=fewer.to_dict()["algorithms"], protocol={
-        "kind": "kfold", "n_splits": 2, "n_repeats": 3})  # fmt: skip
-    summary = run_study(more, tmp_path)
-    assert (summary.ran, summary.skipped, summary.dropped) == (4, 8, 0)
-    # a new seed changes every cell
-    summary = run_study(small(seed=4), tmp_path)
-    assert (summary.dropped, summary.ran) == (12, 12)
+    changes = [small(algorithms=algorithms), small(seed=4),
+               small(algorithms=algorithms[:2])]  # fmt: skip
+    for changed in changes:
+        with pytest.raises(StoreConflictError, match="another definition"):
+            run_study(changed, tmp_path / "run")
+    with pytest.raises(StoreConflictError, match="study 'tiny', not 'other'"):
+        run_study(small(name="other"), tmp_path / "run")
+    assert finished(tmp_path / "run") == before  # nothing run, moved or deleted
 
 
 def test_restart_moves_the_store_aside_and_starts_afresh(tmp_path):
@@ -218,31 +190,28 @@ def test_restart_moves_the_store_aside_and_starts_afresh(tmp_path):
     assert run_study(small(), tmp_path / "new", restart=True).moved_to is None
 
 
-def test_a_quick_run_refuses_to_delete_the_full_studys_cells(tmp_path):
+def test_a_quick_run_is_refused_in_the_full_studys_folder(tmp_path):
     data = {k: v for k, v in small().to_dict().items() if k in (
         "name", "seed", "datasets", "gaussian_samples", "costs", "algorithms",
         "protocol")}  # fmt: skip
     data["quick"] = {"algorithms": data["algorithms"][:1]}
     run_study(study_from_dict(data), tmp_path)
-    with pytest.raises(ValueError, match="would delete 8 of its cells"):
+    with pytest.raises(StoreConflictError, match="--quick version"):
         run_study(study_from_dict(data, quick=True), tmp_path)
     assert len(ResultsStore(tmp_path).results()) == 12
 
 
 def test_the_store_records_version_parameters_and_seeds(tmp_path):
-    import sqlite3
-
     from costsense import __version__
 
     run_study(tiny(), tmp_path)
-    with sqlite3.connect(tmp_path / "results.sqlite") as db:
-        rows = pd.read_sql_query("SELECT * FROM cells", db)
-        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-    assert (rows["version"] == __version__).all()
-    assert rows["seed"].nunique() == len(rows)  # every cell its own seed
-    assert rows["params"].str.contains('"method": "metacost"').any()
-    assert meta["version"] == __version__
-    assert '"seed": 3' in meta["study"]
+    store = ResultsStore(tmp_path)
+    rows = store.rows()
+    assert all(row["version"] == __version__ for row in rows)
+    assert len({row["seed"] for row in rows}) == len(rows)  # every cell its own
+    assert any(row["params"]["method"] == "metacost" for row in rows)
+    assert store.recorded()["version"] == __version__
+    assert store.study()["seed"] == 3
 
 
 def test_costs_in_the_store_match_the_rates_of_the_same_cells(tmp_path):
@@ -418,24 +387,6 @@ def test_cells_record_their_fits_and_the_report_shows_degenerate_ones(tmp_path):
     for algorithm in constant["algorithm"].unique():
         assert f"| {algorithm} | gaussian | 20 |" in text
     assert "Partial results" not in text
-
-
-def test_a_store_of_an_earlier_layout_is_refused_naming_restart(tmp_path):
-    import sqlite3
-
-    from costsense.experiments import StoreFileError
-
-    run_study(tiny(), tmp_path)
-    path = tmp_path / "results.sqlite"
-    with sqlite3.connect(path) as db:  # the layout before cells had diagnostics
-        db.execute("ALTER TABLE cells DROP COLUMN diagnostics")
-    with pytest.raises(StoreFileError) as caught:
-        ResultsStore(tmp_path).results()
-    message = str(caught.value)
-    assert "earlier development version" in message and "diagnostics" in message
-    assert "--restart" in message and "\n" not in message
-    run_study(tiny(), tmp_path, restart=True)  # the named fix works
-    assert len(ResultsStore(tmp_path).results()) == tiny().n_cells
 
 
 def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):
