@@ -4,7 +4,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from numpy.testing import assert_array_equal
-from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.linear_model import Perceptron
 from sklearn.pipeline import make_pipeline
@@ -58,9 +57,13 @@ def test_fold_costs_equal_a_hand_recomputation_on_the_study_folds():
             fn = np.sum((y[test] == "pos") & (pred == "neg"))
             fp = np.sum((y[test] == "neg") & (pred == "pos"))
             assert row["metrics"]["cost_total"] == pytest.approx(5 * fn + fp)
-            assert row["metrics"]["mean_cost"] == pytest.approx((5 * fn + fp) / len(test))
+            assert row["metrics"]["mean_cost"] == pytest.approx(
+                (5 * fn + fp) / len(test)
+            )
             tp = np.sum((y[test] == "pos") & (pred == "pos"))
-            assert row["metrics"]["recall"] == pytest.approx(tp / np.sum(y[test] == "pos"))
+            assert row["metrics"]["recall"] == pytest.approx(
+                tp / np.sum(y[test] == "pos")
+            )
             assert row["n_test"] == len(test) and row["curves"] == []
 
 

@@ -8,7 +8,6 @@ import sys
 import warnings
 
 import numpy as np
-import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -244,11 +243,8 @@ def test_holdout_with_inner_grid_search_records_the_choice(tmp_path):
     results = ResultsStore(tmp_path).results()
     assert len(results) == 3
     assert (results["n_test"] == 80).all()  # a third of 240, stratified
-    import sqlite3
-
-    with sqlite3.connect(tmp_path / "results.sqlite") as db:
-        params = [p for (p,) in db.execute("SELECT params FROM cells")]
-    assert all('"chosen": {"model__calibration": ' in p for p in params)
+    rows = ResultsStore(tmp_path).rows()
+    assert all(set(row["params"]["chosen"]) == {"model__calibration"} for row in rows)
 
 
 def test_staged_models_get_cost_curves_ending_at_their_test_cost(tmp_path, monkeypatch):
@@ -391,6 +387,7 @@ def test_cells_record_their_fits_and_the_report_shows_degenerate_ones(tmp_path):
 
 def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):
     from costsense.experiments import report_study, run_cell
+    from costsense.experiments._datasets import dataset_spec
 
     margin = load_study("margin", quick=True)
     assert margin.quick and not load_study("margin").quick
@@ -404,9 +401,9 @@ def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):
     small = study_from_dict({**data, "quick": {"costs": [5]}}, quick=True)
     for study, folder in ((full, tmp_path / "full"), (small, tmp_path / "quick")):
         store = ResultsStore(folder)
-        store.initialise(study.to_dict(), study.fingerprint())
+        store.open(study.to_dict(), study.fingerprint())
         for cell in plan(study)[:2]:
-            store.add(run_cell(study, cell))
+            store.add(run_cell(study, cell, dataset_spec(study, cell.dataset)))
         head = report_study(folder).markdown.read_text().split("\n## ")[0]
         assert f"2 of {study.n_cells} cells" in head and "unfinished" in head
         assert ("--quick version" in head) == study.quick
@@ -415,7 +412,14 @@ def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):
 def test_round_series_are_the_running_product_and_bound_by_hand():
     from types import SimpleNamespace
 
-    from costsense.experiments._cell import _round_series
+    from costsense.experiments._recorders import round_series
+
+    def recorded(final, predictions, y):
+        fit = SimpleNamespace(final=final, y=y, train=np.arange(len(y)),
+                              staged=lambda split: predictions)  # fmt: skip
+        row: dict = {}
+        round_series(fit, row)
+        return row["series"]
 
     booster = SimpleNamespace(
         estimator_normalisers_=np.array([0.5, 0.8]),
@@ -423,7 +427,7 @@ def test_round_series_are_the_running_product_and_bound_by_hand():
     )
     y = np.array(["a", "b", "b", "a"])
     predictions = [np.array(["a", "a", "b", "b"]), np.array(["a", "b", "b", "b"])]
-    series = {(stage, name): value for stage, name, value in _round_series(
+    series = {(stage, name): value for stage, name, value in recorded(
         booster, predictions, y)}  # fmt: skip
     assert series == pytest.approx(
         {
@@ -437,9 +441,9 @@ def test_round_series_are_the_running_product_and_bound_by_hand():
         rel=1e-15,
     )
     # a model without normalisers (or without a kept round) has none
-    assert _round_series(SimpleNamespace(), predictions, y) == []
+    assert recorded(SimpleNamespace(), predictions, y) == []
     empty = SimpleNamespace(estimator_normalisers_=[], estimator_edges_=[])
-    assert _round_series(empty, [], y) == []
+    assert recorded(empty, [], y) == []
 
 
 def test_boosters_save_paper_001s_series_and_the_report_checks_adaboosts(tmp_path):
@@ -542,9 +546,9 @@ def test_warnings_are_collected_per_algorithm_stored_and_reported(
     text = report_study(tmp_path).markdown.read_text()
     section = text.split("## Warnings\n")[1].split("\n## ")[0]
     assert expected in section
-    # cells dropped when the definition changes take their warnings with them
+    # a restart moves the cells aside with their warnings
     fewer = small(algorithms=[{"name": "quiet", "method": "plain"}])
-    assert run_study(fewer, tmp_path).warnings == ()
+    assert run_study(fewer, tmp_path, restart=True).warnings == ()
     assert "## Warnings" not in report_study(tmp_path).markdown.read_text()
 
 

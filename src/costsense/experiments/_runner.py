@@ -190,12 +190,9 @@ def run_study(
         data = {name: dataset_spec(study, name) for name in study.datasets}
         bar = progress(len(cells), len(cells) - len(todo)) if progress else None
         started = time.perf_counter()
-        ran = 0
 
         def keep(row: dict[str, Any]) -> None:
-            nonlocal ran
             store.add(row)
-            ran += 1
             if bar is not None:
                 bar.update(1)
             if on_cell is not None:
@@ -211,10 +208,11 @@ def run_study(
         finally:
             if bar is not None:
                 bar.close()
+        skipped = len(cells) - len(todo)
         return RunSummary(
             total=len(cells),
-            skipped=len(cells) - len(todo),
-            ran=ran,
+            skipped=skipped,
+            ran=len(store.done_keys()) - skipped,  # the store is the truth
             seconds=time.perf_counter() - started,
             interrupted=interrupted,
             warnings=tuple(store.warnings().lines(unit="cell")),
