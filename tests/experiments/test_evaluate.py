@@ -34,8 +34,9 @@ def _data(n=200, seed=1):
 
 def _row(model, fold, value, **more):
     metrics = dict.fromkeys(FOLD_METRICS, value)
-    return {"algorithm": model, "fold": fold, "metrics": metrics, "fit_time": 1.0,
-            "predict_time": 0.5, "diagnostics": {"constant": False}, **more}  # fmt: skip
+    times = {"fit_time": 1.0, "predict_time": 0.5}
+    return {"algorithm": model, "fold": fold, "metrics": metrics, **times,
+            "diagnostics": {"constant": False}, **more}  # fmt: skip
 
 
 def test_fold_costs_equal_a_hand_recomputation_on_the_study_folds():

@@ -122,14 +122,14 @@ def dataset_spec(study: Study, name: str) -> DatasetSpec:
     -------
     DatasetSpec
     """
-    common = {"seed": study.seed, "encoding": study.protocol.categorical}
+    seed, encoding = study.seed, study.protocol.categorical
     if name in PROBLEMS:
-        return DatasetSpec(name, "problem", samples=study.gaussian_samples, **common)
+        return DatasetSpec(name, "problem", seed, samples=study.gaussian_samples)
     recipe = study.recipe_for(name)
     if not recipe:
-        return DatasetSpec(name, "keel", **common)
+        return DatasetSpec(name, "keel", seed, encoding)
     kind = "file" if "sha256" in json.loads(recipe) else "derived"
-    return DatasetSpec(name, kind, recipe=recipe, **common)
+    return DatasetSpec(name, kind, seed, encoding, recipe=recipe)
 
 
 @functools.lru_cache(maxsize=16)

@@ -132,7 +132,9 @@ def _bayes_risk(name: str, pair: tuple[float, ...]) -> float:
     """Bayes risk of problem ``name`` at costs ``pair`` (an integral: cached)."""
     from costsense.experiments._datasets import PROBLEMS
 
-    return float(PROBLEMS[name]().bayes_risk(pair))
+    risk = PROBLEMS[name]().bayes_risk(pair)
+    assert isinstance(risk, float)  # a (risk, error) pair only with return_error
+    return risk
 
 
 #: What every cell of a study records.
