@@ -9,6 +9,7 @@ from costsense import cli
 from costsense.experiments import (
     BASE_NAMES,
     CATALOG,
+    _cell,
     _evaluate,
     _fold,
     check_pair,
@@ -253,7 +254,7 @@ def fits(monkeypatch):
         fitted.append(type(model).__name__)
         raise AssertionError("a model was fitted")
 
-    monkeypatch.setattr(_evaluate, "fit_and_score", no_fit)
+    monkeypatch.setattr(_cell, "fit_and_score", no_fit)
     return fitted
 
 
