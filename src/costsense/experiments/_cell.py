@@ -129,8 +129,7 @@ def run_cell(
         model = build_model(
             study, cell.algorithm, cost, seed, categorical, data.prepare
         )
-        row_costs = cost if cost.example_dependent else None
-        done = fit_and_score(model, X, y, train, test, cost, row_costs=row_costs)
+        done = fit_and_score(model, X, y, train, test, cost)
         row: dict[str, Any] = {
             "key": cell.key,
             "dataset": cell.dataset,
@@ -157,6 +156,5 @@ def run_cell(
         fitted = Fitted(model, X, y, train, test, cost, data)
         for record in recorders:
             record(fitted, row)
-    counts, texts = count_warnings(records)
-    row["warnings"] = [(c, m, n, texts[(c, m)]) for (c, m), n in sorted(counts.items())]
+    row["warnings"] = count_warnings(records)
     return row

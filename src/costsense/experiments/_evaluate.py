@@ -55,10 +55,10 @@ def evaluate(
     """Stratified k-fold cross-validation of named models on one data set.
 
     A study of one dataset (``"data"``), one cost and one repeat of
-    ``n_splits`` folds, seeded by ``seed`` as a study is: every model sees the
-    same folds, and preprocessing is fitted on each training fold only. A model
-    whose fit or prediction raises on a fold gets a row with its ``error``; the
-    others go on.
+    ``n_splits`` folds, seeded from ``seed`` as a study is: every model sees
+    the same folds; preprocessing is fitted on each training fold only. A
+    model whose fit or prediction raises on a fold gets a row with its
+    ``error``; the others go on.
 
     Parameters
     ----------
@@ -69,53 +69,42 @@ def evaluate(
     methods : iterable of str
         Names from :data:`costsense.experiments.CATALOG`.
     cost : cost specification or Costs
-        Class-level cost (ratio, pair or matrix; a K x K matrix for K classes), or
-        a cost already resolved against ``y`` (:meth:`Costs.resolve`, as the
-        command line does), per row included.
+        Class-level cost (ratio, pair, matrix), or costs already resolved
+        against ``y`` (:meth:`~costsense.costs.Costs.resolve`).
     pos_label : hashable, default=None
-        Positive class of a binary problem; the minority class if None. Must be
-        None or agree with a resolved ``cost``.
+        Positive class of a binary problem; the minority class if None.
     base : str, default=None
-        Base learner name for the models built on one; None gives each model its
-        own default (:func:`costsense.experiments.default_base`). A pair the
-        model does not accept is refused before any fit.
+        Base learner of the models built on one; None gives each its default.
     n_splits : int, default=5
         Number of folds.
     seed : int, default=0
         The study seed: the folds' and the models' seeds derive from it.
     sample_cost : Costs or array-like, default=None
-        Per-row costs of a binary problem (any layout of :meth:`Costs.resolve`):
-        each fold's models fit on their training rows' costs (only models that
-        take them are accepted); the test rows' costs decide them (where the
-        model decides by a row's costs) and give the cost metrics. The models
-        are built with the rows' mean matrix.
+        Per-row costs of a binary problem (a layout of :meth:`Costs.resolve`):
+        the training rows' fit the models (built with the rows' mean matrix),
+        the test rows' decide them and give the cost metrics.
     prepare : transformer, default=None
-        First step of every model (for example a column encoder), fitted on each
-        training fold.
+        First step of every model (a column encoder), fitted per training fold.
     on_row : callable, default=None
         Called with each finished row, in completion order.
     progress : callable, default=None
         Called as ``progress(total, 0)``; returns an object with ``update(1)``
         and ``close()`` (a progress bar).
     n_jobs : int, default=1
-        Local worker processes (as ``costsense reproduce --jobs``); the rows are
-        the same whatever ``n_jobs``, but for their times.
+        Local worker processes; the rows are the same, but for their times.
 
     Returns
     -------
     list of dict
-        One row per (fold, model) in plan order: a study cell's row
-        (:func:`~costsense.experiments.run_cell`: ``algorithm``, ``fold``,
-        ``metrics``, ``fit_time``, ``predict_time``, ``diagnostics``,
-        ``warnings``...), or for a failed one ``algorithm``, ``fold``,
-        ``error`` and ``warnings``.
+        One row per (fold, model) in plan order: a cell's row
+        (:func:`~costsense.experiments.run_cell`), or ``key, algorithm, fold,
+        error, warnings`` for a failed one.
 
     Raises
     ------
     ValueError
-        An unknown model, a model and base pair the model does not accept, per-row
-        costs for a model that cannot take them, or a class with fewer rows than
-        folds.
+        An unknown model or a pair it does not accept, per-row costs for a
+        model that cannot take them, a class with fewer rows than folds.
     """
     y = np.asarray(y)
     methods = list(methods)
@@ -125,16 +114,12 @@ def evaluate(
             f"the target has one class ({classes.tolist()}); a classifier needs two."
         )
     check_folds(y, n_splits)
-    _check_methods(methods, base, classes.size, sample_cost is not None)
-    if classes.size == 2:
-        given = _class_level(cost, y, pos_label)
-        if sample_cost is not None:
-            given = _per_row(sample_cost, y, given.pos_label)
-        label = costs_label(given)
-    elif sample_cost is not None:
-        raise ValueError("sample_cost (per-row costs) needs a binary target.")
-    else:
-        given, label = Costs.resolve(_multiclass_matrix(cost, classes), y), "matrix"
+    problems = refusals(methods, base, n_classes=classes.size,
+                        row_costs=sample_cost is not None)  # fmt: skip
+    if problems:
+        raise ValueError("; ".join(message for _, message in problems) + ".")
+    given = _resolve(cost, sample_cost, y, classes, pos_label)
+    label = "matrix" if classes.size > 2 else costs_label(given)
     study = Study(
         name="evaluate",
         seed=seed,
@@ -180,78 +165,45 @@ def _cell_or_error(study: Study, cell: Cell, data: DatasetSpec) -> dict[str, Any
                 "warnings": []}  # fmt: skip
 
 
-def _check_methods(
-    methods: list[str], base: str | None, n_classes: int, row_costs: bool
-) -> None:
-    """Refuse what the catalog says cannot run (:func:`refusals`)."""
-    problems = refusals(methods, base, n_classes=n_classes, row_costs=row_costs)
-    if problems:
-        raise ValueError("; ".join(message for _, message in problems) + ".")
+def _resolve(
+    cost: Any, sample_cost: Any, y: NDArray[Any], classes: NDArray[Any], pos: Any
+) -> Costs:
+    """Resolve the evaluation's costs against ``y``, or check resolved ones fit it.
 
-
-def _multiclass_matrix(cost: Any, classes: NDArray[Any]) -> NDArray[np.float64]:
-    """Return the K x K matrix of a multiclass evaluation, validated, by label.
-
-    A :class:`Costs` was validated when it was resolved; anything else goes
-    through :func:`costsense.costs.as_cost_matrix`, which refuses a matrix of
-    another shape, non-finite or negative costs, and a labelled matrix (a
-    DataFrame or a dict of dicts) whose labels are not the classes.
+    A K x K matrix for more than two classes, validated and aligned by label
+    (:func:`~costsense.costs.as_cost_matrix`); per-row costs only for two.
     """
     if isinstance(cost, Costs):
         if not np.array_equal(cost.classes, classes):
             raise ValueError(
-                f"cost holds classes {cost.classes.tolist()[:10]} but the target has "
-                f"{classes.tolist()[:10]}; resolve the cost against this target."
+                f"cost holds classes {cost.classes.tolist()[:10]} but the target "
+                f"has {classes.tolist()[:10]}; resolve the cost against this target."
             )
-        return cost.matrix
-    if cost is None or (np.ndim(cost) == 0 and not hasattr(cost, "items")):
-        raise ValueError(
-            f"the target has {classes.size} classes ({classes.tolist()[:10]}); give "
-            f"a {classes.size} x {classes.size} cost matrix (rows: true class, "
-            "columns: predicted class, in the sorted order of the labels)."
-        )
-    return as_cost_matrix(cost, classes)
-
-
-def _class_level(cost: Any, y: NDArray[Any], pos_label: Any) -> Costs:
-    """Resolve the class-level costs the models are built with (metrics start there).
-
-    Per-row costs give the mean of the rows' matrices (:attr:`Costs.mean_matrix`),
-    resolved (validated) against ``y`` as a class-level matrix.
-    """
-    if isinstance(cost, Costs) and cost.example_dependent:
-        given = _resolved(cost, y, pos_label)
-        return Costs.resolve(given.mean_matrix, y, pos_label=given.pos_label)
-    return _resolved(cost, y, pos_label)
-
-
-def _per_row(sample_cost: Any, y: NDArray[Any], pos_label: Any) -> Costs:
-    """Resolve the per-row costs against ``y`` (or check a resolved one fits)."""
-    if isinstance(sample_cost, Costs):
-        if not sample_cost.example_dependent:
+        if pos is not None and pos != cost.pos_label:
             raise ValueError(
-                "sample_cost is a class-level Costs; pass it as cost, or give "
-                "per-row costs."
+                f"pos_label={pos!r} disagrees with the resolved cost's positive "
+                f"class {cost.pos_label!r}; pass one of them."
             )
-        return _resolved(sample_cost, y, pos_label)
-    return Costs.resolve(None, y, pos_label=pos_label, sample_cost=sample_cost)
-
-
-def _resolved(cost: Any, y: NDArray[Any], pos_label: Any) -> Costs:
-    """Resolve ``cost`` against ``y``, or check that a resolved one fits it."""
-    if not isinstance(cost, Costs):
-        return Costs.resolve(cost, y, pos_label=pos_label)
-    if not np.array_equal(cost.classes, np.unique(y)):
+    elif classes.size > 2:
+        if cost is None or (np.ndim(cost) == 0 and not hasattr(cost, "items")):
+            raise ValueError(
+                f"the target has {classes.size} classes ({classes.tolist()[:10]}); "
+                f"give a {classes.size} x {classes.size} cost matrix (rows: true "
+                "class, columns: predicted class, in the sorted order of the labels)."
+            )
+        cost = Costs.resolve(as_cost_matrix(cost, classes), y)
+    else:
+        cost = Costs.resolve(cost, y, pos_label=pos)
+    if sample_cost is None:
+        return cost
+    if classes.size > 2:
+        raise ValueError("sample_cost (per-row costs) needs a binary target.")
+    if isinstance(sample_cost, Costs) and not sample_cost.example_dependent:
         raise ValueError(
-            f"cost was resolved for the classes {cost.classes.tolist()}, but y has "
-            f"{np.unique(y).tolist()}."
+            "sample_cost is a class-level Costs; pass it as cost, or give per-row "
+            "costs."
         )
-    if pos_label is not None and pos_label != cost.pos_label:
-        raise ValueError(
-            f"pos_label={pos_label!r} disagrees with the resolved cost's positive "
-            f"class {cost.pos_label!r}; pass one of them."
-        )
-    return cost
+    return Costs.resolve(None, y, pos_label=cost.pos_label, sample_cost=sample_cost)
 
 
 def summarise(
@@ -273,14 +225,12 @@ def summarise(
     Returns
     -------
     list of list of str
-        Header row then one row per model: the metrics (:data:`FOLD_METRICS`, or
-        :data:`MULTICLASS_METRICS` for more than two classes), the mean seconds
-        per fold of :data:`TIME_COLUMNS`, ``folds`` (folds run of folds tried)
-        and ``notes`` (the caller's, folds whose model predicted one class, the
-        first error of failed folds). Means and sample standard deviations
-        (ddof=1, 0 for one fold) are over the folds that ran, a fold's NaN (an
-        undefined AUC) left out. When two or more models have results, the best
-        mean of each column (lowest cost, highest otherwise) carries a ``*``.
+        A header, then per model: the metrics (:data:`FOLD_METRICS`, or
+        :data:`MULTICLASS_METRICS`), the mean seconds of :data:`TIME_COLUMNS`,
+        ``folds`` (run of tried) and ``notes`` (the caller's, folds that
+        predicted one class, the first error). Means and sample standard
+        deviations (:func:`describe`) over the folds that ran, NaN left out;
+        with two or more models, the best mean of a column carries a ``*``.
     """
     methods = [m for m in methods if any(r["algorithm"] == m for r in rows)]
     ran = {m: [r for r in rows if r["algorithm"] == m and not r.get("error")]

@@ -1,13 +1,12 @@
 """One fold: fit a model on the training rows, decide the test rows, score them.
 
-Every cell of a study (:func:`costsense.experiments.run_cell`, which
-``costsense evaluate`` runs too) goes through :func:`fit_and_score`: a model is
-fitted with its rows' costs, each test row is decided (by its own costs where
-the model can, :func:`~costsense.experiments._catalog.decide`), and the fold is
-scored (:mod:`costsense.experiments._scores`). :func:`check_folds` is the one
-check that every class can be split into the folds.
-
-Change it when a fold must be fitted, decided or scored differently.
+Every cell, of a study or of ``costsense evaluate``, goes through
+:func:`fit_and_score`: the model is fitted with its rows' costs, each test row
+is decided (by its own costs where the model can,
+:func:`~costsense.experiments._catalog.decide`), and the fold is scored
+(:mod:`costsense.experiments._scores`). :func:`check_folds` is the one check
+that every class can be split into the folds. Change it when a fold must be
+fitted, decided or scored differently.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from costsense.experiments._scores import (
     fold_metrics,
     multiclass_metrics,
     positive_scores,
-    row_cost_metrics,
 )
 
 __all__ = ["Fold", "check_folds", "fit_and_score"]
@@ -35,19 +33,8 @@ __all__ = ["Fold", "check_folds", "fit_and_score"]
 class Fold:
     """What one fold gave.
 
-    Attributes
-    ----------
-    model : estimator
-        The model, fitted on the training rows.
-    prediction : ndarray of shape (n_test,)
-        The test rows' decided classes.
-    metrics : dict of str to float
-        The test rows' scores: :data:`~costsense.experiments._scores.FOLD_COLUMNS`
-        for two classes (cost, mean cost and savings by the rows' own costs when
-        they have some), :data:`~costsense.experiments._scores.MULTICLASS_METRICS`
-        for more.
-    fit_time, predict_time : float
-        Seconds spent fitting, and deciding the test rows.
+    The fitted model, the test rows' decided classes, their scores
+    (:mod:`~costsense.experiments._scores`), the seconds fitting and deciding.
     """
 
     model: Any
@@ -64,17 +51,14 @@ def fit_and_score(
     train: NDArray[np.intp],
     test: NDArray[np.intp],
     cost: Costs,
-    *,
-    row_costs: Costs | None = None,
 ) -> Fold:
     """Fit ``model`` on the training rows, then decide and score the test rows.
 
     Parameters
     ----------
     model : estimator
-        An unfitted pipeline whose last step is named ``model`` (or a grid search
-        over one), as :func:`~costsense.experiments.make_model` builds; fitted in
-        place.
+        An unfitted pipeline whose last step is named ``model`` (or a grid
+        search over one), fitted in place.
     X : ndarray or DataFrame of shape (n_samples, n_features)
         All rows.
     y : ndarray of shape (n_samples,)
@@ -82,23 +66,19 @@ def fit_and_score(
     train, test : ndarray of int
         The fold's training and test rows.
     cost : Costs
-        The class-level costs the fold is scored by: binary (with its positive
-        class, which the AUC ranks by) or K x K.
-    row_costs : Costs, default=None
-        Per-row costs of every row of ``X`` (binary problems): the training rows'
-        costs fit the model (``model__sample_cost``), the test rows' decide each
-        test row (where the model decides by a row's costs) and replace
-        ``cost`` in the fold's cost, mean cost and savings.
+        The costs: binary (with its positive class, which the AUC ranks by) or
+        K x K. Per-row costs fit the model (``model__sample_cost``), decide
+        each test row and give the fold's cost metrics.
 
     Returns
     -------
     Fold
     """
     X_train, X_test = _rows(X, train), _rows(X, test)
-    test_costs = None if row_costs is None else row_costs.take(test)
+    test_costs = cost.take(test) if cost.example_dependent else None
     started = time.perf_counter()
-    if row_costs is not None:
-        model.fit(X_train, y[train], model__sample_cost=row_costs.take(train))
+    if cost.example_dependent:
+        model.fit(X_train, y[train], model__sample_cost=cost.take(train))
     else:
         model.fit(X_train, y[train])
     fit_time = time.perf_counter() - started
@@ -109,9 +89,7 @@ def fit_and_score(
         found = multiclass_metrics(y[test], prediction, cost.matrix, model.classes_)
     else:
         scores = positive_scores(model, X_test, cost.pos_index)
-        found = fold_metrics(y[test], prediction, scores, cost)
-        if test_costs is not None:  # the fold's cost by each row's own costs
-            found.update(row_cost_metrics(y[test], prediction, test_costs))
+        found = fold_metrics(y[test], prediction, scores, cost, test_costs)
     return Fold(model, prediction, found, fit_time, predict_time)
 
 

@@ -101,24 +101,10 @@ def _below(root: Path, path: Path) -> tuple[str, ...]:
 def make_folder(
     root: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None
 ) -> Path:
-    """Create ``folder`` under ``root`` (and ``root``), refusing links below root.
+    """Create ``folder`` under ``root`` (``root`` itself if None); return it absolute.
 
-    Parameters
-    ----------
-    root : path-like
-        The run's output folder (created if missing).
-    folder : path-like, default=None
-        A folder under it; None for ``root`` itself.
-
-    Returns
-    -------
-    Path
-        The folder, absolute.
-
-    Raises
-    ------
-    OutputPathError
-        Outside ``root``, or a component below it is a link or not a folder.
+    Raises :class:`OutputPathError` for a path outside ``root``, or a component
+    below it that is a symbolic link or not a folder.
     """
     base = Path(os.path.abspath(root))
     base.mkdir(parents=True, exist_ok=True)
@@ -142,30 +128,10 @@ def write_atomically(
 ) -> Path:
     """Write ``data`` to ``path`` under ``root``: a temporary file, then a rename.
 
-    The temporary file is created exclusively in ``path``'s folder, so it is
-    never a link; the rename replaces whatever ``path`` was (a link included)
-    without writing through it. A reader sees the old file or the new, whole.
-
-    Parameters
-    ----------
-    path : path-like
-        The file to write.
-    data : bytes
-        Its content.
-    root : path-like
-        The run's output folder, which ``path`` must lie under.
-
-    Returns
-    -------
-    Path
-        ``path``, absolute.
-
-    Raises
-    ------
-    OutputPathError
-        As :func:`make_folder` for ``path``'s folder.
-    OSError
-        The system refused (a full disk); no temporary file is left.
+    The temporary file is created exclusively (never a link) in a folder of
+    :func:`make_folder`; the rename replaces whatever ``path`` was, a link
+    included, without writing through it. On an error (``OSError``: a full
+    disk) no temporary file is left. Returns ``path``, absolute.
     """
     target = Path(os.path.abspath(path))
     folder = make_folder(root, target.parent)
@@ -173,9 +139,9 @@ def write_atomically(
         temporary = folder / f".{target.name}.{secrets.token_hex(6)}.part"
         try:  # the mode as for any new file (the umask applies)
             handle = os.open(temporary, _CREATE, 0o666)
+            break
         except FileExistsError:
             continue
-        break
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)

@@ -58,11 +58,8 @@ _COLUMNS = (*_IDENTITY, "seed", "version", "finished", "n_train", "n_test",
 def save_npz_atomically(path: Path, *, root: Path, **arrays: Any) -> None:
     """Write ``arrays`` to ``path`` (``.npz``) under ``root``, atomically.
 
-    Raises
-    ------
-    StoreFileError
-        If the system refuses (a full disk, a read-only folder), or ``path``
-        lies behind a symbolic link; no partial file is left.
+    A refusal (a full disk, a read-only folder, a link) is a
+    :class:`StoreFileError`; no partial file is left.
     """
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)
@@ -120,34 +117,18 @@ class ResultsStore:
         return None if record is None else record["study"]
 
     def study(self) -> dict[str, Any]:
-        """Return the recorded study's plain data.
-
-        Raises
-        ------
-        ValueError
-            If the folder records no study.
-        """
+        """Return the recorded study's plain data (ValueError if there is none)."""
         found = self.recorded_study()
         if found is None:
             raise ValueError(f"{self.folder} holds no results (no study.json).")
         return found
 
     def open(self, study: dict[str, Any], fingerprint: str) -> None:
-        """Record ``study`` here, refusing a folder that holds another one.
+        """Record ``study`` (:meth:`Study.to_dict`) and its ``fingerprint`` here.
 
-        Parameters
-        ----------
-        study : dict
-            The study's plain data (:meth:`Study.to_dict`).
-        fingerprint : str
-            What determines its results (:meth:`Study.fingerprint`).
-
-        Raises
-        ------
-        StoreConflictError
-            If the folder records another study, or another definition of it
-            (datasets, costs, algorithms, protocol, seed; its quick or full
-            version): its cells would mix with these.
+        Raises :class:`StoreConflictError` if the folder records another study,
+        or another definition of it (another fingerprint: datasets, costs,
+        algorithms, protocol, seed; its quick or full version).
         """
         record = self.recorded()
         if record is not None and record["fingerprint"] != fingerprint:
@@ -178,13 +159,7 @@ class ResultsStore:
         return self.folder / f"cells-{digest[:16]}"
 
     def add(self, row: dict[str, Any]) -> None:
-        """Save one finished cell (a row of :func:`run_cell`), atomically.
-
-        Raises
-        ------
-        StoreFileError
-            If the file cannot be written (full disk, read-only folder, a link).
-        """
+        """Save one finished cell (a row of :func:`run_cell`), atomically."""
         cells = self._cells()
         if cells is None:
             raise ValueError(f"{self.folder}: open(study, fingerprint) first.")
@@ -255,13 +230,9 @@ class ResultsStore:
     def move_aside(self) -> Path | None:
         """Move the results into a new folder ``previous-<UTC time>`` inside.
 
-        Only the store's files move (``study.json``, the cells, ``artifacts``);
-        reports and anything else stay, and nothing is deleted.
-
-        Returns
-        -------
-        Path or None
-            Where they moved; None when there were none.
+        Only ``study.json``, the cells and ``artifacts`` move; reports and
+        anything else stay, nothing is deleted. Returns where they moved (None
+        when there was nothing).
         """
         present = [self.path, self.artifacts, *self.folder.glob("cells-*")]
         present = [path for path in present if path.exists()]

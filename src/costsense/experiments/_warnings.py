@@ -89,31 +89,20 @@ def normalise_message(message: object) -> str:
     return text
 
 
-def count_warnings(
-    records: Iterable[Any],
-) -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], list[str]]]:
-    """Count one fit's warnings by (category, normalised message), with examples.
+def count_warnings(records: Iterable[Any]) -> list[tuple[str, str, int, list[str]]]:
+    """Count one fit's warnings: ``(category, message, count, texts)`` each.
 
-    Parameters
-    ----------
-    records : iterable of warnings.WarningMessage
-        The fit's warnings (any object with ``category`` and ``message``).
-
-    Returns
-    -------
-    counts : dict of (str, str) to int
-        Warnings per ``(category, normalise_message(message))``.
-    examples : dict of (str, str) to list of str
-        Up to two distinct texts per key, as raised, on one line: plain data a
-        worker process can return.
+    ``message`` is :func:`normalise_message` of the warnings counted together;
+    ``texts`` up to two distinct texts as raised, on one line. Plain data, sorted:
+    what a cell's row keeps.
     """
     counts: dict[tuple[str, str], int] = {}
-    examples: dict[tuple[str, str], list[str]] = {}
+    texts: dict[tuple[str, str], list[str]] = {}
     for record in records:
         key = (record.category.__name__, normalise_message(record.message))
         counts[key] = counts.get(key, 0) + 1
-        _keep_example(examples.setdefault(key, []), str(record.message))
-    return counts, examples
+        _keep_example(texts.setdefault(key, []), str(record.message))
+    return [(c, m, n, texts[(c, m)]) for (c, m), n in sorted(counts.items())]
 
 
 def _keep_example(kept: list[str], text: str) -> None:
@@ -189,8 +178,7 @@ class WarningTally:
         self.counts: dict[tuple[str, str, str], list[int]] = {}
         self.kind_fits: dict[tuple[str, str], int] = {}
         #: ``(algorithm, category, message) -> texts``: the first two distinct
-        #: texts as raised (numbers kept, whole), shown in place of the grouping
-        #: key; empty for counts read back from a results store.
+        #: texts as raised, shown in place of the grouping key.
         self.examples: dict[tuple[str, str, str], list[str]] = {}
 
     def __bool__(self) -> bool:
@@ -204,54 +192,28 @@ class WarningTally:
         algorithm : str
             The algorithm's name (a line of the summary per name and category).
         records : iterable of warnings.WarningMessage
-            The fit's warnings, as :func:`collect_warnings` records them (any
-            object with ``category`` and ``message`` attributes).
+            The fit's warnings, as :func:`collect_warnings` records them.
         """
-        counts, examples = count_warnings(records)
-        self.add_counts(algorithm, counts, examples)
-
-    def add_counts(
-        self,
-        algorithm: str,
-        counts: Mapping[tuple[str, str], int],
-        examples: Mapping[tuple[str, str], list[str]] | None = None,
-    ) -> None:
-        """Add one fit's warnings given as counts (what a results store keeps).
-
-        Parameters
-        ----------
-        algorithm : str
-            The algorithm's name.
-        counts : mapping of (str, str) to int
-            ``(category, normalised message) -> number of warnings`` of the fit.
-        examples : mapping of (str, str) to list of str, default=None
-            The texts as raised, per key of ``counts`` (:func:`count_warnings`).
-        """
-        for (category, message), count in counts.items():
-            if count <= 0:
-                continue
-            entry = self.counts.setdefault((algorithm, category, message), [0, 0])
-            entry[0] += int(count)
-            entry[1] += 1
-            kept = self.examples.setdefault((algorithm, category, message), [])
-            for text in (examples or {}).get((category, message), []):
-                _keep_example(kept, text)
-        for category in {category for (category, _), n in counts.items() if n > 0}:
-            kind = (algorithm, category)
-            self.kind_fits[kind] = self.kind_fits.get(kind, 0) + 1
+        self.add_row({"algorithm": algorithm, "warnings": count_warnings(records)})
 
     def add_row(self, row: Mapping[str, Any]) -> None:
-        """Add the warnings of one cell's row (:func:`~costsense.experiments.run_cell`).
+        """Add one fit's warnings as a cell's row keeps them.
 
         Parameters
         ----------
         row : mapping
-            Its ``algorithm`` and its ``warnings``, ``(category, message, count,
-            texts)`` each.
+            ``algorithm`` and ``warnings``, a list of :func:`count_warnings`.
         """
-        warned = row["warnings"]
-        counts = {(c, m): n for c, m, n, _ in warned}
-        self.add_counts(row["algorithm"], counts, {(c, m): t for c, m, _, t in warned})
+        algorithm = row["algorithm"]
+        for category, message, count, texts in row["warnings"]:
+            entry = self.counts.setdefault((algorithm, category, message), [0, 0])
+            entry[0] += int(count)
+            entry[1] += 1
+            kept = self.examples.setdefault((algorithm, category, message), [])
+            for text in texts:
+                _keep_example(kept, text)
+        for kind in {(algorithm, c) for c, *_ in row["warnings"]}:
+            self.kind_fits[kind] = self.kind_fits.get(kind, 0) + 1
 
     def lines(self, unit: str = "fit") -> list[str]:
         """Return one summary line per (algorithm, category), in a fixed order.
