@@ -99,7 +99,8 @@ def fold_metrics(
     costs: dict[str, Any] = {"cost": cost.matrix, "pos_label": pos}
     costs["labels"] = np.unique(np.concatenate([y_true, np.asarray(y_pred)]))
     if row_costs is not None:
-        costs = {"sample_cost": row_costs, "labels": row_costs.classes, "pos_label": pos}
+        costs = {"sample_cost": row_costs, "pos_label": pos}
+        costs["labels"] = row_costs.classes
     total = metrics.misclassification_cost(y_true, y_pred, **costs)
     return {
         "cost_total": total,
