@@ -40,22 +40,17 @@ class RunSummary:
 
     Attributes
     ----------
-    total : int
-        Cells of the study.
-    skipped : int
-        Cells already in the store.
-    ran : int
-        Cells run and saved now.
+    total, skipped, ran : int
+        Cells of the study; already saved before; run and saved now.
     seconds : float
         Wall time of this run.
     interrupted : bool
         Whether the run was interrupted (Ctrl-C) before finishing.
     warnings : tuple of str
-        One line per (algorithm, warning category) over every cell in the store
-        (:meth:`~costsense.experiments.WarningTally.lines`); empty when no fit
-        warned.
+        One line per (algorithm, warning category) over every saved cell
+        (:meth:`~costsense.experiments.WarningTally.lines`).
     moved_to : Path or None
-        With ``restart=True``, the folder the previous results were moved into.
+        With ``restart=True``, the folder the previous results moved into.
     """
 
     total: int
@@ -90,20 +85,12 @@ def run_cells(
 ) -> None:
     """Call ``task(*args)`` for each ``args`` of ``tasks``; pass on each result.
 
-    Parameters
-    ----------
-    task : callable
-        A module-level function (it is pickled to the workers).
-    tasks : sequence of tuple
-        Its arguments, one tuple per call.
-    on_result : callable
-        Called in this process with each result, in completion order.
-    jobs : int, default=1
-        Local worker processes (1 runs in this process). They are loky
-        processes that end when this call returns or raises (Ctrl-C included),
-        and with this process if it is killed (:func:`_end_with_run`).
-    scheduler : str, default=None
-        Address of a Dask scheduler; the calls then run on that cluster.
+    ``task`` is a module-level function (pickled to the workers);
+    ``on_result`` is called in this process with each result, in completion
+    order. ``jobs=1`` runs here; more run in as many local loky processes,
+    which end when this call returns or raises (Ctrl-C included), and with
+    this process if it is killed (:func:`_end_with_run`). A ``scheduler``
+    address runs the calls on that Dask cluster.
     """
     if scheduler is not None:
         from distributed import Client
@@ -170,15 +157,12 @@ def run_study(
 
     Raises
     ------
-    StoreLockedError
-        If another run holds ``out``: refused before anything there is read or
-        moved (also with ``restart=True``).
-    StoreConflictError
-        If ``out`` holds another study, or another definition of this one
-        (also its full version, for a ``--quick`` run).
-    StoreFileError
-        If a file cannot be used: damaged, a full disk, a read-only folder, a
-        symbolic link below ``out``.
+    StoreError
+        Before anything is read or moved if another run holds ``out``
+        (:class:`StoreLockedError`); if ``out`` holds another study or another
+        definition of this one (:class:`StoreConflictError`); if a file cannot
+        be used (:class:`StoreFileError`: damaged, a full disk, a read-only
+        folder, a link below ``out``).
     """
     with hold_run_lock(out, study.name):
         store = ResultsStore(out)
