@@ -237,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--restart",
         action="store_true",
         help="start afresh: move the folder's earlier results aside first (without "
-        "it, cells whose definition did not change are kept)",
+        "it, a folder holding another definition of the study is refused)",
     )
     rp.add_argument(
         "--quiet", action="store_true", help="print only where the report is"
