@@ -43,26 +43,11 @@ def build_model(
 ) -> Any:
     """Build a cell's unfitted model: scaling, the method, an optional grid search.
 
-    Parameters
-    ----------
-    study : Study
-        Gives the scaling and the inner folds.
-    algorithm : Algorithm
-        Method, base learner, parameters and grid.
-    cost : Costs
-        The cell's costs: the model gets their class-level matrix
-        (:attr:`~costsense.costs.Costs.mean_matrix` of per-row costs), the grid
-        search's scorer too.
-    seed : int
-        The cell's seed.
-    categorical : sequence of int, default=()
-        The dataset's columns of category codes (``categorical_features``).
-    prepare : transformer, default=None
-        A first step before the scaling (a table's column encoder).
-
-    Returns
-    -------
-    estimator
+    The model gets the class-level matrix of ``cost`` (the rows' mean matrix of
+    per-row costs), as the grid search's scorer does; ``study`` gives the
+    scaling and the inner folds, ``algorithm`` the method, base learner,
+    parameters and grid, ``categorical`` the columns of category codes and
+    ``prepare`` a first step (a table's column encoder).
     """
     matrix = cost.mean_matrix
     model = make_model(

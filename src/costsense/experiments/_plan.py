@@ -28,19 +28,10 @@ __all__ = ["Cell", "derive_seed", "plan", "splits"]
 
 
 def derive_seed(seed: int, *parts: Any) -> int:
-    """Return a 32-bit seed derived from ``seed`` and any labels, stably.
+    """Return a 32-bit seed derived from ``seed`` and labels, stably.
 
-    Parameters
-    ----------
-    seed : int
-        The study seed.
-    *parts : hashable
-        Labels (dataset name, repeat, cell key...); their text is hashed with CRC32,
-        which is the same in every process and Python version.
-
-    Returns
-    -------
-    int
+    The labels' text (dataset name, repeat, cell key...) is hashed with CRC32,
+    the same in every process and Python version.
     """
     key = tuple(zlib.crc32(str(p).encode()) for p in parts)
     sequence = np.random.SeedSequence(entropy=seed, spawn_key=key)

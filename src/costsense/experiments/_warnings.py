@@ -216,45 +216,30 @@ class WarningTally:
             self.kind_fits[kind] = self.kind_fits.get(kind, 0) + 1
 
     def lines(self, unit: str = "fit") -> list[str]:
-        """Return one summary line per (algorithm, category), in a fixed order.
+        """Return one summary line per (algorithm, category), sorted.
 
-        Parameters
-        ----------
-        unit : str, default="fit"
-            What one :meth:`add` stands for, in the lines (the runner's "cell":
-            one outer fit, with the inner fits of its grid search).
-
-        Returns
-        -------
-        list of str
-            ``"<algorithm>: <count> <category> in <fits> <unit>(s): <message>[;
-            <what to change>]"``, the message being the category's most frequent
-            one (the others counted as "and K other messages"). Sorted by
-            algorithm, then category.
+        ``"<algorithm>: <count> <category> in <fits> <unit>s: <message>[; <what
+        to change>]"``, the message being the category's most frequent one (the
+        others counted as "and K other messages"); ``unit`` is what one fit
+        stands for (the runner's "cell", with the inner fits of a grid search).
         """
         result = []
-        for algorithm, category in sorted(self.kind_fits):
+        for (algorithm, category), fits in sorted(self.kind_fits.items()):
             messages = sorted(
-                (
-                    (-count, message)
-                    for (a, c, message), (count, _) in self.counts.items()
-                    if (a, c) == (algorithm, category)
-                ),
+                (-count, message)
+                for (a, c, message), (count, _) in self.counts.items()
+                if (a, c) == (algorithm, category)
             )
-            total = -sum(negative for negative, _ in messages)
-            fits = self.kind_fits[(algorithm, category)]
-            key = messages[0][1]
-            message = shown = key
-            texts = self.examples.get((algorithm, category, key), [])
-            if texts:  # as raised: its numbers, whole
-                shown = texts[0] + " (its numbers vary)" * (len(texts) > 1)
+            message = messages[0][1]
+            texts = self.examples.get((algorithm, category, message), [])
+            shown = texts[0] if texts else message
+            shown += " (its numbers vary)" * (len(texts) > 1)
             others = len(messages) - 1
             if others:
                 shown += f" (and {others} other message{'s' * (others > 1)})"
-            line = (
-                f"{algorithm}: {total} {category} in {fits} "
-                f"{unit}{'s' * (fits != 1)}: {shown}"
-            )
+            total = -sum(negative for negative, _ in messages)
+            counted = f"{total} {category} in {fits} {unit}{'s' * (fits != 1)}"
+            line = f"{algorithm}: {counted}: {shown}"
             hint = advice(category, message)
             if hint and line.endswith(".") and not line.endswith("..."):
                 line = line[:-1]
