@@ -51,32 +51,7 @@ def run(args: argparse.Namespace) -> int:
         check_folds(data.y, args.folds, option="--folds ")
     except ValueError as error:
         raise UsageError(str(error).rstrip(".")) from None
-    shown = {str(c): int(n) for c, n in zip(classes[:10], counts[:10], strict=True)}
-    more = f" and {classes.size - 10} more" if classes.size > 10 else ""
-    bases = (
-        f"base learner {args.base}"
-        if args.base
-        else "each model on its own default base learner (column 'base')"
-    )
-    dropped = f" ({data.n_dropped} rows with missing values dropped)" * bool(
-        data.n_dropped
-    )
-    print(
-        f"{data.source}: {data.y.shape[0]} samples{dropped}, "
-        f"{np.shape(data.X)[1]} features, classes {shown}{more}; {given.describe}; "
-        f"{args.folds}-fold stratified CV, {bases}, seed {args.seed}"
-    )
-    columns_line = describe_columns(data)
-    if columns_line:
-        print(columns_line)
-    ignoring = [m for m in models if args.base and not CATALOG[m].uses_base]
-    blind = [m for m in models if not CATALOG[m].cost_sensitive]
-    if ignoring:
-        print(f"--base {args.base} is not used by {', '.join(ignoring)} (no base "
-              "learner)")  # fmt: skip
-    if blind:
-        print(f"cost-blind by design (the costs do not shape their models): "
-              f"{', '.join(blind)}")  # fmt: skip
+    _say_what_runs(args, data, given.describe, models, classes, counts)
     binary = classes.size == 2
     metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
     fields = ["model", "base", "fold", "seed", "costs", "error", "constant",
@@ -164,3 +139,40 @@ def _flat(
         **(row["metrics"] if ran else {}),
         **({k: row[k] for k in ("fit_time", "predict_time")} if ran else {}),
     }  # fmt: skip
+
+
+def _say_what_runs(
+    args: argparse.Namespace,
+    data: Any,
+    costs: str,
+    models: list[str],
+    classes: Any,
+    counts: Any,
+) -> None:
+    """Print the data, the costs, the folds and what each model ignores."""
+    shown = {str(c): int(n) for c, n in zip(classes[:10], counts[:10], strict=True)}
+    more = f" and {classes.size - 10} more" if classes.size > 10 else ""
+    bases = (
+        f"base learner {args.base}"
+        if args.base
+        else "each model on its own default base learner (column 'base')"
+    )
+    dropped = f" ({data.n_dropped} rows with missing values dropped)" * bool(
+        data.n_dropped
+    )
+    print(
+        f"{data.source}: {data.y.shape[0]} samples{dropped}, "
+        f"{np.shape(data.X)[1]} features, classes {shown}{more}; {costs}; "
+        f"{args.folds}-fold stratified CV, {bases}, seed {args.seed}"
+    )
+    columns_line = describe_columns(data)
+    if columns_line:
+        print(columns_line)
+    ignoring = [m for m in models if args.base and not CATALOG[m].uses_base]
+    blind = [m for m in models if not CATALOG[m].cost_sensitive]
+    if ignoring:
+        print(f"--base {args.base} is not used by {', '.join(ignoring)} (no base "
+              "learner)")  # fmt: skip
+    if blind:
+        print(f"cost-blind by design (the costs do not shape their models): "
+              f"{', '.join(blind)}")  # fmt: skip
