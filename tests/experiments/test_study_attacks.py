@@ -275,7 +275,7 @@ def test_a_symlinked_figure_is_replaced_not_written_through(finished):
 
 
 @pytest.mark.parametrize(
-    "name", ["results.sqlite-journal", "results.sqlite", ".lock", "artifacts"]
+    "name", ["study.json", ".lock", "artifacts"]
 )
 def test_a_run_refuses_a_symlink_planted_in_its_folder(tmp_path, capsys, name):
     out = tmp_path / "out"
@@ -363,7 +363,7 @@ def _loky_children(pid: int) -> list[int]:
         except OSError:
             continue
         fields = text[text.rindex(")") + 2 :].split()
-        if int(fields[1]) == pid and b"loky" in command and fields[0] != "Z":
+        if int(fields[1]) == pid and b"LokyProcess" in command and fields[0] != "Z":
             found.append(int(stat.parent.name))
     return found
 
@@ -380,8 +380,10 @@ def test_the_stuck_workers_of_a_killed_run_end_with_it(tmp_path):
     )  # fmt: skip
     workers: list[int] = []
     try:
-        until(lambda: len(_loky_children(running.pid)) >= 2, running)
-        workers = _loky_children(running.pid)
+        cells = tmp_path / "out"
+        until(lambda: len(list(cells.glob("cells-*/*.json"))) >= 4, running)
+        workers = _loky_children(running.pid)  # both at work on cells
+        assert len(workers) == 2
         for pid in workers:
             os.kill(pid, signal.SIGSTOP)  # stuck: no Python code of theirs runs
         running.send_signal(signal.SIGKILL)
@@ -491,16 +493,10 @@ def test_an_oversized_study_file_is_refused_unread(tmp_path):
     ids=["no-metrics", "unknown-metric", "dataset", "name"],
 )
 def test_report_refuses_a_forged_record_in_one_line(finished, capsys, change, said):
-    import sqlite3
-
     before = (finished / "report.md").read_text()
-    with sqlite3.connect(finished / "results.sqlite") as db:
-        (text,) = db.execute("SELECT value FROM meta WHERE key = 'study'").fetchone()
-        record = {**json.loads(text), **change}
-        db.execute(
-            "UPDATE meta SET value = ? WHERE key = 'study'", (json.dumps(record),)
-        )
-    db.close()
+    record = json.loads((finished / "study.json").read_text())
+    record["study"].update(change)
+    (finished / "study.json").write_text(json.dumps(record))
     assert cli.main(["report", str(finished)]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert said in line

@@ -25,6 +25,7 @@ and the fix (:class:`~costsense.experiments._outputs.StoreError`).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import json
@@ -95,6 +96,8 @@ class ResultsStore:
             raise file_error(path, error) from error
 
     def _read(self, path: Path, fix: str) -> Any:
+        if path.is_symlink():  # planted: a run neither reads nor writes through it
+            raise file_error(path, OSError(errno.ELOOP, "a symbolic link"))
         try:
             return json.loads(path.read_bytes())
         except OSError as error:
