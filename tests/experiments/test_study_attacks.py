@@ -274,9 +274,7 @@ def test_a_symlinked_figure_is_replaced_not_written_through(finished):
     assert victim.read_bytes() == b"precious" and not figure.is_symlink()
 
 
-@pytest.mark.parametrize(
-    "name", ["study.json", ".lock", "artifacts"]
-)
+@pytest.mark.parametrize("name", ["study.json", ".lock", "artifacts"])
 def test_a_run_refuses_a_symlink_planted_in_its_folder(tmp_path, capsys, name):
     out = tmp_path / "out"
     out.mkdir()
