@@ -3,8 +3,8 @@
 A :class:`DatasetSpec` is one dataset of a study: a KEEL set, a set derived from
 one (:mod:`costsense.experiments._derived`), a user's file
 (:mod:`costsense.experiments._files`), a synthetic problem of known densities
-(paper 000's two Gaussians, :data:`PROBLEMS`), or a table held in memory
-(``costsense evaluate``). Its capabilities, not its name, decide what a cell
+(:mod:`costsense.experiments._problems`), or a table held in memory (``costsense
+evaluate``). Its capabilities, not its name, decide what a cell
 records: :attr:`DatasetSpec.problem` (a known Bayes risk and reference boundary,
 for the excess cost and boundary figures) and :meth:`DatasetSpec.costs` (the
 rows' own costs). Add a kind here, and nowhere else.
@@ -20,17 +20,14 @@ from typing import Any
 import numpy as np
 
 from costsense.costs import Costs
-from costsense.datasets import load_keel, make_gaussian_problem
+from costsense.datasets import load_keel
 from costsense.experiments._derived import load_derived
 from costsense.experiments._files import ROW_COSTS, file_row_costs, load_file_dataset
 from costsense.experiments._plan import derive_seed
+from costsense.experiments._problems import PROBLEMS
 from costsense.experiments._study import Study
 
-__all__ = ["PROBLEMS", "DatasetSpec", "dataset_spec"]
-
-#: Synthetic problems a study names as datasets, each drawn ``gaussian_samples``
-#: rows from the study seed: ``"gaussian"``, paper 000's two-Gaussian problem.
-PROBLEMS = {"gaussian": make_gaussian_problem}
+__all__ = ["DatasetSpec", "dataset_spec"]
 
 
 @dataclass(frozen=True, eq=False)

@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from costsense.datasets import load_keel
+from costsense.experiments._problems import PROBLEMS
 
 __all__ = ["RECIPE_KEYS", "check_recipe", "check_table_keys", "load_derived"]
 
@@ -55,8 +56,6 @@ def check_recipe(name: str, recipe: Any, source: str) -> dict[str, Any]:
     check_table_keys(recipe, RECIPE_KEYS, where)
     if not isinstance(recipe.get("from"), str):
         raise ValueError(f"{where} needs 'from', the KEEL set it starts from.")
-    from costsense.experiments._datasets import PROBLEMS
-
     if name in (*PROBLEMS, recipe["from"]):
         raise ValueError(
             f"{where}: give the derived set a name of its own (not {sorted(PROBLEMS)} "

@@ -19,6 +19,7 @@ from sklearn.pipeline import Pipeline
 
 from costsense.costs import Costs
 from costsense.experiments._datasets import DatasetSpec
+from costsense.experiments._problems import PROBLEMS
 from costsense.metrics import excess_cost, misclassification_cost
 
 __all__ = ["STUDY_RECORDERS", "Fitted", "excess", "round_series", "staged_costs"]
@@ -130,8 +131,6 @@ def excess(fit: Fitted, row: dict[str, Any]) -> None:
 @functools.lru_cache(maxsize=64)
 def _bayes_risk(name: str, pair: tuple[float, ...]) -> float:
     """Bayes risk of problem ``name`` at costs ``pair`` (an integral: cached)."""
-    from costsense.experiments._datasets import PROBLEMS
-
     risk = PROBLEMS[name]().bayes_risk(pair)
     assert isinstance(risk, float)  # a (risk, error) pair only with return_error
     return risk

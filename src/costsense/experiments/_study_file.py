@@ -58,11 +58,11 @@ from costsense.costs import as_binary_costs
 from costsense.experiments._bases import BASES
 from costsense.experiments._catalog import CATALOG, check_pair, default_base
 from costsense.experiments._claims import validate_claims
-from costsense.experiments._datasets import PROBLEMS
 from costsense.experiments._derived import check_recipe
 from costsense.experiments._files import COST_KEYS, ROW_COSTS, check_file_spec
 from costsense.experiments._labels import cost_label
 from costsense.experiments._models import SCALERS
+from costsense.experiments._problems import PROBLEMS
 from costsense.experiments._scores import ALL_METRICS
 from costsense.experiments._study import (
     Algorithm,
