@@ -6,6 +6,7 @@ import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from costsense import cli
@@ -275,6 +276,32 @@ def test_a_killed_runs_folder_is_free_for_the_next_run(tmp_path, capsys):
     holder.wait()
     assert cli.main(["reproduce", str(study), "--out", str(out), "--quiet"]) == 0
     assert len(ResultsStore(out).done_keys()) == 6 and _holder(out) is None
+
+
+@posix_only
+def test_a_run_killed_mid_way_resumes_to_the_uninterrupted_rows(tmp_path):
+    study = tmp_path / "many.toml"
+    study.write_text(TINY_STUDY.replace("n_splits = 3", "n_splits = 3\nn_repeats = 40"))
+    out = tmp_path / "out"
+    running = _start("reproduce", study, "--out", out, "--jobs", 2, "--quiet")
+    try:
+        until(lambda: len(list(out.glob("cells-*/*.json"))) >= 10, running)
+        running.send_signal(signal.SIGKILL)  # mid-way: no clean-up of any kind
+        running.wait()
+    finally:
+        running.kill()
+        running.communicate()
+    saved = len(ResultsStore(out).done_keys())
+    assert 10 <= saved < 240  # whole cells only: each is renamed into place
+    assert cli.main(["reproduce", str(study), "--out", str(out), "--quiet"]) == 0
+    assert cli.main(["reproduce", str(study), "--out", str(tmp_path / "whole"),
+                     "--quiet"]) == 0  # fmt: skip
+    volatile = ["fit_time", "predict_time", "finished"]
+    resumed, whole = (
+        ResultsStore(folder).results().drop(columns=volatile)
+        for folder in (out, tmp_path / "whole")
+    )
+    pd.testing.assert_frame_equal(resumed, whole)
 
 
 @posix_only
