@@ -1,26 +1,18 @@
 """The results store: one JSON file per finished cell, under the study's fingerprint.
 
-Layout of a results folder ``DIR``:
+In a results folder ``DIR``: ``study.json`` records the study (plain data),
+its fingerprint (what determines the results), ``created`` and ``version``;
+``cells-<hash of the fingerprint>/<cell key>.json`` holds each finished cell's
+row (:func:`~costsense.experiments.run_cell`) with ``version`` and ``finished``,
+written under a temporary name and renamed, so a killed run leaves whole cells
+or none and a re-run skips them; ``artifacts/`` holds the decision-boundary
+grids (``.npz``), written the same way.
 
-``study.json``
-    ``study`` (the study as plain data, :meth:`Study.to_dict`), ``fingerprint``
-    (what determines the results, :meth:`Study.fingerprint`), ``created`` and
-    ``version`` (costsense's version that created it).
-``cells-<hash of the fingerprint>/<cell key>.json``
-    One file per finished cell: its row (:func:`~costsense.experiments.run_cell`)
-    with ``version`` and ``finished`` (UTC). Each is written under a temporary
-    name and renamed (:func:`~costsense.experiments._outputs.write_atomically`),
-    so a killed run leaves whole cells or none, and a re-run skips them.
-``artifacts/``
-    Decision-boundary grids (``.npz``), written the same way.
-
-A folder belongs to one study definition: :meth:`ResultsStore.open` refuses one
-whose ``study.json`` records another name or fingerprint (changing what
-determines the results, also a ``--quick`` run into the full study's folder),
-unless the run restarts (:meth:`ResultsStore.move_aside` moves the old files
-into ``previous-<UTC time>``, deleting nothing). Report-only fields (title,
-notes, metrics) may change: the record is rewritten. Every error names the file
-and the fix (:class:`~costsense.experiments._outputs.StoreError`).
+A folder belongs to one study definition: :meth:`ResultsStore.open` refuses
+another name or fingerprint (a ``--quick`` run into the full study's folder
+too) unless the run restarts (:meth:`ResultsStore.move_aside`); report-only
+fields may change. Every error names the file and the fix
+(:class:`~costsense.experiments._outputs.StoreError`).
 """
 
 from __future__ import annotations

@@ -64,18 +64,9 @@ def collect_warnings() -> Iterator[list[warnings.WarningMessage]]:
 
 
 def normalise_message(message: object) -> str:
-    """Return a warning's message with its numbers written ``N``, on one line.
+    """Return a warning's first line, numbers written ``N``, at most 300 characters.
 
-    Parameters
-    ----------
-    message : object
-        The warning (or its text).
-
-    Returns
-    -------
-    str
-        The first line, numbers replaced by ``N`` (digits inside names such as
-        ``AdaC2Classifier`` are kept), at most 300 characters.
+    Digits inside names such as ``AdaC2Classifier`` are kept.
 
     Examples
     --------
