@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import textwrap
 import tomllib
@@ -128,3 +129,60 @@ def test_a_method_gets_its_own_default_base_and_invalid_pairs_are_refused():
     assert study_from_dict(study(method="threshold")).algorithms[0].base == "logistic"
     with pytest.raises(ValueError, match="its bases are regression-tree"):
         study_from_dict(study(method="asybl", base="logistic"))
+
+
+def test_declared_sections_change_no_fingerprint_and_are_recorded():
+    from costsense.experiments import load_study
+
+    study = load_study("oversampling")
+    kinds = [s["kind"] for s in study.to_dict()["sections"]]
+    assert kinds == ["features", "noise", "bounds"]
+    bare = dataclasses.replace(
+        study, report=dataclasses.replace(study.report, sections=())
+    )
+    assert bare.fingerprint() == study.fingerprint()
+
+
+@pytest.mark.parametrize(
+    ("section", "match"),
+    [
+        ({"kind": "chart", "title": "t", "text": ""}, "kind must be one of"),
+        ({"kind": "features", "title": "t", "text": ""}, r"missing keys \['header'\]"),
+        (
+            {"kind": "features", "title": "t", "text": "", "header": [], "x": 1},
+            r"unknown keys \['x'\]",
+        ),
+    ],
+)
+def test_a_malformed_section_is_refused_by_name(section, match):
+    from costsense.experiments._study import builtin_studies
+    from costsense.experiments._study_file import study_from_dict
+
+    data = tomllib.loads(builtin_studies()["rescaling"].read_text())
+    with pytest.raises(ValueError, match=f"sections\\[0\\]: {match}"):
+        study_from_dict({**data, "sections": [section]})
+
+
+def test_a_bounds_section_names_the_studys_algorithms():
+    import tomllib
+
+    from costsense.experiments import load_study
+    from costsense.experiments._study import builtin_studies
+    from costsense.experiments._study_file import study_from_dict
+
+    (bounds,) = load_study("boosting").report.sections
+    data = tomllib.loads(builtin_studies()["rescaling"].read_text())
+    section = {**bounds, "algorithms": ["nope"]}
+    with pytest.raises(ValueError, match="algorithms must be among"):
+        study_from_dict({**data, "sections": [section]})
+
+
+def test_a_record_without_sections_takes_those_of_its_builtin_study():
+    from costsense.experiments import load_study
+    from costsense.experiments._study_file import builtin_sections
+
+    record = load_study("oversampling", quick=True).to_dict()
+    del record["sections"]
+    expected = list(load_study("oversampling", quick=True).report.sections)
+    assert builtin_sections(record) == expected
+    assert builtin_sections({**record, "name": "mine"}) == []
