@@ -152,6 +152,15 @@ def test_declared_sections_change_no_fingerprint_and_are_recorded():
             {"kind": "features", "title": "t", "text": "", "header": [], "x": 1},
             r"unknown keys \['x'\]",
         ),
+        (
+            {"kind": "features", "title": "t", "text": "", "header": ["a"]},
+            "header must name the 6 columns",
+        ),
+        (
+            {"kind": "noise", "title": "t", "text": "", "header": ["a"] * 7}
+            | {"early_round": "4", "column": "c", "values": {}},
+            "early_round has the wrong type",
+        ),
     ],
 )
 def test_a_malformed_section_is_refused_by_name(section, match):

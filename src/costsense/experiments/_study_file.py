@@ -52,6 +52,8 @@ SECTION_KEYS = {
     "features": {"header"},
     "noise": {"header", "early_round", "column", "values"},
 }
+#: The columns of a declared table.
+_COLUMNS = {"features": 6, "noise": 7}
 #: The keys of a ``[[paper]]`` row.
 PAPER_KEYS = ("dataset", "cost", "algorithm", "metric", "value")
 #: The protocol's choices, and its whole numbers with their least values.
@@ -117,6 +119,19 @@ def check_record(study: dict[str, Any], known: tuple[str, ...], where: str) -> N
         raise ValueError(f"study {where}: {error}") from None
 
 
+def _section_value(key: str, value: Any) -> bool:
+    """Tell whether a section's value has its key's type."""
+    if key in ("algorithms", "series", "labels", "header"):
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if key == "values":
+        return isinstance(value, dict) and all(
+            isinstance(v, str) for v in value.values()
+        )
+    if key in ("early_round", "level"):
+        return _whole(value) and value >= 1
+    return isinstance(value, str)
+
+
 def _check_sections(sections: Any, names: list[str]) -> tuple[dict[str, Any], ...]:
     """Return the checked ``[[sections]]`` tables (kinds, keys, algorithm names)."""
     _expect(sections, list, "sections must be [[sections]] tables")
@@ -130,6 +145,11 @@ def _check_sections(sections: Any, names: list[str]) -> tuple[dict[str, Any], ..
         _check_keys(section, required | {"level"}, where)
         if missing := sorted(required - set(section)):
             _fail(f"{where}missing keys {missing}")
+        for key, value in section.items():
+            if not _section_value(key, value):
+                _fail(f"{where}{key} has the wrong type: {printable(value, 40)}")
+        if len(section.get("header", [])) != _COLUMNS.get(kind, 0):
+            _fail(f"{where}header must name the {_COLUMNS[kind]} columns")
         if set(section.get("algorithms", [])) - set(names):
             _fail(f"{where}algorithms must be among {names}")
         if len(section.get("series", [])) != len(section.get("labels", [])):

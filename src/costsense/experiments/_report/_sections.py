@@ -23,6 +23,7 @@ from costsense.experiments._report._blocks import (
     Image,
     Paragraph,
     Table,
+    plain_table,
 )
 from costsense.experiments._report._declared import paragraphs
 from costsense.experiments._report._fits import stopping_note
@@ -33,11 +34,6 @@ from costsense.experiments._stats import (
     wilcoxon_test,
     win_tie_loss,
 )
-
-
-def _table(header: list[str], rows: list[list[str]]) -> Table:
-    """Make a table of plain cells."""
-    return Table(header, [[Cell(text) for text in row] for row in rows])
 
 
 class FigureFiles:
@@ -190,7 +186,7 @@ def paper(r: Report) -> list[Block]:
             "difference (ours - paper)."
         ),
         *paragraphs(r.spec.paper_notes),
-        _table(header, body),
+        plain_table(header, body),
     ]
 
 
@@ -239,7 +235,7 @@ def comparison(r: Report) -> list[Block]:
             "Wilcoxon signed-rank test (two-sided) across rows on the row "
             "means."
         ),
-        _table([*header, "Wilcoxon statistic", "Wilcoxon p-value"], body),
+        plain_table([*header, "Wilcoxon statistic", "Wilcoxon p-value"], body),
     ]
 
 

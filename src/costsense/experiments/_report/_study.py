@@ -44,16 +44,8 @@ __all__ = ["ReportFiles", "ReportSpec", "report_study", "write_report"]
 
 #: What a study record declares for its report, under the spec's names.
 _DECLARED = (
-    "title",
-    "metrics",
-    "reference",
-    "ratio_to",
-    "notes",
-    "paper_notes",
-    "paper",
-    "paper_datasets",
-    "paper_features",
-    "sections",
+    *"title metrics reference ratio_to notes paper_notes paper".split(),
+    *"paper_datasets paper_features sections".split(),
 )
 #: The most a boundary grid file may unpack to (bytes): a run writes about 1 MB.
 MAX_GRID_BYTES = 256 << 20
@@ -96,15 +88,11 @@ def write_report(
 
     Notes
     -----
-    A table cell is ``mean (std)`` over the repeats x folds (sample std, NaN
-    ignored, ``n/a`` without values), with 3 decimals for a rate (values in
-    [0, 1]) and 2 otherwise; the best of a row is bold, the last row holds mean
-    ranks. Rows are sorted by dataset then cost
-    (:func:`costsense.experiments._labels.cost_order`); algorithms keep their
-    order of first appearance. The comparison counts the rows where the
-    reference is significantly better, not different or worse (two-sided
-    paired t-test over the matched folds; rows under 2 complete pairs left
-    out) and adds the Wilcoxon signed-rank test across rows on the row means.
+    A table cell is ``mean (std)`` over the repeats x folds (sample std), the
+    best of a row bold, mean ranks last; rows sorted by dataset then cost,
+    algorithms in order of first appearance. The comparison counts the
+    reference's significant wins, ties and losses (paired t-test over the
+    matched folds) and adds the Wilcoxon signed-rank test across rows.
     """
     r = tabulate(results, spec)
     if curves is not None and not curves.empty:
