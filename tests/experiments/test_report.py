@@ -778,3 +778,9 @@ def test_the_papers_own_sets_are_marked_and_tallied_apart(tmp_path):
         results, tmp_path / "plain", ReportSpec(title="P", metrics=["cost_total"])
     ).markdown.read_text(encoding="utf-8")
     assert "paper's set" not in plain
+
+
+def test_a_section_of_an_unknown_kind_is_refused(tmp_path):
+    spec = ReportSpec(title="x", metrics=["auc"], sections=[{"kind": "chart"}])
+    with pytest.raises(ValueError, match="kind must be one of"):
+        write_report(_results(), tmp_path, spec)

@@ -157,6 +157,8 @@ def declared(r: Report) -> list[Block]:
     """Return the study's declared sections, each left out when it has no data."""
     blocks: list[Block] = []
     for s in r.spec.sections:
+        if s.get("kind") not in _KINDS:
+            raise ValueError(f"A section's kind must be one of {sorted(_KINDS)}: {s}")
         body = _KINDS[s["kind"]](r, s)
         if body:
             blocks += [Heading(s["title"], int(s.get("level", 2))), *body]
