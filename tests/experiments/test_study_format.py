@@ -24,7 +24,7 @@ from costsense.experiments._claims import _COMMON, _KIND_OPTIONAL, _KINDS, _OPTI
 from costsense.experiments._derived import RECIPE_KEYS, load_derived
 from costsense.experiments._files import FILE_KEYS
 from costsense.experiments._models import SCALERS
-from costsense.experiments._study_file import PAPER_KEYS, STUDY_KEYS
+from costsense.experiments._study_file import PAPER_KEYS, SECTION_KEYS, STUDY_KEYS
 
 PAGE = Path(__file__).parents[2] / "docs" / "guide" / "study_format.rst"
 
@@ -103,6 +103,9 @@ def test_the_page_names_every_key_and_value_the_parser_accepts():
         *FILE_KEYS,
         *PAPER_KEYS,
         *claim_keys,
+        *(key for keys in SECTION_KEYS.values() for key in keys),
+        *(f'"{kind}"' for kind in SECTION_KEYS),
+        *"kind title text level".split(),
         *ALL_METRICS,
         *(f'"{name}"' for name in SCALERS),
         '"kfold"',
