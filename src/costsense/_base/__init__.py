@@ -33,6 +33,7 @@ from ._classifier import (
     FitStart,
     has_probability,
     learns_row_costs,
+    members_summary,
     refuse_fit_params,
 )
 from ._classifier import _plain_value as _plain_value
@@ -49,6 +50,7 @@ __all__ = [
     "has_probability",
     "inner_fits",
     "learns_row_costs",
+    "members_summary",
     "platt_scaling",
     "refuse_fit_params",
 ]

@@ -73,6 +73,11 @@ def learns_row_costs(estimator: Any) -> bool:
     return takes and getattr(estimator, "_row_costs", None) in ("rows", "matrices")
 
 
+def members_summary(self: Any) -> dict[str, Any]:
+    """Say what an ensemble's fit did: members kept and asked for (``rounds``)."""
+    return {"rounds": len(self.estimators_), "rounds_planned": int(self.n_estimators)}
+
+
 def has_probability(estimator: Any) -> bool:
     """``available_if`` test: ``predict_proba`` exists when ``probability=True``."""
     return bool(estimator.probability)

@@ -59,11 +59,8 @@ class RWOSampler(ClassDensityOverSampler):
 
     Notes
     -----
-    Tables are given back as tables: a DataFrame in gives a DataFrame out, with
-    the same columns and dtypes (a continuous column of integer dtype gets each
-    synthetic value rounded to the nearest integer), and an ndarray of objects
-    gives an ndarray of objects. The categories are encoded to integer codes once,
-    the rows are drawn as numbers, and the codes are decoded at the end, so a
+    Tables are given back as tables, with the same columns and dtypes (a
+    continuous column of integer dtype rounded to the nearest integer); a
     synthetic row's category is always one its class has in the training data.
 
     References

@@ -19,7 +19,7 @@ from sklearn.metrics import accuracy_score
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from costsense._base import training_decisions
+from costsense._base import members_summary, training_decisions
 from costsense.tree._base import (
     CLASSIFIER_COST,
     MAX_SEED,
@@ -512,12 +512,7 @@ default="gini"
         )
         return np.vstack(pieces)
 
-    def fit_summary(self) -> dict[str, Any]:
-        """Say what the fit did: members kept and asked for (``rounds``)."""
-        return {
-            "rounds": len(self.estimators_),
-            "rounds_planned": int(self.n_estimators),
-        }
+    fit_summary = members_summary
 
     def predict_task_score(self, X: ArrayLike) -> FloatArray:
         """Return the trees' mean leaf task-score vector for each sample.
