@@ -130,13 +130,7 @@ class OBPDSampler(RedrawableOverSampler):
 
     Parameters
     ----------
-    sampling_strategy : float, str, dict or callable, default="auto"
-        Which classes to grow and to what size, as in imbalanced-learn's
-        oversamplers: a float is the minority / majority size ratio after
-        resampling (binary only); "auto" (= "not majority"), "minority",
-        "not minority", "all" equalise the named classes with the majority; a dict
-        maps classes to their sizes after resampling; a callable maps ``y`` to
-        such a dict.
+    {sampling_strategy}
     n_components : {"fj", "aic", "bic"} or int, default="fj"
         Mixture components per class: Figueiredo & Jain's count of least message
         length from ``max_components`` down (paper 003's choice; full covariances
@@ -159,12 +153,7 @@ class OBPDSampler(RedrawableOverSampler):
         Gibbs sweeps per synthetic row (the paper's T).
     random_state : int, RandomState instance or None, default=None
         Seeds the mixtures, the draws and the roulette wheels.
-    categorical_features : "auto", array-like of int, bool or str, default=None
-        Categorical columns, drawn by roulette wheel from each class's own values
-        (any hashable values: strings, numbers): column indices, a boolean mask
-        over the columns, column names (X a DataFrame), or "auto" (the
-        DataFrame's columns of pandas' ``category`` dtype), as imbalanced-learn's
-        SMOTENC reads them; None: none. Every other column must hold numbers.
+    {categorical_features}
 
     Attributes
     ----------
