@@ -149,15 +149,13 @@ class EFSBoostClassifier(ClassifierBase):
     estimator_errors_ : ndarray of shape (n_kept,)
         Weighted error of each kept round.
     feature_weights_ : ndarray of shape (n_features_in_,)
-        The features' final weights (dropped features keep the weight that
-        dropped them).
+        The features' final weights (a dropped feature keeps the one that
+        dropped it).
     support_ : ndarray of shape (n_features_in_,) of bool
-        The features still in the subset at the end (never a constant one, unless
-        every feature is constant).
+        The features still in the subset at the end.
     drop_round_ : ndarray of shape (n_features_in_,) of int
-        The round whose errors dropped each feature (1 for the first round: the
-        feature is absent from round 2 on); 0 for a feature left out from the
-        start (constant), -1 for one still in the subset at the end.
+        The round whose errors dropped each feature (1: absent from round 2 on);
+        0 for a constant feature, -1 for one still in the subset at the end.
     stop_reason_ : str
         Why boosting ended.
     constant_ : label

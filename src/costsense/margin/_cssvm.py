@@ -13,9 +13,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.svm import SVC, LinearSVC
-from sklearn.utils.metaestimators import available_if
 
-from costsense._base import BinaryCostClassifier, has_probability
+from costsense._base import PlattClassifier
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 from costsense.utils._docstrings import shared
 
@@ -25,7 +24,7 @@ __all__ = ["CSSVMClassifier"]
 
 
 @shared
-class CSSVMClassifier(BinaryCostClassifier):
+class CSSVMClassifier(PlattClassifier):
     """Cost-sensitive SVM: scikit-learn's LinearSVC or SVC with cost weights.
 
     Parameters
@@ -206,18 +205,3 @@ shape (2, 2), default=None
 
     def _score(self, X: FloatArray) -> FloatArray:
         return np.asarray(self.estimator_.decision_function(X), dtype=np.float64)
-
-    @available_if(has_probability)
-    def predict_proba(self, X: ArrayLike) -> FloatArray:
-        """Platt-scaled probabilities (``probability=True``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, 2)
-        """
-        return self._platt_proba(X)

@@ -76,9 +76,8 @@ from scipy import linalg
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import pairwise_kernels
-from sklearn.utils.metaestimators import available_if
 
-from costsense._base import BinaryCostClassifier, has_probability
+from costsense._base import PlattClassifier
 from costsense.margin._dcd import solve_dense, solve_linear
 from costsense.utils._compat import Interval, StrOptions
 from costsense.utils._memory import check_allocation
@@ -142,7 +141,7 @@ class _Factor:
         return linalg.solve_triangular(self.cholesky, u, lower=True, trans="T")
 
 
-class _BaseLDM(BinaryCostClassifier):
+class _BaseLDM(PlattClassifier):
     """Shared fit and prediction of LDM and CS-LDM."""
 
     _parameter_constraints: ClassVar[dict[str, Any]] = {
@@ -469,18 +468,3 @@ class _BaseLDM(BinaryCostClassifier):
         if self.solver_ == "nystroem":
             return self._raw_kernel(X, self.landmarks_) @ self.coef_ + self.intercept_
         return X @ self.coef_ + self.intercept_
-
-    @available_if(has_probability)
-    def predict_proba(self, X: ArrayLike) -> FloatArray:
-        """Platt-scaled probabilities (fitted when ``probability=True``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, 2)
-        """
-        return self._platt_proba(X)

@@ -30,12 +30,6 @@ its own costs in ``predict(X, sample_cost=...)`` (Zadrozny & Elkan 2001; each
 class's Notes say how).
 """
 
-# The package, one job a module (change the module whose job changes):
-#   _weights    the cost weight of each row; consistent class weights; unweighting
-#   _wrapper    the shared base: parameters, fit, probabilities, per-row decisions
-#   _weighting  CostWeighting      _rejection  RejectionSampling
-#   _threshold  ThresholdMoving    _metacost   MetaCost
-
 from __future__ import annotations
 
 from ._metacost import MetaCost
