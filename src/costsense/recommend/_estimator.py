@@ -93,19 +93,16 @@ shape (K, K), default=None
     pos_label_ : label or None
         The positive class of a binary problem; None for more classes.
     candidates_ : dict of str to classifier
-        Every candidate that fitted, as used to predict: a forest read out of bag
-        is fitted once on all rows; any other is the average of its fold models
-        (``estimators_``, one per inner fold).
+        Every candidate that fitted, as used to predict (a forest read out of bag
+        once on all rows; any other the average of its fold models).
     chosen_ : str
         The source of the probabilities: a candidate's name, "average" or
         "stack".
     rule_ : {"bayes", "threshold"}
         How ``predict`` decides: the Bayes rule, or the tuned threshold.
     threshold_ : float or None
-        Two classes: ``predict`` gives the positive class iff
-        ``predict_proba(X)[:, pos] > threshold_`` (with ``cost_matrix_``); the
-        Bayes rule's ``C2 / (C1 + C2)`` unless the tuned threshold was chosen.
-        None for more classes.
+        Two classes: the positive class iff ``predict_proba(X)[:, pos] >
+        threshold_`` (``C2 / (C1 + C2)`` for the Bayes rule); None for more.
     threshold_offset_ : float
         The chosen rule's offset in log-odds from the Bayes threshold: 0 for the
         Bayes rule. With per-row costs it shifts every row's threshold alike.
@@ -113,15 +110,11 @@ shape (K, K), default=None
         The chosen source, fitted: a candidate, or the average or stack of all of
         them; its ``predict_proba`` is this estimator's.
     cv_results_ : dict of str to ndarray
-        One entry per option (and one per failed candidate): "candidate" (the
-        source), "rule", "mean_cost" (cross-fitted out-of-fold cost per row),
-        "std_error" (its standard error), "difference" (mean cost minus the
-        default's), "difference_std_error" (of the paired per-row differences),
-        "threshold" (two classes: the probability threshold of the option fitted
-        on every row, under ``cost_matrix_``), "chosen", "fit_time" (a
-        candidate's out-of-fold and final fits, seconds)
-        and "error" (why a candidate failed; empty otherwise). Load it with
-        ``pandas.DataFrame(cv_results_)``.
+        One entry per option (and per failed candidate): "candidate", "rule",
+        "mean_cost" (cross-fitted out-of-fold cost per row), "std_error",
+        "difference" (from the default's) and "difference_std_error" (paired),
+        "threshold" (two classes), "chosen", "fit_time" (seconds) and "error"
+        (why a candidate failed). Load it with ``pandas.DataFrame(cv_results_)``.
     {fitted}
 
     See Also
