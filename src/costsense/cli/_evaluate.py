@@ -53,8 +53,17 @@ def run(args: argparse.Namespace) -> int:
     _say_what_runs(args, data, given.describe, models, classes, counts)
     binary = classes.size == 2
     metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
-    fields = ["model", "base", "fold", "seed", "costs", "error", "constant",
-              *metric_names, *TIME_COLUMNS]  # fmt: skip
+    fields = [
+        "model",
+        "base",
+        "fold",
+        "seed",
+        "costs",
+        "error",
+        "constant",
+        *metric_names,
+        *TIME_COLUMNS,
+    ]
     raw = bool(getattr(args, "raw_cells", False))
     writer = RowWriter(output, fields, raw=raw) if output else None
     rows: list[dict[str, Any]] = []
@@ -67,8 +76,14 @@ def run(args: argparse.Namespace) -> int:
             writer(_flat(row, args.base, args.seed, given.describe))
 
     def bar(total: int, done: int) -> Any:
-        return tqdm(total=total, initial=done, desc="folds", unit="fit",
-                    file=sys.stderr, disable=args.quiet)  # fmt: skip
+        return tqdm(
+            total=total,
+            initial=done,
+            desc="folds",
+            unit="fit",
+            file=sys.stderr,
+            disable=args.quiet,
+        )
 
     started = time.perf_counter()
     interrupted = False
@@ -131,13 +146,16 @@ def _flat(
     """One line of ``--output``: the row's model, fold, outcome, metrics and times."""
     ran = not row.get("error")
     return {
-        "model": row["algorithm"], "base": default_base_shown(row["algorithm"], base),
-        "fold": row["fold"], "seed": seed, "costs": costs,
+        "model": row["algorithm"],
+        "base": default_base_shown(row["algorithm"], base),
+        "fold": row["fold"],
+        "seed": seed,
+        "costs": costs,
         "error": row.get("error", ""),
         "constant": row["diagnostics"]["constant"] if ran else "",
         **(row["metrics"] if ran else {}),
         **({k: row[k] for k in ("fit_time", "predict_time")} if ran else {}),
-    }  # fmt: skip
+    }
 
 
 def _say_what_runs(
@@ -170,8 +188,11 @@ def _say_what_runs(
     ignoring = [m for m in models if args.base and not CATALOG[m].uses_base]
     blind = [m for m in models if not CATALOG[m].cost_sensitive]
     if ignoring:
-        print(f"--base {args.base} is not used by {', '.join(ignoring)} (no base "
-              "learner)")  # fmt: skip
+        print(
+            f"--base {args.base} is not used by {', '.join(ignoring)} (no base learner)"
+        )
     if blind:
-        print(f"cost-blind by design (the costs do not shape their models): "
-              f"{', '.join(blind)}")  # fmt: skip
+        print(
+            f"cost-blind by design (the costs do not shape their models): "
+            f"{', '.join(blind)}"
+        )

@@ -79,9 +79,14 @@ def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
 
     def bar(total: int, done: int) -> Any:
         return tqdm(
-            total=total, initial=done, desc="cells", unit="cell", file=sys.stderr,
-            disable=args.quiet, smoothing=0.1,
-        )  # fmt: skip
+            total=total,
+            initial=done,
+            desc="cells",
+            unit="cell",
+            file=sys.stderr,
+            disable=args.quiet,
+            smoothing=0.1,
+        )
 
     summary = run_study(
         study,
@@ -93,16 +98,20 @@ def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
     )
     if not args.quiet:
         if summary.moved_to is not None:
-            print(f"--restart: the previous results moved to {summary.moved_to}",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"--restart: the previous results moved to {summary.moved_to}",
+                file=sys.stderr,
+            )
         print(
             f"{summary.ran} cells run in {summary.seconds:.1f} s, {summary.skipped} "
             f"already done, {summary.total} in the study",
             file=sys.stderr,
         )
         if summary.warnings:
-            print("warnings (one line per algorithm and kind; the report lists them):",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                "warnings (one line per algorithm and kind; the report lists them):",
+                file=sys.stderr,
+            )
             for line in summary.warnings:
                 print(f"  {line}", file=sys.stderr)
     if summary.interrupted:

@@ -74,8 +74,9 @@ class DatasetSpec:
         """
         if self.table is not None:
             return (*self.table, np.empty(0, dtype=np.intp))
-        data = _load(self.name, self.kind, self.seed, self.encoding, self.recipe,
-                     self.samples)  # fmt: skip
+        data = _load(
+            self.name, self.kind, self.seed, self.encoding, self.recipe, self.samples
+        )
         for array in data:
             if isinstance(array, np.ndarray):
                 array.flags.writeable = False

@@ -75,10 +75,12 @@ def hold_run_lock(folder: str | Path, study: str) -> Iterator[None]:
                 "to finish, or write to another folder (--out)."
             ) from None
         holder = {
-            "pid": os.getpid(), "host": socket.gethostname(), "study": study,
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "study": study,
             "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
             "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
-        }  # fmt: skip
+        }
         try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, json.dumps(holder).encode(), 0)

@@ -69,10 +69,14 @@ def staged_costs(fit: Fitted, row: dict[str, Any]) -> None:
         given: Any = fit.cost.take(part) if fit.cost.example_dependent else None
         for stage, pred in enumerate(fit.staged(split)):
             value = misclassification_cost(
-                y, pred, cost=None if given is not None else fit.cost.matrix,
-                sample_cost=given, pos_label=fit.cost.pos_label, labels=classes,
+                y,
+                pred,
+                cost=None if given is not None else fit.cost.matrix,
+                sample_cost=given,
+                pos_label=fit.cost.pos_label,
+                labels=classes,
                 normalize=True,
-            )  # fmt: skip
+            )
             curves.append((stage + 1, split, value))
     row["curves"] = curves
 

@@ -34,17 +34,41 @@ __all__ = [
 #: the test fold (paper 000 reports it this way), "mean_cost" per test row,
 #: "savings" the share of the best constant prediction's cost avoided (Correa
 #: Bahnsen et al. 2015), all three by the true costs (per row where given).
-FOLD_METRICS = ("cost_total", "mean_cost", "savings", "recall", "precision",
-                "g_mean", "f1", "auc")  # fmt: skip
+FOLD_METRICS = (
+    "cost_total",
+    "mean_cost",
+    "savings",
+    "recall",
+    "precision",
+    "g_mean",
+    "f1",
+    "auc",
+)
 
 #: Every metric :func:`fold_metrics` computes, in order ("accuracy" and Cohen's
 #: "kappa" are paper 004's measures, with the AUC).
-FOLD_COLUMNS = ("cost_total", "mean_cost", "recall", "precision", "specificity",
-                "savings", "g_mean", "f1", "auc", "accuracy", "kappa")  # fmt: skip
+FOLD_COLUMNS = (
+    "cost_total",
+    "mean_cost",
+    "recall",
+    "precision",
+    "specificity",
+    "savings",
+    "g_mean",
+    "f1",
+    "auc",
+    "accuracy",
+    "kappa",
+)
 
 #: Metrics reported per fold for more than two classes, in table order.
-MULTICLASS_METRICS = ("cost_total", "mean_cost", "accuracy", "balanced_accuracy",
-                      "kappa")  # fmt: skip
+MULTICLASS_METRICS = (
+    "cost_total",
+    "mean_cost",
+    "accuracy",
+    "balanced_accuracy",
+    "kappa",
+)
 
 #: Seconds per cell: fitting, and deciding the test rows.
 TIME_COLUMNS = ("fit_time", "predict_time")

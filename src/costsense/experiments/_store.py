@@ -44,8 +44,17 @@ __all__ = ["ResultsStore", "save_npz_atomically"]
 
 #: The identifiers of a cell, first columns of :meth:`ResultsStore.results`.
 _IDENTITY = ("key", "dataset", "cost", "algorithm", "repeat", "fold")
-_COLUMNS = (*_IDENTITY, "seed", "version", "finished", "n_train", "n_test",
-            "fit_time", "predict_time", "diagnostics")  # fmt: skip
+_COLUMNS = (
+    *_IDENTITY,
+    "seed",
+    "version",
+    "finished",
+    "n_train",
+    "n_test",
+    "fit_time",
+    "predict_time",
+    "diagnostics",
+)
 
 
 def save_npz_atomically(path: Path, *, root: Path, **arrays: Any) -> None:
@@ -140,10 +149,15 @@ class ResultsStore:
                 "or restart this one (--restart moves its results aside)."
             )
         created = datetime.now(UTC).isoformat(timespec="seconds")
-        self._write(self.path, {
-            "study": study, "fingerprint": fingerprint, "version": __version__,
-            "created": created if record is None else record.get("created"),
-        })  # fmt: skip
+        self._write(
+            self.path,
+            {
+                "study": study,
+                "fingerprint": fingerprint,
+                "version": __version__,
+                "created": created if record is None else record.get("created"),
+            },
+        )
 
     def _cells(self) -> Path | None:
         """Return the folder of the recorded study's cells (None for a new folder)."""
@@ -186,8 +200,9 @@ class ResultsStore:
             predict_time``, ``diagnostics`` (a dict per cell) and the metrics.
         """
         rows = self.rows()
-        frame = pd.DataFrame([[r[c] for c in _COLUMNS] for r in rows],
-                             columns=list(_COLUMNS))  # fmt: skip
+        frame = pd.DataFrame(
+            [[r[c] for c in _COLUMNS] for r in rows], columns=list(_COLUMNS)
+        )
         metrics = pd.DataFrame([r["metrics"] for r in rows], index=frame.index)
         return pd.concat([frame, metrics], axis=1)
 
