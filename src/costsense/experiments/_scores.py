@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from costsense import metrics
-from costsense.costs import Costs, row_cost_matrices
+from costsense.costs import Costs
 
 __all__ = [
     "ALL_METRICS",
@@ -27,7 +27,6 @@ __all__ = [
     "fold_metrics",
     "multiclass_metrics",
     "positive_scores",
-    "row_cost_matrices",  # costsense.costs' own, kept under this public name
 ]
 
 #: Metrics reported per fold, in table order. "cost_total" is the total cost of
