@@ -53,17 +53,8 @@ def run(args: argparse.Namespace) -> int:
     _say_what_runs(args, data, given.describe, models, classes, counts)
     binary = classes.size == 2
     metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
-    fields = [
-        "model",
-        "base",
-        "fold",
-        "seed",
-        "costs",
-        "error",
-        "constant",
-        *metric_names,
-        *TIME_COLUMNS,
-    ]
+    identity = ["model", "base", "fold", "seed", "costs", "error", "constant"]
+    fields = [*identity, *metric_names, *TIME_COLUMNS]
     raw = bool(getattr(args, "raw_cells", False))
     writer = RowWriter(output, fields, raw=raw) if output else None
     rows: list[dict[str, Any]] = []

@@ -1,11 +1,8 @@
 """``costsense evaluate``: a one-dataset study run in memory.
 
-:func:`evaluate` turns a table, its costs and named models into a study of one
-dataset (a :class:`~costsense.experiments._datasets.DatasetSpec` held in
-memory, one cost, k-fold with one repeat) and runs its cells through the
-planner, the cell function and the workers of ``costsense reproduce``
-(:func:`~costsense.experiments._runner.run_cells`), so a row of either is
-computed and named one way. :func:`summarise` is its table.
+:func:`evaluate` runs an in-memory study of one dataset through the planner, cell
+function and workers of ``costsense reproduce``, so a row of either is computed
+and named one way; :func:`summarise` is its table.
 """
 
 from __future__ import annotations

@@ -1,15 +1,10 @@
 """A run's hold on its results folder: an exclusive ``flock`` on ``DIR/.lock``.
 
-A run (:func:`costsense.experiments.run_study`, and ``costsense reproduce``
-around it and its report) holds the lock from before it reads the folder until
-it ends, so a second run into the folder is refused
-(:class:`~costsense.experiments._outputs.StoreLockedError`, naming the running
-one) before it reads or moves anything. The kernel releases the lock when its
-process ends, however it ends: a killed run leaves nothing to take over. The
-file says who holds it (pid, host, study, start, command) for that message; it
-is opened without following a link. Within one process the hold is reentrant
-(the command line holds it around :func:`run_study`, which takes it again).
-Reading a folder (``costsense report``) takes no lock. POSIX only (``fcntl``).
+Held from before a run reads the folder until it ends, so a second run is
+refused (:class:`~costsense.experiments._outputs.StoreLockedError`, naming the
+holder the file records) before it reads or moves anything. The kernel releases
+the lock when the process ends, however it ends: nothing to take over. Reentrant
+within a process; reading a folder takes no lock. POSIX only (``fcntl``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """What a study records about a cell beyond its metrics: small recorders.
 
-A recorder is a function ``record(fit, row)`` that reads a fitted cell
-(:class:`Fitted`) and adds to its row. A study's cells run
-:data:`STUDY_RECORDERS`; ``costsense evaluate`` runs none. Add a recorder here
-when a paper needs a number of its own, and name it in :data:`STUDY_RECORDERS`.
+A recorder ``record(fit, row)`` reads a fitted cell (:class:`Fitted`) and adds to
+its row; a study runs :data:`STUDY_RECORDERS`, ``costsense evaluate`` none.
 """
 
 from __future__ import annotations

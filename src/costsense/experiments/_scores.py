@@ -1,10 +1,7 @@
-"""The numbers of one test fold: the metric names, in table order, and their values.
+"""The numbers of one test fold: metric names in table order, and their values.
 
-Every cell, of a study or of ``costsense evaluate``, is scored here
-(:func:`costsense.experiments._fold.fit_and_score`), so a metric has one name
-and one computation wherever it is reported. Change it to add a metric: name it
-in the tuple of the tables it belongs to and compute it in the function that
-fills them.
+Every cell is scored here, so a metric has one name and one computation; add a
+metric to the tuples of its tables and to the function that fills them.
 """
 
 from __future__ import annotations
