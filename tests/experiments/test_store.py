@@ -142,7 +142,7 @@ def test_a_damaged_file_names_itself_and_the_fix(tmp_path):
     cell.unlink()
     assert store.done_keys() == set()  # that cell runs again
     store.path.write_bytes(b"")
-    for call in (store.done_keys, store.recorded_study, store.results):
+    for call in (store.done_keys, store.study, store.results):
         with pytest.raises(StoreFileError) as raised:
             call()
         text = str(raised.value)

@@ -345,23 +345,18 @@ _SPECS = (
         multiclass=True,
         build=_made(_FOREST, "seed", criterion="gini", cost="unit", **_PAPER_004),
     ),
-    ModelSpec(
-        "gini-scores",
-        "Gini forest deciding by the leaves' costs (paper 004)",
-        multiclass=True,
-        build=_made(_FOREST, "cost pos seed", criterion="gini", **_PAPER_004),
-    ),
-    ModelSpec(
-        "gcsrf",
-        "G-CSRF, cost-sensitive Gini (paper 004)",
-        multiclass=True,
-        build=_made(_FOREST, "cost pos seed", criterion="cs_gini", **_PAPER_004),
-    ),
-    ModelSpec(
-        "pdcsrf",
-        "PD-CSRF, pairwise-difference impurity (paper 004)",
-        multiclass=True,
-        build=_made(_FOREST, "cost pos seed", criterion="pairwise", **_PAPER_004),
+    *(
+        ModelSpec(
+            name,
+            f"{source} (paper 004)",
+            multiclass=True,
+            build=_made(_FOREST, "cost pos seed", criterion=criterion, **_PAPER_004),
+        )
+        for name, criterion, source in (
+            ("gini-scores", "gini", "Gini forest deciding by the leaves' costs"),
+            ("gcsrf", "cs_gini", "G-CSRF, cost-sensitive Gini"),
+            ("pdcsrf", "pairwise", "PD-CSRF, pairwise-difference impurity"),
+        )
     ),
     ModelSpec(
         "random-forest",

@@ -115,17 +115,12 @@ class ResultsStore:
             raise StoreFileError(f"{self.path}: not a study record; {RESTART}.")
         return record
 
-    def recorded_study(self) -> dict[str, Any] | None:
-        """Return the recorded study's plain data, or None for a new folder."""
-        record = self.recorded()
-        return None if record is None else record["study"]
-
     def study(self) -> dict[str, Any]:
         """Return the recorded study's plain data (ValueError if there is none)."""
-        found = self.recorded_study()
-        if found is None:
+        record = self.recorded()
+        if record is None:
             raise ValueError(f"{self.folder} holds no results (no study.json).")
-        return found
+        return dict(record["study"])
 
     def open(self, study: dict[str, Any], fingerprint: str) -> None:
         """Record ``study`` (:meth:`Study.to_dict`) and its ``fingerprint`` here.
