@@ -14,6 +14,7 @@ from costsense.cli._models import check_models, default_base_shown, model_notes
 from costsense.cli._options import UsageError
 from costsense.cli._output import RowWriter, new_output, print_table
 from costsense.cli._preflight import preflight
+from costsense.cli._progress import bar_of, print_warnings
 from costsense.experiments import CATALOG, check_folds
 
 __all__ = ["run"]
@@ -21,8 +22,6 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     """Run ``costsense evaluate``; the exit status."""
-    from tqdm.auto import tqdm
-
     from costsense.experiments import (
         FOLD_COLUMNS,
         MULTICLASS_METRICS,
@@ -66,16 +65,6 @@ def run(args: argparse.Namespace) -> int:
         if writer is not None:  # each line says what produced it
             writer(_flat(row, args.base, args.seed, given.describe))
 
-    def bar(total: int, done: int) -> Any:
-        return tqdm(
-            total=total,
-            initial=done,
-            desc="folds",
-            unit="fit",
-            file=sys.stderr,
-            disable=args.quiet,
-        )
-
     started = time.perf_counter()
     interrupted = False
     try:
@@ -90,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             sample_cost=costs if costs.example_dependent else None,
             prepare=data.encoder,
             on_row=keep,
-            progress=bar,
+            progress=bar_of("folds", "fit", quiet=args.quiet),
             n_jobs=args.jobs,
         )
     except KeyboardInterrupt:
@@ -119,10 +108,8 @@ def run(args: argparse.Namespace) -> int:
         f"{done} of {total} fits done, {failed} failed, in {elapsed:.1f} s",
         file=sys.stderr,
     )
-    if tally and not args.quiet:
-        print("warnings (one line per model and kind):", file=sys.stderr)
-        for summary in tally.lines():
-            print(f"  {summary}", file=sys.stderr)
+    if not args.quiet:
+        print_warnings(tally.lines(), "one line per model and kind")
     if output is not None:
         print(f"fold results saved to {output}", file=sys.stderr)
     if interrupted:

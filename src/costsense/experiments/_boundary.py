@@ -6,6 +6,7 @@ saved in the store's artefacts folder for the report's boundary figures.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,9 @@ from costsense.experiments._cell import build_model
 from costsense.experiments._datasets import DatasetSpec
 from costsense.experiments._files import ROW_COSTS
 from costsense.experiments._labels import cost_label
+from costsense.experiments._outputs import write_atomically
 from costsense.experiments._plan import Cell, derive_seed, splits
-from costsense.experiments._store import ResultsStore, save_npz_atomically
+from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import Study
 from costsense.experiments._warnings import collect_warnings
 
@@ -93,4 +95,6 @@ def save_boundaries(
             arrays = boundary_grid(study, data[dataset], cost)
             if arrays is None:
                 break
-            save_npz_atomically(path, root=store.folder, **arrays)
+            buffer = io.BytesIO()
+            np.savez_compressed(buffer, **arrays)
+            write_atomically(path, buffer.getvalue(), root=store.folder)

@@ -123,23 +123,27 @@ def write_atomically(
 
     The temporary file is created exclusively (never a link) in a folder of
     :func:`make_folder`; the rename replaces whatever ``path`` was, a link
-    included, without writing through it. On an error (``OSError``: a full
-    disk) no temporary file is left. Returns ``path``, absolute.
+    included, without writing through it. A refusal (a full disk, a read-only
+    folder) is a :class:`StoreFileError` and leaves no temporary file. Returns
+    ``path``, absolute.
     """
     target = Path(os.path.abspath(path))
-    folder = make_folder(root, target.parent)
-    while True:
-        temporary = folder / f".{target.name}.{secrets.token_hex(6)}.part"
-        try:  # the mode as for any new file (the umask applies)
-            handle = os.open(temporary, _CREATE, 0o666)
-            break
-        except FileExistsError:
-            continue
     try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+        folder = make_folder(root, target.parent)
+        while True:
+            temporary = folder / f".{target.name}.{secrets.token_hex(6)}.part"
+            try:  # the mode as for any new file (the umask applies)
+                handle = os.open(temporary, _CREATE, 0o666)
+                break
+            except FileExistsError:
+                continue
+        try:
+            with os.fdopen(handle, "wb") as file:
+                file.write(data)
+            os.replace(temporary, target)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise file_error(target, error) from error
     return target

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import io
 import json
 import shutil
 from datetime import UTC, datetime
@@ -27,7 +26,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import numpy as np
 import pandas as pd
 
 from costsense import __version__
@@ -40,7 +38,7 @@ from costsense.experiments._outputs import (
 )
 from costsense.experiments._warnings import WarningTally
 
-__all__ = ["ResultsStore", "save_npz_atomically"]
+__all__ = ["ResultsStore"]
 
 #: The identifiers of a cell, first columns of :meth:`ResultsStore.results`.
 _IDENTITY = ("key", "dataset", "cost", "algorithm", "repeat", "fold")
@@ -55,20 +53,6 @@ _COLUMNS = (
     "predict_time",
     "diagnostics",
 )
-
-
-def save_npz_atomically(path: Path, *, root: Path, **arrays: Any) -> None:
-    """Write ``arrays`` to ``path`` (``.npz``) under ``root``, atomically.
-
-    A refusal (a full disk, a read-only folder, a link) is a
-    :class:`StoreFileError`; no partial file is left.
-    """
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays)
-    try:
-        write_atomically(path, buffer.getvalue(), root=root)
-    except OSError as error:
-        raise file_error(path, error) from error
 
 
 class ResultsStore:
@@ -91,10 +75,7 @@ class ResultsStore:
 
     def _write(self, path: Path, data: dict[str, Any]) -> None:
         text = json.dumps(data, sort_keys=True, default=str)
-        try:
-            write_atomically(path, text.encode(), root=self.folder)
-        except OSError as error:
-            raise file_error(path, error) from error
+        write_atomically(path, text.encode(), root=self.folder)
 
     def _read(self, path: Path, fix: str) -> Any:
         if path.is_symlink():  # planted: a run neither reads nor writes through it
