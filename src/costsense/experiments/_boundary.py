@@ -28,16 +28,10 @@ __all__ = ["boundary_grid", "boundary_path", "save_boundaries"]
 def boundary_grid(study: Study, data: DatasetSpec, cost: Any) -> dict[str, Any] | None:
     """Predictions of every algorithm on a grid over a 2-D dataset.
 
-    Each algorithm is fitted on the training part of repeat 0, fold 0, with that
-    cell's seed. A dataset of known densities (:attr:`DatasetSpec.problem`)
-    also gives the exact Bayes discriminant (its zero level set is the
-    reference boundary).
-
-    Returns
-    -------
-    dict or None
-        Arrays ``xx, yy, reference, X, y`` and ``pred_<algorithm>``; None when the
-        dataset does not have two features.
+    Arrays ``xx, yy, reference, X, y`` and ``pred_<algorithm>``, each algorithm
+    fitted on repeat 0, fold 0 with that cell's seed; ``reference`` is the Bayes
+    discriminant of a dataset of known densities (its zero level set). None
+    when the dataset does not have two features.
     """
     X, y, pos_label, categorical = data.load()
     if X.shape[1] != 2:

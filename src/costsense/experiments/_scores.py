@@ -98,21 +98,9 @@ def fold_metrics(
 ) -> dict[str, float]:
     """Compute :data:`FOLD_COLUMNS` for one test set of a binary problem.
 
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels.
-    scores : array-like of shape (n_samples,)
-        Scores of the positive class (for the AUC).
-    cost : Costs
-        The problem's class-level costs (matrix and positive class).
-    row_costs : Costs, default=None
-        The test rows' own costs: they give ``cost_total``, ``mean_cost`` and
-        ``savings`` instead.
-
-    Returns
-    -------
-    dict of str to float
+    ``scores`` rank the positive class (the AUC); ``cost`` gives the matrix and
+    positive class, or the test rows' own costs ``row_costs`` give
+    ``cost_total``, ``mean_cost`` and ``savings``.
     """
     y_true = np.asarray(y_true)
     pos = cost.pos_label
