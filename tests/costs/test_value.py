@@ -39,12 +39,6 @@ def test_costs_resolve_with_example_costs_summarises_a_class_matrix():
     assert resolved.pos_label == 1
 
 
-def test_experiments_keep_the_name_row_cost_matrices():
-    from costsense.experiments import row_cost_matrices as reexported
-
-    assert reexported is row_cost_matrices
-
-
 def _labels_and_matrices(n: int = 12, seed: int = 0):
     rng = np.random.default_rng(seed)
     y = np.array([0, 1] * (n // 2))

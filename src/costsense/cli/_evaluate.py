@@ -14,6 +14,7 @@ from costsense.cli._models import check_models, default_base_shown, model_notes
 from costsense.cli._options import UsageError
 from costsense.cli._output import RowWriter, new_output, print_table
 from costsense.cli._preflight import preflight
+from costsense.cli._progress import bar_of, print_warnings
 from costsense.experiments import CATALOG, check_folds
 
 __all__ = ["run"]
@@ -21,8 +22,6 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     """Run ``costsense evaluate``; the exit status."""
-    from tqdm.auto import tqdm
-
     from costsense.experiments import (
         FOLD_COLUMNS,
         MULTICLASS_METRICS,
@@ -53,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
     _say_what_runs(args, data, given.describe, models, classes, counts)
     binary = classes.size == 2
     metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
-    fields = ["model", "base", "fold", "seed", "costs", "error", "constant",
-              *metric_names, *TIME_COLUMNS]  # fmt: skip
+    identity = ["model", "base", "fold", "seed", "costs", "error", "constant"]
+    fields = [*identity, *metric_names, *TIME_COLUMNS]
     raw = bool(getattr(args, "raw_cells", False))
     writer = RowWriter(output, fields, raw=raw) if output else None
     rows: list[dict[str, Any]] = []
@@ -65,10 +64,6 @@ def run(args: argparse.Namespace) -> int:
         tally.add_row(row)
         if writer is not None:  # each line says what produced it
             writer(_flat(row, args.base, args.seed, given.describe))
-
-    def bar(total: int, done: int) -> Any:
-        return tqdm(total=total, initial=done, desc="folds", unit="fit",
-                    file=sys.stderr, disable=args.quiet)  # fmt: skip
 
     started = time.perf_counter()
     interrupted = False
@@ -84,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             sample_cost=costs if costs.example_dependent else None,
             prepare=data.encoder,
             on_row=keep,
-            progress=bar,
+            progress=bar_of("folds", "fit", quiet=args.quiet),
             n_jobs=args.jobs,
         )
     except KeyboardInterrupt:
@@ -113,10 +108,8 @@ def run(args: argparse.Namespace) -> int:
         f"{done} of {total} fits done, {failed} failed, in {elapsed:.1f} s",
         file=sys.stderr,
     )
-    if tally and not args.quiet:
-        print("warnings (one line per model and kind):", file=sys.stderr)
-        for summary in tally.lines():
-            print(f"  {summary}", file=sys.stderr)
+    if not args.quiet:
+        print_warnings(tally.lines(), "one line per model and kind")
     if output is not None:
         print(f"fold results saved to {output}", file=sys.stderr)
     if interrupted:
@@ -131,13 +124,16 @@ def _flat(
     """One line of ``--output``: the row's model, fold, outcome, metrics and times."""
     ran = not row.get("error")
     return {
-        "model": row["algorithm"], "base": default_base_shown(row["algorithm"], base),
-        "fold": row["fold"], "seed": seed, "costs": costs,
+        "model": row["algorithm"],
+        "base": default_base_shown(row["algorithm"], base),
+        "fold": row["fold"],
+        "seed": seed,
+        "costs": costs,
         "error": row.get("error", ""),
         "constant": row["diagnostics"]["constant"] if ran else "",
         **(row["metrics"] if ran else {}),
         **({k: row[k] for k in ("fit_time", "predict_time")} if ran else {}),
-    }  # fmt: skip
+    }
 
 
 def _say_what_runs(
@@ -170,8 +166,11 @@ def _say_what_runs(
     ignoring = [m for m in models if args.base and not CATALOG[m].uses_base]
     blind = [m for m in models if not CATALOG[m].cost_sensitive]
     if ignoring:
-        print(f"--base {args.base} is not used by {', '.join(ignoring)} (no base "
-              "learner)")  # fmt: skip
+        print(
+            f"--base {args.base} is not used by {', '.join(ignoring)} (no base learner)"
+        )
     if blind:
-        print(f"cost-blind by design (the costs do not shape their models): "
-              f"{', '.join(blind)}")  # fmt: skip
+        print(
+            f"cost-blind by design (the costs do not shape their models): "
+            f"{', '.join(blind)}"
+        )

@@ -11,11 +11,11 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any, TextIO
 
-__all__ = ["Heartbeat", "Progress"]
+__all__ = ["Heartbeat", "Progress", "bar_of", "print_warnings"]
 
 #: Seconds before the first word of progress.
 QUIET_SECONDS = 5.0
@@ -118,6 +118,33 @@ class Heartbeat:
         self._done.set()
         self._thread.join()
         self.progress.close()
+
+
+def bar_of(desc: str, unit: str, *, quiet: bool) -> Callable[[int, int], Any]:
+    """Return the ``progress(total, done)`` of a study or evaluation: a tqdm bar."""
+    from tqdm.auto import tqdm
+
+    def bar(total: int, done: int) -> Any:
+        return tqdm(
+            total=total,
+            initial=done,
+            desc=desc,
+            unit=unit,
+            file=sys.stderr,
+            disable=quiet,
+            smoothing=0.1,
+        )
+
+    return bar
+
+
+def print_warnings(lines: Iterable[str], header: str) -> None:
+    """Print a warning tally's lines (if any) under ``header`` on standard error."""
+    lines = list(lines)
+    if lines:
+        print(f"warnings ({header}):", file=sys.stderr)
+    for line in lines:
+        print(f"  {line}", file=sys.stderr)
 
 
 def _is_terminal(stream: TextIO) -> bool:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from costsense.cli._options import UsageError
+from costsense.cli._progress import bar_of, print_warnings
 
 if TYPE_CHECKING:
     from costsense.experiments import Study
@@ -60,8 +61,6 @@ def run_reproduce(args: argparse.Namespace) -> int:
 
 def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
     """Run the study into ``out`` (its lock held), print the summary, report."""
-    from tqdm.auto import tqdm
-
     from costsense.experiments import run_study
 
     where = (
@@ -77,34 +76,27 @@ def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
             file=sys.stderr,
         )
 
-    def bar(total: int, done: int) -> Any:
-        return tqdm(
-            total=total, initial=done, desc="cells", unit="cell", file=sys.stderr,
-            disable=args.quiet, smoothing=0.1,
-        )  # fmt: skip
-
     summary = run_study(
         study,
         out,
         jobs=args.jobs,
         scheduler=args.scheduler,
-        progress=bar,
+        progress=bar_of("cells", "cell", quiet=args.quiet),
         restart=args.restart,
     )
     if not args.quiet:
         if summary.moved_to is not None:
-            print(f"--restart: the previous results moved to {summary.moved_to}",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"--restart: the previous results moved to {summary.moved_to}",
+                file=sys.stderr,
+            )
         print(
             f"{summary.ran} cells run in {summary.seconds:.1f} s, {summary.skipped} "
             f"already done, {summary.total} in the study",
             file=sys.stderr,
         )
-        if summary.warnings:
-            print("warnings (one line per algorithm and kind; the report lists them):",
-                  file=sys.stderr)  # fmt: skip
-            for line in summary.warnings:
-                print(f"  {line}", file=sys.stderr)
+        header = "one line per algorithm and kind; the report lists them"
+        print_warnings(summary.warnings, header)
     if summary.interrupted:
         print(
             f"interrupted: {summary.skipped + summary.ran} of {summary.total} cells "

@@ -6,6 +6,7 @@ saved in the store's artefacts folder for the report's boundary figures.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,9 @@ from costsense.experiments._cell import build_model
 from costsense.experiments._datasets import DatasetSpec
 from costsense.experiments._files import ROW_COSTS
 from costsense.experiments._labels import cost_label
+from costsense.experiments._outputs import write_atomically
 from costsense.experiments._plan import Cell, derive_seed, splits
-from costsense.experiments._store import ResultsStore, save_npz_atomically
+from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import Study
 from costsense.experiments._warnings import collect_warnings
 
@@ -26,16 +28,10 @@ __all__ = ["boundary_grid", "boundary_path", "save_boundaries"]
 def boundary_grid(study: Study, data: DatasetSpec, cost: Any) -> dict[str, Any] | None:
     """Predictions of every algorithm on a grid over a 2-D dataset.
 
-    Each algorithm is fitted on the training part of repeat 0, fold 0, with that
-    cell's seed. A dataset of known densities (:attr:`DatasetSpec.problem`)
-    also gives the exact Bayes discriminant (its zero level set is the
-    reference boundary).
-
-    Returns
-    -------
-    dict or None
-        Arrays ``xx, yy, reference, X, y`` and ``pred_<algorithm>``; None when the
-        dataset does not have two features.
+    Arrays ``xx, yy, reference, X, y`` and ``pred_<algorithm>``, each algorithm
+    fitted on repeat 0, fold 0 with that cell's seed; ``reference`` is the Bayes
+    discriminant of a dataset of known densities (its zero level set). None
+    when the dataset does not have two features.
     """
     X, y, pos_label, categorical = data.load()
     if X.shape[1] != 2:
@@ -93,4 +89,6 @@ def save_boundaries(
             arrays = boundary_grid(study, data[dataset], cost)
             if arrays is None:
                 break
-            save_npz_atomically(path, root=store.folder, **arrays)
+            buffer = io.BytesIO()
+            np.savez_compressed(buffer, **arrays)
+            write_atomically(path, buffer.getvalue(), root=store.folder)

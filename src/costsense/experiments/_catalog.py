@@ -53,29 +53,46 @@ class BaseSpec:
 
 
 _BASE_SPECS = (
-    BaseSpec("logistic", "sklearn.linear_model:LogisticRegression",
-             {"max_iter": 1000}, seeded=False),
+    BaseSpec(
+        "logistic",
+        "sklearn.linear_model:LogisticRegression",
+        {"max_iter": 1000},
+        seeded=False,
+    ),
     BaseSpec("tree", "sklearn.tree:DecisionTreeClassifier", {"min_samples_leaf": 5}),
     BaseSpec("naive-bayes", "sklearn.naive_bayes:GaussianNB", seeded=False),
     # paper 003's counting naive Bayes (equation 8): boosting weights as rows
-    BaseSpec("discrete-naive-bayes",
-             "costsense.naive_bayes:DiscreteNaiveBayesClassifier",
-             {"weights_as": "proportions"}, seeded=False),
+    BaseSpec(
+        "discrete-naive-bayes",
+        "costsense.naive_bayes:DiscreteNaiveBayesClassifier",
+        {"weights_as": "proportions"},
+        seeded=False,
+    ),
     # boosting's weak learner (paper 000)
     BaseSpec("stump", "sklearn.tree:DecisionTreeClassifier", {"max_depth": 1}),
     # C4.5 stand-in, depth-limited (an unpruned tree would stop boosting at once)
-    BaseSpec("entropy-tree", "sklearn.tree:DecisionTreeClassifier",
-             {"criterion": "entropy", "max_depth": 4}),
+    BaseSpec(
+        "entropy-tree",
+        "sklearn.tree:DecisionTreeClassifier",
+        {"criterion": "entropy", "max_depth": 4},
+    ),
     BaseSpec("perceptron", "sklearn.linear_model:Perceptron", probabilistic=False),
     # peers of the recommended estimator
-    BaseSpec("forest", "sklearn.ensemble:RandomForestClassifier",
-             {"n_estimators": 100}),
-    BaseSpec("hist-gradient-boosting",
-             "sklearn.ensemble:HistGradientBoostingClassifier"),
+    BaseSpec(
+        "forest", "sklearn.ensemble:RandomForestClassifier", {"n_estimators": 100}
+    ),
+    BaseSpec(
+        "hist-gradient-boosting", "sklearn.ensemble:HistGradientBoostingClassifier"
+    ),
     # CART regression tree: the base of the LogitBoost variants (AsyBL)
-    BaseSpec("regression-tree", "sklearn.tree:DecisionTreeRegressor",
-             {"max_depth": 3}, kind="regressor", probabilistic=False),
-)  # fmt: skip
+    BaseSpec(
+        "regression-tree",
+        "sklearn.tree:DecisionTreeRegressor",
+        {"max_depth": 3},
+        kind="regressor",
+        probabilistic=False,
+    ),
+)
 
 #: Every named base learner, by name, in the order ``costsense models`` lists them.
 BASES: dict[str, BaseSpec] = {spec.name: spec for spec in _BASE_SPECS}
@@ -187,23 +204,43 @@ _THRESHOLD = "costsense.rescale:ThresholdMoving"
 # its best candidate whatever the gain; 100 trees (WEKA's default)
 _PAPER_004 = {"min_impurity_decrease": None}
 _SPECS = (
-    _wrapper("plain", "the base learner, cost-blind", lambda base, *_: base,
-             **_BLIND),
-    _wrapper("weighting", "cost weighting (Elkan 2001)",
-             _made("costsense.rescale:CostWeighting", "base cost pos")),
-    _wrapper("rejection", "cost-proportionate rejection sampling "
-             "(Zadrozny et al. 2003)", _made("costsense.rescale:RejectionSampling")),
-    _wrapper("threshold", "threshold moving (Elkan 2001)",
-             _made(_THRESHOLD, "base cost pos"), bases=PROBABILISTIC_BASES),
-    _wrapper("threshold-calibrated", "threshold moving on sigmoid-calibrated "
-             "probabilities (Elkan 2001; Platt 1999)",
-             _made(_THRESHOLD, "base cost pos", calibration="sigmoid")),
-    _wrapper("metacost", "MetaCost (Domingos 1999)",
-             _made("costsense.rescale:MetaCost")),
+    _wrapper("plain", "the base learner, cost-blind", lambda base, *_: base, **_BLIND),
+    _wrapper(
+        "weighting",
+        "cost weighting (Elkan 2001)",
+        _made("costsense.rescale:CostWeighting", "base cost pos"),
+    ),
+    _wrapper(
+        "rejection",
+        "cost-proportionate rejection sampling (Zadrozny et al. 2003)",
+        _made("costsense.rescale:RejectionSampling"),
+    ),
+    _wrapper(
+        "threshold",
+        "threshold moving (Elkan 2001)",
+        _made(_THRESHOLD, "base cost pos"),
+        bases=PROBABILISTIC_BASES,
+    ),
+    _wrapper(
+        "threshold-calibrated",
+        "threshold moving on sigmoid-calibrated probabilities (Elkan 2001; Platt 1999)",
+        _made(_THRESHOLD, "base cost pos", calibration="sigmoid"),
+    ),
+    _wrapper(
+        "metacost", "MetaCost (Domingos 1999)", _made("costsense.rescale:MetaCost")
+    ),
     # the boosting family (papers 000 and 001)
-    _booster("adaboost", "AdaBoostClassifier", "AdaBoost (paper 001)", **_BLIND),
-    _booster("adaboostc", "AdaBoostCClassifier",
-             "AdaBoostC (Landesa-Vazquez & Alba-Castro 2012; paper 000)"),
+    _booster(
+        "adaboost",
+        "AdaBoostClassifier",
+        "AdaBoost (paper 001)",
+        **_BLIND,
+    ),
+    _booster(
+        "adaboostc",
+        "AdaBoostCClassifier",
+        "AdaBoostC (Landesa-Vazquez & Alba-Castro 2012; paper 000)",
+    ),
     _booster("adacost", "AdaCostClassifier", "AdaCost (Fan et al. 1999; paper 000)"),
     _booster("adac1", "AdaC1Classifier", "AdaC1 (Sun et al. 2007; paper 000)"),
     _booster("adac2", "AdaC2Classifier", "AdaC2 (Sun et al. 2007; paper 000)"),
@@ -211,77 +248,164 @@ _SPECS = (
     _booster("csb0", "CSB0Classifier", "CSB0 (Ting 2000; paper 000)"),
     _booster("csb1", "CSB1Classifier", "CSB1 (Ting 2000; paper 000)"),
     _booster("csb2", "CSB2Classifier", "CSB2 (Ting 2000; paper 000)"),
-    _booster("asymboost", "AsymBoostClassifier",
-             "Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007)"),
+    _booster(
+        "asymboost",
+        "AsymBoostClassifier",
+        "Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007)",
+    ),
     _booster("asyb", "AsyBClassifier", "AsyB (paper 000, Algorithm 1)"),
-    _booster("asybl", "AsyBLClassifier", "AsyBL (paper 000, Algorithm 2)",
-             bases=REGRESSION_BASES, default_base="regression-tree"),
-    _booster("asymlogitboost", "AsymLogitBoostClassifier",
-             "Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011)",
-             bases=REGRESSION_BASES, default_base="regression-tree"),
-    _booster("calibrated-adaboost", "CalibratedAdaBoostClassifier",
-             "calibrated AdaBoost, Bayes threshold (Nikolaou et al. 2016)"),
+    _booster(
+        "asybl",
+        "AsyBLClassifier",
+        "AsyBL (paper 000, Algorithm 2)",
+        bases=REGRESSION_BASES,
+        default_base="regression-tree",
+    ),
+    _booster(
+        "asymlogitboost",
+        "AsymLogitBoostClassifier",
+        "Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011)",
+        bases=REGRESSION_BASES,
+        default_base="regression-tree",
+    ),
+    _booster(
+        "calibrated-adaboost",
+        "CalibratedAdaBoostClassifier",
+        "calibrated AdaBoost, Bayes threshold (Nikolaou et al. 2016)",
+    ),
     # oversampling and feature selection in boosting (paper 003): cost-blind
-    ModelSpec("efsboost", "EFSBoost (paper 003)", **_BLIND,
-              build=_made("costsense.boosting:EFSBoostClassifier", "")),
-    _booster("smoteboost", "SMOTEBoostClassifier",
-             "SMOTEBoost (Chawla et al. 2003; paper 003)", **_PAPER_003),
-    _booster("rwoboost", "RWOBoostClassifier", "RWOBoost (paper 003)",
-             **_PAPER_003),
-    _booster("obpdboost", "OBPDBoostClassifier", "OBPDBoost (paper 003)",
-             **_PAPER_003, build=_obpdboost),
+    ModelSpec(
+        "efsboost",
+        "EFSBoost (paper 003)",
+        **_BLIND,
+        build=_made("costsense.boosting:EFSBoostClassifier", ""),
+    ),
+    _booster(
+        "smoteboost",
+        "SMOTEBoostClassifier",
+        "SMOTEBoost (Chawla et al. 2003; paper 003)",
+        **_PAPER_003,
+    ),
+    _booster("rwoboost", "RWOBoostClassifier", "RWOBoost (paper 003)", **_PAPER_003),
+    _booster(
+        "obpdboost",
+        "OBPDBoostClassifier",
+        "OBPDBoost (paper 003)",
+        **_PAPER_003,
+        build=_obpdboost,
+    ),
     # OBPD balances the rows once (the paper's Gibbs sampler, T = 100)
-    ModelSpec("obpd-efsboost", "OBPD-EFSBoost (paper 003)", **_BLIND,
-              build=_made("costsense.boosting:OBPDEFSBoostClassifier", "seed",
-                          sampling="gibbs", gibbs_steps=100)),
+    ModelSpec(
+        "obpd-efsboost",
+        "OBPD-EFSBoost (paper 003)",
+        **_BLIND,
+        build=_made(
+            "costsense.boosting:OBPDEFSBoostClassifier",
+            "seed",
+            sampling="gibbs",
+            gibbs_steps=100,
+        ),
+    ),
     # margin learners (paper 002); costs in the unit of the cheaper error, so
     # money in any currency gives the model the papers' ratios give
-    ModelSpec("svm", "linear SVM (paper 002's baseline)", **_BLIND,
-              build=_made(f"{_MARGIN}CSSVMClassifier", "pos seed", cost=1.0)),
-    ModelSpec("cssvm", "cost-sensitive linear SVM (paper 002's baseline)",
-              build=_made(f"{_MARGIN}CSSVMClassifier", "cost pos seed",
-                          cost_unit="cheaper")),
-    ModelSpec("ldm", "LDM (Zhang & Zhou 2014; paper 002)", **_BLIND,
-              build=_made(f"{_MARGIN}LDMClassifier", "seed")),
-    ModelSpec("csldm", "CS-LDM (paper 002)",
-              build=_made(f"{_MARGIN}CSLDMClassifier", "cost pos seed",
-                          cost_unit="cheaper")),
+    ModelSpec(
+        "svm",
+        "linear SVM (paper 002's baseline)",
+        **_BLIND,
+        build=_made(f"{_MARGIN}CSSVMClassifier", "pos seed", cost=1.0),
+    ),
+    ModelSpec(
+        "cssvm",
+        "cost-sensitive linear SVM (paper 002's baseline)",
+        build=_made(f"{_MARGIN}CSSVMClassifier", "cost pos seed", cost_unit="cheaper"),
+    ),
+    ModelSpec(
+        "ldm",
+        "LDM (Zhang & Zhou 2014; paper 002)",
+        **_BLIND,
+        build=_made(f"{_MARGIN}LDMClassifier", "seed"),
+    ),
+    ModelSpec(
+        "csldm",
+        "CS-LDM (paper 002)",
+        build=_made(f"{_MARGIN}CSLDMClassifier", "cost pos seed", cost_unit="cheaper"),
+    ),
     # forests (paper 004); gini-scores keeps cbrf's splits and decides by the
     # leaves' costs, separating the leaf rule from the impurity
-    ModelSpec("cbrf", "CBRF, classification-based random forest: Gini on the "
-              "labels, a vote, no costs (paper 004's baseline)", **_BLIND,
-              multiclass=True, build=_made(_FOREST, "seed", criterion="gini",
-                                           cost="unit", **_PAPER_004)),
-    ModelSpec("gini-scores", "Gini forest deciding by the leaves' costs (paper 004)",
-              multiclass=True, build=_made(_FOREST, "cost pos seed",
-                                           criterion="gini", **_PAPER_004)),
-    ModelSpec("gcsrf", "G-CSRF, cost-sensitive Gini (paper 004)", multiclass=True,
-              build=_made(_FOREST, "cost pos seed", criterion="cs_gini",
-                          **_PAPER_004)),
-    ModelSpec("pdcsrf", "PD-CSRF, pairwise-difference impurity (paper 004)",
-              multiclass=True, build=_made(_FOREST, "cost pos seed",
-                                           criterion="pairwise", **_PAPER_004)),
-    ModelSpec("random-forest", "scikit-learn's random forest", **_BLIND,
-              multiclass=True, build=_made("sklearn.ensemble:RandomForestClassifier",
-                                           "seed", n_estimators=100)),
+    ModelSpec(
+        "cbrf",
+        "CBRF, classification-based random forest: Gini on the "
+        "labels, a vote, no costs (paper 004's baseline)",
+        **_BLIND,
+        multiclass=True,
+        build=_made(_FOREST, "seed", criterion="gini", cost="unit", **_PAPER_004),
+    ),
+    *(
+        ModelSpec(
+            name,
+            f"{source} (paper 004)",
+            multiclass=True,
+            build=_made(_FOREST, "cost pos seed", criterion=criterion, **_PAPER_004),
+        )
+        for name, criterion, source in (
+            ("gini-scores", "gini", "Gini forest deciding by the leaves' costs"),
+            ("gcsrf", "cs_gini", "G-CSRF, cost-sensitive Gini"),
+            ("pdcsrf", "pairwise", "PD-CSRF, pairwise-difference impurity"),
+        )
+    ),
+    ModelSpec(
+        "random-forest",
+        "scikit-learn's random forest",
+        **_BLIND,
+        multiclass=True,
+        build=_made(
+            "sklearn.ensemble:RandomForestClassifier", "seed", n_estimators=100
+        ),
+    ),
     # imbalanced-learn's future defaults set, so no warning is raised
-    ModelSpec("balanced-random-forest", "imbalanced-learn's balanced random forest",
-              **_BLIND, multiclass=True,
-              build=_made("imblearn.ensemble:BalancedRandomForestClassifier", "seed",
-                          n_estimators=100, sampling_strategy="all",
-                          replacement=True, bootstrap=False)),
+    ModelSpec(
+        "balanced-random-forest",
+        "imbalanced-learn's balanced random forest",
+        **_BLIND,
+        multiclass=True,
+        build=_made(
+            "imblearn.ensemble:BalancedRandomForestClassifier",
+            "seed",
+            n_estimators=100,
+            sampling_strategy="all",
+            replacement=True,
+            bootstrap=False,
+        ),
+    ),
     # the estimator costsense recommends, and peers
-    ModelSpec("minimum-cost", "MinimumCostClassifier (costsense)", multiclass=True,
-              build=_made("costsense.recommend:MinimumCostClassifier",
-                          "cost pos seed")),
-    ModelSpec("rusboost", "imbalanced-learn's RUSBoost", **_BLIND, multiclass=True,
-              build=_rusboost),
-    ModelSpec("easy-ensemble", "imbalanced-learn's EasyEnsemble", **_BLIND,
-              multiclass=True,
-              build=_made("imblearn.ensemble:EasyEnsembleClassifier", "seed")),
-    _wrapper("tuned-threshold", "scikit-learn's TunedThresholdClassifierCV on the "
-             "mean cost", _tuned_threshold, multiclass=False, row_costs=False),
-)  # fmt: skip
+    ModelSpec(
+        "minimum-cost",
+        "MinimumCostClassifier (costsense)",
+        multiclass=True,
+        build=_made("costsense.recommend:MinimumCostClassifier", "cost pos seed"),
+    ),
+    ModelSpec(
+        "rusboost",
+        "imbalanced-learn's RUSBoost",
+        **_BLIND,
+        multiclass=True,
+        build=_rusboost,
+    ),
+    ModelSpec(
+        "easy-ensemble",
+        "imbalanced-learn's EasyEnsemble",
+        **_BLIND,
+        multiclass=True,
+        build=_made("imblearn.ensemble:EasyEnsembleClassifier", "seed"),
+    ),
+    _wrapper(
+        "tuned-threshold",
+        "scikit-learn's TunedThresholdClassifierCV on the mean cost",
+        _tuned_threshold,
+        multiclass=False,
+        row_costs=False,
+    ),
+)
 
 #: Every named model, by name, in the order ``costsense models`` lists them.
 CATALOG: dict[str, ModelSpec] = {spec.name: spec for spec in _SPECS}

@@ -1,14 +1,9 @@
-"""A study's cell: build its model, fit and score it, and record what the study asks.
+"""A study's cell: build its model, fit and score it, record what the study asks.
 
-The fit, the decision and the fold's metrics are
-:func:`~costsense.experiments._fold.fit_and_score`; a cell adds an optional grid
-search around the model (:func:`build_model`), what the fit did
-(:func:`~costsense.experiments._diagnostics.fit_diagnostics`), the warnings it
-raised, and what its recorders add (:mod:`costsense.experiments._recorders`).
-Preprocessing is the first step of the model's pipeline, so it is fitted on the
-training part only; an inner grid search refits it per inner fold.
-
-Change it when every cell must record something new.
+:func:`~costsense.experiments._fold.fit_and_score` fits, decides and scores; a
+cell adds an optional grid search (:func:`build_model`), the fit's diagnostics,
+its warnings and its recorders' numbers (:mod:`costsense.experiments._recorders`).
+Preprocessing is the pipeline's first step, fitted on the training part only.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """Datasets described once: where their rows come from and what they can do.
 
-A :class:`DatasetSpec` is one dataset of a study: a KEEL set, a set derived from
-one (:mod:`costsense.experiments._derived`), a user's file
-(:mod:`costsense.experiments._files`), a synthetic problem of known densities
-(:mod:`costsense.experiments._problems`), or a table held in memory (``costsense
-evaluate``). Its capabilities, not its name, decide what a cell
-records: :attr:`DatasetSpec.problem` (a known Bayes risk and reference boundary,
-for the excess cost and boundary figures) and :meth:`DatasetSpec.costs` (the
-rows' own costs). Add a kind here, and nowhere else.
+A :class:`DatasetSpec` is a KEEL set, a set derived from one, a user's file, a
+problem of known densities or a table in memory (``costsense evaluate``). Its
+capabilities, not its name, decide what a cell records: :attr:`~DatasetSpec.problem`
+(a known Bayes risk and boundary) and :meth:`~DatasetSpec.costs` (the rows' own
+costs). Add a kind here, and nowhere else.
 """
 
 from __future__ import annotations
@@ -74,8 +71,9 @@ class DatasetSpec:
         """
         if self.table is not None:
             return (*self.table, np.empty(0, dtype=np.intp))
-        data = _load(self.name, self.kind, self.seed, self.encoding, self.recipe,
-                     self.samples)  # fmt: skip
+        data = _load(
+            self.name, self.kind, self.seed, self.encoding, self.recipe, self.samples
+        )
         for array in data:
             if isinstance(array, np.ndarray):
                 array.flags.writeable = False
@@ -106,19 +104,7 @@ class DatasetSpec:
 
 
 def dataset_spec(study: Study, name: str) -> DatasetSpec:
-    """Describe dataset ``name`` of ``study``.
-
-    Parameters
-    ----------
-    study : Study
-        The study (its seed, encoding, derived and file tables).
-    name : str
-        One of its datasets.
-
-    Returns
-    -------
-    DatasetSpec
-    """
+    """Describe dataset ``name`` of ``study`` (its seed, encoding and tables)."""
     seed, encoding = study.seed, study.protocol.categorical
     if name in PROBLEMS:
         return DatasetSpec(name, "problem", seed, samples=study.gaussian_samples)

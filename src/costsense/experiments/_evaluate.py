@@ -1,11 +1,8 @@
 """``costsense evaluate``: a one-dataset study run in memory.
 
-:func:`evaluate` turns a table, its costs and named models into a study of one
-dataset (a :class:`~costsense.experiments._datasets.DatasetSpec` held in
-memory, one cost, k-fold with one repeat) and runs its cells through the
-planner, the cell function and the workers of ``costsense reproduce``
-(:func:`~costsense.experiments._runner.run_cells`), so a row of either is
-computed and named one way. :func:`summarise` is its table.
+:func:`evaluate` runs an in-memory study of one dataset through the planner, cell
+function and workers of ``costsense reproduce``, so a row of either is computed
+and named one way; :func:`summarise` is its table.
 """
 
 from __future__ import annotations
@@ -114,8 +111,9 @@ def evaluate(
             f"the target has one class ({classes.tolist()}); a classifier needs two."
         )
     check_folds(y, n_splits)
-    problems = refusals(methods, base, n_classes=classes.size,
-                        row_costs=sample_cost is not None)  # fmt: skip
+    problems = refusals(
+        methods, base, n_classes=classes.size, row_costs=sample_cost is not None
+    )
     if problems:
         raise ValueError("; ".join(message for _, message in problems) + ".")
     given = _resolve(cost, sample_cost, y, classes, pos_label)
@@ -131,8 +129,14 @@ def evaluate(
         ),
         protocol=Protocol(n_splits=n_splits),
     )
-    data = DatasetSpec("data", "table", seed=seed, table=(X, y, given.pos_label),
-                       prepare=prepare, given=given)  # fmt: skip
+    data = DatasetSpec(
+        "data",
+        "table",
+        seed=seed,
+        table=(X, y, given.pos_label),
+        prepare=prepare,
+        given=given,
+    )
     cells = plan(study)
     bar = progress(len(cells), 0) if progress is not None else None
     rows: list[dict[str, Any]] = []
@@ -161,8 +165,13 @@ def _cell_or_error(study: Study, cell: Cell, data: DatasetSpec) -> dict[str, Any
     except Exception as error:  # a failing model gets its own row
         failed = f"{type(error).__name__}: {error}"
         name, fold = cell.algorithm.name, cell.fold
-        return {"key": cell.key, "algorithm": name, "fold": fold, "error": failed,
-                "warnings": []}  # fmt: skip
+        return {
+            "key": cell.key,
+            "algorithm": name,
+            "fold": fold,
+            "error": failed,
+            "warnings": [],
+        }
 
 
 def _resolve(
@@ -233,8 +242,10 @@ def summarise(
         with two or more models, the best mean of a column carries a ``*``.
     """
     methods = [m for m in methods if any(r["algorithm"] == m for r in rows)]
-    ran = {m: [r for r in rows if r["algorithm"] == m and not r.get("error")]
-           for m in methods}  # fmt: skip
+    ran = {
+        m: [r for r in rows if r["algorithm"] == m and not r.get("error")]
+        for m in methods
+    }
     multiclass = any(
         "balanced_accuracy" in r["metrics"] for rs in ran.values() for r in rs
     )
@@ -244,8 +255,9 @@ def summarise(
     for k in names if scored else ():
         found = [np.array([r["metrics"][k] for r in ran[m]], float) for m in scored]
         found = [v[~np.isnan(v)] for v in found]
-        means, stds = np.array([describe(v) if v.size else (np.nan, np.nan)
-                                for v in found]).T.reshape(2, -1)  # fmt: skip
+        means, stds = np.array(
+            [describe(v) if v.size else (np.nan, np.nan) for v in found]
+        ).T.reshape(2, -1)
         best = best_mask(means[None, :], lower_is_better=k in LOWER_IS_BETTER)[0]
         digits = 1 if k == "cost_total" else 3
         for j, m in enumerate(scored):

@@ -1,12 +1,7 @@
 """One fold: fit a model on the training rows, decide the test rows, score them.
 
-Every cell, of a study or of ``costsense evaluate``, goes through
-:func:`fit_and_score`: the model is fitted with its rows' costs, each test row
-is decided (by its own costs where the model can,
-:func:`~costsense.experiments._catalog.decide`), and the fold is scored
-(:mod:`costsense.experiments._scores`). :func:`check_folds` is the one check
-that every class can be split into the folds. Change it when a fold must be
-fitted, decided or scored differently.
+Every cell goes through :func:`fit_and_score`; :func:`check_folds` is the one
+check that every class can be split into the folds.
 """
 
 from __future__ import annotations
@@ -32,11 +27,7 @@ __all__ = ["Fold", "check_folds", "fit_and_score"]
 
 @dataclass(frozen=True)
 class Fold:
-    """What one fold gave.
-
-    The fitted model, the test rows' decided classes, their scores
-    (:mod:`~costsense.experiments._scores`), the seconds fitting and deciding.
-    """
+    """What one fold gave: the model, test decisions, scores and seconds."""
 
     model: Any
     prediction: NDArray[Any]
@@ -53,27 +44,12 @@ def fit_and_score(
     test: NDArray[np.intp],
     cost: Costs,
 ) -> Fold:
-    """Fit ``model`` on the training rows, then decide and score the test rows.
+    """Fit ``model`` on rows ``train`` of ``X, y``, then decide and score ``test``.
 
-    Parameters
-    ----------
-    model : estimator
-        An unfitted pipeline whose last step is named ``model`` (or a grid
-        search over one), fitted in place.
-    X : ndarray or DataFrame of shape (n_samples, n_features)
-        All rows.
-    y : ndarray of shape (n_samples,)
-        All labels.
-    train, test : ndarray of int
-        The fold's training and test rows.
-    cost : Costs
-        The costs: binary (with its positive class, which the AUC ranks by) or
-        K x K. Per-row costs fit the model (``model__sample_cost``), decide
-        each test row and give the fold's cost metrics.
-
-    Returns
-    -------
-    Fold
+    ``model`` is an unfitted pipeline whose last step is ``model`` (or a grid
+    search over one), fitted in place; ``cost`` is binary (its positive class
+    ranks the AUC) or K x K. Per-row costs fit the model (``model__sample_cost``)
+    where it learns from them, decide each test row and give the cost metrics.
     """
     X_train, X_test = _rows(X, train), _rows(X, test)
     test_costs = cost.take(test) if cost.example_dependent else None

@@ -1,15 +1,10 @@
 """A run's hold on its results folder: an exclusive ``flock`` on ``DIR/.lock``.
 
-A run (:func:`costsense.experiments.run_study`, and ``costsense reproduce``
-around it and its report) holds the lock from before it reads the folder until
-it ends, so a second run into the folder is refused
-(:class:`~costsense.experiments._outputs.StoreLockedError`, naming the running
-one) before it reads or moves anything. The kernel releases the lock when its
-process ends, however it ends: a killed run leaves nothing to take over. The
-file says who holds it (pid, host, study, start, command) for that message; it
-is opened without following a link. Within one process the hold is reentrant
-(the command line holds it around :func:`run_study`, which takes it again).
-Reading a folder (``costsense report``) takes no lock. POSIX only (``fcntl``).
+Held from before a run reads the folder until it ends, so a second run is
+refused (:class:`~costsense.experiments._outputs.StoreLockedError`, naming the
+holder the file records) before it reads or moves anything. The kernel releases
+the lock when the process ends, however it ends: nothing to take over. Reentrant
+within a process; reading a folder takes no lock. POSIX only (``fcntl``).
 """
 
 from __future__ import annotations
@@ -75,10 +70,12 @@ def hold_run_lock(folder: str | Path, study: str) -> Iterator[None]:
                 "to finish, or write to another folder (--out)."
             ) from None
         holder = {
-            "pid": os.getpid(), "host": socket.gethostname(), "study": study,
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "study": study,
             "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
             "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
-        }  # fmt: skip
+        }
         try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, json.dumps(holder).encode(), 0)

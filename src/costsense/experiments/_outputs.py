@@ -1,18 +1,11 @@
 """Files a run writes: inside its folder, never through a link; errors with a fix.
 
-A results folder may be shared, or written by someone else before the run: a
-symbolic link planted there (``report.md -> ~/.bashrc``, ``figures -> /etc``)
-would make the run write wherever it points. Every file a run or a report
-creates goes through :func:`write_atomically` (a temporary file created
-exclusively, then renamed over the final name: a reader sees the old file or
-the new, whole) under folders made by :func:`make_folder`, which refuses a
-component that is a link or a path that leaves the folder. The run's folder
-itself (``--out``) is the user's choice and may be a link.
-
-What can go wrong with a folder is a :class:`StoreError` naming the file, the
-cause and the fix: :class:`StoreConflictError` (another study's results),
-:class:`StoreLockedError` (another run is writing there), :class:`StoreFileError`
-(a file cannot be used: corrupted, a full disk, a read-only folder, a link).
+Every file a run or a report creates is written by :func:`write_atomically` (a
+temporary file created exclusively, then renamed: a reader sees the old file or
+the new, whole) under folders made by :func:`make_folder`, which refuses a link
+planted below the folder (``report.md -> ~/.bashrc``) or a path leaving it. The
+folder itself (``--out``) is the user's choice and may be a link. What can go
+wrong is a :class:`StoreError` naming the file, the cause and the fix.
 """
 
 from __future__ import annotations
@@ -130,23 +123,27 @@ def write_atomically(
 
     The temporary file is created exclusively (never a link) in a folder of
     :func:`make_folder`; the rename replaces whatever ``path`` was, a link
-    included, without writing through it. On an error (``OSError``: a full
-    disk) no temporary file is left. Returns ``path``, absolute.
+    included, without writing through it. A refusal (a full disk, a read-only
+    folder) is a :class:`StoreFileError` and leaves no temporary file. Returns
+    ``path``, absolute.
     """
     target = Path(os.path.abspath(path))
-    folder = make_folder(root, target.parent)
-    while True:
-        temporary = folder / f".{target.name}.{secrets.token_hex(6)}.part"
-        try:  # the mode as for any new file (the umask applies)
-            handle = os.open(temporary, _CREATE, 0o666)
-            break
-        except FileExistsError:
-            continue
     try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+        folder = make_folder(root, target.parent)
+        while True:
+            temporary = folder / f".{target.name}.{secrets.token_hex(6)}.part"
+            try:  # the mode as for any new file (the umask applies)
+                handle = os.open(temporary, _CREATE, 0o666)
+                break
+            except FileExistsError:
+                continue
+        try:
+            with os.fdopen(handle, "wb") as file:
+                file.write(data)
+            os.replace(temporary, target)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise file_error(target, error) from error
     return target

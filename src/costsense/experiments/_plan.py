@@ -1,13 +1,9 @@
 """A study's plan: its cells, their seeds and their folds.
 
-A *cell* is one (dataset, cost, algorithm, repeat, fold): fit on the training part,
-evaluate on the test part. Cells are independent and deterministic:
-
-- the split of (dataset, repeat) is seeded from (study seed, dataset, repeat) only,
-  so every cost and algorithm sees the same folds (paired comparisons);
-- the model of a cell is seeded from (study seed, cell key).
-
-Change it when a cell gains a dimension.
+A *cell* is one (dataset, cost, algorithm, repeat, fold), independent and
+deterministic: the split of (dataset, repeat) is seeded from (study seed,
+dataset, repeat) only, so every cost and algorithm sees the same folds (paired
+comparisons); the model from (study seed, cell key).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """What a study records about a cell beyond its metrics: small recorders.
 
-A recorder is a function ``record(fit, row)`` that reads a fitted cell
-(:class:`Fitted`) and adds to its row. A study's cells run
-:data:`STUDY_RECORDERS`; ``costsense evaluate`` runs none. Add a recorder here
-when a paper needs a number of its own, and name it in :data:`STUDY_RECORDERS`.
+A recorder ``record(fit, row)`` reads a fitted cell (:class:`Fitted`) and adds to
+its row; a study runs :data:`STUDY_RECORDERS`, ``costsense evaluate`` none.
 """
 
 from __future__ import annotations
@@ -69,10 +67,14 @@ def staged_costs(fit: Fitted, row: dict[str, Any]) -> None:
         given: Any = fit.cost.take(part) if fit.cost.example_dependent else None
         for stage, pred in enumerate(fit.staged(split)):
             value = misclassification_cost(
-                y, pred, cost=None if given is not None else fit.cost.matrix,
-                sample_cost=given, pos_label=fit.cost.pos_label, labels=classes,
+                y,
+                pred,
+                cost=None if given is not None else fit.cost.matrix,
+                sample_cost=given,
+                pos_label=fit.cost.pos_label,
+                labels=classes,
                 normalize=True,
-            )  # fmt: skip
+            )
             curves.append((stage + 1, split, value))
     row["curves"] = curves
 

@@ -1,13 +1,9 @@
-"""Run a study: its unfinished cells, anywhere, each saved as it finishes.
+"""Run a study: its unfinished cells, here, in local processes or on Dask.
 
-Cells (:mod:`costsense.experiments._plan`) run through :func:`run_cells`: in
-this process (``jobs=1``), in ``jobs`` local loky processes, or on a Dask
-cluster (``scheduler="tcp://..."``). Results come back in completion order and
-are saved one by one (:mod:`costsense.experiments._store`), so an interruption
-loses only the cells in flight; a re-run skips the saved ones. Whichever way
-they ran, the saved numbers are the same. A run holds its folder's lock from
-start to end (:mod:`costsense.experiments._lock`). The warnings a cell raises
-are saved with it and summarised per algorithm; none is printed.
+Each result is saved as it comes (:mod:`costsense.experiments._store`), so an
+interruption loses only the cells in flight and a re-run skips the saved ones;
+the numbers are the same however they ran. A run holds its folder's lock
+(:mod:`costsense.experiments._lock`); a cell's warnings are saved, not printed.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""The numbers of one test fold: the metric names, in table order, and their values.
+"""The numbers of one test fold: metric names in table order, and their values.
 
-Every cell, of a study or of ``costsense evaluate``, is scored here
-(:func:`costsense.experiments._fold.fit_and_score`), so a metric has one name
-and one computation wherever it is reported. Change it to add a metric: name it
-in the tuple of the tables it belongs to and compute it in the function that
-fills them.
+Every cell is scored here, so a metric has one name and one computation; add a
+metric to the tuples of its tables and to the function that fills them.
 """
 
 from __future__ import annotations
@@ -15,7 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from costsense import metrics
-from costsense.costs import Costs, row_cost_matrices
+from costsense.costs import Costs
 
 __all__ = [
     "ALL_METRICS",
@@ -27,24 +24,47 @@ __all__ = [
     "fold_metrics",
     "multiclass_metrics",
     "positive_scores",
-    "row_cost_matrices",  # costsense.costs' own, kept under this public name
 ]
 
 #: Metrics reported per fold, in table order. "cost_total" is the total cost of
 #: the test fold (paper 000 reports it this way), "mean_cost" per test row,
 #: "savings" the share of the best constant prediction's cost avoided (Correa
 #: Bahnsen et al. 2015), all three by the true costs (per row where given).
-FOLD_METRICS = ("cost_total", "mean_cost", "savings", "recall", "precision",
-                "g_mean", "f1", "auc")  # fmt: skip
+FOLD_METRICS = (
+    "cost_total",
+    "mean_cost",
+    "savings",
+    "recall",
+    "precision",
+    "g_mean",
+    "f1",
+    "auc",
+)
 
 #: Every metric :func:`fold_metrics` computes, in order ("accuracy" and Cohen's
 #: "kappa" are paper 004's measures, with the AUC).
-FOLD_COLUMNS = ("cost_total", "mean_cost", "recall", "precision", "specificity",
-                "savings", "g_mean", "f1", "auc", "accuracy", "kappa")  # fmt: skip
+FOLD_COLUMNS = (
+    "cost_total",
+    "mean_cost",
+    "recall",
+    "precision",
+    "specificity",
+    "savings",
+    "g_mean",
+    "f1",
+    "auc",
+    "accuracy",
+    "kappa",
+)
 
 #: Metrics reported per fold for more than two classes, in table order.
-MULTICLASS_METRICS = ("cost_total", "mean_cost", "accuracy", "balanced_accuracy",
-                      "kappa")  # fmt: skip
+MULTICLASS_METRICS = (
+    "cost_total",
+    "mean_cost",
+    "accuracy",
+    "balanced_accuracy",
+    "kappa",
+)
 
 #: Seconds per cell: fitting, and deciding the test rows.
 TIME_COLUMNS = ("fit_time", "predict_time")
@@ -78,21 +98,9 @@ def fold_metrics(
 ) -> dict[str, float]:
     """Compute :data:`FOLD_COLUMNS` for one test set of a binary problem.
 
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels.
-    scores : array-like of shape (n_samples,)
-        Scores of the positive class (for the AUC).
-    cost : Costs
-        The problem's class-level costs (matrix and positive class).
-    row_costs : Costs, default=None
-        The test rows' own costs: they give ``cost_total``, ``mean_cost`` and
-        ``savings`` instead.
-
-    Returns
-    -------
-    dict of str to float
+    ``scores`` rank the positive class (the AUC); ``cost`` gives the matrix and
+    positive class, or the test rows' own costs ``row_costs`` give
+    ``cost_total``, ``mean_cost`` and ``savings``.
     """
     y_true = np.asarray(y_true)
     pos = cost.pos_label

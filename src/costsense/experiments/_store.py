@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import io
 import json
 import shutil
 from datetime import UTC, datetime
@@ -27,7 +26,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import numpy as np
 import pandas as pd
 
 from costsense import __version__
@@ -40,26 +38,21 @@ from costsense.experiments._outputs import (
 )
 from costsense.experiments._warnings import WarningTally
 
-__all__ = ["ResultsStore", "save_npz_atomically"]
+__all__ = ["ResultsStore"]
 
 #: The identifiers of a cell, first columns of :meth:`ResultsStore.results`.
 _IDENTITY = ("key", "dataset", "cost", "algorithm", "repeat", "fold")
-_COLUMNS = (*_IDENTITY, "seed", "version", "finished", "n_train", "n_test",
-            "fit_time", "predict_time", "diagnostics")  # fmt: skip
-
-
-def save_npz_atomically(path: Path, *, root: Path, **arrays: Any) -> None:
-    """Write ``arrays`` to ``path`` (``.npz``) under ``root``, atomically.
-
-    A refusal (a full disk, a read-only folder, a link) is a
-    :class:`StoreFileError`; no partial file is left.
-    """
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays)
-    try:
-        write_atomically(path, buffer.getvalue(), root=root)
-    except OSError as error:
-        raise file_error(path, error) from error
+_COLUMNS = (
+    *_IDENTITY,
+    "seed",
+    "version",
+    "finished",
+    "n_train",
+    "n_test",
+    "fit_time",
+    "predict_time",
+    "diagnostics",
+)
 
 
 class ResultsStore:
@@ -82,10 +75,7 @@ class ResultsStore:
 
     def _write(self, path: Path, data: dict[str, Any]) -> None:
         text = json.dumps(data, sort_keys=True, default=str)
-        try:
-            write_atomically(path, text.encode(), root=self.folder)
-        except OSError as error:
-            raise file_error(path, error) from error
+        write_atomically(path, text.encode(), root=self.folder)
 
     def _read(self, path: Path, fix: str) -> Any:
         if path.is_symlink():  # planted: a run neither reads nor writes through it
@@ -106,17 +96,12 @@ class ResultsStore:
             raise StoreFileError(f"{self.path}: not a study record; {RESTART}.")
         return record
 
-    def recorded_study(self) -> dict[str, Any] | None:
-        """Return the recorded study's plain data, or None for a new folder."""
-        record = self.recorded()
-        return None if record is None else record["study"]
-
     def study(self) -> dict[str, Any]:
         """Return the recorded study's plain data (ValueError if there is none)."""
-        found = self.recorded_study()
-        if found is None:
+        record = self.recorded()
+        if record is None:
             raise ValueError(f"{self.folder} holds no results (no study.json).")
-        return found
+        return dict(record["study"])
 
     def open(self, study: dict[str, Any], fingerprint: str) -> None:
         """Record ``study`` (:meth:`Study.to_dict`) and its ``fingerprint`` here.
@@ -140,10 +125,15 @@ class ResultsStore:
                 "or restart this one (--restart moves its results aside)."
             )
         created = datetime.now(UTC).isoformat(timespec="seconds")
-        self._write(self.path, {
-            "study": study, "fingerprint": fingerprint, "version": __version__,
-            "created": created if record is None else record.get("created"),
-        })  # fmt: skip
+        self._write(
+            self.path,
+            {
+                "study": study,
+                "fingerprint": fingerprint,
+                "version": __version__,
+                "created": created if record is None else record.get("created"),
+            },
+        )
 
     def _cells(self) -> Path | None:
         """Return the folder of the recorded study's cells (None for a new folder)."""
@@ -186,8 +176,9 @@ class ResultsStore:
             predict_time``, ``diagnostics`` (a dict per cell) and the metrics.
         """
         rows = self.rows()
-        frame = pd.DataFrame([[r[c] for c in _COLUMNS] for r in rows],
-                             columns=list(_COLUMNS))  # fmt: skip
+        frame = pd.DataFrame(
+            [[r[c] for c in _COLUMNS] for r in rows], columns=list(_COLUMNS)
+        )
         metrics = pd.DataFrame([r["metrics"] for r in rows], index=frame.index)
         return pd.concat([frame, metrics], axis=1)
 
