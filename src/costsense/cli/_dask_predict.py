@@ -120,8 +120,13 @@ def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:
     columns = scorer.metadata["columns"]
     written = scorer.metadata.get("number_marks", {})  # "1,234.50": read by Scorer
     types: dict[str, Any] = dict.fromkeys(header, object)
-    types.update({c: "float64" for c, kind in columns.items()
-                  if kind == "numeric" and c not in written})  # fmt: skip
+    types.update(
+        {
+            c: "float64"
+            for c, kind in columns.items()
+            if kind == "numeric" and c not in written
+        }
+    )
     return dd.read_csv(
         files,
         sep=sep,

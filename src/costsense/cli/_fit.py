@@ -23,7 +23,6 @@ from costsense.cli._data import (
     resolve_costs,
 )
 from costsense.cli._model_checks import model_cost
-from costsense.cli._model_file import read_key
 from costsense.cli._model_io import FORMAT, save_model
 from costsense.cli._models import check_models
 from costsense.cli._output import new_output
@@ -31,6 +30,7 @@ from costsense.cli._preflight import preflight
 from costsense.cli._progress import Heartbeat
 from costsense.datasets import Table
 from costsense.experiments import CATALOG, default_base
+from costsense.persist import read_key
 from costsense.utils._tables import part_columns
 
 __all__ = ["run_fit"]

@@ -5,7 +5,7 @@ before any work) and writes each row as it is finished (:class:`RowWriter`), so
 an interrupted run keeps what it did. ``predict`` writes under a locked
 ``.partial`` name (:func:`open_partial`) and gives the file its own name when
 whole, by a hard link that fails rather than replace a file that appeared
-meanwhile (:func:`publish`, :func:`link_new`).
+meanwhile (:func:`publish`, :func:`costsense.persist.link_new`).
 
 Text cells a spreadsheet would evaluate as a formula (starting with ``=``,
 ``+``, ``-``, ``@``, a tab or a carriage return, and not a plain number) are
@@ -16,7 +16,6 @@ recommends (:func:`text_cells`); ``--raw-cells`` keeps them as read.
 from __future__ import annotations
 
 import csv
-import errno
 import os
 import re
 import shlex
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from costsense.cli._options import UsageError
+from costsense.persist import link_new
 
 try:  # POSIX: a run's lock on its partial file dies with the process
     import fcntl
@@ -36,7 +36,6 @@ except ImportError:  # pragma: no cover - Windows
 __all__ = [
     "RowWriter",
     "as_text_cell",
-    "link_new",
     "new_output",
     "open_partial",
     "print_table",
@@ -201,8 +200,8 @@ def open_partial(output: Path, option: str) -> tuple[Path, IO[str]]:
 def publish(handle: IO[str], partial: Path, output: Path, option: str) -> None:
     """Give a finished partial file its own name, never replacing a file.
 
-    The file is flushed to disk, then linked to ``output`` (:func:`link_new`)
-    while ``handle`` still holds the lock.
+    The file is flushed to disk, then linked to ``output``
+    (:func:`costsense.persist.link_new`) while ``handle`` still holds the lock.
     """
     handle.flush()
     os.fsync(handle.fileno())
@@ -214,33 +213,6 @@ def publish(handle: IO[str], partial: Path, output: Path, option: str) -> None:
             f"ran; it is left as it is, and the results are in {partial}: move "
             "them where you want them"
         ) from None
-
-
-def link_new(source: Path, target: Path) -> None:
-    """Give ``source`` the name ``target`` (which must not exist) and drop its own.
-
-    A hard link refuses an existing target atomically. On a file system without
-    hard links the target is checked, then ``source`` renamed (a file created in
-    between would be replaced; such a file system leaves no better way).
-
-    Raises
-    ------
-    FileExistsError
-        When ``target`` exists.
-    """
-    try:
-        os.link(source, target, follow_symlinks=False)
-    except FileExistsError:
-        raise
-    except OSError as error:
-        if error.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP,
-                               errno.EMLINK, errno.ENOSYS):  # fmt: skip
-            raise
-        if os.path.lexists(target):
-            raise FileExistsError(errno.EEXIST, "exists", str(target)) from None
-        os.rename(source, target)
-        return
-    source.unlink()
 
 
 class RowWriter:

@@ -21,13 +21,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from costsense.cli._data import table_options
-from costsense.cli._model_file import read_key
 from costsense.cli._model_io import load_checked
 from costsense.cli._options import UsageError
 from costsense.cli._output import new_output, open_partial, publish, text_cells
 from costsense.cli._progress import Progress
 from costsense.costs import part_costs
 from costsense.experiments import decide
+from costsense.persist import read_key
 from costsense.utils._cells import read_cost_column, refuse_infinite
 from costsense.utils._columns import column_kinds
 from costsense.utils._numbers import read_written_numbers
@@ -90,16 +90,27 @@ def run_predict(args: argparse.Namespace) -> int:
     print(
         f"{written - skipped} rows predicted with {name} (trained "
         f"{printable(metadata['trained'])} on {metadata['rows']} rows"
-        + ("; signature verified)" if key is not None else
-           ", as the file says: unsigned)" if not signed else
-           ", as the file says: signed, not verified)")
-        + (f"; {skipped} rows with missing values left blank (the model was "
-           f"trained with --missing {metadata['missing']}; fit with --missing "
-           "impute to decide such rows)" if skipped else "")
-        + (f"; {name} gives no probabilities, so no expected cost"
-           if not scorer.gives_proba else ""),
+        + (
+            "; signature verified)"
+            if key is not None
+            else ", as the file says: unsigned)"
+            if not signed
+            else ", as the file says: signed, not verified)"
+        )
+        + (
+            f"; {skipped} rows with missing values left blank (the model was "
+            f"trained with --missing {metadata['missing']}; fit with --missing "
+            "impute to decide such rows)"
+            if skipped
+            else ""
+        )
+        + (
+            f"; {name} gives no probabilities, so no expected cost"
+            if not scorer.gives_proba
+            else ""
+        ),
         file=sys.stderr,
-    )  # fmt: skip
+    )
     print(f"predictions saved to {output}", file=sys.stderr)
     return 0
 
@@ -158,15 +169,20 @@ class Scorer:
         frame = frame.reset_index(drop=True)
         frame.columns = [str(c) for c in frame.columns]
         cost = self.metadata["cost"]
-        numeric = [c for c, kind in self.metadata["columns"].items()
-                   if kind == "numeric" and c in frame.columns]  # fmt: skip
+        numeric = [
+            c
+            for c, kind in self.metadata["columns"].items()
+            if kind == "numeric" and c in frame.columns
+        ]
         numeric += [
             c for c in cost["columns"] if c in frame.columns and c not in numeric
         ]
         frame[numeric] = read_written_numbers(
-            frame[numeric], self.path, self.options.decimal,
+            frame[numeric],
+            self.path,
+            self.options.decimal,
             self.metadata.get("number_marks"),
-        )[0]  # fmt: skip
+        )[0]
         absent = [c for c in cost["columns"] if c not in frame.columns]
         if absent:
             raise UsageError(
@@ -177,8 +193,10 @@ class Scorer:
         rows = None
         if cost["columns"]:
             where = f"--csv {self.path}: cost column"
-            values = {c: read_cost_column(frame[c], f"{where} {c!r}",
-                      first_row=first_row) for c in cost["columns"]}  # fmt: skip
+            values = {
+                c: read_cost_column(frame[c], f"{where} {c!r}", first_row=first_row)
+                for c in cost["columns"]
+            }
             rows = part_costs(cost["parts"], values, frame.shape[0])
         ids = self._ids(frame)
         given = frame if ids is None else frame.drop(columns=[ids.name])
@@ -277,8 +295,11 @@ class Scorer:
 def _check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
     """Select the model's columns of ``frame``; refuse missing, extra, retyped."""
     expected: dict[str, str] = metadata["columns"]
-    allowed = {metadata["target"], *metadata["cost"]["columns"],
-               *metadata.get("ignored", [])} - {None}  # fmt: skip
+    allowed = {
+        metadata["target"],
+        *metadata["cost"]["columns"],
+        *metadata.get("ignored", []),
+    } - {None}
     present = {str(c) for c in frame.columns}
     missing = [c for c in expected if c not in present]
     extra = [str(c) for c in frame.columns if c not in expected and c not in allowed]
@@ -289,9 +310,15 @@ def _check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
         for c in expected
         if c in found and found[c] != expected[c] and not frame[c].isna().all()
     ]
-    problems = [f"{what} {printable(names)}{fix}" for what, names, fix in (
-        ("missing columns", missing, ""), ("extra columns", extra, " (remove them)"),
-        ("retyped columns", retyped, "")) if names]  # fmt: skip
+    problems = [
+        f"{what} {printable(names)}{fix}"
+        for what, names, fix in (
+            ("missing columns", missing, ""),
+            ("extra columns", extra, " (remove them)"),
+            ("retyped columns", retyped, ""),
+        )
+        if names
+    ]
     if problems:
         raise UsageError(
             f"--csv {path} does not match the model's columns: "

@@ -51,8 +51,14 @@ def _refuse_missing_kept(models: list[str], base: str | None, data: Table) -> No
     cost = np.ones((classes.size, classes.size)) - np.eye(classes.size)
     refusing = []
     for name in models:
-        model = make_model(name, base=base or default_base(name), cost=cost,
-                           pos_label=classes[-1], seed=0, prepare=None)  # fmt: skip
+        model = make_model(
+            name,
+            base=base or default_base(name),
+            cost=cost,
+            pos_label=classes[-1],
+            seed=0,
+            prepare=None,
+        )
         last = model[-1] if hasattr(model, "steps") else model
         if not get_tags(last).input_tags.allow_nan:
             refusing.append(name)

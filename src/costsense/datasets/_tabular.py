@@ -170,9 +170,11 @@ def read_table(
     frame[numbers.columns] = numbers
     for name in costly:
         frame[name] = read_cost_column(
-            frame[name], f"--csv {path}: cost column {name!r}",
-            missing_allowed=options.missing == "drop", show_cells=options.show_cells,
-        )  # fmt: skip
+            frame[name],
+            f"--csv {path}: cost column {name!r}",
+            missing_allowed=options.missing == "drop",
+            show_cells=options.show_cells,
+        )
     refuse_infinite(frame.drop(columns=[target, *costly]), path)
     frame, dropped = _apply_missing(frame, target, options.missing)
     y = _labels(frame[target], target, options.show_cells)
@@ -187,11 +189,24 @@ def read_table(
     refuse_unencodable(features, kinds, options.max_categories)
     marks = {c: m for c, m in marks.items() if c in kinds}
     source = f"{path} (target {target}" + (
-        f"; not features: {', '.join(ignored)})" if ignored else ")")  # fmt: skip
+        f"; not features: {', '.join(ignored)})" if ignored else ")"
+    )
     costs_read = {name: frame[name].to_numpy(dtype=np.float64) for name in costly}
     encoder = make_encoder(kinds, options.missing, marks, parts)
-    return Table(features, y, kinds, encoder, source, parts, costs_read, not drop_costs,
-                 ignored, options.id_column or None, marks, dropped)  # fmt: skip
+    return Table(
+        features,
+        y,
+        kinds,
+        encoder,
+        source,
+        parts,
+        costs_read,
+        not drop_costs,
+        ignored,
+        options.id_column or None,
+        marks,
+        dropped,
+    )
 
 
 def _ignored(

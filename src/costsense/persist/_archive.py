@@ -6,6 +6,7 @@ size: no zip bomb), and signed with HMAC-SHA256 under a key.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import io
@@ -165,14 +166,7 @@ def write_new(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         try:
-            try:
-                os.link(temporary, path, follow_symlinks=False)
-            except FileExistsError:
-                raise
-            except OSError:  # a file system without hard links: check, rename
-                if os.path.lexists(path):
-                    raise FileExistsError(path) from None
-                os.rename(temporary, path)
+            link_new(temporary, path)
         except FileExistsError:
             raise UsageError(
                 f"{path} appeared while the model was written; it was left as it "
@@ -190,3 +184,34 @@ def write_new(path: Path, data: bytes) -> None:
         ) from None
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def link_new(source: Path, target: Path) -> None:
+    """Give ``source`` the name ``target`` (which must not exist) and drop its own.
+
+    A hard link refuses an existing target atomically. On a file system without
+    hard links the target is checked, then ``source`` renamed (a file created in
+    between would be replaced; such a file system leaves no better way).
+
+    Raises
+    ------
+    FileExistsError
+        When ``target`` exists.
+    """
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        if error.errno not in (
+            errno.EPERM,
+            errno.EOPNOTSUPP,
+            errno.EMLINK,
+            errno.ENOSYS,
+        ):
+            raise
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, "exists", str(target)) from None
+        os.rename(source, target)
+        return
+    source.unlink()

@@ -142,11 +142,13 @@ def read_chunks(
         ):
             size = os.fstat(handle.fileno()).st_size
             parts = (
-                ((b.to_pandas(), size * share) for b, share in
-                 _parquet_batches(handle, str(file), rows, options))
+                (
+                    (b.to_pandas(), size * share)
+                    for b, share in _parquet_batches(handle, str(file), rows, options)
+                )
                 if starts_parquet(handle)
                 else _csv_chunks(handle, str(file), options, rows, text_columns)
-            )  # fmt: skip
+            )
             for frame, read in parts:
                 names = [str(c) for c in frame.columns]
                 if columns is None:
