@@ -22,8 +22,7 @@ from costsense.cli._data import (
     read_data,
     resolve_costs,
 )
-from costsense.cli._model_checks import model_cost
-from costsense.cli._model_io import FORMAT, save_model
+from costsense.cli._model_io import FORMAT, model_cost, save_model
 from costsense.cli._models import check_models
 from costsense.cli._output import new_output
 from costsense.cli._preflight import preflight
@@ -41,7 +40,7 @@ def cost_metadata(given: CommandCosts, data: Table) -> dict[str, Any]:
 
     ``kind``; ``matrix``, the class-level matrix the model is built with (the
     rows' mean for per-row costs), which
-    :func:`costsense.cli._model_checks.model_cost` reads back; ``parts``;
+    :func:`costsense.cli._model_io.model_cost` reads back; ``parts``;
     ``columns`` (the cost columns) and ``columns_are_features``.
     """
     return {

@@ -1,16 +1,11 @@
 """What commands write: tables on the terminal, and files that never replace one.
 
-A command never overwrites its inputs or any file (:func:`new_output`, checked
-before any work) and writes each row as it is finished (:class:`RowWriter`), so
-an interrupted run keeps what it did. ``predict`` writes under a locked
-``.partial`` name (:func:`open_partial`) and gives the file its own name when
-whole, by a hard link that fails rather than replace a file that appeared
-meanwhile (:func:`publish`, :func:`costsense.persist.link_new`).
-
-Text cells a spreadsheet would evaluate as a formula (starting with ``=``,
-``+``, ``-``, ``@``, a tab or a carriage return, and not a plain number) are
-written as text, a single quote before them, as OWASP's "CSV injection" page
-recommends (:func:`text_cells`); ``--raw-cells`` keeps them as read.
+No file is overwritten (:func:`new_output`, checked before any work); rows are
+flushed as finished (:class:`RowWriter`), so an interrupted run keeps them.
+``predict`` writes a locked ``.partial`` file (:func:`open_partial`) and links
+it to its name when whole (:func:`publish`). Text a spreadsheet would evaluate
+as a formula is written after a single quote (OWASP, "CSV injection";
+:func:`text_cells`) unless ``--raw-cells``.
 """
 
 from __future__ import annotations

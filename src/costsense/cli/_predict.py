@@ -1,13 +1,11 @@
 """``costsense predict``: a saved model applied to a table, a chunk at a time.
 
-The input (a CSV or Parquet file, or a folder of parts) is read in chunks
-(:func:`costsense.utils._tables.read_chunks`) and each chunk's predictions are
-appended as soon as they are made, so memory stays flat. The output is written
-under a locked ``.partial`` name and given its own name when whole
-(:func:`costsense.cli._output.open_partial`); formula-like text cells are
-written as text unless ``--raw-cells``. With ``--scheduler``, the chunks are a
+The input (CSV, Parquet, or a folder of parts) is read in chunks
+(:func:`costsense.utils._tables.read_chunks`) and each chunk's lines are written
+at once, so memory stays flat, to a locked ``.partial`` file named when whole
+(:mod:`costsense.cli._output`). With ``--scheduler`` the chunks are a
 ``dask.dataframe``'s partitions scored on a cluster
-(:mod:`costsense.cli._dask_predict`), and the file written is the same.
+(:mod:`costsense.cli._dask_predict`); the file written is the same.
 """
 
 from __future__ import annotations
@@ -87,30 +85,21 @@ def run_predict(args: argparse.Namespace) -> int:
             )
         raise
     name = metadata["model"]
-    print(
+    signature = "signed, not verified" if signed else "unsigned"
+    said = [
         f"{written - skipped} rows predicted with {name} (trained "
         f"{printable(metadata['trained'])} on {metadata['rows']} rows"
-        + (
-            "; signature verified)"
-            if key is not None
-            else ", as the file says: unsigned)"
-            if not signed
-            else ", as the file says: signed, not verified)"
+        + ("; signature verified)" if key else f", as the file says: {signature})")
+    ]
+    if skipped:
+        said.append(
+            f"{skipped} rows with missing values left blank (the model was trained "
+            f"with --missing {metadata['missing']}; fit with --missing impute to "
+            "decide such rows)"
         )
-        + (
-            f"; {skipped} rows with missing values left blank (the model was "
-            f"trained with --missing {metadata['missing']}; fit with --missing "
-            "impute to decide such rows)"
-            if skipped
-            else ""
-        )
-        + (
-            f"; {name} gives no probabilities, so no expected cost"
-            if not scorer.gives_proba
-            else ""
-        ),
-        file=sys.stderr,
-    )
+    if not scorer.gives_proba:
+        said.append(f"{name} gives no probabilities, so no expected cost")
+    print("; ".join(said), file=sys.stderr)
     print(f"predictions saved to {output}", file=sys.stderr)
     return 0
 
@@ -169,13 +158,11 @@ class Scorer:
         frame = frame.reset_index(drop=True)
         frame.columns = [str(c) for c in frame.columns]
         cost = self.metadata["cost"]
+        kinds = self.metadata["columns"]
         numeric = [
             c
-            for c, kind in self.metadata["columns"].items()
-            if kind == "numeric" and c in frame.columns
-        ]
-        numeric += [
-            c for c in cost["columns"] if c in frame.columns and c not in numeric
+            for c in frame.columns
+            if kinds.get(c) == "numeric" or c in cost["columns"]
         ]
         frame[numeric] = read_written_numbers(
             frame[numeric],
@@ -238,12 +225,8 @@ class Scorer:
         rows: Any,
     ) -> None:
         """Add each class's probability and the expected cost of the decision."""
-        n_rows = usable.size
-        columns = {f"proba_{label}": np.full(n_rows, np.nan) for label in self.classes}
-        expected = np.full(n_rows, np.nan)
+        table = np.full((usable.size, self.classes.size + 1), np.nan)
         if proba is not None:
-            for k, label in enumerate(self.classes):
-                columns[f"proba_{label}"][usable] = proba[:, k]
             if rows is not None:
                 matrices = rows.matrices(self.classes, self.metadata["pos_label"])
                 matrices = matrices[usable]
@@ -253,10 +236,11 @@ class Scorer:
             # the expected cost of the decision d: sum over true k of P(k|x) C[k, d]
             index = np.searchsorted(self.classes, decided)
             spent = matrices[np.arange(proba.shape[0]), :, index]
-            expected[usable] = np.sum(proba * spent, axis=1)
-        for name, values in columns.items():
-            lines[name] = values
-        lines["expected_cost"] = expected
+            table[usable, :-1] = proba
+            table[usable, -1] = np.sum(proba * spent, axis=1)
+        for k, label in enumerate(self.classes):
+            lines[f"proba_{label}"] = table[:, k]
+        lines["expected_cost"] = table[:, -1]
 
     def _refuse_unread_dates(self, features: Any, first_row: int) -> None:
         """Refuse a date-time cell the model's learned format does not read."""

@@ -50,19 +50,9 @@ __all__ = [
 ]
 
 #: The keys a ``[files.<name>]`` table may hold.
-FILE_KEYS = (
-    "path",
-    "target",
-    "positive",
-    "drop",
-    "sep",
-    "decimal",
-    "encoding",
-    "max_categories",
-    "fp_cost",
-    "fn_cost",
-    "tp_cost",
-    "tn_cost",
+FILE_KEYS = tuple(
+    "path target positive drop sep decimal encoding max_categories fp_cost fn_cost "
+    "tp_cost tn_cost".split()
 )
 #: The four per-row cost keys: (part, key, default when another is given).
 COST_KEYS = (
