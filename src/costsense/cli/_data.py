@@ -1,10 +1,8 @@
 """The rows and costs a command reads: ``--csv`` or ``--dataset``, and cost options.
 
-:func:`read_data` reads ``--csv`` with :func:`costsense.datasets.read_table`
-(options from :func:`table_options`; ``--fn-cost`` ... ``--tn-cost`` as written,
-:func:`given_parts`), or a KEEL set; :func:`resolve_costs` turns the cost options
-into one :class:`~costsense.costs.Costs` for the rows read;
-:func:`describe_columns` says how each column is read, for the header.
+:func:`read_data` reads ``--csv`` with :func:`costsense.datasets.read_table` or a
+KEEL set; :func:`resolve_costs` turns the cost options into one
+:class:`~costsense.costs.Costs` for those rows.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
-"""``costsense fit``: fit a named model on a table and save it with its metadata.
+"""``costsense fit``: fit a named model on a table and save it.
 
-The file is written by :mod:`costsense.cli._model_io`, which ``costsense
-predict`` reads it back through.
+Written by :mod:`costsense.cli._model_io`, which ``predict`` reads it back with.
 """
 
 from __future__ import annotations

@@ -119,26 +119,17 @@ def as_text_cell(value: object) -> object:
 
 
 def text_cells(frame: Any) -> Any:
-    """Return the frame with every formula-like text cell and name written as text.
+    """Return a copy of the frame with formula-like text cells and names as text."""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
-    Only text columns are looked at; a copy is made only when a cell changes.
-    """
-    import pandas as pd
-
-    changed = False
+    frame = frame.copy()
     for position in range(frame.shape[1]):
         column = frame.iloc[:, position]
-        if pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
-            continue
-        safe = column.map(as_text_cell, na_action="ignore")
-        if ((safe != column) & column.notna()).any():
-            if not changed:
-                frame, changed = frame.copy(), True
-            frame.isetitem(position, safe)
-    names = [as_text_cell(name) for name in frame.columns]
-    if names != list(frame.columns):
-        frame = frame.copy() if not changed else frame
-        frame.columns = names
+        if not (is_numeric_dtype(column) or is_bool_dtype(column)):
+            safe = column.map(as_text_cell, na_action="ignore")
+            if ((safe != column) & column.notna()).any():  # else keep its dtype
+                frame.isetitem(position, safe)
+    frame.columns = [as_text_cell(name) for name in frame.columns]
     return frame
 
 

@@ -1,9 +1,8 @@
-"""Checks made once before any fit, so that a run fails in one line, not in every fold.
+"""Checks made once before any fit, so a run fails in one line, not in every fold.
 
-``fit`` and ``evaluate`` call :func:`preflight` after reading the data and the
-models: missing values kept (``--missing keep``) for a model that cannot take
-them, and a table whose encoded form cannot fit in memory, are usage errors
-that name the model or the columns, and the fix.
+``--missing keep`` for a model that cannot take missing values, and a table whose
+encoded form cannot fit in memory, are usage errors naming the model or the
+columns, and the fix.
 """
 
 from __future__ import annotations

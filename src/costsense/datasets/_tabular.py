@@ -1,12 +1,9 @@
 """A user's table with a declared target: one reader, :func:`read_table`.
 
-``costsense fit``, ``evaluate`` and ``predict`` and a study's file datasets read
-a CSV or Parquet file (or a DataFrame) through it: the target, the columns that
-are not features and the four per-row cost parts are set aside, numbers written
-for people are read, and what no model can use (infinite values, a regression
-target, bad costs, unencodable columns) is refused as a
-:class:`~costsense.exceptions.UsageError` naming the column, the rows and the
-fix.
+``fit``, ``evaluate``, ``predict`` and study file datasets read a CSV or Parquet
+file (or a DataFrame) through it: target, non-feature columns and the four cost
+parts set aside, numbers written for people read, and what no model can use
+refused as a :class:`~costsense.exceptions.UsageError` naming column, rows, fix.
 """
 
 from __future__ import annotations
@@ -125,10 +122,9 @@ def read_table(
     Raises
     ------
     UsageError
-        A file that cannot be read, an unknown column, a cost that is not one,
-        infinite or (``missing="raise"``) missing values, a numeric target of
-        many values, a text column of too many categories: each named with its
-        rows as the file numbers its lines, and the fix.
+        An unreadable file, unknown column, bad cost, infinite or (``"raise"``)
+        missing values, a numeric target of many values, a text column of too
+        many categories: named with its rows (as the file numbers its lines).
 
     Examples
     --------

@@ -222,18 +222,8 @@ def read_key(path: str | Path, what: str = "key file") -> bytes:
     """Read a signing key: a regular file's bytes, without surrounding white space.
 
     A pipe or a device is refused (``/dev/zero`` would fill memory, a pipe wait
-    forever), and so is a file over 64 KiB or a key under 16 bytes.
-
-    Parameters
-    ----------
-    path : str or Path
-        The file.
-    what : str, default="key file"
-        How the messages name the file (the command line: its option).
-
-    Returns
-    -------
-    bytes
+    forever), and so is a file over 64 KiB or a key under 16 bytes; ``what``
+    names the file in messages (on the command line, its option).
     """
     fix = "a key is a short secret (for example: head -c 32 /dev/urandom | base64)"
     key = read_regular(str(path), MAX_KEY_BYTES, what, fix).strip()
