@@ -212,19 +212,9 @@ class Scorer:
             except (AttributeError, NotImplementedError):
                 self.gives_proba = False
         lines["prediction"] = prediction
-        if self.gives_proba:
-            self._add_costs(lines, usable, decided, proba, rows)
-        return lines
-
-    def _add_costs(
-        self,
-        lines: Any,
-        usable: NDArray[np.bool_],
-        decided: NDArray[Any],
-        proba: NDArray[np.float64] | None,
-        rows: Any,
-    ) -> None:
-        """Add each class's probability and the expected cost of the decision."""
+        if not self.gives_proba:
+            return lines
+        # each class's probability, and the expected cost of the decision
         table = np.full((usable.size, self.classes.size + 1), np.nan)
         if proba is not None:
             if rows is not None:
@@ -241,6 +231,7 @@ class Scorer:
         for k, label in enumerate(self.classes):
             lines[f"proba_{label}"] = table[:, k]
         lines["expected_cost"] = table[:, -1]
+        return lines
 
     def _refuse_unread_dates(self, features: Any, first_row: int) -> None:
         """Refuse a date-time cell the model's learned format does not read."""
