@@ -27,8 +27,18 @@ from numpy.typing import NDArray
 
 from costsense import __version__
 from costsense.cli._options import MISSING, UsageError
+from costsense.costs import parts_matrix
+from costsense.experiments import (
+    BASE_NAMES,
+    CATALOG,
+    check_pair,
+    default_base,
+    make_model,
+)
 from costsense.persist import DEFAULT_MAX_BYTES, check_fitted, read_model
 from costsense.persist import save_model as _save
+from costsense.utils._reading import make_encoder
+from costsense.utils._tables import part_columns
 from costsense.utils._text import printable
 
 __all__ = [
@@ -122,8 +132,6 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
     signed, so each must be what fit writes (a carriage return or an escape
     sequence could draw "signature verified" over "unsigned" on a terminal).
     """
-    from costsense.experiments import BASE_NAMES, CATALOG, check_pair
-    from costsense.utils._tables import part_columns
 
     def require(holds: Any, problem: str) -> None:
         if not holds:
@@ -198,10 +206,10 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
         ),
         "'s number marks are not a map of numeric columns to '.' or ','",
     )
-    _check_cost(m, require, part_columns)
+    _check_cost(m, require)
 
 
-def _check_cost(m: Any, require: Any, part_columns: Any) -> None:
+def _check_cost(m: Any, require: Any) -> None:
     """Check ``cost``: a K x K matrix, a kind, and parts as fit writes them."""
     cost = m.get("cost")
     require(isinstance(cost, dict), " has no cost")
@@ -259,8 +267,6 @@ def _holds_constants(
     matrix: NDArray[np.float64], parts: dict[str, Any], classes: Any, pos: Any
 ) -> bool:
     """Whether the matrix (the training rows' mean) holds each constant part."""
-    from costsense.costs import parts_matrix
-
     constants: dict[str, float | str] = {
         k: 0.0 if isinstance(v, str) else float(v) for k, v in parts.items()
     }
@@ -274,9 +280,6 @@ def _holds_constants(
 
 def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:
     """Refuse a constructed pipeline that is not what its metadata describes."""
-    from costsense.experiments import default_base, make_model
-    from costsense.utils._reading import make_encoder
-
     name, cost = metadata["model"], metadata["cost"]
     prepare = make_encoder(
         metadata["columns"],
