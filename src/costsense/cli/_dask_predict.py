@@ -117,14 +117,10 @@ def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:
     sep, header = csv_layout(files[0], scorer.options)
     columns = scorer.metadata["columns"]
     written = scorer.metadata.get("number_marks", {})  # "1,234.50": read by Scorer
-    types: dict[str, Any] = dict.fromkeys(header, object)
-    types.update(
-        {
-            c: "float64"
-            for c, kind in columns.items()
-            if kind == "numeric" and c not in written
-        }
-    )
+    types: dict[str, Any] = {
+        c: "float64" if columns.get(c) == "numeric" and c not in written else object
+        for c in header
+    }
     return dd.read_csv(
         files,
         sep=sep,
