@@ -19,7 +19,8 @@ from pathlib import Path
 from costsense.costs import Costs
 from costsense.experiments import plan, run_study, study_from_dict
 from costsense.experiments._cell import build_model
-from costsense.experiments._plan import derive_seed, load_dataset, splits
+from costsense.experiments._datasets import dataset_spec
+from costsense.experiments._plan import derive_seed, splits
 
 STUDY = study_from_dict(
     {
@@ -42,7 +43,7 @@ def bare_seconds() -> float:
     """Fit and predict every cell in a loop, timing only fit + predict."""
     total = 0.0
     for cell in plan(STUDY):
-        X, y, pos, _ = load_dataset(cell.dataset, STUDY.seed, STUDY.gaussian_samples)
+        X, y, pos, _ = dataset_spec(STUDY, cell.dataset).load()
         train, test = splits(STUDY, cell.dataset, y, cell.repeat)[cell.fold]
         cost = Costs.resolve(cell.cost, y, pos_label=pos)
         seed = derive_seed(STUDY.seed, "model", cell.key)
@@ -65,7 +66,7 @@ def runner_seconds(jobs: int) -> float:
 
 def main() -> None:
     assert STUDY.n_cells == 40
-    load_dataset("magic", STUDY.seed, STUDY.gaussian_samples)  # warm the cache
+    dataset_spec(STUDY, "magic").load()  # warm the cache
     bare = bare_seconds()
     one = runner_seconds(1)
     two = runner_seconds(2)

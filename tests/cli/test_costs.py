@@ -9,13 +9,14 @@ savings on the true costs; the model file records the parts and refuses lies.
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.model_selection import StratifiedKFold
 
 from costsense import cli
 from costsense.cli import UsageError, build_parser
 from costsense.cli._data import read_data, resolve_costs
 from costsense.cli._model_io import check_metadata, load_model
 from costsense.costs import example_costs
+from costsense.experiments import Protocol, Study
+from costsense.experiments._plan import splits
 
 
 def _frame(n=120, seed=0):
@@ -188,21 +189,21 @@ def test_evaluate_prints_the_true_total_cost_and_savings(tmp_path, capsys, given
     fns = frame["amount"] if given == "columns" else pd.Series(12.0, index=frame.index)
     tps = frame["fee"] if given == "columns" else pd.Series(0.5, index=frame.index)
     total = tps[y == 1].sum() + 0.25 * (y == 0).sum()
-    assert folds["cost"].sum() == pytest.approx(total)
+    assert folds["cost_total"].sum() == pytest.approx(total)
     # savings: 1 - cost / cost of the best constant prediction, on the true costs
-    # of each test fold (evaluate's split: stratified, shuffled with the seed, 0)
-    split = StratifiedKFold(n_splits=2, shuffle=True, random_state=0)
-    for fold, (_, test) in enumerate(split.split(np.zeros(n), y)):
+    # of each test fold (evaluate's split: a one-dataset study's, seed 0)
+    study = Study("evaluate", 0, ("data",), ("rows",), (), Protocol(n_splits=2))
+    for fold, (_, test) in enumerate(splits(study, "data", np.asarray(y), 0)):
         pos, neg = test[y[test] == 1], test[y[test] == 0]
         spent = tps[pos].sum() + 0.25 * neg.size
         all_negative = fns[pos].sum() + 0.25 * neg.size
         all_positive = tps[pos].sum() + 4.0 * neg.size
-        assert folds["cost"][fold] == pytest.approx(spent)
+        assert folds["cost_total"][fold] == pytest.approx(spent)
         assert folds["savings"][fold] == pytest.approx(
             1 - spent / min(all_negative, all_positive)
         )
     row = next(line for line in printed.splitlines() if line.startswith("threshold"))
-    assert f"{folds['cost'].mean():.1f}" in row
+    assert f"{folds['cost_total'].mean():.1f}" in row
     assert f"{folds['savings'].mean():.3f}" in row
 
 

@@ -218,7 +218,7 @@ def test_dropped_and_id_columns_are_not_features_and_ids_reach_predictions(
         assert cli.main(["evaluate", "--csv", str(path), "--target", "label",
                          "--cost", "5", "--model", "threshold", "--folds", "3",
                          "--output", str(out), "--quiet", *options]) == 0  # fmt: skip
-        results[path.stem] = pd.read_csv(out).drop(columns=["fit_s", "predict_s"])
+        results[path.stem] = pd.read_csv(out).drop(columns=["fit_time", "predict_time"])
     # the same folds and models: the two columns changed nothing
     pd.testing.assert_frame_equal(results["plain"], results["full"])
     saved = tmp_path / "m.skops"

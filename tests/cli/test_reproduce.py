@@ -1,6 +1,6 @@
+import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -11,7 +11,6 @@ import pytest
 
 from costsense import cli
 from costsense.experiments import ResultsStore
-from costsense.experiments._lock import read_holder
 from tests._processes import PATIENCE, until
 
 TINY_STUDY = """
@@ -52,11 +51,7 @@ def test_reproduce_a_study_file_writes_a_report_with_every_mean(tmp_path, capsys
     printed = capsys.readouterr().out
     assert str(out / "report.md") in printed
     report = (out / "report.md").read_text()
-    with sqlite3.connect(out / "results.sqlite") as db:
-        cells = pd.read_sql_query("SELECT algorithm, metrics FROM cells", db)
-    totals = cells.assign(
-        total=[float(m.split('"cost_total": ')[1].split(",")[0]) for m in cells.metrics]
-    ).groupby("algorithm")["total"]
+    totals = ResultsStore(out).results().groupby("algorithm")["cost_total"]
     for algorithm, values in totals:
         cell = f"{values.mean():.2f} ({values.std(ddof=1):.2f})"
         assert cell in report, (algorithm, cell)
@@ -119,13 +114,13 @@ def test_restart_starts_afresh_and_keeps_the_old_results(tmp_path, capsys):
     assert cli.main(["reproduce", str(study), "--out", str(out), "--restart"]) == 0
     err = capsys.readouterr().err
     assert "6 cells run" in err and "the previous results moved to" in err
-    assert (out / "results.sqlite").is_file()
+    assert (out / "study.json").is_file()
     assert any(p.is_dir() and p != out / "figures" for p in out.iterdir())
 
 
 def test_report_of_a_folder_without_results_is_an_error(tmp_path, capsys):
     assert cli.main(["report", str(tmp_path)]) == 2
-    assert "results.sqlite" in capsys.readouterr().err
+    assert "no study.json" in capsys.readouterr().err
     assert cli.main(["reproduce", "rescaling", "--jobs", "0"]) == 2
     assert "--jobs must be at least 1" in capsys.readouterr().err
     assert cli.main(["reproduce", "no-such-study"]) == 2
@@ -217,8 +212,15 @@ def _alive(pid: int) -> bool:
     return text[text.rindex(")") + 2] != "Z"
 
 
+def _holder(out: Path) -> dict | None:
+    try:
+        return json.loads((out / ".lock").read_text())
+    except (OSError, ValueError):
+        return None
+
+
 def _holds(out: Path, pid: int) -> bool:
-    holder = read_holder(out)
+    holder = _holder(out)
     return holder is not None and holder["pid"] == pid
 
 
@@ -253,30 +255,53 @@ def test_a_second_run_is_refused_and_the_first_keeps_its_store(tmp_path, capsys)
         running.send_signal(signal.SIGCONT)
         running.kill()
         running.communicate()
-    with sqlite3.connect(out / "results.sqlite") as db:
-        algorithms = [a for (a,) in db.execute("SELECT algorithm FROM cells")]
-        study = db.execute("SELECT value FROM meta WHERE key = 'study'").fetchone()
+    algorithms = ResultsStore(out).results()["algorithm"].tolist()
     assert sorted(set(algorithms)) == ["plain", "threshold"] and len(algorithms) == 6
-    assert '"name": "tiny"' in study[0]
-    assert read_holder(out) is None  # released when it ended
+    assert ResultsStore(out).study()["name"] == "tiny"
+    assert _holder(out) is None  # released when it ended
 
 
 @posix_only
-def test_a_killed_runs_lock_is_taken_over_by_the_next_run(tmp_path, capsys):
+def test_a_killed_runs_folder_is_free_for_the_next_run(tmp_path, capsys):
     study = tmp_path / "tiny.toml"
     study.write_text(TINY_STUDY)
     out = tmp_path / "out"
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time; from costsense.experiments import "
-         "RunLock; RunLock(sys.argv[1], 'tiny').acquire(); time.sleep(600)", out]
+         "hold_run_lock\nwith hold_run_lock(sys.argv[1], 'tiny'): time.sleep(600)",
+         out]
     )  # fmt: skip
     until(lambda: _holds(out, holder.pid), holder)
     holder.send_signal(signal.SIGKILL)
     holder.wait()
     assert cli.main(["reproduce", str(study), "--out", str(out), "--quiet"]) == 0
-    err = capsys.readouterr().err
-    assert f"note: took over {out / '.lock'}" in err and f"pid {holder.pid}" in err
-    assert len(ResultsStore(out).done_keys()) == 6 and read_holder(out) is None
+    assert len(ResultsStore(out).done_keys()) == 6 and _holder(out) is None
+
+
+@posix_only
+def test_a_run_killed_mid_way_resumes_to_the_uninterrupted_rows(tmp_path):
+    study = tmp_path / "many.toml"
+    study.write_text(TINY_STUDY.replace("n_splits = 3", "n_splits = 3\nn_repeats = 40"))
+    out = tmp_path / "out"
+    running = _start("reproduce", study, "--out", out, "--jobs", 2, "--quiet")
+    try:
+        until(lambda: len(list(out.glob("cells-*/*.json"))) >= 10, running)
+        running.send_signal(signal.SIGKILL)  # mid-way: no clean-up of any kind
+        running.wait()
+    finally:
+        running.kill()
+        running.communicate()
+    saved = len(ResultsStore(out).done_keys())
+    assert 10 <= saved < 240  # whole cells only: each is renamed into place
+    assert cli.main(["reproduce", str(study), "--out", str(out), "--quiet"]) == 0
+    assert cli.main(["reproduce", str(study), "--out", str(tmp_path / "whole"),
+                     "--quiet"]) == 0  # fmt: skip
+    volatile = ["fit_time", "predict_time", "finished"]
+    resumed, whole = (
+        ResultsStore(folder).results().drop(columns=volatile)
+        for folder in (out, tmp_path / "whole")
+    )
+    pd.testing.assert_frame_equal(resumed, whole)
 
 
 @posix_only
@@ -305,25 +330,21 @@ def test_the_workers_of_a_killed_run_end(tmp_path):
         running.communicate()
 
 
-@pytest.mark.parametrize(
-    ("content", "cause"),
-    [(b"", "is empty (0 bytes)"), (b"not a store" * 100, "not a SQLite file")],
-    ids=["empty", "garbage"],
-)
-def test_a_broken_store_is_one_line_with_the_fix(tmp_path, capsys, content, cause):
+@pytest.mark.parametrize("content", [b"", b"not a record" * 100])
+def test_a_broken_store_is_one_line_with_the_fix(tmp_path, capsys, content):
     study = tmp_path / "tiny.toml"
     study.write_text(TINY_STUDY)
     out = tmp_path / "out"
     out.mkdir()
-    (out / "results.sqlite").write_bytes(content)
+    (out / "study.json").write_bytes(content)
     reproduce = ["reproduce", str(study), "--out", str(out), "--quiet"]
     for command in (reproduce, ["report", str(out)]):
         assert cli.main(command) == 2
         (line,) = capsys.readouterr().err.strip().splitlines()
         assert line.startswith(f"costsense {command[0]}: error: {out}")
-        assert cause in line and "--restart" in line
-    assert (out / "results.sqlite").read_bytes() == content
+        assert "damaged" in line and "--restart" in line
+    assert (out / "study.json").read_bytes() == content
     args = ["reproduce", str(study), "--out", str(out), "--restart", "--quiet"]
     assert cli.main(args) == 0
     (moved,) = out.glob("previous-*")
-    assert (moved / "results.sqlite").read_bytes() == content
+    assert (moved / "study.json").read_bytes() == content

@@ -4,21 +4,23 @@ import numpy as np
 import pandas as pd
 import pytest
 from numpy.testing import assert_array_equal
-from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.linear_model import Perceptron
-from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from costsense.experiments import (
     FOLD_METRICS,
+    TIME_COLUMNS,
+    Protocol,
+    Study,
     decide,
     decides_rows,
     evaluate,
     make_model,
     summarise,
 )
+from costsense.experiments._plan import splits
 from costsense.margin import CSSVMClassifier
 from costsense.rescale import CostWeighting, RejectionSampling
 
@@ -30,64 +32,81 @@ def _data(n=200, seed=1):
     return X, y
 
 
-def test_fold_costs_equal_a_hand_recomputation_on_the_same_folds():
+def _row(model, fold, value, **more):
+    metrics = dict.fromkeys(FOLD_METRICS, value)
+    times = {"fit_time": 1.0, "predict_time": 0.5}
+    return {"algorithm": model, "fold": fold, "metrics": metrics, **times,
+            "diagnostics": {"constant": False}, **more}  # fmt: skip
+
+
+def test_fold_costs_equal_a_hand_recomputation_on_the_study_folds():
     X, y = _data()
     rows = evaluate(X, y, ["plain", "threshold"], cost=(5, 1), n_splits=4, seed=3)
     assert len(rows) == 8
-    splitter = StratifiedKFold(n_splits=4, shuffle=True, random_state=3)
-    for fold, (train, test) in enumerate(splitter.split(X, y)):
+    assert [(r["fold"], r["algorithm"]) for r in rows] == [
+        (f, m) for f in range(4) for m in ("plain", "threshold")
+    ]  # plan order: every model sees the same folds
+    study = Study("evaluate", 3, ("data",), ("5:1",), (), Protocol(n_splits=4))
+    for fold, (train, test) in enumerate(splits(study, "data", y, 0)):
         for name in ("plain", "threshold"):
-            model = clone(
-                make_model(
-                    name, cost=np.array([[0, 1], [5, 0]]), pos_label="pos", seed=3
-                )
-            ).fit(X[train], y[train])
+            row = next(r for r in rows if r["algorithm"] == name and r["fold"] == fold)
+            model = make_model(
+                name, cost=np.array([[0, 1], [5, 0]]), pos_label="pos",
+                seed=row["seed"],
+            ).fit(X[train], y[train])  # fmt: skip
             pred = model.predict(X[test])
             fn = np.sum((y[test] == "pos") & (pred == "neg"))
             fp = np.sum((y[test] == "neg") & (pred == "pos"))
-            row = next(r for r in rows if r["model"] == name and r["fold"] == fold)
-            assert row["cost"] == pytest.approx(5 * fn + fp)
-            assert row["mean_cost"] == pytest.approx((5 * fn + fp) / len(test))
+            assert row["metrics"]["cost_total"] == pytest.approx(5 * fn + fp)
+            assert row["metrics"]["mean_cost"] == pytest.approx(
+                (5 * fn + fp) / len(test)
+            )
             tp = np.sum((y[test] == "pos") & (pred == "pos"))
-            assert row["recall"] == pytest.approx(tp / np.sum(y[test] == "pos"))
+            assert row["metrics"]["recall"] == pytest.approx(
+                tp / np.sum(y[test] == "pos")
+            )
+            assert row["n_test"] == len(test) and row["curves"] == []
+
+
+def test_evaluate_rows_are_the_same_in_worker_processes():
+    X, y = _data()
+    one = evaluate(X, y, ["plain", "threshold"], cost=5, n_splits=3, n_jobs=1)
+    two = evaluate(X, y, ["plain", "threshold"], cost=5, n_splits=3, n_jobs=2)
+    timeless = [{k: v for k, v in r.items() if k not in TIME_COLUMNS} for r in one]
+    assert timeless == [{k: v for k, v in r.items() if k not in TIME_COLUMNS}
+                        for r in two]  # fmt: skip
 
 
 def test_threshold_moving_lowers_the_cost_of_a_high_cost_ratio():
     X, y = _data(n=600)
     rows = evaluate(X, y, ["plain", "threshold"], cost=10, n_splits=3, seed=0)
     mean = {
-        m: np.mean([r["cost"] for r in rows if r["model"] == m])
+        m: np.mean([r["metrics"]["cost_total"] for r in rows if r["algorithm"] == m])
         for m in ("plain", "threshold")
     }
     assert mean["threshold"] < mean["plain"]
 
 
 def test_summary_cells_are_mean_and_sample_std_with_the_best_marked():
-    rows = [
-        {"model": "a", "fold": 0, **dict.fromkeys(FOLD_METRICS, 1.0)},
-        {"model": "a", "fold": 1, **dict.fromkeys(FOLD_METRICS, 3.0)},
-        {"model": "b", "fold": 0, **dict.fromkeys(FOLD_METRICS, 4.0)},
-        {"model": "b", "fold": 1, **dict.fromkeys(FOLD_METRICS, 4.0)},
-    ]
+    rows = [_row("a", 0, 1.0), _row("a", 1, 3.0), _row("b", 0, 4.0), _row("b", 1, 4.0)]
     table = summarise(rows, ["a", "b"])
     header, a, b = table
-    assert header[1] == "cost"
+    assert header[1] == "cost_total"
     # mean 2, sample std sqrt(2) = 1.414; lowest cost is best
     assert a[1] == "2.0 (1.4)*"
     assert b[1] == "4.0 (0.0) "
     recall = header.index("recall")
     assert a[recall] == "2.000 (1.414) "
     assert b[recall] == "4.000 (0.000)*"
-    assert header[-2:] == ["folds", "notes"]
-    assert a[-2] == "2/2" and a[-1] == ""
+    assert header[-4:] == ["fit_time", "predict_time", "folds", "notes"]
+    assert a[-4:] == ["1.00", "0.50", "2/2", ""]
 
 
 def test_summary_marks_failures_and_constant_folds_and_best_only_among_two():
     rows = [
-        {"model": "a", "fold": 0, "error": "", "constant": True,
-         **dict.fromkeys(FOLD_METRICS, 1.0)},
-        {"model": "a", "fold": 1, "error": "ValueError: bad\nsecond line"},
-    ]  # fmt: skip
+        _row("a", 0, 1.0, diagnostics={"constant": True}),
+        {"algorithm": "a", "fold": 1, "error": "ValueError: bad\nsecond line"},
+    ]
     header, a = summarise(rows, ["a"], {"a": ["cost-blind"]})
     assert a[1] == "1.0 (0.0) "  # one model: nothing is best
     assert a[-2] == "1/2"
@@ -106,7 +125,9 @@ def test_evaluate_needs_a_matrix_for_multiclass_targets():
     rows = evaluate(X, y, ["plain"], cost=matrix, n_splits=2, base="tree")
     # unit costs: the cost of a fold is its number of errors
     for row in rows:
-        assert row["cost"] == pytest.approx(15 * (1 - row["accuracy"]))
+        found = row["metrics"]
+        assert found["cost_total"] == pytest.approx(15 * (1 - found["accuracy"]))
+        assert row["cost"] == "matrix" and row["diagnostics"]["constant"] is False
     with pytest.raises(ValueError, match="one per test fold"):
         evaluate(X[:9], np.repeat([0, 1, 2], 3), ["plain"], cost=matrix)
 
@@ -126,7 +147,7 @@ def test_a_multiclass_matrix_is_validated_and_aligned_by_label():
         evaluate(X, y, ["plain"], cost=c, n_splits=2, base="tree")
         for c in (ordered, shuffled)
     )
-    assert [r["cost"] for r in first] == [r["cost"] for r in second]
+    assert [r["metrics"] for r in first] == [r["metrics"] for r in second]
     mislabelled = ordered.rename(index={"c": "z"})
     with pytest.raises(ValueError, match="z"):
         evaluate(X, y, ["plain"], cost=mislabelled, n_splits=2)

@@ -142,7 +142,8 @@ def _money_table(n=240, seed=0):
 def test_a_file_with_cost_columns_runs_at_its_rows_own_costs(tmp_path):
     from costsense.costs import Costs, example_costs
     from costsense.experiments import make_model
-    from costsense.experiments._plan import load_dataset, splits
+    from costsense.experiments._datasets import dataset_spec
+    from costsense.experiments._plan import splits
     from costsense.metrics import misclassification_cost
 
     frame = _money_table()
@@ -162,7 +163,7 @@ def test_a_file_with_cost_columns_runs_at_its_rows_own_costs(tmp_path):
     results = ResultsStore(tmp_path / "run").results()
     assert set(results["cost"]) == {"rows"} and len(results) == 4
     # the fold's cost by hand: a missed positive costs its amount, a false alarm 4
-    X, y, pos, _ = load_dataset("money", study.seed, 0, study.recipe_for("money"))
+    X, y, pos, _ = dataset_spec(study, "money").load()
     rows = example_costs(fp=4.0, fn=frame["amount"].to_numpy(), n_samples=len(y))
     for _, row in results[results["algorithm"] == "threshold"].iterrows():
         train, test = splits(study, "money", y, int(row["repeat"]))[int(row["fold"])]
@@ -170,7 +171,7 @@ def test_a_file_with_cost_columns_runs_at_its_rows_own_costs(tmp_path):
                            pos_label=pos, seed=int(row["seed"]),
                            scaler=study.protocol.scale)  # fmt: skip
         own = Costs.resolve(None, y, pos_label=pos, sample_cost=rows)
-        model.set_params(model__cost=own.matrix)
+        model.set_params(model__cost=own.mean_matrix)  # the rows' mean matrix
         model.fit(X[train], y[train])  # threshold moving learns no per-row costs
         # each test row decided by its own costs, as costsense evaluate does
         predicted = model.predict(X[test], sample_cost=own.take(test))

@@ -1,35 +1,22 @@
-"""A run's lock on its folder: refused while held, taken over once its holder died."""
+"""A run's lock on its folder: refused while held, free once its holder ends."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
 
 import pytest
 
-from costsense.experiments import (
-    RunLock,
-    StoreFileError,
-    StoreLockedError,
-    hold_run_lock,
-)
-from costsense.experiments._lock import read_holder
+from costsense.experiments import StoreFileError, StoreLockedError, hold_run_lock
 
-pytestmark = pytest.mark.skipif(
-    sys.platform == "win32", reason="the holder is killed with SIGKILL"
-)
-
-# takes the lock of argv[1] for study argv[2], says so, holds it until stdin closes
+# holds the lock of argv[1] for study argv[2], says so, holds it until stdin closes
 HOLDER = """
 import sys
-from costsense.experiments import RunLock
-lock = RunLock(sys.argv[1], sys.argv[2])
-lock.acquire()
-print("held", flush=True)
-sys.stdin.read()
-lock.release()
+from costsense.experiments import hold_run_lock
+with hold_run_lock(sys.argv[1], sys.argv[2]):
+    print("held", flush=True)
+    sys.stdin.read()
 """
 
 
@@ -44,50 +31,68 @@ def _holder(folder, study: str) -> subprocess.Popen:
     return process
 
 
+def _free(folder) -> bool:
+    try:
+        with hold_run_lock(folder, "probe"):
+            return True
+    except StoreLockedError:
+        return False
+
+
 def test_a_held_folder_is_refused_naming_its_run_then_free_again(tmp_path):
     holder = _holder(tmp_path, "boosting")
     try:
         with pytest.raises(StoreLockedError) as refused:
-            RunLock(tmp_path, "rescaling").acquire()
+            with hold_run_lock(tmp_path, "rescaling"):
+                pass
         text = str(refused.value)
         assert "study 'boosting'" in text and f"pid {holder.pid}" in text
         assert "since" in text and "--out" in text and "\n" not in text
-        assert read_holder(tmp_path)["pid"] == holder.pid  # untouched by refusal
     finally:
         holder.communicate("")  # the holder releases and ends
-    assert holder.returncode == 0 and read_holder(tmp_path) is None
-    with RunLock(tmp_path, "rescaling") as lock:
-        assert lock.note == ""  # a released lock is not stale
-        assert read_holder(tmp_path)["study"] == "rescaling"
+    assert holder.returncode == 0 and _free(tmp_path)
+    assert (tmp_path / ".lock").read_text() == ""  # a released lock names no one
 
 
-def test_a_killed_runs_lock_is_taken_over_with_a_note(tmp_path):
+def test_a_killed_runs_lock_is_free_at_once(tmp_path):
     holder = _holder(tmp_path, "boosting")
+    assert not _free(tmp_path)
     holder.send_signal(signal.SIGKILL)
     holder.wait()
     holder.stdin.close()
     holder.stdout.close()
-    assert read_holder(tmp_path)["pid"] == holder.pid  # the record stays
-    with RunLock(tmp_path, "rescaling") as lock:
-        assert f"pid {holder.pid}" in lock.note and "study 'boosting'" in lock.note
-        assert read_holder(tmp_path)["pid"] == os.getpid()
-    assert read_holder(tmp_path) is None
+    assert "boosting" in (tmp_path / ".lock").read_text()  # its record stays
+    assert _free(tmp_path)  # the kernel released its lock
 
 
 def test_the_lock_is_shared_within_a_process_for_one_study(tmp_path):
-    with hold_run_lock(tmp_path, "s") as outer:
-        with hold_run_lock(tmp_path / "." / "", "s") as inner:
-            assert inner is outer and outer.held
-        assert outer.held  # the inner block does not release it
+    with hold_run_lock(tmp_path, "s"):
+        with hold_run_lock(tmp_path / "." / "", "s"):
+            pass
+        held = subprocess.run(  # the inner block did not release it
+            [sys.executable, "-c", HOLDER, str(tmp_path), "t"],
+            input="", capture_output=True, text=True,
+        )  # fmt: skip
+        assert "StoreLockedError" in held.stderr and "study 's'" in held.stderr
         with pytest.raises(StoreLockedError, match="study 's'"):
             with hold_run_lock(tmp_path, "other"):
                 pass
-    assert not outer.held and read_holder(tmp_path) is None
+    assert _free(tmp_path)
 
 
 def test_a_lock_file_that_cannot_be_created_names_it(tmp_path):
     (tmp_path / "file").write_text("not a folder")
     with pytest.raises(StoreFileError) as raised:
-        RunLock(tmp_path / "file", "s").acquire()
-    assert str(tmp_path / "file" / ".lock") in str(raised.value)
+        with hold_run_lock(tmp_path / "file", "s"):
+            pass
+    assert str(tmp_path / "file") in str(raised.value)
     assert "another folder (--out)" in str(raised.value)
+
+
+def test_a_link_planted_at_the_lock_is_refused(tmp_path):
+    (tmp_path / "target").write_text("keep")
+    (tmp_path / ".lock").symlink_to(tmp_path / "target")
+    with pytest.raises(StoreFileError, match="symbolic link"):
+        with hold_run_lock(tmp_path, "s"):
+            pass
+    assert (tmp_path / "target").read_text() == "keep"

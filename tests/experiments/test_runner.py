@@ -8,7 +8,6 @@ import sys
 import warnings
 
 import numpy as np
-import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -23,6 +22,7 @@ from costsense.experiments import (
     CATALOG,
     ModelSpec,
     ResultsStore,
+    StoreConflictError,
     builtin_studies,
     load_study,
     make_model,
@@ -152,53 +152,24 @@ def finished(folder):
     )
 
 
-def test_a_changed_algorithm_reruns_its_cells_only_and_keeps_the_others(tmp_path):
+def test_report_changes_keep_the_cells_and_other_changes_are_refused(tmp_path):
     study = small()
     first = run_study(study, tmp_path / "run")
-    assert (first.ran, first.skipped, first.dropped) == (12, 0, 0)
+    assert (first.ran, first.skipped) == (12, 0)
     before = finished(tmp_path / "run")
-    # report settings change nothing
     same = run_study(small(title="renamed", reference="plain"), tmp_path / "run")
-    assert (same.ran, same.skipped, same.dropped) == (0, 12, 0)
+    assert (same.ran, same.skipped) == (0, 12)  # report settings change nothing
     assert ResultsStore(tmp_path / "run").study()["title"] == "renamed"
     algorithms = small().to_dict()["algorithms"]
     algorithms[2]["params"] = {"max_depth": 2}  # the tree's definition changes
-    changed = small(algorithms=algorithms)
-    second = run_study(changed, tmp_path / "run")
-    assert (second.ran, second.skipped, second.dropped) == (4, 8, 4)
-    after = finished(tmp_path / "run")
-    kept = {k: v for k, v in after.items() if "|tree|" not in k}
-    assert len(kept) == 8 and kept == {
-        k: v for k, v in before.items() if "|tree|" not in k
-    }  # the others were not run again
-    assert all(after[k] != before[k] for k in after if "|tree|" in k)
-    # the store now holds what a fresh run of the changed study holds, boundary
-    # grids included (the gaussian problem has two features)
-    run_study(changed, tmp_path / "fresh")
-    assert_frame_equal(stable(tmp_path / "run"), stable(tmp_path / "fresh"))
-    name = "boundary_gaussian_5.npz"
-    with (
-        np.load(tmp_path / "run" / "artifacts" / name) as resumed,
-        np.load(tmp_path / "fresh" / "artifacts" / name) as fresh,
-    ):
-        assert sorted(resumed.files) == sorted(fresh.files)
-        for key in fresh.files:
-            np.testing.assert_array_equal(resumed[key], fresh[key])
-
-
-def test_removed_algorithms_are_dropped_and_more_repeats_keep_every_cell(tmp_path):
-    run_study(small(), tmp_path)
-    fewer = small(algorithms=small().to_dict()["algorithms"][:2])
-    summary = run_study(fewer, tmp_path)
-    assert (summary.ran, summary.skipped, summary.dropped) == (0, 8, 4)
-    assert set(ResultsStore(tmp_path).results()["algorithm"]) == {"plain", "threshold"}
-    more = small(algorithms=fewer.to_dict()["algorithms"], protocol={
-        "kind": "kfold", "n_splits": 2, "n_repeats": 3})  # fmt: skip
-    summary = run_study(more, tmp_path)
-    assert (summary.ran, summary.skipped, summary.dropped) == (4, 8, 0)
-    # a new seed changes every cell
-    summary = run_study(small(seed=4), tmp_path)
-    assert (summary.dropped, summary.ran) == (12, 12)
+    changes = [small(algorithms=algorithms), small(seed=4),
+               small(algorithms=algorithms[:2])]  # fmt: skip
+    for changed in changes:
+        with pytest.raises(StoreConflictError, match="another definition"):
+            run_study(changed, tmp_path / "run")
+    with pytest.raises(StoreConflictError, match="study 'tiny', not 'other'"):
+        run_study(small(name="other"), tmp_path / "run")
+    assert finished(tmp_path / "run") == before  # nothing run, moved or deleted
 
 
 def test_restart_moves_the_store_aside_and_starts_afresh(tmp_path):
@@ -218,31 +189,28 @@ def test_restart_moves_the_store_aside_and_starts_afresh(tmp_path):
     assert run_study(small(), tmp_path / "new", restart=True).moved_to is None
 
 
-def test_a_quick_run_refuses_to_delete_the_full_studys_cells(tmp_path):
+def test_a_quick_run_is_refused_in_the_full_studys_folder(tmp_path):
     data = {k: v for k, v in small().to_dict().items() if k in (
         "name", "seed", "datasets", "gaussian_samples", "costs", "algorithms",
         "protocol")}  # fmt: skip
     data["quick"] = {"algorithms": data["algorithms"][:1]}
     run_study(study_from_dict(data), tmp_path)
-    with pytest.raises(ValueError, match="would delete 8 of its cells"):
+    with pytest.raises(StoreConflictError, match="--quick version"):
         run_study(study_from_dict(data, quick=True), tmp_path)
     assert len(ResultsStore(tmp_path).results()) == 12
 
 
 def test_the_store_records_version_parameters_and_seeds(tmp_path):
-    import sqlite3
-
     from costsense import __version__
 
     run_study(tiny(), tmp_path)
-    with sqlite3.connect(tmp_path / "results.sqlite") as db:
-        rows = pd.read_sql_query("SELECT * FROM cells", db)
-        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-    assert (rows["version"] == __version__).all()
-    assert rows["seed"].nunique() == len(rows)  # every cell its own seed
-    assert rows["params"].str.contains('"method": "metacost"').any()
-    assert meta["version"] == __version__
-    assert '"seed": 3' in meta["study"]
+    store = ResultsStore(tmp_path)
+    rows = store.rows()
+    assert all(row["version"] == __version__ for row in rows)
+    assert len({row["seed"] for row in rows}) == len(rows)  # every cell its own
+    assert any(row["params"]["method"] == "metacost" for row in rows)
+    assert store.recorded()["version"] == __version__
+    assert store.study()["seed"] == 3
 
 
 def test_costs_in_the_store_match_the_rates_of_the_same_cells(tmp_path):
@@ -275,11 +243,8 @@ def test_holdout_with_inner_grid_search_records_the_choice(tmp_path):
     results = ResultsStore(tmp_path).results()
     assert len(results) == 3
     assert (results["n_test"] == 80).all()  # a third of 240, stratified
-    import sqlite3
-
-    with sqlite3.connect(tmp_path / "results.sqlite") as db:
-        params = [p for (p,) in db.execute("SELECT params FROM cells")]
-    assert all('"chosen": {"model__calibration": ' in p for p in params)
+    rows = ResultsStore(tmp_path).rows()
+    assert all(set(row["params"]["chosen"]) == {"model__calibration"} for row in rows)
 
 
 def test_staged_models_get_cost_curves_ending_at_their_test_cost(tmp_path, monkeypatch):
@@ -420,26 +385,9 @@ def test_cells_record_their_fits_and_the_report_shows_degenerate_ones(tmp_path):
     assert "Partial results" not in text
 
 
-def test_a_store_of_an_earlier_layout_is_refused_naming_restart(tmp_path):
-    import sqlite3
-
-    from costsense.experiments import StoreFileError
-
-    run_study(tiny(), tmp_path)
-    path = tmp_path / "results.sqlite"
-    with sqlite3.connect(path) as db:  # the layout before cells had diagnostics
-        db.execute("ALTER TABLE cells DROP COLUMN diagnostics")
-    with pytest.raises(StoreFileError) as caught:
-        ResultsStore(tmp_path).results()
-    message = str(caught.value)
-    assert "earlier development version" in message and "diagnostics" in message
-    assert "--restart" in message and "\n" not in message
-    run_study(tiny(), tmp_path, restart=True)  # the named fix works
-    assert len(ResultsStore(tmp_path).results()) == tiny().n_cells
-
-
 def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):
     from costsense.experiments import report_study, run_cell
+    from costsense.experiments._datasets import dataset_spec
 
     margin = load_study("margin", quick=True)
     assert margin.quick and not load_study("margin").quick
@@ -453,9 +401,9 @@ def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):
     small = study_from_dict({**data, "quick": {"costs": [5]}}, quick=True)
     for study, folder in ((full, tmp_path / "full"), (small, tmp_path / "quick")):
         store = ResultsStore(folder)
-        store.initialise(study.to_dict(), study.fingerprint())
+        store.open(study.to_dict(), study.fingerprint())
         for cell in plan(study)[:2]:
-            store.add(run_cell(study, cell))
+            store.add(run_cell(study, cell, dataset_spec(study, cell.dataset)))
         head = report_study(folder).markdown.read_text().split("\n## ")[0]
         assert f"2 of {study.n_cells} cells" in head and "unfinished" in head
         assert ("--quick version" in head) == study.quick
@@ -464,7 +412,14 @@ def test_a_quick_or_unfinished_report_says_so_at_the_top(tmp_path):
 def test_round_series_are_the_running_product_and_bound_by_hand():
     from types import SimpleNamespace
 
-    from costsense.experiments._cell import _round_series
+    from costsense.experiments._recorders import round_series
+
+    def recorded(final, predictions, y):
+        fit = SimpleNamespace(final=final, y=y, train=np.arange(len(y)),
+                              staged=lambda split: predictions)  # fmt: skip
+        row: dict = {}
+        round_series(fit, row)
+        return row["series"]
 
     booster = SimpleNamespace(
         estimator_normalisers_=np.array([0.5, 0.8]),
@@ -472,7 +427,7 @@ def test_round_series_are_the_running_product_and_bound_by_hand():
     )
     y = np.array(["a", "b", "b", "a"])
     predictions = [np.array(["a", "a", "b", "b"]), np.array(["a", "b", "b", "b"])]
-    series = {(stage, name): value for stage, name, value in _round_series(
+    series = {(stage, name): value for stage, name, value in recorded(
         booster, predictions, y)}  # fmt: skip
     assert series == pytest.approx(
         {
@@ -486,9 +441,9 @@ def test_round_series_are_the_running_product_and_bound_by_hand():
         rel=1e-15,
     )
     # a model without normalisers (or without a kept round) has none
-    assert _round_series(SimpleNamespace(), predictions, y) == []
+    assert recorded(SimpleNamespace(), predictions, y) == []
     empty = SimpleNamespace(estimator_normalisers_=[], estimator_edges_=[])
-    assert _round_series(empty, [], y) == []
+    assert recorded(empty, [], y) == []
 
 
 def test_boosters_save_paper_001s_series_and_the_report_checks_adaboosts(tmp_path):
@@ -591,9 +546,9 @@ def test_warnings_are_collected_per_algorithm_stored_and_reported(
     text = report_study(tmp_path).markdown.read_text()
     section = text.split("## Warnings\n")[1].split("\n## ")[0]
     assert expected in section
-    # cells dropped when the definition changes take their warnings with them
+    # a restart moves the cells aside with their warnings
     fewer = small(algorithms=[{"name": "quiet", "method": "plain"}])
-    assert run_study(fewer, tmp_path).warnings == ()
+    assert run_study(fewer, tmp_path, restart=True).warnings == ()
     assert "## Warnings" not in report_study(tmp_path).markdown.read_text()
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pickle
 import warnings
 
 import numpy as np
@@ -68,8 +67,10 @@ def test_three_warnings_in_each_of_four_fits_give_one_line_counting_twelve():
         "(its numbers vary); the solver stopped at its iteration cap: raise "
         "max_iter, or loosen tol, in the algorithm's params"
     ]
-    (row,) = tally.to_rows()
-    assert (row["count"], row["fits"], row["kind_fits"]) == (12, 4, 4)
+    assert tally.counts == {
+        ("CS-LDM", "ConvergenceWarning", "did not converge in N epochs"): [12, 4]
+    }
+    assert tally.kind_fits == {("CS-LDM", "ConvergenceWarning"): 4}
     assert tally.lines(unit="cell")[0].startswith(
         "CS-LDM: 12 ConvergenceWarning in 4 cells: "
     )
@@ -105,38 +106,6 @@ def test_the_known_kinds_say_what_they_mean():
     assert "the model predicts one class" in text
     assert "plain: 1 UndefinedMetricWarning in 1 fit" in text
     assert "a fold with no predicted positive, so precision is undefined" in text
-
-
-def test_rows_and_pickles_round_trip_and_merge_adds_disjoint_fits():
-    first, second, whole = WarningTally(), WarningTally(), WarningTally()
-    fits = [
-        ("A", _fit("x 1", "y 2")),
-        ("A", _fit("x 3")),
-        ("B", _fit("z", category=RuntimeWarning)),
-        ("A", _fit("y 4")),
-    ]
-    for i, (algorithm, records) in enumerate(fits):
-        (first if i % 2 else second).add(algorithm, records)
-        whole.add(algorithm, records)
-    first.merge(second)
-    assert first == whole
-    assert WarningTally.from_rows(whole.to_rows()) == whole
-    assert pickle.loads(pickle.dumps(whole)) == whole
-    # kind_fits differs from any message's fits: 3 fits raised A's
-    # ConvergenceWarning, 2 of them "x N" and 2 "y N"
-    assert whole.kind_fits[("A", "ConvergenceWarning")] == 3
-    assert whole.lines()[0].startswith("A: 4 ConvergenceWarning in 3 fits")
-
-
-def test_bad_rows_are_refused_with_the_fix():
-    with pytest.raises(ValueError, match=r"lacks \['fits'\]; give the rows"):
-        WarningTally.from_rows(
-            [{"algorithm": "A", "category": "C", "message": "m", "count": 1}]
-        )
-    with pytest.raises(ValueError, match=r"1 <= fits <= count"):
-        WarningTally.from_rows(
-            [{"algorithm": "A", "category": "C", "message": "m", "count": 1, "fits": 2}]
-        )
 
 
 def test_advice_is_left_out_when_the_message_gives_it():

@@ -64,7 +64,7 @@ def test_a_date_column_is_a_feature_a_model_can_use(tmp_path, capsys):
                          "label", "--cost", "5", "--model", "minimum-cost",
                          "--folds", "3", "--output", str(out), "--quiet",
                          *extra]) == 0  # fmt: skip
-        costs[name] = pd.read_csv(out)["cost"].mean()
+        costs[name] = pd.read_csv(out)["cost_total"].mean()
     said = capsys.readouterr()
     assert "ts (date-time: hour, weekday, day, month)" in said.out
     # the hour decides the label: without it the model can only guess

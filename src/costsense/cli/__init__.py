@@ -122,7 +122,10 @@ def _add_reproduce(sub: Any) -> None:
     rp.add_argument("--scheduler", help="address of a Dask scheduler (tcp://...)")
     rp.add_argument("--out", help="output folder (default results/STUDY[-quick])")
     rp.add_argument(
-        "--restart", action="store_true", help="move earlier results aside first"
+        "--restart",
+        action="store_true",
+        help="start afresh: move the folder's earlier results aside first (without "
+        "it, a folder holding another definition of the study is refused)",
     )
     rp.add_argument(
         "--quiet", action="store_true", help="print only where the report is"

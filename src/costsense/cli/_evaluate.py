@@ -50,32 +50,7 @@ def run(args: argparse.Namespace) -> int:
         check_folds(data.y, args.folds, option="--folds ")
     except ValueError as error:
         raise UsageError(str(error).rstrip(".")) from None
-    shown = {str(c): int(n) for c, n in zip(classes[:10], counts[:10], strict=True)}
-    more = f" and {classes.size - 10} more" if classes.size > 10 else ""
-    bases = (
-        f"base learner {args.base}"
-        if args.base
-        else "each model on its own default base learner (column 'base')"
-    )
-    dropped = f" ({data.n_dropped} rows with missing values dropped)" * bool(
-        data.n_dropped
-    )
-    print(
-        f"{data.source}: {data.y.shape[0]} samples{dropped}, "
-        f"{np.shape(data.X)[1]} features, classes {shown}{more}; {given.describe}; "
-        f"{args.folds}-fold stratified CV, {bases}, seed {args.seed}"
-    )
-    columns_line = describe_columns(data)
-    if columns_line:
-        print(columns_line)
-    ignoring = [m for m in models if args.base and not CATALOG[m].uses_base]
-    blind = [m for m in models if not CATALOG[m].cost_sensitive]
-    if ignoring:
-        print(f"--base {args.base} is not used by {', '.join(ignoring)} (no base "
-              "learner)")  # fmt: skip
-    if blind:
-        print(f"cost-blind by design (the costs do not shape their models): "
-              f"{', '.join(blind)}")  # fmt: skip
+    _say_what_runs(args, data, given.describe, models, classes, counts)
     binary = classes.size == 2
     metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
     fields = ["model", "base", "fold", "seed", "costs", "error", "constant",
@@ -83,18 +58,18 @@ def run(args: argparse.Namespace) -> int:
     raw = bool(getattr(args, "raw_cells", False))
     writer = RowWriter(output, fields, raw=raw) if output else None
     rows: list[dict[str, Any]] = []
+    tally = WarningTally()
 
     def keep(row: dict[str, Any]) -> None:
         rows.append(row)
+        tally.add_row(row)
         if writer is not None:  # each line says what produced it
-            writer({**row, "base": default_base_shown(row["model"], args.base),
-                    "seed": args.seed, "costs": given.describe})  # fmt: skip
+            writer(_flat(row, args.base, args.seed, given.describe))
 
-    def bar(total: int) -> Any:
-        return tqdm(total=total, desc="folds", unit="fit", file=sys.stderr,
-                    disable=args.quiet)  # fmt: skip
+    def bar(total: int, done: int) -> Any:
+        return tqdm(total=total, initial=done, desc="folds", unit="fit",
+                    file=sys.stderr, disable=args.quiet)  # fmt: skip
 
-    tally = WarningTally()
     started = time.perf_counter()
     interrupted = False
     try:
@@ -110,7 +85,6 @@ def run(args: argparse.Namespace) -> int:
             prepare=data.encoder,
             on_row=keep,
             progress=bar,
-            tally=tally,
             n_jobs=args.jobs,
         )
     except KeyboardInterrupt:
@@ -126,13 +100,13 @@ def run(args: argparse.Namespace) -> int:
         for line in table[1:]:
             line.insert(1, default_base_shown(line[0], args.base))
         print_table(table)
-        lower = "cost = total cost on a test fold, mean_cost per test sample" + (
-            "; savings = 1 - cost / cost of the best constant prediction"
+        lower = "cost_total = total cost of a test fold, mean_cost per test row" + (
+            "; savings = 1 - cost_total / that of the best constant prediction"
             * (classes.size == 2)
         )
-        best = "; * = best" if len({r["model"] for r in rows}) >= 2 else ""
+        best = "; * = best" if len({r["algorithm"] for r in rows}) >= 2 else ""
         print(f"\nmean (std) over the folds that ran; {lower}{best}")
-    done = sum(not r["error"] for r in rows)
+    done = sum(not r.get("error") for r in rows)
     failed = len(rows) - done
     total = len(models) * args.folds
     print(
@@ -149,3 +123,55 @@ def run(args: argparse.Namespace) -> int:
         print("interrupted: the table shows the finished folds only", file=sys.stderr)
         return 130
     return 1 if failed else 0
+
+
+def _flat(
+    row: dict[str, Any], base: str | None, seed: int, costs: str
+) -> dict[str, Any]:
+    """One line of ``--output``: the row's model, fold, outcome, metrics and times."""
+    ran = not row.get("error")
+    return {
+        "model": row["algorithm"], "base": default_base_shown(row["algorithm"], base),
+        "fold": row["fold"], "seed": seed, "costs": costs,
+        "error": row.get("error", ""),
+        "constant": row["diagnostics"]["constant"] if ran else "",
+        **(row["metrics"] if ran else {}),
+        **({k: row[k] for k in ("fit_time", "predict_time")} if ran else {}),
+    }  # fmt: skip
+
+
+def _say_what_runs(
+    args: argparse.Namespace,
+    data: Any,
+    costs: str,
+    models: list[str],
+    classes: Any,
+    counts: Any,
+) -> None:
+    """Print the data, the costs, the folds and what each model ignores."""
+    shown = {str(c): int(n) for c, n in zip(classes[:10], counts[:10], strict=True)}
+    more = f" and {classes.size - 10} more" if classes.size > 10 else ""
+    bases = (
+        f"base learner {args.base}"
+        if args.base
+        else "each model on its own default base learner (column 'base')"
+    )
+    dropped = f" ({data.n_dropped} rows with missing values dropped)" * bool(
+        data.n_dropped
+    )
+    print(
+        f"{data.source}: {data.y.shape[0]} samples{dropped}, "
+        f"{np.shape(data.X)[1]} features, classes {shown}{more}; {costs}; "
+        f"{args.folds}-fold stratified CV, {bases}, seed {args.seed}"
+    )
+    columns_line = describe_columns(data)
+    if columns_line:
+        print(columns_line)
+    ignoring = [m for m in models if args.base and not CATALOG[m].uses_base]
+    blind = [m for m in models if not CATALOG[m].cost_sensitive]
+    if ignoring:
+        print(f"--base {args.base} is not used by {', '.join(ignoring)} (no base "
+              "learner)")  # fmt: skip
+    if blind:
+        print(f"cost-blind by design (the costs do not shape their models): "
+              f"{', '.join(blind)}")  # fmt: skip

@@ -24,19 +24,11 @@ LOG_EVERY_SECONDS = 30.0
 
 
 class Progress:
-    """Say how much of a task is done: rows so far and the share of the input.
+    """Say how much of a task (``what``, e.g. "predict") is done.
 
-    Parameters
-    ----------
-    what : str
-        What is being done, e.g. "predict".
-    stream : file, optional
-        Where to write (standard error by default, looked up when writing).
-    quiet_seconds, every_seconds : float
-        Silence at the start; and, for a stream that is not a terminal, the
-        time between two lines.
-    clock : callable
-        Seconds, monotonic (a fake clock in tests).
+    Written to ``stream`` (standard error, looked up when writing) after
+    ``quiet_seconds``, then every ``every_seconds`` to a stream that is not a
+    terminal; ``clock`` gives monotonic seconds (a fake clock in tests).
     """
 
     def __init__(
@@ -98,17 +90,9 @@ class Progress:
 class Heartbeat:
     """Show that a task without steps of its own (a model's ``fit``) goes on.
 
-    Used as a context manager around the task: a background thread shows the
-    seconds elapsed through a :class:`Progress`, and stops when the task ends.
-
-    Parameters
-    ----------
-    what : str
-        What is being done, e.g. "fitting LogisticRegression on 50,000 rows".
-    tick_seconds : float
-        How often the thread looks at the clock.
-    **progress : dict
-        Passed to :class:`Progress`.
+    A context manager around the task: a background thread shows the seconds
+    elapsed through a :class:`Progress` (``what`` and ``**progress`` its
+    arguments), looking at the clock every ``tick_seconds``, until the task ends.
     """
 
     def __init__(self, what: str, *, tick_seconds: float = 1.0, **progress: Any):

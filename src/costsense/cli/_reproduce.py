@@ -52,9 +52,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
     )
     try:
         # the run and its report hold the folder: a second run is refused here
-        with hold_run_lock(out, study.name) as lock:
-            if lock.note:
-                print(f"note: {lock.note}", file=sys.stderr)
+        with hold_run_lock(out, study.name):
             return _run_and_report(args, study, out)
     except StoreError as error:
         raise UsageError(str(error)) from None
@@ -97,12 +95,6 @@ def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
         if summary.moved_to is not None:
             print(f"--restart: the previous results moved to {summary.moved_to}",
                   file=sys.stderr)  # fmt: skip
-        if summary.dropped:
-            print(
-                f"{summary.dropped} saved cells dropped: their definition changed "
-                "or the study no longer has them",
-                file=sys.stderr,
-            )
         print(
             f"{summary.ran} cells run in {summary.seconds:.1f} s, {summary.skipped} "
             f"already done, {summary.total} in the study",
@@ -153,11 +145,11 @@ def run_report(args: argparse.Namespace) -> int:
     Reads the store without its lock (a report of a running study shows the
     cells finished so far).
     """
-    from costsense.experiments import StoreError
+    from costsense.experiments import ResultsStore, StoreError
 
     out = Path(args.folder)
-    if not (out / "results.sqlite").is_file():
-        raise UsageError(f"{out} holds no results store (results.sqlite)")
+    if not ResultsStore(out).exists():
+        raise UsageError(f"{out} holds no results (no study.json)")
     try:
         return write_report(out)
     except (StoreError, ValueError) as error:  # a store, or its record, refused

@@ -1,7 +1,8 @@
 """Experiments: studies declared as data, run resumably anywhere, and reported.
 
 Needs the ``experiments`` extra. A study is loaded (:func:`load_study`), run
-(:func:`run_study`) and reported (:func:`report_study`); :data:`CATALOG` and
+(:func:`run_study`) and reported (:func:`report_study`); :func:`evaluate` is a
+one-dataset study run in memory through the same cells and workers; :data:`CATALOG` and
 :data:`BASES` name every model (:func:`make_model`). Each name is imported on
 first use (PEP 562), so that ``--help`` imports nothing heavy.
 """
@@ -16,11 +17,13 @@ _MODULES = {
     "check_pair decide decides_rows default_base refusals",
     "_cell": "run_cell",
     "_claims": "ClaimCheck check_claims",
+    "_datasets": "DatasetSpec",
     "_evaluate": "evaluate summarise",
     "_fold": "check_folds",
     "_labels": "cost_order sort_rows",
-    "_lock": "RunLock hold_run_lock",
+    "_lock": "hold_run_lock",
     "_models": "make_model",
+    "_outputs": "StoreConflictError StoreError StoreFileError StoreLockedError",
     "_plan": "plan",
     "_report": "Boundary ReportFiles ReportSpec write_report",
     "_report._study": "report_study",
@@ -30,7 +33,6 @@ _MODULES = {
     "_stats": "PairedTest best_mask corrected_paired_t_test describe mean_ranks "
     "paired_t_test wilcoxon_test win_tie_loss",
     "_store": "ResultsStore",
-    "_store_errors": "StoreConflictError StoreError StoreFileError StoreLockedError",
     "_study": "Algorithm PaperReference Protocol ReportOptions Study StudyLimits "
     "builtin_studies",
     "_study_file": "load_study study_from_dict",

@@ -11,12 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from costsense.costs import Costs
-from costsense.datasets import make_gaussian_problem
 from costsense.experiments._cell import build_model
+from costsense.experiments._datasets import DatasetSpec
 from costsense.experiments._files import ROW_COSTS
 from costsense.experiments._labels import cost_label
-from costsense.experiments._plan import Cell, derive_seed, load_dataset, splits
+from costsense.experiments._plan import Cell, derive_seed, splits
 from costsense.experiments._store import ResultsStore, save_npz_atomically
 from costsense.experiments._study import Study
 from costsense.experiments._warnings import collect_warnings
@@ -24,21 +23,13 @@ from costsense.experiments._warnings import collect_warnings
 __all__ = ["boundary_grid", "boundary_path", "save_boundaries"]
 
 
-def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | None:
+def boundary_grid(study: Study, data: DatasetSpec, cost: Any) -> dict[str, Any] | None:
     """Predictions of every algorithm on a grid over a 2-D dataset.
 
     Each algorithm is fitted on the training part of repeat 0, fold 0, with that
-    cell's seed. For the Gaussian problem the grid also holds the exact Bayes
-    discriminant (its zero level set is the reference boundary).
-
-    Parameters
-    ----------
-    study : Study
-        The study.
-    dataset : str
-        A dataset with two features.
-    cost : ratio or pair
-        The cost.
+    cell's seed. A dataset of known densities (:attr:`DatasetSpec.problem`)
+    also gives the exact Bayes discriminant (its zero level set is the
+    reference boundary).
 
     Returns
     -------
@@ -46,19 +37,13 @@ def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | Non
         Arrays ``xx, yy, reference, X, y`` and ``pred_<algorithm>``; None when the
         dataset does not have two features.
     """
-    X, y, pos_label, categorical = load_dataset(
-        dataset,
-        study.seed,
-        study.gaussian_samples,
-        study.recipe_for(dataset),
-        study.protocol.categorical,
-    )
+    X, y, pos_label, categorical = data.load()
     if X.shape[1] != 2:
         return None
-    train, _ = splits(study, dataset, y, 0)[0]
-    setting = Costs.resolve(cost, y, pos_label=pos_label)
-    if dataset == "gaussian":
-        xx, yy, reference = make_gaussian_problem().bayes_boundary_grid(
+    train, _ = splits(study, data.name, y, 0)[0]
+    setting = data.costs(cost, y, pos_label)
+    if data.problem is not None:
+        xx, yy, reference = data.problem.bayes_boundary_grid(
             setting.pair, resolution=150
         )
     else:
@@ -78,11 +63,12 @@ def boundary_grid(study: Study, dataset: str, cost: Any) -> dict[str, Any] | Non
         "y": (y[train] == setting.pos_label).astype(np.int8),
     }
     for algorithm in study.algorithms:
-        cell = Cell(dataset, cost, algorithm, 0, 0)
-        seed = derive_seed(study.seed, "model", cell.key)
+        seed = derive_seed(
+            study.seed, "model", Cell(data.name, cost, algorithm, 0, 0).key
+        )
         model = build_model(study, algorithm, setting, seed, categorical)
         # the fit of cell (dataset, cost, algorithm, 0, 0) again: its warnings
-        # are that cell's, already counted, so they are not counted twice
+        # are that cell's, already counted
         with collect_warnings():
             model.fit(X[train], y[train])
             predicted = (model.predict(grid) == setting.pos_label).astype(np.int8)
@@ -95,18 +81,16 @@ def boundary_path(store: ResultsStore, dataset: str, cost: Any) -> Path:
     return store.artifacts / f"boundary_{dataset}_{cost_label(cost)}.npz"
 
 
-def save_boundaries(study: Study, store: ResultsStore) -> None:
-    names = [f"pred_{algorithm.name}" for algorithm in study.algorithms]
+def save_boundaries(
+    study: Study, store: ResultsStore, data: dict[str, DatasetSpec]
+) -> None:
+    """Save the grid of every (2-D dataset, cost) of ``study`` not saved yet."""
     for dataset in study.datasets:
         for cost in study.costs_for(dataset):
-            if cost == ROW_COSTS:  # each row has its own boundary: none to draw
-                continue
             path = boundary_path(store, dataset, cost)
-            if path.exists():
-                with np.load(path) as saved:
-                    if set(names) <= set(saved.files):
-                        continue  # an algorithm added since needs a new grid
-            arrays = boundary_grid(study, dataset, cost)
+            if cost == ROW_COSTS or path.exists():  # per-row costs: no one boundary
+                continue
+            arrays = boundary_grid(study, data[dataset], cost)
             if arrays is None:
                 break
             save_npz_atomically(path, root=store.folder, **arrays)

@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from costsense.datasets import load_keel
+from costsense.experiments._problems import PROBLEMS
 
 __all__ = ["RECIPE_KEYS", "check_recipe", "check_table_keys", "load_derived"]
 
@@ -41,17 +42,7 @@ MAX_APPENDED = 1_000
 
 
 def check_table_keys(table: Any, keys: tuple[str, ...], where: str) -> None:
-    """Refuse a study's dataset table that is not a table, or has unknown keys.
-
-    Parameters
-    ----------
-    table : object
-        The table as parsed (``[derived.<name>]``, ``[files.<name>]``).
-    keys : tuple of str
-        The keys it may hold.
-    where : str
-        Names the table in the error.
-    """
+    """Refuse a dataset table that is not a table of ``keys`` (named ``where``)."""
     if not isinstance(table, dict):
         raise ValueError(f"{where} must be a table of keys {list(keys)}.")
     unknown = sorted(set(table) - set(keys))
@@ -60,29 +51,15 @@ def check_table_keys(table: Any, keys: tuple[str, ...], where: str) -> None:
 
 
 def check_recipe(name: str, recipe: Any, source: str) -> dict[str, Any]:
-    """Validate one ``[derived.<name>]`` table; return it as plain data.
-
-    Parameters
-    ----------
-    name : str
-        The derived dataset's name.
-    recipe : dict
-        Its table.
-    source : str
-        Where the study came from, for error messages.
-
-    Returns
-    -------
-    dict
-    """
+    """Validate the ``[derived.<name>]`` table of study file ``source``."""
     where = f"{source}: derived dataset {name!r}"
     check_table_keys(recipe, RECIPE_KEYS, where)
     if not isinstance(recipe.get("from"), str):
         raise ValueError(f"{where} needs 'from', the KEEL set it starts from.")
-    if name in ("gaussian", recipe["from"]):
+    if name in (*PROBLEMS, recipe["from"]):
         raise ValueError(
-            f"{where}: give the derived set a name of its own (not 'gaussian' or the "
-            "name of the set it starts from)."
+            f"{where}: give the derived set a name of its own (not {sorted(PROBLEMS)} "
+            "or the name of the set it starts from)."
         )
     drop = recipe.get("drop", [])
     if not isinstance(drop, list) or not all(isinstance(c, str) for c in drop):
@@ -107,28 +84,11 @@ def check_recipe(name: str, recipe: Any, source: str) -> dict[str, Any]:
 def load_derived(
     name: str, recipe: dict[str, Any], seed: int, encoding: str = "onehot"
 ) -> tuple[NDArray[np.float64], NDArray[Any], Any, NDArray[np.intp]]:
-    """Build a derived dataset: ``(X, y, pos_label, categorical)``.
+    """Build derived dataset ``name``: ``(X, y, pos_label, categorical)``.
 
-    Parameters
-    ----------
-    name : str
-        Its name (seeds the noise columns with ``seed``).
-    recipe : dict
-        Its validated table (:func:`check_recipe`).
-    seed : int
-        The study seed.
-    encoding : {"onehot", "ordinal"}, default="onehot"
-        How the KEEL set's categorical columns become numbers
-        (:func:`~costsense.datasets.load_keel`).
-
-    Returns
-    -------
-    X : ndarray of shape (n_samples, n_features)
-    y : ndarray of shape (n_samples,)
-    pos_label : label
-    categorical : ndarray of int
-        The columns of category codes (``encoding="ordinal"``; none for one-hot
-        columns, which are numbers).
+    ``recipe`` is its checked table, ``seed`` the study seed (with ``name``, it
+    seeds the noise columns); ``categorical`` lists the columns of category
+    codes (``encoding="ordinal"``; none with one-hot columns).
     """
     bunch = load_keel(
         recipe["from"], encoding=encoding, collection=recipe.get("collection")

@@ -1,16 +1,12 @@
 """One fold: fit a model on the training rows, decide the test rows, score them.
 
-The cell code of both commands that cross-validate: ``costsense evaluate``
-(:func:`costsense.experiments.evaluate`) runs :func:`fit_and_score` once per
-(fold, model), ``costsense reproduce`` once per study cell
-(:func:`costsense.experiments._cell.run_cell`, which adds the study's curves,
-series and diagnostics to what it returns). So a model is fitted with its rows'
-costs, each test row is decided (by its own costs where the model can,
-:func:`~costsense.experiments._catalog.decide`), and a fold is scored
-(:mod:`costsense.experiments._scores`) one way in both. :func:`check_folds`,
-the one check that every class can be split into the folds, guards both too.
-
-Change it when a fold must be fitted, decided or scored differently everywhere.
+Every cell, of a study or of ``costsense evaluate``, goes through
+:func:`fit_and_score`: the model is fitted with its rows' costs, each test row
+is decided (by its own costs where the model can,
+:func:`~costsense.experiments._catalog.decide`), and the fold is scored
+(:mod:`costsense.experiments._scores`). :func:`check_folds` is the one check
+that every class can be split into the folds. Change it when a fold must be
+fitted, decided or scored differently.
 """
 
 from __future__ import annotations
@@ -29,36 +25,24 @@ from costsense.experiments._scores import (
     fold_metrics,
     multiclass_metrics,
     positive_scores,
-    row_cost_metrics,
 )
 
-__all__ = ["Fold", "check_folds", "fit_and_score", "is_constant", "take_rows"]
+__all__ = ["Fold", "check_folds", "fit_and_score"]
 
 
 @dataclass(frozen=True)
 class Fold:
     """What one fold gave.
 
-    Attributes
-    ----------
-    model : estimator
-        The model, fitted on the training rows.
-    prediction : ndarray of shape (n_test,)
-        The test rows' decided classes.
-    metrics : dict of str to float
-        The test rows' scores: :data:`~costsense.experiments._scores.FOLD_COLUMNS`
-        for two classes (cost, mean cost and savings by the rows' own costs when
-        they have some), :data:`~costsense.experiments._scores.MULTICLASS_METRICS`
-        for more.
-    fit_s, predict_s : float
-        Seconds spent fitting, and deciding the test rows.
+    The fitted model, the test rows' decided classes, their scores
+    (:mod:`~costsense.experiments._scores`), the seconds fitting and deciding.
     """
 
     model: Any
     prediction: NDArray[Any]
     metrics: dict[str, float]
-    fit_s: float
-    predict_s: float
+    fit_time: float
+    predict_time: float
 
 
 def fit_and_score(
@@ -68,17 +52,14 @@ def fit_and_score(
     train: NDArray[np.intp],
     test: NDArray[np.intp],
     cost: Costs,
-    *,
-    row_costs: Costs | None = None,
 ) -> Fold:
     """Fit ``model`` on the training rows, then decide and score the test rows.
 
     Parameters
     ----------
     model : estimator
-        An unfitted pipeline whose last step is named ``model`` (or a grid search
-        over one), as :func:`~costsense.experiments.make_model` builds; fitted in
-        place.
+        An unfitted pipeline whose last step is named ``model`` (or a grid
+        search over one), fitted in place.
     X : ndarray or DataFrame of shape (n_samples, n_features)
         All rows.
     y : ndarray of shape (n_samples,)
@@ -86,52 +67,34 @@ def fit_and_score(
     train, test : ndarray of int
         The fold's training and test rows.
     cost : Costs
-        The class-level costs the fold is scored by: binary (with its positive
-        class, which the AUC ranks by) or K x K.
-    row_costs : Costs, default=None
-        Per-row costs of every row of ``X`` (binary problems): the training rows'
-        costs fit the model (``model__sample_cost``), the test rows' decide each
-        test row (where the model decides by a row's costs) and replace
-        ``cost`` in the fold's cost, mean cost and savings.
+        The costs: binary (with its positive class, which the AUC ranks by) or
+        K x K. Per-row costs fit the model (``model__sample_cost``), decide
+        each test row and give the fold's cost metrics.
 
     Returns
     -------
     Fold
     """
-    X_train, X_test = take_rows(X, train), take_rows(X, test)
-    test_costs = None if row_costs is None else row_costs.take(test)
+    X_train, X_test = _rows(X, train), _rows(X, test)
+    test_costs = cost.take(test) if cost.example_dependent else None
     started = time.perf_counter()
-    if row_costs is not None and learns_row_costs(model[-1]):
-        model.fit(X_train, y[train], model__sample_cost=row_costs.take(train))
+    if cost.example_dependent and learns_row_costs(model[-1]):
+        model.fit(X_train, y[train], model__sample_cost=cost.take(train))
     else:
         model.fit(X_train, y[train])
-    fit_s = time.perf_counter() - started
+    fit_time = time.perf_counter() - started
     started = time.perf_counter()
     prediction = np.asarray(decide(model, X_test, test_costs))
-    predict_s = time.perf_counter() - started
+    predict_time = time.perf_counter() - started
     if cost.pos_index is None:
         found = multiclass_metrics(y[test], prediction, cost.matrix, model.classes_)
     else:
         scores = positive_scores(model, X_test, cost.pos_index)
-        found = fold_metrics(y[test], prediction, scores, cost)
-        if test_costs is not None:  # the fold's cost by each row's own costs
-            found.update(row_cost_metrics(y[test], prediction, test_costs))
-    return Fold(model, prediction, found, fit_s, predict_s)
+        found = fold_metrics(y[test], prediction, scores, cost, test_costs)
+    return Fold(model, prediction, found, fit_time, predict_time)
 
 
-def is_constant(model: Any, X_train: Any) -> bool:
-    """Whether a fitted model predicts one class on its own training rows.
-
-    A model that says so itself (``degenerate_``) is believed; any other
-    predicts its training rows again.
-    """
-    final = model[-1] if hasattr(model, "steps") else model
-    if hasattr(final, "degenerate_"):
-        return final.degenerate_ is not None
-    return bool(np.unique(np.asarray(model.predict(X_train))).size < 2)
-
-
-def take_rows(X: Any, index: NDArray[np.intp]) -> Any:
+def _rows(X: Any, index: NDArray[np.intp]) -> Any:
     """Return some rows of an array or a DataFrame (by position)."""
     return X.iloc[index] if hasattr(X, "iloc") else np.asarray(X)[index]
 

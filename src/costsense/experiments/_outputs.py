@@ -1,38 +1,88 @@
-"""Files a run writes: inside its folder, never through a symbolic link.
+"""Files a run writes: inside its folder, never through a link; errors with a fix.
 
 A results folder may be shared, or written by someone else before the run: a
 symbolic link planted there (``report.md -> ~/.bashrc``, ``figures -> /etc``)
 would make the run write wherever it points. Every file a run or a report
-creates goes through this module:
+creates goes through :func:`write_atomically` (a temporary file created
+exclusively, then renamed over the final name: a reader sees the old file or
+the new, whole) under folders made by :func:`make_folder`, which refuses a
+component that is a link or a path that leaves the folder. The run's folder
+itself (``--out``) is the user's choice and may be a link.
 
-- :func:`make_folder` creates a folder under the run's folder, refusing a
-  component that is a symbolic link or a path that leaves the folder;
-- :func:`write_atomically` writes a file under a temporary name in its folder
-  (created exclusively: never through a link), then renames it over the final
-  name; a link at the final name is replaced, never written through;
-- :func:`refuse_links` is the check both make, for writers that open files
-  themselves (the SQLite store).
-
-The run's folder itself (``--out``) is the user's choice and may be a link; what
-lies below it may not.
+What can go wrong with a folder is a :class:`StoreError` naming the file, the
+cause and the fix: :class:`StoreConflictError` (another study's results),
+:class:`StoreLockedError` (another run is writing there), :class:`StoreFileError`
+(a file cannot be used: corrupted, a full disk, a read-only folder, a link).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 from pathlib import Path
 
-from costsense.experiments._store_errors import StoreFileError
+__all__ = [
+    "OutputPathError",
+    "StoreConflictError",
+    "StoreError",
+    "StoreFileError",
+    "StoreLockedError",
+    "file_error",
+    "make_folder",
+    "write_atomically",
+]
 
-__all__ = ["OutputPathError", "make_folder", "refuse_links", "write_atomically"]
 
-#: Opening flags of a new file: created here, never an existing file or a link.
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+class StoreError(Exception):
+    """A results folder cannot take this run; the message says why and the fix."""
+
+
+class StoreConflictError(StoreError, ValueError):
+    """A results folder holds another study's results: refused before any cell runs."""
+
+
+class StoreLockedError(StoreConflictError):
+    """Another run holds the folder's lock (``DIR/.lock``): it is writing there now."""
+
+
+class StoreFileError(StoreError):
+    """A file of the results folder cannot be read or written."""
 
 
 class OutputPathError(StoreFileError):
     """A file a run would write lies outside its folder or behind a link."""
+
+
+#: The fix of a damaged results folder, named in every message that needs it.
+RESTART = "--restart (restart=True) moves the results aside and starts afresh"
+_FULL = "free disk space, then run the same command again to resume"
+_DENIED = (
+    "check the folder's permissions (and that its file system is not read-only), "
+    "or write to another folder (--out)"
+)
+_CAUSES = {
+    # (before ENOSPC, which stands in for it where the system has no EDQUOT)
+    getattr(errno, "EDQUOT", errno.ENOSPC): ("the disk quota is used up", _FULL),
+    errno.ENOSPC: ("the disk is full", _FULL),
+    errno.EACCES: ("this process may not write there", _DENIED),
+    errno.EPERM: ("this process may not write there", _DENIED),
+    errno.EROFS: ("the file system is read-only", _DENIED),
+    errno.ELOOP: (
+        "it is a symbolic link, which a run never writes through",
+        "remove the link, or write to another folder (--out)",
+    ),
+}
+
+
+def file_error(path: Path, error: OSError) -> StoreFileError:
+    """Return the :class:`StoreFileError` naming ``path``, the cause and the fix."""
+    cause, fix = _CAUSES.get(error.errno or 0, ("the system refused", _DENIED))
+    return StoreFileError(f"{path}: {cause} ({error.strerror or error}); {fix}.")
+
+
+#: Opening flags of a new file: created here, never an existing file or a link.
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
 def _below(root: Path, path: Path) -> tuple[str, ...]:
@@ -48,60 +98,13 @@ def _below(root: Path, path: Path) -> tuple[str, ...]:
     return parts
 
 
-def refuse_links(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> Path:
-    """Refuse ``path`` if it leaves ``root`` or any part of it below is a link.
-
-    Parameters
-    ----------
-    root : path-like
-        The run's output folder.
-    path : path-like
-        A file or folder to write under it (it need not exist).
-
-    Returns
-    -------
-    Path
-        ``path`` made absolute.
-
-    Raises
-    ------
-    OutputPathError
-        Outside ``root``, or a component from ``root`` down to ``path`` (itself
-        included) is a symbolic link; the message names it and the fix.
-    """
-    base = Path(os.path.abspath(root))
-    current = base
-    for part in _below(Path(root), Path(path)):
-        current = current / part
-        if current.is_symlink():
-            raise OutputPathError(
-                f"{current} is a symbolic link; a run never writes through one: "
-                "remove it, or write to another folder (--out)"
-            )
-    return current
-
-
 def make_folder(
     root: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None
 ) -> Path:
-    """Create ``folder`` under ``root`` (and ``root``), refusing links below root.
+    """Create ``folder`` under ``root`` (``root`` itself if None); return it absolute.
 
-    Parameters
-    ----------
-    root : path-like
-        The run's output folder (created if missing).
-    folder : path-like, default=None
-        A folder under it; None for ``root`` itself.
-
-    Returns
-    -------
-    Path
-        The folder, absolute.
-
-    Raises
-    ------
-    OutputPathError
-        As :func:`refuse_links`, or a component exists and is not a folder.
+    Raises :class:`OutputPathError` for a path outside ``root``, or a component
+    below it that is a symbolic link or not a folder.
     """
     base = Path(os.path.abspath(root))
     base.mkdir(parents=True, exist_ok=True)
@@ -125,30 +128,10 @@ def write_atomically(
 ) -> Path:
     """Write ``data`` to ``path`` under ``root``: a temporary file, then a rename.
 
-    The temporary file is created exclusively in ``path``'s folder, so it is
-    never a link; the rename replaces whatever ``path`` was (a link included)
-    without writing through it. A reader sees the old file or the new, whole.
-
-    Parameters
-    ----------
-    path : path-like
-        The file to write.
-    data : bytes
-        Its content.
-    root : path-like
-        The run's output folder, which ``path`` must lie under.
-
-    Returns
-    -------
-    Path
-        ``path``, absolute.
-
-    Raises
-    ------
-    OutputPathError
-        As :func:`make_folder` for ``path``'s folder.
-    OSError
-        The system refused (a full disk); no temporary file is left.
+    The temporary file is created exclusively (never a link) in a folder of
+    :func:`make_folder`; the rename replaces whatever ``path`` was, a link
+    included, without writing through it. On an error (``OSError``: a full
+    disk) no temporary file is left. Returns ``path``, absolute.
     """
     target = Path(os.path.abspath(path))
     folder = make_folder(root, target.parent)
@@ -156,9 +139,9 @@ def write_atomically(
         temporary = folder / f".{target.name}.{secrets.token_hex(6)}.part"
         try:  # the mode as for any new file (the umask applies)
             handle = os.open(temporary, _CREATE, 0o666)
+            break
         except FileExistsError:
             continue
-        break
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)

@@ -1,44 +1,37 @@
 """Run a study: its unfinished cells, anywhere, each saved as it finishes.
 
-Cells (:mod:`costsense.experiments._plan`) run through joblib: in this process
-(``jobs=1``), in ``jobs`` local processes, or on a Dask cluster
-(``scheduler="tcp://..."``, dask's joblib backend). Results come back in
-completion order and are saved one by one, so an interruption loses only the
-cells in flight; a re-run skips the saved ones. Whichever way they ran, the saved
-numbers are the same.
-
-A re-run after the study definition changed keeps every saved cell whose own
-definition (:meth:`~costsense.experiments._plan.Cell.definition`: dataset, cost,
-algorithm and its parameters, split, scaling, seed) did not change, and drops the
-others, which run again; ``restart=True`` moves the old store aside and starts
-afresh. A run holds its folder's lock from start to end
-(:mod:`costsense.experiments._lock`): a second run into the folder is refused, a
-killed run's lock is taken over, and local workers end with the process that
-started them (:mod:`costsense.experiments._workers`). The warnings a cell raises
-are recorded in the worker, saved with the cell and summarised per algorithm
-(:mod:`costsense.experiments._warnings`); none is printed.
+Cells (:mod:`costsense.experiments._plan`) run through :func:`run_cells`: in
+this process (``jobs=1``), in ``jobs`` local loky processes, or on a Dask
+cluster (``scheduler="tcp://..."``). Results come back in completion order and
+are saved one by one (:mod:`costsense.experiments._store`), so an interruption
+loses only the cells in flight; a re-run skips the saved ones. Whichever way
+they ran, the saved numbers are the same. A run holds its folder's lock from
+start to end (:mod:`costsense.experiments._lock`). The warnings a cell raises
+are saved with it and summarised per algorithm; none is printed.
 """
 
 from __future__ import annotations
 
+import ctypes
+import os
+import signal
+import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from joblib import Parallel, delayed
-
 from costsense.experiments._boundary import save_boundaries
 from costsense.experiments._cell import run_cell
+from costsense.experiments._datasets import dataset_spec
 from costsense.experiments._lock import hold_run_lock
-from costsense.experiments._outputs import refuse_links
-from costsense.experiments._plan import Cell, plan
-from costsense.experiments._store import ResultsStore, StoreConflictError
-from costsense.experiments._study import IDENTIFIER, Study, study_from_record
-from costsense.experiments._workers import executor, worker_processes
+from costsense.experiments._plan import plan
+from costsense.experiments._store import ResultsStore
+from costsense.experiments._study import Study
 
-__all__ = ["RunSummary", "run_study"]
+__all__ = ["RunSummary", "run_cells", "run_study"]
 
 
 @dataclass(frozen=True)
@@ -47,27 +40,17 @@ class RunSummary:
 
     Attributes
     ----------
-    total : int
-        Cells of the study.
-    skipped : int
-        Cells already in the store.
-    ran : int
-        Cells run and saved now.
+    total, skipped, ran : int
+        Cells of the study; already saved before; run and saved now.
     seconds : float
         Wall time of this run.
     interrupted : bool
         Whether the run was interrupted (Ctrl-C) before finishing.
-    dropped : int
-        Saved cells deleted before the run because their definition changed or
-        the study no longer has them (the changed ones ran again).
     warnings : tuple of str
-        One line per (algorithm, warning category) over every cell in the store
-        (:meth:`costsense.experiments._warnings.WarningTally.lines`): the count,
-        in how many cells, the message and what to change; empty when no fit
-        warned.
+        One line per (algorithm, warning category) over every saved cell
+        (:meth:`~costsense.experiments.WarningTally.lines`).
     moved_to : Path or None
-        With ``restart=True``, the folder the previous store was moved into
-        (None when there was none).
+        With ``restart=True``, the folder the previous results moved into.
     """
 
     total: int
@@ -75,9 +58,66 @@ class RunSummary:
     ran: int
     seconds: float
     interrupted: bool
-    dropped: int = 0
     warnings: tuple[str, ...] = ()
     moved_to: Path | None = None
+
+
+def _end_with_run(run: int) -> None:
+    """Local worker initializer: the kernel ends the worker when its run dies.
+
+    Without it a worker of a killed run (``kill -9``, out of memory) would wait
+    for work until loky's idle timeout, minutes later, holding its memory.
+    ``PR_SET_PDEATHSIG`` is Linux's; elsewhere workers end at that timeout.
+    """
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    if os.getppid() != run:  # the run died before the line above
+        os._exit(1)
+
+
+def run_cells(
+    task: Callable[..., dict[str, Any]],
+    tasks: Sequence[tuple[Any, ...]],
+    on_result: Callable[[dict[str, Any]], None],
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+) -> None:
+    """Call ``task(*args)`` for each ``args`` of ``tasks``; pass on each result.
+
+    ``task`` is a module-level function (pickled to the workers);
+    ``on_result`` is called in this process with each result, in completion
+    order. ``jobs=1`` runs here; more run in as many local loky processes,
+    which end when this call returns or raises (Ctrl-C included), and with
+    this process if it is killed (:func:`_end_with_run`). A ``scheduler``
+    address runs the calls on that Dask cluster.
+    """
+    if scheduler is not None:
+        from distributed import Client
+        from distributed import as_completed as dask_completed
+
+        client = Client(scheduler)
+        try:
+            futures = [client.submit(task, *args, pure=False) for args in tasks]
+            for future in dask_completed(futures):
+                on_result(future.result())
+        finally:
+            client.close()
+    elif jobs == 1:
+        for args in tasks:
+            on_result(task(*args))
+    else:
+        from joblib.externals.loky import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(
+            jobs, initializer=_end_with_run, initargs=(os.getpid(),)
+        )
+        try:
+            pending = [pool.submit(task, *args) for args in tasks]
+            for future in as_completed(pending):
+                on_result(future.result())
+        finally:
+            pool.shutdown(wait=True, kill_workers=True)
 
 
 def run_study(
@@ -92,17 +132,12 @@ def run_study(
 ) -> RunSummary:
     """Run every unfinished cell of ``study`` and save it under ``out``.
 
-    A store holding an earlier definition of the study keeps the cells whose
-    definition (:meth:`Cell.definition`) is unchanged; the cells that changed or
-    that the study no longer has are deleted (the changed ones run again), and
-    so are the decision-boundary grids of their (dataset, cost) rows.
-
     Parameters
     ----------
     study : Study
         The study.
     out : str or Path
-        Output folder holding the results store.
+        The results folder (:class:`~costsense.experiments.ResultsStore`).
     jobs : int, default=1
         Local worker processes (1 runs in this process).
     scheduler : str, default=None
@@ -113,9 +148,8 @@ def run_study(
     on_cell : callable, default=None
         Called with each saved cell.
     restart : bool, default=False
-        Start afresh: the existing store (``results.sqlite`` and ``artifacts``)
-        moves into a folder ``previous-<UTC time>`` inside ``out``; nothing is
-        deleted.
+        Start afresh: the folder's results move into ``previous-<UTC time>``
+        inside it; nothing is deleted.
 
     Returns
     -------
@@ -123,64 +157,41 @@ def run_study(
 
     Raises
     ------
-    StoreLockedError
-        If another run holds ``out`` (:func:`hold_run_lock`): refused before
-        anything there is read or moved (also with ``restart=True``).
-    StoreConflictError
-        If ``out`` holds another study, or the full study and ``study`` is its
-        ``--quick`` version (that would delete the full study's other cells);
-        also if another run re-initialised the store during this one (no cell
-        of this run is written into it then).
-    StoreFileError
-        If the store cannot be used: corrupted or 0 bytes (``restart=True``
-        moves it aside), a full disk, a read-only folder.
-
-    Notes
-    -----
-    The run holds ``out``'s lock (``out/.lock``, :func:`hold_run_lock`) from
-    start to end, so two runs never write one store; a lock left by a killed
-    run is taken over, and that run's leftover workers ended. Local workers
-    end within about a second when this process dies.
+    StoreError
+        Before anything is read or moved if another run holds ``out``
+        (:class:`StoreLockedError`); if ``out`` holds another study or another
+        definition of this one (:class:`StoreConflictError`); if a file cannot
+        be used (:class:`StoreFileError`: damaged, a full disk, a read-only
+        folder, a link below ``out``).
     """
-    with hold_run_lock(out, study.name) as lock:
+    with hold_run_lock(out, study.name):
         store = ResultsStore(out)
         moved_to = store.move_aside() if restart else None
+        store.open(study.to_dict(), study.fingerprint())
         cells = plan(study)
-        stale = _stale_keys(study, cells, store)
-        store.initialise(study.to_dict(), study.fingerprint(), drop=stale)
-        for dataset, cost in sorted({tuple(key.split("|")[:2]) for key in stale}):
-            if IDENTIFIER.fullmatch(dataset):  # a saved key names no other file
-                boundary = store.artifacts / f"boundary_{dataset}_{cost}.npz"
-                refuse_links(store.folder, boundary.parent)
-                boundary.unlink(missing_ok=True)
         done = store.done_keys()
         todo = [cell for cell in cells if cell.key not in done]
+        data = {name: dataset_spec(study, name) for name in study.datasets}
         bar = progress(len(cells), len(cells) - len(todo)) if progress else None
         started = time.perf_counter()
+
+        def keep(row: dict[str, Any]) -> None:
+            store.add(row)
+            if bar is not None:
+                bar.update(1)
+            if on_cell is not None:
+                on_cell(row)
+
         interrupted = False
-        context, client = executor(jobs, scheduler)
         try:
-            with context:
-                results: Iterable[dict[str, Any]] = Parallel(
-                    n_jobs=jobs if scheduler is None else -1,
-                    return_as="generator_unordered",
-                )(delayed(run_cell)(study, cell) for cell in todo)
-                lock.record_workers(worker_processes())
-                for row in results:
-                    store.add(row)
-                    lock.record_workers(worker_processes())
-                    if bar is not None:
-                        bar.update(1)
-                    if on_cell is not None:
-                        on_cell(row)
-            save_boundaries(study, store)
+            tasks = [(study, cell, data[cell.dataset]) for cell in todo]
+            run_cells(run_cell, tasks, keep, jobs=jobs, scheduler=scheduler)
+            save_boundaries(study, store, data)
         except KeyboardInterrupt:
             interrupted = True
         finally:
             if bar is not None:
                 bar.close()
-            if client is not None:
-                client.close()
         skipped = len(cells) - len(todo)
         return RunSummary(
             total=len(cells),
@@ -188,38 +199,6 @@ def run_study(
             ran=len(store.done_keys()) - skipped,  # the store is the truth
             seconds=time.perf_counter() - started,
             interrupted=interrupted,
-            dropped=len(stale),
             warnings=tuple(store.warnings().lines(unit="cell")),
             moved_to=moved_to,
         )
-
-
-def _stale_keys(study: Study, cells: list[Cell], store: ResultsStore) -> set[str]:
-    """Keys of saved cells whose definition changed or that ``study`` lacks.
-
-    The saved cells were run under the store's recorded study (each run
-    records its definition after deleting what no longer fits it), so their
-    definitions are recomputed from that record.
-    """
-    record = store.recorded_study()
-    done = store.done_keys()
-    if record is None or not done:
-        return set()
-    if record["name"] != study.name:
-        raise StoreConflictError(
-            f"{store.folder} holds results of study {record['name']!r}, not "
-            f"{study.name!r}; write {study.name!r} to another folder (--out), or "
-            "restart this one (--restart moves its results aside)."
-        )
-    recorded = study_from_record(record)
-    before = {cell.key: cell.definition(recorded) for cell in plan(recorded)}
-    now = {cell.key: cell.definition(study) for cell in cells}
-    stale = {key for key in done if key not in now or before.get(key) != now[key]}
-    removed = {key for key in done if key not in now}
-    if study.quick and not record.get("quick", False) and removed:
-        raise StoreConflictError(
-            f"{store.folder} holds the full study {record['name']!r}; its quick "
-            f"version would delete {len(removed)} of its cells. Write the quick run "
-            "to another folder (--out), or restart this one."
-        )
-    return stale

@@ -1,10 +1,10 @@
 """The numbers of one test fold: the metric names, in table order, and their values.
 
-Every fold of ``costsense evaluate`` and every cell of ``costsense reproduce`` is
-scored here (:func:`costsense.experiments._fold.fit_and_score` calls these), so a
-metric is computed one way wherever it is reported. Change it to add a metric:
-name it in the tuple of the tables it belongs to and compute it in the function
-that fills them.
+Every cell, of a study or of ``costsense evaluate``, is scored here
+(:func:`costsense.experiments._fold.fit_and_score`), so a metric has one name
+and one computation wherever it is reported. Change it to add a metric: name it
+in the tuple of the tables it belongs to and compute it in the function that
+fills them.
 """
 
 from __future__ import annotations
@@ -28,72 +28,40 @@ __all__ = [
     "multiclass_metrics",
     "positive_scores",
     "row_cost_matrices",  # costsense.costs' own, kept under this public name
-    "row_cost_metrics",
 ]
 
-#: Metrics reported per fold, in table order. "cost" is the total cost on the test
-#: fold (paper 000 reports it this way); "mean_cost" is per test sample; "savings"
-#: the share of the best constant prediction's cost avoided (Correa Bahnsen et al.
-#: 2015), all three on the true costs (per-row costs where given).
-FOLD_METRICS = (
-    "cost",
-    "mean_cost",
-    "savings",
-    "recall",
-    "precision",
-    "g_mean",
-    "f1",
-    "auc",
-)
+#: Metrics reported per fold, in table order. "cost_total" is the total cost of
+#: the test fold (paper 000 reports it this way), "mean_cost" per test row,
+#: "savings" the share of the best constant prediction's cost avoided (Correa
+#: Bahnsen et al. 2015), all three by the true costs (per row where given).
+FOLD_METRICS = ("cost_total", "mean_cost", "savings", "recall", "precision",
+                "g_mean", "f1", "auc")  # fmt: skip
 
 #: Every metric :func:`fold_metrics` computes, in order ("accuracy" and Cohen's
 #: "kappa" are paper 004's measures, with the AUC).
-FOLD_COLUMNS = (
-    "cost",
-    "mean_cost",
-    "recall",
-    "precision",
-    "specificity",
-    "savings",
-    "g_mean",
-    "f1",
-    "auc",
-    "accuracy",
-    "kappa",
-)
+FOLD_COLUMNS = ("cost_total", "mean_cost", "recall", "precision", "specificity",
+                "savings", "g_mean", "f1", "auc", "accuracy", "kappa")  # fmt: skip
 
 #: Metrics reported per fold for more than two classes, in table order.
-MULTICLASS_METRICS = ("cost", "mean_cost", "accuracy", "balanced_accuracy", "kappa")
+MULTICLASS_METRICS = ("cost_total", "mean_cost", "accuracy", "balanced_accuracy",
+                      "kappa")  # fmt: skip
 
-#: Seconds per fold that :func:`evaluate` records: fitting, and deciding the test
-#: rows.
-TIME_COLUMNS = ("fit_s", "predict_s")
+#: Seconds per cell: fitting, and deciding the test rows.
+TIME_COLUMNS = ("fit_time", "predict_time")
 
-#: Every metric a study can report: :data:`FOLD_COLUMNS` with the total cost named
-#: ``cost_total`` (a study's table also has a ``cost`` column: the cost setting,
-#: such as ``"5"``).
-ALL_METRICS = ("cost_total", *FOLD_COLUMNS[1:], "excess_cost")
+#: Every metric a study can report (``excess_cost`` on a problem of known
+#: densities; the results' ``cost`` column is the cost setting, such as ``"5"``).
+ALL_METRICS = (*FOLD_COLUMNS, "excess_cost")
 
 #: Metrics where lower is better.
-LOWER_IS_BETTER = ("cost", "cost_total", "mean_cost", "excess_cost")
+LOWER_IS_BETTER = ("cost_total", "mean_cost", "excess_cost")
 
 
 def positive_scores(model: Any, X: ArrayLike, pos_index: int) -> NDArray[np.float64]:
     """Score of the positive class: ``predict_proba``, else ``decision_function``.
 
-    Parameters
-    ----------
-    model : fitted classifier
-        Binary classifier.
-    X : array-like of shape (n_samples, n_features)
-        Samples.
-    pos_index : int
-        Index of the positive class in ``model.classes_``.
-
-    Returns
-    -------
-    ndarray of shape (n_samples,)
-        Larger means more positive; suitable for the AUC.
+    Larger means more positive (the AUC ranks by it); ``pos_index`` is the
+    positive class's index in ``model.classes_``.
     """
     if hasattr(model, "predict_proba"):
         return np.asarray(model.predict_proba(X))[:, pos_index]
@@ -102,81 +70,51 @@ def positive_scores(model: Any, X: ArrayLike, pos_index: int) -> NDArray[np.floa
 
 
 def fold_metrics(
-    y_true: ArrayLike, y_pred: ArrayLike, scores: ArrayLike, cost: Costs
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    scores: ArrayLike,
+    cost: Costs,
+    row_costs: Costs | None = None,
 ) -> dict[str, float]:
-    """Compute all of :data:`FOLD_COLUMNS` for one test set of a binary problem.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
-    y_pred : array-like of shape (n_samples,)
-        Predicted labels.
-    scores : array-like of shape (n_samples,)
-        Scores of the positive class (for the AUC).
-    cost : Costs
-        The problem's costs (matrix and positive class).
-
-    Returns
-    -------
-    dict of str to float
-        ``cost`` is the total cost of the test set, ``mean_cost`` per sample.
-    """
-    y_true = np.asarray(y_true)
-    classes = np.unique(np.concatenate([y_true, np.asarray(y_pred)]))
-    matrix, pos_label = cost.matrix, cost.pos_label
-    total = metrics.misclassification_cost(
-        y_true, y_pred, cost=matrix, pos_label=pos_label, labels=classes
-    )
-    return {
-        "cost": total,
-        "mean_cost": total / y_true.shape[0],
-        "recall": metrics.binary_recall_score(y_true, y_pred, pos_label=pos_label),
-        "precision": metrics.binary_precision_score(
-            y_true, y_pred, pos_label=pos_label
-        ),
-        "specificity": metrics.binary_specificity_score(
-            y_true, y_pred, pos_label=pos_label
-        ),
-        "savings": metrics.savings_score(
-            y_true, y_pred, cost=matrix, pos_label=pos_label, labels=classes
-        ),
-        "g_mean": metrics.g_mean_score(y_true, y_pred, pos_label=pos_label),
-        "f1": metrics.binary_f1_score(y_true, y_pred, pos_label=pos_label),
-        "auc": metrics.binary_roc_auc_score(y_true, scores, pos_label=pos_label),
-        "accuracy": float(np.mean(y_true == np.asarray(y_pred))),
-        "kappa": metrics.cohen_kappa_score(y_true, y_pred),
-    }
-
-
-def row_cost_metrics(
-    y_true: ArrayLike, y_pred: ArrayLike, costs: Any
-) -> dict[str, float]:
-    """Compute a fold's ``cost``, ``mean_cost`` and ``savings`` by its rows' costs.
+    """Compute :data:`FOLD_COLUMNS` for one test set of a binary problem.
 
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
-        The test rows' labels and predictions.
-    costs : Costs
-        The test rows' costs (example-dependent, with the positive class).
+        True and predicted labels.
+    scores : array-like of shape (n_samples,)
+        Scores of the positive class (for the AUC).
+    cost : Costs
+        The problem's class-level costs (matrix and positive class).
+    row_costs : Costs, default=None
+        The test rows' own costs: they give ``cost_total``, ``mean_cost`` and
+        ``savings`` instead.
 
     Returns
     -------
     dict of str to float
-        Replacing :func:`fold_metrics`' class-level ``cost``, ``mean_cost`` and
-        ``savings``.
     """
     y_true = np.asarray(y_true)
-    spent = metrics.misclassification_cost(
-        y_true, y_pred, sample_cost=costs, labels=costs.classes,
-        pos_label=costs.pos_label,
-    )  # fmt: skip
-    savings = metrics.savings_score(
-        y_true, y_pred, sample_cost=costs, labels=costs.classes,
-        pos_label=costs.pos_label,
-    )  # fmt: skip
-    return {"cost": spent, "mean_cost": spent / y_true.shape[0], "savings": savings}
+    pos = cost.pos_label
+    costs: dict[str, Any] = {"cost": cost.matrix, "pos_label": pos}
+    costs["labels"] = np.unique(np.concatenate([y_true, np.asarray(y_pred)]))
+    if row_costs is not None:
+        costs = {"sample_cost": row_costs, "pos_label": pos}
+        costs["labels"] = row_costs.classes
+    total = metrics.misclassification_cost(y_true, y_pred, **costs)
+    return {
+        "cost_total": total,
+        "mean_cost": total / y_true.shape[0],
+        "recall": metrics.binary_recall_score(y_true, y_pred, pos_label=pos),
+        "precision": metrics.binary_precision_score(y_true, y_pred, pos_label=pos),
+        "specificity": metrics.binary_specificity_score(y_true, y_pred, pos_label=pos),
+        "savings": metrics.savings_score(y_true, y_pred, **costs),
+        "g_mean": metrics.g_mean_score(y_true, y_pred, pos_label=pos),
+        "f1": metrics.binary_f1_score(y_true, y_pred, pos_label=pos),
+        "auc": metrics.binary_roc_auc_score(y_true, scores, pos_label=pos),
+        "accuracy": float(np.mean(y_true == np.asarray(y_pred))),
+        "kappa": metrics.cohen_kappa_score(y_true, y_pred),
+    }
 
 
 def multiclass_metrics(
@@ -202,7 +140,7 @@ def multiclass_metrics(
         y_true, y_pred, cost=matrix, labels=np.asarray(classes)
     )
     return {
-        "cost": total,
+        "cost_total": total,
         "mean_cost": total / y_true.shape[0],
         "accuracy": float(np.mean(y_true == np.asarray(y_pred))),
         "balanced_accuracy": metrics.balanced_accuracy_score(y_true, y_pred),

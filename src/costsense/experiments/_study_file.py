@@ -22,6 +22,7 @@ from costsense.experiments._derived import check_recipe
 from costsense.experiments._files import COST_KEYS, ROW_COSTS, check_file_spec
 from costsense.experiments._labels import cost_label
 from costsense.experiments._models import SCALERS
+from costsense.experiments._problems import PROBLEMS
 from costsense.experiments._scores import ALL_METRICS
 from costsense.experiments._study import (
     IDENTIFIER,
@@ -445,7 +446,9 @@ def _build(
             "(fp_cost ... tn_cost): they take no per-row costs or search a grid; "
             "remove them, or give the file class costs (the study's costs)"
         )
-    _check_dataset_names([d for d in datasets if d != "gaussian" and d not in derived])
+    _check_dataset_names(
+        [d for d in datasets if d not in PROBLEMS and d not in derived]
+    )
     return Study(
         name=str(data["name"]),
         seed=int(data.get("seed", 0)),

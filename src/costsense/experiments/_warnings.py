@@ -1,17 +1,11 @@
 """Warnings of many fits, summarised: one line per algorithm and kind, not a flood.
 
 A study fits hundreds of models; a solver that stops at its iteration cap warns in
-every one of them, and a printed warning per fit buries the one line that matters.
-The runner (and ``costsense evaluate``) therefore records the warnings raised while
-one model is fitted and scored (:func:`collect_warnings`), adds them to a
-:class:`WarningTally` under the algorithm's name, and shows the tally's
-:meth:`~WarningTally.lines`: per (algorithm, warning category), how many warnings
+every one of them. A cell therefore records the warnings raised while its model is
+fitted and scored (:func:`collect_warnings`, :func:`count_warnings`), and a
+:class:`WarningTally` shows per (algorithm, warning category) how many warnings
 in how many fits, the message (numbers written ``N``, so that "did not converge in
 1000 epochs" and "in 500 epochs" count as one) and what to change.
-
-The tally is plain data (dicts of strings and integers): it pickles, so worker
-processes can return it, and :meth:`~WarningTally.to_rows` /
-:meth:`~WarningTally.from_rows` write it to a table and read it back unchanged.
 """
 
 from __future__ import annotations
@@ -70,18 +64,9 @@ def collect_warnings() -> Iterator[list[warnings.WarningMessage]]:
 
 
 def normalise_message(message: object) -> str:
-    """Return a warning's message with its numbers written ``N``, on one line.
+    """Return a warning's first line, numbers written ``N``, at most 300 characters.
 
-    Parameters
-    ----------
-    message : object
-        The warning (or its text).
-
-    Returns
-    -------
-    str
-        The first line, numbers replaced by ``N`` (digits inside names such as
-        ``AdaC2Classifier`` are kept), at most 300 characters.
+    Digits inside names such as ``AdaC2Classifier`` are kept.
 
     Examples
     --------
@@ -95,31 +80,20 @@ def normalise_message(message: object) -> str:
     return text
 
 
-def count_warnings(
-    records: Iterable[Any],
-) -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], list[str]]]:
-    """Count one fit's warnings by (category, normalised message), with examples.
+def count_warnings(records: Iterable[Any]) -> list[tuple[str, str, int, list[str]]]:
+    """Count one fit's warnings: ``(category, message, count, texts)`` each.
 
-    Parameters
-    ----------
-    records : iterable of warnings.WarningMessage
-        The fit's warnings (any object with ``category`` and ``message``).
-
-    Returns
-    -------
-    counts : dict of (str, str) to int
-        Warnings per ``(category, normalise_message(message))``.
-    examples : dict of (str, str) to list of str
-        Up to two distinct texts per key, as raised, on one line: plain data a
-        worker process can return.
+    ``message`` is :func:`normalise_message` of the warnings counted together;
+    ``texts`` up to two distinct texts as raised, on one line. Plain data, sorted:
+    what a cell's row keeps.
     """
     counts: dict[tuple[str, str], int] = {}
-    examples: dict[tuple[str, str], list[str]] = {}
+    texts: dict[tuple[str, str], list[str]] = {}
     for record in records:
         key = (record.category.__name__, normalise_message(record.message))
         counts[key] = counts.get(key, 0) + 1
-        _keep_example(examples.setdefault(key, []), str(record.message))
-    return counts, examples
+        _keep_example(texts.setdefault(key, []), str(record.message))
+    return [(c, m, n, texts[(c, m)]) for (c, m), n in sorted(counts.items())]
 
 
 def _keep_example(kept: list[str], text: str) -> None:
@@ -195,20 +169,11 @@ class WarningTally:
         self.counts: dict[tuple[str, str, str], list[int]] = {}
         self.kind_fits: dict[tuple[str, str], int] = {}
         #: ``(algorithm, category, message) -> texts``: the first two distinct
-        #: texts as raised (numbers kept, whole), shown in place of the grouping
-        #: key; empty for counts read back from a results store.
+        #: texts as raised, shown in place of the grouping key.
         self.examples: dict[tuple[str, str, str], list[str]] = {}
 
     def __bool__(self) -> bool:
         return bool(self.counts)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, WarningTally):
-            return NotImplemented
-        return self.counts == other.counts and self.kind_fits == other.kind_fits
-
-    def __repr__(self) -> str:
-        return f"WarningTally({self.to_rows()!r})"
 
     def add(self, algorithm: str, records: Iterable[Any]) -> None:
         """Add the warnings of one fit of ``algorithm``.
@@ -218,171 +183,56 @@ class WarningTally:
         algorithm : str
             The algorithm's name (a line of the summary per name and category).
         records : iterable of warnings.WarningMessage
-            The fit's warnings, as :func:`collect_warnings` records them (any
-            object with ``category`` and ``message`` attributes).
+            The fit's warnings, as :func:`collect_warnings` records them.
         """
-        counts, examples = count_warnings(records)
-        self.add_counts(algorithm, counts, examples)
+        self.add_row({"algorithm": algorithm, "warnings": count_warnings(records)})
 
-    def add_counts(
-        self,
-        algorithm: str,
-        counts: Mapping[tuple[str, str], int],
-        examples: Mapping[tuple[str, str], list[str]] | None = None,
-    ) -> None:
-        """Add one fit's warnings given as counts (what a results store keeps).
+    def add_row(self, row: Mapping[str, Any]) -> None:
+        """Add one fit's warnings as a cell's row keeps them.
 
         Parameters
         ----------
-        algorithm : str
-            The algorithm's name.
-        counts : mapping of (str, str) to int
-            ``(category, normalised message) -> number of warnings`` of the fit.
-        examples : mapping of (str, str) to list of str, default=None
-            The texts as raised, per key of ``counts`` (:func:`count_warnings`).
+        row : mapping
+            ``algorithm`` and ``warnings``, a list of :func:`count_warnings`.
         """
-        for (category, message), count in counts.items():
-            if count <= 0:
-                continue
+        algorithm = row["algorithm"]
+        for category, message, count, texts in row["warnings"]:
             entry = self.counts.setdefault((algorithm, category, message), [0, 0])
             entry[0] += int(count)
             entry[1] += 1
             kept = self.examples.setdefault((algorithm, category, message), [])
-            for text in (examples or {}).get((category, message), []):
-                _keep_example(kept, text)
-        for category in {category for (category, _), n in counts.items() if n > 0}:
-            kind = (algorithm, category)
-            self.kind_fits[kind] = self.kind_fits.get(kind, 0) + 1
-
-    def merge(self, other: WarningTally) -> None:
-        """Add another tally's counts to this one (the fits are disjoint).
-
-        Parameters
-        ----------
-        other : WarningTally
-            Another tally (another worker's, another run's).
-        """
-        for key, (count, fits) in other.counts.items():
-            entry = self.counts.setdefault(key, [0, 0])
-            entry[0] += count
-            entry[1] += fits
-        for kind, fits in other.kind_fits.items():
-            self.kind_fits[kind] = self.kind_fits.get(kind, 0) + fits
-        for key, texts in other.examples.items():
-            kept = self.examples.setdefault(key, [])
             for text in texts:
                 _keep_example(kept, text)
+        for kind in {(algorithm, c) for c, *_ in row["warnings"]}:
+            self.kind_fits[kind] = self.kind_fits.get(kind, 0) + 1
 
     def lines(self, unit: str = "fit") -> list[str]:
-        """Return one summary line per (algorithm, category), in a fixed order.
+        """Return one summary line per (algorithm, category), sorted.
 
-        Parameters
-        ----------
-        unit : str, default="fit"
-            What one :meth:`add` stands for, in the lines (the runner's "cell":
-            one outer fit, with the inner fits of its grid search).
-
-        Returns
-        -------
-        list of str
-            ``"<algorithm>: <count> <category> in <fits> <unit>(s): <message>[;
-            <what to change>]"``, the message being the category's most frequent
-            one (the others counted as "and K other messages"). Sorted by
-            algorithm, then category.
+        ``"<algorithm>: <count> <category> in <fits> <unit>s: <message>[; <what
+        to change>]"``, the message being the category's most frequent one (the
+        others counted as "and K other messages"); ``unit`` is what one fit
+        stands for (the runner's "cell", with the inner fits of a grid search).
         """
         result = []
-        for algorithm, category in sorted(self.kind_fits):
+        for (algorithm, category), fits in sorted(self.kind_fits.items()):
             messages = sorted(
-                (
-                    (-count, message)
-                    for (a, c, message), (count, _) in self.counts.items()
-                    if (a, c) == (algorithm, category)
-                ),
+                (-count, message)
+                for (a, c, message), (count, _) in self.counts.items()
+                if (a, c) == (algorithm, category)
             )
-            total = -sum(negative for negative, _ in messages)
-            fits = self.kind_fits[(algorithm, category)]
-            key = messages[0][1]
-            message = shown = key
-            texts = self.examples.get((algorithm, category, key), [])
-            if texts:  # as raised: its numbers, whole
-                shown = texts[0] + " (its numbers vary)" * (len(texts) > 1)
+            message = messages[0][1]
+            texts = self.examples.get((algorithm, category, message), [])
+            shown = texts[0] if texts else message
+            shown += " (its numbers vary)" * (len(texts) > 1)
             others = len(messages) - 1
             if others:
                 shown += f" (and {others} other message{'s' * (others > 1)})"
-            line = (
-                f"{algorithm}: {total} {category} in {fits} "
-                f"{unit}{'s' * (fits != 1)}: {shown}"
-            )
+            total = -sum(negative for negative, _ in messages)
+            counted = f"{total} {category} in {fits} {unit}{'s' * (fits != 1)}"
+            line = f"{algorithm}: {counted}: {shown}"
             hint = advice(category, message)
             if hint and line.endswith(".") and not line.endswith("..."):
                 line = line[:-1]
             result.append(f"{line}; {hint}" if hint else line)
         return result
-
-    def to_rows(self) -> list[dict[str, Any]]:
-        """Return the tally as rows of plain data (a table, JSON).
-
-        Returns
-        -------
-        list of dict
-            One per (algorithm, category, message): ``algorithm``, ``category``,
-            ``message``, ``count`` (warnings), ``fits`` (fits with that message)
-            and ``kind_fits`` (fits with that category, repeated on its rows).
-        """
-        return [
-            {
-                "algorithm": algorithm,
-                "category": category,
-                "message": message,
-                "count": count,
-                "fits": fits,
-                "kind_fits": self.kind_fits[(algorithm, category)],
-            }
-            for (algorithm, category, message), (count, fits) in sorted(
-                self.counts.items()
-            )
-        ]
-
-    @classmethod
-    def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> WarningTally:
-        """Rebuild a tally from :meth:`to_rows` output.
-
-        Parameters
-        ----------
-        rows : iterable of mapping
-            Rows with the keys of :meth:`to_rows`; ``kind_fits`` may be missing
-            (then the largest ``fits`` of the category's messages stands for it).
-
-        Returns
-        -------
-        WarningTally
-
-        Raises
-        ------
-        ValueError
-            If a row lacks a key, or a count is not a positive whole number.
-        """
-        tally = cls()
-        for row in rows:
-            missing = sorted(
-                {"algorithm", "category", "message", "count", "fits"} - set(row)
-            )
-            if missing:
-                raise ValueError(
-                    f"rows: a warning row lacks {missing}; give the rows "
-                    "WarningTally.to_rows() returns."
-                )
-            count, fits = int(row["count"]), int(row["fits"])
-            if count < 1 or fits < 1 or fits > count:
-                raise ValueError(
-                    f"rows: count ({count}) and fits ({fits}) must be whole numbers "
-                    "with 1 <= fits <= count."
-                )
-            key = (str(row["algorithm"]), str(row["category"]), str(row["message"]))
-            entry = tally.counts.setdefault(key, [0, 0])
-            entry[0] += count
-            entry[1] += fits
-            kind = key[:2]
-            kind_fits = int(row.get("kind_fits", fits))
-            tally.kind_fits[kind] = max(tally.kind_fits.get(kind, 0), kind_fits)
-        return tally

@@ -230,7 +230,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     ------
     ValueError
         No finished cell, or a recorded study whose names or metrics a study
-        file could not have (:func:`~costsense.experiments._study_checks.check_record`).
+        file could not have (:func:`~costsense.experiments._study_file.check_record`).
     """
     store = ResultsStore(out)
     study = store.study()
