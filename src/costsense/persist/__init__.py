@@ -35,7 +35,6 @@ from costsense.exceptions import UsageError
 from costsense.persist._archive import (
     SIGNATURE_MEMBER,
     fail,
-    link_new,
     open_archive,
     read_regular,
     sign,
@@ -49,7 +48,6 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "StoredModel",
     "check_fitted",
-    "link_new",
     "load_model",
     "read_key",
     "read_model",
@@ -66,18 +64,8 @@ MAX_KEY_BYTES, MIN_KEY_BYTES = 64 << 10, 16
 class StoredModel:
     """A model file that passed every check before construction.
 
-    Attributes
-    ----------
-    path : str
-        The file.
-    data : bytes
-        The archive as read.
-    types : list of str
-        The dotted names of the types it builds (all allowed).
-    metadata : dict
-        The metadata stored beside the model.
-    signed : bool
-        Whether the archive holds a signature.
+    ``path``, the archive's bytes as read (``data``), the dotted names of the
+    (allowed) ``types`` it builds, its ``metadata``, and whether it is ``signed``.
     """
 
     path: str
