@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from costsense.cli._options import UsageError
-from costsense.persist._archive import link_new
+from costsense.persist import link_new
 
 try:  # POSIX: a run's lock on its partial file dies with the process
     import fcntl
@@ -187,7 +187,7 @@ def publish(handle: IO[str], partial: Path, output: Path, option: str) -> None:
     """Give a finished partial file its own name, never replacing a file.
 
     The file is flushed to disk, then linked to ``output``
-    (:func:`costsense.persist._archive.link_new`) while ``handle`` still holds the lock.
+    (:func:`costsense.persist.link_new`) while ``handle`` still holds the lock.
     """
     handle.flush()
     os.fsync(handle.fileno())

@@ -35,6 +35,7 @@ from costsense.exceptions import UsageError
 from costsense.persist._archive import (
     SIGNATURE_MEMBER,
     fail,
+    link_new,
     open_archive,
     read_regular,
     sign,
@@ -48,6 +49,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "StoredModel",
     "check_fitted",
+    "link_new",
     "load_model",
     "read_key",
     "read_model",
