@@ -479,9 +479,23 @@ def _selection_results():
     return pd.DataFrame(rows)
 
 
-def test_features_kept_table_counts_the_fits_and_shows_the_paper():
-    from costsense.experiments._report._fits import feature_blocks
+def feature_blocks(results, order, paper, noise):
+    """The built-in oversampling study's declared feature sections on ``results``."""
+    from types import SimpleNamespace
 
+    from costsense.experiments import load_study
+    from costsense.experiments._report._declared import declared
+
+    sections = load_study("oversampling").report.sections
+    spec = SimpleNamespace(
+        sections=[s for s in sections if s["kind"] != "bounds"],
+        paper_features=paper,
+        noise_columns=noise,
+    )
+    return declared(SimpleNamespace(data=results, algorithms=order, spec=spec))
+
+
+def test_features_kept_table_counts_the_fits_and_shows_the_paper():
     blocks = feature_blocks(
         _selection_results(), ["Ada", "EFS"], {"iono2": [5, 7]}, {"iono2": 1}
     )
@@ -503,8 +517,6 @@ def test_features_kept_table_counts_the_fits_and_shows_the_paper():
 
 
 def test_the_noise_table_names_each_update_and_older_stores_say_not_recorded():
-    from costsense.experiments._report._fits import feature_blocks
-
     results = _selection_results()
     results.loc[0, "diagnostics"]["feature_update"] = "weighted"
     del results.loc[1, "diagnostics"]["feature_update"]
@@ -517,8 +529,6 @@ def test_the_noise_table_names_each_update_and_older_stores_say_not_recorded():
 
 def test_no_feature_section_without_feature_selection():
     import pandas as pd
-
-    from costsense.experiments._report._fits import feature_blocks
 
     results = pd.DataFrame(
         [{"algorithm": "Ada", "dataset": "d", "cost": "1", "diagnostics": {"x": 1}}]
@@ -559,7 +569,12 @@ def _series(seed: int = 4) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
-def _theorem_report(tmp_path, series, **spec):
+def _theorem_report(tmp_path, series, algorithms=None):
+    from costsense.experiments import load_study
+
+    (bounds,) = load_study("boosting").report.sections
+    sections = [] if algorithms is None else [{**bounds, "algorithms": algorithms}]
+    spec = {"sections": sections}
     files = write_report(
         _results(seed=5),
         tmp_path,
@@ -570,7 +585,7 @@ def _theorem_report(tmp_path, series, **spec):
 
 
 def test_theorem_section_checks_every_round_of_the_adaboost_rows(tmp_path):
-    files, md = _theorem_report(tmp_path, _series(), adaboost_algorithms=["boost"])
+    files, md = _theorem_report(tmp_path, _series(), algorithms=["boost"])
     section = md.split("## Paper 001's theorems: AdaBoost's training error")[1]
     section = section.split("\n## ")[0]
     for theorem in ("Theorem 1", "Theorem 2", "Theorem 3"):
@@ -603,7 +618,7 @@ def test_theorem_section_names_the_rounds_where_a_bound_fails(tmp_path, name, fa
     series.loc[fit & (series["name"] == name), "value"] = factor * float(
         series.loc[fit & (series["name"] == bigger), "value"].iloc[0]
     )
-    _, md = _theorem_report(tmp_path, series, adaboost_algorithms=["boost"])
+    _, md = _theorem_report(tmp_path, series, algorithms=["boost"])
     assert (
         "FAILED at 1 of 96 rounds of 12 fits: d2, cost 5, boost, repeat 1, fold 2, "
         "round 3." in md
@@ -614,8 +629,8 @@ def test_theorem_section_names_the_rounds_where_a_bound_fails(tmp_path, name, fa
 def test_no_theorem_section_without_adaboost_rows_or_series(tmp_path):
     for folder, series, spec in [
         ("no-rows", _series(), {}),
-        ("other-rows", _series(), {"adaboost_algorithms": ["adac2"]}),
-        ("no-series", None, {"adaboost_algorithms": ["boost"]}),
+        ("other-rows", _series(), {"algorithms": ["adac2"]}),
+        ("no-series", None, {"algorithms": ["boost"]}),
     ]:
         files, md = _theorem_report(tmp_path / folder, series, **spec)
         assert "Paper 001" not in md
@@ -763,3 +778,9 @@ def test_the_papers_own_sets_are_marked_and_tallied_apart(tmp_path):
         results, tmp_path / "plain", ReportSpec(title="P", metrics=["cost_total"])
     ).markdown.read_text(encoding="utf-8")
     assert "paper's set" not in plain
+
+
+def test_a_section_of_an_unknown_kind_is_refused(tmp_path):
+    spec = ReportSpec(title="x", metrics=["auc"], sections=[{"kind": "chart"}])
+    with pytest.raises(ValueError, match="kind must be one of"):
+        write_report(_results(), tmp_path, spec)

@@ -462,6 +462,8 @@ def test_boosters_save_paper_001s_series_and_the_report_checks_adaboosts(tmp_pat
         ],
         reference=None,
         protocol={"n_splits": 2},
+        # the built-in study's section on the theorems, declared for "ada" only
+        sections=[{**load_study("boosting").report.sections[0], "algorithms": ["ada"]}],
     )  # fmt: skip
     run_study(study, tmp_path)
     store = ResultsStore(tmp_path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import textwrap
 import tomllib
@@ -23,7 +24,7 @@ from costsense.experiments._claims import _COMMON, _KIND_OPTIONAL, _KINDS, _OPTI
 from costsense.experiments._derived import RECIPE_KEYS, load_derived
 from costsense.experiments._files import FILE_KEYS
 from costsense.experiments._models import SCALERS
-from costsense.experiments._study_file import PAPER_KEYS, STUDY_KEYS
+from costsense.experiments._study_file import PAPER_KEYS, SECTION_KEYS, STUDY_KEYS
 
 PAGE = Path(__file__).parents[2] / "docs" / "guide" / "study_format.rst"
 
@@ -102,6 +103,9 @@ def test_the_page_names_every_key_and_value_the_parser_accepts():
         *FILE_KEYS,
         *PAPER_KEYS,
         *claim_keys,
+        *(key for keys in SECTION_KEYS.values() for key in keys),
+        *(f'"{kind}"' for kind in SECTION_KEYS),
+        *"kind title text level".split(),
         *ALL_METRICS,
         *(f'"{name}"' for name in SCALERS),
         '"kfold"',
@@ -128,3 +132,69 @@ def test_a_method_gets_its_own_default_base_and_invalid_pairs_are_refused():
     assert study_from_dict(study(method="threshold")).algorithms[0].base == "logistic"
     with pytest.raises(ValueError, match="its bases are regression-tree"):
         study_from_dict(study(method="asybl", base="logistic"))
+
+
+def test_declared_sections_change_no_fingerprint_and_are_recorded():
+    from costsense.experiments import load_study
+
+    study = load_study("oversampling")
+    kinds = [s["kind"] for s in study.to_dict()["sections"]]
+    assert kinds == ["features", "noise", "bounds"]
+    bare = dataclasses.replace(
+        study, report=dataclasses.replace(study.report, sections=())
+    )
+    assert bare.fingerprint() == study.fingerprint()
+
+
+@pytest.mark.parametrize(
+    ("section", "match"),
+    [
+        ({"kind": "chart", "title": "t", "text": ""}, "kind must be one of"),
+        ({"kind": "features", "title": "t", "text": ""}, r"missing keys \['header'\]"),
+        (
+            {"kind": "features", "title": "t", "text": "", "header": [], "x": 1},
+            r"unknown keys \['x'\]",
+        ),
+        (
+            {"kind": "features", "title": "t", "text": "", "header": ["a"]},
+            "header must name the 6 columns",
+        ),
+        (
+            {"kind": "noise", "title": "t", "text": "", "header": ["a"] * 7}
+            | {"early_round": "4", "column": "c", "values": {}},
+            "early_round has the wrong type",
+        ),
+    ],
+)
+def test_a_malformed_section_is_refused_by_name(section, match):
+    from costsense.experiments._study import builtin_studies
+    from costsense.experiments._study_file import study_from_dict
+
+    data = tomllib.loads(builtin_studies()["rescaling"].read_text())
+    with pytest.raises(ValueError, match=f"sections\\[0\\]: {match}"):
+        study_from_dict({**data, "sections": [section]})
+
+
+def test_a_bounds_section_names_the_studys_algorithms():
+    import tomllib
+
+    from costsense.experiments import load_study
+    from costsense.experiments._study import builtin_studies
+    from costsense.experiments._study_file import study_from_dict
+
+    (bounds,) = load_study("boosting").report.sections
+    data = tomllib.loads(builtin_studies()["rescaling"].read_text())
+    section = {**bounds, "algorithms": ["nope"]}
+    with pytest.raises(ValueError, match="algorithms must be among"):
+        study_from_dict({**data, "sections": [section]})
+
+
+def test_a_record_without_sections_takes_those_of_its_builtin_study():
+    from costsense.experiments import load_study
+    from costsense.experiments._study_file import builtin_sections
+
+    record = load_study("oversampling", quick=True).to_dict()
+    del record["sections"]
+    expected = list(load_study("oversampling", quick=True).report.sections)
+    assert builtin_sections(record) == expected
+    assert builtin_sections({**record, "name": "mine"}) == []

@@ -1,13 +1,10 @@
 """What every costsense classifier shares: the fit start-up, the binary base, Platt.
 
-:meth:`ClassifierBase._start_fit` validates ``X``, ``y`` and ``sample_weight``,
-refuses a single class, resolves the costs once (:meth:`costsense.costs.Costs.resolve`)
-and uses or refuses ``sample_cost`` as the class's ``_row_costs`` says
-(:func:`learns_row_costs`); :class:`BinaryCostClassifier` maps two labels to -1/+1 and
-decides by a score's sign; :func:`platt_scaling` calibrates a score (Platt 1999).
-Every fit ends with ``_check_degenerate`` (``degenerate_``, one warning; fits inside
-:func:`inner_fits` do not warn). :func:`refuse_fit_params` is how a cost-blind
-estimator refuses ``sample_cost``. Stands on costs, exceptions and utils only.
+:meth:`ClassifierBase._start_fit` validates the training data, resolves the costs
+once and uses or refuses ``sample_cost`` as the class's ``_row_costs`` says;
+:class:`BinaryCostClassifier` decides by a score's sign; :func:`platt_scaling`
+calibrates a score (Platt 1999). Every fit ends with ``_check_degenerate``.
+Stands on costs, exceptions and utils only.
 
 References
 ----------
@@ -15,11 +12,6 @@ References
    to regularized likelihood methods", Advances in Large Margin Classifiers, 1999.
 """
 
-# The package, one job a module (change the module whose job changes):
-#   _degenerate  telling a constant model; inner fits; the warning's stack level
-#   _classifier  ClassifierBase: fit start-up, predict-time checks, per-row decisions
-#   _binary      BinaryCostClassifier: -1/+1 labels, a score's sign, Platt
-#   _platt       platt_scaling
 # Names shared outside __all__: the boosting engine warns as ClassifierBase does
 # (_INNER_FIT, _plain_value; its stack level from costsense.utils._stack); the
 # tree, forest and recommended model probe their fits (training_decisions,
@@ -27,12 +19,12 @@ References
 
 from __future__ import annotations
 
-from ._binary import BinaryCostClassifier
+from ._binary import BinaryCostClassifier, PlattClassifier
 from ._classifier import (
     ClassifierBase,
     FitStart,
-    has_probability,
     learns_row_costs,
+    members_summary,
     refuse_fit_params,
 )
 from ._classifier import _plain_value as _plain_value
@@ -44,11 +36,12 @@ from ._platt import platt_scaling
 
 __all__ = [
     "BinaryCostClassifier",
+    "PlattClassifier",
     "ClassifierBase",
     "FitStart",
-    "has_probability",
     "inner_fits",
     "learns_row_costs",
+    "members_summary",
     "platt_scaling",
     "refuse_fit_params",
 ]

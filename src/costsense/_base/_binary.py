@@ -11,6 +11,7 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import has_fit_parameter
 
 from costsense.costs import _plain as _plain_value
@@ -18,7 +19,7 @@ from costsense.costs import _plain as _plain_value
 from ._classifier import ClassifierBase
 from ._platt import platt_scaling
 
-__all__ = ["BinaryCostClassifier"]
+__all__ = ["BinaryCostClassifier", "PlattClassifier"]
 
 FloatArray = NDArray[np.float64]
 
@@ -71,43 +72,6 @@ class BinaryCostClassifier(ClassifierBase):
         if getattr(self, "cost_unit", "given") == "cheaper":
             c = c / _cheaper_error_cost(c, signs)
         return start.X, signs, c, start.sample_weight
-
-    def _fit_platt(
-        self,
-        X: FloatArray,
-        signs: FloatArray,
-        c: FloatArray,
-        weight: FloatArray | None,
-    ) -> tuple[float, float]:
-        """Platt scaling of this estimator's own score, on out-of-fold refits.
-
-        Each fold refits a clone without ``probability``, on the signs (positive
-        class ``+1``) and each sample's cost ``c``; the folds are ``self.cv``.
-        """
-        member = clone(self)
-        updates: dict[str, Any] = {"probability": False}
-        if "pos_label" in member.get_params(deep=False):
-            updates["pos_label"] = 1.0
-        member.set_params(**updates)
-        fit_params = (
-            {"sample_cost": c} if has_fit_parameter(member, "sample_cost") else {}
-        )
-        return platt_scaling(
-            member,
-            X,
-            signs,
-            pos_label=1.0,
-            cv=getattr(self, "cv", 5),
-            sample_weight=weight,
-            fit_params=fit_params,
-            random_state=getattr(self, "random_state", None),
-        )
-
-    def _platt_proba(self, X: ArrayLike) -> FloatArray:
-        """``P(+|x) = sigmoid(a f(x) + b)`` from ``platt_``, in ``classes_`` order."""
-        X = self._validated(X)
-        a, b = self.platt_
-        return self._proba(1.0 / (1.0 + np.exp(-(a * self._score(X) + b))))
 
     def _to_labels(self, score: FloatArray) -> NDArray[Any]:
         """Labels from a positive-class score (``classes_[1]`` iff oriented > 0)."""
@@ -188,3 +152,61 @@ class BinaryCostClassifier(ClassifierBase):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
+
+
+class PlattClassifier(BinaryCostClassifier):
+    """A binary cost classifier with Platt scaling of its score (``probability``)."""
+
+    probability: bool
+    cv: Any
+    random_state: Any
+    platt_: tuple[float, float]
+
+    def _fit_platt(
+        self,
+        X: FloatArray,
+        signs: FloatArray,
+        c: FloatArray,
+        weight: FloatArray | None,
+    ) -> tuple[float, float]:
+        """Platt scaling of this estimator's own score, on out-of-fold refits.
+
+        Each fold refits a clone without ``probability``, on the signs (positive
+        class ``+1``) and each sample's cost ``c``; the folds are ``self.cv``.
+        """
+        member = clone(self)
+        updates: dict[str, Any] = {"probability": False}
+        if "pos_label" in member.get_params(deep=False):
+            updates["pos_label"] = 1.0
+        member.set_params(**updates)
+        fit_params = (
+            {"sample_cost": c} if has_fit_parameter(member, "sample_cost") else {}
+        )
+        return platt_scaling(
+            member,
+            X,
+            signs,
+            pos_label=1.0,
+            cv=self.cv,
+            sample_weight=weight,
+            fit_params=fit_params,
+            random_state=self.random_state,
+        )
+
+    @available_if(lambda self: bool(self.probability))
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """Platt-scaled probabilities (fitted when ``probability=True``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            ``P(+|x) = sigmoid(a f(x) + b)`` (``platt_``), in ``classes_`` order.
+        """
+        X = self._validated(X)
+        a, b = self.platt_
+        return self._proba(1.0 / (1.0 + np.exp(-(a * self._score(X) + b))))

@@ -30,7 +30,6 @@ from ._degenerate import _INNER_FIT
 __all__ = [
     "ClassifierBase",
     "FitStart",
-    "has_probability",
     "learns_row_costs",
     "refuse_fit_params",
 ]
@@ -73,9 +72,9 @@ def learns_row_costs(estimator: Any) -> bool:
     return takes and getattr(estimator, "_row_costs", None) in ("rows", "matrices")
 
 
-def has_probability(estimator: Any) -> bool:
-    """``available_if`` test: ``predict_proba`` exists when ``probability=True``."""
-    return bool(estimator.probability)
+def members_summary(self: Any) -> dict[str, Any]:
+    """Say what an ensemble's fit did: members kept and asked for (``rounds``)."""
+    return {"rounds": len(self.estimators_), "rounds_planned": int(self.n_estimators)}
 
 
 class ClassifierBase(ClassifierMixin, BaseEstimator):

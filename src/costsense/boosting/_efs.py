@@ -15,9 +15,8 @@ out from the start. The vote is ``C(x) = argmax_y sum_{t: C_t(x) = y} alpha_t``
 ``alpha`` of ``e = 1e-10`` and stops; with no round kept the model predicts the
 class of largest starting weight.
 
-It keeps a loop of its own: the engine's score is one real number per row whose
-sign is a binary cost-sensitive decision, while EFSBoost votes over any number of
-classes, cost-blind, with a naive Bayes per round on its own feature subset.
+It keeps a loop of its own: EFSBoost votes over any number of classes,
+cost-blind, where the engine's score is one binary decision per row.
 """
 
 from __future__ import annotations
@@ -105,9 +104,8 @@ class EFSBoostClassifier(ClassifierBase):
     n_estimators : int, default=50
         Boosting rounds.
     naive_bayes : {"discrete", "gaussian"}, default="discrete"
-        The weak learner: the paper's counting naive Bayes on discretised
-        features (:class:`~costsense.naive_bayes.DiscreteNaiveBayesClassifier`,
-        ``n_bins`` weighted equal-frequency bins, Laplace smoothing ``alpha``), or
+        The weak learner: the paper's counting naive Bayes
+        (:class:`~costsense.naive_bayes.DiscreteNaiveBayesClassifier`), or
         scikit-learn's Gaussian naive Bayes.
     n_bins : int, default=10
         Bins per continuous feature of the discrete naive Bayes.
@@ -135,12 +133,9 @@ class EFSBoostClassifier(ClassifierBase):
     var_smoothing : float, default=1e-9
         GaussianNB's variance smoothing (``naive_bayes="gaussian"``).
     categorical_features : array-like of int or bool, default=None
-        Columns holding category codes (column indices or a boolean mask), given
-        to the counting naive Bayes as categories (one probability per value,
-        equation 8 without bins) in every round, restricted to the round's
-        subset. Gaussian naive Bayes has no categories: with
-        ``naive_bayes="gaussian"`` the codes are read as numbers. None: every
-        column is binned.
+        Columns holding category codes (indices or a boolean mask), counted as
+        categories by the discrete naive Bayes (equation 8 without bins); the
+        Gaussian one reads them as numbers. None: every column is binned.
 
     Attributes
     ----------
@@ -154,15 +149,13 @@ class EFSBoostClassifier(ClassifierBase):
     estimator_errors_ : ndarray of shape (n_kept,)
         Weighted error of each kept round.
     feature_weights_ : ndarray of shape (n_features_in_,)
-        The features' final weights (dropped features keep the weight that
-        dropped them).
+        The features' final weights (a dropped feature keeps the one that
+        dropped it).
     support_ : ndarray of shape (n_features_in_,) of bool
-        The features still in the subset at the end (never a constant one, unless
-        every feature is constant).
+        The features still in the subset at the end.
     drop_round_ : ndarray of shape (n_features_in_,) of int
-        The round whose errors dropped each feature (1 for the first round: the
-        feature is absent from round 2 on); 0 for a feature left out from the
-        start (constant), -1 for one still in the subset at the end.
+        The round whose errors dropped each feature (1: absent from round 2 on);
+        0 for a constant feature, -1 for one still in the subset at the end.
     stop_reason_ : str
         Why boosting ended.
     constant_ : label

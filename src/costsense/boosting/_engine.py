@@ -34,7 +34,13 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import has_fit_parameter
 
-from costsense._base import _INNER_FIT, BinaryCostClassifier, _plain_value, inner_fits
+from costsense._base import (
+    _INNER_FIT,
+    BinaryCostClassifier,
+    _plain_value,
+    inner_fits,
+    members_summary,
+)
 from costsense.boosting._resample import RoundSampler
 from costsense.boosting._rules import BoostRule, Round
 from costsense.exceptions import CostlierThanConstantWarning
@@ -251,12 +257,7 @@ class StagewiseBoosting(StagedCostClassifier):
         """Return what kept round ``t`` adds to the score, from its prediction."""
         raise AttributeError(f"{type(self).__name__} defines no vote")
 
-    def fit_summary(self) -> dict[str, Any]:
-        """Say what the fit did: rounds kept and asked for."""
-        return {
-            "rounds": len(self.estimators_),
-            "rounds_planned": int(self.n_estimators),
-        }
+    fit_summary = members_summary
 
     def _staged_scores(self, X: FloatArray) -> Iterator[FloatArray]:
         """Yield the internal score (positive class > 0) after each round."""

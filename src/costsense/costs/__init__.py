@@ -30,15 +30,6 @@ References
    cost-proportionate example weighting", ICDM 2003.
 """
 
-# The package, one job a module (change the module whose job changes):
-#   _labels    a label among the classes; the positive (minority) class
-#   _labelled  a DataFrame or dict of dicts aligned by label
-#   _matrix    class-level ``cost`` forms to one (K, K) matrix; its validation
-#   _decision  the Bayes decision and the binary threshold
-#   _example   ExampleCosts: the four named per-row costs (FP, FN, TP, TN)
-#   _layouts   the sample_cost layouts, read once; the reduction; task scores
-#   _value     Costs, resolved once and passed down; row_cost_matrices
-
 from __future__ import annotations
 
 from ._decision import bayes_decision, bayes_threshold

@@ -217,10 +217,8 @@ def example_costs(
     -----
     Numbers are broadcast to every row. Any finite values are allowed (a negative
     cost is a benefit; only ``fn - tp`` and ``fp - tn`` matter to a decision).
-    Parts are matched to rows by position: pandas Series must share one index, or
-    one row's FP could be paired with another row's FN. Parts of different
-    lengths, NaN or infinite values, a part that is not 1-D or only numbers
-    without ``n_samples`` are refused, naming the part.
+    Parts are matched to rows by position (pandas Series must share one index);
+    a part that is not 1-D and finite, or of another length, is refused by name.
 
     References
     ----------

@@ -66,8 +66,10 @@ def _labelled_matrix(cost: Any, classes: NDArray[Any]) -> FloatArray:
     def place(label: Any) -> int | None:
         return places.get((isinstance(label, str), label))
 
-    for axis, labels in (("rows (true labels)", row_labels),
-                         ("columns (predicted labels)", column_labels)):  # fmt: skip
+    for axis, labels in (
+        ("rows (true labels)", row_labels),
+        ("columns (predicted labels)", column_labels),
+    ):
         unknown = [label for label in labels if place(label) is None]
         seen = {place(label) for label in labels}
         missing = [c for i, c in enumerate(known) if i not in seen]

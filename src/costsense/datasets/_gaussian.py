@@ -176,11 +176,7 @@ class GaussianProblem:
               = C_1 \pi_+ P_+(g \le 0) + C_2 \pi_- P_-(g > 0).
 
     The two probabilities are integrated ray by ray in each class's whitened
-    coordinates ``x = mu_k + L_k z``, where ``g`` is a quadratic in ``z``: along a
-    ray the roots are exact and ``|z|`` is chi-distributed, so only the average
-    over directions is numerical (exact for one feature, adaptive quadrature over
-    the angle for two, randomised quasi-Monte Carlo over the sphere for more:
-    :mod:`costsense.datasets._gaussian_risk`).
+    coordinates (:mod:`costsense.datasets._gaussian_risk`).
 
     References
     ----------
@@ -489,12 +485,8 @@ class GaussianProblem:
         Notes
         -----
         Each class probability is a deterministic cubature of the classifier's
-        indicator: for two features a midpoint grid in each class's whitened
-        polar coordinates, equal-probability in the radius and uniform in the
-        angle (every point carries probability ``1 / resolution**2``); otherwise
-        ``resolution**2`` scrambled Sobol points per class (fixed seeds) mapped
-        through the normal quantile. The error comes only from the cells the
-        decision boundary crosses.
+        indicator (:mod:`costsense.datasets._gaussian_cost`): a polar midpoint
+        grid for two features, scrambled Sobol points otherwise.
         """
         predict = as_predict(classifier)
         c1, c2 = as_binary_costs(cost)

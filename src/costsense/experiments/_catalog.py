@@ -108,9 +108,6 @@ class ModelSpec:
         Whether it handles more than two classes (with a K x K cost matrix).
     row_costs : bool
         Whether its ``fit`` takes per-row costs (``sample_cost``).
-    theorems : bool
-        Whether paper 001's theorems on AdaBoost's training error speak of its
-        fits: the report checks them on its rounds.
     build : callable
         ``(base, cost, pos_label, seed) -> unfitted classifier``.
     """
@@ -122,7 +119,6 @@ class ModelSpec:
     default_base: str | None = None
     multiclass: bool = False
     row_costs: bool = True
-    theorems: bool = False
     build: Builder = field(kw_only=True, repr=False, compare=False)
 
     @property
@@ -205,8 +201,7 @@ _SPECS = (
     _wrapper("metacost", "MetaCost (Domingos 1999)",
              _made("costsense.rescale:MetaCost")),
     # the boosting family (papers 000 and 001)
-    _booster("adaboost", "AdaBoostClassifier", "AdaBoost (paper 001)", **_BLIND,
-             theorems=True),
+    _booster("adaboost", "AdaBoostClassifier", "AdaBoost (paper 001)", **_BLIND),
     _booster("adaboostc", "AdaBoostCClassifier",
              "AdaBoostC (Landesa-Vazquez & Alba-Castro 2012; paper 000)"),
     _booster("adacost", "AdaCostClassifier", "AdaCost (Fan et al. 1999; paper 000)"),

@@ -106,6 +106,8 @@ class ReportOptions:
     reference, ratio_to : str or None
         The algorithm the statistical tests compare against, and the one the
         main metric is divided by (a ratio chart).
+    sections : tuple of dict
+        Declared sections (``[[sections]]``): kind, title, text, what to read.
     """
 
     title: str = ""
@@ -113,6 +115,7 @@ class ReportOptions:
     reference: str | None = None
     ratio_to: str | None = None
     notes: str = ""
+    sections: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -212,6 +215,7 @@ class Study:
             **asdict(report),
             "title": report.title or self.name,
             "metrics": list(report.metrics),
+            "sections": [dict(section) for section in report.sections],
             "paper": [dict(row) for row in paper.rows],
             "paper_notes": paper.notes,
             "claims": [dict(claim) for claim in paper.claims],

@@ -41,10 +41,20 @@ from costsense.utils._text import printable
 STUDY_KEYS = (
     *"name seed datasets costs dataset_costs algorithms protocol".split(),
     *"gaussian_samples derived files quick title metrics reference ratio_to".split(),
-    *"notes paper paper_notes claims paper_features paper_datasets".split(),
+    *"notes paper paper_notes claims paper_features paper_datasets sections".split(),
 )
 #: The largest study file read (bytes): studies are a few kilobytes.
 MAX_STUDY_BYTES = 4 << 20
+#: The keys of each kind of ``[[sections]]`` table, besides ``kind``, ``title``,
+#: ``text`` and an optional ``level`` (see the report's ``_declared`` module).
+SECTION_KEYS = {
+    "bounds": {"algorithms", "series", "labels", "setting", "inequality", "after"}
+    | {"caption", "ylabel"},
+    "features": {"header"},
+    "noise": {"header", "early_round", "column", "values"},
+}
+#: The columns of a declared table.
+_COLUMNS = {"features": 6, "noise": 7}
 #: The keys of a ``[[paper]]`` row.
 PAPER_KEYS = ("dataset", "cost", "algorithm", "metric", "value")
 #: The protocol's choices, and its whole numbers with their least values.
@@ -104,8 +114,48 @@ def check_record(study: dict[str, Any], known: tuple[str, ...], where: str) -> N
             _fail("datasets must be a non-empty list of names")
         _check_names({"name": study.get("name"), "datasets": study["datasets"]})
         _check_metrics(study.get("metrics"), known)
+        names = [a.get("name") for a in study.get("algorithms", [])]
+        _check_sections(study.get("sections", []), names)
     except _Refused as error:
         raise ValueError(f"study {where}: {error}") from None
+
+
+def _section_value(key: str, value: Any) -> bool:
+    """Tell whether a section's value has its key's type."""
+    if key in ("algorithms", "series", "labels", "header"):
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if key == "values":
+        return isinstance(value, dict) and all(
+            isinstance(v, str) for v in value.values()
+        )
+    if key in ("early_round", "level"):
+        return _whole(value) and value >= 1
+    return isinstance(value, str)
+
+
+def _check_sections(sections: Any, names: list[str]) -> tuple[dict[str, Any], ...]:
+    """Return the checked ``[[sections]]`` tables (kinds, keys, algorithm names)."""
+    _expect(sections, list, "sections must be [[sections]] tables")
+    for i, section in enumerate(sections):
+        where = f"sections[{i}]: "
+        _expect(section, dict, f"{where}a section is a table with a kind")
+        kind = section.get("kind")
+        if kind not in SECTION_KEYS:
+            _fail(f"{where}kind must be one of {sorted(SECTION_KEYS)}, got {kind!r}")
+        required = {"kind", "title", "text"} | SECTION_KEYS[kind]
+        _check_keys(section, required | {"level"}, where)
+        if missing := sorted(required - set(section)):
+            _fail(f"{where}missing keys {missing}")
+        for key, value in section.items():
+            if not _section_value(key, value):
+                _fail(f"{where}{key} has the wrong type: {printable(value, 40)}")
+        if len(section.get("header", [])) != _COLUMNS.get(kind, 0):
+            _fail(f"{where}header must name the {_COLUMNS[kind]} columns")
+        if set(section.get("algorithms", [])) - set(names):
+            _fail(f"{where}algorithms must be among {names}")
+        if len(section.get("series", [])) != len(section.get("labels", [])):
+            _fail(f"{where}series and labels must be lists of one length")
+    return tuple(dict(section) for section in sections)
 
 
 def _check_keys(data: dict[str, Any], allowed: set[str], where: str = "") -> None:
@@ -339,6 +389,7 @@ def _report(
         reference=data.get("reference"),
         ratio_to=data.get("ratio_to"),
         notes=str(data.get("notes", "")),
+        sections=_check_sections(data.get("sections", []), names),
     )
     return report, PaperReference(
         rows=tuple({**r, "cost": cost_label(r["cost"])} for r in data.get("paper", [])),
@@ -463,6 +514,18 @@ def _build(
         report=report,
         paper=paper,
     )
+
+
+def builtin_sections(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the sections of the built-in study a record names ([] if none).
+
+    A store recorded before studies declared ``sections`` reports them from the
+    built-in study of its name (the same ``--quick`` or not).
+    """
+    if str(record.get("name")) not in builtin_studies():
+        return []
+    study = load_study(str(record["name"]), quick=bool(record.get("quick")))
+    return list(study.report.sections)
 
 
 def load_study(

@@ -13,9 +13,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.svm import SVC, LinearSVC
-from sklearn.utils.metaestimators import available_if
 
-from costsense._base import BinaryCostClassifier, has_probability
+from costsense._base import PlattClassifier
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 from costsense.utils._docstrings import shared
 
@@ -25,7 +24,7 @@ __all__ = ["CSSVMClassifier"]
 
 
 @shared
-class CSSVMClassifier(BinaryCostClassifier):
+class CSSVMClassifier(PlattClassifier):
     """Cost-sensitive SVM: scikit-learn's LinearSVC or SVC with cost weights.
 
     Parameters
@@ -44,19 +43,9 @@ class CSSVMClassifier(BinaryCostClassifier):
     cost : None, "balanced", "unit", float, pair of floats or array-like of \
 shape (2, 2), default=None
         What errors cost (:mod:`costsense.costs`); None or "balanced": balanced
-        costs; "unit": every error costs 1. Each
-        row's hinge loss is weighted by ``C`` times its cost, so the costs' scale
-        matters, not only their ratio: state money in the unit of the cheaper
-        error (the paper's ``C2 = 1``), or choose ``C`` to match.
-    pos_label : hashable, default=None
-        The positive (costly) class; the minority class if None.
-    cost_unit : {"given", "cheaper"}, default="given"
-        "given": the costs as given, as in the paper: they multiply ``C``, so
-        their scale matters, not only their ratio (money in cents weakens the
-        regulariser a hundredfold, and the solver slows down). "cheaper": every
-        cost divided by the mean error cost of the cheaper class (per-row
-        costs included), the papers' unit ``C2 = 1``; the same model in any
-        currency, and the paper's model whenever the cheaper error costs 1.
+        costs; "unit": every error costs 1. Each row's hinge loss weighs ``C``
+        times its cost (see ``cost_unit``).
+    {cost_unit}
     fit_intercept : bool, default=True
         LinearSVC's intercept (SVC always has one).
     tol : float, default=1e-3
@@ -65,12 +54,7 @@ shape (2, 2), default=None
         Iteration cap of LinearSVC (epochs) and SVC (a ConvergenceWarning when
         reached). Higher than scikit-learn's 1000, which overlapping classes
         exceed at ``C=1``; lower it only to bound the time of a fit.
-    probability : bool, default=False
-        Fit Platt scaling on out-of-fold decision values (``cv``), for
-        ``predict_proba``.
-    cv : int, cross-validation generator or iterable, default=5
-        Folds of the Platt scaling: a number of shuffled stratified folds, or any
-        scikit-learn splitter or list of splits (used with ``probability=True``).
+    {platt}
     random_state : int, RandomState instance or None, default=None
         Seeds the solver and the Platt folds.
 
@@ -221,18 +205,3 @@ shape (2, 2), default=None
 
     def _score(self, X: FloatArray) -> FloatArray:
         return np.asarray(self.estimator_.decision_function(X), dtype=np.float64)
-
-    @available_if(has_probability)
-    def predict_proba(self, X: ArrayLike) -> FloatArray:
-        """Platt-scaled probabilities (``probability=True``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, 2)
-        """
-        return self._platt_proba(X)

@@ -67,12 +67,7 @@ _SHARED_PARAMETERS = """\
         Maximum number of epochs; a ConvergenceWarning says when it is reached.
         Overlapping classes need thousands of epochs: lower it only to bound the
         time of a fit.
-    probability : bool, default=False
-        Fit Platt scaling on out-of-fold decision values (``cv``), for
-        ``predict_proba`` (one extra fit per fold).
-    cv : int, cross-validation generator or iterable, default=5
-        Folds of the Platt scaling: a number of shuffled stratified folds, or any
-        scikit-learn splitter or list of splits (used with ``probability=True``).
+    {platt}
     random_state : int, RandomState instance or None, default=None
         Seeds the coordinate orders, the Nystroem sample and the Platt folds."""
 
@@ -222,19 +217,9 @@ class CSLDMClassifier(_BaseLDM):
     cost : None, "balanced", "unit", float, pair of floats or array-like of \
 shape (2, 2), default=None
         What errors cost (:mod:`costsense.costs`); the positive (costly) class's
-        slacks weigh ``C1``, the others' ``C2`` (times ``C``, so the costs'
-        scale matters: state money in the unit of the cheaper error, the
-        paper's ``C2 = 1``, or choose ``C`` to match). None or "balanced":
-        balanced costs; "unit": every error costs 1.
-    pos_label : hashable, default=None
-        The positive (costly) class; the minority class if None.
-    cost_unit : {"given", "cheaper"}, default="given"
-        "given": the costs as given, as in the paper: they multiply ``C``, so
-        their scale matters, not only their ratio (money in cents weakens the
-        regulariser a hundredfold, and the solver slows down). "cheaper": every
-        cost divided by the mean error cost of the cheaper class (per-row
-        costs included), the papers' unit ``C2 = 1``; the same model in any
-        currency, and the paper's model whenever the cheaper error costs 1.
+        slacks weigh ``C1``, the others' ``C2``, times ``C`` (see ``cost_unit``).
+        None or "balanced": balanced costs; "unit": every error costs 1.
+    {cost_unit}
 
     Attributes
     ----------

@@ -44,17 +44,10 @@ rows or k-means centres) and ``f(x) = b(x)'v + v0`` on the kernel columns
 scikit-learn's :class:`~sklearn.kernel_approximation.Nystroem` map followed by the
 linear problem, without the SVD of ``K_mm``; then the linear solver.
 
-Wide data (the linear kernel, ``d + 1 > n``): the exact solver with
-``K = XX' + 1`` solves the same problem with ``n x n`` matrices (by the push-through
-identity ``A^-1 Xa' = Xa' P^-1`` with ``Xa = [X, 1]``: one dual, one solution) and
-also sets ``coef_ = X' a`` and ``intercept_ = sum(a)``. A solver asked for by name
-that would build a matrix larger than the machine's memory refuses before it
-allocates (:class:`~costsense.exceptions.MemoryBudgetError`).
-
-``solver="auto"`` picks, for the linear kernel, ``"linear"`` while ``d + 1 <= n``
-(``d`` features; ``d <= n`` without an intercept) and ``"exact"`` beyond (the
-smaller matrix), and for other kernels ``"exact"`` up to ``exact_max_samples``
-samples, ``"nystroem"`` beyond.
+Wide data (the linear kernel, ``d + 1 > n``, where ``solver="auto"`` picks
+"exact"): the exact solver with ``K = XX' + 1`` solves the same problem with
+``n x n`` matrices (by the push-through identity ``A^-1 Xa' = Xa' P^-1`` with
+``Xa = [X, 1]``) and also sets ``coef_ = X' a`` and ``intercept_ = sum(a)``.
 
 The intercept is a constant feature of value 1 (regularised, as liblinear's
 ``intercept_scaling = 1``); for kernels, a constant 1 added to the kernel.
@@ -83,9 +76,8 @@ from scipy import linalg
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import pairwise_kernels
-from sklearn.utils.metaestimators import available_if
 
-from costsense._base import BinaryCostClassifier, has_probability
+from costsense._base import PlattClassifier
 from costsense.margin._dcd import solve_dense, solve_linear
 from costsense.utils._compat import Interval, StrOptions
 from costsense.utils._memory import check_allocation
@@ -149,7 +141,7 @@ class _Factor:
         return linalg.solve_triangular(self.cholesky, u, lower=True, trans="T")
 
 
-class _BaseLDM(BinaryCostClassifier):
+class _BaseLDM(PlattClassifier):
     """Shared fit and prediction of LDM and CS-LDM."""
 
     _parameter_constraints: ClassVar[dict[str, Any]] = {
@@ -476,18 +468,3 @@ class _BaseLDM(BinaryCostClassifier):
         if self.solver_ == "nystroem":
             return self._raw_kernel(X, self.landmarks_) @ self.coef_ + self.intercept_
         return X @ self.coef_ + self.intercept_
-
-    @available_if(has_probability)
-    def predict_proba(self, X: ArrayLike) -> FloatArray:
-        """Platt-scaled probabilities (fitted when ``probability=True``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, 2)
-        """
-        return self._platt_proba(X)

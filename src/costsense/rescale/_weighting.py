@@ -47,12 +47,9 @@ class CostWeighting(_CostSensitiveWrapper):
     ----------
     {attributes}
     class_weights_ : ndarray of shape (n_classes,)
-        The mean training weight of each class, in the order of ``classes_``:
-        the weights the base learner was trained with (cost weight times
-        ``sample_weight``) summed over the rows learnt as the class, divided by
-        those rows' ``sample_weight`` (their count without it); 0 for a class
-        no row was learnt as. For class-level costs, the class's cost weight
-        (``C1`` for the positive class and ``C2`` for the negative one).
+        The mean cost weight of the rows learnt as each class (``classes_``
+        order; 0 for a class no row was learnt as): ``C1`` and ``C2`` for
+        class-level costs.
 
     See Also
     --------
@@ -60,22 +57,15 @@ class CostWeighting(_CostSensitiveWrapper):
 
     Notes
     -----
-    Per-row costs given to ``fit`` (``sample_cost``) enter through the
-    reduction of :func:`~costsense.costs.cost_reduction`: each row is learnt as
-    its cheaper class with weight ``|difference|`` (for more classes, the mean
-    extra cost of the other classes). ``predict(X)`` is the weighted learner's
-    decision. ``predict(X, sample_cost=...)`` decides each row by its own costs
-    on ``P(y|x)`` with the weighting taken out: a learner trained with class
-    weights ``w_k`` estimates ``P_w(k|x)`` proportional to ``w_k P(k|x)``
-    (Elkan 2001, Theorem 2, read backwards), so ``P(k|x)`` is taken
-    proportional to ``P_w(k|x) / w_k`` with ``w = class_weights_``, then the
-    row's Bayes decision ``argmin_j sum_i P(i|x) M[i, j]`` is made (Zadrozny &
-    Elkan 2001). Exact when the weight depends on the class only (class-level
-    costs: two classes with ``sample_cost`` equal to ``cost_matrix_`` on every
-    row then decide as ``predict(X)``, except where the base learner's
-    probability is exactly on the threshold); with per-row costs in ``fit``
-    ``w_k`` is the class's mean weight, an approximation when the weights vary
-    with ``x``. It needs the base learner's ``predict_proba``.
+    Per-row costs given to ``fit`` enter through
+    :func:`~costsense.costs.cost_reduction` (each row learnt as its cheaper class,
+    weighted by the cost difference). ``predict(X, sample_cost=...)`` takes the
+    weighting out, ``P(k|x)`` proportional to ``P_w(k|x) / w_k`` with
+    ``w = class_weights_`` (Elkan 2001, Theorem 2, read backwards), then makes each
+    row's Bayes decision ``argmin_j sum_i P(i|x) M[i, j]`` (Zadrozny & Elkan 2001).
+    Exact when the weight depends on the class only; with per-row costs in ``fit``
+    ``w_k`` is the class's mean weight. It needs the base learner's
+    ``predict_proba``.
 
     Examples
     --------

@@ -53,11 +53,8 @@ def is_table(X: Any) -> bool:
 def categorical_columns(categorical_features: Any, X: Any) -> NDArray[np.intp]:
     """Return the indices of the columns ``categorical_features`` names in ``X``.
 
-    The reading of :class:`~costsense.sampling.OBPDSampler`'s and
-    :class:`~costsense.sampling.RWOSampler`'s ``categorical_features`` (that of
-    imbalanced-learn's SMOTENC), for code that must turn names or ``"auto"`` into
-    indices while it still has the DataFrame, before converting it to an array:
-    the indices then name the same columns of the array.
+    The samplers' reading (imbalanced-learn's SMOTENC's), for code that must turn
+    names or ``"auto"`` into indices before converting a DataFrame to an array.
 
     Parameters
     ----------

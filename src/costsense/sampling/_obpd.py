@@ -8,28 +8,20 @@ the class's frequencies.
 
 Choices the paper leaves open:
 
-- The columns are standardised within the class before the mixture is fitted, so
-  ``reg_covar`` regularises every column alike; draws are mapped back.
-- ``n_components``: ``"fj"`` (default; :mod:`costsense.sampling._fj`, full
-  covariances, the count of least message length); ``"aic"`` or ``"bic"`` over
-  ``1 .. max_components`` (full covariances: one EM run per count, each started
-  from the previous count's fit with one component split in two,
-  :func:`costsense.sampling._split.split_search`; other covariance types: one
-  scikit-learn fit per count); or an integer. The automatic counts are capped at
-  ``n_c / (D + 1)`` for ``n_c`` rows in ``D`` columns (below that AIC rewards
-  degenerate components).
-- Wide data (``D > n_c``): the count is 1 and a full (or tied) covariance is kept
-  as its factor (:class:`costsense.sampling._lowrank.LowRankGaussian`), the same
-  Gaussian drawn exactly and moved by Gibbs through ``n_c x n_c`` matrices. A
-  setting that needs ``D x D`` matrices beyond the machine's memory is refused
-  before anything is allocated (:class:`~costsense.exceptions.MemoryBudgetError`).
-- ``sampler="ancestral"`` (default) draws a component by its weight, then a row:
-  exact and fast. ``sampler="gibbs"`` is the paper's coordinate-wise Gibbs, one
-  chain per synthetic row started at a random row of the class; with
-  well-separated components a chain never leaves its start's component, so the
-  draws keep the start rows' proportions rather than the mixture weights.
-- :meth:`OBPDSampler.redraw` draws new rows from the fitted mixtures (the boosters
-  fit them once per boosting fit and redraw every round).
+- The columns are standardised within the class, so ``reg_covar`` regularises
+  every column alike; draws are mapped back.
+- ``"aic"``/``"bic"`` with full covariances run one EM per count, each started
+  from the previous count's fit with one component split in two
+  (:func:`costsense.sampling._split.split_search`). The automatic counts are
+  capped at ``n_c / (D + 1)`` (below that AIC rewards degenerate components).
+- Wide data (``D > n_c``): one component, its covariance kept as a factor
+  (:class:`costsense.sampling._lowrank.LowRankGaussian`); a setting that needs
+  ``D x D`` matrices beyond the machine's memory raises
+  :class:`~costsense.exceptions.MemoryBudgetError` before it allocates.
+- ``sampler="gibbs"`` runs one chain per synthetic row from a random row of the
+  class; with well-separated components a chain never leaves its start's
+  component, so the draws keep the start rows' proportions rather than the
+  mixture weights. ``"ancestral"`` (default) draws exactly.
 """
 
 from __future__ import annotations
@@ -138,13 +130,7 @@ class OBPDSampler(RedrawableOverSampler):
 
     Parameters
     ----------
-    sampling_strategy : float, str, dict or callable, default="auto"
-        Which classes to grow and to what size, as in imbalanced-learn's
-        oversamplers: a float is the minority / majority size ratio after
-        resampling (binary only); "auto" (= "not majority"), "minority",
-        "not minority", "all" equalise the named classes with the majority; a dict
-        maps classes to their sizes after resampling; a callable maps ``y`` to
-        such a dict.
+    {sampling_strategy}
     n_components : {"fj", "aic", "bic"} or int, default="fj"
         Mixture components per class: Figueiredo & Jain's count of least message
         length from ``max_components`` down (paper 003's choice; full covariances
@@ -167,12 +153,7 @@ class OBPDSampler(RedrawableOverSampler):
         Gibbs sweeps per synthetic row (the paper's T).
     random_state : int, RandomState instance or None, default=None
         Seeds the mixtures, the draws and the roulette wheels.
-    categorical_features : "auto", array-like of int, bool or str, default=None
-        Categorical columns, drawn by roulette wheel from each class's own values
-        (any hashable values: strings, numbers): column indices, a boolean mask
-        over the columns, column names (X a DataFrame), or "auto" (the
-        DataFrame's columns of pandas' ``category`` dtype), as imbalanced-learn's
-        SMOTENC reads them; None: none. Every other column must hold numbers.
+    {categorical_features}
 
     Attributes
     ----------
@@ -180,13 +161,8 @@ class OBPDSampler(RedrawableOverSampler):
         Class label -> number of rows synthesised.
     models_ : dict
         Class label -> fitted ``Pipeline(StandardScaler, GaussianMixture)`` of the
-        class's continuous columns (``"aic"``/``"bic"`` with full covariances and
-        ``"fj"`` fit their own EM; the result is a fitted scikit-learn
-        ``GaussianMixture`` all the same). For one full or tied Gaussian in more
-        columns than the class has rows, the mixture step is a
-        ``LowRankGaussian`` instead (``n_components``, ``weights_``,
-        ``means_``, ``score_samples`` as the one-component mixture; the
-        covariance kept as ``covariance_factor_``, see the module's notes).
+        class's continuous columns (a ``LowRankGaussian`` mixture step for one
+        full or tied Gaussian in more columns than the class has rows).
     categorical_features_ : ndarray of int
         Indices of the categorical columns.
     {n_features_in_}

@@ -29,21 +29,10 @@ class RWOSampler(ClassDensityOverSampler):
 
     Parameters
     ----------
-    sampling_strategy : float, str, dict or callable, default="auto"
-        Which classes to grow and to what size, as in imbalanced-learn's
-        oversamplers: a float is the minority / majority size ratio after
-        resampling (binary only); "auto" (= "not majority"), "minority",
-        "not minority", "all" equalise the named classes with the majority; a dict
-        maps classes to their sizes after resampling; a callable maps ``y`` to
-        such a dict.
+    {sampling_strategy}
     random_state : int, RandomState instance or None, default=None
         Seeds the parents, the steps and the roulette wheels.
-    categorical_features : "auto", array-like of int, bool or str, default=None
-        Categorical columns, drawn by roulette wheel from each class's own values
-        (any hashable values: strings, numbers): column indices, a boolean mask
-        over the columns, column names (X a DataFrame), or "auto" (the
-        DataFrame's columns of pandas' ``category`` dtype), as imbalanced-learn's
-        SMOTENC reads them; None: none. Every other column must hold numbers.
+    {categorical_features}
 
     Attributes
     ----------
@@ -59,11 +48,8 @@ class RWOSampler(ClassDensityOverSampler):
 
     Notes
     -----
-    Tables are given back as tables: a DataFrame in gives a DataFrame out, with
-    the same columns and dtypes (a continuous column of integer dtype gets each
-    synthetic value rounded to the nearest integer), and an ndarray of objects
-    gives an ndarray of objects. The categories are encoded to integer codes once,
-    the rows are drawn as numbers, and the codes are decoded at the end, so a
+    Tables are given back as tables, with the same columns and dtypes (a
+    continuous column of integer dtype rounded to the nearest integer); a
     synthetic row's category is always one its class has in the training data.
 
     References

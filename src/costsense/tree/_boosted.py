@@ -54,13 +54,10 @@ _CONVERSION_ROWS = 512
 class BoostedTreesClassifier(ClassifierBase):
     """Gradient-boosted trees with early stopping: LightGBM's growth, costsense's trees.
 
-    Boosts trees of at most ``max_leaf_nodes`` leaves on the logistic (two
-    classes) or softmax loss, each scaled by ``learning_rate``, for at most
-    ``max_iter`` rounds; with ``early_stopping``, ``validation_fraction`` of the
-    rows (stratified) are held out and the rounds stop when their log-loss has not
-    improved for ``n_iter_no_change`` rounds, keeping the best round. The
-    defaults are scikit-learn's ``HistGradientBoostingClassifier`` ones, with
-    early stopping always on and a larger round budget.
+    The logistic (two classes) or softmax loss, with early stopping on a held-out
+    share of the rows. The defaults are scikit-learn's
+    ``HistGradientBoostingClassifier`` ones, with early stopping always on and a
+    larger round budget.
 
     Parameters
     ----------
@@ -104,10 +101,8 @@ class BoostedTreesClassifier(ClassifierBase):
         Validation log-loss of the kept round (None without early stopping).
     {degenerate_}
     trees_ : PackedForest
-        The trees' nodes, concatenated in round order (and, within a round, in
-        class order); each node's value row has one column per tree output
-        (``n_trees_per_iteration_``), the tree's own class column holding its
-        leaf values and the others 0; inner nodes hold 0.
+        The trees' nodes in round order (within a round, class order), one value
+        column per tree output, 0 outside the tree's own class column.
 
     See Also
     --------

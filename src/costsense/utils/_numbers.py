@@ -73,8 +73,11 @@ def read_written_numbers(
         if chosen is None:
             both = [m for m, values in readings.items() if values is not None]
             point, comma = readings["."], readings[","]
-            if (point is not None and comma is not None
-                    and not np.array_equal(point, comma)):  # fmt: skip
+            if (
+                point is not None
+                and comma is not None
+                and not np.array_equal(point, comma)
+            ):
                 raise UsageError(
                     f"--csv {path}: column {name!r} holds numbers such as "
                     f"{cells.iloc[0]!r} whose comma or point may be a decimal mark "

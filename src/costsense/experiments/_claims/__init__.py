@@ -45,13 +45,9 @@ _KINDS = {
     "win_tie_loss": {"algorithm", "than", "counts"},
 }
 _OPTIONAL = {"datasets", "costs", "inconsistency"}
-_KIND_OPTIONAL = {
-    kind: {"average"}
-    if kind == "mean_change"
-    else set()
-    if kind == "win_tie_loss"
-    else {"holds_on"}
-    for kind in _KINDS
+_KIND_OPTIONAL = {kind: {"holds_on"} for kind in _KINDS} | {
+    "mean_change": {"average"},
+    "win_tie_loss": set(),
 }
 #: Allowed values of the options with a fixed set.
 _CHOICES = {"holds_on": ("every", "most"), "average": ("ratios", "totals")}
@@ -66,39 +62,42 @@ def validate_claims(
     naming another dataset is refused.
     """
     for claim in claims:
-        kind = claim.get("kind")
-        if kind not in _KINDS:
-            raise ValueError(
-                f"study {source}: claim kind must be one of {sorted(_KINDS)}: {claim}"
-            )
-        needed = _COMMON | _KINDS[kind]
-        allowed = needed | _OPTIONAL | _KIND_OPTIONAL[kind]
-        if not needed <= set(claim) <= allowed:
-            raise ValueError(
-                f"study {source}: a {kind!r} claim needs the keys {sorted(needed)} "
-                f"(optional {sorted(allowed - needed)}), got {sorted(claim)}: "
-                f"{claim.get('text', '')!r}"
-            )
-        for key, choices in _CHOICES.items():
-            if claim.get(key, choices[0]) not in choices:
-                raise ValueError(
-                    f"study {source}: {key} must be {choices[0]!r} or "
-                    f"{choices[1]!r}, got {claim[key]!r}"
-                )
-        counts = claim.get("counts", [])
-        if kind == "win_tie_loss" and (
-            len(counts) != len(claim["than"]) or any(len(c) != 3 for c in counts)
-        ):
-            raise ValueError(
-                f"study {source}: a win_tie_loss claim needs one [wins, ties, "
-                f"losses] in counts per algorithm of than: {claim['text']!r}"
-            )
-        stray = sorted(set(claim.get("datasets", [])) - set(datasets or []))
-        if datasets is not None and stray:
-            raise ValueError(
-                f"study {source}: claim {claim['text']!r} names datasets {stray} "
-                "the study does not run; list only the study's datasets."
-            )
+        problem = _problem(claim, datasets)
+        if problem:
+            raise ValueError(f"study {source}: {problem}")
+
+
+def _problem(claim: dict[str, Any], datasets: Sequence[str] | None) -> str:
+    """Say what is wrong with a claim ("" if nothing)."""
+    kind = claim.get("kind")
+    if kind not in _KINDS:
+        return f"claim kind must be one of {sorted(_KINDS)}: {claim}"
+    needed = _COMMON | _KINDS[kind]
+    allowed = needed | _OPTIONAL | _KIND_OPTIONAL[kind]
+    if not needed <= set(claim) <= allowed:
+        return (
+            f"a {kind!r} claim needs the keys {sorted(needed)} (optional "
+            f"{sorted(allowed - needed)}), got {sorted(claim)}: "
+            f"{claim.get('text', '')!r}"
+        )
+    for key, choices in _CHOICES.items():
+        if claim.get(key, choices[0]) not in choices:
+            return f"{key} must be {choices[0]!r} or {choices[1]!r}, got {claim[key]!r}"
+    counts = claim.get("counts", [])
+    if kind == "win_tie_loss" and (
+        len(counts) != len(claim["than"]) or any(len(c) != 3 for c in counts)
+    ):
+        return (
+            "a win_tie_loss claim needs one [wins, ties, losses] in counts per "
+            f"algorithm of than: {claim['text']!r}"
+        )
+    stray = sorted(set(claim.get("datasets", [])) - set(datasets or []))
+    if datasets is not None and stray:
+        return (
+            f"claim {claim['text']!r} names datasets {stray} the study does not "
+            "run; list only the study's datasets."
+        )
+    return ""
 
 
 @dataclass(frozen=True)

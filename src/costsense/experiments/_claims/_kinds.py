@@ -129,14 +129,9 @@ def claim_rows(
     missing: list[str] = []
     present = []
     for row in claimed:
-        absent = (
-            [n for n in names if np.isnan(means.loc[row, n])]
-            if row in means.index
-            else []
-        )
         if row not in means.index:
             missing.append(row_name(row))
-        elif absent:
+        elif absent := [n for n in names if np.isnan(means.loc[row, n])]:
             missing.append(f"{', '.join(absent)} on {row_name(row)}")
         else:
             present.append(row)

@@ -3,7 +3,8 @@
 - ``_blocks``: document blocks and their two renderings;
 - ``_tables``: :class:`ReportSpec`, and the results checked and summarised once;
 - ``_figures``: every figure, in one style;
-- ``_fits``: the sections read from the fits' diagnostics;
+- ``_fits``: the section read from the fits' diagnostics;
+- ``_declared``: the sections a study declares (their words are the study's);
 - ``_sections``: the other sections, each a function of the checked results;
 - ``_study``: :func:`write_report` (a :class:`ReportSpec` in, files out) and
   :func:`report_study` (the report of a results store).

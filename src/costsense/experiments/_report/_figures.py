@@ -310,12 +310,14 @@ def bound_plot(
     algorithms: Sequence[str],
     path: Path,
     lines: Sequence[tuple[str, str]],
+    ylabel: str,
 ) -> Figure:
     """Plot named training series by round, one panel per algorithm, log scale.
 
     ``series`` holds one dataset's series rows; ``lines`` gives each drawn
-    series' name and legend label, in order. Each fit is a thin line, the mean
-    over the fits that reached a round a thick one; 0 is not drawn.
+    series' name and legend label, in order; ``ylabel`` names the y axis. Each
+    fit is a thin line, the mean over the fits that reached a round a thick one;
+    0 is not drawn.
     """
     present = [a for a in algorithms if a in set(series["algorithm"].astype(str))]
     panels = present or list(algorithms[:1])
@@ -348,7 +350,7 @@ def bound_plot(
         ax.set_yscale("log", nonpositive="mask")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("round m")
-        ax.set_ylabel("training error and its bounds (log scale)")
+        ax.set_ylabel(ylabel)
         ax.set_title(
             _plain(f"{dataset}: {alg}, {n_fits} fits (thin) and their mean (thick)")
         )

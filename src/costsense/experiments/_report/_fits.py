@@ -1,20 +1,16 @@
-"""The sections read from the fits' diagnostics: how the fits ended, features kept.
+"""The section read from the fits' diagnostics: how the fits ended.
 
 Built from the ``diagnostics`` column of the results (one dict per cell, see
 :mod:`costsense.experiments._diagnostics`), whatever the study: a section is shown
 when some cell recorded what it reads. "How the fits ended" tabulates per
 algorithm the rounds kept, early stops, rounds with alpha <= 0 kept, solver
-convergence and constant models, then every degenerate setting and why.
-"Features kept" reads ``features_kept`` and ``drop_round`` (models with per-round
-feature selection) and, for datasets with appended noise columns, the round that
-dropped each one. Change it when the diagnostics recorded change.
+convergence and constant models, then every degenerate setting and why. Change
+it when the diagnostics recorded change.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,12 +19,8 @@ from costsense.experiments._diagnostics import degenerate_reasons
 from costsense.experiments._labels import sort_rows
 from costsense.experiments._report._blocks import Block, Heading, Paragraph, plain_table
 
-__all__ = ["feature_blocks", "fit_blocks", "stopping_note"]
+__all__ = ["fit_blocks", "stopping_note"]
 
-#: Paper 003: the appended noise feature "is filtered out before round 4".
-_EARLY_ROUND = 4
-#: Equation 14's updates (EFSBoost's ``feature_update``), as the report names them.
-_UPDATES = {"literal": "printed (unweighted)", "weighted": "weighted (our deviation)"}
 #: The diagnostics the fits table reads (absent ones read as NaN).
 _READ = ["rounds", "rounds_planned", "nonpositive_alpha", "converged", "constant"]
 
@@ -160,119 +152,4 @@ def fit_blocks(results: pd.DataFrame, order: list[str]) -> list[Block]:
             if degenerate
             else []
         ),
-    ]
-
-
-def _kept_row(name: str, dataset: str, fits: list[Any], listed: Any) -> list[str]:
-    n_features = len(fits[0].get("drop_round", [])) or None
-    counts = np.array([len(d["features_kept"]) for d in fits], dtype=float)
-    frequency = Counter(f for d in fits for f in d["features_kept"])
-    usual = sorted(
-        (f for f, k in frequency.items() if 2 * k >= len(fits)),
-        key=lambda f: (-frequency[f], f),
-    )
-    return [
-        name,
-        dataset,
-        "" if n_features is None else str(n_features),
-        f"{counts.mean():.1f} ({counts.min():.0f}-{counts.max():.0f})",
-        ", ".join(str(f + 1) for f in usual) or "none",
-        "" if listed is None else f"{len(listed)}: " + ", ".join(map(str, listed)),
-    ]
-
-
-def _noise_rows(
-    name: str, dataset: str, fits: list[Any], count: int
-) -> list[list[str]]:
-    n_features = len(fits[0]["drop_round"])
-    used = sorted({str(d.get("feature_update", "")) for d in fits})
-    update = ", ".join(_UPDATES.get(u, u) if u else "not recorded" for u in used)
-    rows = []
-    for offset in range(count, 0, -1):
-        dropped = np.array([d["drop_round"][-offset] for d in fits])
-        when = dropped[dropped > 0]
-        early = int(np.sum((dropped > 0) & (dropped < _EARLY_ROUND)))
-        spread = (
-            f"{np.median(when):g} ({when.min()}-{when.max()})"
-            if when.size
-            else "never dropped"
-        )
-        kept = int(np.sum(dropped == -1))
-        rows.append(
-            [
-                name,
-                dataset,
-                str(n_features - offset + 1),
-                spread,
-                f"{early} of {len(fits)}",
-                f"{kept} of {len(fits)}",
-                update,
-            ]
-        )
-    return rows
-
-
-def feature_blocks(
-    results: pd.DataFrame,
-    order: list[str],
-    paper: Mapping[str, Sequence[int]],
-    noise: Mapping[str, int],
-) -> list[Block]:
-    """Return the "Features kept" section (empty without feature-selecting fits).
-
-    ``paper`` gives the paper's features left after the last round per dataset
-    (1-based), ``noise`` the datasets with appended noise columns (the last
-    ones) and how many.
-    """
-    if "diagnostics" not in results.columns:
-        return []
-    selecting = results["diagnostics"].map(
-        lambda d: isinstance(d, dict) and "features_kept" in d
-    )
-    cells = results[selecting]
-    kept, dropped = [], []
-    for name in [a for a in order if a in set(cells["algorithm"])]:
-        mine = cells[cells["algorithm"] == name]
-        for dataset in sorted(set(mine["dataset"])):
-            fits = list(mine.loc[mine["dataset"] == dataset, "diagnostics"])
-            kept.append(_kept_row(name, dataset, fits, paper.get(dataset)))
-        for dataset, count in sorted(noise.items()):
-            here = mine.loc[mine["dataset"] == dataset, "diagnostics"]
-            fits = [d for d in here if "drop_round" in d]
-            dropped += (
-                _noise_rows(name, dataset, fits, count) if fits and count > 0 else []
-            )
-    if not kept:
-        return []
-    header = ["algorithm", "dataset", "features", "kept: mean (range)"]
-    header += ["kept in at least half the fits", "paper (Table 3)"]
-    noise_header = ["algorithm", "dataset", "noise feature"]
-    noise_header += ["dropped by round: median (range)", "dropped before round 4"]
-    noise_header += ["kept to the end", "equation 14's update"]
-    blocks: list[Block] = [
-        Heading("Features kept", 2),
-        Paragraph(
-            "The features left after the last boosting round, over all fits of each "
-            "algorithm on each dataset. Feature numbers are 1-based and number our "
-            "columns (KEEL's; a categorical column is one column of codes, or its "
-            "one-hot columns, as the study encodes it), which need not be the "
-            "paper's; compare the counts."
-        ),
-        plain_table(header, kept),
-    ]
-    if not dropped:
-        return blocks
-    return [
-        *blocks,
-        Heading("When the appended noise was dropped", 3),
-        Paragraph(
-            "The round whose errors dropped each appended noise column (it is "
-            "absent from the next round on); paper 003 reports it filtered out "
-            "before round 4. The round depends on the update of equation 14 "
-            "(last column): the printed update adds every misclassified row's "
-            "term unweighted; the weighted one, our deviation, multiplies each "
-            "term by the row's boosting weight, so the terms of a round sum to "
-            "at most its weighted error and features leave far later."
-        ),
-        plain_table(noise_header, dropped),
     ]

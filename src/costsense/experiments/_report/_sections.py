@@ -23,43 +23,17 @@ from costsense.experiments._report._blocks import (
     Image,
     Paragraph,
     Table,
+    plain_table,
 )
+from costsense.experiments._report._declared import paragraphs
 from costsense.experiments._report._fits import stopping_note
-from costsense.experiments._report._tables import KEYS, Report, choose_decimals, fmt
+from costsense.experiments._report._tables import Report, choose_decimals, fmt
 from costsense.experiments._stats import (
     best_mask,
     mean_ranks,
     wilcoxon_test,
     win_tie_loss,
 )
-
-#: Relative slack of paper 001's inequalities when checked in floating point.
-_BOUND_SLACK = 1e-12
-#: Paper 001's series, smallest first, each bounding the one before (Theorems 1-2).
-_BOUNDS = (
-    ("train_error", r"training error of sign$(f_m)$"),
-    ("normaliser_product", r"$\Pi_{k\leq m}\,Z_k$ (Theorem 1)"),
-    ("edge_bound", r"$\exp(-2\,\Sigma_{k\leq m}\,\gamma_k^2)$ (Theorem 2)"),
-)
-_THEOREMS = (
-    "Paper 001 (the AdaBoost chapter) bounds AdaBoost's training error. With "
-    "f_m = sum_{k <= m} alpha_k G_k, Z_k the normaliser of round k's weight update "
-    "(equation (3)) and gamma_k = 1/2 - e_k the edge of its weighted error e_k: "
-    "Theorem 1, the training error of sign(f_m) is at most prod_{k <= m} Z_k; "
-    "Theorem 2, prod Z_k = prod sqrt(1 - 4 gamma_k^2) <= exp(-2 sum gamma_k^2); "
-    "Theorem 3, AdaBoost is forward stagewise additive modelling with the "
-    "exponential loss."
-)
-
-
-def _paragraphs(text: str) -> list[Block]:
-    """Split free text into paragraphs at blank lines."""
-    return [Paragraph(p.strip()) for p in re.split(r"\n\s*\n", text) if p.strip()]
-
-
-def _table(header: list[str], rows: list[list[str]]) -> Table:
-    """Make a table of plain cells."""
-    return Table(header, [[Cell(text) for text in row] for row in rows])
 
 
 class FigureFiles:
@@ -88,7 +62,7 @@ def introduction(r: Report) -> list[Block]:
     return [
         Heading(r.spec.title, 1),
         *([Paragraph(r.spec.banner)] if r.spec.banner else []),
-        *_paragraphs(r.spec.notes),
+        *paragraphs(r.spec.notes),
         Paragraph(
             f"{len(data)} cells, {data['dataset'].nunique()} datasets, "
             f"{data['cost'].nunique()} costs, {len(r.algorithms)} algorithms."
@@ -211,8 +185,8 @@ def paper(r: Report) -> list[Block]:
             "Published value, our mean over repeats x folds, and the "
             "difference (ours - paper)."
         ),
-        *_paragraphs(r.spec.paper_notes),
-        _table(header, body),
+        *paragraphs(r.spec.paper_notes),
+        plain_table(header, body),
     ]
 
 
@@ -261,7 +235,7 @@ def comparison(r: Report) -> list[Block]:
             "Wilcoxon signed-rank test (two-sided) across rows on the row "
             "means."
         ),
-        _table([*header, "Wilcoxon statistic", "Wilcoxon p-value"], body),
+        plain_table([*header, "Wilcoxon statistic", "Wilcoxon p-value"], body),
     ]
 
 
@@ -277,69 +251,6 @@ def warnings(r: Report) -> list[Block]:
         "numbers in the messages are written N; with what to change:"
     )
     return [Heading("Warnings", 2), Paragraph(intro), *map(Paragraph, r.spec.warnings)]
-
-
-def _bound_check(series: pd.DataFrame) -> str:
-    """Check each saved series <= the next on every round; say where it fails."""
-    names = [name for name, _ in _BOUNDS]
-    wide = series.set_index([*KEYS, "stage", "name"])["value"].unstack("name")
-    values = wide.reindex(columns=names).to_numpy(dtype=float)
-    with np.errstate(invalid="ignore"):
-        holds = np.all(values[:, :-1] <= values[:, 1:] * (1 + _BOUND_SLACK), axis=1)
-    failed = [
-        f"{ds}, cost {cost}, {alg}, repeat {rep}, fold {fold}, round {stage}"
-        for (ds, cost, alg, rep, fold, stage), ok in zip(wide.index, holds, strict=True)
-        if not ok
-    ]
-    fits, rounds = len(wide.index.droplevel("stage").unique()), len(wide)
-    if not failed:
-        return (
-            f"held at every round of every fit: {rounds} rounds of {fits} fits (each "
-            f"inequality up to a relative {_BOUND_SLACK:g}, the rounding of floats)."
-        )
-    more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
-    return (
-        f"FAILED at {len(failed)} of {rounds} rounds of {fits} fits: "
-        f"{'; '.join(failed[:5])}{more}."
-    )
-
-
-def theorems(r: Report) -> list[Block]:
-    """Return paper 001's theorems, their check on the saved series, and figures."""
-    series, algorithms = r.series, r.spec.adaboost_algorithms
-    if series is None or series.empty or not algorithms:
-        return []
-    data = series.assign(**{k: series[k].astype(str) for k in KEYS[:3]})
-    data = data[data["algorithm"].isin(algorithms)]
-    if data.empty:
-        return []
-    names = [a for a in algorithms if a in set(data["algorithm"])]
-    verdict = (
-        f"Checked on the training series this run saved for {', '.join(names)} "
-        "(AdaBoost from uniform weights at learning rate 1, the theorems' "
-        "setting): training error <= prod Z <= exp(-2 sum gamma^2) "
-        + _bound_check(data)
-    )
-    blocks: list[Block] = [
-        Heading("Paper 001's theorems: AdaBoost's training error", 2),
-        Paragraph(_THEOREMS),
-        Paragraph(
-            f"{verdict} Theorems 1-2's equalities and Theorem 3 are checked by "
-            "costsense's tests on several data sets and weak learners "
-            "(tests/boosting/test_theorems.py), not from these series."
-        ),
-    ]
-    for ds in sorted(set(data["dataset"])):
-        path = r.figures.new(f"bounds_{ds}")
-        fig.bound_plot(data[data["dataset"] == ds], ds, names, path, _BOUNDS)
-        caption = (
-            f"{ds}: training error of sign(f_m), prod Z_k (Theorem 1) and "
-            "exp(-2 sum gamma_k^2) (Theorem 2) by round, log scale; thin lines "
-            "one fit each (cost x repeat x fold), thick lines their mean over "
-            "the fits that reached the round; a training error of 0 is not drawn"
-        )
-        blocks.append(Image(path, caption))
-    return blocks
 
 
 def constant_fits(data: pd.DataFrame, dataset: str, cost: str) -> dict[str, str]:

@@ -20,14 +20,14 @@ import numpy as np
 import pandas as pd
 
 from costsense.experiments._boundary import boundary_path
-from costsense.experiments._catalog import CATALOG
 from costsense.experiments._claims import check_claims
 from costsense.experiments._labels import cost_label
 from costsense.experiments._outputs import write_atomically
 from costsense.experiments._report import _sections as section
 from costsense.experiments._report._blocks import to_html, to_markdown
+from costsense.experiments._report._declared import declared
 from costsense.experiments._report._figures import Boundary
-from costsense.experiments._report._fits import feature_blocks, fit_blocks
+from costsense.experiments._report._fits import fit_blocks
 from costsense.experiments._report._tables import (
     KEYS,
     ReportFiles,
@@ -38,21 +38,14 @@ from costsense.experiments._report._tables import (
 from costsense.experiments._scores import ALL_METRICS
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import count_cells
-from costsense.experiments._study_file import check_record
+from costsense.experiments._study_file import builtin_sections, check_record
 
 __all__ = ["ReportFiles", "ReportSpec", "report_study", "write_report"]
 
 #: What a study record declares for its report, under the spec's names.
 _DECLARED = (
-    "title",
-    "metrics",
-    "reference",
-    "ratio_to",
-    "notes",
-    "paper_notes",
-    "paper",
-    "paper_datasets",
-    "paper_features",
+    *"title metrics reference ratio_to notes paper_notes paper".split(),
+    *"paper_datasets paper_features sections".split(),
 )
 #: The most a boundary grid file may unpack to (bytes): a run writes about 1 MB.
 MAX_GRID_BYTES = 256 << 20
@@ -86,9 +79,8 @@ def write_report(
     boundaries : iterable of Boundary, default=()
         Decision regions, one figure each.
     series : DataFrame, default=None
-        Per-round training series (the keys, ``stage``, ``name``, ``value``);
-        those of ``spec.adaboost_algorithms`` make the section on paper 001's
-        theorems.
+        Per-round training series (the keys, ``stage``, ``name``, ``value``),
+        read by the declared ``bounds`` sections.
 
     Returns
     -------
@@ -96,15 +88,11 @@ def write_report(
 
     Notes
     -----
-    A table cell is ``mean (std)`` over the repeats x folds (sample std, NaN
-    ignored, ``n/a`` without values), with 3 decimals for a rate (values in
-    [0, 1]) and 2 otherwise; the best of a row is bold, the last row holds mean
-    ranks. Rows are sorted by dataset then cost
-    (:func:`costsense.experiments._labels.cost_order`); algorithms keep their
-    order of first appearance. The comparison counts the rows where the
-    reference is significantly better, not different or worse (two-sided
-    paired t-test over the matched folds; rows under 2 complete pairs left
-    out) and adds the Wilcoxon signed-rank test across rows on the row means.
+    A table cell is ``mean (std)`` over the repeats x folds (sample std), the
+    best of a row bold, mean ranks last; rows sorted by dataset then cost,
+    algorithms in order of first appearance. The comparison counts the
+    reference's significant wins, ties and losses (paired t-test over the
+    matched folds) and adds the Wilcoxon signed-rank test across rows.
     """
     r = tabulate(results, spec)
     if curves is not None and not curves.empty:
@@ -124,10 +112,7 @@ def write_report(
             section.comparison,
             lambda r: fit_blocks(r.data, r.algorithms),
             section.warnings,
-            lambda r: feature_blocks(
-                r.data, r.algorithms, spec.paper_features, spec.noise_columns
-            ),
-            section.theorems,
+            declared,
             section.figures,
         )
         for block in make(r)
@@ -193,22 +178,6 @@ def _banner(study: dict[str, Any], finished: int) -> str:
     return " ".join(["Partial results.", *parts]) if parts else ""
 
 
-def _theorem_algorithms(study: dict[str, Any]) -> list[str]:
-    """Return the study's rows its catalog entry marks ``theorems``, at rate 1.
-
-    Paper 001's theorems speak of AdaBoost from uniform weights at learning
-    rate 1, neither set otherwise nor searched over.
-    """
-    return [
-        a["name"]
-        for a in study["algorithms"]
-        if (spec := CATALOG.get(a["method"])) is not None
-        and spec.theorems
-        and float(a.get("params", {}).get("learning_rate", 1.0)) == 1.0
-        and "learning_rate" not in a.get("grid", {})
-    ]
-
-
 def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     """Write the Markdown and HTML report of a results store.
 
@@ -240,6 +209,8 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     # the record is a file anyone who can write the folder can change: checked
     # as a study file is, before anything is drawn
     check_record(study, ALL_METRICS, str(store.path))
+    if "sections" not in study:  # recorded before studies declared sections
+        study["sections"] = builtin_sections(study)
     order = {a["name"]: i for i, a in enumerate(study["algorithms"])}
     results = results.sort_values(
         "algorithm", key=lambda names: names.map(order), kind="stable"
@@ -260,7 +231,6 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
             for name, recipe in study.get("derived", {}).items()
             if recipe.get("append_uniform", 0)
         },
-        adaboost_algorithms=_theorem_algorithms(study),
         warnings=store.warnings().lines(unit="cell"),
     )
     return write_report(

@@ -42,9 +42,10 @@ class ReportSpec:
     ``banner`` is a warning under the title (a partial or ``--quick`` run);
     ``paper_features`` the paper's features left per dataset (1-based) and
     ``noise_columns`` the datasets with appended noise columns (how many);
-    ``adaboost_algorithms`` those whose saved series are checked against paper
-    001's bounds; ``warnings`` the fits' warning lines; ``paper_datasets`` the
-    paper's own datasets (marked in the tables, claims tallied on them apart).
+    ``sections`` the study's declared sections
+    (:mod:`~costsense.experiments._report._declared`); ``warnings`` the fits'
+    warning lines; ``paper_datasets`` the paper's own datasets (marked in the
+    tables, claims tallied on them apart).
     """
 
     title: str
@@ -60,7 +61,7 @@ class ReportSpec:
     banner: str = ""
     paper_features: Mapping[str, Sequence[int]] = field(default_factory=dict)
     noise_columns: Mapping[str, int] = field(default_factory=dict)
-    adaboost_algorithms: Sequence[str] = ()
+    sections: Sequence[Mapping[str, Any]] = ()
     warnings: Sequence[str] = ()
     paper_datasets: Sequence[str] = ()
 
@@ -77,7 +78,7 @@ class ReportSpec:
             ("paper", tuple(dict(row) for row in rows)),
             ("claims", tuple(self.claims)),
             ("paper_datasets", tuple(self.paper_datasets)),
-            ("adaboost_algorithms", tuple(self.adaboost_algorithms)),
+            ("sections", tuple(dict(s) for s in self.sections)),
         ]:
             object.__setattr__(self, name, value)
 
