@@ -13,8 +13,7 @@ import pytest
 from costsense import cli
 from costsense.cli import UsageError, build_parser
 from costsense.cli._data import read_data, resolve_costs
-from costsense.cli._model_checks import check_metadata
-from costsense.cli._model_io import load_model
+from costsense.cli._model_io import check_metadata, load_model
 from costsense.costs import example_costs
 from costsense.experiments import Protocol, Study
 from costsense.experiments._plan import splits

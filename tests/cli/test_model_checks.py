@@ -14,7 +14,7 @@ import pytest
 
 from costsense import cli
 from costsense.cli import _model_io
-from costsense.cli._model_checks import check_metadata, check_model
+from costsense.cli._model_io import check_metadata, check_model
 from tests.cli._data import write_csv
 
 

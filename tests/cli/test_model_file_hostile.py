@@ -54,7 +54,7 @@ from tests.cli._data import write_csv
 
 SOURCE = str(Path(costsense.__file__).resolve().parents[1])
 CHECKS = ("persist/__init__.py", "_archive.py", "_schema.py", "_fitted.py",
-          "_model_checks.py")  # fmt: skip
+          "_model_io.py")  # fmt: skip
 PASSWD = Path("/etc/passwd")
 KEY = b"a-signing-key-of-32-bytes-000000"
 

@@ -33,8 +33,7 @@ import pytest
 import costsense
 from costsense import cli
 from costsense.cli import UsageError
-from costsense.cli._model_checks import check_model
-from costsense.cli._model_io import load_model
+from costsense.cli._model_io import check_model, load_model
 from costsense.persist import read_model
 from costsense.persist._fitted import check_fitted, reachable
 from tests.cli._archives import read_members, schema_nodes, write_zip

@@ -1,13 +1,11 @@
 """``costsense predict --scheduler``: the input's partitions scored on a Dask cluster.
 
-The input is read as a ``dask.dataframe`` (a CSV file cut into blocks, or a
-folder of parts: one partition each); the model, checked on the client, is sent
-to every worker once, and each partition is one task applying
-:class:`costsense.cli._predict.Scorer` to it. The client takes the results in
-order and numbers their rows, so the file written is the one a single machine
-writes. The workers read the input at the path given: the client checks it
-first (regular files, no linked parts), and each worker refuses a cell over
-``--max-cell-chars``. A worker dying is one usage error naming the partition.
+The input (a CSV cut into blocks, or a folder of parts) is a ``dask.dataframe``;
+the checked model is sent to every worker once and each partition is one task
+applying :class:`costsense.cli._predict.Scorer`. The client numbers the rows in
+order, so the file is the one a single machine writes. Workers read the input at
+its path (checked first by the client) and refuse a cell over
+``--max-cell-chars``; a lost worker is one usage error naming the partition.
 """
 
 from __future__ import annotations
@@ -119,9 +117,10 @@ def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:
     sep, header = csv_layout(files[0], scorer.options)
     columns = scorer.metadata["columns"]
     written = scorer.metadata.get("number_marks", {})  # "1,234.50": read by Scorer
-    types: dict[str, Any] = dict.fromkeys(header, object)
-    types.update({c: "float64" for c, kind in columns.items()
-                  if kind == "numeric" and c not in written})  # fmt: skip
+    types: dict[str, Any] = {
+        c: "float64" if columns.get(c) == "numeric" and c not in written else object
+        for c in header
+    }
     return dd.read_csv(
         files,
         sep=sep,

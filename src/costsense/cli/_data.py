@@ -1,10 +1,8 @@
 """The rows and costs a command reads: ``--csv`` or ``--dataset``, and cost options.
 
-:func:`read_data` reads ``--csv`` with :func:`costsense.datasets.read_table`
-(options from :func:`table_options`; ``--fn-cost`` ... ``--tn-cost`` as written,
-:func:`given_parts`), or a KEEL set; :func:`resolve_costs` turns the cost options
-into one :class:`~costsense.costs.Costs` for the rows read;
-:func:`describe_columns` says how each column is read, for the header.
+:func:`read_data` reads ``--csv`` with :func:`costsense.datasets.read_table` or a
+KEEL set; :func:`resolve_costs` turns the cost options into one
+:class:`~costsense.costs.Costs` for those rows.
 """
 
 from __future__ import annotations
@@ -39,13 +37,17 @@ __all__ = [
 def table_options(args: argparse.Namespace) -> TableOptions:
     """Read how ``--csv`` is written and which of its columns are features."""
     return TableOptions(  # predict has no --missing, --drop, ... of its own
-        sep=args.sep, decimal=args.decimal, encoding=args.encoding or "utf-8",
-        missing=getattr(args, "missing", "raise"), id_column=args.id_column,
+        sep=args.sep,
+        decimal=args.decimal,
+        encoding=args.encoding or "utf-8",
+        missing=getattr(args, "missing", "raise"),
+        id_column=args.id_column,
         drop=tuple((getattr(args, "drop", None) or "").split(",")),
         cost_features=not getattr(args, "drop_cost_columns", False),
         max_categories=getattr(args, "max_categories", 50),
-        max_line_mb=args.max_line_mb, max_cell_chars=args.max_cell_chars,
-    )  # fmt: skip
+        max_line_mb=args.max_line_mb,
+        max_cell_chars=args.max_cell_chars,
+    )
 
 
 def read_data(args: argparse.Namespace) -> Table:
@@ -63,8 +65,12 @@ def read_data(args: argparse.Namespace) -> Table:
             bunch = load_keel(args.dataset)
         except ValueError as error:
             raise UsageError(f"--dataset: {error}") from None
-        return Table(np.asarray(bunch.X), np.asarray(bunch.y),
-                     source=f"KEEL {args.dataset}", parts=checked)  # fmt: skip
+        return Table(
+            np.asarray(bunch.X),
+            np.asarray(bunch.y),
+            source=f"KEEL {args.dataset}",
+            parts=checked,
+        )
     if not args.target:
         raise UsageError("--csv needs --target (the name of the label column)")
     return read_table(args.csv, args.target, parts, table_options(args))
@@ -106,11 +112,20 @@ MAX_MATRIX_BYTES = 1 << 20
 
 def given_parts(args: argparse.Namespace) -> dict[str, str] | None:
     """Return the per-row cost options as written, None if none; refuse two ways."""
-    given = {part: getattr(args, f"{part}_cost") for part, *_ in COST_PARTS
-             if getattr(args, f"{part}_cost", None) is not None}  # fmt: skip
+    given = {
+        part: getattr(args, f"{part}_cost")
+        for part, *_ in COST_PARTS
+        if getattr(args, f"{part}_cost", None) is not None
+    }
     options = [option for part, option, *_ in COST_PARTS if part in given]
-    class_level = [option for option, value in (("--cost", args.cost), (
-        "--cost-matrix", args.cost_matrix)) if value is not None]  # fmt: skip
+    class_level = [
+        option
+        for option, value in (
+            ("--cost", args.cost),
+            ("--cost-matrix", args.cost_matrix),
+        )
+        if value is not None
+    ]
     if not given and not class_level:
         raise UsageError(
             "give the costs: --cost (a ratio C1/C2 or a pair C1,C2), --cost-matrix "
@@ -238,15 +253,20 @@ def resolve_costs(args: argparse.Namespace, data: Table) -> CommandCosts:
     if data.parts is None:
         costs = Costs.resolve(args.cost, data.y, pos_label=pos)
         c1, c2 = costs.pair
-        said = (f"positive class {costs.pos_label!s}; C1 (false negative) = {c1:g}, "
-                f"C2 (false positive) = {c2:g}")  # fmt: skip
-        return CommandCosts(costs, "pair" if isinstance(args.cost, tuple)
-                            else "ratio", said)  # fmt: skip
+        said = (
+            f"positive class {costs.pos_label!s}; C1 (false negative) = {c1:g}, "
+            f"C2 (false positive) = {c2:g}"
+        )
+        return CommandCosts(
+            costs, "pair" if isinstance(args.cost, tuple) else "ratio", said
+        )
     pos_label = resolve_pos_label(data.y, pos)
     said = f"positive class {pos_label!s}; costs " + ", ".join(
-        f"{part.upper()} {value:g}" if isinstance(value, float)
-        else f"{part.upper()} column {value!r}" for part, value in data.parts.items()
-    )  # fmt: skip
+        f"{part.upper()} {value:g}"
+        if isinstance(value, float)
+        else f"{part.upper()} column {value!r}"
+        for part, value in data.parts.items()
+    )
     rows = data.row_costs()
     if rows is None:
         matrix = parts_matrix(data.parts, classes, pos_label)
@@ -254,7 +274,8 @@ def resolve_costs(args: argparse.Namespace, data: Table) -> CommandCosts:
     else:
         costs = Costs.resolve(None, data.y, pos_label=pos_label, sample_cost=rows)
         said += f"; cost columns {part_columns(data.parts)} " + (
-            "are also features" if data.cost_features
+            "are also features"
+            if data.cost_features
             else "are not features (--drop-cost-columns)"
-        )  # fmt: skip
+        )
     return CommandCosts(costs, "parts", said, parts=data.parts)

@@ -1,7 +1,6 @@
-"""``costsense fit``: fit a named model on a table and save it with its metadata.
+"""``costsense fit``: fit a named model on a table and save it.
 
-The file is written by :mod:`costsense.cli._model_io`, which ``costsense
-predict`` reads it back through.
+Written by :mod:`costsense.cli._model_io`, which ``predict`` reads it back with.
 """
 
 from __future__ import annotations
@@ -22,15 +21,14 @@ from costsense.cli._data import (
     read_data,
     resolve_costs,
 )
-from costsense.cli._model_checks import model_cost
-from costsense.cli._model_file import read_key
-from costsense.cli._model_io import FORMAT, save_model
+from costsense.cli._model_io import FORMAT, model_cost, save_model
 from costsense.cli._models import check_models
 from costsense.cli._output import new_output
 from costsense.cli._preflight import preflight
 from costsense.cli._progress import Heartbeat
 from costsense.datasets import Table
 from costsense.experiments import CATALOG, default_base
+from costsense.persist import read_key
 from costsense.utils._tables import part_columns
 
 __all__ = ["run_fit"]
@@ -41,7 +39,7 @@ def cost_metadata(given: CommandCosts, data: Table) -> dict[str, Any]:
 
     ``kind``; ``matrix``, the class-level matrix the model is built with (the
     rows' mean for per-row costs), which
-    :func:`costsense.cli._model_checks.model_cost` reads back; ``parts``;
+    :func:`costsense.cli._model_io.model_cost` reads back; ``parts``;
     ``columns`` (the cost columns) and ``columns_are_features``.
     """
     return {

@@ -26,8 +26,9 @@ def run_datasets(args: argparse.Namespace) -> int:
 
 def run_models(args: argparse.Namespace) -> int:
     """List every model: source, cost use, bases, what it handles."""
-    rows = [["model", "costs", "default base", "bases", "classes", "row costs",
-             "source"]]  # fmt: skip
+    rows = [
+        ["model", "costs", "default base", "bases", "classes", "row costs", "source"]
+    ]
     for spec in CATALOG.values():
         left_out = sorted(set(CLASSIFIER_BASES) - set(spec.bases))
         if not spec.uses_base:

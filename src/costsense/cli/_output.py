@@ -1,22 +1,16 @@
 """What commands write: tables on the terminal, and files that never replace one.
 
-A command never overwrites its inputs or any file (:func:`new_output`, checked
-before any work) and writes each row as it is finished (:class:`RowWriter`), so
-an interrupted run keeps what it did. ``predict`` writes under a locked
-``.partial`` name (:func:`open_partial`) and gives the file its own name when
-whole, by a hard link that fails rather than replace a file that appeared
-meanwhile (:func:`publish`, :func:`link_new`).
-
-Text cells a spreadsheet would evaluate as a formula (starting with ``=``,
-``+``, ``-``, ``@``, a tab or a carriage return, and not a plain number) are
-written as text, a single quote before them, as OWASP's "CSV injection" page
-recommends (:func:`text_cells`); ``--raw-cells`` keeps them as read.
+No file is overwritten (:func:`new_output`, checked before any work); rows are
+flushed as finished (:class:`RowWriter`), so an interrupted run keeps them.
+``predict`` writes a locked ``.partial`` file (:func:`open_partial`) and links
+it to its name when whole (:func:`publish`). Text a spreadsheet would evaluate
+as a formula is written after a single quote (OWASP, "CSV injection";
+:func:`text_cells`) unless ``--raw-cells``.
 """
 
 from __future__ import annotations
 
 import csv
-import errno
 import os
 import re
 import shlex
@@ -27,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from costsense.cli._options import UsageError
+from costsense.persist import link_new
 
 try:  # POSIX: a run's lock on its partial file dies with the process
     import fcntl
@@ -36,7 +31,6 @@ except ImportError:  # pragma: no cover - Windows
 __all__ = [
     "RowWriter",
     "as_text_cell",
-    "link_new",
     "new_output",
     "open_partial",
     "print_table",
@@ -125,26 +119,17 @@ def as_text_cell(value: object) -> object:
 
 
 def text_cells(frame: Any) -> Any:
-    """Return the frame with every formula-like text cell and name written as text.
+    """Return a copy of the frame with formula-like text cells and names as text."""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
-    Only text columns are looked at; a copy is made only when a cell changes.
-    """
-    import pandas as pd
-
-    changed = False
+    frame = frame.copy()
     for position in range(frame.shape[1]):
         column = frame.iloc[:, position]
-        if pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
-            continue
-        safe = column.map(as_text_cell, na_action="ignore")
-        if ((safe != column) & column.notna()).any():
-            if not changed:
-                frame, changed = frame.copy(), True
-            frame.isetitem(position, safe)
-    names = [as_text_cell(name) for name in frame.columns]
-    if names != list(frame.columns):
-        frame = frame.copy() if not changed else frame
-        frame.columns = names
+        if not (is_numeric_dtype(column) or is_bool_dtype(column)):
+            safe = column.map(as_text_cell, na_action="ignore")
+            if ((safe != column) & column.notna()).any():  # else keep its dtype
+                frame.isetitem(position, safe)
+    frame.columns = [as_text_cell(name) for name in frame.columns]
     return frame
 
 
@@ -201,8 +186,8 @@ def open_partial(output: Path, option: str) -> tuple[Path, IO[str]]:
 def publish(handle: IO[str], partial: Path, output: Path, option: str) -> None:
     """Give a finished partial file its own name, never replacing a file.
 
-    The file is flushed to disk, then linked to ``output`` (:func:`link_new`)
-    while ``handle`` still holds the lock.
+    The file is flushed to disk, then linked to ``output``
+    (:func:`costsense.persist.link_new`) while ``handle`` still holds the lock.
     """
     handle.flush()
     os.fsync(handle.fileno())
@@ -214,33 +199,6 @@ def publish(handle: IO[str], partial: Path, output: Path, option: str) -> None:
             f"ran; it is left as it is, and the results are in {partial}: move "
             "them where you want them"
         ) from None
-
-
-def link_new(source: Path, target: Path) -> None:
-    """Give ``source`` the name ``target`` (which must not exist) and drop its own.
-
-    A hard link refuses an existing target atomically. On a file system without
-    hard links the target is checked, then ``source`` renamed (a file created in
-    between would be replaced; such a file system leaves no better way).
-
-    Raises
-    ------
-    FileExistsError
-        When ``target`` exists.
-    """
-    try:
-        os.link(source, target, follow_symlinks=False)
-    except FileExistsError:
-        raise
-    except OSError as error:
-        if error.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP,
-                               errno.EMLINK, errno.ENOSYS):  # fmt: skip
-            raise
-        if os.path.lexists(target):
-            raise FileExistsError(errno.EEXIST, "exists", str(target)) from None
-        os.rename(source, target)
-        return
-    source.unlink()
 
 
 class RowWriter:

@@ -1,13 +1,11 @@
 """``costsense predict``: a saved model applied to a table, a chunk at a time.
 
-The input (a CSV or Parquet file, or a folder of parts) is read in chunks
-(:func:`costsense.utils._tables.read_chunks`) and each chunk's predictions are
-appended as soon as they are made, so memory stays flat. The output is written
-under a locked ``.partial`` name and given its own name when whole
-(:func:`costsense.cli._output.open_partial`); formula-like text cells are
-written as text unless ``--raw-cells``. With ``--scheduler``, the chunks are a
+The input (CSV, Parquet, or a folder of parts) is read in chunks
+(:func:`costsense.utils._tables.read_chunks`) and each chunk's lines are written
+at once, so memory stays flat, to a locked ``.partial`` file named when whole
+(:mod:`costsense.cli._output`). With ``--scheduler`` the chunks are a
 ``dask.dataframe``'s partitions scored on a cluster
-(:mod:`costsense.cli._dask_predict`), and the file written is the same.
+(:mod:`costsense.cli._dask_predict`); the file written is the same.
 """
 
 from __future__ import annotations
@@ -21,13 +19,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from costsense.cli._data import table_options
-from costsense.cli._model_file import read_key
 from costsense.cli._model_io import load_checked
 from costsense.cli._options import UsageError
 from costsense.cli._output import new_output, open_partial, publish, text_cells
 from costsense.cli._progress import Progress
 from costsense.costs import part_costs
 from costsense.experiments import decide
+from costsense.persist import read_key
 from costsense.utils._cells import read_cost_column, refuse_infinite
 from costsense.utils._columns import column_kinds
 from costsense.utils._numbers import read_written_numbers
@@ -87,19 +85,21 @@ def run_predict(args: argparse.Namespace) -> int:
             )
         raise
     name = metadata["model"]
-    print(
+    signature = "signed, not verified" if signed else "unsigned"
+    said = [
         f"{written - skipped} rows predicted with {name} (trained "
         f"{printable(metadata['trained'])} on {metadata['rows']} rows"
-        + ("; signature verified)" if key is not None else
-           ", as the file says: unsigned)" if not signed else
-           ", as the file says: signed, not verified)")
-        + (f"; {skipped} rows with missing values left blank (the model was "
-           f"trained with --missing {metadata['missing']}; fit with --missing "
-           "impute to decide such rows)" if skipped else "")
-        + (f"; {name} gives no probabilities, so no expected cost"
-           if not scorer.gives_proba else ""),
-        file=sys.stderr,
-    )  # fmt: skip
+        + ("; signature verified)" if key else f", as the file says: {signature})")
+    ]
+    if skipped:
+        said.append(
+            f"{skipped} rows with missing values left blank (the model was trained "
+            f"with --missing {metadata['missing']}; fit with --missing impute to "
+            "decide such rows)"
+        )
+    if not scorer.gives_proba:
+        said.append(f"{name} gives no probabilities, so no expected cost")
+    print("; ".join(said), file=sys.stderr)
     print(f"predictions saved to {output}", file=sys.stderr)
     return 0
 
@@ -158,15 +158,18 @@ class Scorer:
         frame = frame.reset_index(drop=True)
         frame.columns = [str(c) for c in frame.columns]
         cost = self.metadata["cost"]
-        numeric = [c for c, kind in self.metadata["columns"].items()
-                   if kind == "numeric" and c in frame.columns]  # fmt: skip
-        numeric += [
-            c for c in cost["columns"] if c in frame.columns and c not in numeric
+        kinds = self.metadata["columns"]
+        numeric = [
+            c
+            for c in frame.columns
+            if kinds.get(c) == "numeric" or c in cost["columns"]
         ]
         frame[numeric] = read_written_numbers(
-            frame[numeric], self.path, self.options.decimal,
+            frame[numeric],
+            self.path,
+            self.options.decimal,
             self.metadata.get("number_marks"),
-        )[0]  # fmt: skip
+        )[0]
         absent = [c for c in cost["columns"] if c not in frame.columns]
         if absent:
             raise UsageError(
@@ -177,8 +180,10 @@ class Scorer:
         rows = None
         if cost["columns"]:
             where = f"--csv {self.path}: cost column"
-            values = {c: read_cost_column(frame[c], f"{where} {c!r}",
-                      first_row=first_row) for c in cost["columns"]}  # fmt: skip
+            values = {
+                c: read_cost_column(frame[c], f"{where} {c!r}", first_row=first_row)
+                for c in cost["columns"]
+            }
             rows = part_costs(cost["parts"], values, frame.shape[0])
         ids = self._ids(frame)
         given = frame if ids is None else frame.drop(columns=[ids.name])
@@ -207,25 +212,11 @@ class Scorer:
             except (AttributeError, NotImplementedError):
                 self.gives_proba = False
         lines["prediction"] = prediction
-        if self.gives_proba:
-            self._add_costs(lines, usable, decided, proba, rows)
-        return lines
-
-    def _add_costs(
-        self,
-        lines: Any,
-        usable: NDArray[np.bool_],
-        decided: NDArray[Any],
-        proba: NDArray[np.float64] | None,
-        rows: Any,
-    ) -> None:
-        """Add each class's probability and the expected cost of the decision."""
-        n_rows = usable.size
-        columns = {f"proba_{label}": np.full(n_rows, np.nan) for label in self.classes}
-        expected = np.full(n_rows, np.nan)
+        if not self.gives_proba:
+            return lines
+        # each class's probability, and the expected cost of the decision
+        table = np.full((usable.size, self.classes.size + 1), np.nan)
         if proba is not None:
-            for k, label in enumerate(self.classes):
-                columns[f"proba_{label}"][usable] = proba[:, k]
             if rows is not None:
                 matrices = rows.matrices(self.classes, self.metadata["pos_label"])
                 matrices = matrices[usable]
@@ -235,10 +226,12 @@ class Scorer:
             # the expected cost of the decision d: sum over true k of P(k|x) C[k, d]
             index = np.searchsorted(self.classes, decided)
             spent = matrices[np.arange(proba.shape[0]), :, index]
-            expected[usable] = np.sum(proba * spent, axis=1)
-        for name, values in columns.items():
-            lines[name] = values
-        lines["expected_cost"] = expected
+            table[usable, :-1] = proba
+            table[usable, -1] = np.sum(proba * spent, axis=1)
+        for k, label in enumerate(self.classes):
+            lines[f"proba_{label}"] = table[:, k]
+        lines["expected_cost"] = table[:, -1]
+        return lines
 
     def _refuse_unread_dates(self, features: Any, first_row: int) -> None:
         """Refuse a date-time cell the model's learned format does not read."""
@@ -277,8 +270,11 @@ class Scorer:
 def _check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
     """Select the model's columns of ``frame``; refuse missing, extra, retyped."""
     expected: dict[str, str] = metadata["columns"]
-    allowed = {metadata["target"], *metadata["cost"]["columns"],
-               *metadata.get("ignored", [])} - {None}  # fmt: skip
+    allowed = {
+        metadata["target"],
+        *metadata["cost"]["columns"],
+        *metadata.get("ignored", []),
+    } - {None}
     present = {str(c) for c in frame.columns}
     missing = [c for c in expected if c not in present]
     extra = [str(c) for c in frame.columns if c not in expected and c not in allowed]
@@ -289,9 +285,15 @@ def _check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
         for c in expected
         if c in found and found[c] != expected[c] and not frame[c].isna().all()
     ]
-    problems = [f"{what} {printable(names)}{fix}" for what, names, fix in (
-        ("missing columns", missing, ""), ("extra columns", extra, " (remove them)"),
-        ("retyped columns", retyped, "")) if names]  # fmt: skip
+    problems = [
+        f"{what} {printable(names)}{fix}"
+        for what, names, fix in (
+            ("missing columns", missing, ""),
+            ("extra columns", extra, " (remove them)"),
+            ("retyped columns", retyped, ""),
+        )
+        if names
+    ]
     if problems:
         raise UsageError(
             f"--csv {path} does not match the model's columns: "

@@ -1,9 +1,8 @@
-"""Checks made once before any fit, so that a run fails in one line, not in every fold.
+"""Checks made once before any fit, so a run fails in one line, not in every fold.
 
-``fit`` and ``evaluate`` call :func:`preflight` after reading the data and the
-models: missing values kept (``--missing keep``) for a model that cannot take
-them, and a table whose encoded form cannot fit in memory, are usage errors
-that name the model or the columns, and the fix.
+``--missing keep`` for a model that cannot take missing values, and a table whose
+encoded form cannot fit in memory, are usage errors naming the model or the
+columns, and the fix.
 """
 
 from __future__ import annotations
@@ -51,8 +50,14 @@ def _refuse_missing_kept(models: list[str], base: str | None, data: Table) -> No
     cost = np.ones((classes.size, classes.size)) - np.eye(classes.size)
     refusing = []
     for name in models:
-        model = make_model(name, base=base or default_base(name), cost=cost,
-                           pos_label=classes[-1], seed=0, prepare=None)  # fmt: skip
+        model = make_model(
+            name,
+            base=base or default_base(name),
+            cost=cost,
+            pos_label=classes[-1],
+            seed=0,
+            prepare=None,
+        )
         last = model[-1] if hasattr(model, "steps") else model
         if not get_tags(last).input_tags.allow_nan:
             refusing.append(name)

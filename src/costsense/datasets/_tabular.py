@@ -1,12 +1,9 @@
 """A user's table with a declared target: one reader, :func:`read_table`.
 
-``costsense fit``, ``evaluate`` and ``predict`` and a study's file datasets read
-a CSV or Parquet file (or a DataFrame) through it: the target, the columns that
-are not features and the four per-row cost parts are set aside, numbers written
-for people are read, and what no model can use (infinite values, a regression
-target, bad costs, unencodable columns) is refused as a
-:class:`~costsense.exceptions.UsageError` naming the column, the rows and the
-fix.
+``fit``, ``evaluate``, ``predict`` and study file datasets read a CSV or Parquet
+file (or a DataFrame) through it: target, non-feature columns and the four cost
+parts set aside, numbers written for people read, and what no model can use
+refused as a :class:`~costsense.exceptions.UsageError` naming column, rows, fix.
 """
 
 from __future__ import annotations
@@ -125,10 +122,9 @@ def read_table(
     Raises
     ------
     UsageError
-        A file that cannot be read, an unknown column, a cost that is not one,
-        infinite or (``missing="raise"``) missing values, a numeric target of
-        many values, a text column of too many categories: each named with its
-        rows as the file numbers its lines, and the fix.
+        An unreadable file, unknown column, bad cost, infinite or (``"raise"``)
+        missing values, a numeric target of many values, a text column of too
+        many categories: named with its rows (as the file numbers its lines).
 
     Examples
     --------
@@ -170,9 +166,11 @@ def read_table(
     frame[numbers.columns] = numbers
     for name in costly:
         frame[name] = read_cost_column(
-            frame[name], f"--csv {path}: cost column {name!r}",
-            missing_allowed=options.missing == "drop", show_cells=options.show_cells,
-        )  # fmt: skip
+            frame[name],
+            f"--csv {path}: cost column {name!r}",
+            missing_allowed=options.missing == "drop",
+            show_cells=options.show_cells,
+        )
     refuse_infinite(frame.drop(columns=[target, *costly]), path)
     frame, dropped = _apply_missing(frame, target, options.missing)
     y = _labels(frame[target], target, options.show_cells)
@@ -187,11 +185,24 @@ def read_table(
     refuse_unencodable(features, kinds, options.max_categories)
     marks = {c: m for c, m in marks.items() if c in kinds}
     source = f"{path} (target {target}" + (
-        f"; not features: {', '.join(ignored)})" if ignored else ")")  # fmt: skip
+        f"; not features: {', '.join(ignored)})" if ignored else ")"
+    )
     costs_read = {name: frame[name].to_numpy(dtype=np.float64) for name in costly}
     encoder = make_encoder(kinds, options.missing, marks, parts)
-    return Table(features, y, kinds, encoder, source, parts, costs_read, not drop_costs,
-                 ignored, options.id_column or None, marks, dropped)  # fmt: skip
+    return Table(
+        features,
+        y,
+        kinds,
+        encoder,
+        source,
+        parts,
+        costs_read,
+        not drop_costs,
+        ignored,
+        options.id_column or None,
+        marks,
+        dropped,
+    )
 
 
 def _ignored(

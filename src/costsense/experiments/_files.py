@@ -50,11 +50,17 @@ __all__ = [
 ]
 
 #: The keys a ``[files.<name>]`` table may hold.
-FILE_KEYS = ("path", "target", "positive", "drop", "sep", "decimal", "encoding",
-             "max_categories", "fp_cost", "fn_cost", "tp_cost", "tn_cost")  # fmt: skip
+FILE_KEYS = tuple(
+    "path target positive drop sep decimal encoding max_categories fp_cost fn_cost "
+    "tp_cost tn_cost".split()
+)
 #: The four per-row cost keys: (part, key, default when another is given).
-COST_KEYS = (("fp", "fp_cost", 1.0), ("fn", "fn_cost", 1.0), ("tp", "tp_cost", 0.0),
-             ("tn", "tn_cost", 0.0))  # fmt: skip
+COST_KEYS = (
+    ("fp", "fp_cost", 1.0),
+    ("fn", "fn_cost", 1.0),
+    ("tp", "tp_cost", 0.0),
+    ("tn", "tn_cost", 0.0),
+)
 #: The cost label of a file dataset's cells when its rows carry their own costs.
 ROW_COSTS = "rows"
 
@@ -76,8 +82,11 @@ def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
     _check_regular(path, where)
     drop = spec.get("drop", [])
     recipe = {key: value for key, value in spec.items() if not key.endswith("_cost")}
-    recipe.update(path=str(path), drop=[str(c) for c in ([drop] if isinstance(
-        drop, str) else drop)], sha256=_digest(path))  # fmt: skip
+    recipe.update(
+        path=str(path),
+        drop=[str(c) for c in ([drop] if isinstance(drop, str) else drop)],
+        sha256=_digest(path),
+    )
     given = {part: spec[key] for part, key, _ in COST_KEYS if key in spec}
     table = _table(name, recipe, given)
     if table.parts is not None:

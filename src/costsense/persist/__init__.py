@@ -35,6 +35,7 @@ from costsense.exceptions import UsageError
 from costsense.persist._archive import (
     SIGNATURE_MEMBER,
     fail,
+    link_new,
     open_archive,
     read_regular,
     sign,
@@ -48,6 +49,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "StoredModel",
     "check_fitted",
+    "link_new",
     "load_model",
     "read_key",
     "read_model",
@@ -64,18 +66,8 @@ MAX_KEY_BYTES, MIN_KEY_BYTES = 64 << 10, 16
 class StoredModel:
     """A model file that passed every check before construction.
 
-    Attributes
-    ----------
-    path : str
-        The file.
-    data : bytes
-        The archive as read.
-    types : list of str
-        The dotted names of the types it builds (all allowed).
-    metadata : dict
-        The metadata stored beside the model.
-    signed : bool
-        Whether the archive holds a signature.
+    ``path``, the archive's bytes as read (``data``), the dotted names of the
+    (allowed) ``types`` it builds, its ``metadata``, and whether it is ``signed``.
     """
 
     path: str
@@ -220,18 +212,8 @@ def read_key(path: str | Path, what: str = "key file") -> bytes:
     """Read a signing key: a regular file's bytes, without surrounding white space.
 
     A pipe or a device is refused (``/dev/zero`` would fill memory, a pipe wait
-    forever), and so is a file over 64 KiB or a key under 16 bytes.
-
-    Parameters
-    ----------
-    path : str or Path
-        The file.
-    what : str, default="key file"
-        How the messages name the file (the command line: its option).
-
-    Returns
-    -------
-    bytes
+    forever), and so is a file over 64 KiB or a key under 16 bytes; ``what``
+    names the file in messages (on the command line, its option).
     """
     fix = "a key is a short secret (for example: head -c 32 /dev/urandom | base64)"
     key = read_regular(str(path), MAX_KEY_BYTES, what, fix).strip()

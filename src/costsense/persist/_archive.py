@@ -6,6 +6,7 @@ size: no zip bomb), and signed with HMAC-SHA256 under a key.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import io
@@ -150,10 +151,9 @@ def sign(data: bytes, key: bytes) -> bytes:
 def write_new(path: Path, data: bytes) -> None:
     """Write ``data`` to a file that did not exist, whole or not at all.
 
-    The bytes go to a hidden temporary file beside ``path``, flushed to the disk,
-    then linked to the final name (a hard link refuses a file that appeared
-    meanwhile: nothing is replaced); a full disk or an interruption leaves no
-    file under the final name and removes the temporary one.
+    The bytes go to a hidden temporary file beside ``path``, flushed to disk,
+    then given its name (:func:`link_new`: nothing is replaced); a full disk or an
+    interruption leaves no file under that name, and no temporary one.
     """
     handle = tempfile.NamedTemporaryFile(
         dir=path.parent, prefix=f".{path.name}.", suffix=".partial", delete=False
@@ -165,14 +165,7 @@ def write_new(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         try:
-            try:
-                os.link(temporary, path, follow_symlinks=False)
-            except FileExistsError:
-                raise
-            except OSError:  # a file system without hard links: check, rename
-                if os.path.lexists(path):
-                    raise FileExistsError(path) from None
-                os.rename(temporary, path)
+            link_new(temporary, path)
         except FileExistsError:
             raise UsageError(
                 f"{path} appeared while the model was written; it was left as it "
@@ -190,3 +183,27 @@ def write_new(path: Path, data: bytes) -> None:
         ) from None
     finally:
         temporary.unlink(missing_ok=True)
+
+
+#: The errors of a file system that makes no hard links.
+_NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}
+
+
+def link_new(source: Path, target: Path) -> None:
+    """Rename ``source`` to ``target``, a FileExistsError if ``target`` exists.
+
+    A hard link refuses an existing target atomically; without hard links the
+    target is checked, then ``source`` renamed (the best such a file system allows).
+    """
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        if error.errno not in _NO_HARD_LINKS:
+            raise
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, "exists", str(target)) from None
+        os.rename(source, target)
+        return
+    source.unlink()

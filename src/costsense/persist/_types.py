@@ -18,13 +18,11 @@ import numpy as np
 
 #: numpy's scalar types: labels, dtypes and array elements (data, not code),
 #: named as skops names them (``numpy.bool`` since numpy 2).
+_NAMES = "bool_ int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32"
 NUMPY_SCALARS = frozenset(
     f"{kind.__module__}.{kind.__name__}"
-    for kind in (
-        np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
-        np.uint32, np.uint64, np.float16, np.float32, np.float64, np.str_,
-    )
-)  # fmt: skip
+    for kind in (getattr(np, name) for name in f"{_NAMES} float64 str_".split())
+)
 
 #: Python's own scalar types.
 PYTHON_SCALARS = frozenset(f"builtins.{n}" for n in ("str", "int", "float", "bool"))

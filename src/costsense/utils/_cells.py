@@ -53,8 +53,8 @@ def refuse_long_cells(
     if lengths.max() > limit:
         row, column = np.unravel_index(int(lengths.argmax()), lengths.shape)
         name = str(frame.columns[text[int(column)]])
-        refuse_cell(path, name, int(lengths[row, column]), first_row + int(row), limit,
-                     option)  # fmt: skip
+        at, length = first_row + int(row), int(lengths[row, column])
+        refuse_cell(path, name, length, at, limit, option)
 
 
 def _length(value: Any) -> int:

@@ -141,12 +141,13 @@ def read_chunks(
             open_table(file, follow=not folder) as handle,
         ):
             size = os.fstat(handle.fileno()).st_size
-            parts = (
-                ((b.to_pandas(), size * share) for b, share in
-                 _parquet_batches(handle, str(file), rows, options))
-                if starts_parquet(handle)
-                else _csv_chunks(handle, str(file), options, rows, text_columns)
-            )  # fmt: skip
+            if starts_parquet(handle):
+                batches = _parquet_batches(handle, str(file), rows, options)
+                parts: Iterator[tuple[Any, float]] = (
+                    (b.to_pandas(), size * share) for b, share in batches
+                )
+            else:
+                parts = _csv_chunks(handle, str(file), options, rows, text_columns)
             for frame, read in parts:
                 names = [str(c) for c in frame.columns]
                 if columns is None:
