@@ -68,7 +68,8 @@ def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
     )
     if not args.quiet:
         print(
-            f"study {study.name}: {len(study.datasets)} datasets x "
+            f"study {study.name}: {study.report.title or study.name}\n"
+            f"{len(study.datasets)} datasets x "
             f"{len({c for d in study.datasets for c in study.costs_for(d)})} "
             f"costs x {len(study.algorithms)} algorithms x "
             f"{study.protocol.n_repeats * study.protocol.folds_per_repeat} splits = "
@@ -95,7 +96,11 @@ def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
             f"already done, {summary.total} in the study",
             file=sys.stderr,
         )
-        header = "one line per algorithm and kind; the report lists them"
+        header = (
+            "one line per algorithm and kind; a degenerate fit, such as a model that "
+            "predicts one class, is a result of the method on that data, not a "
+            "failure of the run; the report lists them"
+        )
         print_warnings(summary.warnings, header)
     if summary.interrupted:
         print(

@@ -298,8 +298,12 @@ def _check_sizes(
                     continue
                 for one in value if isinstance(value, list) else [value]:
                     if _whole(one) and one > limits.max_estimators:
-                        _over(f"{where}: {table} {name}", one,
-                              limits.max_estimators, "--max-estimators")  # fmt: skip
+                        _over(
+                            f"{where}: {table} {name}",
+                            one,
+                            limits.max_estimators,
+                            "--max-estimators",
+                        )
         combinations = math.prod(
             len(v) if isinstance(v, list) else 1 for v in algorithm.grid.values()
         )
@@ -474,8 +478,11 @@ def _build(
     declared = _dataset_tables(data, "derived", listed)
     files = _dataset_tables(data, "files", listed)
     # sizes before any file is read; a file with per-row costs runs once
-    once = {d: (ROW_COSTS,) for d, t in files.items() if isinstance(t, dict)
-            and any(key in t for _, key, _ in COST_KEYS)}  # fmt: skip
+    once = {
+        d: (ROW_COSTS,)
+        for d, t in files.items()
+        if isinstance(t, dict) and any(key in t for _, key, _ in COST_KEYS)
+    }
     rows = sum(len((dataset_costs | once).get(d, costs)) for d in datasets)
     cells = rows * len(algorithms) * protocol.n_repeats * protocol.folds_per_repeat
     samples = data.get("gaussian_samples", 2000)
