@@ -51,11 +51,9 @@ def evaluate(
 ) -> list[dict[str, Any]]:
     """Stratified k-fold cross-validation of named models on one data set.
 
-    A study of one dataset (``"data"``), one cost and one repeat of
-    ``n_splits`` folds, seeded from ``seed`` as a study is: every model sees
-    the same folds; preprocessing is fitted on each training fold only. A
-    model whose fit or prediction raises on a fold gets a row with its
-    ``error``; the others go on.
+    A study of one dataset, one cost and one repeat of ``n_splits`` folds,
+    seeded as a study is: every model sees the same folds; preprocessing is
+    fitted on each training fold only; a fold that raises gets its ``error``.
 
     Parameters
     ----------
@@ -85,8 +83,7 @@ def evaluate(
     on_row : callable, default=None
         Called with each finished row, in completion order.
     progress : callable, default=None
-        Called as ``progress(total, 0)``; returns an object with ``update(1)``
-        and ``close()`` (a progress bar).
+        ``progress(total, 0)`` returns a bar with ``update(1)`` and ``close()``.
     n_jobs : int, default=1
         Local worker processes; the rows are the same, but for their times.
 
