@@ -30,10 +30,8 @@ from sklearn.naive_bayes import GaussianNB
 
 from costsense._base import ClassifierBase, inner_fits, refuse_fit_params
 from costsense.boosting._engine import PERFECT_ALPHA, normalised
-from costsense.naive_bayes import (
-    DiscreteNaiveBayesClassifier,
-    categorical_feature_mask,
-)
+from costsense.naive_bayes import DiscreteNaiveBayesClassifier
+from costsense.utils._columns import categorical_mask
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 from costsense.utils._docstrings import shared
 
@@ -270,7 +268,7 @@ class EFSBoostClassifier(ClassifierBase):
         weight_scale = start.sum() if self.naive_bayes == "discrete" else 1.0
         start = normalised(start)
         n_features = X.shape[1]
-        categorical = categorical_feature_mask(self.categorical_features, n_features)
+        categorical = categorical_mask(self.categorical_features, None, n_features)
         # the features' standard deviations under the starting weights (integer
         # weights = repeated rows), the unit of the Gaussian "density" score
         centre = start @ X

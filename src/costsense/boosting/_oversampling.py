@@ -17,8 +17,8 @@ from sklearn.naive_bayes import GaussianNB
 
 from costsense.boosting._docs import COMMON_ATTRIBUTES, parameters_section
 from costsense.boosting._engine import CostBoostingClassifier
-from costsense.naive_bayes import categorical_feature_mask
 from costsense.sampling import OBPDSampler, RWOSampler
+from costsense.utils._columns import categorical_mask
 from costsense.utils._docstrings import documented
 
 __all__ = [
@@ -113,7 +113,7 @@ class _ResamplingBoostingClassifier(CostBoostingClassifier):
         A list, not an array: imbalanced-learn's SMOTENC compares the value with
         ``"auto"``, which an array of several indices cannot answer.
         """
-        mask = categorical_feature_mask(self.categorical_features, self.n_features_in_)
+        mask = categorical_mask(self.categorical_features, None, self.n_features_in_)
         return np.flatnonzero(mask).tolist()
 
     def _base(self) -> Any:

@@ -76,10 +76,9 @@ References
 
 from __future__ import annotations
 
-from costsense.naive_bayes._categorical import categorical_feature_mask
 from costsense.naive_bayes._estimator import DiscreteNaiveBayesClassifier
 
-__all__ = ["DiscreteNaiveBayesClassifier", "categorical_feature_mask"]
+__all__ = ["DiscreteNaiveBayesClassifier"]
 
 # model files, pickles and the API reference name the public path, so moving a
 # private module changes none of them

@@ -15,7 +15,7 @@ from costsense.naive_bayes._binning import (
     _quantile_edges,
     _weighted_count,
 )
-from costsense.naive_bayes._categorical import categorical_feature_mask
+from costsense.utils._columns import categorical_mask
 from costsense.utils._compat import Interval, StrOptions, _fit_context
 from costsense.utils._docstrings import shared
 
@@ -154,7 +154,7 @@ class DiscreteNaiveBayesClassifier(ClassifierBase):
 
     def _categorical_mask(self, n_features: int) -> NDArray[np.bool_]:
         """``categorical_features`` as a boolean mask over the columns."""
-        return categorical_feature_mask(self.categorical_features, n_features)
+        return categorical_mask(self.categorical_features, None, n_features)
 
     def _log_prior(self, class_count: FloatArray) -> FloatArray:
         """``class_log_prior_``: the given prior, the fitted one, or uniform."""
