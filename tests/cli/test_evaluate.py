@@ -11,7 +11,6 @@ from costsense.experiments import (
     CATALOG,
     _cell,
     _evaluate,
-    _fold,
     check_pair,
     make_model,
 )
@@ -66,7 +65,7 @@ def test_evaluate_never_overwrites_a_file(tmp_path, capsys):
 def test_interrupted_evaluation_keeps_finished_folds(tmp_path, monkeypatch, capsys):
     data = write_csv(tmp_path / "data.csv")
     out = tmp_path / "folds.csv"
-    real = _fold.fold_metrics
+    real = _cell.fold_metrics
     calls = {"n": 0}
 
     def interrupt_on_third_fold(*args, **kwargs):
@@ -75,7 +74,7 @@ def test_interrupted_evaluation_keeps_finished_folds(tmp_path, monkeypatch, caps
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(_fold, "fold_metrics", interrupt_on_third_fold)
+    monkeypatch.setattr(_cell, "fold_metrics", interrupt_on_third_fold)
     status = cli.main(
         _evaluate_csv(data, "--cost", "5", "--model", "plain", "--folds", "5",
                       "--output", str(out), "--quiet")

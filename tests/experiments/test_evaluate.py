@@ -119,7 +119,7 @@ def test_summary_marks_failures_and_constant_folds_and_best_only_among_two():
 def test_evaluate_needs_a_matrix_for_multiclass_targets():
     X = np.arange(30, dtype=float)[:, None]
     y = np.repeat([0, 1, 2], 10)
-    with pytest.raises(ValueError, match="3 x 3 cost matrix"):
+    with pytest.raises(ValueError, match=r"3 classes; give a \(K, K\) cost matrix"):
         evaluate(X, y, ["plain"], cost=5, n_splits=2)
     matrix = np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]])
     rows = evaluate(X, y, ["plain"], cost=matrix, n_splits=2, base="tree")

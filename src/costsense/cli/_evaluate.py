@@ -76,7 +76,6 @@ def run(args: argparse.Namespace) -> int:
             base=args.base,
             n_splits=args.folds,
             seed=args.seed,
-            sample_cost=costs if costs.example_dependent else None,
             prepare=data.encoder,
             on_row=keep,
             progress=bar_of("folds", "fit", quiet=args.quiet),

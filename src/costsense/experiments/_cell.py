@@ -1,31 +1,41 @@
-"""A study's cell: build its model, fit and score it, record what the study asks.
+"""A study's cell: build its model, fit it on one fold, score it, record what is asked.
 
-:func:`~costsense.experiments._fold.fit_and_score` fits, decides and scores; a
-cell adds an optional grid search (:func:`build_model`), the fit's diagnostics,
-its warnings and its recorders' numbers (:mod:`costsense.experiments._recorders`).
-Preprocessing is the pipeline's first step, fitted on the training part only.
+Every cell of ``costsense reproduce`` and ``costsense evaluate`` is one
+:func:`run_cell`: an optional grid search (:func:`build_model`), preprocessing as
+the pipeline's first step fitted on the training part only, the test rows decided
+and scored, the fit's diagnostics, its warnings and the study's recorders
+(:mod:`costsense.experiments._recorders`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
+from costsense._base import learns_row_costs
 from costsense.costs import Costs
+from costsense.experiments._catalog import decide
 from costsense.experiments._datasets import DatasetSpec
 from costsense.experiments._diagnostics import fit_diagnostics
-from costsense.experiments._fold import fit_and_score
 from costsense.experiments._labels import cost_label
 from costsense.experiments._models import make_model
 from costsense.experiments._plan import Cell, derive_seed, splits
 from costsense.experiments._recorders import STUDY_RECORDERS, Fitted
+from costsense.experiments._scores import (
+    fold_metrics,
+    multiclass_metrics,
+    positive_scores,
+)
 from costsense.experiments._study import Algorithm, Study
 from costsense.experiments._warnings import collect_warnings, count_warnings
 from costsense.metrics import make_cost_scorer
 
-__all__ = ["build_model", "run_cell"]
+__all__ = ["build_model", "fit_and_score", "run_cell"]
 
 
 def build_model(
@@ -36,14 +46,7 @@ def build_model(
     categorical: Iterable[int] = (),
     prepare: Any = None,
 ) -> Any:
-    """Build a cell's unfitted model: scaling, the method, an optional grid search.
-
-    The model gets the class-level matrix of ``cost`` (the rows' mean matrix of
-    per-row costs), as the grid search's scorer does; ``study`` gives the
-    scaling and the inner folds, ``algorithm`` the method, base learner,
-    parameters and grid, ``categorical`` the columns of category codes and
-    ``prepare`` a first step (a table's column encoder).
-    """
+    """Build a cell's unfitted model on the mean matrix of ``cost``, grid-searched."""
     matrix = cost.mean_matrix
     model = make_model(
         algorithm.method,
@@ -70,15 +73,46 @@ def build_model(
     )
 
 
+def fit_and_score(
+    model: Any,
+    X: Any,
+    y: NDArray[Any],
+    train: NDArray[np.intp],
+    test: NDArray[np.intp],
+    cost: Costs,
+) -> tuple[NDArray[Any], dict[str, Any]]:
+    """Fit on ``train`` (per-row costs where learnt), decide and score ``test``."""
+    X_train, X_test = (
+        X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows]
+        for rows in (train, test)
+    )
+    test_costs = cost.take(test) if cost.example_dependent else None
+    started = time.perf_counter()
+    if cost.example_dependent and learns_row_costs(model[-1]):
+        model.fit(X_train, y[train], model__sample_cost=cost.take(train))
+    else:
+        model.fit(X_train, y[train])
+    fit_time = time.perf_counter() - started
+    started = time.perf_counter()
+    prediction = np.asarray(decide(model, X_test, test_costs))
+    predict_time = time.perf_counter() - started
+    if cost.pos_index is None:
+        found = multiclass_metrics(y[test], prediction, cost.matrix, model.classes_)
+    else:
+        scores = positive_scores(model, X_test, cost.pos_index)
+        found = fold_metrics(y[test], prediction, scores, cost, test_costs)
+    metrics = {k: float(v) for k, v in found.items()}
+    times = {"fit_time": fit_time, "predict_time": predict_time}
+    return prediction, {**times, "metrics": metrics}
+
+
 def run_cell(
     study: Study,
     cell: Cell,
     data: DatasetSpec,
     recorders: Sequence[Callable[[Fitted, dict[str, Any]], None]] = STUDY_RECORDERS,
 ) -> dict[str, Any]:
-    """Fit and evaluate one cell; return its row.
-
-    The warnings raised meanwhile are recorded, not printed.
+    """Fit and evaluate one cell; return its row, its warnings recorded, not printed.
 
     Parameters
     ----------
@@ -87,7 +121,7 @@ def run_cell(
     cell : Cell
         The cell.
     data : DatasetSpec
-        Its dataset (:func:`~costsense.experiments._datasets.dataset_spec`).
+        Its dataset.
     recorders : sequence of callable, default=STUDY_RECORDERS
         What the cell records beyond its metrics.
 
@@ -95,11 +129,9 @@ def run_cell(
     -------
     dict
         ``key, dataset, cost, algorithm, repeat, fold, seed, params, n_train,
-        n_test, fit_time, predict_time`` (seconds), ``metrics`` (name to value),
-        ``curves`` (``(stage, split, value)``), ``series`` (``(stage, name,
-        value)``), ``diagnostics`` (:func:`fit_diagnostics`) and ``warnings``,
-        a list of ``(category, message, count, texts)`` (messages with their
-        numbers written ``N``; up to two texts as raised).
+        n_test, fit_time, predict_time`` (seconds), ``metrics``, ``curves``
+        (``(stage, split, value)``), ``series`` (``(stage, name, value)``),
+        ``diagnostics`` and ``warnings`` (``(category, message, count, texts)``).
     """
     with collect_warnings() as records:
         X, y, pos_label, categorical = data.load()
@@ -109,7 +141,7 @@ def run_cell(
         model = build_model(
             study, cell.algorithm, cost, seed, categorical, data.prepare
         )
-        done = fit_and_score(model, X, y, train, test, cost)
+        prediction, scored = fit_and_score(model, X, y, train, test, cost)
         row: dict[str, Any] = {
             "key": cell.key,
             "dataset": cell.dataset,
@@ -126,12 +158,10 @@ def run_cell(
             },
             "n_train": int(train.size),
             "n_test": int(test.size),
-            "fit_time": done.fit_time,
-            "predict_time": done.predict_time,
-            "metrics": {k: float(v) for k, v in done.metrics.items()},
+            **scored,
             "curves": [],
             "series": [],
-            "diagnostics": fit_diagnostics(model, done.prediction),
+            "diagnostics": fit_diagnostics(model, prediction),
         }
         fitted = Fitted(model, X, y, train, test, cost, data)
         for record in recorders:

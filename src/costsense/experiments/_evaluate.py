@@ -11,15 +11,14 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
-from costsense.costs import Costs, as_cost_matrix
+from costsense.costs import Costs
 from costsense.experiments._catalog import default_base, refusals
 from costsense.experiments._cell import run_cell
 from costsense.experiments._datasets import DatasetSpec
-from costsense.experiments._fold import check_folds
 from costsense.experiments._labels import costs_label
-from costsense.experiments._plan import Cell, plan
+from costsense.experiments._plan import Cell, check_folds, plan
 from costsense.experiments._runner import run_cells
 from costsense.experiments._scores import (
     FOLD_METRICS,
@@ -43,7 +42,6 @@ def evaluate(
     base: str | None = None,
     n_splits: int = 5,
     seed: int = 0,
-    sample_cost: Any = None,
     prepare: Any = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
     progress: Callable[[int, int], Any] | None = None,
@@ -64,8 +62,10 @@ def evaluate(
     methods : iterable of str
         Names from :data:`costsense.experiments.CATALOG`.
     cost : cost specification or Costs
-        Class-level cost (ratio, pair, matrix), or costs already resolved
-        against ``y`` (:meth:`~costsense.costs.Costs.resolve`).
+        Class-level cost (ratio, pair, K x K matrix), or costs resolved against
+        ``y`` (:meth:`~costsense.costs.Costs.resolve`), per-row ones included:
+        the training rows' fit the models (built on the rows' mean matrix), the
+        test rows' decide them and give the cost metrics.
     pos_label : hashable, default=None
         Positive class of a binary problem; the minority class if None.
     base : str, default=None
@@ -74,10 +74,6 @@ def evaluate(
         Number of folds.
     seed : int, default=0
         The study seed: the folds' and the models' seeds derive from it.
-    sample_cost : Costs or array-like, default=None
-        Per-row costs of a binary problem (a layout of :meth:`Costs.resolve`):
-        the training rows' fit the models (built with the rows' mean matrix),
-        the test rows' decide them and give the cost metrics.
     prepare : transformer, default=None
         First step of every model (a column encoder), fitted per training fold.
     on_row : callable, default=None
@@ -108,18 +104,27 @@ def evaluate(
             f"the target has one class ({classes.tolist()}); a classifier needs two."
         )
     check_folds(y, n_splits)
+    given = (
+        cost if isinstance(cost, Costs) else Costs.resolve(cost, y, pos_label=pos_label)
+    )
+    agrees = pos_label is None or pos_label == given.pos_label
+    if not (agrees and np.array_equal(given.classes, classes)):
+        raise ValueError(
+            f"cost is resolved for classes {given.classes.tolist()[:10]}, positive "
+            f"class {given.pos_label!r}, which disagrees with the target's classes "
+            f"{classes.tolist()[:10]} or pos_label={pos_label!r}; resolve the cost "
+            "against this target."
+        )
     problems = refusals(
-        methods, base, n_classes=classes.size, row_costs=sample_cost is not None
+        methods, base, n_classes=classes.size, row_costs=given.example_dependent
     )
     if problems:
         raise ValueError("; ".join(message for _, message in problems) + ".")
-    given = _resolve(cost, sample_cost, y, classes, pos_label)
-    label = "matrix" if classes.size > 2 else costs_label(given)
     study = Study(
         name="evaluate",
         seed=seed,
         datasets=("data",),
-        costs=(label,),
+        costs=("matrix" if classes.size > 2 else costs_label(given),),
         algorithms=tuple(
             Algorithm(m, m, base if base is not None else default_base(m))
             for m in methods
@@ -161,55 +166,8 @@ def _cell_or_error(study: Study, cell: Cell, data: DatasetSpec) -> dict[str, Any
         return run_cell(study, cell, data, recorders=())
     except Exception as error:  # a failing model gets its own row
         failed = f"{type(error).__name__}: {error}"
-        name, fold = cell.algorithm.name, cell.fold
-        return {
-            "key": cell.key,
-            "algorithm": name,
-            "fold": fold,
-            "error": failed,
-            "warnings": [],
-        }
-
-
-def _resolve(
-    cost: Any, sample_cost: Any, y: NDArray[Any], classes: NDArray[Any], pos: Any
-) -> Costs:
-    """Resolve the evaluation's costs against ``y``, or check resolved ones fit it.
-
-    A K x K matrix for more than two classes, validated and aligned by label
-    (:func:`~costsense.costs.as_cost_matrix`); per-row costs only for two.
-    """
-    if isinstance(cost, Costs):
-        if not np.array_equal(cost.classes, classes):
-            raise ValueError(
-                f"cost holds classes {cost.classes.tolist()[:10]} but the target "
-                f"has {classes.tolist()[:10]}; resolve the cost against this target."
-            )
-        if pos is not None and pos != cost.pos_label:
-            raise ValueError(
-                f"pos_label={pos!r} disagrees with the resolved cost's positive "
-                f"class {cost.pos_label!r}; pass one of them."
-            )
-    elif classes.size > 2:
-        if cost is None or (np.ndim(cost) == 0 and not hasattr(cost, "items")):
-            raise ValueError(
-                f"the target has {classes.size} classes ({classes.tolist()[:10]}); "
-                f"give a {classes.size} x {classes.size} cost matrix (rows: true "
-                "class, columns: predicted class, in the sorted order of the labels)."
-            )
-        cost = Costs.resolve(as_cost_matrix(cost, classes), y)
-    else:
-        cost = Costs.resolve(cost, y, pos_label=pos)
-    if sample_cost is None:
-        return cost
-    if classes.size > 2:
-        raise ValueError("sample_cost (per-row costs) needs a binary target.")
-    if isinstance(sample_cost, Costs) and not sample_cost.example_dependent:
-        raise ValueError(
-            "sample_cost is a class-level Costs; pass it as cost, or give per-row "
-            "costs."
-        )
-    return Costs.resolve(None, y, pos_label=cost.pos_label, sample_cost=sample_cost)
+        keys = {"key": cell.key, "algorithm": cell.algorithm.name, "fold": cell.fold}
+        return {**keys, "error": failed, "warnings": []}
 
 
 def summarise(

@@ -13,22 +13,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
 
-from costsense.experiments._fold import check_folds
 from costsense.experiments._labels import cost_label
 from costsense.experiments._study import Algorithm, Study
 
-__all__ = ["Cell", "derive_seed", "plan", "splits"]
+__all__ = ["Cell", "check_folds", "derive_seed", "plan", "splits"]
 
 
 def derive_seed(seed: int, *parts: Any) -> int:
-    """Return a 32-bit seed derived from ``seed`` and labels, stably.
-
-    The labels' text (dataset name, repeat, cell key...) is hashed with CRC32,
-    the same in every process and Python version.
-    """
+    """Return a 32-bit seed from ``seed`` and the CRC32 of labels, stably."""
     key = tuple(zlib.crc32(str(p).encode()) for p in parts)
     sequence = np.random.SeedSequence(entropy=seed, spawn_key=key)
     return int(sequence.generate_state(1)[0])
@@ -74,12 +69,7 @@ def plan(study: Study) -> list[Cell]:
 
 
 def splits(study: Study, dataset: str, y: NDArray[Any], repeat: int) -> list[Any]:
-    """Return the (train, test) index pairs of one repeat of a dataset.
-
-    Seeded from (study seed, dataset, repeat) only; a class with fewer rows than
-    k-fold's folds is refused by name
-    (:func:`~costsense.experiments._fold.check_folds`).
-    """
+    """Return the (train, test) index pairs of one repeat, seeded by it alone."""
     protocol = study.protocol
     seed = derive_seed(study.seed, "split", dataset, repeat)
     if protocol.kind == "kfold":
@@ -92,3 +82,38 @@ def splits(study: Study, dataset: str, y: NDArray[Any], repeat: int) -> list[Any
             1, test_size=protocol.test_size, random_state=seed
         )
     return list(splitter.split(np.zeros((y.shape[0], 1)), y))
+
+
+def check_folds(y: ArrayLike, folds: int, *, option: str = "n_splits=") -> None:
+    """Refuse a class too small for stratified ``folds``-fold splits.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        The labels.
+    folds : int
+        Number of folds: every class needs at least one row per test fold.
+    option : str, default="n_splits="
+        How the caller's user sets the number of folds (``"--folds "`` on the
+        command line), written before the largest number that works.
+
+    Raises
+    ------
+    ValueError
+        Naming each class that is too small, its size, and what to do.
+    """
+    classes, counts = np.unique(np.asarray(y), return_counts=True)
+    small = [(c, int(n)) for c, n in zip(classes, counts, strict=True) if n < folds]
+    if not small:
+        return
+    named = ", ".join(f"{c!s} has {n} row{'s' if n != 1 else ''}" for c, n in small)
+    most = min(n for _, n in small)
+    fix = (
+        f"Use {option}{max(2, most)} or fewer (at least 2), or more data of that class."
+        if most >= 2
+        else "Give that class at least 2 rows, or drop it."
+    )
+    raise ValueError(
+        f"too few rows for {folds}-fold cross-validation: class {named}; every "
+        f"class needs at least {folds} (one per test fold). {fix}"
+    )
