@@ -22,17 +22,11 @@ from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import Study
 from costsense.experiments._warnings import collect_warnings
 
-__all__ = ["boundary_grid", "boundary_path", "save_boundaries"]
+__all__ = ["boundary_path", "save_boundaries"]
 
 
-def boundary_grid(study: Study, data: DatasetSpec, cost: Any) -> dict[str, Any] | None:
-    """Predictions of every algorithm on a grid over a 2-D dataset.
-
-    Arrays ``xx, yy, reference, X, y`` and ``pred_<algorithm>``, each algorithm
-    fitted on repeat 0, fold 0 with that cell's seed; ``reference`` is the Bayes
-    discriminant of a dataset of known densities (its zero level set). None
-    when the dataset does not have two features.
-    """
+def _grid(study: Study, data: DatasetSpec, cost: Any) -> dict[str, Any] | None:
+    """Return ``xx, yy, reference, X, y, pred_<algorithm>`` (None unless 2-D)."""
     X, y, pos_label, categorical = data.load()
     if X.shape[1] != 2:
         return None
@@ -80,13 +74,17 @@ def boundary_path(store: ResultsStore, dataset: str, cost: Any) -> Path:
 def save_boundaries(
     study: Study, store: ResultsStore, data: dict[str, DatasetSpec]
 ) -> None:
-    """Save the grid of every (2-D dataset, cost) of ``study`` not saved yet."""
+    """Save the grid of every (2-D dataset, cost) of ``study`` not saved yet.
+
+    Each algorithm is fitted on repeat 0, fold 0 with that cell's seed;
+    ``reference`` is the Bayes discriminant of a dataset of known densities.
+    """
     for dataset in study.datasets:
         for cost in study.costs_for(dataset):
             path = boundary_path(store, dataset, cost)
             if cost == ROW_COSTS or path.exists():  # per-row costs: no one boundary
                 continue
-            arrays = boundary_grid(study, data[dataset], cost)
+            arrays = _grid(study, data[dataset], cost)
             if arrays is None:
                 break
             buffer = io.BytesIO()

@@ -15,14 +15,9 @@ __all__ = ["ConstantOnFailure"]
 class ConstantOnFailure(ClassifierMixin, BaseEstimator):
     """Fit ``estimator``; if its fit raises, predict the class of least cost.
 
-    imbalanced-learn's RUSBoost (scikit-learn's AdaBoost underneath) raises when
-    its first weak learner is worse than random, which a balanced undersample of
-    a hard set often makes it. A study must go on: the model then predicts the
-    constant class of least training cost (``cost_matrix[i, j]`` summed over the
-    training labels), with the training frequencies as probabilities, and keeps
-    the error in ``stop_reason_``; the report lists it among the degenerate fits
-    (it predicts one class). ``benchmarks/recommended.py`` scores such a fit the
-    same way.
+    For imbalanced-learn's RUSBoost, which raises when its first weak learner is
+    worse than random: the study goes on with the constant class of least
+    training cost (the error in ``stop_reason_``), a degenerate fit in the report.
     """
 
     def __init__(

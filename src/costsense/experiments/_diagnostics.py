@@ -1,22 +1,11 @@
-"""What a fit did: rounds, stopping, convergence, and whether the model is degenerate.
+"""What a fit did, and whether the model is degenerate.
 
-A study cell records, beside its metrics, a small dictionary read from the fitted
-model's attributes (:func:`fit_diagnostics`). The report turns these into a table
-of degenerate fits, and the claims table flags verdicts that rest on them
-(:func:`degenerate_reasons`). A degenerate fit is one whose numbers say little
-about the method: a model that predicts one class on the whole test part, a
-booster that kept no round (its constant rule) or only one of several (unless
-its first learner was perfect on the training part), a solver
-that stopped at its iteration limit.
-
-The keys are the fitted model's ``fit_summary()``
-(:meth:`costsense._base.ClassifierBase.fit_summary`: ``stop_reason``, ``rounds``,
-``rounds_planned``, ``nonpositive_alpha``, ``n_iter``, ``converged``,
-``n_features_kept``, ``features_kept``, ``drop_round``, ``feature_update``), or for
-scikit-learn's and imbalanced-learn's estimators, which have none, ``rounds`` and
-``rounds_planned`` (``len(estimators_)``, ``n_estimators``) and ``n_iter`` and
-``converged`` (``n_iter_ < max_iter``); and always ``constant``, whether the model
-predicted a single class on the whole test part.
+A cell records :func:`fit_diagnostics`: the final estimator's ``fit_summary()``
+(:meth:`costsense._base.ClassifierBase.fit_summary`), or for scikit-learn's and
+imbalanced-learn's estimators ``rounds``, ``rounds_planned``, ``n_iter`` and
+``converged`` read from their attributes; and ``constant``, whether it predicted
+one class on the whole test part. The report and the claims flag degenerate fits
+(:func:`degenerate_reasons`), whose numbers say little about the method.
 """
 
 from __future__ import annotations
@@ -28,14 +17,6 @@ from numpy.typing import NDArray
 from sklearn.pipeline import Pipeline
 
 __all__ = ["degenerate_reasons", "fit_diagnostics"]
-
-
-def _final_estimator(model: Any) -> Any:
-    """Return the fitted model inside a grid search and (nested) pipelines."""
-    fitted = getattr(model, "best_estimator_", model)
-    while isinstance(fitted, Pipeline):
-        fitted = fitted[-1]
-    return fitted
 
 
 def _peer_summary(final: Any) -> dict[str, Any]:
@@ -57,21 +38,10 @@ def _peer_summary(final: Any) -> dict[str, Any]:
 
 
 def fit_diagnostics(model: Any, prediction: NDArray[Any]) -> dict[str, Any]:
-    """Read what a fitted model did (its ``fit_summary()``), and if it is constant.
-
-    Parameters
-    ----------
-    model : estimator
-        A fitted model, possibly a pipeline inside a grid search.
-    prediction : ndarray of shape (n_test,)
-        Its predictions on the test part.
-
-    Returns
-    -------
-    dict
-        The keys of the module docstring, JSON-serialisable.
-    """
-    final = _final_estimator(model)
+    """Read a fitted model's summary (in a grid search, pipelines) and if constant."""
+    final = getattr(model, "best_estimator_", model)
+    while isinstance(final, Pipeline):
+        final = final[-1]
     summary = final.fit_summary() if hasattr(final, "fit_summary") else None
     found = dict(summary) if summary is not None else _peer_summary(final)
     found["constant"] = bool(np.unique(np.asarray(prediction)).size <= 1)
@@ -79,17 +49,7 @@ def fit_diagnostics(model: Any, prediction: NDArray[Any]) -> dict[str, Any]:
 
 
 def degenerate_reasons(diagnostics: dict[str, Any]) -> list[str]:
-    """Why a fit is degenerate, as short phrases (empty when it is not).
-
-    Parameters
-    ----------
-    diagnostics : dict
-        One cell's :func:`fit_diagnostics`.
-
-    Returns
-    -------
-    list of str
-    """
+    """Say why a fit is degenerate, as short phrases (empty when it is not)."""
     reasons = []
     if diagnostics.get("constant"):
         reasons.append("predicts one class")

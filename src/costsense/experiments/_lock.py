@@ -1,10 +1,7 @@
 """A run's hold on its results folder: an exclusive ``flock`` on ``DIR/.lock``.
 
-Held from before a run reads the folder until it ends, so a second run is
-refused (:class:`~costsense.experiments._outputs.StoreLockedError`, naming the
-holder the file records) before it reads or moves anything. The kernel releases
-the lock when the process ends, however it ends: nothing to take over. Reentrant
-within a process; reading a folder takes no lock. POSIX only (``fcntl``).
+A second run is refused, naming the holder the file records, before it reads or
+moves anything; the kernel releases the lock however the run ends. POSIX only.
 """
 
 from __future__ import annotations
@@ -24,7 +21,7 @@ from costsense.utils._text import printable
 
 __all__ = ["hold_run_lock"]
 
-#: The locks this process holds: resolved folder -> study.
+#: The folders this process holds, and for which study.
 _HELD: dict[Path, str] = {}
 
 

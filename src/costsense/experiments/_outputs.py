@@ -1,11 +1,10 @@
 """Files a run writes: inside its folder, never through a link; errors with a fix.
 
 Every file a run or a report creates is written by :func:`write_atomically` (a
-temporary file created exclusively, then renamed: a reader sees the old file or
-the new, whole) under folders made by :func:`make_folder`, which refuses a link
-planted below the folder (``report.md -> ~/.bashrc``) or a path leaving it. The
-folder itself (``--out``) is the user's choice and may be a link. What can go
-wrong is a :class:`StoreError` naming the file, the cause and the fix.
+temporary file, then a rename: a reader sees the old file or the new, whole)
+under folders made by :func:`make_folder`, which refuses a link planted below the
+folder (the folder itself, ``--out``, may be one) or a path leaving it. What can
+go wrong is a :class:`StoreError` naming the file, the cause and the fix.
 """
 
 from __future__ import annotations
@@ -78,31 +77,21 @@ def file_error(path: Path, error: OSError) -> StoreFileError:
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
-def _below(root: Path, path: Path) -> tuple[str, ...]:
-    """Return the components of ``path`` below ``root``, refusing one outside."""
+def make_folder(
+    root: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None
+) -> Path:
+    """Create ``folder`` under ``root`` (``root`` if None), never through a link."""
     base = Path(os.path.abspath(root))
-    full = Path(os.path.abspath(path))  # '..' removed without following links
-    try:
-        parts = full.relative_to(base).parts
+    base.mkdir(parents=True, exist_ok=True)
+    path = folder if folder is not None else base
+    try:  # abspath removes '..' without following links
+        parts = Path(os.path.abspath(path)).relative_to(base).parts
     except ValueError:
         raise OutputPathError(
             f"{path} is outside the output folder {root}; a run writes only there"
         ) from None
-    return parts
-
-
-def make_folder(
-    root: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None
-) -> Path:
-    """Create ``folder`` under ``root`` (``root`` itself if None); return it absolute.
-
-    Raises :class:`OutputPathError` for a path outside ``root``, or a component
-    below it that is a symbolic link or not a folder.
-    """
-    base = Path(os.path.abspath(root))
-    base.mkdir(parents=True, exist_ok=True)
     current = base
-    for part in _below(base, Path(folder if folder is not None else base)):
+    for part in parts:
         current = current / part
         try:
             current.mkdir()
@@ -118,25 +107,17 @@ def make_folder(
 
 def write_atomically(
     path: str | os.PathLike[str], data: bytes, *, root: str | os.PathLike[str]
-) -> Path:
-    """Write ``data`` to ``path`` under ``root``: a temporary file, then a rename.
+) -> None:
+    """Write ``data`` to ``path`` under ``root`` by a new temporary file and a rename.
 
-    The temporary file is created exclusively (never a link) in a folder of
-    :func:`make_folder`; the rename replaces whatever ``path`` was, a link
-    included, without writing through it. A refusal (a full disk, a read-only
-    folder) is a :class:`StoreFileError` and leaves no temporary file. Returns
-    ``path``, absolute.
+    The rename replaces whatever ``path`` was, a link included, without writing
+    through it; a refusal leaves no temporary file.
     """
     target = Path(os.path.abspath(path))
     try:
         folder = make_folder(root, target.parent)
-        while True:
-            temporary = folder / f".{target.name}.{secrets.token_hex(6)}.part"
-            try:  # the mode as for any new file (the umask applies)
-                handle = os.open(temporary, _CREATE, 0o666)
-                break
-            except FileExistsError:
-                continue
+        temporary = folder / f".{target.name}.{secrets.token_hex(8)}.part"
+        handle = os.open(temporary, _CREATE, 0o666)  # the umask applies
         try:
             with os.fdopen(handle, "wb") as file:
                 file.write(data)
@@ -146,4 +127,3 @@ def write_atomically(
             raise
     except OSError as error:
         raise file_error(target, error) from error
-    return target

@@ -1,4 +1,4 @@
-"""What a study records about a cell beyond its metrics: small recorders.
+"""Recorders: what a study records about a cell beyond its metrics.
 
 A recorder ``record(fit, row)`` reads a fitted cell (:class:`Fitted`) and adds to
 its row; a study runs :data:`STUDY_RECORDERS`, ``costsense evaluate`` none.
@@ -56,10 +56,7 @@ class Fitted:
 
 
 def staged_costs(fit: Fitted, row: dict[str, Any]) -> None:
-    """Curves: the mean cost per sample after each stage, on train and test.
-
-    By the rows' own costs where the cell has them.
-    """
+    """Curves: the mean cost per row (their own costs if any) after each stage."""
     curves = []
     for split, part in (("train", fit.train), ("test", fit.test)):
         y = fit.y[part]
@@ -79,20 +76,8 @@ def staged_costs(fit: Fitted, row: dict[str, Any]) -> None:
     row["curves"] = curves
 
 
-#: Paper 001's per-round series (Theorems 1-2), in the order they are saved.
-_SERIES = ("train_error", "normaliser_product", "edge_bound")
-
-
 def round_series(fit: Fitted, row: dict[str, Any]) -> None:
-    """Series: paper 001's bounds after each round of a booster exposing them.
-
-    For a final estimator with ``estimator_normalisers_`` (``Z_m``) and
-    ``estimator_edges_`` (``gamma_m``), after each kept round ``m``:
-    ``train_error`` (the share of training rows its staged prediction gets
-    wrong), ``normaliser_product`` (``prod_{k <= m} Z_k``) and ``edge_bound``
-    (``exp(-2 sum_{k <= m} gamma_k^2)``); for AdaBoost from uniform weights at
-    learning rate 1, ``train_error <= normaliser_product <= edge_bound``.
-    """
+    """Series per round: paper 001's error <= prod Z_k <= exp(-2 sum gamma_k^2)."""
     normalisers = getattr(fit.final, "estimator_normalisers_", None)
     edges = getattr(fit.final, "estimator_edges_", None)
     if normalisers is None or edges is None or len(normalisers) == 0:
@@ -104,24 +89,15 @@ def round_series(fit: Fitted, row: dict[str, Any]) -> None:
         "normaliser_product": np.cumprod(normalisers).tolist(),
         "edge_bound": np.exp(-2.0 * np.cumsum(np.square(edges))).tolist(),
     }
-    if any(len(v) != len(normalisers) for v in values.values()):
-        raise ValueError(
-            f"{type(fit.final).__name__} gives {len(normalisers)} normalisers but "
-            f"{len(values['train_error'])} staged predictions."
-        )
     row["series"] = [
         (stage + 1, name, float(value))
-        for name in _SERIES
-        for stage, value in enumerate(values[name])
+        for name, series in values.items()
+        for stage, value in enumerate(series)
     ]
 
 
 def excess(fit: Fitted, row: dict[str, Any]) -> None:
-    """``excess_cost`` on a dataset of known densities (paper 000's problem).
-
-    The model's exact expected cost, integrated over the densities on 256 x 256
-    equal-probability points per class, less the Bayes risk.
-    """
+    """``excess_cost``: expected cost less the Bayes risk, on known densities."""
     problem = fit.data.problem
     if problem is None:
         return

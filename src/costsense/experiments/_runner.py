@@ -1,9 +1,8 @@
-"""Run a study: its unfinished cells, here, in local processes or on Dask.
+"""Run a study's unfinished cells, here, in local processes or on Dask.
 
-Each result is saved as it comes (:mod:`costsense.experiments._store`), so an
-interruption loses only the cells in flight and a re-run skips the saved ones;
-the numbers are the same however they ran. A run holds its folder's lock
-(:mod:`costsense.experiments._lock`); a cell's warnings are saved, not printed.
+Each cell is saved as it comes (:mod:`~costsense.experiments._store`), so an
+interruption loses only the cells in flight, a re-run skips the saved ones, and
+the numbers are the same however they ran; the run holds its folder's lock.
 """
 
 from __future__ import annotations
@@ -43,8 +42,7 @@ class RunSummary:
     interrupted : bool
         Whether the run was interrupted (Ctrl-C) before finishing.
     warnings : tuple of str
-        One line per (algorithm, warning category) over every saved cell
-        (:meth:`~costsense.experiments.WarningTally.lines`).
+        One line per (algorithm, warning category) over every saved cell.
     moved_to : Path or None
         With ``restart=True``, the folder the previous results moved into.
     """
@@ -59,12 +57,7 @@ class RunSummary:
 
 
 def _end_with_run(run: int) -> None:
-    """Local worker initializer: the kernel ends the worker when its run dies.
-
-    Without it a worker of a killed run (``kill -9``, out of memory) would wait
-    for work until loky's idle timeout, minutes later, holding its memory.
-    ``PR_SET_PDEATHSIG`` is Linux's; elsewhere workers end at that timeout.
-    """
+    """Have the kernel end this worker when its run dies (Linux only)."""
     if sys.platform.startswith("linux"):
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
     if os.getppid() != run:  # the run died before the line above
@@ -79,15 +72,7 @@ def run_cells(
     jobs: int = 1,
     scheduler: str | None = None,
 ) -> None:
-    """Call ``task(*args)`` for each ``args`` of ``tasks``; pass on each result.
-
-    ``task`` is a module-level function (pickled to the workers);
-    ``on_result`` is called in this process with each result, in completion
-    order. ``jobs=1`` runs here; more run in as many local loky processes,
-    which end when this call returns or raises (Ctrl-C included), and with
-    this process if it is killed (:func:`_end_with_run`). A ``scheduler``
-    address runs the calls on that Dask cluster.
-    """
+    """Pass ``on_result`` each ``task(*args)``, run here, on loky workers or Dask."""
     if scheduler is not None:
         from distributed import Client
         from distributed import as_completed as dask_completed
@@ -139,8 +124,7 @@ def run_study(
     scheduler : str, default=None
         Address of a Dask scheduler; cells then run on that cluster.
     progress : callable, default=None
-        Called as ``progress(total, done)``; returns an object with ``update(1)``
-        and ``close()`` (a tqdm bar).
+        ``progress(total, done)`` returns a bar with ``update(1)`` and ``close()``.
     on_cell : callable, default=None
         Called with each saved cell.
     restart : bool, default=False
@@ -154,11 +138,9 @@ def run_study(
     Raises
     ------
     StoreError
-        Before anything is read or moved if another run holds ``out``
-        (:class:`StoreLockedError`); if ``out`` holds another study or another
-        definition of this one (:class:`StoreConflictError`); if a file cannot
-        be used (:class:`StoreFileError`: damaged, a full disk, a read-only
-        folder, a link below ``out``).
+        If another run holds ``out`` (:class:`StoreLockedError`), ``out`` holds
+        another study or definition (:class:`StoreConflictError`), or a file
+        cannot be used (:class:`StoreFileError`).
     """
     with hold_run_lock(out, study.name):
         store = ResultsStore(out)

@@ -1,18 +1,11 @@
 """The results store: one JSON file per finished cell, under the study's fingerprint.
 
-In a results folder ``DIR``: ``study.json`` records the study (plain data),
-its fingerprint (what determines the results), ``created`` and ``version``;
-``cells-<hash of the fingerprint>/<cell key>.json`` holds each finished cell's
-row (:func:`~costsense.experiments.run_cell`) with ``version`` and ``finished``,
-written under a temporary name and renamed, so a killed run leaves whole cells
-or none and a re-run skips them; ``artifacts/`` holds the decision-boundary
-grids (``.npz``), written the same way.
-
-A folder belongs to one study definition: :meth:`ResultsStore.open` refuses
-another name or fingerprint (a ``--quick`` run into the full study's folder
-too) unless the run restarts (:meth:`ResultsStore.move_aside`); report-only
-fields may change. Every error names the file and the fix
-(:class:`~costsense.experiments._outputs.StoreError`).
+In a results folder: ``study.json`` (the study, its fingerprint, ``created``,
+``version``); ``cells-<hash of the fingerprint>/<cell key>.json``, each finished
+cell's row, written atomically, so a killed run leaves whole cells and a re-run
+skips them; ``artifacts/``, the boundary grids. A folder holds one study
+definition: another name or fingerprint (its ``--quick`` version too) is refused
+unless the run restarts. Every error names the file and the fix.
 """
 
 from __future__ import annotations
@@ -40,7 +33,6 @@ from costsense.experiments._warnings import WarningTally
 
 __all__ = ["ResultsStore"]
 
-#: The identifiers of a cell, first columns of :meth:`ResultsStore.results`.
 _IDENTITY = ("key", "dataset", "cost", "algorithm", "repeat", "fold")
 _COLUMNS = (
     *_IDENTITY,
@@ -74,10 +66,12 @@ class ResultsStore:
         return self.path.is_file()
 
     def _write(self, path: Path, data: dict[str, Any]) -> None:
+        """Write ``data`` as JSON to ``path``, atomically."""
         text = json.dumps(data, sort_keys=True, default=str)
         write_atomically(path, text.encode(), root=self.folder)
 
     def _read(self, path: Path, fix: str) -> Any:
+        """Read the JSON of ``path``, refusing a link or a damaged file by name."""
         if path.is_symlink():  # planted: a run neither reads nor writes through it
             raise file_error(path, OSError(errno.ELOOP, "a symbolic link"))
         try:
@@ -104,11 +98,10 @@ class ResultsStore:
         return dict(record["study"])
 
     def open(self, study: dict[str, Any], fingerprint: str) -> None:
-        """Record ``study`` (:meth:`Study.to_dict`) and its ``fingerprint`` here.
+        """Record ``study`` and its ``fingerprint``; refuse another one here.
 
         Raises :class:`StoreConflictError` if the folder records another study,
-        or another definition of it (another fingerprint: datasets, costs,
-        algorithms, protocol, seed; its quick or full version).
+        or another definition of it.
         """
         record = self.recorded()
         if record is not None and record["fingerprint"] != fingerprint:
@@ -166,15 +159,7 @@ class ResultsStore:
         return {row["key"] for row in self.rows()}
 
     def results(self) -> pd.DataFrame:
-        """Return the finished cells as a DataFrame, one column per metric.
-
-        Returns
-        -------
-        pandas.DataFrame
-            Sorted by key; columns ``key, dataset, cost, algorithm, repeat,
-            fold, seed, version, finished, n_train, n_test, fit_time,
-            predict_time``, ``diagnostics`` (a dict per cell) and the metrics.
-        """
+        """Return the finished cells, a column per identifier, time and metric."""
         rows = self.rows()
         frame = pd.DataFrame(
             [[r[c] for c in _COLUMNS] for r in rows], columns=list(_COLUMNS)
@@ -193,17 +178,11 @@ class ResultsStore:
         return pd.DataFrame(records, columns=columns)
 
     def curves(self) -> pd.DataFrame:
-        """Return the staged-cost curves with their cells' identifiers.
-
-        Columns ``dataset, cost, algorithm, repeat, fold, stage, split, value``.
-        """
+        """Return the staged-cost curves (``stage, split, value``) per cell."""
         return self._joined("curves", "split")
 
     def series(self) -> pd.DataFrame:
-        """Return the per-round series with their cells' identifiers.
-
-        Columns ``dataset, cost, algorithm, repeat, fold, stage, name, value``.
-        """
+        """Return the per-round series (``stage, name, value``) per cell."""
         return self._joined("series", "name")
 
     def warnings(self) -> WarningTally:
@@ -214,11 +193,9 @@ class ResultsStore:
         return tally
 
     def move_aside(self) -> Path | None:
-        """Move the results into a new folder ``previous-<UTC time>`` inside.
+        """Move the results (not the reports) into ``previous-<UTC time>`` inside.
 
-        Only ``study.json``, the cells and ``artifacts`` move; reports and
-        anything else stay, nothing is deleted. Returns where they moved (None
-        when there was nothing).
+        Returns where they moved, None when there was nothing; nothing is deleted.
         """
         present = [self.path, self.artifacts, *self.folder.glob("cells-*")]
         present = [path for path in present if path.exists()]
