@@ -288,9 +288,10 @@ def test_a_run_refuses_a_symlink_planted_in_its_folder(tmp_path, capsys, name):
 
 
 def test_a_boundary_grid_goes_only_into_its_folder(tmp_path):
-    from costsense.experiments._outputs import OutputPathError, write_atomically
+    from costsense.experiments import StoreFileError
+    from costsense.experiments._outputs import write_atomically
 
-    with pytest.raises(OutputPathError, match="outside the output folder"):
+    with pytest.raises(StoreFileError, match="outside the output folder"):
         write_atomically(tmp_path / "out" / ".." / "x.npz", b"", root=tmp_path / "out")
     assert not (tmp_path / "x.npz").exists()
 

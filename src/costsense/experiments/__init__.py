@@ -20,9 +20,9 @@ _MODULES = {
     "_datasets": "DatasetSpec",
     "_evaluate": "evaluate summarise",
     "_labels": "cost_order sort_rows",
-    "_lock": "hold_run_lock",
     "_models": "make_model",
-    "_outputs": "StoreConflictError StoreError StoreFileError StoreLockedError",
+    "_outputs": "StoreConflictError StoreError StoreFileError StoreLockedError "
+    "hold_run_lock",
     "_plan": "check_folds plan",
     "_report": "Boundary ReportFiles ReportSpec write_report",
     "_report._study": "report_study",

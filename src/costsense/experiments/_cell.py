@@ -1,10 +1,8 @@
 """A study's cell: build its model, fit it on one fold, score it, record what is asked.
 
 Every cell of ``costsense reproduce`` and ``costsense evaluate`` is one
-:func:`run_cell`: an optional grid search (:func:`build_model`), preprocessing as
-the pipeline's first step fitted on the training part only, the test rows decided
-and scored, the fit's diagnostics, its warnings and the study's recorders
-(:mod:`costsense.experiments._recorders`).
+:func:`run_cell`; preprocessing is the pipeline's first step, fitted on the
+training part only.
 """
 
 from __future__ import annotations
@@ -129,9 +127,8 @@ def run_cell(
     -------
     dict
         ``key, dataset, cost, algorithm, repeat, fold, seed, params, n_train,
-        n_test, fit_time, predict_time`` (seconds), ``metrics``, ``curves``
-        (``(stage, split, value)``), ``series`` (``(stage, name, value)``),
-        ``diagnostics`` and ``warnings`` (``(category, message, count, texts)``).
+        n_test, fit_time, predict_time, metrics, curves, series, diagnostics,
+        warnings``.
     """
     with collect_warnings() as records:
         X, y, pos_label, categorical = data.load()

@@ -1,8 +1,7 @@
-"""``costsense evaluate``: a one-dataset study run in memory.
+"""``costsense evaluate``: a one-dataset study run in memory, and its table.
 
-:func:`evaluate` runs an in-memory study of one dataset through the planner, cell
-function and workers of ``costsense reproduce``, so a row of either is computed
-and named one way; :func:`summarise` is its table.
+The same planner, cell function and workers as ``costsense reproduce``, so a row
+of either is computed and named one way.
 """
 
 from __future__ import annotations
@@ -49,9 +48,8 @@ def evaluate(
 ) -> list[dict[str, Any]]:
     """Stratified k-fold cross-validation of named models on one data set.
 
-    A study of one dataset, one cost and one repeat of ``n_splits`` folds,
-    seeded as a study is: every model sees the same folds; preprocessing is
-    fitted on each training fold only; a fold that raises gets its ``error``.
+    A study of one dataset, one cost and one repeat of ``n_splits`` folds:
+    every model sees the same folds; a fold that raises gets its ``error``.
 
     Parameters
     ----------
@@ -62,10 +60,9 @@ def evaluate(
     methods : iterable of str
         Names from :data:`costsense.experiments.CATALOG`.
     cost : cost specification or Costs
-        Class-level cost (ratio, pair, K x K matrix), or costs resolved against
-        ``y`` (:meth:`~costsense.costs.Costs.resolve`), per-row ones included:
-        the training rows' fit the models (built on the rows' mean matrix), the
-        test rows' decide them and give the cost metrics.
+        Class-level cost (ratio, pair, K x K matrix), or :class:`Costs` resolved
+        against ``y``; per-row ones fit the models where they learn from them,
+        decide the test rows and give the cost metrics.
     pos_label : hashable, default=None
         Positive class of a binary problem; the minority class if None.
     base : str, default=None
@@ -164,7 +161,7 @@ def _cell_or_error(study: Study, cell: Cell, data: DatasetSpec) -> dict[str, Any
     """Run one cell, recording nothing more; a failing model gets an error row."""
     try:
         return run_cell(study, cell, data, recorders=())
-    except Exception as error:  # a failing model gets its own row
+    except Exception as error:
         failed = f"{type(error).__name__}: {error}"
         keys = {"key": cell.key, "algorithm": cell.algorithm.name, "fold": cell.fold}
         return {**keys, "error": failed, "warnings": []}
@@ -189,56 +186,43 @@ def summarise(
     Returns
     -------
     list of list of str
-        A header, then per model: the metrics (:data:`FOLD_METRICS`, or
-        :data:`MULTICLASS_METRICS`), the mean seconds of :data:`TIME_COLUMNS`,
-        ``folds`` (run of tried) and ``notes`` (the caller's, folds that
-        predicted one class, the first error). Means and sample standard
-        deviations (:func:`describe`) over the folds that ran, NaN left out;
-        with two or more models, the best mean of a column carries a ``*``.
+        A header, then per model the metrics' mean (sample std) over the folds
+        that ran, NaN left out (with two models or more, ``*`` marks the best),
+        the mean seconds, ``folds`` (ran of tried) and ``notes`` (the caller's,
+        folds that predicted one class, the first error).
     """
     methods = [m for m in methods if any(r["algorithm"] == m for r in rows)]
-    ran = {
-        m: [r for r in rows if r["algorithm"] == m and not r.get("error")]
-        for m in methods
-    }
-    multiclass = any(
-        "balanced_accuracy" in r["metrics"] for rs in ran.values() for r in rs
-    )
+    tried = {m: [r for r in rows if r["algorithm"] == m] for m in methods}
+    ran = {m: [r for r in tried[m] if not r.get("error")] for m in methods}
+    multiclass = any("balanced_accuracy" in r["metrics"] for m in ran for r in ran[m])
     names = MULTICLASS_METRICS if multiclass else FOLD_METRICS
     scored = [m for m in methods if ran[m]]
-    shown: dict[str, dict[str, str]] = {m: {} for m in scored}
-    for k in names if scored else ():
+    shown = {m: ["-"] * len(names) for m in methods}
+    for i, k in enumerate(names if scored else ()):
         found = [np.array([r["metrics"][k] for r in ran[m]], float) for m in scored]
         found = [v[~np.isnan(v)] for v in found]
-        means, stds = np.array(
-            [describe(v) if v.size else (np.nan, np.nan) for v in found]
-        ).T.reshape(2, -1)
+        described = [describe(v) if v.size else (np.nan, np.nan) for v in found]
+        means, stds = np.array(described).T.reshape(2, -1)
         best = best_mask(means[None, :], lower_is_better=k in LOWER_IS_BETTER)[0]
         digits = 1 if k == "cost_total" else 3
         for j, m in enumerate(scored):
             mark = "*" if len(scored) >= 2 and best[j] else " "
-            shown[m][k] = f"{means[j]:.{digits}f} ({stds[j]:.{digits}f}){mark}"
+            shown[m][i] = f"{means[j]:.{digits}f} ({stds[j]:.{digits}f}){mark}"
     table = [["model", *names, *TIME_COLUMNS, "folds", "notes"]]
     for m in methods:
-        cells = [m, *(shown[m][k] if m in shown else "-" for k in names)]
-        for k in TIME_COLUMNS:  # seconds per fold, not compared
-            cells.append(f"{np.mean([r[k] for r in ran[m]]):.2f}" if ran[m] else "-")
-        tried = [r for r in rows if r["algorithm"] == m]
-        cells.append(f"{len(ran[m])}/{len(tried)}")
-        cells.append("; ".join(_model_notes(tried, (notes or {}).get(m, []))))
-        table.append(cells)
+        said = list((notes or {}).get(m, []))
+        constant = sum(r["diagnostics"]["constant"] for r in ran[m])
+        if constant:
+            said.append(f"CONSTANT: predicts one class in {constant} fold(s)")
+        errors = [r["error"] for r in tried[m] if r.get("error")]
+        if errors:
+            first = " ".join(errors[0].split())  # one line
+            first = first if len(first) <= 160 else first[:157] + "..."
+            said.append(f"FAILED in {len(errors)} fold(s): {first}")
+        times = [
+            f"{np.mean([r[k] for r in ran[m]]):.2f}" if ran[m] else "-"
+            for k in TIME_COLUMNS
+        ]  # seconds per fold, not compared
+        folds = f"{len(ran[m])}/{len(tried[m])}"
+        table.append([m, *shown[m], *times, folds, "; ".join(said)])
     return table
-
-
-def _model_notes(tried: list[dict[str, Any]], given: list[str]) -> list[str]:
-    """List the notes of one model's table row."""
-    found = list(given)
-    constant = sum(r["diagnostics"]["constant"] for r in tried if not r.get("error"))
-    if constant:
-        found.append(f"CONSTANT: predicts one class in {constant} fold(s)")
-    errors = [r["error"] for r in tried if r.get("error")]
-    if errors:
-        first = " ".join(errors[0].split())  # one line
-        shown = first if len(first) <= 160 else first[:157] + "..."
-        found.append(f"FAILED in {len(errors)} fold(s): {shown}")
-    return found

@@ -1,26 +1,37 @@
-"""Files a run writes: inside its folder, never through a link; errors with a fix.
+"""A run's folder: its lock, the files written there, errors with a fix.
 
-Every file a run or a report creates is written by :func:`write_atomically` (a
-temporary file, then a rename: a reader sees the old file or the new, whole)
-under folders made by :func:`make_folder`, which refuses a link planted below the
-folder (the folder itself, ``--out``, may be one) or a path leaving it. What can
-go wrong is a :class:`StoreError` naming the file, the cause and the fix.
+:func:`hold_run_lock` takes an exclusive ``flock`` on ``DIR/.lock`` before a run
+reads the folder: a second run is refused, naming the holder the file records;
+the kernel releases it however the run ends (POSIX only). Every file a run or a
+report creates is written by :func:`write_atomically` (a temporary file, then a
+rename) under folders made by :func:`make_folder`, which refuses a link planted
+below the folder (``--out`` itself may be one) or a path leaving it. What can go
+wrong is a :class:`StoreError` naming the file, the cause and the fix.
 """
 
 from __future__ import annotations
 
 import errno
+import fcntl
+import json
 import os
 import secrets
+import socket
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
+from costsense.utils._text import printable
+
 __all__ = [
-    "OutputPathError",
     "StoreConflictError",
     "StoreError",
     "StoreFileError",
     "StoreLockedError",
     "file_error",
+    "hold_run_lock",
     "make_folder",
     "write_atomically",
 ]
@@ -42,11 +53,7 @@ class StoreFileError(StoreError):
     """A file of the results folder cannot be read or written."""
 
 
-class OutputPathError(StoreFileError):
-    """A file a run would write lies outside its folder or behind a link."""
-
-
-#: The fix of a damaged results folder, named in every message that needs it.
+#: The fix of a damaged results folder.
 RESTART = "--restart (restart=True) moves the results aside and starts afresh"
 _FULL = "free disk space, then run the same command again to resume"
 _DENIED = (
@@ -87,7 +94,7 @@ def make_folder(
     try:  # abspath removes '..' without following links
         parts = Path(os.path.abspath(path)).relative_to(base).parts
     except ValueError:
-        raise OutputPathError(
+        raise StoreFileError(
             f"{path} is outside the output folder {root}; a run writes only there"
         ) from None
     current = base
@@ -98,7 +105,7 @@ def make_folder(
         except FileExistsError:
             pass
         if current.is_symlink() or not current.is_dir():
-            raise OutputPathError(
+            raise StoreFileError(
                 f"{current} is a symbolic link or not a folder; a run never writes "
                 "through one: remove it, or write to another folder (--out)"
             )
@@ -127,3 +134,85 @@ def write_atomically(
             raise
     except OSError as error:
         raise file_error(target, error) from error
+
+
+#: The folders this process holds, and for which study.
+_HELD: dict[Path, str] = {}
+
+
+@contextmanager
+def hold_run_lock(folder: str | Path, study: str) -> Iterator[None]:
+    """Hold ``folder``'s run lock for the ``with`` block (reentrant in a process).
+
+    Parameters
+    ----------
+    folder : str or Path
+        The results folder (created if missing).
+    study : str
+        The running study's name, shown to a second run.
+
+    Raises
+    ------
+    StoreLockedError
+        If another run (or this process, for another study) holds the folder.
+    StoreFileError
+        If the lock file cannot be created or written.
+    """
+    key = Path(folder).resolve()
+    if key in _HELD:
+        if _HELD[key] != study:
+            raise StoreLockedError(
+                f"{folder} is in use by this process's run of study {_HELD[key]!r}; "
+                f"write study {study!r} to another folder (--out)."
+            )
+        yield
+        return
+    path = Path(folder) / ".lock"
+    try:
+        make_folder(folder)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError as error:
+        raise file_error(path, error) from error
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreLockedError(
+                f"{folder} is in use by another run ({_holder(fd)}); wait for it "
+                "to finish, or write to another folder (--out)."
+            ) from None
+        holder = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "study": study,
+            "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
+            "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        }
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, json.dumps(holder).encode(), 0)
+        except OSError as error:
+            raise file_error(path, error) from error
+        _HELD[key] = study
+        try:
+            yield
+        finally:
+            del _HELD[key]
+            os.ftruncate(fd, 0)  # an empty file: no run holds the folder
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _holder(fd: int) -> str:
+    """Describe the run a lock file names, escaped (anyone may write it)."""
+    try:
+        info = json.loads(os.pread(fd, 1 << 16, 0))
+    except ValueError:
+        info = None
+    if not isinstance(info, dict):
+        return "its study and pid are not written yet"
+    shown = {k: printable(info.get(k), 80) for k in ("study", "pid", "host", "started")}
+    return (
+        f"study '{shown['study']}', pid {shown['pid']} on {shown['host']}, since "
+        f"{shown['started']}, command: {printable(info.get('command'))}"
+    )

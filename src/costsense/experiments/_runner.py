@@ -21,7 +21,7 @@ from typing import Any
 from costsense.experiments._boundary import save_boundaries
 from costsense.experiments._cell import run_cell
 from costsense.experiments._datasets import dataset_spec
-from costsense.experiments._lock import hold_run_lock
+from costsense.experiments._outputs import hold_run_lock
 from costsense.experiments._plan import plan
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import Study
@@ -108,7 +108,6 @@ def run_study(
     jobs: int = 1,
     scheduler: str | None = None,
     progress: Callable[[int, int], Any] | None = None,
-    on_cell: Callable[[dict[str, Any]], None] | None = None,
     restart: bool = False,
 ) -> RunSummary:
     """Run every unfinished cell of ``study`` and save it under ``out``.
@@ -125,11 +124,8 @@ def run_study(
         Address of a Dask scheduler; cells then run on that cluster.
     progress : callable, default=None
         ``progress(total, done)`` returns a bar with ``update(1)`` and ``close()``.
-    on_cell : callable, default=None
-        Called with each saved cell.
     restart : bool, default=False
-        Start afresh: the folder's results move into ``previous-<UTC time>``
-        inside it; nothing is deleted.
+        Start afresh: the results move into ``previous-<UTC time>`` inside.
 
     Returns
     -------
@@ -157,8 +153,6 @@ def run_study(
             store.add(row)
             if bar is not None:
                 bar.update(1)
-            if on_cell is not None:
-                on_cell(row)
 
         interrupted = False
         try:

@@ -10,9 +10,9 @@ unless the run restarts. Every error names the file and the fix.
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
+import os
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,17 +34,7 @@ from costsense.experiments._warnings import WarningTally
 __all__ = ["ResultsStore"]
 
 _IDENTITY = ("key", "dataset", "cost", "algorithm", "repeat", "fold")
-_COLUMNS = (
-    *_IDENTITY,
-    "seed",
-    "version",
-    "finished",
-    "n_train",
-    "n_test",
-    "fit_time",
-    "predict_time",
-    "diagnostics",
-)
+_RUN = ("seed", "version", "finished", "n_train", "n_test", "fit_time", "predict_time")
 
 
 class ResultsStore:
@@ -72,10 +62,9 @@ class ResultsStore:
 
     def _read(self, path: Path, fix: str) -> Any:
         """Read the JSON of ``path``, refusing a link or a damaged file by name."""
-        if path.is_symlink():  # planted: a run neither reads nor writes through it
-            raise file_error(path, OSError(errno.ELOOP, "a symbolic link"))
-        try:
-            return json.loads(path.read_bytes())
+        try:  # never through a planted link (ELOOP)
+            with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb") as file:
+                return json.loads(file.read())
         except OSError as error:
             raise file_error(path, error) from error
         except ValueError:
@@ -161,9 +150,7 @@ class ResultsStore:
     def results(self) -> pd.DataFrame:
         """Return the finished cells, a column per identifier, time and metric."""
         rows = self.rows()
-        frame = pd.DataFrame(
-            [[r[c] for c in _COLUMNS] for r in rows], columns=list(_COLUMNS)
-        )
+        frame = pd.DataFrame(rows, columns=[*_IDENTITY, *_RUN, "diagnostics"])
         metrics = pd.DataFrame([r["metrics"] for r in rows], index=frame.index)
         return pd.concat([frame, metrics], axis=1)
 
