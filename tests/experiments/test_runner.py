@@ -417,7 +417,7 @@ def test_round_series_are_the_running_product_and_bound_by_hand():
     def recorded(final, predictions, y):
         fit = SimpleNamespace(final=final, y=y, train=np.arange(len(y)),
                               staged=lambda split: predictions)  # fmt: skip
-        row: dict = {}
+        row: dict = {"series": []}
         round_series(fit, row)
         return row["series"]
 

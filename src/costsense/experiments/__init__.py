@@ -2,9 +2,8 @@
 
 Needs the ``experiments`` extra. A study is loaded (:func:`load_study`), run
 (:func:`run_study`) and reported (:func:`report_study`); :func:`evaluate` is a
-one-dataset study run in memory through the same cells and workers; :data:`CATALOG` and
-:data:`BASES` name every model (:func:`make_model`). Each name is imported on
-first use (PEP 562), so that ``--help`` imports nothing heavy.
+one-dataset study in memory; :data:`CATALOG` names every model (:func:`make_model`).
+Names are imported on first use (PEP 562): ``--help`` imports nothing heavy.
 """
 
 from __future__ import annotations

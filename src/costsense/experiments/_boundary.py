@@ -26,7 +26,7 @@ __all__ = ["boundary_path", "save_boundaries"]
 
 
 def _grid(study: Study, data: DatasetSpec, cost: Any) -> dict[str, Any] | None:
-    """Return ``xx, yy, reference, X, y, pred_<algorithm>`` (None unless 2-D)."""
+    """Return ``xx, yy, reference`` (a Bayes discriminant), ``X, y, pred_<name>``."""
     X, y, pos_label, categorical = data.load()
     if X.shape[1] != 2:
         return None
@@ -74,11 +74,7 @@ def boundary_path(store: ResultsStore, dataset: str, cost: Any) -> Path:
 def save_boundaries(
     study: Study, store: ResultsStore, data: dict[str, DatasetSpec]
 ) -> None:
-    """Save the grid of every (2-D dataset, cost) of ``study`` not saved yet.
-
-    Each algorithm is fitted on repeat 0, fold 0 with that cell's seed;
-    ``reference`` is the Bayes discriminant of a dataset of known densities.
-    """
+    """Save the grid of every (2-D dataset, cost) of ``study`` not saved yet."""
     for dataset in study.datasets:
         for cost in study.costs_for(dataset):
             path = boundary_path(store, dataset, cost)

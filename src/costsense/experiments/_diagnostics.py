@@ -1,11 +1,10 @@
 """What a fit did, and whether the model is degenerate.
 
-A cell records :func:`fit_diagnostics`: the final estimator's ``fit_summary()``
-(:meth:`costsense._base.ClassifierBase.fit_summary`), or for scikit-learn's and
-imbalanced-learn's estimators ``rounds``, ``rounds_planned``, ``n_iter`` and
-``converged`` read from their attributes; and ``constant``, whether it predicted
-one class on the whole test part. The report and the claims flag degenerate fits
-(:func:`degenerate_reasons`), whose numbers say little about the method.
+A cell records the final estimator's ``fit_summary()`` (for scikit-learn's and
+imbalanced-learn's, ``rounds``, ``rounds_planned``, ``n_iter`` and ``converged``
+read from their attributes) and ``constant``, whether it predicted one class on
+the whole test part. The report and the claims flag degenerate fits, whose
+numbers say little about the method.
 """
 
 from __future__ import annotations

@@ -107,10 +107,9 @@ def evaluate(
     agrees = pos_label is None or pos_label == given.pos_label
     if not (agrees and np.array_equal(given.classes, classes)):
         raise ValueError(
-            f"cost is resolved for classes {given.classes.tolist()[:10]}, positive "
-            f"class {given.pos_label!r}, which disagrees with the target's classes "
-            f"{classes.tolist()[:10]} or pos_label={pos_label!r}; resolve the cost "
-            "against this target."
+            f"cost (classes {given.classes.tolist()[:10]}, positive {given.pos_label!r}"
+            f") disagrees with the target's classes {classes.tolist()[:10]} or "
+            f"pos_label={pos_label!r}; resolve the cost against this target."
         )
     problems = refusals(
         methods, base, n_classes=classes.size, row_costs=given.example_dependent

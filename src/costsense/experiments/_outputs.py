@@ -19,7 +19,7 @@ import secrets
 import socket
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -80,10 +80,6 @@ def file_error(path: Path, error: OSError) -> StoreFileError:
     return StoreFileError(f"{path}: {cause} ({error.strerror or error}); {fix}.")
 
 
-#: Opening flags of a new file: created here, never an existing file or a link.
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-
-
 def make_folder(
     root: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None
 ) -> Path:
@@ -100,10 +96,8 @@ def make_folder(
     current = base
     for part in parts:
         current = current / part
-        try:
+        with suppress(FileExistsError):
             current.mkdir()
-        except FileExistsError:
-            pass
         if current.is_symlink() or not current.is_dir():
             raise StoreFileError(
                 f"{current} is a symbolic link or not a folder; a run never writes "
@@ -124,7 +118,8 @@ def write_atomically(
     try:
         folder = make_folder(root, target.parent)
         temporary = folder / f".{target.name}.{secrets.token_hex(8)}.part"
-        handle = os.open(temporary, _CREATE, 0o666)  # the umask applies
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW  # a new file
+        handle = os.open(temporary, flags, 0o666)  # the umask applies
         try:
             with os.fdopen(handle, "wb") as file:
                 file.write(data)
@@ -136,7 +131,6 @@ def write_atomically(
         raise file_error(target, error) from error
 
 
-#: The folders this process holds, and for which study.
 _HELD: dict[Path, str] = {}
 
 
@@ -153,10 +147,9 @@ def hold_run_lock(folder: str | Path, study: str) -> Iterator[None]:
 
     Raises
     ------
-    StoreLockedError
-        If another run (or this process, for another study) holds the folder.
-    StoreFileError
-        If the lock file cannot be created or written.
+    StoreError
+        If another run (or this process, for another study) holds the folder
+        (StoreLockedError), or the lock file cannot be written (StoreFileError).
     """
     key = Path(folder).resolve()
     if key in _HELD:

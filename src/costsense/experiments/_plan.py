@@ -94,8 +94,7 @@ def check_folds(y: ArrayLike, folds: int, *, option: str = "n_splits=") -> None:
     folds : int
         Number of folds: every class needs at least one row per test fold.
     option : str, default="n_splits="
-        How the caller's user sets the number of folds (``"--folds "`` on the
-        command line), written before the largest number that works.
+        How the user sets the number of folds (``"--folds "``), in the fix.
 
     Raises
     ------

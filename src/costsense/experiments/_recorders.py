@@ -57,7 +57,6 @@ class Fitted:
 
 def staged_costs(fit: Fitted, row: dict[str, Any]) -> None:
     """Curves: the mean cost per row (their own costs if any) after each stage."""
-    curves = []
     for split, part in (("train", fit.train), ("test", fit.test)):
         y = fit.y[part]
         classes = np.unique(y)
@@ -72,8 +71,7 @@ def staged_costs(fit: Fitted, row: dict[str, Any]) -> None:
                 labels=classes,
                 normalize=True,
             )
-            curves.append((stage + 1, split, value))
-    row["curves"] = curves
+            row["curves"].append((stage + 1, split, value))
 
 
 def round_series(fit: Fitted, row: dict[str, Any]) -> None:
@@ -81,7 +79,6 @@ def round_series(fit: Fitted, row: dict[str, Any]) -> None:
     normalisers = getattr(fit.final, "estimator_normalisers_", None)
     edges = getattr(fit.final, "estimator_edges_", None)
     if normalisers is None or edges is None or len(normalisers) == 0:
-        row["series"] = []
         return
     y = fit.y[fit.train]
     values = {

@@ -87,11 +87,7 @@ class ResultsStore:
         return dict(record["study"])
 
     def open(self, study: dict[str, Any], fingerprint: str) -> None:
-        """Record ``study`` and its ``fingerprint``; refuse another one here.
-
-        Raises :class:`StoreConflictError` if the folder records another study,
-        or another definition of it.
-        """
+        """Record ``study`` and its ``fingerprint``, or raise StoreConflictError."""
         record = self.recorded()
         if record is not None and record["fingerprint"] != fingerprint:
             was, now = record["study"].get("name"), study.get("name")
@@ -128,8 +124,7 @@ class ResultsStore:
     def add(self, row: dict[str, Any]) -> None:
         """Save one finished cell (a row of :func:`run_cell`), atomically."""
         cells = self._cells()
-        if cells is None:
-            raise ValueError(f"{self.folder}: open(study, fingerprint) first.")
+        assert cells is not None, "open(study, fingerprint) first"
         now = datetime.now(UTC).isoformat(timespec="seconds")
         saved = {**row, "version": __version__, "finished": now}
         self._write(cells / f"{quote(row['key'], safe='')}.json", saved)
@@ -180,10 +175,7 @@ class ResultsStore:
         return tally
 
     def move_aside(self) -> Path | None:
-        """Move the results (not the reports) into ``previous-<UTC time>`` inside.
-
-        Returns where they moved, None when there was nothing; nothing is deleted.
-        """
+        """Move the results (not the reports) into ``previous-<UTC time>``, or None."""
         present = [self.path, self.artifacts, *self.folder.glob("cells-*")]
         present = [path for path in present if path.exists()]
         if not present:
