@@ -10,18 +10,14 @@ from typing import Any
 import numpy as np
 
 from costsense.cli._data import describe_columns, read_data, resolve_costs
-from costsense.cli._models import check_models, default_base_shown, model_notes
 from costsense.cli._options import UsageError
 from costsense.cli._output import RowWriter, new_output, print_table
 from costsense.cli._preflight import preflight
 from costsense.cli._progress import bar_of, print_warnings
-from costsense.experiments import CATALOG, check_folds
-
-__all__ = ["run"]
+from costsense.experiments import CATALOG, check_folds, default_base
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``costsense evaluate``; the exit status."""
     from costsense.experiments import (
         FOLD_COLUMNS,
         MULTICLASS_METRICS,
@@ -41,10 +37,14 @@ def run(args: argparse.Namespace) -> int:
     given = resolve_costs(args, data)
     costs = given.costs
     classes, counts = np.unique(data.y, return_counts=True)
-    check_models(
-        models, args.base, n_classes=classes.size, row_costs=costs.example_dependent
+    preflight(
+        models,
+        args.base,
+        data,
+        missing=args.missing,
+        row_costs=costs.example_dependent,
+        jobs=args.jobs,
     )
-    preflight(models, args.base, data, missing=args.missing, jobs=args.jobs)
     try:
         check_folds(data.y, args.folds, option="--folds ")
     except ValueError as error:
@@ -90,10 +90,11 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     if rows:
         print()
-        table = summarise(rows, models, model_notes(models, args.base))
+        notes = {m: _notes(m, args.base) for m in models}
+        table = summarise(rows, models, notes)
         table[0].insert(1, "base")
         for line in table[1:]:
-            line.insert(1, default_base_shown(line[0], args.base))
+            line.insert(1, _base_shown(line[0], args.base))
         print_table(table)
         lower = "cost_total = total cost of a test fold, mean_cost per test row" + (
             "; savings = 1 - cost_total / that of the best constant prediction"
@@ -125,7 +126,7 @@ def _flat(
     ran = not row.get("error")
     return {
         "model": row["algorithm"],
-        "base": default_base_shown(row["algorithm"], base),
+        "base": _base_shown(row["algorithm"], base),
         "fold": row["fold"],
         "seed": seed,
         "costs": costs,
@@ -174,3 +175,19 @@ def _say_what_runs(
             f"cost-blind by design (the costs do not shape their models): "
             f"{', '.join(blind)}"
         )
+
+
+def _notes(name: str, base: str | None) -> list[str]:
+    """Say what a model does with ``--base`` and ``--cost``, for its row."""
+    spec = CATALOG[name]
+    ignores = not spec.uses_base and base is not None
+    return ["ignores --base (no base learner)"] * ignores + [
+        "cost-blind: the costs do not shape its model"
+    ] * (not spec.cost_sensitive)
+
+
+def _base_shown(model: str, base: str | None) -> str:
+    """Name the base learner a model's row ran on ("-": it uses none)."""
+    if not CATALOG[model].uses_base:
+        return "-"
+    return base if base is not None else default_base(model)

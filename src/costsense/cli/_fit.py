@@ -1,7 +1,4 @@
-"""``costsense fit``: fit a named model on a table and save it.
-
-Written by :mod:`costsense.cli._model_io`, which ``predict`` reads it back with.
-"""
+"""``costsense fit``: fit a named model on a table and save it for ``predict``."""
 
 from __future__ import annotations
 
@@ -21,27 +18,19 @@ from costsense.cli._data import (
     read_data,
     resolve_costs,
 )
-from costsense.cli._model_io import FORMAT, model_cost, save_model
-from costsense.cli._models import check_models
+from costsense.cli._model_io import FORMAT
+from costsense.cli._options import UsageError
 from costsense.cli._output import new_output
 from costsense.cli._preflight import preflight
 from costsense.cli._progress import Heartbeat
 from costsense.datasets import Table
 from costsense.experiments import CATALOG, default_base
-from costsense.persist import read_key
+from costsense.persist import read_key, save_model
 from costsense.utils._tables import part_columns
-
-__all__ = ["run_fit"]
 
 
 def cost_metadata(given: CommandCosts, data: Table) -> dict[str, Any]:
-    """Describe the costs for a model file's metadata (its ``cost`` field).
-
-    ``kind``; ``matrix``, the class-level matrix the model is built with (the
-    rows' mean for per-row costs), which
-    :func:`costsense.cli._model_io.model_cost` reads back; ``parts``;
-    ``columns`` (the cost columns) and ``columns_are_features``.
-    """
+    """Describe the costs for a model file; ``matrix`` builds the model."""
     return {
         "kind": given.kind,
         "matrix": given.costs.mean_matrix.tolist(),
@@ -52,7 +41,6 @@ def cost_metadata(given: CommandCosts, data: Table) -> dict[str, Any]:
 
 
 def run_fit(args: argparse.Namespace) -> int:
-    """Run ``costsense fit``; the exit status."""
     from costsense.experiments import WarningTally, collect_warnings, make_model
 
     output = new_output(args.out, "--out", args.csv, args.cost_matrix)
@@ -62,20 +50,20 @@ def run_fit(args: argparse.Namespace) -> int:
     data = read_data(args)
     given = resolve_costs(args, data)
     costs = given.costs
-    check_models(
+    preflight(
         [args.model],
         args.base,
-        n_classes=np.unique(data.y).size,
+        data,
+        missing=args.missing,
         row_costs=costs.example_dependent,
     )
-    preflight([args.model], args.base, data, missing=args.missing)
     spec = CATALOG[args.model]
     base = args.base or default_base(args.model)
     cost = cost_metadata(given, data)
     model = make_model(
         args.model,
         base=base,
-        cost=model_cost(cost),
+        cost=np.asarray(cost["matrix"], dtype=np.float64),
         seed=args.seed,
         pos_label=costs.pos_label,
         prepare=data.encoder,
@@ -130,7 +118,10 @@ def run_fit(args: argparse.Namespace) -> int:
         "pos_label": _plain(costs.pos_label),
         "cost": cost,
     }
-    save_model(model, metadata, output, key)
+    try:
+        save_model(model, output, metadata=metadata, key=key)
+    except UsageError as error:
+        raise UsageError(f"--out {error}") from None
     for line in tally.lines():
         print(f"warning: {line}", file=sys.stderr)
     from costsense.recommend import choice_text
@@ -143,5 +134,4 @@ def run_fit(args: argparse.Namespace) -> int:
 
 
 def _plain(value: Any) -> Any:
-    """Turn a label into what JSON holds (numpy scalars become Python numbers)."""
     return value.item() if isinstance(value, np.generic) else value

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from costsense.cli._data import table_options
-from costsense.cli._model_io import load_checked
+from costsense.cli._model_io import load_model
 from costsense.cli._options import UsageError
 from costsense.cli._output import new_output, open_partial, publish, text_cells
 from costsense.cli._progress import Progress
@@ -43,7 +43,7 @@ def run_predict(args: argparse.Namespace) -> int:
         with handle:
             given = args.verify_key_file
             key = read_key(given, "--verify-key-file") if given else None
-            model, metadata, signed = load_checked(
+            model, metadata, signed = load_model(
                 args.model, key, max_bytes=int(args.max_model_mb * 2**20)
             )
             scorer = Scorer(model, metadata, args)

@@ -1,8 +1,8 @@
 """Checks made once before any fit, so a run fails in one line, not in every fold.
 
-``--missing keep`` for a model that cannot take missing values, and a table whose
-encoded form cannot fit in memory, are usage errors naming the model or the
-columns, and the fix.
+What the catalog says cannot run, ``--missing keep`` for a model that cannot take
+missing values, and a table whose encoded form cannot fit in memory are usage
+errors naming the model or the columns, and the fix.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ import numpy as np
 from costsense.cli._options import UsageError
 from costsense.datasets import Table
 
-__all__ = ["encoded_width", "preflight", "refuse_oversized"]
-
 #: Copies of the encoded matrix a fit holds at once (the encoded table, the
 #: model's float copy, a fold's split, a resampled or scaled copy): a rough
 #: upper estimate for the memory check, not a measurement.
@@ -23,19 +21,29 @@ WORKING_COPIES = 4
 
 
 def preflight(
-    models: list[str], base: str | None, data: Table, *, missing: str, jobs: int = 1
+    models: list[str],
+    base: str | None,
+    data: Table,
+    *,
+    missing: str,
+    row_costs: bool,
+    jobs: int = 1,
 ) -> None:
-    """Refuse, before any fit, what would fail in every fit.
+    """Refuse, before any fit, what would fail in every fit."""
+    from costsense.experiments import refusals
 
-    ``models`` are catalog names, ``base`` is ``--base``, ``missing`` is
-    ``--missing`` and ``jobs`` the fits at once (each with its own copies).
-    """
+    classes = np.unique(data.y)
+    problems = refusals(models, base, n_classes=classes.size, row_costs=row_costs)
+    if problems:
+        raise UsageError("; ".join(f"{option}: {text}" for option, text in problems))
     if missing == "keep":
-        _refuse_missing_kept(models, base, data)
+        _refuse_missing_kept(models, base, data, classes)
     refuse_oversized(data, jobs=jobs)
 
 
-def _refuse_missing_kept(models: list[str], base: str | None, data: Table) -> None:
+def _refuse_missing_kept(
+    models: list[str], base: str | None, data: Table, classes: np.ndarray
+) -> None:
     """Refuse ``--missing keep`` for models whose tags say they reject NaN."""
     import pandas as pd
     from sklearn.utils import get_tags
@@ -46,7 +54,6 @@ def _refuse_missing_kept(models: list[str], base: str | None, data: Table) -> No
     holes = [str(c) for c in frame.columns if frame[c].isna().any()]
     if not holes:
         return
-    classes = np.unique(data.y)
     cost = np.ones((classes.size, classes.size)) - np.eye(classes.size)
     refusing = []
     for name in models:
@@ -100,10 +107,8 @@ def refuse_oversized(
     The estimate is rows x encoded columns x 8 bytes x :data:`WORKING_COPIES`
     x ``jobs``; the widest columns are named with the fix.
     """
-    if not data.kinds:
-        return
     available = _available_bytes() if available is None else available
-    if available is None:
+    if not data.kinds or available is None:
         return
     widths = encoded_width(data)
     rows = int(np.shape(data.X)[0])
@@ -122,7 +127,6 @@ def refuse_oversized(
 
 
 def _size(n_bytes: float) -> str:
-    """Write a size in MiB below a GiB, else in GiB."""
     return (
         f"{n_bytes / 2**20:.0f} MiB"
         if n_bytes < 2**30
