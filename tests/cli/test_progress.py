@@ -3,7 +3,7 @@
 import io
 import time
 
-from costsense.cli._progress import Heartbeat, Progress
+from costsense.cli._progress import Progress, heartbeat
 
 
 class _Clock:
@@ -54,7 +54,7 @@ def test_a_quick_task_says_nothing_not_even_a_newline():
 
 def test_a_heartbeat_speaks_while_its_task_runs_and_stops_with_it():
     log = io.StringIO()
-    with Heartbeat("fitting", tick_seconds=0.01, stream=log, quiet_seconds=0.0,
+    with heartbeat("fitting", tick_seconds=0.01, stream=log, quiet_seconds=0.0,
                    every_seconds=0.0):  # fmt: skip
         deadline = time.monotonic() + 5
         while "fitting: running" not in log.getvalue() and time.monotonic() < deadline:

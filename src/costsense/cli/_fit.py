@@ -22,7 +22,7 @@ from costsense.cli._model_io import FORMAT
 from costsense.cli._options import UsageError
 from costsense.cli._output import new_output
 from costsense.cli._preflight import preflight
-from costsense.cli._progress import Heartbeat
+from costsense.cli._progress import heartbeat
 from costsense.datasets import Table
 from costsense.experiments import CATALOG, default_base
 from costsense.persist import read_key, save_model
@@ -87,7 +87,7 @@ def run_fit(args: argparse.Namespace) -> int:
     beat: Any = (
         nullcontext()
         if talks
-        else Heartbeat(f"fitting {args.model} on {data.y.shape[0]:,} rows")
+        else heartbeat(f"fitting {args.model} on {data.y.shape[0]:,} rows")
     )
     per_row = (
         {"model__sample_cost": costs}
