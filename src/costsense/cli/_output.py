@@ -28,16 +28,6 @@ try:  # POSIX: a run's lock on its partial file dies with the process
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-__all__ = [
-    "RowWriter",
-    "as_text_cell",
-    "new_output",
-    "open_partial",
-    "print_table",
-    "publish",
-    "text_cells",
-]
-
 #: The first characters that make a spreadsheet read a cell as a formula (OWASP).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 

@@ -13,8 +13,6 @@ from costsense.cli._progress import bar_of, print_warnings
 if TYPE_CHECKING:
     from costsense.experiments import Study
 
-__all__ = ["run_reproduce", "run_report"]
-
 
 def run_reproduce(args: argparse.Namespace) -> int:
     """Run ``costsense reproduce``; the exit status.
@@ -31,11 +29,6 @@ def run_reproduce(args: argparse.Namespace) -> int:
         load_study,
     )
 
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    for option in ("max_cells", "max_estimators", "max_rows"):
-        if getattr(args, option) < 1:
-            raise UsageError(f"--{option.replace('_', '-')} must be at least 1")
     limits = StudyLimits(
         max_cells=args.max_cells,
         max_estimators=args.max_estimators,
