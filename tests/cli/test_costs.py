@@ -277,7 +277,7 @@ def test_a_model_file_with_cost_parts_round_trips(tmp_path):
     ("change", "words"),
     [
         ({"parts": {"fp": 1.0, "fn": "amount", "tp": 0.0, "tn": 0.0}},
-         "does not hold its constant cost parts"),
+         "does not match the stored model: cost"),
         ({"parts": {"fp": 5.0, "fn": "amount", "tp": 0.0}}, "cost parts are not"),
         ({"parts": {"fp": 5.0, "fn": "amount", "tp": -1.0, "tn": 0.0}},
          "cost parts are not"),

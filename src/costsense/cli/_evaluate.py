@@ -120,7 +120,6 @@ def run(args: argparse.Namespace) -> int:
 def _flat(
     row: dict[str, Any], base: str | None, seed: int, costs: str
 ) -> dict[str, Any]:
-    """One line of ``--output``: the row's model, fold, outcome, metrics and times."""
     ran = not row.get("error")
     return {
         "model": row["algorithm"],
@@ -143,7 +142,6 @@ def _say_what_runs(
     classes: Any,
     counts: Any,
 ) -> None:
-    """Print the data, the costs, the folds and what each model ignores."""
     shown = {str(c): int(n) for c, n in zip(classes[:10], counts[:10], strict=True)}
     more = f" and {classes.size - 10} more" if classes.size > 10 else ""
     bases = (

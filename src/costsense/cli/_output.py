@@ -1,11 +1,8 @@
 """What commands write: tables on the terminal, and files that never replace one.
 
-No file is overwritten (:func:`new_output`, checked before any work); rows are
-flushed as finished (:class:`RowWriter`), so an interrupted run keeps them.
-``predict`` writes a locked ``.partial`` file (:func:`open_partial`) and links
-it to its name when whole (:func:`publish`). Text a spreadsheet would evaluate
-as a formula is written after a single quote (OWASP, "CSV injection";
-:func:`text_cells`) unless ``--raw-cells``.
+Outputs are checked new before any work; rows are flushed as finished, so an
+interrupted run keeps them; text a spreadsheet would evaluate as a formula is
+written after a single quote (OWASP, "CSV injection") unless ``--raw-cells``.
 """
 
 from __future__ import annotations
@@ -41,12 +38,7 @@ _PARTIAL_PEEK = 1 << 20
 def print_table(
     table: list[list[str]], out: Any = None, *, left_all: bool = False
 ) -> None:
-    """Print rows of cells, a rule under the header.
-
-    Numbers are right-aligned; the first column and a last column of text
-    (headed "notes" or "source") are left-aligned; every column with
-    ``left_all``.
-    """
+    """Print rows of cells, a rule under the header, numbers right-aligned."""
     out = sys.stdout if out is None else out  # at call time: tests swap sys.stdout
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     last = len(widths) - 1
@@ -64,12 +56,9 @@ def print_table(
 
 
 def new_output(path: str | None, option: str, *inputs: str | None) -> Path | None:
-    """Check that an output path is new, is none of the inputs and is outside them.
+    """Refuse an existing output path, an input, or a path inside an input folder.
 
-    Refused before any work: an existing path (a dangling symbolic link
-    included: writing through it would create its target), an input file, a
-    path inside an input folder (whose files predict reads as parts) and a
-    missing folder. None (no output) is returned as it is.
+    A dangling link counts as existing; None (no output) is returned as it is.
     """
     if path is None:
         return None
@@ -126,11 +115,9 @@ def text_cells(frame: Any) -> Any:
 def open_partial(output: Path, option: str) -> tuple[Path, IO[str]]:
     """Open ``<output>.partial`` to write, locked (``flock``) while this process lives.
 
-    The kernel drops the lock when the process ends, however it ends (a crash,
-    ``kill -9``), so a partial file found unlocked is stale, and no process id
-    is trusted. A stale one that holds no row is reused; one holding rows (an
-    interrupted run's) is refused, naming how to remove it; a locked one is in
-    use. A symbolic link or anything but a regular file is refused.
+    The kernel drops the lock however the process ends, so an unlocked partial
+    file is stale: reused if it holds no row, else refused naming how to remove
+    it. A locked one is in use; a link or anything but a regular file is refused.
     """
     partial = output.with_name(output.name + ".partial")
     remove = f"rm {shlex.quote(str(partial))}"
@@ -174,11 +161,7 @@ def open_partial(output: Path, option: str) -> tuple[Path, IO[str]]:
 
 
 def publish(handle: IO[str], partial: Path, output: Path, option: str) -> None:
-    """Give a finished partial file its own name, never replacing a file.
-
-    The file is flushed to disk, then linked to ``output``
-    (:func:`costsense.persist.link_new`) while ``handle`` still holds the lock.
-    """
+    """Flush a finished partial file to disk, then link it to ``output`` (locked)."""
     handle.flush()
     os.fsync(handle.fileno())
     try:
@@ -192,10 +175,7 @@ def publish(handle: IO[str], partial: Path, output: Path, option: str) -> None:
 
 
 class RowWriter:
-    """Append rows to a new CSV file, flushing each one (an interrupt keeps them).
-
-    Formula-like text is written as text (:func:`as_text_cell`) unless ``raw``.
-    """
+    """Append rows to a new CSV file, flushing each one (an interrupt keeps them)."""
 
     def __init__(self, path: Path, fields: Sequence[str], *, raw: bool = False) -> None:
         self._file = path.open("x", newline="")
@@ -207,10 +187,8 @@ class RowWriter:
         self._file.flush()
 
     def __call__(self, row: dict[str, Any]) -> None:
-        """Write one row."""
         self._writer.writerow({name: self._cell(value) for name, value in row.items()})
         self._file.flush()
 
     def close(self) -> None:
-        """Close the file."""
         self._file.close()

@@ -15,13 +15,7 @@ if TYPE_CHECKING:
 
 
 def run_reproduce(args: argparse.Namespace) -> int:
-    """Run ``costsense reproduce``; the exit status.
-
-    The folder's lock is held from before the store is read until the report
-    is written; a store that cannot be used (another run holds it, another
-    study, a corrupted file, a full disk, a read-only folder) is a one-line
-    error naming the file and the fix (exit status 2).
-    """
+    """Run a study holding its folder's lock until the report is written."""
     from costsense.experiments import (
         StoreError,
         StudyLimits,
@@ -53,7 +47,6 @@ def run_reproduce(args: argparse.Namespace) -> int:
 
 
 def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
-    """Run the study into ``out`` (its lock held), print the summary, report."""
     from costsense.experiments import run_study
 
     where = (
@@ -130,11 +123,7 @@ def write_report(out: Path, *, quiet: bool = False) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    """Run ``costsense report``; the exit status.
-
-    Reads the store without its lock (a report of a running study shows the
-    cells finished so far).
-    """
+    """Report a folder without its lock (a running study's finished cells)."""
     from costsense.experiments import ResultsStore, StoreError
 
     out = Path(args.folder)
