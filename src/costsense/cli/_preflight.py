@@ -7,8 +7,6 @@ errors naming the model or the columns, and the fix.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from costsense.cli._options import UsageError
@@ -89,46 +87,30 @@ def encoded_width(data: Table) -> dict[str, int]:
     return {name: width(name, kind) for name, kind in data.kinds.items()}
 
 
-def _available_bytes() -> int | None:
-    """Memory the system can give now (Linux ``MemAvailable``), or None if unknown."""
-    try:
-        text = Path("/proc/meminfo").read_text()
-    except OSError:
-        return None
-    found = [line.split()[1] for line in text.splitlines() if "MemAvailable:" in line]
-    return int(found[0]) * 1024 if found else None
-
-
 def refuse_oversized(
     data: Table, *, jobs: int = 1, available: int | None = None
 ) -> None:
-    """Refuse a table whose encoded form would not fit in the memory available.
+    """Refuse a table whose encoded copies would not fit in memory, naming the fix.
 
-    The estimate is rows x encoded columns x 8 bytes x :data:`WORKING_COPIES`
-    x ``jobs``; the widest columns are named with the fix.
+    ``available`` bytes default to the machine's memory (``check_allocation``).
     """
-    available = _available_bytes() if available is None else available
-    if not data.kinds or available is None:
+    from costsense.exceptions import MemoryBudgetError
+    from costsense.utils._memory import check_allocation
+
+    if not data.kinds:
         return
     widths = encoded_width(data)
-    rows = int(np.shape(data.X)[0])
-    need = rows * sum(widths.values()) * 8 * WORKING_COPIES * jobs
-    if need <= available:
-        return
     widest = sorted(widths.items(), key=lambda item: -item[1])[:3]
     named = ", ".join(f"{name!r} ({width} columns)" for name, width in widest)
-    raise UsageError(
-        f"the encoded table would need about {_size(need)} ({rows} rows x "
-        f"{sum(widths.values())} encoded columns x 8 bytes x {WORKING_COPIES} working "
-        f"copies{f' x {jobs} jobs' if jobs > 1 else ''}), and {_size(available)} "
-        f"is available; the widest columns are {named}: --drop them, lower "
-        "--max-categories, use fewer --jobs or a sample of the rows"
-    )
-
-
-def _size(n_bytes: float) -> str:
-    return (
-        f"{n_bytes / 2**20:.0f} MiB"
-        if n_bytes < 2**30
-        else f"{n_bytes / 2**30:.1f} GiB"
-    )
+    shape = (np.shape(data.X)[0], sum(widths.values()), WORKING_COPIES * jobs)
+    try:
+        check_allocation(
+            shape,
+            owner="the encoded table (rows x columns x copies)",
+            what="fitting",
+            fix=f"The widest columns are {named}: --drop them, lower "
+            "--max-categories, use fewer --jobs or a sample of the rows",
+            budget=available,
+        )
+    except MemoryBudgetError as error:
+        raise UsageError(str(error)) from None
