@@ -13,7 +13,6 @@ import numpy as np
 from costsense import __version__
 from costsense._base import learns_row_costs
 from costsense.cli._data import (
-    CommandCosts,
     describe_columns,
     read_data,
     resolve_costs,
@@ -23,21 +22,9 @@ from costsense.cli._options import UsageError
 from costsense.cli._output import new_output
 from costsense.cli._preflight import preflight
 from costsense.cli._progress import heartbeat
-from costsense.datasets import Table
 from costsense.experiments import CATALOG, default_base
 from costsense.persist import read_key, save_model
 from costsense.utils._tables import part_columns
-
-
-def cost_metadata(given: CommandCosts, data: Table) -> dict[str, Any]:
-    """Describe the costs for a model file; ``matrix`` builds the model."""
-    return {
-        "kind": given.kind,
-        "matrix": given.costs.mean_matrix.tolist(),
-        "parts": given.parts,
-        "columns": part_columns(given.parts),
-        "columns_are_features": bool(data.cost_features),
-    }
 
 
 def run_fit(args: argparse.Namespace) -> int:
@@ -59,11 +46,10 @@ def run_fit(args: argparse.Namespace) -> int:
     )
     spec = CATALOG[args.model]
     base = args.base or default_base(args.model)
-    cost = cost_metadata(given, data)
     model = make_model(
         args.model,
         base=base,
-        cost=np.asarray(cost["matrix"], dtype=np.float64),
+        cost=costs.mean_matrix,  # the rows' mean for per-row costs
         seed=args.seed,
         pos_label=costs.pos_label,
         prepare=data.encoder,
@@ -116,7 +102,13 @@ def run_fit(args: argparse.Namespace) -> int:
         "missing": args.missing,
         "classes": [_plain(c) for c in model.classes_],
         "pos_label": _plain(costs.pos_label),
-        "cost": cost,
+        "cost": {
+            "kind": given.kind,
+            "matrix": costs.mean_matrix.tolist(),
+            "parts": given.parts,
+            "columns": part_columns(given.parts),
+            "columns_are_features": bool(data.cost_features),
+        },
     }
     try:
         save_model(model, output, metadata=metadata, key=key)

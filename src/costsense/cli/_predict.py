@@ -28,9 +28,6 @@ from costsense.utils._reading import read_cells
 from costsense.utils._tables import read_chunks
 from costsense.utils._text import numbered_rows, printable
 
-#: The predictions file's own columns; an ``--id-column`` may not take their names.
-OUTPUT_COLUMNS = ("row", "prediction", "expected_cost")
-
 
 def run_predict(args: argparse.Namespace) -> int:
     output = new_output(args.out, "--out", args.csv, args.model)
@@ -115,7 +112,8 @@ class Scorer:
         self.classes = np.asarray(model.classes_)
         self.gives_proba = hasattr(model, "predict_proba")
         if self.id_column is not None and (
-            self.id_column in OUTPUT_COLUMNS or str(self.id_column).startswith("proba_")
+            self.id_column in ("row", "prediction", "expected_cost")
+            or str(self.id_column).startswith("proba_")
         ):
             raise UsageError(
                 f"--id-column {self.id_column!r} would share its name with a column "
