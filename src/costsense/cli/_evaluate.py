@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     models = [m.strip() for m in args.model.split(",") if m.strip()]
     if args.folds < 2:
         raise UsageError("--folds must be at least 2")
-    output = new_output(args.output, "--output", args.csv)
+    output = new_output(args.output, "--output", args.csv) if args.output else None
     data = read_data(args)
     given = resolve_costs(args, data)
     costs = given.costs
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         check_folds(data.y, args.folds, option="--folds ")
     except ValueError as error:
         raise UsageError(str(error).rstrip(".")) from None
-    _say_what_runs(args, data, given.describe, models, classes, counts)
+    _say_what_runs(args, data, given.describe, classes, counts)
     binary = classes.size == 2
     metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
     identity = ["model", "base", "fold", "seed", "costs", "error", "constant"]
@@ -138,7 +138,6 @@ def _say_what_runs(
     args: argparse.Namespace,
     data: Any,
     costs: str,
-    models: list[str],
     classes: Any,
     counts: Any,
 ) -> None:
@@ -160,17 +159,6 @@ def _say_what_runs(
     columns_line = describe_columns(data)
     if columns_line:
         print(columns_line)
-    ignoring = [m for m in models if args.base and not CATALOG[m].uses_base]
-    blind = [m for m in models if not CATALOG[m].cost_sensitive]
-    if ignoring:
-        print(
-            f"--base {args.base} is not used by {', '.join(ignoring)} (no base learner)"
-        )
-    if blind:
-        print(
-            f"cost-blind by design (the costs do not shape their models): "
-            f"{', '.join(blind)}"
-        )
 
 
 def _notes(name: str, base: str | None) -> list[str]:

@@ -31,7 +31,6 @@ def run_fit(args: argparse.Namespace) -> int:
     from costsense.experiments import WarningTally, collect_warnings, make_model
 
     output = new_output(args.out, "--out", args.csv, args.cost_matrix)
-    assert output is not None
     signer = args.sign_key_file
     key = read_key(signer, "--sign-key-file") if signer else None
     data = read_data(args)

@@ -46,7 +46,7 @@ def run_models(args: argparse.Namespace) -> int:
                 spec.source,
             ]
         )
-    print_table(rows, left_all=True)
+    print_table(rows)
     print(
         "\ncosts: blind = the costs do not shape the model (at most they name the "
         "positive class); classes: K = "

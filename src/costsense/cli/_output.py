@@ -35,16 +35,12 @@ _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _PARTIAL_PEEK = 1 << 20
 
 
-def print_table(
-    table: list[list[str]], out: Any = None, *, left_all: bool = False
-) -> None:
+def print_table(table: list[list[str]], out: Any = None) -> None:
     """Print rows of cells, a rule under the header, numbers right-aligned."""
     out = sys.stdout if out is None else out  # at call time: tests swap sys.stdout
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     last = len(widths) - 1
     left = {0} | ({last} if table[0][last] in ("notes", "source") else set())
-    if left_all:
-        left = set(range(len(widths)))
     for index, row in enumerate(table):
         cells = [
             cell.ljust(width) if i in left else cell.rjust(width)
@@ -55,13 +51,11 @@ def print_table(
             print("  ".join("-" * w for w in widths), file=out)
 
 
-def new_output(path: str | None, option: str, *inputs: str | None) -> Path | None:
+def new_output(path: str, option: str, *inputs: str | None) -> Path:
     """Refuse an existing output path, an input, or a path inside an input folder.
 
-    A dangling link counts as existing; None (no output) is returned as it is.
+    A dangling link counts as existing.
     """
-    if path is None:
-        return None
     output = Path(path)
     if not output.parent.is_dir():
         raise UsageError(f"{option} {path}: the folder {output.parent} does not exist")

@@ -31,9 +31,8 @@ from costsense.utils._text import numbered_rows, printable
 
 def run_predict(args: argparse.Namespace) -> int:
     output = new_output(args.out, "--out", args.csv, args.model)
-    assert output is not None
     partial, handle = open_partial(output, "--out")
-    progress: Progress | None = None
+    progress = Progress("predict")
     written = skipped = 0
     finished = False
     try:
@@ -50,20 +49,18 @@ def run_predict(args: argparse.Namespace) -> int:
                 chunks = dask_chunks(args, scorer)
             else:
                 chunks = scorer.chunks(args.csv, args.chunk_rows)
-            progress = Progress("predict")
             for lines in chunks:
                 done = lines.attrs["done"]
                 lines = lines if args.raw_cells else text_cells(lines)
                 lines.to_csv(handle, header=written == 0, index=False)
                 written += lines.shape[0]
                 skipped += int(lines["prediction"].isna().sum())
-                progress.rows(written, done)
+                progress.update(f"{written:,} rows, {100 * done:.0f} % of the input")
             progress.close()
             finished = True
             publish(handle, partial, output, "--out")
     except BaseException as error:
-        if progress is not None:
-            progress.close()
+        progress.close()
         if finished:  # whole, and kept: publish said where
             raise
         if written == 0 or isinstance(error, UsageError):  # the input must change

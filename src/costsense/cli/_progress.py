@@ -63,10 +63,6 @@ class Progress:
         self._on_line = terminal
         stream.flush()
 
-    def rows(self, done_rows: int, share: float) -> None:
-        """Show rows done and the share of the input read."""
-        self.update(f"{done_rows:,} rows, {100 * share:.0f} % of the input")
-
     def close(self) -> None:
         """End the line a terminal was shown."""
         if self._on_line:
