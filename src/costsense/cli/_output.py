@@ -8,6 +8,7 @@ written after a single quote (OWASP, "CSV injection") unless ``--raw-cells``.
 from __future__ import annotations
 
 import csv
+import fcntl
 import os
 import re
 import shlex
@@ -19,11 +20,6 @@ from typing import IO, Any
 
 from costsense.cli._options import UsageError
 from costsense.persist import link_new
-
-try:  # POSIX: a run's lock on its partial file dies with the process
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
 
 #: The first characters that make a spreadsheet read a cell as a formula (OWASP).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -115,8 +111,7 @@ def open_partial(output: Path, option: str) -> tuple[Path, IO[str]]:
     """
     partial = output.with_name(output.name + ".partial")
     remove = f"rm {shlex.quote(str(partial))}"
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-    flags |= getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
         fd = os.open(partial, flags, 0o666)
     except OSError as error:
@@ -130,14 +125,13 @@ def open_partial(output: Path, option: str) -> tuple[Path, IO[str]]:
             raise UsageError(
                 f"{option} {output}: {partial} exists and is not a file; remove it"
             )
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise UsageError(
-                    f"{option} {output}: another costsense predict is writing "
-                    f"{partial} now; wait for it to finish, or choose another --out"
-                ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UsageError(
+                f"{option} {output}: another costsense predict is writing "
+                f"{partial} now; wait for it to finish, or choose another --out"
+            ) from None
         head = os.pread(fd, _PARTIAL_PEEK, 0)
         end = head.find(b"\n")
         if info.st_size > _PARTIAL_PEEK or (end >= 0 and head[end + 1 :].strip()):
