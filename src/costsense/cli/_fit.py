@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import nullcontext
 from datetime import UTC, datetime
 from typing import Any
 
@@ -62,7 +63,17 @@ def run_fit(args: argparse.Namespace) -> int:
     if columns_line:
         print(columns_line, file=sys.stderr)
     tally = WarningTally()
-    beat = heartbeat(f"fitting {args.model} on {data.y.shape[0]:,} rows")
+    # a model that can report its progress does so (on stderr); the setting is not
+    # part of the model, so it is reset before the model is saved
+    talks = "verbose" in model[-1].get_params(deep=False)
+    if talks:
+        model[-1].set_params(verbose=1)
+    # a model that does not talk shows it is alive on a long fit
+    beat: Any = (
+        nullcontext()
+        if talks
+        else heartbeat(f"fitting {args.model} on {data.y.shape[0]:,} rows")
+    )
     per_row = (
         {"model__sample_cost": costs}
         if costs.example_dependent and learns_row_costs(model[-1])
@@ -70,6 +81,8 @@ def run_fit(args: argparse.Namespace) -> int:
     )
     with collect_warnings() as caught, beat:
         model.fit(data.X, data.y, **per_row)
+    if talks:
+        model[-1].set_params(verbose=0)
     tally.add(args.model, caught)
     metadata = {
         "format": FORMAT,
@@ -105,7 +118,7 @@ def run_fit(args: argparse.Namespace) -> int:
     from costsense.recommend import choice_text
 
     choice = choice_text(model[-1])  # what a model choosing among options chose
-    if choice is not None:
+    if choice is not None and not talks:  # a model that talks has said it
         print(choice, file=sys.stderr)
     print(f"model saved to {output}", file=sys.stderr)
     return 0
