@@ -41,13 +41,7 @@ _RAW = "as they are, even text a spreadsheet would evaluate as a formula"
 def _command(sub: Any, name: str, run: str, help: str) -> argparse.ArgumentParser:
     """Add a command whose ``module:function`` is imported only when it runs."""
     parser: argparse.ArgumentParser = sub.add_parser(name, help=help, description=help)
-    module, _, function = run.partition(":")
-
-    def dispatch(args: argparse.Namespace) -> int:
-        found = getattr(import_module(f"costsense.cli.{module}"), function)
-        return int(found(args))
-
-    parser.set_defaults(func=dispatch)
+    parser.set_defaults(run=run)
     return parser
 
 
@@ -186,7 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     said = f"costsense {args.command}:"
     try:
-        status = int(args.func(args))
+        module, _, function = args.run.partition(":")
+        run = getattr(import_module(f"costsense.cli.{module}"), function)
+        status = int(run(args))
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return status
     except UsageError as error:

@@ -86,8 +86,7 @@ def _cluster_failure(error: BaseException) -> bool:
 
     if isinstance(error, CancelledError | OSError | TimeoutError):
         return True
-    module = type(error).__module__
-    return module == "distributed" or module.startswith("distributed.")
+    return type(error).__module__.partition(".")[0] == "distributed"
 
 
 def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:

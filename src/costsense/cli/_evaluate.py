@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
 import time
 from typing import Any
@@ -11,7 +12,7 @@ import numpy as np
 
 from costsense.cli._data import describe_columns, read_data, resolve_costs
 from costsense.cli._options import UsageError
-from costsense.cli._output import RowWriter, new_output, print_table
+from costsense.cli._output import as_text_cell, new_output, print_table
 from costsense.cli._preflight import preflight
 from costsense.cli._progress import bar_of, print_warnings
 from costsense.experiments import CATALOG, check_folds, default_base
@@ -52,16 +53,21 @@ def run(args: argparse.Namespace) -> int:
     metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
     identity = ["model", "base", "fold", "seed", "costs", "error", "constant"]
     fields = [*identity, *metric_names, *TIME_COLUMNS]
-    raw = bool(getattr(args, "raw_cells", False))
-    writer = RowWriter(output, fields, raw=raw) if output else None
+    handle = output.open("x", newline="") if output else None
+    writer = csv.DictWriter(handle, fields) if handle is not None else None
+    cell = (lambda value: value) if args.raw_cells else as_text_cell
+    if writer is not None:
+        writer.writeheader()
     rows: list[dict[str, Any]] = []
     tally = WarningTally()
 
     def keep(row: dict[str, Any]) -> None:
         rows.append(row)
         tally.add_row(row)
-        if writer is not None:  # each line says what produced it
-            writer(_flat(row, args.base, args.seed, given.describe))
+        if writer is not None and handle is not None:  # flushed: kept if interrupted
+            flat = _flat(row, args.base, args.seed, given.describe)
+            writer.writerow({name: cell(value) for name, value in flat.items()})
+            handle.flush()
 
     started = time.perf_counter()
     interrupted = False
@@ -83,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        if writer is not None:
-            writer.close()
+        if handle is not None:
+            handle.close()
     elapsed = time.perf_counter() - started
     if rows:
         print()

@@ -1,12 +1,9 @@
 """Model files of ``costsense fit``, read back by ``costsense predict``, checked.
 
-:func:`load_model` reads the file with :mod:`costsense.persist` (archive,
-signature, schema: nothing runs), checks the metadata alone
-(:func:`check_metadata`), then the constructed pipeline against the one ``fit``
-builds from that metadata (:func:`check_model`: steps, parameters, classes,
-columns, trees inside their input), so edited metadata is refused naming the
-field. Provenance the model does not carry (date, source, rows) only a
-signature vouches for.
+The file is read with :mod:`costsense.persist` (nothing runs), its metadata
+checked alone, then the built pipeline against the one ``fit`` builds from that
+metadata, so an edited field is refused by name. Provenance the model does not
+carry (date, source, rows) only a signature vouches for.
 """
 
 from __future__ import annotations
@@ -39,14 +36,7 @@ _VERSION = re.compile(r"[0-9][0-9A-Za-z.+!_-]{0,39}")
 def load_model(
     path: str, key: bytes | None = None, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> tuple[Any, dict[str, Any], bool]:
-    """Load a model file of ``costsense fit``: pipeline, metadata, whether signed.
-
-    Raises
-    ------
-    UsageError
-        Naming the check the file failed (:func:`costsense.persist.read_model`),
-        or the metadata's field that does not describe its model.
-    """
+    """Load a model file of ``costsense fit``: pipeline, metadata, whether signed."""
     stored = read_model(path, key=key, max_bytes=max_bytes)
     check_metadata(stored.metadata, path)
     try:
@@ -66,11 +56,6 @@ def load_model(
 
 def _fail(path: str, message: str) -> UsageError:
     return UsageError(f"model file {path}: {message}; refusing it")
-
-
-def _is_cost(value: Any) -> bool:
-    number = isinstance(value, int | float) and not isinstance(value, bool)
-    return number and math.isfinite(value) and value >= 0
 
 
 def check_metadata(metadata: dict[str, Any], path: str) -> None:
@@ -153,10 +138,6 @@ def check_metadata(metadata: dict[str, Any], path: str) -> None:
         ),
         "'s number marks are not a map of numeric columns to '.' or ','",
     )
-    _check_cost(m, require)
-
-
-def _check_cost(m: Any, require: Any) -> None:
     cost = m.get("cost")
     require(isinstance(cost, dict), " has no cost")
     try:
@@ -183,7 +164,13 @@ def _check_cost(m: Any, require: Any) -> None:
     require(
         isinstance(parts, dict)
         and sorted(parts) == _PARTS
-        and all(isinstance(v, str) or _is_cost(v) for v in parts.values()),
+        and all(
+            isinstance(v, str)
+            or type(v) in (int, float)
+            and math.isfinite(v)
+            and v >= 0
+            for v in parts.values()
+        ),
         "'s cost parts are not fp, fn, tp, tn, each a finite cost >= 0 or a column "
         "name",
     )

@@ -7,14 +7,12 @@ written after a single quote (OWASP, "CSV injection") unless ``--raw-cells``.
 
 from __future__ import annotations
 
-import csv
 import fcntl
 import os
 import re
 import shlex
 import stat
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -160,23 +158,3 @@ def publish(handle: IO[str], partial: Path, output: Path, option: str) -> None:
             f"ran; it is left as it is, and the results are in {partial}: move "
             "them where you want them"
         ) from None
-
-
-class RowWriter:
-    """Append rows to a new CSV file, flushing each one (an interrupt keeps them)."""
-
-    def __init__(self, path: Path, fields: Sequence[str], *, raw: bool = False) -> None:
-        self._file = path.open("x", newline="")
-        self._cell = (lambda value: value) if raw else as_text_cell
-        self._writer = csv.DictWriter(
-            self._file, fieldnames=list(fields), extrasaction="ignore"
-        )
-        self._writer.writerow({name: self._cell(name) for name in fields})
-        self._file.flush()
-
-    def __call__(self, row: dict[str, Any]) -> None:
-        self._writer.writerow({name: self._cell(value) for name, value in row.items()})
-        self._file.flush()
-
-    def close(self) -> None:
-        self._file.close()

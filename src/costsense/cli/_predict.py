@@ -91,11 +91,7 @@ def run_predict(args: argparse.Namespace) -> int:
 
 
 class Scorer:
-    """Turn rows of the input into their lines of the predictions file.
-
-    It holds the model, its metadata and how the input is read, nothing else,
-    so that a Dask cluster can be sent it once.
-    """
+    """Turn input rows into predictions lines; small, so a Dask cluster gets it once."""
 
     def __init__(
         self, model: Any, metadata: dict[str, Any], args: argparse.Namespace
