@@ -61,12 +61,12 @@ def read_data(args: argparse.Namespace) -> Table:
     return read_table(args.csv, args.target, parts, table_options(args))
 
 
-def describe_columns(data: Table) -> str | None:
-    """Say how each column of a CSV is read, for the header (None for KEEL)."""
+def describe_columns(data: Table, out: Any = None) -> None:
+    """Print how each column of a CSV is read, for the header (nothing for KEEL)."""
     from costsense.utils._dates import PARTS
 
     if not data.kinds:
-        return None
+        return
     numeric = [c for c, kind in data.kinds.items() if kind == "numeric"]
     said = []
     if numeric:
@@ -84,7 +84,7 @@ def describe_columns(data: Table) -> str | None:
         said.append(f"{printable(name)} ({role})")
     if data.cost_columns and not data.cost_features:
         said.extend(f"{printable(name)} (cost only)" for name in data.cost_columns)
-    return "columns: " + "; ".join(said)
+    print("columns: " + "; ".join(said), file=out)
 
 
 #: The largest ``--cost-matrix`` file read: far more than any K x K matrix.

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     data = read_data(args)
     given = resolve_costs(args, data)
     costs = given.costs
-    classes, counts = np.unique(data.y, return_counts=True)
+    classes = np.unique(data.y)
     preflight(
         models,
         args.base,
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         check_folds(data.y, args.folds, option="--folds ")
     except ValueError as error:
         raise UsageError(str(error).rstrip(".")) from None
-    _say_what_runs(args, data, given.describe, classes, counts)
+    _say_what_runs(args, data, given.describe)
     binary = classes.size == 2
     metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
     identity = ["model", "base", "fold", "seed", "costs", "error", "constant"]
@@ -140,13 +140,8 @@ def _flat(
     }
 
 
-def _say_what_runs(
-    args: argparse.Namespace,
-    data: Any,
-    costs: str,
-    classes: Any,
-    counts: Any,
-) -> None:
+def _say_what_runs(args: argparse.Namespace, data: Any, costs: str) -> None:
+    classes, counts = np.unique(data.y, return_counts=True)
     shown = {str(c): int(n) for c, n in zip(classes[:10], counts[:10], strict=True)}
     more = f" and {classes.size - 10} more" if classes.size > 10 else ""
     bases = (
@@ -162,9 +157,7 @@ def _say_what_runs(
         f"{np.shape(data.X)[1]} features, classes {shown}{more}; {costs}; "
         f"{args.folds}-fold stratified CV, {bases}, seed {args.seed}"
     )
-    columns_line = describe_columns(data)
-    if columns_line:
-        print(columns_line)
+    describe_columns(data)
 
 
 def _notes(name: str, base: str | None) -> list[str]:

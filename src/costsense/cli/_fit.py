@@ -59,9 +59,7 @@ def run_fit(args: argparse.Namespace) -> int:
         + (f" on {base}" if spec.uses_base else ""),
         file=sys.stderr,
     )
-    columns_line = describe_columns(data)
-    if columns_line:
-        print(columns_line, file=sys.stderr)
+    describe_columns(data, sys.stderr)
     tally = WarningTally()
     # a model that can report its progress does so (on stderr); the setting is not
     # part of the model, so it is reset before the model is saved
@@ -99,8 +97,8 @@ def run_fit(args: argparse.Namespace) -> int:
         "id_column": data.id_column,
         "number_marks": data.number_marks,
         "missing": args.missing,
-        "classes": [_plain(c) for c in model.classes_],
-        "pos_label": _plain(costs.pos_label),
+        "classes": np.asarray(model.classes_).tolist(),  # Python labels, for JSON
+        "pos_label": np.asarray(costs.pos_label).item(),
         "cost": {
             "kind": given.kind,
             "matrix": costs.mean_matrix.tolist(),
@@ -122,7 +120,3 @@ def run_fit(args: argparse.Namespace) -> int:
         print(choice, file=sys.stderr)
     print(f"model saved to {output}", file=sys.stderr)
     return 0
-
-
-def _plain(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value

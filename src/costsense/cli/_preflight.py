@@ -12,9 +12,8 @@ import numpy as np
 from costsense.cli._options import UsageError
 from costsense.datasets import Table
 
-#: Copies of the encoded matrix a fit holds at once (the encoded table, the
-#: model's float copy, a fold's split, a resampled or scaled copy): a rough
-#: upper estimate for the memory check, not a measurement.
+#: Copies of the encoded matrix a fit holds at once (the table, the model's float
+#: copy, a fold's split, a resampled copy): a rough upper estimate.
 WORKING_COPIES = 4
 
 

@@ -20,11 +20,9 @@ LOG_EVERY_SECONDS = 30.0
 
 
 class Progress:
-    """Say how much of a task (``what``, e.g. "predict") is done.
+    """Say how much of a task (``what``, e.g. "predict") is done, on ``stream``.
 
-    Written to ``stream`` (default: standard error when writing) after
-    ``quiet_seconds``, then every ``every_seconds`` to a stream that is not a
-    terminal; ``clock`` gives monotonic seconds (a fake clock in tests).
+    ``clock`` gives monotonic seconds (a fake clock in tests).
     """
 
     def __init__(
