@@ -49,8 +49,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(str(error).rstrip(".")) from None
     _say_what_runs(args, data, given.describe)
-    binary = classes.size == 2
-    metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
+    metric_names = FOLD_COLUMNS if classes.size == 2 else MULTICLASS_METRICS
     identity = ["model", "base", "fold", "seed", "costs", "error", "constant"]
     fields = [*identity, *metric_names, *TIME_COLUMNS]
     handle = output.open("x", newline="") if output else None

@@ -138,6 +138,10 @@ def check_metadata(metadata: dict[str, Any], path: str) -> None:
         ),
         "'s number marks are not a map of numeric columns to '.' or ','",
     )
+    _check_cost(m, require)
+
+
+def _check_cost(m: Any, require: Any) -> None:
     cost = m.get("cost")
     require(isinstance(cost, dict), " has no cost")
     try:
@@ -179,16 +183,14 @@ def check_metadata(metadata: dict[str, Any], path: str) -> None:
     )
     require(used == part_columns(parts), "'s cost columns are not those of its parts")
     require(m["target"] not in used, " names the target as a cost column")
-    if features:
-        require(
-            all(columns.get(c) == "numeric" for c in used),
-            " says the cost columns are features, but they are not numeric features",
-        )
-    else:
-        require(
-            not any(c in columns for c in used),
-            " says the cost columns are not features, but lists them as features",
-        )
+    require(
+        all(
+            columns.get(c) == "numeric" if features else c not in columns for c in used
+        ),
+        " says the cost columns are features, but they are not numeric features"
+        if features
+        else " says the cost columns are not features, but lists them as features",
+    )
 
 
 def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:
