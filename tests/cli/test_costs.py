@@ -147,7 +147,7 @@ def test_a_cost_column_stays_a_feature_unless_dropped(tmp_path, drop):
             "--fn-cost", "amount", "--fp-cost", "5", "--model", "threshold",
             "--out", str(saved)] + ["--drop-cost-columns"] * drop  # fmt: skip
     assert cli.main(argv) == 0
-    model, metadata = load_model(str(saved))
+    model, metadata, _ = load_model(str(saved))
     fitted = list(model.steps[0][1].feature_names_in_)
     assert ("amount" in fitted) is not drop
     assert fitted == list(metadata["columns"])
@@ -224,7 +224,7 @@ def test_minimum_cost_runs_on_three_classes_end_to_end(tmp_path, capsys):
     assert "minimum-cost" in capsys.readouterr().out
     saved = tmp_path / "m.skops"
     assert cli.main(["fit", *common, "--out", str(saved)]) == 0  # the default model
-    model, metadata = load_model(str(saved))
+    model, metadata, _ = load_model(str(saved))
     assert metadata["model"] == "minimum-cost" and metadata["classes"] == list("abc")
     # fit ends with what it chose and the cheapest other option, as recorded
     said, fitted = capsys.readouterr().err, model[-1]
@@ -258,7 +258,7 @@ def _fitted(tmp_path, *options):
     argv = ["fit", "--csv", str(tmp_path / "d.csv"), "--target", "label",
             "--model", "threshold", "--out", str(saved), *options]  # fmt: skip
     assert cli.main(argv) == 0
-    return saved, *load_model(str(saved))
+    return saved, *load_model(str(saved))[:2]
 
 
 def test_a_model_file_with_cost_parts_round_trips(tmp_path):
@@ -267,7 +267,7 @@ def test_a_model_file_with_cost_parts_round_trips(tmp_path):
     assert metadata["format"] == "costsense-model/2"
     assert metadata["cost"]["parts"] == {"fp": 5.0, "fn": "amount", "tp": 0.0,
                                          "tn": 0.5}  # fmt: skip
-    check_metadata(metadata, str(saved), metadata["format"])
+    check_metadata(metadata, str(saved))
     np.testing.assert_array_equal(
         np.asarray(model.steps[-1][1].cost), metadata["cost"]["matrix"]
     )
@@ -277,7 +277,7 @@ def test_a_model_file_with_cost_parts_round_trips(tmp_path):
     ("change", "words"),
     [
         ({"parts": {"fp": 1.0, "fn": "amount", "tp": 0.0, "tn": 0.0}},
-         "does not hold its constant cost parts"),
+         "does not match the stored model: cost"),
         ({"parts": {"fp": 5.0, "fn": "amount", "tp": 0.0}}, "cost parts are not"),
         ({"parts": {"fp": 5.0, "fn": "amount", "tp": -1.0, "tn": 0.0}},
          "cost parts are not"),
@@ -288,12 +288,12 @@ def test_a_model_file_with_cost_parts_round_trips(tmp_path):
     ],
 )  # fmt: skip
 def test_a_model_file_whose_cost_metadata_lies_is_refused(tmp_path, change, words):
-    from costsense.cli._model_io import save_model
+    from costsense.persist import save_model
 
     saved, model, metadata = _fitted(tmp_path, "--fn-cost", "amount", "--fp-cost",
                                      "5")  # fmt: skip
     lying = {**metadata, "cost": {**metadata["cost"], **change}}
-    save_model(model, lying, tmp_path / "lying.skops")
+    save_model(model, tmp_path / "lying.skops", metadata=lying)
     with pytest.raises(UsageError, match="cost") as caught:
         load_model(str(tmp_path / "lying.skops"))
     assert words in str(caught.value) and "\n" not in str(caught.value)
@@ -320,7 +320,7 @@ def test_predict_decides_each_row_by_its_own_costs_as_the_api_does(tmp_path, nam
         str(out),
     ]  # the model file names its cost columns
     assert cli.main(predict) == 0
-    model, _ = load_model(str(saved))
+    model, _, _ = load_model(str(saved))
     X = frame.drop(columns="label")
     rows = example_costs(fp=frame["fee"], fn=frame["amount"], tp=0.5, tn=0.0)
     by_api = model.predict(X, sample_cost=rows)

@@ -50,7 +50,7 @@ def test_fit_then_predict_gives_the_in_memory_models_decisions(model, tmp_path):
     np.testing.assert_allclose(
         written["expected_cost"], np.sum(proba * matrix[:, decided].T, axis=1)
     )
-    _, metadata = load_model(str(saved))
+    _, metadata, _ = load_model(str(saved))
     assert metadata["columns"] == {
         "f1": "numeric", "f2": "numeric", "f3": "numeric", "city": "categorical"
     }  # fmt: skip
@@ -155,7 +155,7 @@ def test_cost_column_moves_each_rows_decision_with_its_amount(tmp_path, capsys):
     assert cli.main(["fit", "--csv", str(tmp_path / "train.csv"), "--target", "label",
                      "--fn-cost", "amount", "--fp-cost", "2", "--model",
                      "threshold", "--out", str(saved)]) == 0  # fmt: skip
-    model, metadata = load_model(str(saved))
+    model, metadata, _ = load_model(str(saved))
     assert metadata["columns"] == {"x": "numeric", "amount": "numeric"}  # a feature
     assert metadata["cost"]["parts"] == {"fp": 2.0, "fn": "amount", "tp": 0.0,
                                          "tn": 0.0}  # fmt: skip
@@ -213,15 +213,15 @@ def test_fit_says_once_that_a_model_is_constant(tmp_path, capsys):
 
 
 def test_a_file_from_another_version_that_does_not_match_says_fit_again(tmp_path):
-    from costsense.cli._model_io import save_model
+    from costsense.persist import save_model
 
     train = write_csv(tmp_path / "train.csv")
     assert _fit(train, tmp_path / "m.skops", "--cost", "5", "--model", "threshold") == 0
-    model, metadata = load_model(str(tmp_path / "m.skops"))
+    model, metadata, _ = load_model(str(tmp_path / "m.skops"))
     lying = {**metadata, "cost": {**metadata["cost"], "matrix": [[0, 1], [1, 0]]}}
-    save_model(model, lying, tmp_path / "same.skops")
+    save_model(model, tmp_path / "same.skops", metadata=lying)
     older = {**lying, "costsense_version": "0.0.1"}
-    save_model(model, older, tmp_path / "older.skops")
+    save_model(model, tmp_path / "older.skops", metadata=older)
     with pytest.raises(UsageError) as same:
         load_model(str(tmp_path / "same.skops"))
     assert "cost" in str(same.value) and "fit the model again" not in str(same.value)

@@ -362,19 +362,20 @@ def test_text_cells_leaves_numbers_and_names_other_columns_safely():
     assert frame["=id"].tolist() == ["@x", None, "y"]
 
 
-def test_evaluate_writes_formula_like_text_as_text(tmp_path, capsys):
-    from costsense.cli._output import RowWriter
+def test_evaluate_writes_formula_like_text_as_text(tmp_path, monkeypatch):
+    from costsense.cli import _evaluate
 
-    path = tmp_path / "rows.csv"
-    writer = RowWriter(path, ["model", "costs"])
-    writer({"model": "=cmd", "costs": "-1.5"})
-    writer.close()
-    assert path.read_text().splitlines() == ["model,costs", "'=cmd,-1.5"]
-    raw = tmp_path / "raw.csv"
-    writer = RowWriter(raw, ["model"], raw=True)
-    writer({"model": "=cmd"})
-    writer.close()
-    assert raw.read_text().splitlines() == ["model", "=cmd"]
+    real = _evaluate._flat
+    monkeypatch.setattr(_evaluate, "_flat", lambda *a: {**real(*a), "model": "=cmd"})
+    data = write_csv(tmp_path / "d.csv", n=100)
+    for raw, first in (([], "'=cmd,"), (["--raw-cells"], "=cmd,")):
+        out = tmp_path / f"rows{len(raw)}.csv"
+        argv = f"evaluate --csv {data} --target label --cost 5 --folds 2 --quiet"
+        argv += f" --model threshold --output {out}"
+        assert cli.main([*argv.split(), *raw]) == 0
+        lines = out.read_text().splitlines()
+        assert lines[0].startswith("model,base,fold") and len(lines) == 3
+        assert lines[1].startswith(first) and lines[2].startswith(first)
 
 
 def test_a_cost_matrix_that_is_a_pipe_or_too_large_is_refused(tmp_path):

@@ -36,7 +36,7 @@ def fitted(tmp_path_factory):
         if base:
             argv += ["--base", base]
         assert cli.main(argv) == 0
-        out[name] = (path, *_model_io.load_model(str(path)))
+        out[name] = (path, *_model_io.load_model(str(path))[:2])
     return out
 
 
@@ -183,7 +183,7 @@ def test_metadata_that_lies_about_the_model_is_refused_naming_the_field(
     lying = {**metadata, field: value}
     if field == "cost":
         lying["cost"] = {**metadata["cost"], **value}
-    check_metadata(lying, str(path), metadata["format"])  # well formed on its own
+    check_metadata(lying, str(path))  # well formed on its own
     assert _refused(path, model, lying, word)
 
 
@@ -225,7 +225,7 @@ def test_malformed_metadata_is_refused_before_anything_is_built(fitted, field, v
     if field == "cost":
         bad["cost"] = {**metadata["cost"], **value}
     with pytest.raises(cli._options.UsageError) as error:
-        check_metadata(bad, str(path), metadata["format"])
+        check_metadata(bad, str(path))
     assert str(path) in str(error.value)
     name = {"pos_label": "positive class", "missing": "missing-value",
             "number_marks": "number marks"}.get(field, field)  # fmt: skip

@@ -45,7 +45,7 @@ import costsense
 from costsense import cli
 from costsense.cli import UsageError
 from costsense.cli._model_io import load_model
-from costsense.cli._model_io import save_model as write_model_file
+from costsense.persist import save_model
 from costsense.persist._archive import MAX_MEMBERS
 from costsense.persist._schema import MAX_DEPTH, MAX_SCHEMA_BYTES
 from costsense.persist._types import ALLOWED
@@ -1021,7 +1021,7 @@ def _per_row_costs_model(folder: Path) -> tuple[Path, Path]:
 def test_reading_options_edited_in_the_metadata_alone_are_refused(tmp_path, capsys):
     path, train = _per_row_costs_model(tmp_path)
     capsys.readouterr()  # fit's report
-    loaded, metadata = load_model(str(path))
+    loaded, metadata, _ = load_model(str(path))
     assert metadata["number_marks"] == {"amount": "."}  # "1,037.50": 1037.5
 
     def flip_marks(m):  # "1,037.50" read as 1.0375 (decisions change)
@@ -1056,10 +1056,10 @@ def _flip(data: bytes, where: int) -> bytes:
 
 
 def test_a_signed_model_loads_with_its_key_only_and_only_unchanged(genuine, tmp_path):
-    model, metadata = load_model(str(genuine.path))
+    model, metadata, _ = load_model(str(genuine.path))
     signed = tmp_path / "signed.skops"
-    write_model_file(model, metadata, signed, key=KEY)
-    loaded, _ = load_model(str(signed), key=KEY)
+    save_model(model, signed, metadata=metadata, key=KEY)
+    loaded, _, _ = load_model(str(signed), key=KEY)
     X = np.random.default_rng(0).normal(size=(5, 3))
     frame = pd.DataFrame(X, columns=["f1", "f2", "f3"])
     np.testing.assert_array_equal(loaded.predict(frame), model.predict(frame))
@@ -1187,13 +1187,13 @@ def test_a_file_naming_a_class_at_its_former_module_is_refused_to_fit_again(
 
 def test_a_file_of_format_1_is_refused_to_fit_again(genuine, tmp_path, capsys):
     # format 1 (before the four cost parts) is no longer upgraded on reading
-    model, metadata = load_model(str(genuine.path))
+    model, metadata, _ = load_model(str(genuine.path))
     assert metadata["format"] == "costsense-model/2"
     parts = ("parts", "columns", "columns_are_features")
     cost = {k: v for k, v in metadata["cost"].items() if k not in parts}
     old = tmp_path / "format-1.skops"
-    write_model_file(model, {**metadata, "format": "costsense-model/1",
-                             "cost": cost}, old)  # fmt: skip
+    older = {**metadata, "format": "costsense-model/1", "cost": cost}
+    save_model(model, old, metadata=older)
     message = (
         r"has format 'costsense-model/1'; this costsense reads "
         r"'costsense-model/2' only .*: fit the model again"
@@ -1244,9 +1244,9 @@ def test_a_file_appearing_at_the_model_path_while_it_is_written_is_kept(
         real_fsync(descriptor)
 
     monkeypatch.setattr(os, "fsync", race)
-    model, metadata = load_model(str(genuine.path))
+    model, metadata, _ = load_model(str(genuine.path))
     with pytest.raises(UsageError, match="appeared while the model was written"):
-        write_model_file(model, metadata, out)
+        save_model(model, out, metadata=metadata)
     assert out.read_text() == "theirs"
     assert [p.name for p in tmp_path.iterdir()] == ["model.skops"]
 

@@ -229,7 +229,7 @@ def test_the_checks_after_construction_find_trees_inside_object_arrays(
 
     # the genuine model, then its tree lists made object arrays in memory (what a
     # file could build if the schema check let it): the walk must enter them
-    loaded, metadata = load_model(str(genuine[model]))
+    loaded, metadata, _ = load_model(str(genuine[model]))
     assert _into_object_arrays(loaded) >= 1
     check_model(loaded, metadata, "m")  # still genuine: accepted
     members = read_members(genuine[model])
@@ -269,7 +269,7 @@ def test_a_tree_is_held_to_the_narrowest_input_on_its_way():
 def test_gradient_boosting_with_categorical_bins_is_refused(genuine):
     from sklearn.ensemble._hist_gradient_boosting.binning import _BinMapper
 
-    loaded, metadata = load_model(str(genuine["hist-gradient-boosting"]))
+    loaded, metadata, _ = load_model(str(genuine["hist-gradient-boosting"]))
     mappers = [v for v, _ in reachable(loaded, 10**9) if isinstance(v, _BinMapper)]
     assert mappers
     # a categorical feature makes predict fill bitsets at the stored category

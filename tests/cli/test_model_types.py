@@ -137,9 +137,9 @@ def _shrunk_fits(monkeypatch):
     fitted = {}
     save = _fit.save_model
 
-    def keep(model, metadata, path, key=None):
+    def keep(model, path, **options):
         fitted[str(path)] = model
-        save(model, metadata, path, key)
+        save(model, path, **options)
 
     monkeypatch.setattr(_fit, "save_model", keep)
     return fitted
@@ -176,7 +176,7 @@ def _fit_load_and_compare(n, config, tmp_path, fitted, capsys):
         status = cli.main(argv)
         if status != 0:
             return None, (model, base, k, capsys.readouterr().err[-300:])
-        loaded, metadata = _model_io.load_model(str(saved))
+        loaded, metadata, _ = _model_io.load_model(str(saved))
         X = frame.drop(columns=["label"])  # a cost column stays a feature
         kept = fitted[str(saved)]
         np.testing.assert_array_equal(loaded.predict(X), kept.predict(X))
@@ -278,7 +278,7 @@ def test_default_base_round_trip_needs_no_patching(model, tmp_path):
     argv = ["fit", "--csv", str(tmp_path / "d.csv"), "--target", "label",
             "--model", model, "--cost", "3", "--out", str(saved)]  # fmt: skip
     assert cli.main(argv) == 0
-    loaded, metadata = _model_io.load_model(str(saved))
+    loaded, metadata, _ = _model_io.load_model(str(saved))
     assert metadata["base"] == (default_base(model) if CATALOG[model].uses_base
                                 else None)  # fmt: skip
     assert list(loaded.classes_) == ["neg", "pos"]

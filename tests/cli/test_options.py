@@ -5,20 +5,21 @@ import sys
 import pytest
 
 from costsense import cli
+from costsense.cli import _options
 
 
 def test_parse_cost_reads_a_ratio_or_a_pair():
-    assert cli.parse_cost("5") == 5.0
-    assert cli.parse_cost("5, 2") == (5.0, 2.0)
+    assert _options.parse_cost("5") == 5.0
+    assert _options.parse_cost("5, 2") == (5.0, 2.0)
     for bad in ["five", "1,2,3"]:
         with pytest.raises(argparse.ArgumentTypeError, match="--cost"):
-            cli.parse_cost(bad)
+            _options.parse_cost(bad)
 
 
 @pytest.mark.parametrize("bad", ["0", "-1", "nan", "inf", "5,0", "5,-1", "inf,1"])
 def test_costs_that_are_not_finite_and_positive_are_usage_errors(bad, capsys):
     with pytest.raises(argparse.ArgumentTypeError, match="finite numbers > 0"):
-        cli.parse_cost(bad)
+        _options.parse_cost(bad)
     with pytest.raises(SystemExit) as parse_error:
         cli.main(["evaluate", "--dataset", "pima", "--cost", bad])
     assert parse_error.value.code == 2

@@ -3,7 +3,7 @@
 import io
 import time
 
-from costsense.cli._progress import Heartbeat, Progress
+from costsense.cli._progress import Progress, heartbeat
 
 
 class _Clock:
@@ -24,7 +24,7 @@ def test_a_log_gets_nothing_at_first_then_a_line_now_and_then():
     progress = Progress("predict", stream=log, clock=clock)
     for now, rows in ((101.0, 10), (104.9, 20), (105.0, 30), (120.0, 40), (135.0, 50)):
         clock.now = now
-        progress.rows(rows, rows / 100)
+        progress.update(f"{rows:,} rows, {rows:.0f} % of the input")
     progress.close()
     lines = log.getvalue().splitlines()
     # silent for 5 s; then a line, and the next only 30 s after it
@@ -37,7 +37,7 @@ def test_a_terminal_sees_one_line_rewritten_then_ended():
     progress = Progress("predict", stream=terminal, clock=clock)
     for now, rows in ((106.0, 1_000), (107.0, 2_000)):
         clock.now = now
-        progress.rows(rows, 0.5)
+        progress.update(f"{rows:,} rows")
     progress.close()
     text = terminal.getvalue()
     assert text.count("\r") == 2 and text.endswith("\n") and text.count("\n") == 1
@@ -47,14 +47,14 @@ def test_a_terminal_sees_one_line_rewritten_then_ended():
 def test_a_quick_task_says_nothing_not_even_a_newline():
     terminal = _Terminal()
     progress = Progress("predict", stream=terminal)
-    progress.rows(10, 1.0)
+    progress.update("10 rows")
     progress.close()
     assert terminal.getvalue() == ""
 
 
 def test_a_heartbeat_speaks_while_its_task_runs_and_stops_with_it():
     log = io.StringIO()
-    with Heartbeat("fitting", tick_seconds=0.01, stream=log, quiet_seconds=0.0,
+    with heartbeat("fitting", tick_seconds=0.01, stream=log, quiet_seconds=0.0,
                    every_seconds=0.0):  # fmt: skip
         deadline = time.monotonic() + 5
         while "fitting: running" not in log.getvalue() and time.monotonic() < deadline:

@@ -226,7 +226,7 @@ def test_dropped_and_id_columns_are_not_features_and_ids_reach_predictions(
                      "--model", "threshold", "--drop", "ts", "--id-column", "id",
                      "--out", str(saved)]) == 0  # fmt: skip
     assert "not features: ts, id" in capsys.readouterr().err
-    _, metadata = load_model(str(saved))
+    _, metadata, _ = load_model(str(saved))
     assert list(metadata["columns"]) == ["f1", "f2", "f3"]
     out = tmp_path / "p.csv"
     assert cli.main(["predict", "--model", str(saved), "--csv", str(full),

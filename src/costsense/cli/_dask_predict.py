@@ -1,11 +1,8 @@
 """``costsense predict --scheduler``: the input's partitions scored on a Dask cluster.
 
-The input (a CSV cut into blocks, or a folder of parts) is a ``dask.dataframe``;
-the checked model is sent to every worker once and each partition is one task
-applying :class:`costsense.cli._predict.Scorer`. The client numbers the rows in
-order, so the file is the one a single machine writes. Workers read the input at
-its path (checked first by the client) and refuse a cell over
-``--max-cell-chars``; a lost worker is one usage error naming the partition.
+The checked model goes to every worker once; each partition (a CSV block or a
+part) is one task, and the client numbers the rows in order, so the file is the
+one a single machine writes. A lost worker is a usage error naming the partition.
 """
 
 from __future__ import annotations
@@ -20,8 +17,6 @@ from costsense.utils._table_files import open_table, starts_parquet, table_files
 from costsense.utils._tables import csv_layout
 from costsense.utils._text import printable
 
-__all__ = ["dask_chunks"]
-
 #: Bytes of CSV per partition (a block of a large file).
 CSV_BLOCK_BYTES = 32 * 2**20
 #: Seconds to wait for the scheduler to answer.
@@ -29,11 +24,7 @@ CONNECT_SECONDS = 10
 
 
 def dask_chunks(args: argparse.Namespace, scorer: Any) -> Iterator[Any]:
-    """Yield each partition's lines of the predictions file, rows numbered in order.
-
-    ``scorer`` is a :class:`costsense.cli._predict.Scorer`; ``attrs["done"]`` of
-    each result is the share of partitions done.
-    """
+    """Yield each partition's lines (``attrs["done"]``: the share done), in order."""
     import dask
     from distributed import Client
 
@@ -85,7 +76,6 @@ def dask_chunks(args: argparse.Namespace, scorer: Any) -> Iterator[Any]:
 
 
 def _score(scorer: Any, part: Any) -> Any:
-    """Score one partition on a worker, rows numbered from 0, long cells refused."""
     refuse_long_cells(part, scorer.path, scorer.options.max_cell_chars)
     return scorer(part, 0)
 
@@ -96,17 +86,11 @@ def _cluster_failure(error: BaseException) -> bool:
 
     if isinstance(error, CancelledError | OSError | TimeoutError):
         return True
-    module = type(error).__module__
-    return module == "distributed" or module.startswith("distributed.")
+    return type(error).__module__.partition(".")[0] == "distributed"
 
 
 def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:
-    """Open the input as a dask DataFrame, one partition per part or block.
-
-    A CSV's columns get the model's types (numbers for numeric features, text
-    for the rest and for written numbers, which the scorer reads), so that no
-    partition guesses a type of its own.
-    """
+    """Open the input with the model's column types: no partition guesses its own."""
     import dask.dataframe as dd
 
     files = [str(f) for f in table_files(args.csv)]

@@ -1,9 +1,4 @@
-"""The rows and costs a command reads: ``--csv`` or ``--dataset``, and cost options.
-
-:func:`read_data` reads ``--csv`` with :func:`costsense.datasets.read_table` or a
-KEEL set; :func:`resolve_costs` turns the cost options into one
-:class:`~costsense.costs.Costs` for those rows.
-"""
+"""The rows a command reads (``--csv`` or ``--dataset``), and their one ``Costs``."""
 
 from __future__ import annotations
 
@@ -22,16 +17,6 @@ from costsense.utils._text import printable
 
 if TYPE_CHECKING:
     from costsense.costs import Costs
-
-__all__ = [
-    "CommandCosts",
-    "describe_columns",
-    "given_parts",
-    "match_label",
-    "read_data",
-    "resolve_costs",
-    "table_options",
-]
 
 
 def table_options(args: argparse.Namespace) -> TableOptions:
@@ -76,16 +61,12 @@ def read_data(args: argparse.Namespace) -> Table:
     return read_table(args.csv, args.target, parts, table_options(args))
 
 
-def describe_columns(data: Table) -> str | None:
-    """Say how each column of a CSV is read, for the header (None for KEEL).
-
-    Numbers are counted, a category column gives its categories, a date-time
-    column the numbers it becomes, a column that is not a feature why.
-    """
+def describe_columns(data: Table, out: Any = None) -> None:
+    """Print how each column of a CSV is read, for the header (nothing for KEEL)."""
     from costsense.utils._dates import PARTS
 
     if not data.kinds:
-        return None
+        return
     numeric = [c for c, kind in data.kinds.items() if kind == "numeric"]
     said = []
     if numeric:
@@ -103,7 +84,7 @@ def describe_columns(data: Table) -> str | None:
         said.append(f"{printable(name)} ({role})")
     if data.cost_columns and not data.cost_features:
         said.extend(f"{printable(name)} (cost only)" for name in data.cost_columns)
-    return "columns: " + "; ".join(said)
+    print("columns: " + "; ".join(said), file=out)
 
 
 #: The largest ``--cost-matrix`` file read: far more than any K x K matrix.
@@ -141,25 +122,8 @@ def given_parts(args: argparse.Namespace) -> dict[str, str] | None:
     return given or None
 
 
-def match_label(classes: Any, text: str | None, option: str) -> Any:
-    """Find the class whose text form is ``text`` (a label from the command line)."""
-    if text is None:
-        return None
-    for label in classes:
-        if str(label) == text:
-            return label
-    raise UsageError(
-        f"{option} {text!r} is not a class label; labels are "
-        f"{printable([str(c) for c in classes][:20])}"
-    )
-
-
 def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
-    """Read ``--cost-matrix``: a K x K CSV, true classes as rows, predicted as columns.
-
-    Class names are its header and first column; returned in the order of
-    ``classes``. Only a regular file of at most :data:`MAX_MATRIX_BYTES` is read.
-    """
+    """Read ``--cost-matrix``: true classes down, predicted across, named by class."""
     import pandas as pd
 
     from costsense.utils._table_files import open_table
@@ -204,11 +168,7 @@ def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
 
 @dataclass(frozen=True)
 class CommandCosts:
-    """The costs a command was given: one :class:`~costsense.costs.Costs`, and words.
-
-    ``kind`` is how the model file names them ("ratio", "pair", "matrix" or
-    "parts"), ``describe`` one line for the header, ``parts`` the four parts.
-    """
+    """The costs given, the model file's name of their ``kind``, and one line."""
 
     costs: Costs
     kind: str
@@ -226,7 +186,15 @@ def resolve_costs(args: argparse.Namespace, data: Table) -> CommandCosts:
             f"the target has one class ({[str(c) for c in classes]}) after loading; "
             "a classifier needs rows of two classes or more"
         )
-    pos = match_label(classes, args.pos_label, "--pos-label")
+    pos = None
+    if args.pos_label is not None:
+        found = [c for c in classes if str(c) == args.pos_label]
+        if not found:
+            raise UsageError(
+                f"--pos-label {args.pos_label!r} is not a class label; labels are "
+                f"{printable([str(c) for c in classes][:20])}"
+            )
+        pos = found[0]
     if args.cost_matrix is not None:
         matrix = read_cost_matrix(args.cost_matrix, classes)
         # more classes: each model accepts or refuses the matrix (per fold)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
 import time
 from typing import Any
@@ -10,18 +11,14 @@ from typing import Any
 import numpy as np
 
 from costsense.cli._data import describe_columns, read_data, resolve_costs
-from costsense.cli._models import check_models, default_base_shown, model_notes
 from costsense.cli._options import UsageError
-from costsense.cli._output import RowWriter, new_output, print_table
+from costsense.cli._output import as_text_cell, new_output, print_table
 from costsense.cli._preflight import preflight
 from costsense.cli._progress import bar_of, print_warnings
-from costsense.experiments import CATALOG, check_folds
-
-__all__ = ["run"]
+from costsense.experiments import CATALOG, check_folds, default_base
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``costsense evaluate``; the exit status."""
     from costsense.experiments import (
         FOLD_COLUMNS,
         MULTICLASS_METRICS,
@@ -34,36 +31,42 @@ def run(args: argparse.Namespace) -> int:
     models = [m.strip() for m in args.model.split(",") if m.strip()]
     if args.folds < 2:
         raise UsageError("--folds must be at least 2")
-    if args.jobs < 1:
-        raise UsageError(f"--jobs {args.jobs}: give 1 or more processes")
-    output = new_output(args.output, "--output", args.csv)
+    output = new_output(args.output, "--output", args.csv) if args.output else None
     data = read_data(args)
     given = resolve_costs(args, data)
     costs = given.costs
-    classes, counts = np.unique(data.y, return_counts=True)
-    check_models(
-        models, args.base, n_classes=classes.size, row_costs=costs.example_dependent
+    classes = np.unique(data.y)
+    preflight(
+        models,
+        args.base,
+        data,
+        missing=args.missing,
+        row_costs=costs.example_dependent,
+        jobs=args.jobs,
     )
-    preflight(models, args.base, data, missing=args.missing, jobs=args.jobs)
     try:
         check_folds(data.y, args.folds, option="--folds ")
     except ValueError as error:
         raise UsageError(str(error).rstrip(".")) from None
-    _say_what_runs(args, data, given.describe, models, classes, counts)
-    binary = classes.size == 2
-    metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
+    _say_what_runs(args, data, given.describe)
+    metric_names = FOLD_COLUMNS if classes.size == 2 else MULTICLASS_METRICS
     identity = ["model", "base", "fold", "seed", "costs", "error", "constant"]
     fields = [*identity, *metric_names, *TIME_COLUMNS]
-    raw = bool(getattr(args, "raw_cells", False))
-    writer = RowWriter(output, fields, raw=raw) if output else None
+    handle = output.open("x", newline="") if output else None
+    writer = csv.DictWriter(handle, fields) if handle is not None else None
+    cell = (lambda value: value) if args.raw_cells else as_text_cell
+    if writer is not None:
+        writer.writeheader()
     rows: list[dict[str, Any]] = []
     tally = WarningTally()
 
     def keep(row: dict[str, Any]) -> None:
         rows.append(row)
         tally.add_row(row)
-        if writer is not None:  # each line says what produced it
-            writer(_flat(row, args.base, args.seed, given.describe))
+        if writer is not None and handle is not None:  # flushed: kept if interrupted
+            flat = _flat(row, args.base, args.seed, given.describe)
+            writer.writerow({name: cell(value) for name, value in flat.items()})
+            handle.flush()
 
     started = time.perf_counter()
     interrupted = False
@@ -84,15 +87,16 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        if writer is not None:
-            writer.close()
+        if handle is not None:
+            handle.close()
     elapsed = time.perf_counter() - started
     if rows:
         print()
-        table = summarise(rows, models, model_notes(models, args.base))
+        notes = {m: _notes(m, args.base) for m in models}
+        table = summarise(rows, models, notes)
         table[0].insert(1, "base")
         for line in table[1:]:
-            line.insert(1, default_base_shown(line[0], args.base))
+            line.insert(1, _base_shown(line[0], args.base))
         print_table(table)
         lower = "cost_total = total cost of a test fold, mean_cost per test row" + (
             "; savings = 1 - cost_total / that of the best constant prediction"
@@ -120,11 +124,10 @@ def run(args: argparse.Namespace) -> int:
 def _flat(
     row: dict[str, Any], base: str | None, seed: int, costs: str
 ) -> dict[str, Any]:
-    """One line of ``--output``: the row's model, fold, outcome, metrics and times."""
     ran = not row.get("error")
     return {
         "model": row["algorithm"],
-        "base": default_base_shown(row["algorithm"], base),
+        "base": _base_shown(row["algorithm"], base),
         "fold": row["fold"],
         "seed": seed,
         "costs": costs,
@@ -135,15 +138,8 @@ def _flat(
     }
 
 
-def _say_what_runs(
-    args: argparse.Namespace,
-    data: Any,
-    costs: str,
-    models: list[str],
-    classes: Any,
-    counts: Any,
-) -> None:
-    """Print the data, the costs, the folds and what each model ignores."""
+def _say_what_runs(args: argparse.Namespace, data: Any, costs: str) -> None:
+    classes, counts = np.unique(data.y, return_counts=True)
     shown = {str(c): int(n) for c, n in zip(classes[:10], counts[:10], strict=True)}
     more = f" and {classes.size - 10} more" if classes.size > 10 else ""
     bases = (
@@ -159,17 +155,20 @@ def _say_what_runs(
         f"{np.shape(data.X)[1]} features, classes {shown}{more}; {costs}; "
         f"{args.folds}-fold stratified CV, {bases}, seed {args.seed}"
     )
-    columns_line = describe_columns(data)
-    if columns_line:
-        print(columns_line)
-    ignoring = [m for m in models if args.base and not CATALOG[m].uses_base]
-    blind = [m for m in models if not CATALOG[m].cost_sensitive]
-    if ignoring:
-        print(
-            f"--base {args.base} is not used by {', '.join(ignoring)} (no base learner)"
-        )
-    if blind:
-        print(
-            f"cost-blind by design (the costs do not shape their models): "
-            f"{', '.join(blind)}"
-        )
+    describe_columns(data)
+
+
+def _notes(name: str, base: str | None) -> list[str]:
+    """Say what a model does with ``--base`` and ``--cost``, for its row."""
+    spec = CATALOG[name]
+    ignores = not spec.uses_base and base is not None
+    return ["ignores --base (no base learner)"] * ignores + [
+        "cost-blind: the costs do not shape its model"
+    ] * (not spec.cost_sensitive)
+
+
+def _base_shown(model: str, base: str | None) -> str:
+    """Name the base learner a model's row ran on ("-": it uses none)."""
+    if not CATALOG[model].uses_base:
+        return "-"
+    return base if base is not None else default_base(model)

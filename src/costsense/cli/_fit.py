@@ -1,7 +1,4 @@
-"""``costsense fit``: fit a named model on a table and save it.
-
-Written by :mod:`costsense.cli._model_io`, which ``predict`` reads it back with.
-"""
+"""``costsense fit``: fit a named model on a table and save it for ``predict``."""
 
 from __future__ import annotations
 
@@ -16,66 +13,42 @@ import numpy as np
 from costsense import __version__
 from costsense._base import learns_row_costs
 from costsense.cli._data import (
-    CommandCosts,
     describe_columns,
     read_data,
     resolve_costs,
 )
-from costsense.cli._model_io import FORMAT, model_cost, save_model
-from costsense.cli._models import check_models
+from costsense.cli._model_io import FORMAT
+from costsense.cli._options import UsageError
 from costsense.cli._output import new_output
 from costsense.cli._preflight import preflight
-from costsense.cli._progress import Heartbeat
-from costsense.datasets import Table
+from costsense.cli._progress import heartbeat
 from costsense.experiments import CATALOG, default_base
-from costsense.persist import read_key
+from costsense.persist import read_key, save_model
 from costsense.utils._tables import part_columns
-
-__all__ = ["run_fit"]
-
-
-def cost_metadata(given: CommandCosts, data: Table) -> dict[str, Any]:
-    """Describe the costs for a model file's metadata (its ``cost`` field).
-
-    ``kind``; ``matrix``, the class-level matrix the model is built with (the
-    rows' mean for per-row costs), which
-    :func:`costsense.cli._model_io.model_cost` reads back; ``parts``;
-    ``columns`` (the cost columns) and ``columns_are_features``.
-    """
-    return {
-        "kind": given.kind,
-        "matrix": given.costs.mean_matrix.tolist(),
-        "parts": given.parts,
-        "columns": part_columns(given.parts),
-        "columns_are_features": bool(data.cost_features),
-    }
 
 
 def run_fit(args: argparse.Namespace) -> int:
-    """Run ``costsense fit``; the exit status."""
     from costsense.experiments import WarningTally, collect_warnings, make_model
 
     output = new_output(args.out, "--out", args.csv, args.cost_matrix)
-    assert output is not None
     signer = args.sign_key_file
     key = read_key(signer, "--sign-key-file") if signer else None
     data = read_data(args)
     given = resolve_costs(args, data)
     costs = given.costs
-    check_models(
+    preflight(
         [args.model],
         args.base,
-        n_classes=np.unique(data.y).size,
+        data,
+        missing=args.missing,
         row_costs=costs.example_dependent,
     )
-    preflight([args.model], args.base, data, missing=args.missing)
     spec = CATALOG[args.model]
     base = args.base or default_base(args.model)
-    cost = cost_metadata(given, data)
     model = make_model(
         args.model,
         base=base,
-        cost=model_cost(cost),
+        cost=costs.mean_matrix,  # the rows' mean for per-row costs
         seed=args.seed,
         pos_label=costs.pos_label,
         prepare=data.encoder,
@@ -86,9 +59,7 @@ def run_fit(args: argparse.Namespace) -> int:
         + (f" on {base}" if spec.uses_base else ""),
         file=sys.stderr,
     )
-    columns_line = describe_columns(data)
-    if columns_line:
-        print(columns_line, file=sys.stderr)
+    describe_columns(data, sys.stderr)
     tally = WarningTally()
     # a model that can report its progress does so (on stderr); the setting is not
     # part of the model, so it is reset before the model is saved
@@ -99,7 +70,7 @@ def run_fit(args: argparse.Namespace) -> int:
     beat: Any = (
         nullcontext()
         if talks
-        else Heartbeat(f"fitting {args.model} on {data.y.shape[0]:,} rows")
+        else heartbeat(f"fitting {args.model} on {data.y.shape[0]:,} rows")
     )
     per_row = (
         {"model__sample_cost": costs}
@@ -126,11 +97,20 @@ def run_fit(args: argparse.Namespace) -> int:
         "id_column": data.id_column,
         "number_marks": data.number_marks,
         "missing": args.missing,
-        "classes": [_plain(c) for c in model.classes_],
-        "pos_label": _plain(costs.pos_label),
-        "cost": cost,
+        "classes": np.asarray(model.classes_).tolist(),  # Python labels, for JSON
+        "pos_label": np.asarray(costs.pos_label).item(),
+        "cost": {
+            "kind": given.kind,
+            "matrix": costs.mean_matrix.tolist(),
+            "parts": given.parts,
+            "columns": part_columns(given.parts),
+            "columns_are_features": bool(data.cost_features),
+        },
     }
-    save_model(model, metadata, output, key)
+    try:
+        save_model(model, output, metadata=metadata, key=key)
+    except UsageError as error:
+        raise UsageError(f"--out {error}") from None
     for line in tally.lines():
         print(f"warning: {line}", file=sys.stderr)
     from costsense.recommend import choice_text
@@ -140,8 +120,3 @@ def run_fit(args: argparse.Namespace) -> int:
         print(choice, file=sys.stderr)
     print(f"model saved to {output}", file=sys.stderr)
     return 0
-
-
-def _plain(value: Any) -> Any:
-    """Turn a label into what JSON holds (numpy scalars become Python numbers)."""
-    return value.item() if isinstance(value, np.generic) else value

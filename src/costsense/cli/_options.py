@@ -37,7 +37,6 @@ MAX_CELL_CHARS = 10_000
 
 
 def add_file_options(parser: argparse.ArgumentParser) -> None:
-    """Add how ``--csv`` is written and its read limits (``--max-line-mb`` ...)."""
     parser.add_argument(
         "--sep", help="the separator of --csv (default: found); tab: \\t"
     )
@@ -60,7 +59,6 @@ def add_file_options(parser: argparse.ArgumentParser) -> None:
 
 
 def positive_number(text: str) -> float:
-    """Read a finite number > 0 (an argparse type)."""
     try:
         value = float(text)
     except ValueError:
@@ -71,7 +69,6 @@ def positive_number(text: str) -> float:
 
 
 def positive_count(text: str) -> int:
-    """Read a whole number >= 1 (an argparse type)."""
     try:
         value = int(text)
     except ValueError:
@@ -82,7 +79,6 @@ def positive_count(text: str) -> int:
 
 
 def add_data_options(parser: argparse.ArgumentParser, *, dataset: bool) -> None:
-    """Add ``--csv``, ``--target``, ``--missing`` (and ``--dataset``)."""
     if dataset:
         source = parser.add_mutually_exclusive_group(required=True)
         source.add_argument(
@@ -120,18 +116,14 @@ COST_PARTS = (
     ("tn", "--tn-cost", "a negative passed as negative", 0.0),
 )
 
-#: The prefix that makes a cost option's value a column name, whatever it looks like.
-COLUMN_PREFIX = "col:"
-
 
 def add_cost_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--cost``, ``--cost-matrix`` and the four per-row cost parts."""
     costs = parser.add_argument_group(
         "costs",
         "Give the costs one way: --cost or --cost-matrix (per pair of classes), or "
         "--fn-cost/--fp-cost/--tp-cost/--tn-cost (two classes; each a number, or "
         "a column of --csv with each row's cost, a feature too unless "
-        f"--drop-cost-columns; {COLUMN_PREFIX}NAME is always a column).",
+        "--drop-cost-columns; col:NAME is always a column).",
     )
     costs.add_argument(
         "--cost",

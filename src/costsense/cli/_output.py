@@ -1,42 +1,23 @@
 """What commands write: tables on the terminal, and files that never replace one.
 
-No file is overwritten (:func:`new_output`, checked before any work); rows are
-flushed as finished (:class:`RowWriter`), so an interrupted run keeps them.
-``predict`` writes a locked ``.partial`` file (:func:`open_partial`) and links
-it to its name when whole (:func:`publish`). Text a spreadsheet would evaluate
-as a formula is written after a single quote (OWASP, "CSV injection";
-:func:`text_cells`) unless ``--raw-cells``.
+Outputs are checked new before any work; rows are flushed as finished, so an
+interrupted run keeps them; text a spreadsheet would evaluate as a formula is
+written after a single quote (OWASP, "CSV injection") unless ``--raw-cells``.
 """
 
 from __future__ import annotations
 
-import csv
+import fcntl
 import os
 import re
 import shlex
 import stat
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from costsense.cli._options import UsageError
 from costsense.persist import link_new
-
-try:  # POSIX: a run's lock on its partial file dies with the process
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-
-__all__ = [
-    "RowWriter",
-    "as_text_cell",
-    "new_output",
-    "open_partial",
-    "print_table",
-    "publish",
-    "text_cells",
-]
 
 #: The first characters that make a spreadsheet read a cell as a formula (OWASP).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -48,21 +29,12 @@ _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _PARTIAL_PEEK = 1 << 20
 
 
-def print_table(
-    table: list[list[str]], out: Any = None, *, left_all: bool = False
-) -> None:
-    """Print rows of cells, a rule under the header.
-
-    Numbers are right-aligned; the first column and a last column of text
-    (headed "notes" or "source") are left-aligned; every column with
-    ``left_all``.
-    """
+def print_table(table: list[list[str]], out: Any = None) -> None:
+    """Print rows of cells, a rule under the header, numbers right-aligned."""
     out = sys.stdout if out is None else out  # at call time: tests swap sys.stdout
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     last = len(widths) - 1
     left = {0} | ({last} if table[0][last] in ("notes", "source") else set())
-    if left_all:
-        left = set(range(len(widths)))
     for index, row in enumerate(table):
         cells = [
             cell.ljust(width) if i in left else cell.rjust(width)
@@ -73,16 +45,11 @@ def print_table(
             print("  ".join("-" * w for w in widths), file=out)
 
 
-def new_output(path: str | None, option: str, *inputs: str | None) -> Path | None:
-    """Check that an output path is new, is none of the inputs and is outside them.
+def new_output(path: str, option: str, *inputs: str | None) -> Path:
+    """Refuse an existing output path, an input, or a path inside an input folder.
 
-    Refused before any work: an existing path (a dangling symbolic link
-    included: writing through it would create its target), an input file, a
-    path inside an input folder (whose files predict reads as parts) and a
-    missing folder. None (no output) is returned as it is.
+    A dangling link counts as existing.
     """
-    if path is None:
-        return None
     output = Path(path)
     if not output.parent.is_dir():
         raise UsageError(f"{option} {path}: the folder {output.parent} does not exist")
@@ -136,16 +103,13 @@ def text_cells(frame: Any) -> Any:
 def open_partial(output: Path, option: str) -> tuple[Path, IO[str]]:
     """Open ``<output>.partial`` to write, locked (``flock``) while this process lives.
 
-    The kernel drops the lock when the process ends, however it ends (a crash,
-    ``kill -9``), so a partial file found unlocked is stale, and no process id
-    is trusted. A stale one that holds no row is reused; one holding rows (an
-    interrupted run's) is refused, naming how to remove it; a locked one is in
-    use. A symbolic link or anything but a regular file is refused.
+    The kernel drops the lock however the process ends, so an unlocked partial
+    file is stale: reused if it holds no row, else refused naming how to remove
+    it. A locked one is in use; a link or anything but a regular file is refused.
     """
     partial = output.with_name(output.name + ".partial")
     remove = f"rm {shlex.quote(str(partial))}"
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-    flags |= getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
         fd = os.open(partial, flags, 0o666)
     except OSError as error:
@@ -159,14 +123,13 @@ def open_partial(output: Path, option: str) -> tuple[Path, IO[str]]:
             raise UsageError(
                 f"{option} {output}: {partial} exists and is not a file; remove it"
             )
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise UsageError(
-                    f"{option} {output}: another costsense predict is writing "
-                    f"{partial} now; wait for it to finish, or choose another --out"
-                ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UsageError(
+                f"{option} {output}: another costsense predict is writing "
+                f"{partial} now; wait for it to finish, or choose another --out"
+            ) from None
         head = os.pread(fd, _PARTIAL_PEEK, 0)
         end = head.find(b"\n")
         if info.st_size > _PARTIAL_PEEK or (end >= 0 and head[end + 1 :].strip()):
@@ -184,11 +147,7 @@ def open_partial(output: Path, option: str) -> tuple[Path, IO[str]]:
 
 
 def publish(handle: IO[str], partial: Path, output: Path, option: str) -> None:
-    """Give a finished partial file its own name, never replacing a file.
-
-    The file is flushed to disk, then linked to ``output``
-    (:func:`costsense.persist.link_new`) while ``handle`` still holds the lock.
-    """
+    """Flush a finished partial file to disk, then link it to ``output`` (locked)."""
     handle.flush()
     os.fsync(handle.fileno())
     try:
@@ -199,28 +158,3 @@ def publish(handle: IO[str], partial: Path, output: Path, option: str) -> None:
             f"ran; it is left as it is, and the results are in {partial}: move "
             "them where you want them"
         ) from None
-
-
-class RowWriter:
-    """Append rows to a new CSV file, flushing each one (an interrupt keeps them).
-
-    Formula-like text is written as text (:func:`as_text_cell`) unless ``raw``.
-    """
-
-    def __init__(self, path: Path, fields: Sequence[str], *, raw: bool = False) -> None:
-        self._file = path.open("x", newline="")
-        self._cell = (lambda value: value) if raw else as_text_cell
-        self._writer = csv.DictWriter(
-            self._file, fieldnames=list(fields), extrasaction="ignore"
-        )
-        self._writer.writerow({name: self._cell(name) for name in fields})
-        self._file.flush()
-
-    def __call__(self, row: dict[str, Any]) -> None:
-        """Write one row."""
-        self._writer.writerow({name: self._cell(value) for name, value in row.items()})
-        self._file.flush()
-
-    def close(self) -> None:
-        """Close the file."""
-        self._file.close()

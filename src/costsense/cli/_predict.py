@@ -1,11 +1,8 @@
 """``costsense predict``: a saved model applied to a table, a chunk at a time.
 
-The input (CSV, Parquet, or a folder of parts) is read in chunks
-(:func:`costsense.utils._tables.read_chunks`) and each chunk's lines are written
-at once, so memory stays flat, to a locked ``.partial`` file named when whole
-(:mod:`costsense.cli._output`). With ``--scheduler`` the chunks are a
-``dask.dataframe``'s partitions scored on a cluster
-(:mod:`costsense.cli._dask_predict`); the file written is the same.
+Each chunk (read here, or a Dask partition with ``--scheduler``) is read as
+``fit`` read its rows and its lines written at once to a locked ``.partial``
+file, named when whole; memory stays flat.
 """
 
 from __future__ import annotations
@@ -19,38 +16,30 @@ import numpy as np
 from numpy.typing import NDArray
 
 from costsense.cli._data import table_options
-from costsense.cli._model_io import load_checked
+from costsense.cli._model_io import load_model
 from costsense.cli._options import UsageError
 from costsense.cli._output import new_output, open_partial, publish, text_cells
 from costsense.cli._progress import Progress
 from costsense.costs import part_costs
 from costsense.experiments import decide
 from costsense.persist import read_key
-from costsense.utils._cells import read_cost_column, refuse_infinite
 from costsense.utils._columns import column_kinds
-from costsense.utils._numbers import read_written_numbers
+from costsense.utils._reading import read_cells
 from costsense.utils._tables import read_chunks
 from costsense.utils._text import numbered_rows, printable
 
-__all__ = ["Scorer", "run_predict"]
-
-#: The predictions file's own columns; an ``--id-column`` may not take their names.
-OUTPUT_COLUMNS = ("row", "prediction", "expected_cost")
-
 
 def run_predict(args: argparse.Namespace) -> int:
-    """Run ``costsense predict``; the exit status."""
     output = new_output(args.out, "--out", args.csv, args.model)
-    assert output is not None
     partial, handle = open_partial(output, "--out")
-    progress: Progress | None = None
+    progress = Progress("predict")
     written = skipped = 0
     finished = False
     try:
         with handle:
             given = args.verify_key_file
             key = read_key(given, "--verify-key-file") if given else None
-            model, metadata, signed = load_checked(
+            model, metadata, signed = load_model(
                 args.model, key, max_bytes=int(args.max_model_mb * 2**20)
             )
             scorer = Scorer(model, metadata, args)
@@ -60,21 +49,18 @@ def run_predict(args: argparse.Namespace) -> int:
                 chunks = dask_chunks(args, scorer)
             else:
                 chunks = scorer.chunks(args.csv, args.chunk_rows)
-            progress = Progress("predict")
             for lines in chunks:
-                done = lines.attrs.get("done", 0.0)
-                if not getattr(args, "raw_cells", False):
-                    lines = text_cells(lines)
+                done = lines.attrs["done"]
+                lines = lines if args.raw_cells else text_cells(lines)
                 lines.to_csv(handle, header=written == 0, index=False)
                 written += lines.shape[0]
                 skipped += int(lines["prediction"].isna().sum())
-                progress.rows(written, done)
+                progress.update(f"{written:,} rows, {100 * done:.0f} % of the input")
             progress.close()
             finished = True
             publish(handle, partial, output, "--out")
     except BaseException as error:
-        if progress is not None:
-            progress.close()
+        progress.close()
         if finished:  # whole, and kept: publish said where
             raise
         if written == 0 or isinstance(error, UsageError):  # the input must change
@@ -105,12 +91,7 @@ def run_predict(args: argparse.Namespace) -> int:
 
 
 class Scorer:
-    """Turn rows of the input into their lines of the predictions file.
-
-    It holds the loaded model, its file's metadata (columns, costs, classes)
-    and how the input is read (``--csv``, its options, ``--id-column``), and
-    nothing else, so that a Dask cluster can be sent it once.
-    """
+    """Turn input rows into predictions lines; small, so a Dask cluster gets it once."""
 
     def __init__(
         self, model: Any, metadata: dict[str, Any], args: argparse.Namespace
@@ -124,7 +105,8 @@ class Scorer:
         self.classes = np.asarray(model.classes_)
         self.gives_proba = hasattr(model, "predict_proba")
         if self.id_column is not None and (
-            self.id_column in OUTPUT_COLUMNS or str(self.id_column).startswith("proba_")
+            self.id_column in ("row", "prediction", "expected_cost")
+            or str(self.id_column).startswith("proba_")
         ):
             raise UsageError(
                 f"--id-column {self.id_column!r} would share its name with a column "
@@ -136,10 +118,7 @@ class Scorer:
             )
 
     def chunks(self, path: str, rows: int | None) -> Iterator[Any]:
-        """Score the input's chunks in this process, in order.
-
-        The row identifier is read as the text written ("007" stays "007").
-        """
+        """Score the input's chunks in order, the identifier as written ("007")."""
         text = [] if self.id_column is None else [self.id_column]
         for chunk in read_chunks(path, self.options, rows, text_columns=text):
             lines = self(chunk.frame, int(chunk.frame.index[0]))
@@ -147,29 +126,12 @@ class Scorer:
             yield lines
 
     def __call__(self, frame: Any, first_row: int) -> Any:
-        """Return the lines of ``frame``'s rows (the first numbered ``first_row``).
-
-        ``row``, the identifier (when named), ``prediction``, one ``proba_<class>``
-        per class and ``expected_cost``; a row with a missing value the model
-        cannot take has an empty prediction.
-        """
+        """Return the file's lines of ``frame``; a row the model cannot take: blank."""
         import pandas as pd
 
         frame = frame.reset_index(drop=True)
         frame.columns = [str(c) for c in frame.columns]
-        cost = self.metadata["cost"]
-        kinds = self.metadata["columns"]
-        numeric = [
-            c
-            for c in frame.columns
-            if kinds.get(c) == "numeric" or c in cost["columns"]
-        ]
-        frame[numeric] = read_written_numbers(
-            frame[numeric],
-            self.path,
-            self.options.decimal,
-            self.metadata.get("number_marks"),
-        )[0]
+        cost, kinds = self.metadata["cost"], self.metadata["columns"]
         absent = [c for c in cost["columns"] if c not in frame.columns]
         if absent:
             raise UsageError(
@@ -177,18 +139,22 @@ class Scorer:
                 f"trained with costs {cost['parts']}, and decides each row by its "
                 "own costs"
             )
+        numeric = [
+            c
+            for c in frame.columns
+            if kinds.get(c) == "numeric" or c in cost["columns"]
+        ]
+        marks = self.metadata.get("number_marks")
+        frame[numeric] = read_cells(
+            frame[numeric], self.path, self.options, cost["columns"], marks, first_row
+        )[0]
         rows = None
         if cost["columns"]:
-            where = f"--csv {self.path}: cost column"
-            values = {
-                c: read_cost_column(frame[c], f"{where} {c!r}", first_row=first_row)
-                for c in cost["columns"]
-            }
+            values = {c: frame[c].to_numpy(np.float64) for c in cost["columns"]}
             rows = part_costs(cost["parts"], values, frame.shape[0])
         ids = self._ids(frame)
         given = frame if ids is None else frame.drop(columns=[ids.name])
         features = _check_columns(given, self.metadata, self.path)
-        refuse_infinite(features, self.path, first_row)
         self._refuse_unread_dates(features, first_row)
         n_rows = frame.shape[0]
         usable = ~features.isna().any(axis=1).to_numpy()
@@ -234,7 +200,6 @@ class Scorer:
         return lines
 
     def _refuse_unread_dates(self, features: Any, first_row: int) -> None:
-        """Refuse a date-time cell the model's learned format does not read."""
         from costsense.utils._dates import read_dates
 
         prepare = self.model.steps[0][1]
@@ -254,7 +219,6 @@ class Scorer:
                 )
 
     def _ids(self, frame: Any) -> Any:
-        """Return the column naming each row: ``--id-column``, else the model's."""
         if self.id_column is None or (
             self.id_column not in frame.columns and not self.id_given
         ):
@@ -268,7 +232,6 @@ class Scorer:
 
 
 def _check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
-    """Select the model's columns of ``frame``; refuse missing, extra, retyped."""
     expected: dict[str, str] = metadata["columns"]
     allowed = {
         metadata["target"],
@@ -278,7 +241,6 @@ def _check_columns(frame: Any, metadata: dict[str, Any], path: str) -> Any:
     present = {str(c) for c in frame.columns}
     missing = [c for c in expected if c not in present]
     extra = [str(c) for c in frame.columns if c not in expected and c not in allowed]
-    # kinds of the model's columns only: other columns cost a set look-up each
     found = column_kinds(frame[[c for c in expected if c in present]])
     retyped = [
         f"{c} ({expected[c]} when trained, {found[c]} here)"

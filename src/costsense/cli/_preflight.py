@@ -1,41 +1,46 @@
 """Checks made once before any fit, so a run fails in one line, not in every fold.
 
-``--missing keep`` for a model that cannot take missing values, and a table whose
-encoded form cannot fit in memory, are usage errors naming the model or the
-columns, and the fix.
+What the catalog says cannot run, ``--missing keep`` for a model that cannot take
+missing values, and a table whose encoded form cannot fit in memory are usage
+errors naming the model or the columns, and the fix.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 
 from costsense.cli._options import UsageError
 from costsense.datasets import Table
 
-__all__ = ["encoded_width", "preflight", "refuse_oversized"]
-
-#: Copies of the encoded matrix a fit holds at once (the encoded table, the
-#: model's float copy, a fold's split, a resampled or scaled copy): a rough
-#: upper estimate for the memory check, not a measurement.
+#: Copies of the encoded matrix a fit holds at once (the table, the model's float
+#: copy, a fold's split, a resampled copy): a rough upper estimate.
 WORKING_COPIES = 4
 
 
 def preflight(
-    models: list[str], base: str | None, data: Table, *, missing: str, jobs: int = 1
+    models: list[str],
+    base: str | None,
+    data: Table,
+    *,
+    missing: str,
+    row_costs: bool,
+    jobs: int = 1,
 ) -> None:
-    """Refuse, before any fit, what would fail in every fit.
+    """Refuse, before any fit, what would fail in every fit."""
+    from costsense.experiments import refusals
 
-    ``models`` are catalog names, ``base`` is ``--base``, ``missing`` is
-    ``--missing`` and ``jobs`` the fits at once (each with its own copies).
-    """
+    classes = np.unique(data.y)
+    problems = refusals(models, base, n_classes=classes.size, row_costs=row_costs)
+    if problems:
+        raise UsageError("; ".join(f"{option}: {text}" for option, text in problems))
     if missing == "keep":
-        _refuse_missing_kept(models, base, data)
+        _refuse_missing_kept(models, base, data, classes)
     refuse_oversized(data, jobs=jobs)
 
 
-def _refuse_missing_kept(models: list[str], base: str | None, data: Table) -> None:
+def _refuse_missing_kept(
+    models: list[str], base: str | None, data: Table, classes: np.ndarray
+) -> None:
     """Refuse ``--missing keep`` for models whose tags say they reject NaN."""
     import pandas as pd
     from sklearn.utils import get_tags
@@ -46,7 +51,6 @@ def _refuse_missing_kept(models: list[str], base: str | None, data: Table) -> No
     holes = [str(c) for c in frame.columns if frame[c].isna().any()]
     if not holes:
         return
-    classes = np.unique(data.y)
     cost = np.ones((classes.size, classes.size)) - np.eye(classes.size)
     refusing = []
     for name in models:
@@ -82,49 +86,30 @@ def encoded_width(data: Table) -> dict[str, int]:
     return {name: width(name, kind) for name, kind in data.kinds.items()}
 
 
-def _available_bytes() -> int | None:
-    """Memory the system can give now (Linux ``MemAvailable``), or None if unknown."""
-    try:
-        text = Path("/proc/meminfo").read_text()
-    except OSError:
-        return None
-    found = [line.split()[1] for line in text.splitlines() if "MemAvailable:" in line]
-    return int(found[0]) * 1024 if found else None
-
-
 def refuse_oversized(
     data: Table, *, jobs: int = 1, available: int | None = None
 ) -> None:
-    """Refuse a table whose encoded form would not fit in the memory available.
+    """Refuse a table whose encoded copies would not fit in memory, naming the fix.
 
-    The estimate is rows x encoded columns x 8 bytes x :data:`WORKING_COPIES`
-    x ``jobs``; the widest columns are named with the fix.
+    ``available`` bytes default to the machine's memory (``check_allocation``).
     """
+    from costsense.exceptions import MemoryBudgetError
+    from costsense.utils._memory import check_allocation
+
     if not data.kinds:
         return
-    available = _available_bytes() if available is None else available
-    if available is None:
-        return
     widths = encoded_width(data)
-    rows = int(np.shape(data.X)[0])
-    need = rows * sum(widths.values()) * 8 * WORKING_COPIES * jobs
-    if need <= available:
-        return
     widest = sorted(widths.items(), key=lambda item: -item[1])[:3]
     named = ", ".join(f"{name!r} ({width} columns)" for name, width in widest)
-    raise UsageError(
-        f"the encoded table would need about {_size(need)} ({rows} rows x "
-        f"{sum(widths.values())} encoded columns x 8 bytes x {WORKING_COPIES} working "
-        f"copies{f' x {jobs} jobs' if jobs > 1 else ''}), and {_size(available)} "
-        f"is available; the widest columns are {named}: --drop them, lower "
-        "--max-categories, use fewer --jobs or a sample of the rows"
-    )
-
-
-def _size(n_bytes: float) -> str:
-    """Write a size in MiB below a GiB, else in GiB."""
-    return (
-        f"{n_bytes / 2**20:.0f} MiB"
-        if n_bytes < 2**30
-        else f"{n_bytes / 2**30:.1f} GiB"
-    )
+    shape = (np.shape(data.X)[0], sum(widths.values()), WORKING_COPIES * jobs)
+    try:
+        check_allocation(
+            shape,
+            owner="the encoded table (rows x columns x copies)",
+            what="fitting",
+            fix=f"The widest columns are {named}: --drop them, lower "
+            "--max-categories, use fewer --jobs or a sample of the rows",
+            budget=available,
+        )
+    except MemoryBudgetError as error:
+        raise UsageError(str(error)) from None

@@ -1,9 +1,7 @@
-"""Progress of the long commands on standard error: ``fit`` and ``predict``.
+"""Progress on standard error: ``predict``'s rows, ``fit``'s heartbeat, study bars.
 
-Nothing is said for the first few seconds (a quick command stays quiet). After
-that, a terminal sees one line rewritten in place; a log file (standard error
-redirected) gets a line now and then, so that a run in a batch job shows it is
-alive without filling its log.
+Nothing is said for the first few seconds (a quick command stays quiet); then a
+terminal sees one line rewritten in place, a log a line now and then.
 """
 
 from __future__ import annotations
@@ -11,11 +9,9 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
-from types import TracebackType
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TextIO
-
-__all__ = ["Heartbeat", "Progress", "bar_of", "print_warnings"]
 
 #: Seconds before the first word of progress.
 QUIET_SECONDS = 5.0
@@ -24,11 +20,9 @@ LOG_EVERY_SECONDS = 30.0
 
 
 class Progress:
-    """Say how much of a task (``what``, e.g. "predict") is done.
+    """Say how much of a task (``what``, e.g. "predict") is done, on ``stream``.
 
-    Written to ``stream`` (standard error, looked up when writing) after
-    ``quiet_seconds``, then every ``every_seconds`` to a stream that is not a
-    terminal; ``clock`` gives monotonic seconds (a fake clock in tests).
+    ``clock`` gives monotonic seconds (a fake clock in tests).
     """
 
     def __init__(
@@ -49,75 +43,53 @@ class Progress:
         self._last: float | None = None
         self._on_line = False
 
-    @property
-    def stream(self) -> TextIO:
-        """The stream written to."""
-        return sys.stderr if self._stream is None else self._stream
-
-    def elapsed(self) -> float:
-        """Seconds since the task started."""
-        return self._clock() - self._start
-
     def update(self, text: str) -> None:
         """Show ``text`` (what is done so far) if it is time to."""
         now = self._clock()
-        if now - self._start < self._quiet:
-            return
-        terminal = _is_terminal(self.stream)
-        if not terminal and self._last is not None and now - self._last < self._every:
+        stream = self._stream or sys.stderr
+        try:
+            terminal = bool(stream.isatty())
+        except (AttributeError, ValueError):  # no file, or a closed one
+            terminal = False
+        if now - self._start < self._quiet or (
+            not terminal and self._last is not None and now - self._last < self._every
+        ):
             return
         self._last = now
         line = f"{self.what}: {text} ({now - self._start:.0f} s)"
-        if terminal:
-            self.stream.write(f"\r{line}\x1b[K")
-            self._on_line = True
-        else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
-
-    def rows(self, done_rows: int, share: float) -> None:
-        """Show rows done and the share of the input read."""
-        self.update(f"{done_rows:,} rows, {100 * share:.0f} % of the input")
+        stream.write(f"\r{line}\x1b[K" if terminal else line + "\n")
+        self._on_line = terminal
+        stream.flush()
 
     def close(self) -> None:
         """End the line a terminal was shown."""
         if self._on_line:
-            self.stream.write("\n")
-            self.stream.flush()
+            stream = self._stream or sys.stderr
+            stream.write("\n")
+            stream.flush()
             self._on_line = False
 
 
-class Heartbeat:
-    """Show that a task without steps of its own (a model's ``fit``) goes on.
+@contextmanager
+def heartbeat(
+    what: str, *, tick_seconds: float = 1.0, **progress: Any
+) -> Iterator[None]:
+    """Show, every ``tick_seconds``, that a task without steps (a ``fit``) goes on."""
+    shown = Progress(what, **progress)
+    done = threading.Event()
 
-    A context manager around the task: a background thread shows the seconds
-    elapsed through a :class:`Progress` (``what`` and ``**progress`` its
-    arguments), looking at the clock every ``tick_seconds``, until the task ends.
-    """
+    def beat() -> None:
+        while not done.wait(tick_seconds):
+            shown.update("running")
 
-    def __init__(self, what: str, *, tick_seconds: float = 1.0, **progress: Any):
-        self.progress = Progress(what, **progress)
-        self._tick = tick_seconds
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._done.wait(self._tick):
-            self.progress.update("running")
-
-    def __enter__(self) -> Heartbeat:
-        self._thread.start()
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self._done.set()
-        self._thread.join()
-        self.progress.close()
+    thread = threading.Thread(target=beat, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        shown.close()
 
 
 def bar_of(desc: str, unit: str, *, quiet: bool) -> Callable[[int, int], Any]:
@@ -145,10 +117,3 @@ def print_warnings(lines: Iterable[str], header: str) -> None:
         print(f"warnings ({header}):", file=sys.stderr)
     for line in lines:
         print(f"  {line}", file=sys.stderr)
-
-
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False

@@ -13,17 +13,9 @@ from costsense.cli._progress import bar_of, print_warnings
 if TYPE_CHECKING:
     from costsense.experiments import Study
 
-__all__ = ["run_reproduce", "run_report"]
-
 
 def run_reproduce(args: argparse.Namespace) -> int:
-    """Run ``costsense reproduce``; the exit status.
-
-    The folder's lock is held from before the store is read until the report
-    is written; a store that cannot be used (another run holds it, another
-    study, a corrupted file, a full disk, a read-only folder) is a one-line
-    error naming the file and the fix (exit status 2).
-    """
+    """Run a study holding its folder's lock until the report is written."""
     from costsense.experiments import (
         StoreError,
         StudyLimits,
@@ -31,11 +23,6 @@ def run_reproduce(args: argparse.Namespace) -> int:
         load_study,
     )
 
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    for option in ("max_cells", "max_estimators", "max_rows"):
-        if getattr(args, option) < 1:
-            raise UsageError(f"--{option.replace('_', '-')} must be at least 1")
     limits = StudyLimits(
         max_cells=args.max_cells,
         max_estimators=args.max_estimators,
@@ -60,7 +47,6 @@ def run_reproduce(args: argparse.Namespace) -> int:
 
 
 def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
-    """Run the study into ``out`` (its lock held), print the summary, report."""
     from costsense.experiments import run_study
 
     where = (
@@ -137,11 +123,7 @@ def write_report(out: Path, *, quiet: bool = False) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    """Run ``costsense report``; the exit status.
-
-    Reads the store without its lock (a report of a running study shows the
-    cells finished so far).
-    """
+    """Report a folder without its lock (a running study's finished cells)."""
     from costsense.experiments import ResultsStore, StoreError
 
     out = Path(args.folder)

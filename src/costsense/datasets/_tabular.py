@@ -18,10 +18,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..exceptions import UsageError
-from ..utils._cells import read_cost_column, refuse_infinite
 from ..utils._columns import column_kinds, refuse_unencodable
-from ..utils._numbers import read_written_numbers
-from ..utils._reading import make_encoder
+from ..utils._reading import make_encoder, read_cells
 from ..utils._tables import (
     TableOptions,
     cost_parts,
@@ -160,18 +158,8 @@ def read_table(
         )
     ignored = _ignored(options, names, target, costly)
     frame = frame.drop(columns=ignored)
-    numbers, marks = read_written_numbers(
-        frame.drop(columns=[target]), path, options.decimal
-    )
-    frame[numbers.columns] = numbers
-    for name in costly:
-        frame[name] = read_cost_column(
-            frame[name],
-            f"--csv {path}: cost column {name!r}",
-            missing_allowed=options.missing == "drop",
-            show_cells=options.show_cells,
-        )
-    refuse_infinite(frame.drop(columns=[target, *costly]), path)
+    cells, marks = read_cells(frame.drop(columns=[target]), path, options, costly)
+    frame[cells.columns] = cells
     frame, dropped = _apply_missing(frame, target, options.missing)
     y = _labels(frame[target], target, options.show_cells)
     drop_costs = not options.cost_features

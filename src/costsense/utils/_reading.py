@@ -17,7 +17,11 @@ from numpy.typing import NDArray
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["RowReading", "make_encoder"]
+from costsense.utils._cells import read_cost_column, refuse_infinite
+from costsense.utils._numbers import read_written_numbers
+from costsense.utils._tables import TableOptions
+
+__all__ = ["RowReading", "make_encoder", "read_cells"]
 
 
 class RowReading(TransformerMixin, BaseEstimator):
@@ -121,3 +125,29 @@ def make_encoder(
     if of("date-time"):  # a step only when needed: the model loader expects so
         steps.append(("date-time", imputed(DateTimeParts()), of("date-time")))
     return ColumnTransformer(steps, verbose_feature_names_out=False)
+
+
+def read_cells(
+    frame: Any,
+    path: str,
+    options: TableOptions,
+    costly: list[str],
+    marks: dict[str, str] | None = None,
+    first_row: int = 0,
+) -> tuple[Any, dict[str, str]]:
+    """Read the written numbers and cost columns of a frame, refuse infinite numbers.
+
+    Returns the frame read and each column's decimal mark; ``marks`` fixes them (a
+    model's), ``first_row`` numbers a chunk's first row in messages.
+    """
+    frame, found = read_written_numbers(frame, path, options.decimal, marks)
+    for name in costly:
+        frame[name] = read_cost_column(
+            frame[name],
+            f"--csv {path}: cost column {name!r}",
+            missing_allowed=options.missing == "drop",
+            first_row=first_row,
+            show_cells=options.show_cells,
+        )
+    refuse_infinite(frame.drop(columns=costly), path, first_row)
+    return frame, found
