@@ -52,14 +52,10 @@ class BaseSpec:
         return _load(self.estimator)(**self.params, **extra)
 
 
+_TREE, _LINEAR = "sklearn.tree:DecisionTree", "sklearn.linear_model:"
 _BASE_SPECS = (
-    BaseSpec(
-        "logistic",
-        "sklearn.linear_model:LogisticRegression",
-        {"max_iter": 1000},
-        seeded=False,
-    ),
-    BaseSpec("tree", "sklearn.tree:DecisionTreeClassifier", {"min_samples_leaf": 5}),
+    BaseSpec("logistic", f"{_LINEAR}LogisticRegression", {"max_iter": 1000}, False),
+    BaseSpec("tree", f"{_TREE}Classifier", {"min_samples_leaf": 5}),
     BaseSpec("naive-bayes", "sklearn.naive_bayes:GaussianNB", seeded=False),
     # paper 003's counting naive Bayes (equation 8): boosting weights as rows
     BaseSpec(
@@ -68,15 +64,12 @@ _BASE_SPECS = (
         {"weights_as": "proportions"},
         seeded=False,
     ),
-    # boosting's weak learner (paper 000)
-    BaseSpec("stump", "sklearn.tree:DecisionTreeClassifier", {"max_depth": 1}),
+    BaseSpec("stump", f"{_TREE}Classifier", {"max_depth": 1}),  # paper 000's
     # C4.5 stand-in, depth-limited (an unpruned tree would stop boosting at once)
     BaseSpec(
-        "entropy-tree",
-        "sklearn.tree:DecisionTreeClassifier",
-        {"criterion": "entropy", "max_depth": 4},
+        "entropy-tree", f"{_TREE}Classifier", {"criterion": "entropy", "max_depth": 4}
     ),
-    BaseSpec("perceptron", "sklearn.linear_model:Perceptron", probabilistic=False),
+    BaseSpec("perceptron", f"{_LINEAR}Perceptron", probabilistic=False),
     # peers of the recommended estimator
     BaseSpec(
         "forest", "sklearn.ensemble:RandomForestClassifier", {"n_estimators": 100}
@@ -87,10 +80,11 @@ _BASE_SPECS = (
     # CART regression tree: the base of the LogitBoost variants (AsyBL)
     BaseSpec(
         "regression-tree",
-        "sklearn.tree:DecisionTreeRegressor",
+        f"{_TREE}Regressor",
         {"max_depth": 3},
-        kind="regressor",
-        probabilistic=False,
+        True,
+        "regressor",
+        False,
     ),
 )
 
@@ -144,16 +138,19 @@ class ModelSpec:
         return bool(self.bases)
 
 
-def _made(path: str, takes: str = "base cost pos seed", **fixed: Any) -> Builder:
-    """Build ``path`` with ``fixed`` and what ``takes`` names (see ``given``)."""
-    names = takes.split()
+def _made(path: str, **fixed: Any) -> Builder:
+    """Build class ``path`` on what its constructor takes, then ``fixed``.
+
+    It gets the base learner (``estimator``), ``cost``, ``pos_label`` and the
+    seed (``random_state``) when it has the parameter.
+    """
 
     def build(base: Any, cost: Any, pos: Any, seed: int) -> Any:
-        # the base learner goes first; the others by keyword
-        given = {"cost": ("cost", cost), "pos": ("pos_label", pos)}
-        given["seed"] = ("random_state", seed)
-        chosen = dict(given[name] for name in names if name != "base")
-        return _load(path)(*([base] if "base" in names else []), **chosen, **fixed)
+        made = _load(path)
+        given = {"estimator": base, "cost": cost, "pos_label": pos}
+        given["random_state"] = seed
+        takes = inspect.signature(made).parameters
+        return made(**{k: v for k, v in given.items() if k in takes} | fixed)
 
     return build
 
@@ -161,17 +158,13 @@ def _made(path: str, takes: str = "base cost pos seed", **fixed: Any) -> Builder
 def _obpdboost(base: Any, cost: Any, pos: Any, seed: int) -> Any:
     # the component count as paper 003 chooses it (Figueiredo-Jain)
     sampler = _load("costsense.sampling:OBPDSampler")(n_components="fj")
-    return _load("costsense.boosting:OBPDBoostClassifier")(
-        base, sampler=sampler, cost=cost, pos_label=pos, random_state=seed
-    )
+    return _made(f"{_BOOST}OBPDBoostClassifier", sampler=sampler)(base, cost, pos, seed)
 
 
 def _rusboost(base: Any, cost: Any, pos: Any, seed: int) -> Any:
     # imbalanced-learn's RUSBoost; the constant of least cost if it fails
-    rus = _load("imblearn.ensemble:RUSBoostClassifier")(random_state=seed)
-    return _load("costsense.experiments._constant:ConstantOnFailure")(
-        rus, cost=cost, pos_label=pos
-    )
+    rus = _load(f"{_IMBLEARN}RUSBoostClassifier")(random_state=seed)
+    return _made("costsense.experiments._constant:ConstantOnFailure")(rus, cost, pos, 0)
 
 
 def _tuned_threshold(base: Any, cost: Any, pos: Any, seed: int) -> Any:
@@ -181,171 +174,140 @@ def _tuned_threshold(base: Any, cost: Any, pos: Any, seed: int) -> Any:
     )
 
 
-def _wrapper(name: str, source: str, build: Builder, **options: Any) -> ModelSpec:
-    """Describe a rescaling wrapper of :mod:`costsense.rescale` (any classifier)."""
-    kept = {"bases": CLASSIFIER_BASES, "default_base": "logistic", "multiclass": True}
-    return ModelSpec(name, source, **{**kept, **options}, build=build)
+def _spec(
+    name: str, source: str, made: str | Builder, fixed: Any = (), **options: Any
+) -> ModelSpec:
+    """Describe a model built by ``made`` (a class path, with ``fixed``)."""
+    build = _made(made, **dict(fixed)) if isinstance(made, str) else made
+    return ModelSpec(name, source, **options, build=build)
 
 
-def _booster(name: str, estimator: str, source: str, **options: Any) -> ModelSpec:
-    """Describe a booster of :mod:`costsense.boosting` (class ``estimator``)."""
-    build = options.pop("build", _made(f"costsense.boosting:{estimator}"))
-    kept = {"bases": CLASSIFIER_BASES, "default_base": "entropy-tree"}
-    return ModelSpec(name, source, **{**kept, **options}, build=build)
+def _boost(stem: str, refs: str, name: str = "", **options: Any) -> ModelSpec:
+    """Describe booster ``<stem>Classifier``, ``"<stem> (refs)"`` unless ``source``."""
+    made = f"{_BOOST}{stem}Classifier"
+    options = {**_BOOSTER, "source": f"{stem} ({refs})", "made": made, **options}
+    return _spec(name or stem.lower(), **options)
 
 
-# cost-blind, fixed costs only
+_BOOST, _IMBLEARN = "costsense.boosting:", "imblearn.ensemble:"
+_RESCALE, _MARGIN = "costsense.rescale:", "costsense.margin:"
+_FOREST = "costsense.tree:CostSensitiveForestClassifier"
+# cost-blind, fixed costs only; wrappers of any classifier; boosters
 _BLIND: dict[str, Any] = {"cost_sensitive": False, "row_costs": False}
+_WRAP = {"bases": CLASSIFIER_BASES, "default_base": "logistic", "multiclass": True}
+_BOOSTER = {"bases": CLASSIFIER_BASES, "default_base": "entropy-tree"}
+_LOGIT = {"bases": REGRESSION_BASES, "default_base": "regression-tree"}
+_MANY = {"multiclass": True}
+_PEER = {**_BLIND, **_MANY}  # cost-blind, multiclass
 # paper 003's boosters: the AdaBoost rule with an oversampler, on naive Bayes
 _PAPER_003 = {**_BLIND, "default_base": "discrete-naive-bayes"}
-_MARGIN, _FOREST = "costsense.margin:", "costsense.tree:CostSensitiveForestClassifier"
-_THRESHOLD = "costsense.rescale:ThresholdMoving"
 # paper 004 does not restrict its trees (sect. 2.2, 4.1): every tree splits on
 # its best candidate whatever the gain; 100 trees (WEKA's default)
 _PAPER_004 = {"min_impurity_decrease": None}
 _SPECS = (
-    _wrapper("plain", "the base learner, cost-blind", lambda base, *_: base, **_BLIND),
-    _wrapper(
-        "weighting",
-        "cost weighting (Elkan 2001)",
-        _made("costsense.rescale:CostWeighting", "base cost pos"),
+    _spec("plain", "the base learner, cost-blind", lambda b, *_: b, **_WRAP, **_BLIND),
+    _spec(
+        "weighting", "cost weighting (Elkan 2001)", f"{_RESCALE}CostWeighting", **_WRAP
     ),
-    _wrapper(
+    _spec(
         "rejection",
         "cost-proportionate rejection sampling (Zadrozny et al. 2003)",
-        _made("costsense.rescale:RejectionSampling"),
+        f"{_RESCALE}RejectionSampling",
+        **_WRAP,
     ),
-    _wrapper(
+    _spec(
         "threshold",
         "threshold moving (Elkan 2001)",
-        _made(_THRESHOLD, "base cost pos"),
-        bases=PROBABILISTIC_BASES,
+        f"{_RESCALE}ThresholdMoving",
+        **{**_WRAP, "bases": PROBABILISTIC_BASES},
     ),
-    _wrapper(
+    _spec(
         "threshold-calibrated",
         "threshold moving on sigmoid-calibrated probabilities (Elkan 2001; Platt 1999)",
-        _made(_THRESHOLD, "base cost pos", calibration="sigmoid"),
+        f"{_RESCALE}ThresholdMoving",
+        {"calibration": "sigmoid"},
+        **_WRAP,
     ),
-    _wrapper(
-        "metacost", "MetaCost (Domingos 1999)", _made("costsense.rescale:MetaCost")
-    ),
+    _spec("metacost", "MetaCost (Domingos 1999)", f"{_RESCALE}MetaCost", **_WRAP),
     # the boosting family (papers 000 and 001)
-    _booster(
-        "adaboost",
-        "AdaBoostClassifier",
-        "AdaBoost (paper 001)",
-        **_BLIND,
+    _boost("AdaBoost", "paper 001", **_BLIND),
+    _boost("AdaBoostC", "Landesa-Vazquez & Alba-Castro 2012; paper 000"),
+    _boost("AdaCost", "Fan et al. 1999; paper 000"),
+    *(_boost(f"AdaC{i}", "Sun et al. 2007; paper 000") for i in (1, 2, 3)),
+    *(_boost(f"CSB{i}", "Ting 2000; paper 000") for i in (0, 1, 2)),
+    _boost(
+        "AsymBoost",
+        "",
+        source="Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007)",
     ),
-    _booster(
-        "adaboostc",
-        "AdaBoostCClassifier",
-        "AdaBoostC (Landesa-Vazquez & Alba-Castro 2012; paper 000)",
+    _boost("AsyB", "paper 000, Algorithm 1"),
+    _boost("AsyBL", "paper 000, Algorithm 2", **_LOGIT),
+    _boost(
+        "AsymLogitBoost",
+        "",
+        source="Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011)",
+        **_LOGIT,
     ),
-    _booster("adacost", "AdaCostClassifier", "AdaCost (Fan et al. 1999; paper 000)"),
-    _booster("adac1", "AdaC1Classifier", "AdaC1 (Sun et al. 2007; paper 000)"),
-    _booster("adac2", "AdaC2Classifier", "AdaC2 (Sun et al. 2007; paper 000)"),
-    _booster("adac3", "AdaC3Classifier", "AdaC3 (Sun et al. 2007; paper 000)"),
-    _booster("csb0", "CSB0Classifier", "CSB0 (Ting 2000; paper 000)"),
-    _booster("csb1", "CSB1Classifier", "CSB1 (Ting 2000; paper 000)"),
-    _booster("csb2", "CSB2Classifier", "CSB2 (Ting 2000; paper 000)"),
-    _booster(
-        "asymboost",
-        "AsymBoostClassifier",
-        "Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007)",
-    ),
-    _booster("asyb", "AsyBClassifier", "AsyB (paper 000, Algorithm 1)"),
-    _booster(
-        "asybl",
-        "AsyBLClassifier",
-        "AsyBL (paper 000, Algorithm 2)",
-        bases=REGRESSION_BASES,
-        default_base="regression-tree",
-    ),
-    _booster(
-        "asymlogitboost",
-        "AsymLogitBoostClassifier",
-        "Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011)",
-        bases=REGRESSION_BASES,
-        default_base="regression-tree",
-    ),
-    _booster(
+    _boost(
+        "CalibratedAdaBoost",
+        "",
         "calibrated-adaboost",
-        "CalibratedAdaBoostClassifier",
-        "calibrated AdaBoost, Bayes threshold (Nikolaou et al. 2016)",
+        source="calibrated AdaBoost, Bayes threshold (Nikolaou et al. 2016)",
     ),
     # oversampling and feature selection in boosting (paper 003): cost-blind
-    ModelSpec(
-        "efsboost",
-        "EFSBoost (paper 003)",
-        **_BLIND,
-        build=_made("costsense.boosting:EFSBoostClassifier", ""),
-    ),
-    _booster(
-        "smoteboost",
-        "SMOTEBoostClassifier",
-        "SMOTEBoost (Chawla et al. 2003; paper 003)",
-        **_PAPER_003,
-    ),
-    _booster("rwoboost", "RWOBoostClassifier", "RWOBoost (paper 003)", **_PAPER_003),
-    _booster(
-        "obpdboost",
-        "OBPDBoostClassifier",
-        "OBPDBoost (paper 003)",
-        **_PAPER_003,
-        build=_obpdboost,
-    ),
+    _spec("efsboost", "EFSBoost (paper 003)", f"{_BOOST}EFSBoostClassifier", **_BLIND),
+    _boost("SMOTEBoost", "Chawla et al. 2003; paper 003", **_PAPER_003),
+    _boost("RWOBoost", "paper 003", **_PAPER_003),
+    _boost("OBPDBoost", "paper 003", **_PAPER_003, made=_obpdboost),
     # OBPD balances the rows once (the paper's Gibbs sampler, T = 100)
-    ModelSpec(
+    _spec(
         "obpd-efsboost",
         "OBPD-EFSBoost (paper 003)",
+        f"{_BOOST}OBPDEFSBoostClassifier",
+        {"sampling": "gibbs", "gibbs_steps": 100},
         **_BLIND,
-        build=_made(
-            "costsense.boosting:OBPDEFSBoostClassifier",
-            "seed",
-            sampling="gibbs",
-            gibbs_steps=100,
-        ),
     ),
     # margin learners (paper 002); costs in the unit of the cheaper error, so
     # money in any currency gives the model the papers' ratios give
-    ModelSpec(
+    _spec(
         "svm",
         "linear SVM (paper 002's baseline)",
+        f"{_MARGIN}CSSVMClassifier",
+        {"cost": 1.0},
         **_BLIND,
-        build=_made(f"{_MARGIN}CSSVMClassifier", "pos seed", cost=1.0),
     ),
-    ModelSpec(
+    _spec(
         "cssvm",
         "cost-sensitive linear SVM (paper 002's baseline)",
-        build=_made(f"{_MARGIN}CSSVMClassifier", "cost pos seed", cost_unit="cheaper"),
+        f"{_MARGIN}CSSVMClassifier",
+        {"cost_unit": "cheaper"},
     ),
-    ModelSpec(
-        "ldm",
-        "LDM (Zhang & Zhou 2014; paper 002)",
-        **_BLIND,
-        build=_made(f"{_MARGIN}LDMClassifier", "seed"),
+    _spec(
+        "ldm", "LDM (Zhang & Zhou 2014; paper 002)", f"{_MARGIN}LDMClassifier", **_BLIND
     ),
-    ModelSpec(
+    _spec(
         "csldm",
         "CS-LDM (paper 002)",
-        build=_made(f"{_MARGIN}CSLDMClassifier", "cost pos seed", cost_unit="cheaper"),
+        f"{_MARGIN}CSLDMClassifier",
+        {"cost_unit": "cheaper"},
     ),
     # forests (paper 004); gini-scores keeps cbrf's splits and decides by the
     # leaves' costs, separating the leaf rule from the impurity
-    ModelSpec(
+    _spec(
         "cbrf",
-        "CBRF, classification-based random forest: Gini on the "
-        "labels, a vote, no costs (paper 004's baseline)",
-        **_BLIND,
-        multiclass=True,
-        build=_made(_FOREST, "seed", criterion="gini", cost="unit", **_PAPER_004),
+        "CBRF, classification-based random forest: Gini on the labels, a vote, no "
+        "costs (paper 004's baseline)",
+        _FOREST,
+        {"criterion": "gini", "cost": "unit", "pos_label": None, **_PAPER_004},
+        **_PEER,
     ),
     *(
-        ModelSpec(
+        _spec(
             name,
             f"{source} (paper 004)",
-            multiclass=True,
-            build=_made(_FOREST, "cost pos seed", criterion=criterion, **_PAPER_004),
+            _FOREST,
+            {"criterion": criterion, **_PAPER_004},
+            **_MANY,
         )
         for name, criterion, source in (
             ("gini-scores", "gini", "Gini forest deciding by the leaves' costs"),
@@ -353,57 +315,42 @@ _SPECS = (
             ("pdcsrf", "pairwise", "PD-CSRF, pairwise-difference impurity"),
         )
     ),
-    ModelSpec(
+    _spec(
         "random-forest",
         "scikit-learn's random forest",
-        **_BLIND,
-        multiclass=True,
-        build=_made(
-            "sklearn.ensemble:RandomForestClassifier", "seed", n_estimators=100
-        ),
+        "sklearn.ensemble:RandomForestClassifier",
+        {"n_estimators": 100},
+        **_PEER,
     ),
     # imbalanced-learn's future defaults set, so no warning is raised
-    ModelSpec(
+    _spec(
         "balanced-random-forest",
         "imbalanced-learn's balanced random forest",
-        **_BLIND,
-        multiclass=True,
-        build=_made(
-            "imblearn.ensemble:BalancedRandomForestClassifier",
-            "seed",
-            n_estimators=100,
-            sampling_strategy="all",
-            replacement=True,
-            bootstrap=False,
-        ),
+        f"{_IMBLEARN}BalancedRandomForestClassifier",
+        {"n_estimators": 100, "sampling_strategy": "all", "replacement": True}
+        | {"bootstrap": False},
+        **_PEER,
     ),
     # the estimator costsense recommends, and peers
-    ModelSpec(
+    _spec(
         "minimum-cost",
         "MinimumCostClassifier (costsense)",
-        multiclass=True,
-        build=_made("costsense.recommend:MinimumCostClassifier", "cost pos seed"),
+        "costsense.recommend:MinimumCostClassifier",
+        **_MANY,
     ),
-    ModelSpec(
-        "rusboost",
-        "imbalanced-learn's RUSBoost",
-        **_BLIND,
-        multiclass=True,
-        build=_rusboost,
-    ),
-    ModelSpec(
+    _spec("rusboost", "imbalanced-learn's RUSBoost", _rusboost, **_PEER),
+    _spec(
         "easy-ensemble",
         "imbalanced-learn's EasyEnsemble",
-        **_BLIND,
-        multiclass=True,
-        build=_made("imblearn.ensemble:EasyEnsembleClassifier", "seed"),
+        f"{_IMBLEARN}EasyEnsembleClassifier",
+        {"estimator": None},  # its own default: no base learner
+        **_PEER,
     ),
-    _wrapper(
+    _spec(
         "tuned-threshold",
         "scikit-learn's TunedThresholdClassifierCV on the mean cost",
         _tuned_threshold,
-        multiclass=False,
-        row_costs=False,
+        **{**_WRAP, "multiclass": False, "row_costs": False},
     ),
 )
 

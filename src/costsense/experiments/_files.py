@@ -21,7 +21,7 @@ at its rows' own costs (cost label ``rows``), with methods that take them.
 
 The file's SHA-256 is recorded with each cell, so a resumed study never mixes
 two versions of it. A study file may come from someone else: no message shows
-a cell, only column names, lines, rows or offsets (:func:`_content_free`).
+a cell, only column names, lines, rows or offsets.
 """
 
 from __future__ import annotations
@@ -117,46 +117,23 @@ def _digest(path: str | Path) -> str:
 
 
 #: What the messages that may quote a cell say (a parser's, a number or date
-#: reader's); the reader's own name columns, counts and rows only.
+#: reader's); the places (line, row, offset) and the column they name.
 _QUOTING = re.compile(r"such as|readable|text \(byte|dates")
-#: Where a read error says the problem is: line, row or byte offset numbers.
 _PLACES = re.compile(r"\b(line|row|offset) (\d+)", re.IGNORECASE)
-#: The column a read error names, as it shows it.
 _COLUMN = re.compile(r"column ('(?:[^'\\]|\\.)*'|\"[^\"]*\")")
 
 
 def _content_free(message: str, path: str) -> str:
-    """Return a read error's message without a cell of the file.
-
-    Of a message that may quote one, the column, the place and the kind of
-    problem are kept.
-    """
-    message = message.replace("--csv ", "")
-    if "have missing values" in message:
-        return f"{message.split('; choose')[0]} in {path}; fill them or drop them."
+    """Return a read error's message without a cell: its column and places only."""
     if not _QUOTING.search(message):
         return message
     places = ", ".join(dict.fromkeys(" ".join(m) for m in _PLACES.findall(message)))
-    where = f" at {places}" if places else ""
     column = _COLUMN.search(message)
-    if column is None:
-        kind, fix = (
-            "cannot be read as a CSV or Parquet table",
-            ("check its separator (sep), quoting and text encoding (encoding)"),
-        )
-        if "text (byte" in message:
-            kind = "cannot be read as text in its encoding"
-            fix = 'give its encoding in the file\'s table, e.g. encoding = "latin-1"'
-        return f"{path} {kind}{where}; {fix} (its content is not shown here)."
-    if "dates" in message:
-        fix = "write its dates in one format, year first (YYYY-MM-DD), or drop it"
-    elif "decimal mark" in message:
-        fix = 'give decimal = "." or decimal = "," in the file\'s table, or drop it'
-    else:
-        fix = "fix it or drop it (drop = [...])"
+    what = path if column is None else f"column {column.group(1)} of {path}"
     return (
-        f"column {column.group(1)} of {path} cannot be read{where}; {fix} (its "
-        "values are not shown here)."
+        f"{what} cannot be read{f' at {places}' if places else ''}; check its "
+        "separator (sep), decimal mark (decimal), text encoding (encoding) and "
+        "dates (year first), or drop the column (its content is not shown here)."
     )
 
 
@@ -175,9 +152,11 @@ def _table(name: str, recipe: dict[str, Any], parts: Any) -> Table:
         return read_table(path, recipe["target"], parts, options)
     except UsageError as error:
         said = re.sub(r"--(f[pn]|t[pn])-cost", r"\1_cost", str(error))
-        said = said.replace("--target ", "target ").replace(
-            "--drop/--id-column", "drop"
+        said = said.replace("--target ", "target ").replace("--csv ", "")
+        said, _, missing = said.replace("--drop/--id-column", "drop").partition(
+            "; choose --missing"
         )
+        said += f" in {path}; fill them or drop them" if missing else ""
         text = _content_free(said, path)
         raise ValueError(f"dataset {name!r}: {text}") from None
 

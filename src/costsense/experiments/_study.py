@@ -1,8 +1,7 @@
 """A study as data: the experiment, its report options and the paper it follows.
 
-:meth:`Study.to_dict` is the record a results store keeps, read back by
-:func:`study_from_record`; :mod:`~costsense.experiments._study_file` reads and
-checks study files. Nothing here imports numpy (``--help`` reads
+:meth:`Study.to_dict` is the record a results store keeps; the study file
+reader checks and builds it. Nothing here imports numpy (``--help`` reads
 :class:`StudyLimits`). A field that changes results goes in
 :meth:`Study._experiment` (the fingerprint), any other in :meth:`Study.to_dict`.
 """
@@ -150,11 +149,6 @@ def _listed(costs: tuple[Any, ...]) -> list[Any]:
     return [list(c) if isinstance(c, tuple) else c for c in costs]
 
 
-def tupled(costs: list[Any]) -> tuple[Any, ...]:
-    """Return a record's costs (a pair as a list) as a study holds them."""
-    return tuple(tuple(c) if isinstance(c, list) else c for c in costs)
-
-
 @dataclass(frozen=True)
 class Study:
     """A declared comparison (see :mod:`costsense.experiments._study_file`).
@@ -248,22 +242,6 @@ class Study:
     def n_cells(self) -> int:
         """Number of (dataset, cost, algorithm, repeat, fold) cells."""
         return count_cells(self._experiment())
-
-
-def study_from_record(data: dict[str, Any]) -> Study:
-    """Rebuild a :class:`Study` from its record (:meth:`Study.to_dict`), unchecked."""
-    return Study(
-        name=str(data["name"]),
-        seed=int(data.get("seed", 0)),
-        datasets=tuple(data["datasets"]),
-        costs=tupled(data["costs"]),
-        algorithms=tuple(Algorithm(**a) for a in data["algorithms"]),
-        protocol=Protocol(**data.get("protocol", {})),
-        gaussian_samples=int(data.get("gaussian_samples", 2000)),
-        quick=bool(data.get("quick", False)),
-        derived={n: dict(r) for n, r in data.get("derived", {}).items()},
-        dataset_costs={d: tupled(c) for d, c in data.get("dataset_costs", {}).items()},
-    )
 
 
 def count_cells(study: dict[str, Any]) -> int:

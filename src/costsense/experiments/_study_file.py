@@ -33,7 +33,6 @@ from costsense.experiments._study import (
     Study,
     StudyLimits,
     builtin_studies,
-    tupled,
 )
 from costsense.utils._text import printable
 
@@ -315,7 +314,7 @@ def _check_sizes(
 
 
 def _costs(values: list[Any]) -> tuple[Any, ...]:
-    costs = tupled(values)
+    costs = tuple(tuple(c) if isinstance(c, list) else c for c in values)
     for cost in costs:
         try:
             as_binary_costs(cost)
