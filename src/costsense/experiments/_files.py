@@ -49,17 +49,12 @@ __all__ = [
     "load_file_dataset",
 ]
 
+#: The four per-row cost keys (the parts not given: 1, 1, 0, 0).
+COST_KEYS = ("fp_cost", "fn_cost", "tp_cost", "tn_cost")
 #: The keys a ``[files.<name>]`` table may hold.
-FILE_KEYS = tuple(
-    "path target positive drop sep decimal encoding max_categories fp_cost fn_cost "
-    "tp_cost tn_cost".split()
-)
-#: The four per-row cost keys: (part, key, default when another is given).
-COST_KEYS = (
-    ("fp", "fp_cost", 1.0),
-    ("fn", "fn_cost", 1.0),
-    ("tp", "tp_cost", 0.0),
-    ("tn", "tn_cost", 0.0),
+FILE_KEYS = (
+    *"path target positive drop sep decimal encoding max_categories".split(),
+    *COST_KEYS,
 )
 #: The cost label of a file dataset's cells when its rows carry their own costs.
 ROW_COSTS = "rows"
@@ -87,7 +82,7 @@ def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
         drop=[str(c) for c in ([drop] if isinstance(drop, str) else drop)],
         sha256=_digest(path),
     )
-    given = {part: spec[key] for part, key, _ in COST_KEYS if key in spec}
+    given = {key[:2]: spec[key] for key in COST_KEYS if key in spec}
     table = _table(name, recipe, given)
     if table.parts is not None:
         recipe["parts"] = table.parts

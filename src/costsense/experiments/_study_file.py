@@ -276,36 +276,20 @@ def _over(field: str, value: int, limit: int, option: str) -> NoReturn:
     )
 
 
-def _check_sizes(
-    cells: int,
-    algorithms: list[Algorithm],
-    gaussian_samples: Any,
-    limits: StudyLimits,
-) -> None:
+def _check_sizes(cells: int, algorithms: list[Algorithm], limits: StudyLimits) -> None:
     """Refuse a study whose planned work is over ``limits``, naming the field."""
     if cells > limits.max_cells:
         _over("cells planned", cells, limits.max_cells, "--max-cells")
-    if not _whole(gaussian_samples) or gaussian_samples < 2:
-        _fail("gaussian_samples must be a whole number >= 2")
-    if gaussian_samples > limits.max_rows:
-        _over("gaussian_samples", gaussian_samples, limits.max_rows, "--max-rows")
+    limit = limits.max_estimators
     for algorithm in algorithms:
         where = f"algorithm {printable(algorithm.name, 64)!r}"
         for table, values in (("params", algorithm.params), ("grid", algorithm.grid)):
             for name, value in values.items():
-                if name.rsplit("__", 1)[-1] != "n_estimators":
-                    continue
-                for one in value if isinstance(value, list) else [value]:
-                    if _whole(one) and one > limits.max_estimators:
-                        _over(
-                            f"{where}: {table} {name}",
-                            one,
-                            limits.max_estimators,
-                            "--max-estimators",
-                        )
-        combinations = math.prod(
-            len(v) if isinstance(v, list) else 1 for v in algorithm.grid.values()
-        )
+                many = value if table == "grid" else [value]
+                top = max([v for v in many if _whole(v)], default=0)
+                if name.split("__")[-1] == "n_estimators" and top > limit:
+                    _over(f"{where}: {table} {name}", top, limit, "--max-estimators")
+        combinations = math.prod(len(v) for v in algorithm.grid.values())
         if combinations > limits.max_grid:
             _fail(
                 f"{where}: grid has {combinations:,} combinations of parameters, "
@@ -476,28 +460,31 @@ def _build(
         _fail("datasets and costs must not be empty")
     declared = _dataset_tables(data, "derived", listed)
     files = _dataset_tables(data, "files", listed)
-    # sizes before any file is read; a file with per-row costs runs once
-    once = {
+    # a file with per-row costs runs once, at its rows' own costs
+    dataset_costs |= {
         d: (ROW_COSTS,)
-        for d, t in files.items()
-        if isinstance(t, dict) and any(key in t for _, key, _ in COST_KEYS)
+        for d, table in files.items()
+        if d in datasets and isinstance(table, dict) and set(table) & set(COST_KEYS)
     }
-    rows = sum(len((dataset_costs | once).get(d, costs)) for d in datasets)
+    rows = sum(len(dataset_costs.get(d, costs)) for d in datasets)
     cells = rows * len(algorithms) * protocol.n_repeats * protocol.folds_per_repeat
     samples = data.get("gaussian_samples", 2000)
-    _check_sizes(cells, algorithms, samples, limits)
+    if not _whole(samples) or samples < 2:
+        _fail("gaussian_samples must be a whole number >= 2")
+    if samples > limits.max_rows:
+        _over("gaussian_samples", samples, limits.max_rows, "--max-rows")
+    _check_sizes(cells, algorithms, limits)  # before any file is read
+    # a quick run checks and reads only the sets it runs
     derived = {
         str(name): check_recipe(str(name), recipe, source)
         for name, recipe in declared.items()
-        if name in datasets  # a quick run keeps only the sets it runs
+        if name in datasets
     }
     for name, spec in files.items():
-        if name in datasets:  # a quick run reads only the files it runs
+        if name in datasets:
             derived[str(name)] = check_file_spec(str(name), spec, source)
-            if "parts" in derived[str(name)]:  # the rows' own costs
-                dataset_costs[str(name)] = (ROW_COSTS,)
     refused = [a.name for a in algorithms if a.grid or not CATALOG[a.method].row_costs]
-    if any("parts" in recipe for recipe in derived.values()) and refused:
+    if (ROW_COSTS,) in dataset_costs.values() and refused:
         _fail(
             f"algorithms {refused} cannot run on a file dataset with per-row costs "
             "(fp_cost ... tn_cost): they take no per-row costs or search a grid; "
@@ -513,25 +500,13 @@ def _build(
         costs=costs,
         algorithms=tuple(algorithms),
         protocol=protocol,
-        gaussian_samples=int(data.get("gaussian_samples", 2000)),
+        gaussian_samples=samples,
         dataset_costs=dataset_costs,
         derived=derived,
         quick=quick,
         report=report,
         paper=paper,
     )
-
-
-def builtin_sections(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """Return the sections of the built-in study a record names ([] if none).
-
-    A store recorded before studies declared ``sections`` reports them from the
-    built-in study of its name (the same ``--quick`` or not).
-    """
-    if str(record.get("name")) not in builtin_studies():
-        return []
-    study = load_study(str(record["name"]), quick=bool(record.get("quick")))
-    return list(study.report.sections)
 
 
 def load_study(
