@@ -49,8 +49,8 @@ def test_a_file_is_encoded_as_the_command_line_encodes_it(tmp_path):
     amounts = frame["amount"].str.replace(",", "").astype(float)
     stamps = pd.to_datetime(frame["when"])
     expected = np.column_stack([
-        amounts,
         frame["shop"] == "online", frame["shop"] == "store",  # one indicator each
+        amounts,
         stamps.dt.hour + stamps.dt.minute / 60, stamps.dt.weekday, stamps.dt.day,
         stamps.dt.month,
     ]).astype(float)  # fmt: skip

@@ -13,9 +13,8 @@ A study lists the file's name among its datasets and declares it in a
     encoding = "latin-1"        # max_categories
     fn_cost = "amount"          # optional: fp_cost, fn_cost, tp_cost, tn_cost
 
-The file is read by :func:`costsense.datasets.read_table`, as ``costsense fit``
-reads ``--csv``; missing values are refused; text columns become one indicator
-per category, date-time columns their hour, weekday, day and month. With cost
+The file is read and encoded by :func:`costsense.datasets.read_table`, as
+``costsense fit`` reads ``--csv``; missing values are refused. With cost
 parts (each a cost or a column; the others 1, 1, 0, 0) the dataset runs once,
 at its rows' own costs (cost label ``rows``), with methods that take them.
 
@@ -174,8 +173,8 @@ def load_file_dataset(
     ``recipe`` is its checked table (:func:`check_file_spec`).
     """
     import pandas as pd
+    from sklearn.base import clone
 
-    from costsense.utils._dates import DateTimeParts
     from costsense.utils._text import printable
 
     table = _table(name, recipe, recipe.get("parts"))
@@ -183,16 +182,9 @@ def load_file_dataset(
         raise ValueError(
             f"dataset {name!r}: {recipe['path']} changed since the study loaded"
         )
-    blocks = []
-    for column, kind in table.kinds.items():
-        if kind == "numeric":
-            blocks.append(table.X[[column]].astype(np.float64).to_numpy())
-        elif kind == "date-time":
-            blocks.append(DateTimeParts().fit_transform(table.X[[column]]))
-        else:
-            dummies = pd.get_dummies(table.X[column].astype(str))
-            blocks.append(dummies.to_numpy(np.float64))
-    X = np.hstack(blocks) if blocks else np.empty((table.y.shape[0], 0))
+    encoder = table.encoder  # the command line's; fitted on the whole file
+    X = table.X if encoder is None else clone(encoder).fit_transform(table.X)
+    X = np.asarray(X, dtype=np.float64)
     y = pd.Series(table.y).astype(str).to_numpy(dtype=object)
     labels, counts = np.unique(y, return_counts=True)
     target = printable(recipe["target"])

@@ -145,8 +145,18 @@ class PaperReference:
     datasets: tuple[str, ...] = ()
 
 
-def _listed(costs: tuple[Any, ...]) -> list[Any]:
-    return [list(c) if isinstance(c, tuple) else c for c in costs]
+#: The record's keys of what determines the results (the fingerprint).
+_EXPERIMENT = (
+    *"name seed datasets costs algorithms protocol gaussian_samples derived".split(),
+    "dataset_costs",
+)
+#: The record's names of :class:`PaperReference` fields.
+_PAPER_KEYS = {
+    "rows": "paper",
+    "notes": "paper_notes",
+    "features": "paper_features",
+    "datasets": "paper_datasets",
+}
 
 
 @dataclass(frozen=True)
@@ -188,35 +198,15 @@ class Study:
 
     def _experiment(self) -> dict[str, Any]:
         """Return what determines the results, as plain data."""
-        return {
-            "name": self.name,
-            "seed": self.seed,
-            "datasets": list(self.datasets),
-            "costs": _listed(self.costs),
-            "algorithms": [asdict(a) for a in self.algorithms],
-            "protocol": asdict(self.protocol),
-            "gaussian_samples": self.gaussian_samples,
-            "derived": {name: dict(recipe) for name, recipe in self.derived.items()},
-            "dataset_costs": {d: _listed(c) for d, c in self.dataset_costs.items()},
-        }
+        data = self.to_dict()
+        return {key: data[key] for key in _EXPERIMENT}
 
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-data form (what the results store records)."""
-        report, paper = self.report, self.paper
-        return {
-            **self._experiment(),
-            "quick": self.quick,
-            **asdict(report),
-            "title": report.title or self.name,
-            "metrics": list(report.metrics),
-            "sections": [dict(section) for section in report.sections],
-            "paper": [dict(row) for row in paper.rows],
-            "paper_notes": paper.notes,
-            "claims": [dict(claim) for claim in paper.claims],
-            "claim_rows": [list(row) for row in paper.claim_rows],
-            "paper_features": {d: list(f) for d, f in paper.features.items()},
-            "paper_datasets": list(paper.datasets),
-        }
+        data = json.loads(json.dumps(asdict(self)))  # tuples as lists
+        report, paper = data.pop("report"), data.pop("paper")
+        paper = {_PAPER_KEYS.get(key, key): value for key, value in paper.items()}
+        return {**data, **report, "title": report["title"] or self.name, **paper}
 
     def fingerprint(self) -> str:
         """Return a canonical JSON text of everything that determines the results."""
