@@ -76,7 +76,7 @@ def test_csv_and_parquet_copies_give_the_same_results(tmp_path):
 @pytest.mark.parametrize(
     ("spec", "said"),
     [
-        ({"path": "nope.csv"}, "no file"),
+        ({"path": "nope.csv"}, "nope.csv is missing"),
         ({"target": "missing"}, "target 'missing' is not a column"),
         ({"drop": ["ghost"]}, "['ghost'] are not columns"),
         ({"positive": "maybe"}, "positive 'maybe' is not a class"),
