@@ -196,7 +196,7 @@ _FOREST = "costsense.tree:CostSensitiveForestClassifier"
 _BLIND: dict[str, Any] = {"cost_sensitive": False, "row_costs": False}
 _WRAP = {"bases": CLASSIFIER_BASES, "default_base": "logistic", "multiclass": True}
 _BOOSTER = {"bases": CLASSIFIER_BASES, "default_base": "entropy-tree"}
-_LOGIT = {"bases": REGRESSION_BASES, "default_base": "regression-tree"}
+_LOGIT: dict[str, Any] = {"bases": REGRESSION_BASES, "default_base": "regression-tree"}
 _MANY = {"multiclass": True}
 _PEER = {**_BLIND, **_MANY}  # cost-blind, multiclass
 # paper 003's boosters: the AdaBoost rule with an oversampler, on naive Bayes

@@ -1,26 +1,10 @@
-"""Datasets a study reads from a user's CSV or Parquet file.
-
-A study lists the file's name among its datasets and declares it in a
-``[files.<name>]`` table::
-
-    [files.fraud]
-    path = "data/fraud.csv"     # CSV or Parquet; relative to the study file
-    target = "is_fraud"         # the label column (two classes)
-    positive = "1"              # the positive class, as written (default: the rarer)
-    drop = ["txn_id"]           # columns that are not features
-    sep = ";"                   # optional, as the TableOptions of the reader:
-    decimal = ","               # separator, decimal mark, text encoding and
-    encoding = "latin-1"        # max_categories
-    fn_cost = "amount"          # optional: fp_cost, fn_cost, tp_cost, tn_cost
+"""Datasets a study reads from a user's CSV or Parquet file (``[files.<name>]``).
 
 The file is read and encoded by :func:`costsense.datasets.read_table`, as
-``costsense fit`` reads ``--csv``; missing values are refused. With cost
-parts (each a cost or a column; the others 1, 1, 0, 0) the dataset runs once,
-at its rows' own costs (cost label ``rows``), with methods that take them.
-
-The file's SHA-256 is recorded with each cell, so a resumed study never mixes
-two versions of it. A study file may come from someone else: no message shows
-a cell, only column names, lines, rows or offsets.
+``costsense fit`` reads ``--csv`` (docs/guide/study_format.rst gives the keys).
+With cost parts the dataset runs once, at its rows' own costs (label ``rows``).
+Its SHA-256 is recorded, so a resumed study never mixes two versions of it. A
+study file may come from anyone: no message shows a cell of the file.
 """
 
 from __future__ import annotations

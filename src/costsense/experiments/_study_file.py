@@ -285,8 +285,8 @@ def _check_sizes(cells: int, algorithms: list[Algorithm], limits: StudyLimits) -
         where = f"algorithm {printable(algorithm.name, 64)!r}"
         for table, values in (("params", algorithm.params), ("grid", algorithm.grid)):
             for name, value in values.items():
-                many = value if table == "grid" else [value]
-                top = max([v for v in many if _whole(v)], default=0)
+                many: list[Any] = value if table == "grid" else [value]
+                top: int = max([v for v in many if _whole(v)], default=0)
                 if name.split("__")[-1] == "n_estimators" and top > limit:
                     _over(f"{where}: {table} {name}", top, limit, "--max-estimators")
         combinations = math.prod(len(v) for v in algorithm.grid.values())
