@@ -162,7 +162,7 @@ def test_declared_sections_change_no_fingerprint_and_are_recorded():
         (
             {"kind": "noise", "title": "t", "text": "", "header": ["a"] * 7}
             | {"early_round": "4", "column": "c", "values": {}},
-            "early_round has the wrong type",
+            "early_round must be a whole number >= 1",
         ),
     ],
 )

@@ -56,13 +56,19 @@ SECTION_KEYS = {
 _COLUMNS = {"features": 6, "noise": 7}
 #: The keys of a ``[[paper]]`` row.
 PAPER_KEYS = ("dataset", "cost", "algorithm", "metric", "value")
-#: The protocol's choices, and its whole numbers with their least values.
-_CHOICES = {
+#: What a protocol or section value must be: one of the choices, a whole number
+#: at least the number, a share in (0, 1) (``float``), texts (``list``, ``dict``
+#: of texts) or a text (any other key).
+_RULES: dict[str, Any] = {
     "kind": ("kfold", "holdout"),
     "scale": tuple(SCALERS),
     "categorical": ("onehot", "ordinal"),
+    **dict.fromkeys(("n_splits", "inner_splits"), 2),
+    **dict.fromkeys(("n_repeats", "early_round", "level"), 1),
+    "test_size": float,
+    **dict.fromkeys(("algorithms", "series", "labels", "header"), list),
+    "values": dict,
 }
-_LEAST = {"n_splits": 2, "n_repeats": 1, "inner_splits": 2}
 
 
 class _Refused(ValueError):
@@ -119,17 +125,22 @@ def check_record(study: dict[str, Any], known: tuple[str, ...], where: str) -> N
         raise ValueError(f"study {where}: {error}") from None
 
 
-def _section_value(key: str, value: Any) -> bool:
-    """Tell whether a section's value has its key's type."""
-    if key in ("algorithms", "series", "labels", "header"):
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    if key == "values":
-        return isinstance(value, dict) and all(
-            isinstance(v, str) for v in value.values()
-        )
-    if key in ("early_round", "level"):
-        return _whole(value) and value >= 1
-    return isinstance(value, str)
+def _check_value(where: str, key: str, value: Any) -> None:
+    """Refuse ``value`` unless it is what ``_RULES`` (else a text) says ``key`` is."""
+    rule = _RULES.get(key, str)
+    if isinstance(rule, tuple):
+        fits, said = value in rule, f"one of {rule}"
+    elif _whole(rule):
+        fits, said = _whole(value) and value >= rule, f"a whole number >= {rule}"
+    elif rule is float:
+        fits = isinstance(value, int | float) and not isinstance(value, bool)
+        fits, said = fits and 0 < value < 1, "in (0, 1)"
+    else:
+        texts = value.values() if isinstance(value, dict) else value
+        fits = isinstance(value, rule) and all(isinstance(v, str) for v in texts)
+        said = {list: "a list of texts", dict: "a table of texts"}.get(rule, "a text")
+    if not fits:
+        _fail(f"{where}{key} must be {said}, got {printable(value, 40)!r}")
 
 
 def _check_sections(sections: Any, names: list[str]) -> tuple[dict[str, Any], ...]:
@@ -146,8 +157,8 @@ def _check_sections(sections: Any, names: list[str]) -> tuple[dict[str, Any], ..
         if missing := sorted(required - set(section)):
             _fail(f"{where}missing keys {missing}")
         for key, value in section.items():
-            if not _section_value(key, value):
-                _fail(f"{where}{key} has the wrong type: {printable(value, 40)}")
+            if key != "kind":  # checked above
+                _check_value(where, key, value)
         if len(section.get("header", [])) != _COLUMNS.get(kind, 0):
             _fail(f"{where}header must name the {_COLUMNS[kind]} columns")
         if set(section.get("algorithms", [])) - set(names):
@@ -178,21 +189,8 @@ def _protocol(data: Any) -> Protocol:
     """Return the checked ``[protocol]`` table."""
     _expect(data, dict, "protocol must be a table, such as [protocol] n_splits = 5")
     _check_keys(data, set(Protocol.__dataclass_fields__), "protocol: ")
-    for key, least in _LEAST.items():
-        if key in data and (not _whole(data[key]) or data[key] < least):
-            _fail(
-                f"protocol.{key} must be a whole number >= {least}, got "
-                f"{printable(data[key], 40)}"
-            )
-    size = data.get("test_size", 0.5)
-    if not isinstance(size, int | float) or isinstance(size, bool) or not 0 < size < 1:
-        _fail(f"protocol.test_size must be in (0, 1), got {printable(size, 40)}")
-    for key, choices in _CHOICES.items():
-        if data.get(key, choices[0]) not in choices:
-            _fail(
-                f"protocol.{key} must be one of {choices}, got "
-                f"{printable(data[key], 40)!r}"
-            )
+    for key, value in data.items():
+        _check_value("protocol.", key, value)
     return Protocol(**data)
 
 
