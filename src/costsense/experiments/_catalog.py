@@ -174,21 +174,53 @@ def _tuned_threshold(base: Any, cost: Any, pos: Any, seed: int) -> Any:
     )
 
 
-def _spec(
-    name: str, source: str, made: str | Builder, fixed: Any = (), **options: Any
-) -> ModelSpec:
-    """Describe a model built by ``made`` (a class path, with ``fixed``)."""
+def _spec(name: str, made: str | Builder, fixed: Any = (), **options: Any) -> ModelSpec:
+    """Describe model ``name`` built by ``made`` (a class path, with ``fixed``)."""
     build = _made(made, **dict(fixed)) if isinstance(made, str) else made
-    return ModelSpec(name, source, **options, build=build)
+    options.setdefault("source", _SOURCES.get(name))
+    return ModelSpec(name, **options, build=build)
 
 
-def _boost(stem: str, refs: str, name: str = "", **options: Any) -> ModelSpec:
-    """Describe booster ``<stem>Classifier``, ``"<stem> (refs)"`` unless ``source``."""
+def _boost(stem: str, refs: str = "", name: str = "", **options: Any) -> ModelSpec:
+    """Describe booster ``<stem>Classifier``, its source ``"<stem> (refs)"``."""
+    name = name or stem.lower()
+    source = _SOURCES.get(name, f"{stem} ({refs})")
     made = f"{_BOOST}{stem}Classifier"
-    options = {**_BOOSTER, "source": f"{stem} ({refs})", "made": made, **options}
-    return _spec(name or stem.lower(), **options)
+    return _spec(name, **{**_BOOSTER, "source": source, "made": made, **options})
 
 
+#: Each model's paper or library, as ``costsense models`` shows it (a booster
+#: not here: its class and references, in the table).
+_SOURCES = {
+    "plain": "the base learner, cost-blind",
+    "weighting": "cost weighting (Elkan 2001)",
+    "rejection": "cost-proportionate rejection sampling (Zadrozny et al. 2003)",
+    "threshold": "threshold moving (Elkan 2001)",
+    "threshold-calibrated": "threshold moving on sigmoid-calibrated probabilities "
+    "(Elkan 2001; Platt 1999)",
+    "metacost": "MetaCost (Domingos 1999)",
+    "asymboost": "Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007)",
+    "asymlogitboost": "Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011)",
+    "calibrated-adaboost": "calibrated AdaBoost, Bayes threshold "
+    "(Nikolaou et al. 2016)",
+    "efsboost": "EFSBoost (paper 003)",
+    "obpd-efsboost": "OBPD-EFSBoost (paper 003)",
+    "svm": "linear SVM (paper 002's baseline)",
+    "cssvm": "cost-sensitive linear SVM (paper 002's baseline)",
+    "ldm": "LDM (Zhang & Zhou 2014; paper 002)",
+    "csldm": "CS-LDM (paper 002)",
+    "cbrf": "CBRF, classification-based random forest: Gini on the labels, a vote, "
+    "no costs (paper 004's baseline)",
+    "gini-scores": "Gini forest deciding by the leaves' costs (paper 004)",
+    "gcsrf": "G-CSRF, cost-sensitive Gini (paper 004)",
+    "pdcsrf": "PD-CSRF, pairwise-difference impurity (paper 004)",
+    "random-forest": "scikit-learn's random forest",
+    "balanced-random-forest": "imbalanced-learn's balanced random forest",
+    "minimum-cost": "MinimumCostClassifier (costsense)",
+    "rusboost": "imbalanced-learn's RUSBoost",
+    "easy-ensemble": "imbalanced-learn's EasyEnsemble",
+    "tuned-threshold": "scikit-learn's TunedThresholdClassifierCV on the mean cost",
+}
 _BOOST, _IMBLEARN = "costsense.boosting:", "imblearn.ensemble:"
 _RESCALE, _MARGIN = "costsense.rescale:", "costsense.margin:"
 _FOREST = "costsense.tree:CostSensitiveForestClassifier"
@@ -204,120 +236,65 @@ _PAPER_003 = {**_BLIND, "default_base": "discrete-naive-bayes"}
 # paper 004 does not restrict its trees (sect. 2.2, 4.1): every tree splits on
 # its best candidate whatever the gain; 100 trees (WEKA's default)
 _PAPER_004 = {"min_impurity_decrease": None}
+_CHEAPER = {"cost_unit": "cheaper"}
 _SPECS = (
-    _spec("plain", "the base learner, cost-blind", lambda b, *_: b, **_WRAP, **_BLIND),
-    _spec(
-        "weighting", "cost weighting (Elkan 2001)", f"{_RESCALE}CostWeighting", **_WRAP
-    ),
-    _spec(
-        "rejection",
-        "cost-proportionate rejection sampling (Zadrozny et al. 2003)",
-        f"{_RESCALE}RejectionSampling",
-        **_WRAP,
-    ),
+    _spec("plain", lambda base, *_: base, **_WRAP, **_BLIND),
+    _spec("weighting", f"{_RESCALE}CostWeighting", **_WRAP),
+    _spec("rejection", f"{_RESCALE}RejectionSampling", **_WRAP),
     _spec(
         "threshold",
-        "threshold moving (Elkan 2001)",
         f"{_RESCALE}ThresholdMoving",
-        **{**_WRAP, "bases": PROBABILISTIC_BASES},
+        **_WRAP | {"bases": PROBABILISTIC_BASES},
     ),
     _spec(
         "threshold-calibrated",
-        "threshold moving on sigmoid-calibrated probabilities (Elkan 2001; Platt 1999)",
         f"{_RESCALE}ThresholdMoving",
         {"calibration": "sigmoid"},
         **_WRAP,
     ),
-    _spec("metacost", "MetaCost (Domingos 1999)", f"{_RESCALE}MetaCost", **_WRAP),
+    _spec("metacost", f"{_RESCALE}MetaCost", **_WRAP),
     # the boosting family (papers 000 and 001)
     _boost("AdaBoost", "paper 001", **_BLIND),
     _boost("AdaBoostC", "Landesa-Vazquez & Alba-Castro 2012; paper 000"),
     _boost("AdaCost", "Fan et al. 1999; paper 000"),
     *(_boost(f"AdaC{i}", "Sun et al. 2007; paper 000") for i in (1, 2, 3)),
     *(_boost(f"CSB{i}", "Ting 2000; paper 000") for i in (0, 1, 2)),
-    _boost(
-        "AsymBoost",
-        "",
-        source="Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007)",
-    ),
+    _boost("AsymBoost"),
     _boost("AsyB", "paper 000, Algorithm 1"),
     _boost("AsyBL", "paper 000, Algorithm 2", **_LOGIT),
-    _boost(
-        "AsymLogitBoost",
-        "",
-        source="Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011)",
-        **_LOGIT,
-    ),
-    _boost(
-        "CalibratedAdaBoost",
-        "",
-        "calibrated-adaboost",
-        source="calibrated AdaBoost, Bayes threshold (Nikolaou et al. 2016)",
-    ),
+    _boost("AsymLogitBoost", **_LOGIT),
+    _boost("CalibratedAdaBoost", name="calibrated-adaboost"),
     # oversampling and feature selection in boosting (paper 003): cost-blind
-    _spec("efsboost", "EFSBoost (paper 003)", f"{_BOOST}EFSBoostClassifier", **_BLIND),
+    _spec("efsboost", f"{_BOOST}EFSBoostClassifier", **_BLIND),
     _boost("SMOTEBoost", "Chawla et al. 2003; paper 003", **_PAPER_003),
     _boost("RWOBoost", "paper 003", **_PAPER_003),
     _boost("OBPDBoost", "paper 003", **_PAPER_003, made=_obpdboost),
     # OBPD balances the rows once (the paper's Gibbs sampler, T = 100)
     _spec(
         "obpd-efsboost",
-        "OBPD-EFSBoost (paper 003)",
         f"{_BOOST}OBPDEFSBoostClassifier",
         {"sampling": "gibbs", "gibbs_steps": 100},
         **_BLIND,
     ),
     # margin learners (paper 002); costs in the unit of the cheaper error, so
     # money in any currency gives the model the papers' ratios give
-    _spec(
-        "svm",
-        "linear SVM (paper 002's baseline)",
-        f"{_MARGIN}CSSVMClassifier",
-        {"cost": 1.0},
-        **_BLIND,
-    ),
-    _spec(
-        "cssvm",
-        "cost-sensitive linear SVM (paper 002's baseline)",
-        f"{_MARGIN}CSSVMClassifier",
-        {"cost_unit": "cheaper"},
-    ),
-    _spec(
-        "ldm", "LDM (Zhang & Zhou 2014; paper 002)", f"{_MARGIN}LDMClassifier", **_BLIND
-    ),
-    _spec(
-        "csldm",
-        "CS-LDM (paper 002)",
-        f"{_MARGIN}CSLDMClassifier",
-        {"cost_unit": "cheaper"},
-    ),
+    _spec("svm", f"{_MARGIN}CSSVMClassifier", {"cost": 1.0}, **_BLIND),
+    _spec("cssvm", f"{_MARGIN}CSSVMClassifier", _CHEAPER),
+    _spec("ldm", f"{_MARGIN}LDMClassifier", **_BLIND),
+    _spec("csldm", f"{_MARGIN}CSLDMClassifier", _CHEAPER),
     # forests (paper 004); gini-scores keeps cbrf's splits and decides by the
     # leaves' costs, separating the leaf rule from the impurity
     _spec(
         "cbrf",
-        "CBRF, classification-based random forest: Gini on the labels, a vote, no "
-        "costs (paper 004's baseline)",
         _FOREST,
         {"criterion": "gini", "cost": "unit", "pos_label": None, **_PAPER_004},
         **_PEER,
     ),
-    *(
-        _spec(
-            name,
-            f"{source} (paper 004)",
-            _FOREST,
-            {"criterion": criterion, **_PAPER_004},
-            **_MANY,
-        )
-        for name, criterion, source in (
-            ("gini-scores", "gini", "Gini forest deciding by the leaves' costs"),
-            ("gcsrf", "cs_gini", "G-CSRF, cost-sensitive Gini"),
-            ("pdcsrf", "pairwise", "PD-CSRF, pairwise-difference impurity"),
-        )
-    ),
+    _spec("gini-scores", _FOREST, {"criterion": "gini", **_PAPER_004}, **_MANY),
+    _spec("gcsrf", _FOREST, {"criterion": "cs_gini", **_PAPER_004}, **_MANY),
+    _spec("pdcsrf", _FOREST, {"criterion": "pairwise", **_PAPER_004}, **_MANY),
     _spec(
         "random-forest",
-        "scikit-learn's random forest",
         "sklearn.ensemble:RandomForestClassifier",
         {"n_estimators": 100},
         **_PEER,
@@ -325,32 +302,25 @@ _SPECS = (
     # imbalanced-learn's future defaults set, so no warning is raised
     _spec(
         "balanced-random-forest",
-        "imbalanced-learn's balanced random forest",
         f"{_IMBLEARN}BalancedRandomForestClassifier",
         {"n_estimators": 100, "sampling_strategy": "all", "replacement": True}
         | {"bootstrap": False},
         **_PEER,
     ),
     # the estimator costsense recommends, and peers
-    _spec(
-        "minimum-cost",
-        "MinimumCostClassifier (costsense)",
-        "costsense.recommend:MinimumCostClassifier",
-        **_MANY,
-    ),
-    _spec("rusboost", "imbalanced-learn's RUSBoost", _rusboost, **_PEER),
+    _spec("minimum-cost", "costsense.recommend:MinimumCostClassifier", **_MANY),
+    _spec("rusboost", _rusboost, **_PEER),
+    # its own default estimator: no base learner
     _spec(
         "easy-ensemble",
-        "imbalanced-learn's EasyEnsemble",
         f"{_IMBLEARN}EasyEnsembleClassifier",
-        {"estimator": None},  # its own default: no base learner
+        {"estimator": None},
         **_PEER,
     ),
     _spec(
         "tuned-threshold",
-        "scikit-learn's TunedThresholdClassifierCV on the mean cost",
         _tuned_threshold,
-        **{**_WRAP, "multiclass": False, "row_costs": False},
+        **_WRAP | {"multiclass": False, "row_costs": False},
     ),
 )
 
