@@ -46,8 +46,8 @@ def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
     """Check a ``[files.<name>]`` table and its file; return the recipe.
 
     A ValueError names the fix. The recipe is the table with ``path`` absolute
-    (relative to the study file ``source``), ``drop`` a list, the cost keys read
-    into ``parts`` and ``sha256``.
+    (relative to the study file ``source``), ``drop`` a list, the cost keys as
+    ``parts`` and ``sha256``.
     """
     where = f"{source}: files.{name}"
     check_table_keys(spec, FILE_KEYS, where)
@@ -69,10 +69,8 @@ def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
         drop=[str(c) for c in ([drop] if isinstance(drop, str) else drop)],
         sha256=_digest(path),
     )
-    given = {key[:2]: spec[key] for key in COST_KEYS if key in spec}
-    table = _table(name, recipe, given)
-    if table.parts is not None:
-        recipe["parts"] = table.parts
+    if given := {key[:2]: spec[key] for key in COST_KEYS if key in spec}:
+        recipe["parts"] = given
     load_file_dataset(name, recipe)  # refuse now what would fail in every cell
     return recipe
 

