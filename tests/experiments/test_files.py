@@ -49,8 +49,8 @@ def test_a_file_is_encoded_as_the_command_line_encodes_it(tmp_path):
     amounts = frame["amount"].str.replace(",", "").astype(float)
     stamps = pd.to_datetime(frame["when"])
     expected = np.column_stack([
-        amounts,
         frame["shop"] == "online", frame["shop"] == "store",  # one indicator each
+        amounts,
         stamps.dt.hour + stamps.dt.minute / 60, stamps.dt.weekday, stamps.dt.day,
         stamps.dt.month,
     ]).astype(float)  # fmt: skip
@@ -76,7 +76,7 @@ def test_csv_and_parquet_copies_give_the_same_results(tmp_path):
 @pytest.mark.parametrize(
     ("spec", "said"),
     [
-        ({"path": "nope.csv"}, "no file"),
+        ({"path": "nope.csv"}, "nope.csv is missing"),
         ({"target": "missing"}, "target 'missing' is not a column"),
         ({"drop": ["ghost"]}, "['ghost'] are not columns"),
         ({"positive": "maybe"}, "positive 'maybe' is not a class"),

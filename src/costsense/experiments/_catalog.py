@@ -52,14 +52,10 @@ class BaseSpec:
         return _load(self.estimator)(**self.params, **extra)
 
 
+_TREE, _LINEAR = "sklearn.tree:DecisionTree", "sklearn.linear_model:"
 _BASE_SPECS = (
-    BaseSpec(
-        "logistic",
-        "sklearn.linear_model:LogisticRegression",
-        {"max_iter": 1000},
-        seeded=False,
-    ),
-    BaseSpec("tree", "sklearn.tree:DecisionTreeClassifier", {"min_samples_leaf": 5}),
+    BaseSpec("logistic", f"{_LINEAR}LogisticRegression", {"max_iter": 1000}, False),
+    BaseSpec("tree", f"{_TREE}Classifier", {"min_samples_leaf": 5}),
     BaseSpec("naive-bayes", "sklearn.naive_bayes:GaussianNB", seeded=False),
     # paper 003's counting naive Bayes (equation 8): boosting weights as rows
     BaseSpec(
@@ -68,15 +64,12 @@ _BASE_SPECS = (
         {"weights_as": "proportions"},
         seeded=False,
     ),
-    # boosting's weak learner (paper 000)
-    BaseSpec("stump", "sklearn.tree:DecisionTreeClassifier", {"max_depth": 1}),
+    BaseSpec("stump", f"{_TREE}Classifier", {"max_depth": 1}),  # paper 000's
     # C4.5 stand-in, depth-limited (an unpruned tree would stop boosting at once)
     BaseSpec(
-        "entropy-tree",
-        "sklearn.tree:DecisionTreeClassifier",
-        {"criterion": "entropy", "max_depth": 4},
+        "entropy-tree", f"{_TREE}Classifier", {"criterion": "entropy", "max_depth": 4}
     ),
-    BaseSpec("perceptron", "sklearn.linear_model:Perceptron", probabilistic=False),
+    BaseSpec("perceptron", f"{_LINEAR}Perceptron", probabilistic=False),
     # peers of the recommended estimator
     BaseSpec(
         "forest", "sklearn.ensemble:RandomForestClassifier", {"n_estimators": 100}
@@ -87,10 +80,11 @@ _BASE_SPECS = (
     # CART regression tree: the base of the LogitBoost variants (AsyBL)
     BaseSpec(
         "regression-tree",
-        "sklearn.tree:DecisionTreeRegressor",
+        f"{_TREE}Regressor",
         {"max_depth": 3},
-        kind="regressor",
-        probabilistic=False,
+        True,
+        "regressor",
+        False,
     ),
 )
 
@@ -144,16 +138,19 @@ class ModelSpec:
         return bool(self.bases)
 
 
-def _made(path: str, takes: str = "base cost pos seed", **fixed: Any) -> Builder:
-    """Build ``path`` with ``fixed`` and what ``takes`` names (see ``given``)."""
-    names = takes.split()
+def _made(path: str, **fixed: Any) -> Builder:
+    """Build class ``path`` on what its constructor takes, then ``fixed``.
+
+    It gets the base learner (``estimator``), ``cost``, ``pos_label`` and the
+    seed (``random_state``) when it has the parameter.
+    """
 
     def build(base: Any, cost: Any, pos: Any, seed: int) -> Any:
-        # the base learner goes first; the others by keyword
-        given = {"cost": ("cost", cost), "pos": ("pos_label", pos)}
-        given["seed"] = ("random_state", seed)
-        chosen = dict(given[name] for name in names if name != "base")
-        return _load(path)(*([base] if "base" in names else []), **chosen, **fixed)
+        made = _load(path)
+        given = {"estimator": base, "cost": cost, "pos_label": pos}
+        given["random_state"] = seed
+        takes = inspect.signature(made).parameters
+        return made(**{k: v for k, v in given.items() if k in takes} | fixed)
 
     return build
 
@@ -161,17 +158,13 @@ def _made(path: str, takes: str = "base cost pos seed", **fixed: Any) -> Builder
 def _obpdboost(base: Any, cost: Any, pos: Any, seed: int) -> Any:
     # the component count as paper 003 chooses it (Figueiredo-Jain)
     sampler = _load("costsense.sampling:OBPDSampler")(n_components="fj")
-    return _load("costsense.boosting:OBPDBoostClassifier")(
-        base, sampler=sampler, cost=cost, pos_label=pos, random_state=seed
-    )
+    return _made(f"{_BOOST}OBPDBoostClassifier", sampler=sampler)(base, cost, pos, seed)
 
 
 def _rusboost(base: Any, cost: Any, pos: Any, seed: int) -> Any:
     # imbalanced-learn's RUSBoost; the constant of least cost if it fails
-    rus = _load("imblearn.ensemble:RUSBoostClassifier")(random_state=seed)
-    return _load("costsense.experiments._constant:ConstantOnFailure")(
-        rus, cost=cost, pos_label=pos
-    )
+    rus = _load(f"{_IMBLEARN}RUSBoostClassifier")(random_state=seed)
+    return _made("costsense.experiments._constant:ConstantOnFailure")(rus, cost, pos, 0)
 
 
 def _tuned_threshold(base: Any, cost: Any, pos: Any, seed: int) -> Any:
@@ -181,229 +174,153 @@ def _tuned_threshold(base: Any, cost: Any, pos: Any, seed: int) -> Any:
     )
 
 
-def _wrapper(name: str, source: str, build: Builder, **options: Any) -> ModelSpec:
-    """Describe a rescaling wrapper of :mod:`costsense.rescale` (any classifier)."""
-    kept = {"bases": CLASSIFIER_BASES, "default_base": "logistic", "multiclass": True}
-    return ModelSpec(name, source, **{**kept, **options}, build=build)
+def _spec(name: str, made: str | Builder, fixed: Any = (), **options: Any) -> ModelSpec:
+    """Describe model ``name`` built by ``made`` (a class path, with ``fixed``)."""
+    build = _made(made, **dict(fixed)) if isinstance(made, str) else made
+    options.setdefault("source", _SOURCES.get(name))
+    return ModelSpec(name, **options, build=build)
 
 
-def _booster(name: str, estimator: str, source: str, **options: Any) -> ModelSpec:
-    """Describe a booster of :mod:`costsense.boosting` (class ``estimator``)."""
-    build = options.pop("build", _made(f"costsense.boosting:{estimator}"))
-    kept = {"bases": CLASSIFIER_BASES, "default_base": "entropy-tree"}
-    return ModelSpec(name, source, **{**kept, **options}, build=build)
+def _boost(stem: str, refs: str = "", name: str = "", **options: Any) -> ModelSpec:
+    """Describe booster ``<stem>Classifier``, its source ``"<stem> (refs)"``."""
+    name = name or stem.lower()
+    source = _SOURCES.get(name, f"{stem} ({refs})")
+    made = f"{_BOOST}{stem}Classifier"
+    return _spec(name, **{**_BOOSTER, "source": source, "made": made, **options})
 
 
-# cost-blind, fixed costs only
+#: Each model's paper or library, as ``costsense models`` shows it (a booster
+#: not here: its class and references, in the table).
+_SOURCES = {
+    "plain": "the base learner, cost-blind",
+    "weighting": "cost weighting (Elkan 2001)",
+    "rejection": "cost-proportionate rejection sampling (Zadrozny et al. 2003)",
+    "threshold": "threshold moving (Elkan 2001)",
+    "threshold-calibrated": "threshold moving on sigmoid-calibrated probabilities "
+    "(Elkan 2001; Platt 1999)",
+    "metacost": "MetaCost (Domingos 1999)",
+    "asymboost": "Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007)",
+    "asymlogitboost": "Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011)",
+    "calibrated-adaboost": "calibrated AdaBoost, Bayes threshold "
+    "(Nikolaou et al. 2016)",
+    "efsboost": "EFSBoost (paper 003)",
+    "obpd-efsboost": "OBPD-EFSBoost (paper 003)",
+    "svm": "linear SVM (paper 002's baseline)",
+    "cssvm": "cost-sensitive linear SVM (paper 002's baseline)",
+    "ldm": "LDM (Zhang & Zhou 2014; paper 002)",
+    "csldm": "CS-LDM (paper 002)",
+    "cbrf": "CBRF, classification-based random forest: Gini on the labels, a vote, "
+    "no costs (paper 004's baseline)",
+    "gini-scores": "Gini forest deciding by the leaves' costs (paper 004)",
+    "gcsrf": "G-CSRF, cost-sensitive Gini (paper 004)",
+    "pdcsrf": "PD-CSRF, pairwise-difference impurity (paper 004)",
+    "random-forest": "scikit-learn's random forest",
+    "balanced-random-forest": "imbalanced-learn's balanced random forest",
+    "minimum-cost": "MinimumCostClassifier (costsense)",
+    "rusboost": "imbalanced-learn's RUSBoost",
+    "easy-ensemble": "imbalanced-learn's EasyEnsemble",
+    "tuned-threshold": "scikit-learn's TunedThresholdClassifierCV on the mean cost",
+}
+_BOOST, _IMBLEARN = "costsense.boosting:", "imblearn.ensemble:"
+_RESCALE, _MARGIN = "costsense.rescale:", "costsense.margin:"
+_FOREST = "costsense.tree:CostSensitiveForestClassifier"
+# cost-blind, fixed costs only; wrappers of any classifier; boosters
 _BLIND: dict[str, Any] = {"cost_sensitive": False, "row_costs": False}
+_WRAP = {"bases": CLASSIFIER_BASES, "default_base": "logistic", "multiclass": True}
+_BOOSTER = {"bases": CLASSIFIER_BASES, "default_base": "entropy-tree"}
+_LOGIT: dict[str, Any] = {"bases": REGRESSION_BASES, "default_base": "regression-tree"}
+_MANY = {"multiclass": True}
+_PEER = {**_BLIND, **_MANY}  # cost-blind, multiclass
 # paper 003's boosters: the AdaBoost rule with an oversampler, on naive Bayes
 _PAPER_003 = {**_BLIND, "default_base": "discrete-naive-bayes"}
-_MARGIN, _FOREST = "costsense.margin:", "costsense.tree:CostSensitiveForestClassifier"
-_THRESHOLD = "costsense.rescale:ThresholdMoving"
 # paper 004 does not restrict its trees (sect. 2.2, 4.1): every tree splits on
 # its best candidate whatever the gain; 100 trees (WEKA's default)
 _PAPER_004 = {"min_impurity_decrease": None}
+_CHEAPER = {"cost_unit": "cheaper"}
 _SPECS = (
-    _wrapper("plain", "the base learner, cost-blind", lambda base, *_: base, **_BLIND),
-    _wrapper(
-        "weighting",
-        "cost weighting (Elkan 2001)",
-        _made("costsense.rescale:CostWeighting", "base cost pos"),
-    ),
-    _wrapper(
-        "rejection",
-        "cost-proportionate rejection sampling (Zadrozny et al. 2003)",
-        _made("costsense.rescale:RejectionSampling"),
-    ),
-    _wrapper(
+    _spec("plain", lambda base, *_: base, **_WRAP, **_BLIND),
+    _spec("weighting", f"{_RESCALE}CostWeighting", **_WRAP),
+    _spec("rejection", f"{_RESCALE}RejectionSampling", **_WRAP),
+    _spec(
         "threshold",
-        "threshold moving (Elkan 2001)",
-        _made(_THRESHOLD, "base cost pos"),
-        bases=PROBABILISTIC_BASES,
+        f"{_RESCALE}ThresholdMoving",
+        **_WRAP | {"bases": PROBABILISTIC_BASES},
     ),
-    _wrapper(
+    _spec(
         "threshold-calibrated",
-        "threshold moving on sigmoid-calibrated probabilities (Elkan 2001; Platt 1999)",
-        _made(_THRESHOLD, "base cost pos", calibration="sigmoid"),
+        f"{_RESCALE}ThresholdMoving",
+        {"calibration": "sigmoid"},
+        **_WRAP,
     ),
-    _wrapper(
-        "metacost", "MetaCost (Domingos 1999)", _made("costsense.rescale:MetaCost")
-    ),
+    _spec("metacost", f"{_RESCALE}MetaCost", **_WRAP),
     # the boosting family (papers 000 and 001)
-    _booster(
-        "adaboost",
-        "AdaBoostClassifier",
-        "AdaBoost (paper 001)",
-        **_BLIND,
-    ),
-    _booster(
-        "adaboostc",
-        "AdaBoostCClassifier",
-        "AdaBoostC (Landesa-Vazquez & Alba-Castro 2012; paper 000)",
-    ),
-    _booster("adacost", "AdaCostClassifier", "AdaCost (Fan et al. 1999; paper 000)"),
-    _booster("adac1", "AdaC1Classifier", "AdaC1 (Sun et al. 2007; paper 000)"),
-    _booster("adac2", "AdaC2Classifier", "AdaC2 (Sun et al. 2007; paper 000)"),
-    _booster("adac3", "AdaC3Classifier", "AdaC3 (Sun et al. 2007; paper 000)"),
-    _booster("csb0", "CSB0Classifier", "CSB0 (Ting 2000; paper 000)"),
-    _booster("csb1", "CSB1Classifier", "CSB1 (Ting 2000; paper 000)"),
-    _booster("csb2", "CSB2Classifier", "CSB2 (Ting 2000; paper 000)"),
-    _booster(
-        "asymboost",
-        "AsymBoostClassifier",
-        "Asymmetric boosting (Masnadi-Shirazi & Vasconcelos 2007)",
-    ),
-    _booster("asyb", "AsyBClassifier", "AsyB (paper 000, Algorithm 1)"),
-    _booster(
-        "asybl",
-        "AsyBLClassifier",
-        "AsyBL (paper 000, Algorithm 2)",
-        bases=REGRESSION_BASES,
-        default_base="regression-tree",
-    ),
-    _booster(
-        "asymlogitboost",
-        "AsymLogitBoostClassifier",
-        "Asymmetric LogitBoost (Masnadi-Shirazi & Vasconcelos 2011)",
-        bases=REGRESSION_BASES,
-        default_base="regression-tree",
-    ),
-    _booster(
-        "calibrated-adaboost",
-        "CalibratedAdaBoostClassifier",
-        "calibrated AdaBoost, Bayes threshold (Nikolaou et al. 2016)",
-    ),
+    _boost("AdaBoost", "paper 001", **_BLIND),
+    _boost("AdaBoostC", "Landesa-Vazquez & Alba-Castro 2012; paper 000"),
+    _boost("AdaCost", "Fan et al. 1999; paper 000"),
+    *(_boost(f"AdaC{i}", "Sun et al. 2007; paper 000") for i in (1, 2, 3)),
+    *(_boost(f"CSB{i}", "Ting 2000; paper 000") for i in (0, 1, 2)),
+    _boost("AsymBoost"),
+    _boost("AsyB", "paper 000, Algorithm 1"),
+    _boost("AsyBL", "paper 000, Algorithm 2", **_LOGIT),
+    _boost("AsymLogitBoost", **_LOGIT),
+    _boost("CalibratedAdaBoost", name="calibrated-adaboost"),
     # oversampling and feature selection in boosting (paper 003): cost-blind
-    ModelSpec(
-        "efsboost",
-        "EFSBoost (paper 003)",
-        **_BLIND,
-        build=_made("costsense.boosting:EFSBoostClassifier", ""),
-    ),
-    _booster(
-        "smoteboost",
-        "SMOTEBoostClassifier",
-        "SMOTEBoost (Chawla et al. 2003; paper 003)",
-        **_PAPER_003,
-    ),
-    _booster("rwoboost", "RWOBoostClassifier", "RWOBoost (paper 003)", **_PAPER_003),
-    _booster(
-        "obpdboost",
-        "OBPDBoostClassifier",
-        "OBPDBoost (paper 003)",
-        **_PAPER_003,
-        build=_obpdboost,
-    ),
+    _spec("efsboost", f"{_BOOST}EFSBoostClassifier", **_BLIND),
+    _boost("SMOTEBoost", "Chawla et al. 2003; paper 003", **_PAPER_003),
+    _boost("RWOBoost", "paper 003", **_PAPER_003),
+    _boost("OBPDBoost", "paper 003", **_PAPER_003, made=_obpdboost),
     # OBPD balances the rows once (the paper's Gibbs sampler, T = 100)
-    ModelSpec(
+    _spec(
         "obpd-efsboost",
-        "OBPD-EFSBoost (paper 003)",
+        f"{_BOOST}OBPDEFSBoostClassifier",
+        {"sampling": "gibbs", "gibbs_steps": 100},
         **_BLIND,
-        build=_made(
-            "costsense.boosting:OBPDEFSBoostClassifier",
-            "seed",
-            sampling="gibbs",
-            gibbs_steps=100,
-        ),
     ),
     # margin learners (paper 002); costs in the unit of the cheaper error, so
     # money in any currency gives the model the papers' ratios give
-    ModelSpec(
-        "svm",
-        "linear SVM (paper 002's baseline)",
-        **_BLIND,
-        build=_made(f"{_MARGIN}CSSVMClassifier", "pos seed", cost=1.0),
-    ),
-    ModelSpec(
-        "cssvm",
-        "cost-sensitive linear SVM (paper 002's baseline)",
-        build=_made(f"{_MARGIN}CSSVMClassifier", "cost pos seed", cost_unit="cheaper"),
-    ),
-    ModelSpec(
-        "ldm",
-        "LDM (Zhang & Zhou 2014; paper 002)",
-        **_BLIND,
-        build=_made(f"{_MARGIN}LDMClassifier", "seed"),
-    ),
-    ModelSpec(
-        "csldm",
-        "CS-LDM (paper 002)",
-        build=_made(f"{_MARGIN}CSLDMClassifier", "cost pos seed", cost_unit="cheaper"),
-    ),
+    _spec("svm", f"{_MARGIN}CSSVMClassifier", {"cost": 1.0}, **_BLIND),
+    _spec("cssvm", f"{_MARGIN}CSSVMClassifier", _CHEAPER),
+    _spec("ldm", f"{_MARGIN}LDMClassifier", **_BLIND),
+    _spec("csldm", f"{_MARGIN}CSLDMClassifier", _CHEAPER),
     # forests (paper 004); gini-scores keeps cbrf's splits and decides by the
     # leaves' costs, separating the leaf rule from the impurity
-    ModelSpec(
+    _spec(
         "cbrf",
-        "CBRF, classification-based random forest: Gini on the "
-        "labels, a vote, no costs (paper 004's baseline)",
-        **_BLIND,
-        multiclass=True,
-        build=_made(_FOREST, "seed", criterion="gini", cost="unit", **_PAPER_004),
+        _FOREST,
+        {"criterion": "gini", "cost": "unit", "pos_label": None, **_PAPER_004},
+        **_PEER,
     ),
-    *(
-        ModelSpec(
-            name,
-            f"{source} (paper 004)",
-            multiclass=True,
-            build=_made(_FOREST, "cost pos seed", criterion=criterion, **_PAPER_004),
-        )
-        for name, criterion, source in (
-            ("gini-scores", "gini", "Gini forest deciding by the leaves' costs"),
-            ("gcsrf", "cs_gini", "G-CSRF, cost-sensitive Gini"),
-            ("pdcsrf", "pairwise", "PD-CSRF, pairwise-difference impurity"),
-        )
-    ),
-    ModelSpec(
+    _spec("gini-scores", _FOREST, {"criterion": "gini", **_PAPER_004}, **_MANY),
+    _spec("gcsrf", _FOREST, {"criterion": "cs_gini", **_PAPER_004}, **_MANY),
+    _spec("pdcsrf", _FOREST, {"criterion": "pairwise", **_PAPER_004}, **_MANY),
+    _spec(
         "random-forest",
-        "scikit-learn's random forest",
-        **_BLIND,
-        multiclass=True,
-        build=_made(
-            "sklearn.ensemble:RandomForestClassifier", "seed", n_estimators=100
-        ),
+        "sklearn.ensemble:RandomForestClassifier",
+        {"n_estimators": 100},
+        **_PEER,
     ),
     # imbalanced-learn's future defaults set, so no warning is raised
-    ModelSpec(
+    _spec(
         "balanced-random-forest",
-        "imbalanced-learn's balanced random forest",
-        **_BLIND,
-        multiclass=True,
-        build=_made(
-            "imblearn.ensemble:BalancedRandomForestClassifier",
-            "seed",
-            n_estimators=100,
-            sampling_strategy="all",
-            replacement=True,
-            bootstrap=False,
-        ),
+        f"{_IMBLEARN}BalancedRandomForestClassifier",
+        {"n_estimators": 100, "sampling_strategy": "all", "replacement": True}
+        | {"bootstrap": False},
+        **_PEER,
     ),
     # the estimator costsense recommends, and peers
-    ModelSpec(
-        "minimum-cost",
-        "MinimumCostClassifier (costsense)",
-        multiclass=True,
-        build=_made("costsense.recommend:MinimumCostClassifier", "cost pos seed"),
-    ),
-    ModelSpec(
-        "rusboost",
-        "imbalanced-learn's RUSBoost",
-        **_BLIND,
-        multiclass=True,
-        build=_rusboost,
-    ),
-    ModelSpec(
+    _spec("minimum-cost", "costsense.recommend:MinimumCostClassifier", **_MANY),
+    _spec("rusboost", _rusboost, **_PEER),
+    # its own default estimator: no base learner
+    _spec(
         "easy-ensemble",
-        "imbalanced-learn's EasyEnsemble",
-        **_BLIND,
-        multiclass=True,
-        build=_made("imblearn.ensemble:EasyEnsembleClassifier", "seed"),
+        f"{_IMBLEARN}EasyEnsembleClassifier",
+        {"estimator": None},
+        **_PEER,
     ),
-    _wrapper(
+    _spec(
         "tuned-threshold",
-        "scikit-learn's TunedThresholdClassifierCV on the mean cost",
         _tuned_threshold,
-        multiclass=False,
-        row_costs=False,
+        **_WRAP | {"multiclass": False, "row_costs": False},
     ),
 )
 

@@ -64,10 +64,9 @@ class DatasetSpec:
     given: Costs | None = None
 
     def load(self) -> tuple[Any, Any, Any, Any]:
-        """Return ``(X, y, pos_label, categorical)``, read once per process.
+        """Return ``(X, y, pos_label, categorical codes)``, read once per process.
 
-        The arrays of a cached set are read-only (index them to change a copy);
-        ``categorical`` lists the columns of category codes.
+        The arrays of a cached set are read-only (index them to change a copy).
         """
         if self.table is not None:
             return (*self.table, np.empty(0, dtype=np.intp))
@@ -81,20 +80,11 @@ class DatasetSpec:
 
     @property
     def problem(self) -> Any:
-        """The problem of known densities the rows are drawn from, or None.
-
-        It gives the exact Bayes risk (the excess cost recorder) and the Bayes
-        boundary (the reference line of boundary figures).
-        """
+        """The problem of known densities (Bayes risk, boundary) drawn from, or None."""
         return PROBLEMS[self.name]() if self.kind == "problem" else None
 
     def costs(self, cost: Any, y: Any, pos_label: Any) -> Costs:
-        """Resolve a cell's cost against the labels ``y``.
-
-        The table's own costs when the caller gave them; the rows' costs of a
-        file for :data:`~costsense.experiments._files.ROW_COSTS`; else ``cost``
-        (a ratio or pair) resolved.
-        """
+        """Resolve a cell's cost: the table's own, a file's rows' costs, or ``cost``."""
         if self.given is not None:
             return self.given
         if cost == ROW_COSTS:

@@ -1,27 +1,10 @@
-"""Datasets a study reads from a user's CSV or Parquet file.
+"""Datasets a study reads from a user's CSV or Parquet file (``[files.<name>]``).
 
-A study lists the file's name among its datasets and declares it in a
-``[files.<name>]`` table::
-
-    [files.fraud]
-    path = "data/fraud.csv"     # CSV or Parquet; relative to the study file
-    target = "is_fraud"         # the label column (two classes)
-    positive = "1"              # the positive class, as written (default: the rarer)
-    drop = ["txn_id"]           # columns that are not features
-    sep = ";"                   # optional, as the TableOptions of the reader:
-    decimal = ","               # separator, decimal mark, text encoding and
-    encoding = "latin-1"        # max_categories
-    fn_cost = "amount"          # optional: fp_cost, fn_cost, tp_cost, tn_cost
-
-The file is read by :func:`costsense.datasets.read_table`, as ``costsense fit``
-reads ``--csv``; missing values are refused; text columns become one indicator
-per category, date-time columns their hour, weekday, day and month. With cost
-parts (each a cost or a column; the others 1, 1, 0, 0) the dataset runs once,
-at its rows' own costs (cost label ``rows``), with methods that take them.
-
-The file's SHA-256 is recorded with each cell, so a resumed study never mixes
-two versions of it. A study file may come from someone else: no message shows
-a cell, only column names, lines, rows or offsets (:func:`_content_free`).
+The file is read and encoded by :func:`costsense.datasets.read_table`, as
+``costsense fit`` reads ``--csv`` (docs/guide/study_format.rst gives the keys).
+With cost parts the dataset runs once, at its rows' own costs (label ``rows``).
+Its SHA-256 is recorded, so a resumed study never mixes two versions of it. A
+study file may come from anyone: no message shows a cell of the file.
 """
 
 from __future__ import annotations
@@ -30,7 +13,6 @@ import functools
 import hashlib
 import json
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -49,17 +31,12 @@ __all__ = [
     "load_file_dataset",
 ]
 
+#: The four per-row cost keys (the parts not given: 1, 1, 0, 0).
+COST_KEYS = ("fp_cost", "fn_cost", "tp_cost", "tn_cost")
 #: The keys a ``[files.<name>]`` table may hold.
-FILE_KEYS = tuple(
-    "path target positive drop sep decimal encoding max_categories fp_cost fn_cost "
-    "tp_cost tn_cost".split()
-)
-#: The four per-row cost keys: (part, key, default when another is given).
-COST_KEYS = (
-    ("fp", "fp_cost", 1.0),
-    ("fn", "fn_cost", 1.0),
-    ("tp", "tp_cost", 0.0),
-    ("tn", "tn_cost", 0.0),
+FILE_KEYS = (
+    *"path target positive drop sep decimal encoding max_categories".split(),
+    *COST_KEYS,
 )
 #: The cost label of a file dataset's cells when its rows carry their own costs.
 ROW_COSTS = "rows"
@@ -69,8 +46,8 @@ def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
     """Check a ``[files.<name>]`` table and its file; return the recipe.
 
     A ValueError names the fix. The recipe is the table with ``path`` absolute
-    (relative to the study file ``source``), ``drop`` a list, the cost keys read
-    into ``parts`` and ``sha256``.
+    (relative to the study file ``source``), ``drop`` a list, the cost keys as
+    ``parts`` and ``sha256``.
     """
     where = f"{source}: files.{name}"
     check_table_keys(spec, FILE_KEYS, where)
@@ -79,7 +56,12 @@ def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
             raise ValueError(f"{where} needs {key} (a string).")
     folder = Path(source).parent if Path(source).is_file() else Path.cwd()
     path = (folder / spec["path"]).resolve()
-    _check_regular(path, where)
+    if not path.is_file():  # stat only: a FIFO is never opened
+        raise ValueError(
+            f"{where}: {path} is missing or is not a regular file (a folder, a FIFO, "
+            "a device); give the path of a CSV or Parquet file, relative to the "
+            "study file."
+        )
     drop = spec.get("drop", [])
     recipe = {key: value for key, value in spec.items() if not key.endswith("_cost")}
     recipe.update(
@@ -87,27 +69,10 @@ def check_file_spec(name: str, spec: Any, source: str) -> dict[str, Any]:
         drop=[str(c) for c in ([drop] if isinstance(drop, str) else drop)],
         sha256=_digest(path),
     )
-    given = {part: spec[key] for part, key, _ in COST_KEYS if key in spec}
-    table = _table(name, recipe, given)
-    if table.parts is not None:
-        recipe["parts"] = table.parts
+    if given := {key[:2]: spec[key] for key in COST_KEYS if key in spec}:
+        recipe["parts"] = given
     load_file_dataset(name, recipe)  # refuse now what would fail in every cell
     return recipe
-
-
-def _check_regular(path: Path, where: str) -> None:
-    """Refuse a path that is missing or not a regular file (a FIFO, a device)."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        raise ValueError(
-            f"{where}: no file {path} (path is relative to the study file)."
-        ) from None
-    if not stat.S_ISREG(mode):
-        raise ValueError(
-            f"{where}: {path} is not a regular file (a folder, a FIFO or a "
-            "device); give the path of a CSV or Parquet file."
-        )
 
 
 def _digest(path: str | Path) -> str:
@@ -117,46 +82,23 @@ def _digest(path: str | Path) -> str:
 
 
 #: What the messages that may quote a cell say (a parser's, a number or date
-#: reader's); the reader's own name columns, counts and rows only.
+#: reader's); the places (line, row, offset) and the column they name.
 _QUOTING = re.compile(r"such as|readable|text \(byte|dates")
-#: Where a read error says the problem is: line, row or byte offset numbers.
 _PLACES = re.compile(r"\b(line|row|offset) (\d+)", re.IGNORECASE)
-#: The column a read error names, as it shows it.
 _COLUMN = re.compile(r"column ('(?:[^'\\]|\\.)*'|\"[^\"]*\")")
 
 
 def _content_free(message: str, path: str) -> str:
-    """Return a read error's message without a cell of the file.
-
-    Of a message that may quote one, the column, the place and the kind of
-    problem are kept.
-    """
-    message = message.replace("--csv ", "")
-    if "have missing values" in message:
-        return f"{message.split('; choose')[0]} in {path}; fill them or drop them."
+    """Return a read error's message without a cell: its column and places only."""
     if not _QUOTING.search(message):
         return message
     places = ", ".join(dict.fromkeys(" ".join(m) for m in _PLACES.findall(message)))
-    where = f" at {places}" if places else ""
     column = _COLUMN.search(message)
-    if column is None:
-        kind, fix = (
-            "cannot be read as a CSV or Parquet table",
-            ("check its separator (sep), quoting and text encoding (encoding)"),
-        )
-        if "text (byte" in message:
-            kind = "cannot be read as text in its encoding"
-            fix = 'give its encoding in the file\'s table, e.g. encoding = "latin-1"'
-        return f"{path} {kind}{where}; {fix} (its content is not shown here)."
-    if "dates" in message:
-        fix = "write its dates in one format, year first (YYYY-MM-DD), or drop it"
-    elif "decimal mark" in message:
-        fix = 'give decimal = "." or decimal = "," in the file\'s table, or drop it'
-    else:
-        fix = "fix it or drop it (drop = [...])"
+    what = path if column is None else f"column {column.group(1)} of {path}"
     return (
-        f"column {column.group(1)} of {path} cannot be read{where}; {fix} (its "
-        "values are not shown here)."
+        f"{what} cannot be read{f' at {places}' if places else ''}; check its "
+        "separator (sep), decimal mark (decimal), text encoding (encoding) and "
+        "dates (year first), or drop the column (its content is not shown here)."
     )
 
 
@@ -175,9 +117,11 @@ def _table(name: str, recipe: dict[str, Any], parts: Any) -> Table:
         return read_table(path, recipe["target"], parts, options)
     except UsageError as error:
         said = re.sub(r"--(f[pn]|t[pn])-cost", r"\1_cost", str(error))
-        said = said.replace("--target ", "target ").replace(
-            "--drop/--id-column", "drop"
+        said = said.replace("--target ", "target ").replace("--csv ", "")
+        said, _, missing = said.replace("--drop/--id-column", "drop").partition(
+            "; choose --missing"
         )
+        said += f" in {path}; fill them or drop them" if missing else ""
         text = _content_free(said, path)
         raise ValueError(f"dataset {name!r}: {text}") from None
 
@@ -200,8 +144,8 @@ def load_file_dataset(
     ``recipe`` is its checked table (:func:`check_file_spec`).
     """
     import pandas as pd
+    from sklearn.base import clone
 
-    from costsense.utils._dates import DateTimeParts
     from costsense.utils._text import printable
 
     table = _table(name, recipe, recipe.get("parts"))
@@ -209,16 +153,9 @@ def load_file_dataset(
         raise ValueError(
             f"dataset {name!r}: {recipe['path']} changed since the study loaded"
         )
-    blocks = []
-    for column, kind in table.kinds.items():
-        if kind == "numeric":
-            blocks.append(table.X[[column]].astype(np.float64).to_numpy())
-        elif kind == "date-time":
-            blocks.append(DateTimeParts().fit_transform(table.X[[column]]))
-        else:
-            dummies = pd.get_dummies(table.X[column].astype(str))
-            blocks.append(dummies.to_numpy(np.float64))
-    X = np.hstack(blocks) if blocks else np.empty((table.y.shape[0], 0))
+    encoder = table.encoder  # the command line's; fitted on the whole file
+    X = table.X if encoder is None else clone(encoder).fit_transform(table.X)
+    X = np.asarray(X, dtype=np.float64)
     y = pd.Series(table.y).astype(str).to_numpy(dtype=object)
     labels, counts = np.unique(y, return_counts=True)
     target = printable(recipe["target"])

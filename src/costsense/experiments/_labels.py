@@ -37,9 +37,7 @@ def _numbers(label: object) -> tuple[float, ...] | None:
         numbers = tuple(float(part) for part in parts)
     except (TypeError, ValueError):
         return None
-    if not numbers or not all(math.isfinite(x) for x in numbers):
-        return None
-    return numbers
+    return numbers if numbers and all(map(math.isfinite, numbers)) else None
 
 
 def normalise_label(label: object) -> str:

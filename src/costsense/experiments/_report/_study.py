@@ -38,7 +38,7 @@ from costsense.experiments._report._tables import (
 from costsense.experiments._scores import ALL_METRICS
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import count_cells
-from costsense.experiments._study_file import builtin_sections, check_record
+from costsense.experiments._study_file import check_record
 
 __all__ = ["ReportFiles", "ReportSpec", "report_study", "write_report"]
 
@@ -209,8 +209,6 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     # the record is a file anyone who can write the folder can change: checked
     # as a study file is, before anything is drawn
     check_record(study, ALL_METRICS, str(store.path))
-    if "sections" not in study:  # recorded before studies declared sections
-        study["sections"] = builtin_sections(study)
     order = {a["name"]: i for i, a in enumerate(study["algorithms"])}
     results = results.sort_values(
         "algorithm", key=lambda names: names.map(order), kind="stable"
