@@ -17,8 +17,6 @@ from costsense.experiments._report._figures import (
     curve_plot,
     dot_chart,
     group_label,
-    is_flat,
-    ratio_chart,
 )
 from costsense.experiments._report._tables import Summary
 
@@ -175,8 +173,8 @@ def test_ratio_chart_divides_by_the_baseline_and_marks_one(tmp_path):
         blocks={},
     )
     rows = [("d1", "5"), ("d1", "10")]
-    fig = ratio_chart(
-        summary, rows, ["base", "a", "b"], "m", "base", tmp_path / "r.png"
+    fig = dot_chart(
+        summary, rows, ["base", "a", "b"], "m", tmp_path / "r.png", baseline="base"
     )
     first, second = _visible(fig)
     assert [t.get_text() for t in first.get_yticklabels()] == ["a", "b"]
@@ -197,14 +195,17 @@ def test_ratio_chart_divides_by_the_baseline_and_marks_one(tmp_path):
 # --------------------------------------------------------------------- curves
 
 
-def test_is_flat_separates_rounding_from_one_changed_prediction():
+def test_a_flat_curve_is_rounding_and_one_changed_prediction_is_not(tmp_path):
     rng = np.random.default_rng(0)
     noise = 0.0343 + 1e-12 * rng.standard_normal(30)
-    assert is_flat(noise)
-    assert is_flat(np.zeros(5))
     # one test prediction changed among 10,000 samples at cost 1
     step = np.r_[np.full(10, 0.0343), np.full(10, 0.0343 + 1e-4)]
-    assert not is_flat(step)
+    frame = _curves({"noise": noise, "zeros": np.zeros(5), "step": step})
+    colours = {"noise": "C0", "zeros": "C1", "step": "C2"}
+    fig = curve_plot(frame, "d", "5", colours, tmp_path / "c.png")
+    label = fig.axes[0].get_xlabel().replace("\n", " ")
+    assert "noise (constant)" in label and "zeros (constant)" in label
+    assert "step" not in label
 
 
 def test_flat_curve_is_named_with_its_reason(tmp_path):

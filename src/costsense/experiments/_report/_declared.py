@@ -25,7 +25,7 @@ from costsense.experiments._report._blocks import (
     Heading,
     Image,
     Paragraph,
-    plain_table,
+    Table,
 )
 from costsense.experiments._report._tables import KEYS, Report
 
@@ -79,7 +79,7 @@ def _bounds(r: Report, s: Mapping[str, Any]) -> list[Block]:
     blocks = [*paragraphs(s["text"]), Paragraph(check)]
     lines = list(zip(s["series"], s["labels"], strict=True))
     for ds in sorted(set(data["dataset"])):
-        path = r.figures.new(f"bounds_{ds}")
+        path = r.figure(f"bounds_{ds}")
         fig.bound_plot(data[data["dataset"] == ds], ds, names, path, lines, s["ylabel"])
         blocks.append(Image(path, f"{ds}: {s['caption']}"))
     return blocks
@@ -147,7 +147,7 @@ def _per_fit(r: Report, s: Mapping[str, Any]) -> list[Block]:
                 rows += [[name, dataset, *row] for row in _noise_rows(fits, count, s)]
     if not rows:
         return []
-    return [*paragraphs(s["text"]), plain_table(list(s["header"]), rows)]
+    return [*paragraphs(s["text"]), Table(list(s["header"]), rows)]
 
 
 _KINDS = {"bounds": _bounds, "features": _per_fit, "noise": _per_fit}

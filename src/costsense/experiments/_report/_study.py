@@ -22,19 +22,11 @@ import pandas as pd
 from costsense.experiments._boundary import boundary_path
 from costsense.experiments._claims import check_claims
 from costsense.experiments._labels import cost_label
-from costsense.experiments._outputs import write_atomically
-from costsense.experiments._report import _sections as section
+from costsense.experiments._outputs import make_folder, write_atomically
 from costsense.experiments._report._blocks import to_html, to_markdown
-from costsense.experiments._report._declared import declared
 from costsense.experiments._report._figures import Boundary
-from costsense.experiments._report._fits import fit_blocks
-from costsense.experiments._report._tables import (
-    KEYS,
-    ReportFiles,
-    ReportSpec,
-    check_columns,
-    tabulate,
-)
+from costsense.experiments._report._sections import SECTIONS
+from costsense.experiments._report._tables import ReportFiles, ReportSpec, tabulate
 from costsense.experiments._scores import ALL_METRICS
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import count_cells
@@ -94,34 +86,14 @@ def write_report(
     reference's significant wins, ties and losses (paired t-test over the
     matched folds) and adds the Wilcoxon signed-rank test across rows.
     """
-    r = tabulate(results, spec)
-    if curves is not None and not curves.empty:
-        check_columns(curves, (*KEYS, "stage", "split", "value"), "curves")
-    if series is not None and not series.empty:
-        check_columns(series, (*KEYS, "stage", "name", "value"), "series")
     out = Path(out_dir)
-    r.curves, r.series, r.boundaries = curves, series, list(boundaries)
-    r.figures = section.FigureFiles(out / "figures")
-    blocks = [
-        block
-        for make in (
-            section.introduction,
-            section.results,
-            section.claims,
-            section.paper,
-            section.comparison,
-            lambda r: fit_blocks(r.data, r.algorithms),
-            section.warnings,
-            declared,
-            section.figures,
-        )
-        for block in make(r)
-    ]
+    r = tabulate(results, spec, out / "figures", curves, series, list(boundaries))
+    make_folder(out, r.folder)  # never a link planted at figures/
+    blocks = [block for section in SECTIONS for block in section(r)]
     markdown, page = out / "report.md", out / "report.html"
-    text = to_markdown(blocks, r.figures.folder)
-    write_atomically(markdown, text.encode("utf-8"), root=out)
-    write_atomically(page, to_html(blocks, spec.title).encode("utf-8"), root=out)
-    return ReportFiles(markdown=markdown, html=page, figures=r.figures.paths)
+    write_atomically(markdown, to_markdown(blocks, r.folder).encode(), root=out)
+    write_atomically(page, to_html(blocks, spec.title).encode(), root=out)
+    return ReportFiles(markdown=markdown, html=page, figures=r.figures)
 
 
 def _boundaries(store: ResultsStore, study: dict[str, Any]) -> list[Boundary]:
