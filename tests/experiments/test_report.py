@@ -394,8 +394,7 @@ def test_figures_are_pngs_referenced_and_inlined(full):
 
 def test_curve_averages_over_repeats_and_folds(tmp_path):
     curves = _curves([("d1", "5")])
-    colours = {"ref": "C0", "boost": "C1"}
-    figure = curve_plot(curves, "d1", "5", colours, tmp_path / "c.png")
+    figure = curve_plot(curves, "d1", "5", ["ref", "boost"], tmp_path / "c.png")
     for ax, split in zip(figure.axes[:2], ("test", "train"), strict=True):
         assert [line.get_label() for line in ax.lines] == ["ref", "boost"]
         for line in ax.lines:

@@ -1,12 +1,9 @@
-"""The sections a study declares (``[[sections]]``): text from the study, numbers here.
+"""The sections a study declares (``[[sections]]``): words from the study, numbers here.
 
-A study names a section's kind, title, text and table header; the code only
-computes. ``bounds``: declared series of declared algorithms, each at most the
-next at every stage, checked and plotted per dataset. ``features``: the
-``features_kept`` diagnostic per algorithm and dataset, beside the paper's
-(``paper_features``). ``noise``: the round (``drop_round`` diagnostic) that
-dropped each appended noise column (a derived set's ``append_uniform``). Change
-it when a kind is added; change a section's words in its study.
+``bounds`` checks and plots declared series (each at most the next at every
+stage); ``features`` tabulates the ``features_kept`` diagnostic beside the paper's;
+``noise`` the round (``drop_round``) that dropped each appended noise column.
+Change it when a kind is added; change a section's words in its study.
 """
 
 from __future__ import annotations
@@ -135,16 +132,13 @@ def _per_fit(r: Report, s: Mapping[str, Any]) -> list[Block]:
     rows = []
     for name in [a for a in r.algorithms if a in set(cells["algorithm"])]:
         mine = cells[cells["algorithm"] == name]
-        if s["kind"] == "features":
-            for dataset in sorted(set(mine["dataset"])):
-                fits = list(mine.loc[mine["dataset"] == dataset, "diagnostics"])
-                row = _kept_row(fits, r.spec.paper_features.get(dataset))
-                rows.append([name, dataset, *row])
-            continue
-        for dataset, count in sorted(r.spec.noise_columns.items()):
+        for dataset in sorted(set(mine["dataset"])):
             fits = list(mine.loc[mine["dataset"] == dataset, "diagnostics"])
-            if fits and count > 0:
-                rows += [[name, dataset, *row] for row in _noise_rows(fits, count, s)]
+            if s["kind"] == "features":
+                found = [_kept_row(fits, r.spec.paper_features.get(dataset))]
+            else:
+                found = _noise_rows(fits, r.spec.noise_columns.get(dataset, 0), s)
+            rows += [[name, dataset, *row] for row in found]
     if not rows:
         return []
     return [*paragraphs(s["text"]), Table(list(s["header"]), rows)]

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
-import matplotlib.colors
 import numpy as np
 import pandas as pd
 from matplotlib.artist import Artist
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
@@ -50,21 +50,10 @@ def _grid(
 ) -> tuple[Figure, NDArray[Any]]:
     """Make a figure of ``n`` panels in rows of ``ncols`` (the spare ones hidden)."""
     fig = Figure(figsize=size, layout="constrained")
-    axes = fig.subplots(-(-max(n, 1) // ncols), ncols, squeeze=False, **share)
+    axes = fig.subplots(-(-n // ncols), ncols, squeeze=False, **share)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
     return fig, axes
-
-
-def assign_colours(names: Sequence[str]) -> dict[str, str]:
-    """Give each algorithm matplotlib's cycle colour (``tab20`` beyond ten)."""
-    if len(names) <= 10:
-        return {name: f"C{k}" for k, name in enumerate(names)}
-    palette = matplotlib.colormaps["tab20"]
-    return {
-        name: matplotlib.colors.to_hex(palette(k % palette.N))
-        for k, name in enumerate(names)
-    }
 
 
 def group_label(dataset: str, cost: str) -> str:
@@ -83,11 +72,7 @@ def dot_chart(
     lower_is_better: bool | None = None,
     baseline: str | None = None,
 ) -> Figure:
-    """Draw a metric's mean (dot) and std (bar), one panel per (dataset, cost).
-
-    With ``lower_is_better`` only the best dot of a panel is filled; with
-    ``baseline`` each other mean over the baseline's (line at 1). NaN reads n/a.
-    """
+    """Draw a metric's mean and std per (dataset, cost), or its ratio to a baseline."""
     values, best, xlabel = summary.means, None, metric
     errors: NDArray[np.float64] | None = summary.stds
     title = f"{metric}: mean (dot) and std (bar) over repeats x folds"
@@ -107,8 +92,8 @@ def dot_chart(
         how = "lower" if lower_is_better else "higher"
         title += f"\nfilled: the best of its panel ({how} is better)"
     n_groups, n_alg = values.shape
-    ncols = min(max(n_groups, 1), 4 if n_groups <= 12 else 6)
-    nrows = -(-max(n_groups, 1) // ncols)
+    ncols = min(n_groups, 4 if n_groups <= 12 else 6)
+    nrows = -(-n_groups // ncols)
     label_width = 0.1 * max((len(a) for a in algorithms), default=4)
     size = (
         max(6.0, label_width + 2.6 * ncols),
@@ -161,21 +146,19 @@ def curve_plot(
     curves: pd.DataFrame,
     dataset: str,
     cost: str,
-    colours: dict[str, str],
+    algorithms: Sequence[str],
     path: Path,
     *,
     why_constant: Mapping[str, str] | None = None,
 ) -> Figure:
-    """Plot one setting's mean cost per sample by stage, test (left), train (right).
-
-    The curves are averaged over repeats and folds, the algorithms drawn in the
-    order of ``colours``. A curve of one stage, or flat (its spread at most 1e-6
-    of its largest value, plus 1e-12: below one changed prediction, above
-    rounding), is named under its panel with its ``why_constant`` reason; a
-    moving curve with a reason is noted under the test panel. The y range spans
-    at least a tenth of the largest value and 1e-3, so rounding draws flat.
-    """
+    """Plot one setting's cost per sample by stage, mean over the fits, test | train."""
     why = dict(why_constant or {})
+    # each algorithm its colour of the cycle, of tab20 beyond ten: the same in all
+    tab20 = matplotlib.colormaps["tab20"]
+    colours = {
+        name: f"C{k}" if len(algorithms) <= 10 else to_hex(tab20(k % tab20.N))
+        for k, name in enumerate(algorithms)
+    }
     keys = ["algorithm", "split", "stage"]
     frame = curves.groupby(keys, sort=True)["value"].mean().reset_index()
     fig = Figure(figsize=(11.0, 4.2), layout="constrained")
@@ -199,13 +182,14 @@ def curve_plot(
                 part["stage"],
                 values,
                 linestyle=style,
-                color=colours.get(str(alg), "k"),
+                color=colours[alg],
                 label=str(alg),
                 marker=_MARKERS[k % len(_MARKERS)] if many or one else None,
                 markevery=max(1, len(values) // 6),
                 markersize=4,
             )
             reason = why.get(alg, "")
+            # flat: a spread far below one changed prediction, far above rounding
             flat = finite.size and np.ptp(finite) <= 1e-6 * np.abs(finite).max() + 1e-12
             if one or flat:
                 kind = "one stage" if one else "constant"
@@ -220,6 +204,7 @@ def curve_plot(
             notes.append("at the last stage, " + "; ".join(ending))
         ax.set_xlabel("\n".join(textwrap.fill(n, width=60) for n in notes))
         ax.set_title(f"{group_label(dataset, cost)}: {split}")
+    # a y range of at least a tenth of the largest value and 1e-3: noise draws flat
     axes[0].ticklabel_format(axis="y", style="plain", useOffset=False)
     if drawn and (v := np.concatenate(drawn)).size:
         lo, hi = float(v.min()), float(v.max())
@@ -244,39 +229,23 @@ def bound_plot(
     lines: Sequence[tuple[str, str]],
     ylabel: str,
 ) -> Figure:
-    """Plot ``lines`` (series name, mathtext label) by round, a log panel per algorithm.
-
-    Each fit is a thin line, the mean over the fits that reached a round a thick
-    one; 0 is not drawn.
-    """
-    present = [a for a in algorithms if a in set(series["algorithm"].astype(str))]
-    panels = present or list(algorithms[:1])
+    """Plot ``lines`` (name, mathtext label) by round: fits thin, their mean thick."""
+    panels = [a for a in algorithms if a in set(series["algorithm"])]
     fig, grid = _grid(len(panels), len(panels), (6.4 * len(panels) + 0.4, 4.8))
     fit_keys = ["cost", "repeat", "fold"]
     for ax, alg in zip(grid[0], panels, strict=True):
-        mine = series[series["algorithm"].astype(str) == alg]
-        n_fits = len(mine.groupby(fit_keys)) if not mine.empty else 0
+        mine = series[series["algorithm"] == alg]
+        n_fits = mine.groupby(fit_keys).ngroups
         for k, (name, label) in enumerate(lines):
-            colour, style = ("C3", "C0", "C2")[k % 3], ("-", "--", ":")[k % 3]
+            style = {
+                "color": ("C3", "C0", "C2")[k % 3],
+                "linestyle": "- -- :".split()[k % 3],
+            }
             part = mine[mine["name"] == name]
             for _, fit in part.groupby(fit_keys):
-                ax.plot(
-                    fit["stage"],
-                    fit["value"],
-                    color=colour,
-                    linestyle=style,
-                    linewidth=0.6,
-                    alpha=0.35,
-                )
+                ax.plot(fit["stage"], fit["value"], linewidth=0.6, alpha=0.35, **style)
             mean = part.groupby("stage")["value"].mean()
-            ax.plot(
-                mean.index,
-                mean.to_numpy(),
-                color=colour,
-                linestyle=style,
-                linewidth=2.0,
-                label=label,
-            )
+            ax.plot(mean.index, mean.to_numpy(), linewidth=2.0, label=label, **style)
         ax.set_yscale("log", nonpositive="mask")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("round m")
@@ -313,11 +282,7 @@ class Boundary:
 
 @_PLAIN
 def boundary_plot(boundary: Boundary, path: Path) -> Figure:
-    """Draw each algorithm's decision regions, the data and the Bayes boundary.
-
-    Panels share their axes, five to a row, labelled on the outer panels; the
-    Bayes boundary is drawn when the reference changes sign on the grid.
-    """
+    """Draw each algorithm's decision regions, the data and the Bayes boundary."""
     xx, yy = np.asarray(boundary.xx), np.asarray(boundary.yy)
     X, y = np.asarray(boundary.X), np.asarray(boundary.y)
     n = max(len(boundary.predictions), 1)

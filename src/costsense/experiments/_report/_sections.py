@@ -167,11 +167,7 @@ def paper(r: Report) -> list[Block]:
 
 
 def comparison(r: Report) -> list[Block]:
-    """Return the reference's wins, ties and losses and the Wilcoxon tests.
-
-    A paired t-test per row needs 2 complete pairs; the Wilcoxon test across
-    rows on the row means needs 2 rows ("n/a" otherwise).
-    """
+    """Return the reference's wins, ties and losses and the Wilcoxon tests."""
     reference, alpha = r.spec.reference, r.spec.alpha
     if reference is None:
         return []
@@ -184,11 +180,9 @@ def comparison(r: Report) -> list[Block]:
                 continue
             pairs = []
             for row in r.rows:
-                frame = summary.blocks[row]
-                if reference in frame.columns and other in frame.columns:
-                    paired = frame[[reference, other]].dropna()
-                    if len(paired) >= 2:
-                        pairs.append((paired[reference], paired[other]))
+                paired = summary.blocks[row][[reference, other]].dropna()
+                if len(paired) >= 2:
+                    pairs.append((paired[reference], paired[other]))
             lower = metric in r.spec.lower_is_better
             counts = win_tie_loss(pairs, alpha=alpha, lower_is_better=lower)
             a, b = summary.means[:, ref], summary.means[:, j]
@@ -214,10 +208,7 @@ def comparison(r: Report) -> list[Block]:
 
 
 def stopping_note(fits: pd.DataFrame | None) -> str:
-    """Say which algorithms keep rounds with alpha <= 0 and which stop at one.
-
-    Empty when the algorithms share their stopping rule (or nothing is recorded).
-    """
+    """Say which algorithms keep rounds with alpha <= 0 and which stop ("" if alike)."""
     if fits is None:
         return ""
     keeping, stopping = [], []
@@ -369,13 +360,14 @@ def figures(r: Report) -> list[Block]:
     if r.curves is not None and not r.curves.empty:
         curves = r.curves.astype({"dataset": str, "cost": str})
         extra = sorted(set(curves["algorithm"].astype(str)) - set(r.algorithms))
-        palette = fig.assign_colours(r.algorithms + extra)
         settings = set(curves[["dataset", "cost"]].itertuples(index=False, name=None))
         for ds, cost in sort_rows(settings):
             frame = curves[(curves["dataset"] == ds) & (curves["cost"] == cost)]
             path = r.figure(f"curve_{ds}_{cost}")
             why = constant_fits(r.fits, ds, cost)
-            fig.curve_plot(frame, ds, cost, palette, path, why_constant=why)
+            fig.curve_plot(
+                frame, ds, cost, r.algorithms + extra, path, why_constant=why
+            )
             caption = (
                 f"{ds}, cost {cost}: mean cost per sample by stage (left test, right "
                 "train), averaged over repeats x folds; a curve flat over every "

@@ -1,12 +1,6 @@
-"""The report writer, and the report of a results store.
+"""The report writer, and the report of a results store (rebuilt at any time).
 
-:func:`write_report` turns results and a :class:`ReportSpec` into ``report.md``,
-a self-contained ``report.html`` and PNG figures; :func:`report_study` reads a
-results store back (cells, curves, series, boundary grids, warnings) and writes
-its study's report, so a report can be rebuilt at any time, also from a partial
-run. What a report shows follows from what the study declares and from the
-columns the results carry. Change it when the report needs something new from
-the store or from the study's record.
+Change it when the report needs something new from the store or the study's record.
 """
 
 from __future__ import annotations
@@ -97,11 +91,7 @@ def write_report(
 
 
 def _boundaries(store: ResultsStore, study: dict[str, Any]) -> list[Boundary]:
-    """Read the boundary grids the run drew, refusing one too big to unpack.
-
-    The sizes are read from the archive's directory before any array is
-    decompressed, so a small planted file cannot fill memory.
-    """
+    """Read the run's boundary grids, sizes checked before any array is unpacked."""
     found = []
     for dataset in study["datasets"]:
         for cost in study.get("dataset_costs", {}).get(dataset, study["costs"]):

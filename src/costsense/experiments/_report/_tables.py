@@ -93,10 +93,7 @@ def fmt(value: float, decimals: int, *, sign: bool = False) -> str:
 
 @dataclass
 class Summary:
-    """Mean and std of one metric per (row, algorithm), and its fold values per row.
-
-    ``blocks[row]`` is indexed by (repeat, fold), one column per algorithm.
-    """
+    """A metric's mean and std per (row, algorithm), and its fold values per row."""
 
     means: NDArray[np.float64]
     stds: NDArray[np.float64]
@@ -119,10 +116,9 @@ def summarise(
     stds = np.full_like(means, np.nan)
     for i, row in enumerate(rows):
         for j, alg in enumerate(algorithms):
-            if alg in blocks[row].columns:
-                values = blocks[row][alg].dropna().to_numpy(dtype=np.float64)
-                if values.size:
-                    means[i, j], stds[i, j] = describe(values)
+            values = blocks[row][alg].dropna().to_numpy(dtype=np.float64)
+            if values.size:
+                means[i, j], stds[i, j] = describe(values)
     return Summary(means, stds, choose_decimals(data[metric]), blocks)
 
 
@@ -145,14 +141,7 @@ def diagnostics(results: pd.DataFrame) -> pd.DataFrame | None:
 
 @dataclass
 class Report:
-    """Everything a section reads: the spec and the checked, summarised inputs.
-
-    ``data`` has string ``dataset``, ``cost`` and ``algorithm``; ``algorithms``
-    are in order of first appearance, ``rows`` (dataset, cost) in
-    :func:`sort_rows` order; ``summary_of`` holds the tabulated metrics and the
-    paper's (when measured); ``fits`` the :func:`diagnostics`; ``figures`` the
-    figure paths made in ``folder``, in order.
-    """
+    """Everything a section reads: the spec and the checked, summarised inputs."""
 
     spec: ReportSpec
     data: pd.DataFrame
