@@ -482,7 +482,7 @@ def feature_blocks(results, order, paper, noise):
     from types import SimpleNamespace
 
     from costsense.experiments import load_study
-    from costsense.experiments._report._declared import declared
+    from costsense.experiments._report._sections import declared
 
     sections = load_study("oversampling").report.sections
     spec = SimpleNamespace(

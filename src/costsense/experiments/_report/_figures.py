@@ -31,6 +31,9 @@ from costsense.experiments._stats import best_mask
 
 #: Draws text as written: a ``$`` in a name is a dollar sign, not mathtext.
 _PLAIN = matplotlib.rc_context({"text.parse_math": False})
+#: A dot chart's dots and bars, and its n/a where a value is missing.
+_DOT = {"fmt": "o", "markersize": 5, "capsize": 2, "elinewidth": 1.0}
+_NA = {"va": "center", "fontsize": "x-small", "color": "#6b6b6b"}
 #: Markers that tell apart the curves of more than ten algorithms.
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 _REGION_COLOURS = ("#d6e4f0", "#f6d5d0")  # negative, positive
@@ -104,28 +107,14 @@ def dot_chart(
     for i, (ax, (ds, cost)) in enumerate(zip(axes, rows, strict=False)):
         for j in range(n_alg):
             if np.isnan(values[i, j]):
-                ax.text(
-                    0.02,
-                    j,
-                    "n/a",
-                    transform=ax.get_yaxis_transform(),
-                    va="center",
-                    fontsize="x-small",
-                    color="#6b6b6b",
-                )
+                ax.text(0.02, j, "n/a", transform=ax.get_yaxis_transform(), **_NA)
                 continue
             filled = best is None or bool(best[i, j])
             colour = "#1f3b73" if filled else "#6b6b6b"
+            face = colour if filled else "white"
+            xerr = None if errors is None else np.nan_to_num(errors[i])[j]
             ax.errorbar(
-                values[i, j],
-                j,
-                xerr=None if errors is None else np.nan_to_num(errors[i])[j],
-                fmt="o",
-                markersize=5,
-                capsize=2,
-                color=colour,
-                markerfacecolor=colour if filled else "white",
-                elinewidth=1.0,
+                values[i, j], j, xerr=xerr, color=colour, markerfacecolor=face, **_DOT
             )
         if baseline is not None:
             ax.axvline(1.0, color="black", linewidth=0.8)

@@ -71,14 +71,8 @@ def write_report(
     Returns
     -------
     ReportFiles
-
-    Notes
-    -----
-    A table cell is ``mean (std)`` over the repeats x folds (sample std), the
-    best of a row bold, mean ranks last; rows sorted by dataset then cost,
-    algorithms in order of first appearance. The comparison counts the
-    reference's significant wins, ties and losses (paired t-test over the
-    matched folds) and adds the Wilcoxon signed-rank test across rows.
+        The paths written. Rows are sorted by dataset then cost, algorithms in
+        order of first appearance.
     """
     out = Path(out_dir)
     r = tabulate(results, spec, out / "figures", curves, series, list(boundaries))
@@ -92,7 +86,7 @@ def write_report(
 
 def _boundaries(store: ResultsStore, study: dict[str, Any]) -> list[Boundary]:
     """Read the run's boundary grids, sizes checked before any array is unpacked."""
-    found = []
+    found, names = [], [a["name"] for a in study["algorithms"]]
     for dataset in study["datasets"]:
         for cost in study.get("dataset_costs", {}).get(dataset, study["costs"]):
             path = boundary_path(store, dataset, cost)
@@ -106,17 +100,13 @@ def _boundaries(store: ResultsStore, study: dict[str, Any]) -> list[Boundary]:
                         f"{MAX_GRID_BYTES:,} a boundary grid may be; delete it (the "
                         "next run draws it again)."
                     )
-                names = [a["name"] for a in study["algorithms"]]
                 found.append(
                     Boundary(
-                        dataset=dataset,
-                        cost=cost_label(cost),
-                        xx=grid["xx"],
-                        yy=grid["yy"],
+                        dataset,
+                        cost_label(cost),
                         predictions={a: grid[f"pred_{a}"] for a in names},
                         reference=grid["reference"] if grid["reference"].size else None,
-                        X=grid["X"],
-                        y=grid["y"],
+                        **{key: grid[key] for key in ("xx", "yy", "X", "y")},
                     )
                 )
     return found
@@ -125,26 +115,21 @@ def _boundaries(store: ResultsStore, study: dict[str, Any]) -> list[Boundary]:
 def _banner(study: dict[str, Any], finished: int) -> str:
     """Return the report's warning for a quick or unfinished run ("" if neither)."""
     planned = count_cells(study)
-    parts = []
-    if study.get("quick"):
-        parts.append(
-            "This is the --quick version of the study (fewer datasets, costs or "
-            "repeats): its numbers are a smoke test, and claims about rows it did "
-            "not run are marked incomplete."
-        )
-    if finished < planned:
-        parts.append(
-            f"The run is unfinished: {finished} of {planned} cells are in the "
-            "store; run the same command again to resume."
-        )
+    quick = (
+        "This is the --quick version of the study (fewer datasets, costs or "
+        "repeats): its numbers are a smoke test, and claims about rows it did "
+        "not run are marked incomplete."
+    )
+    unfinished = (
+        f"The run is unfinished: {finished} of {planned} cells are in the "
+        "store; run the same command again to resume."
+    )
+    parts = [quick] * bool(study.get("quick")) + [unfinished] * (finished < planned)
     return " ".join(["Partial results.", *parts]) if parts else ""
 
 
 def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
-    """Write the Markdown and HTML report of a results store.
-
-    What the report shows follows from what the recorded study declares (its
-    report keys fill :class:`ReportSpec` by name) and from what the store holds.
+    """Write the report of a results store, as its recorded study declares it.
 
     Parameters
     ----------
