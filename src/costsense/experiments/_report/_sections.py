@@ -186,16 +186,13 @@ def introduction(r: Report) -> list[Block]:
 def results(r: Report) -> list[Block]:
     """Return one mean (std) table per metric, the best bold, then mean ranks."""
     marked = r.spec.paper_datasets
+    note = (
+        f"Rows marked (paper's set) are on the paper's own data ({', '.join(marked)})"
+        ": the only like-for-like comparisons with its tables; the other datasets "
+        "stand in for sets we cannot get."
+    )
     blocks: list[Block] = [Heading("Results", 2)]
-    if marked:
-        blocks.append(
-            Paragraph(
-                "Rows marked (paper's set) are on the paper's own data ("
-                + ", ".join(marked)
-                + "): the only like-for-like comparisons with its tables; the "
-                "other datasets stand in for sets we cannot get."
-            )
-        )
+    blocks += [Paragraph(note)] if marked else []
     for metric in r.spec.metrics:
         summary = r.summary_of[metric]
         lower, d = metric in r.spec.lower_is_better, summary.decimals
@@ -420,7 +417,16 @@ def fits(r: Report) -> list[Block]:
     header += ["solver not converged", "one class predicted"]
     note = stopping_note(r.fits)
     degenerate = _degenerate_rows(r.fits, r.algorithms)
-    return [
+    listed = (
+        "Fits whose numbers say little about the method: a model that predicts one "
+        "class, a booster that kept no round (its constant rule) or one round of "
+        "several, a solver that did not converge. Claims resting on them are "
+        "flagged in the claims table."
+        if degenerate
+        else "None: every fit kept more than one round, converged and predicted "
+        "both classes."
+    )
+    blocks: list[Block] = [
         Heading("How the fits ended", 2),
         Paragraph(
             "Per algorithm over all its cells: boosting rounds kept, fits that "
@@ -431,21 +437,13 @@ def fits(r: Report) -> list[Block]:
         Table(header, table),
         *([Paragraph(note)] if note else []),
         Heading("Degenerate fits", 3),
-        Paragraph(
-            "Fits whose numbers say little about the method: a model that "
-            "predicts one class, a booster that kept no round (its constant "
-            "rule) or one round of several, a solver that did not converge. "
-            "Claims resting on them are flagged in the claims table."
-            if degenerate
-            else "None: every fit kept more than one round, "
-            "converged and predicted both classes."
-        ),
-        *(
-            [Table(["algorithm", "dataset", "cost", "cells", "why"], degenerate)]
-            if degenerate
-            else []
-        ),
+        Paragraph(listed),
     ]
+    if degenerate:
+        blocks.append(
+            Table(["algorithm", "dataset", "cost", "cells", "why"], degenerate)
+        )
+    return blocks
 
 
 def warnings(r: Report) -> list[Block]:

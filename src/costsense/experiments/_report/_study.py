@@ -20,7 +20,7 @@ from costsense.experiments._outputs import make_folder, write_atomically
 from costsense.experiments._report._blocks import to_html, to_markdown
 from costsense.experiments._report._figures import Boundary
 from costsense.experiments._report._sections import SECTIONS
-from costsense.experiments._report._tables import ReportFiles, ReportSpec, tabulate
+from costsense.experiments._report._tables import Report, ReportFiles, ReportSpec
 from costsense.experiments._scores import ALL_METRICS
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import count_cells
@@ -75,7 +75,7 @@ def write_report(
         order of first appearance.
     """
     out = Path(out_dir)
-    r = tabulate(results, spec, out / "figures", curves, series, list(boundaries))
+    r = Report(spec, results, out / "figures", curves, series, list(boundaries))
     make_folder(out, r.folder)  # never a link planted at figures/
     blocks = [block for section in SECTIONS for block in section(r)]
     markdown, page = out / "report.md", out / "report.html"

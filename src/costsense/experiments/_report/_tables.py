@@ -24,7 +24,7 @@ from costsense.experiments._labels import sort_rows
 from costsense.experiments._scores import LOWER_IS_BETTER
 from costsense.experiments._stats import describe
 
-__all__ = ["Report", "ReportFiles", "ReportSpec", "Summary", "tabulate"]
+__all__ = ["Report", "ReportFiles", "ReportSpec", "Summary"]
 
 KEYS = ("dataset", "cost", "algorithm", "repeat", "fold")
 _PAPER_COLUMNS = ("dataset", "cost", "algorithm", "metric", "value")
@@ -141,19 +141,67 @@ def diagnostics(results: pd.DataFrame) -> pd.DataFrame | None:
 
 @dataclass
 class Report:
-    """Everything a section reads: the spec and the checked, summarised inputs."""
+    """Everything a section reads: the spec, the inputs checked, the results summarised.
+
+    ``data`` is the results with string ``dataset``, ``cost`` and ``algorithm``.
+    """
 
     spec: ReportSpec
     data: pd.DataFrame
-    algorithms: list[str]
-    rows: list[tuple[str, str]]
-    summary_of: dict[str, Summary]
-    fits: pd.DataFrame | None
     folder: Path
     curves: pd.DataFrame | None = None
     series: pd.DataFrame | None = None
     boundaries: Sequence[Any] = ()
     figures: list[Path] = field(default_factory=list)
+    algorithms: list[str] = field(init=False)
+    rows: list[tuple[str, str]] = field(init=False)
+    summary_of: dict[str, Summary] = field(init=False)
+    fits: pd.DataFrame | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        """Check the inputs against each other and summarise every metric shown."""
+        spec, results = self.spec, self.data
+        if not spec.metrics:
+            raise ValueError("metrics must name at least one metric column.")
+        for name, frame, more in [
+            ("results", results, spec.metrics),
+            ("curves", self.curves, ("stage", "split", "value")),
+            ("series", self.series, ("stage", "name", "value")),
+        ]:
+            if frame is not None and (frame is results or not frame.empty):
+                missing = [c for c in (*KEYS, *more) if c not in frame]
+                if missing:
+                    raise ValueError(f"{name} is missing the columns {missing}.")
+        if results.empty:
+            raise ValueError("results has no rows.")
+        self.data = data = results.assign(
+            **{k: results[k].astype(str) for k in KEYS[:3]}
+        )
+        duplicated = data.duplicated(list(KEYS))
+        if duplicated.any():
+            first = data.loc[duplicated, list(KEYS)].iloc[0].tolist()
+            raise ValueError(
+                f"results has {int(duplicated.sum())} duplicated cells "
+                f"(dataset, cost, algorithm, repeat, fold), e.g. {first}."
+            )
+        self.algorithms = algorithms = [str(a) for a in pd.unique(data["algorithm"])]
+        for option in ("reference", "ratio_to"):
+            chosen = getattr(spec, option)
+            if chosen is not None and chosen not in algorithms:
+                raise ValueError(
+                    f"{option} {chosen!r} is not among the algorithms {algorithms}."
+                )
+        missing = [c for c in _PAPER_COLUMNS if any(c not in row for row in spec.paper)]
+        if missing:
+            raise ValueError(f"paper is missing the columns {missing}.")
+        self.rows = rows = sort_rows(
+            set(data[["dataset", "cost"]].itertuples(index=False, name=None))
+        )
+        shown = dict.fromkeys([*spec.metrics, *(str(p["metric"]) for p in spec.paper)])
+        self.summary_of = {
+            m: summarise(data, m, rows, algorithms) for m in shown if m in data.columns
+        }
+        self.fits = diagnostics(data)
 
     def figure(self, name: str) -> Path:
         """Return a new figure path named after ``name`` (other characters as ``_``)."""
@@ -165,63 +213,3 @@ class Report:
             candidate = f"{stem}_{k}"
         self.figures.append(self.folder / f"{candidate}.png")
         return self.figures[-1]
-
-
-def tabulate(
-    results: pd.DataFrame,
-    spec: ReportSpec,
-    folder: Path,
-    curves: pd.DataFrame | None,
-    series: pd.DataFrame | None,
-    boundaries: Sequence[Any],
-) -> Report:
-    """Check the inputs against each other and summarise every metric shown."""
-    if not spec.metrics:
-        raise ValueError("metrics must name at least one metric column.")
-    for name, frame, more in [
-        ("results", results, spec.metrics),
-        ("curves", curves, ("stage", "split", "value")),
-        ("series", series, ("stage", "name", "value")),
-    ]:
-        if frame is not None and (frame is results or not frame.empty):
-            missing = [c for c in (*KEYS, *more) if c not in frame]
-            if missing:
-                raise ValueError(f"{name} is missing the columns {missing}.")
-    if results.empty:
-        raise ValueError("results has no rows.")
-    data = results.assign(**{k: results[k].astype(str) for k in KEYS[:3]})
-    duplicated = data.duplicated(list(KEYS))
-    if duplicated.any():
-        first = data.loc[duplicated, list(KEYS)].iloc[0].tolist()
-        raise ValueError(
-            f"results has {int(duplicated.sum())} duplicated cells "
-            f"(dataset, cost, algorithm, repeat, fold), e.g. {first}."
-        )
-    algorithms = [str(a) for a in pd.unique(data["algorithm"])]
-    for option in ("reference", "ratio_to"):
-        chosen = getattr(spec, option)
-        if chosen is not None and chosen not in algorithms:
-            raise ValueError(
-                f"{option} {chosen!r} is not among the algorithms {algorithms}."
-            )
-    missing = [c for c in _PAPER_COLUMNS if any(c not in row for row in spec.paper)]
-    if missing:
-        raise ValueError(f"paper is missing the columns {missing}.")
-    rows = sort_rows(set(data[["dataset", "cost"]].itertuples(index=False, name=None)))
-    shown = dict.fromkeys([*spec.metrics, *(str(p["metric"]) for p in spec.paper)])
-    summary_of = {
-        m: summarise(data, m, rows, algorithms) for m in shown if m in data.columns
-    }
-    fits = diagnostics(data)
-    return Report(
-        spec,
-        data,
-        algorithms,
-        rows,
-        summary_of,
-        fits,
-        folder,
-        curves,
-        series,
-        boundaries,
-    )
