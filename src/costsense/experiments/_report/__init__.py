@@ -5,8 +5,6 @@ blocks (``_blocks``) and figures (``_figures``); ``_study`` writes them, for
 results in memory or in a store.
 """
 
-from __future__ import annotations
-
 from costsense.experiments._report._figures import Boundary
 from costsense.experiments._report._study import report_study, write_report
 from costsense.experiments._report._tables import ReportFiles, ReportSpec

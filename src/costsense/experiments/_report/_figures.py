@@ -1,8 +1,6 @@
 """The report's figures, in one style: small panels on a grid, saved as PNG.
 
-Drawn on :class:`~matplotlib.figure.Figure` objects (no pyplot state), text never
-read as mathtext, written atomically. Change the shared style here; a new kind of
-figure gets a function of its own.
+Drawn without pyplot state, written atomically; a new kind gets its own function.
 """
 
 from __future__ import annotations
@@ -141,7 +139,7 @@ def curve_plot(
     why_constant: Mapping[str, str] | None = None,
 ) -> Figure:
     """Plot one setting's cost per sample by stage, mean over the fits, test | train."""
-    why = dict(why_constant or {})
+    why = why_constant or {}
     # each algorithm its colour of the cycle, of tab20 beyond ten: the same in all
     tab20 = matplotlib.colormaps["tab20"]
     colours = {
@@ -215,16 +213,16 @@ def bound_plot(
     dataset: str,
     algorithms: Sequence[str],
     path: Path,
-    lines: Sequence[tuple[str, str]],
-    ylabel: str,
+    section: Mapping[str, Any],
 ) -> Figure:
-    """Plot ``lines`` (name, mathtext label) by round: fits thin, their mean thick."""
+    """Plot a section's series (mathtext labels) by round: fits thin, mean thick."""
     panels = [a for a in algorithms if a in set(series["algorithm"])]
     fig, grid = _grid(len(panels), len(panels), (6.4 * len(panels) + 0.4, 4.8))
     fit_keys = ["cost", "repeat", "fold"]
     for ax, alg in zip(grid[0], panels, strict=True):
         mine = series[series["algorithm"] == alg]
         n_fits = mine.groupby(fit_keys).ngroups
+        lines = zip(section["series"], section["labels"], strict=True)
         for k, (name, label) in enumerate(lines):
             style = {
                 "color": ("C3", "C0", "C2")[k % 3],
@@ -238,7 +236,7 @@ def bound_plot(
         ax.set_yscale("log", nonpositive="mask")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("round m")
-        ax.set_ylabel(ylabel)
+        ax.set_ylabel(section["ylabel"])
         title = f"{dataset}: {alg}, {n_fits} fits (thin) and their mean (thick)"
         ax.set_title(title, parse_math=False)
         ax.grid(True, which="major", linewidth=0.4, alpha=0.5)

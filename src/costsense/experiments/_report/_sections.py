@@ -1,11 +1,8 @@
 """The report's sections: each a function of the :class:`Report`, returning blocks.
 
-A section returns no block when the study declares nothing for it or the results
-carry no column it reads. The sections a study declares (``[[sections]]``) take
-their words from the study: ``bounds`` checks and plots declared series (each at
-most the next at every stage), ``features`` tabulates the ``features_kept``
-diagnostic beside the paper's, ``noise`` the round (``drop_round``) that dropped
-each appended noise column. Change a section's wording or table here.
+A section is left out when nothing is declared or recorded for it. The sections a
+study declares (``[[sections]]``: ``bounds``, ``features``, ``noise``) take their
+words from the study. Change a section's wording or table here.
 """
 
 from __future__ import annotations
@@ -84,10 +81,9 @@ def _bounds(r: Report, s: Mapping[str, Any]) -> list[Block]:
         f"{s['after']}"
     )
     blocks = [*paragraphs(s["text"]), Paragraph(check)]
-    lines = list(zip(s["series"], s["labels"], strict=True))
     for ds in sorted(set(data["dataset"])):
         path = r.figure(f"bounds_{ds}")
-        fig.bound_plot(data[data["dataset"] == ds], ds, names, path, lines, s["ylabel"])
+        fig.bound_plot(data[data["dataset"] == ds], ds, names, path, s)
         blocks.append(Image(path, f"{ds}: {s['caption']}"))
     return blocks
 
@@ -349,9 +345,8 @@ def stopping_note(fits: pd.DataFrame | None) -> str:
     keeping, stopping = [], []
     for name, cells in fits.groupby("algorithm", sort=False):
         kept = int((cells["nonpositive_alpha"].fillna(0) > 0).sum())
-        stopped = int(
-            cells["stop_reason"].fillna("").astype(str).str.contains("alpha").sum()
-        )
+        stops = cells["stop_reason"].fillna("").astype(str)
+        stopped = int(stops.str.contains("alpha").sum())
         keeping += [f"{name} ({kept} of {len(cells)} cells)"] if kept else []
         stopping += [f"{name} ({stopped} of {len(cells)})"] if stopped else []
     if not keeping or not stopping:
@@ -393,9 +388,8 @@ def _degenerate_rows(fits: pd.DataFrame, order: list[str]) -> list[list[str]]:
     for name in order:
         every = fits[fits["algorithm"] == name]
         mine = every[every["reasons"].map(bool)]
-        for dataset, cost in sort_rows(
-            set(zip(mine["dataset"], mine["cost"], strict=True))
-        ):
+        settings = set(zip(mine["dataset"], mine["cost"], strict=True))
+        for dataset, cost in sort_rows(settings):
             here = mine[(mine["dataset"] == dataset) & (mine["cost"] == cost)]
             n = int(((every["dataset"] == dataset) & (every["cost"] == cost)).sum())
             reasons = Counter(r for found in here["reasons"] for r in found)

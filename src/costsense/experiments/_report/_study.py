@@ -153,8 +153,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     results = store.results()
     if results.empty:
         raise ValueError(f"{store.path} holds no finished cells yet.")
-    # the record is a file anyone who can write the folder can change: checked
-    # as a study file is, before anything is drawn
+    # anyone who can write the folder can change the record: checked before use
     check_record(study, ALL_METRICS, str(store.path))
     if "sections" not in study:  # recorded before studies declared sections
         study["sections"] = builtin_sections(study)

@@ -1,8 +1,7 @@
 """What a report reads: its spec, and the inputs checked and summarised once.
 
-A results cell is ``mean (std)`` over the repeats x folds of one (dataset, cost,
-algorithm), with the sample std; a metric whose finite values all lie in [0, 1]
-is a rate, printed with 3 decimals, any other with 2.
+A cell is ``mean (std)`` over repeats x folds (sample std), with 3 decimals for a
+rate (every finite value in [0, 1]) and 2 otherwise.
 """
 
 from __future__ import annotations
@@ -36,18 +35,15 @@ _READ = ["rounds", "rounds_planned", "nonpositive_alpha", "converged", "constant
 class ReportSpec:
     """What a report shows: a study's declarations, everything but the results.
 
-    ``metrics`` (at least one) are tabulated in order, the first is the
-    figures' main metric; ``reference`` is compared with every other algorithm
-    by significance tests; ``ratio_to`` adds a figure of each main-metric mean
-    over this algorithm's; ``notes`` go under the title and ``paper_notes``
+    ``metrics`` (at least one) are tabulated, the first also drawn; ``reference``
+    is tested against every other algorithm; ``ratio_to`` adds a figure of each
+    mean over this algorithm's; ``notes`` go under the title, ``paper_notes``
     beside ``paper``, the published numbers (dicts of ``dataset``, ``cost``,
-    ``algorithm``, ``metric``, ``value``); ``claims`` are checked claims
-    (:func:`check_claims`); ``banner`` is a warning under the title (a partial
-    or ``--quick`` run); ``paper_features`` the paper's features left per
-    dataset (1-based) and ``noise_columns`` the datasets with appended noise
-    columns (how many); ``sections`` the study's declared sections;
-    ``warnings`` the fits' warning lines; ``paper_datasets`` the paper's own
-    datasets (marked in the tables, claims tallied on them apart).
+    ``algorithm``, ``metric``, ``value``); ``claims`` are :func:`check_claims`'s;
+    ``banner`` warns of a partial or ``--quick`` run; ``paper_features`` lists
+    the paper's features per dataset (1-based), ``noise_columns`` the appended
+    noise columns per dataset; ``sections`` are declared; ``warnings`` the fits'
+    lines; ``paper_datasets`` the paper's own (marked, claims tallied apart).
     """
 
     title: str
