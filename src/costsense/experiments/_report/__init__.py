@@ -1,8 +1,7 @@
 """Reports of a study's fold results: Markdown and one self-contained HTML page.
 
-``_tables`` checks and summarises the inputs once; ``_sections`` turn them into
-blocks (``_blocks``) and figures (``_figures``); ``_study`` writes them, for
-results in memory or in a store.
+``_tables`` checks and summarises the inputs, ``_sections`` make blocks
+(``_blocks``) and figures (``_figures``), ``_study`` writes them.
 """
 
 from costsense.experiments._report._figures import Boundary

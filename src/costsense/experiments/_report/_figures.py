@@ -95,11 +95,8 @@ def dot_chart(
     n_groups, n_alg = values.shape
     ncols = min(n_groups, 4 if n_groups <= 12 else 6)
     nrows = -(-n_groups // ncols)
-    label_width = 0.1 * max((len(a) for a in algorithms), default=4)
-    size = (
-        max(6.0, label_width + 2.6 * ncols),
-        (0.9 + 0.2 * max(n_alg, 1)) * nrows + 0.7,
-    )
+    width = max(6.0, 0.1 * max(map(len, algorithms), default=4) + 2.6 * ncols)
+    size = (width, (0.9 + 0.2 * max(n_alg, 1)) * nrows + 0.7)
     fig, grid = _grid(n_groups, ncols, size, sharey=True)
     axes = grid.ravel()
     for i, (ax, (ds, cost)) in enumerate(zip(axes, rows, strict=False)):
@@ -224,15 +221,12 @@ def bound_plot(
         n_fits = mine.groupby(fit_keys).ngroups
         lines = zip(section["series"], section["labels"], strict=True)
         for k, (name, label) in enumerate(lines):
-            style = {
-                "color": ("C3", "C0", "C2")[k % 3],
-                "linestyle": "- -- :".split()[k % 3],
-            }
+            style = ("C3-", "C0--", "C2:")[k % 3]  # colour and line style
             part = mine[mine["name"] == name]
             for _, fit in part.groupby(fit_keys):
-                ax.plot(fit["stage"], fit["value"], linewidth=0.6, alpha=0.35, **style)
+                ax.plot(fit["stage"], fit["value"], style, linewidth=0.6, alpha=0.35)
             mean = part.groupby("stage")["value"].mean()
-            ax.plot(mean.index, mean.to_numpy(), linewidth=2.0, label=label, **style)
+            ax.plot(mean.index, mean.to_numpy(), style, linewidth=2.0, label=label)
         ax.set_yscale("log", nonpositive="mask")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("round m")
@@ -302,18 +296,11 @@ def boundary_plot(boundary: Boundary, path: Path) -> Figure:
             ax.xaxis.set_tick_params(labelbottom=True)
     classes = [str(name) for name in boundary.class_names]
     handles: list[Artist] = [
-        Patch(facecolor=c, edgecolor="#999999", label=f"predicted {name}")
-        for c, name in zip(_REGION_COLOURS, classes, strict=True)
+        Patch(facecolor=c, edgecolor="#999999", label=f"predicted {n}")
+        for c, n in zip(_REGION_COLOURS, classes, strict=True)
     ] + [
-        Line2D(
-            [],
-            [],
-            linestyle="",
-            marker="o",
-            color=c,
-            label=f"{name} class (training point)",
-        )
-        for c, name in zip(_POINT_COLOURS, classes, strict=True)
+        Line2D([], [], ls="", marker="o", color=c, label=f"{n} class (training point)")
+        for c, n in zip(_POINT_COLOURS, classes, strict=True)
     ]
     if crosses:
         handles.append(Line2D([], [], color="k", linewidth=1.5, label="Bayes boundary"))

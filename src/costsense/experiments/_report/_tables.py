@@ -27,8 +27,8 @@ __all__ = ["Report", "ReportFiles", "ReportSpec", "Summary"]
 
 KEYS = ("dataset", "cost", "algorithm", "repeat", "fold")
 _PAPER_COLUMNS = ("dataset", "cost", "algorithm", "metric", "value")
-#: The diagnostics the fits table reads (absent ones read as NaN).
-_READ = ["rounds", "rounds_planned", "nonpositive_alpha", "converged", "constant"]
+#: The diagnostics the fits sections read (absent ones read as NaN).
+_READ = "rounds rounds_planned nonpositive_alpha converged constant stop_reason".split()
 
 
 @dataclass(frozen=True)
@@ -126,9 +126,7 @@ def diagnostics(results: pd.DataFrame) -> pd.DataFrame | None:
     if recorded.empty:
         return None
     frame = pd.DataFrame(list(recorded["diagnostics"]), index=recorded.index)
-    frame = frame.reindex(
-        columns=list(dict.fromkeys([*frame.columns, *_READ, "stop_reason"]))
-    )
+    frame = frame.reindex(columns=[*frame, *(c for c in _READ if c not in frame)])
     for k, key in enumerate(("algorithm", "dataset", "cost")):
         frame.insert(k, key, recorded[key].astype(str))
     frame["reasons"] = [degenerate_reasons(d) for d in recorded["diagnostics"]]
@@ -137,13 +135,10 @@ def diagnostics(results: pd.DataFrame) -> pd.DataFrame | None:
 
 @dataclass
 class Report:
-    """Everything a section reads: the spec, the inputs checked, the results summarised.
-
-    ``data`` is the results with string ``dataset``, ``cost`` and ``algorithm``.
-    """
+    """Everything a section reads: the spec, the inputs checked and summarised."""
 
     spec: ReportSpec
-    data: pd.DataFrame
+    data: pd.DataFrame  # the results, made string in dataset, cost and algorithm
     folder: Path
     curves: pd.DataFrame | None = None
     series: pd.DataFrame | None = None
