@@ -105,7 +105,7 @@ def _kept_row(fits: list[Any], listed: Any) -> list[str]:
 
 
 def _noise_rows(fits: list[Any], count: int, s: Mapping[str, Any]) -> list[list[str]]:
-    n_features = len(fits[0]["drop_round"])
+    n, n_features = len(fits), len(fits[0]["drop_round"])
     used = sorted({str(d.get(s["column"], "")) for d in fits})
     label = ", ".join(s["values"].get(u, u) if u else "not recorded" for u in used)
     rows = []
@@ -118,12 +118,8 @@ def _noise_rows(fits: list[Any], count: int, s: Mapping[str, Any]) -> list[list[
             if when.size
             else "never dropped"
         )
-        kept = int(np.sum(dropped == -1))
-        n = len(fits)
-        rows.append(
-            [str(n_features - offset + 1), spread, f"{early} of {n}", f"{kept} of {n}"]
-            + [label]
-        )
+        counts = [f"{early} of {n}", f"{int(np.sum(dropped == -1))} of {n}"]
+        rows.append([str(n_features - offset + 1), spread, *counts, label])
     return rows
 
 
@@ -132,9 +128,8 @@ def _per_fit(r: Report, s: Mapping[str, Any]) -> list[Block]:
     if "diagnostics" not in r.data.columns:
         return []
     key = "features_kept" if s["kind"] == "features" else "drop_round"
-    cells = r.data[
-        r.data["diagnostics"].map(lambda d: isinstance(d, dict) and key in d)
-    ]
+    has = r.data["diagnostics"].map(lambda d: isinstance(d, dict) and key in d)
+    cells = r.data[has]
     rows = []
     for name in [a for a in r.algorithms if a in set(cells["algorithm"])]:
         mine = cells[cells["algorithm"] == name]
@@ -145,9 +140,7 @@ def _per_fit(r: Report, s: Mapping[str, Any]) -> list[Block]:
             else:
                 found = _noise_rows(fits, r.spec.noise_columns.get(dataset, 0), s)
             rows += [[name, dataset, *row] for row in found]
-    if not rows:
-        return []
-    return [*paragraphs(s["text"]), Table(list(s["header"]), rows)]
+    return [*paragraphs(s["text"]), Table(list(s["header"]), rows)] if rows else []
 
 
 _KINDS = {"bounds": _bounds, "features": _per_fit, "noise": _per_fit}
@@ -243,19 +236,13 @@ def claims(r: Report) -> list[Block]:
         )
     rows = []
     for check in r.spec.claims:
-        flags = [
-            f"{what}: {value}"
-            for what, value in [
-                ("rests on degenerate fits", check.degenerate),
-                ("the paper's own numbers disagree", check.inconsistency),
-            ]
-            if value
-        ]
-        like = [check.like_for_like] if own else []
-        rows.append(
-            [check.text, check.source, check.verdict, check.evidence, *like]
-            + ["; ".join(flags)]
-        )
+        flags = {
+            "rests on degenerate fits": check.degenerate,
+            "the paper's own numbers disagree": check.inconsistency,
+        }
+        rows.append([check.text, check.source, check.verdict, check.evidence])
+        rows[-1] += [check.like_for_like] if own else []
+        rows[-1].append("; ".join(f"{k}: {v}" for k, v in flags.items() if v))
     header = ["claim", "source", "verdict", "evidence"]
     header += [*(["like for like"] if own else []), "flags"]
     note = stopping_note(r.fits)
