@@ -12,13 +12,10 @@ from matplotlib.lines import Line2D
 
 from costsense.experiments import Boundary
 from costsense.experiments._report._figures import (
-    assign_colours,
     boundary_plot,
     curve_plot,
     dot_chart,
     group_label,
-    is_flat,
-    ratio_chart,
 )
 from costsense.experiments._report._tables import Summary
 
@@ -175,8 +172,8 @@ def test_ratio_chart_divides_by_the_baseline_and_marks_one(tmp_path):
         blocks={},
     )
     rows = [("d1", "5"), ("d1", "10")]
-    fig = ratio_chart(
-        summary, rows, ["base", "a", "b"], "m", "base", tmp_path / "r.png"
+    fig = dot_chart(
+        summary, rows, ["base", "a", "b"], "m", tmp_path / "r.png", baseline="base"
     )
     first, second = _visible(fig)
     assert [t.get_text() for t in first.get_yticklabels()] == ["a", "b"]
@@ -197,14 +194,17 @@ def test_ratio_chart_divides_by_the_baseline_and_marks_one(tmp_path):
 # --------------------------------------------------------------------- curves
 
 
-def test_is_flat_separates_rounding_from_one_changed_prediction():
+def test_a_flat_curve_is_rounding_and_one_changed_prediction_is_not(tmp_path):
     rng = np.random.default_rng(0)
     noise = 0.0343 + 1e-12 * rng.standard_normal(30)
-    assert is_flat(noise)
-    assert is_flat(np.zeros(5))
     # one test prediction changed among 10,000 samples at cost 1
     step = np.r_[np.full(10, 0.0343), np.full(10, 0.0343 + 1e-4)]
-    assert not is_flat(step)
+    frame = _curves({"noise": noise, "zeros": np.zeros(5), "step": step})
+    colours = ["noise", "zeros", "step"]
+    fig = curve_plot(frame, "d", "5", colours, tmp_path / "c.png")
+    label = fig.axes[0].get_xlabel().replace("\n", " ")
+    assert "noise (constant)" in label and "zeros (constant)" in label
+    assert "step" not in label
 
 
 def test_flat_curve_is_named_with_its_reason(tmp_path):
@@ -219,7 +219,7 @@ def test_flat_curve_is_named_with_its_reason(tmp_path):
         frame,
         "yeast4",
         "1",
-        assign_colours(["AdaBoost", "AdaCost"]),
+        ["AdaBoost", "AdaCost"],
         tmp_path / "c.png",
         why_constant={"AdaCost": "predicts one class in 5 of 5 fits"},
     )
@@ -231,9 +231,7 @@ def test_flat_curve_is_named_with_its_reason(tmp_path):
 
 def test_single_stage_curve_is_drawn_as_a_point_and_named(tmp_path):
     frame = _curves({"AdaCost": np.array([0.65]), "AdaC1": np.linspace(1, 0, 5)})
-    fig = curve_plot(
-        frame, "pima", "5", assign_colours(["AdaC1", "AdaCost"]), tmp_path / "c.png"
-    )
+    fig = curve_plot(frame, "pima", "5", ["AdaC1", "AdaCost"], tmp_path / "c.png")
     test = fig.axes[0]
     point = [line for line in test.lines if line.get_label() == "AdaCost"]
     assert len(point) == 1 and point[0].get_marker() not in (None, "", "None")
@@ -246,7 +244,7 @@ def test_constant_last_models_of_a_moving_curve_are_noted_under_test(tmp_path):
         frame,
         "pima",
         "5",
-        {"CSB1": "C0"},
+        ["CSB1"],
         tmp_path / "c.png",
         why_constant={"CSB1": "predicts one class in 5 of 5 fits"},
     )
@@ -261,7 +259,7 @@ def test_flat_curve_gets_a_y_range_floor_and_no_offset(tmp_path):
     rng = np.random.default_rng(2)
     level = 0.0343
     frame = _curves({"AdaCost": level + 1e-9 * rng.standard_normal(30)})
-    fig = curve_plot(frame, "yeast4", "1", {"AdaCost": "C0"}, tmp_path / "c.png")
+    fig = curve_plot(frame, "yeast4", "1", ["AdaCost"], tmp_path / "c.png")
     ax = fig.axes[0]
     bottom, top = ax.get_ylim()
     assert top - bottom >= 0.1 * level - 1e-15  # the documented floor
@@ -273,7 +271,7 @@ def test_flat_curve_gets_a_y_range_floor_and_no_offset(tmp_path):
 
 def test_flat_curve_at_zero_stays_nonnegative(tmp_path):
     frame = _curves({"Perfect": np.zeros(8)})
-    fig = curve_plot(frame, "d", "5", {"Perfect": "C0"}, tmp_path / "c.png")
+    fig = curve_plot(frame, "d", "5", ["Perfect"], tmp_path / "c.png")
     bottom, top = fig.axes[0].get_ylim()
     assert bottom == 0.0
     assert top == pytest.approx(1e-3)
@@ -281,7 +279,7 @@ def test_flat_curve_at_zero_stays_nonnegative(tmp_path):
 
 def test_a_wide_range_is_left_as_matplotlib_draws_it(tmp_path):
     frame = _curves({"A": np.linspace(0.2, 0.8, 10)})
-    fig = curve_plot(frame, "d", "5", {"A": "C0"}, tmp_path / "c.png")
+    fig = curve_plot(frame, "d", "5", ["A"], tmp_path / "c.png")
     bottom, top = fig.axes[0].get_ylim()
     assert bottom < 0.2 and top > 0.8
     assert top - bottom < 1.0  # autoscaled with its margins, not widened
@@ -292,7 +290,7 @@ def test_many_algorithms_get_markers_besides_colours(tmp_path):
     frame = _curves(
         {a: np.linspace(1.0, 0.5 + k / 100, 20) for k, a in enumerate(names)}
     )
-    fig = curve_plot(frame, "d", "5", assign_colours(names), tmp_path / "c.png")
+    fig = curve_plot(frame, "d", "5", names, tmp_path / "c.png")
     markers = [line.get_marker() for line in fig.axes[0].lines]
     assert len(markers) == 12 and all(m not in (None, "", "None") for m in markers)
     # two algorithms with a near colour of tab20 differ in their marker

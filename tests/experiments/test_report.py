@@ -19,7 +19,6 @@ from costsense.experiments import (
     write_report,
 )
 from costsense.experiments._report._blocks import (
-    Cell,
     Heading,
     Image,
     Paragraph,
@@ -27,8 +26,9 @@ from costsense.experiments._report._blocks import (
     to_html,
     to_markdown,
 )
-from costsense.experiments._report._figures import average_curves
+from costsense.experiments._report._figures import curve_plot
 from costsense.experiments._report._sections import constant_fits
+from costsense.experiments._report._tables import diagnostics
 
 # First appearance order; alphabetical order would be adac2, boost, ref.
 ALGS = ["ref", "boost", "adac2"]
@@ -189,7 +189,7 @@ def full(tmp_path_factory) -> tuple[pd.DataFrame, ReportFiles, str, str, Path]:
         title="Study <1> & co",
         metrics=METRICS,
         reference="ref",
-        paper=paper,
+        paper=paper.to_dict("records"),
         notes="First note with a < b.\n\nSecond paragraph.",
         paper_notes="Read the ref row with care.",
     )
@@ -392,23 +392,21 @@ def test_figures_are_pngs_referenced_and_inlined(full):
     assert "<script" not in page
 
 
-def test_curve_averages_over_repeats_and_folds():
+def test_curve_averages_over_repeats_and_folds(tmp_path):
     curves = _curves([("d1", "5")])
-    averaged = average_curves(curves)
-    assert len(averaged) == 2 * 2 * 5  # algorithm x split x stage
-    for alg, split, stage in [("ref", "test", 1), ("boost", "train", 5)]:
-        raw = curves[
-            (curves["algorithm"] == alg)
-            & (curves["split"] == split)
-            & (curves["stage"] == stage)
-        ]["value"].to_numpy()
-        assert raw.size == 6
-        got = averaged[
-            (averaged["algorithm"] == alg)
-            & (averaged["split"] == split)
-            & (averaged["stage"] == stage)
-        ]["value"]
-        assert got.item() == pytest.approx(raw.sum() / 6)
+    figure = curve_plot(curves, "d1", "5", ["ref", "boost"], tmp_path / "c.png")
+    for ax, split in zip(figure.axes[:2], ("test", "train"), strict=True):
+        assert [line.get_label() for line in ax.lines] == ["ref", "boost"]
+        for line in ax.lines:
+            assert list(line.get_xdata()) == [1, 2, 3, 4, 5]
+            for stage, got in zip(line.get_xdata(), line.get_ydata(), strict=True):
+                raw = curves[
+                    (curves["algorithm"] == line.get_label())
+                    & (curves["split"] == split)
+                    & (curves["stage"] == stage)
+                ]["value"].to_numpy()
+                assert raw.size == 6
+                assert got == pytest.approx(raw.sum() / 6)
 
 
 def test_optional_sections_and_figures_only_when_given(tmp_path):
@@ -484,7 +482,7 @@ def feature_blocks(results, order, paper, noise):
     from types import SimpleNamespace
 
     from costsense.experiments import load_study
-    from costsense.experiments._report._declared import declared
+    from costsense.experiments._report._sections import declared
 
     sections = load_study("oversampling").report.sections
     spec = SimpleNamespace(
@@ -501,14 +499,14 @@ def test_features_kept_table_counts_the_fits_and_shows_the_paper():
     )
     kept, noise = [b for b in blocks if hasattr(b, "rows")]
     (row,) = kept.rows  # only the algorithm that records its features
-    text = [cell.text for cell in row]
+    text = row
     assert text[:3] == ["EFS", "iono2", "5"]
     assert text[3] == "2.0 (1-3)"  # 2, 2, 1, 3 features kept
     # feature 0 kept 4 times, 2 and 3 twice each (half the fits): 1-based
     assert text[4] == "1, 3, 4"
     assert text[5] == "2: 5, 7"
     (noise_row,) = noise.rows
-    text = [cell.text for cell in noise_row]
+    text = noise_row
     assert text[2] == "5"  # the last column
     assert text[3] == "2 (1-5)"  # dropped by rounds 1, 2, 5; kept once
     assert text[4] == "2 of 4"  # rounds 1 and 2 are before round 4
@@ -522,7 +520,7 @@ def test_the_noise_table_names_each_update_and_older_stores_say_not_recorded():
     del results.loc[1, "diagnostics"]["feature_update"]
     blocks = feature_blocks(results, ["EFS"], {}, {"iono2": 1})
     (noise_row,) = [b for b in blocks if hasattr(b, "rows")][1].rows
-    assert noise_row[6].text == (
+    assert noise_row[6] == (
         "not recorded, printed (unweighted), weighted (our deviation)"
     )
 
@@ -669,18 +667,13 @@ def test_inline_code_renders_as_code_in_paragraphs_headings_and_captions(tmp_pat
 
 def test_inline_code_in_table_cells_and_headers_bold_or_not():
     body = _html_body(
-        [
-            Table(
-                ["`alg`", "value"],
-                [[Cell("`AdaC2`", bold=True), Cell("a `x | y` b")]],
-            )
-        ]
+        [Table(["`alg`", "value"], [["`AdaC2`", "a `x | y` b"]], {(0, 0)})]
     )
     assert "<th><code>alg</code></th>" in body
     assert "<td><b><code>AdaC2</code></b></td>" in body
     assert "<td>a <code>x | y</code> b</td>" in body
     # the Markdown keeps the backticks, with the pipe escaped for the table
-    md = to_markdown([Table(["h"], [[Cell("a `x | y` b")]])], Path("figures"))
+    md = to_markdown([Table(["h"], [["a `x | y` b"]])], Path("figures"))
     assert "| a `x \\| y` b |" in md
 
 
@@ -740,12 +733,12 @@ def test_constant_fits_counts_the_one_class_models_per_algorithm():
         diagnostics=[{"constant": True}] * int((results["dataset"] == "d2").sum())
     )
     data = pd.concat([one, other]).astype({"cost": str})
-    assert constant_fits(data, "d1", "5") == {
+    assert constant_fits(diagnostics(data), "d1", "5") == {
         "boost": "predicts one class in 3 of 6 fits"
     }
     every = "predicts one class in 6 of 6 fits"
-    assert constant_fits(data, "d2", "10") == dict.fromkeys(ALGS, every)
-    assert constant_fits(results, "d1", "5") == {}  # no diagnostics column
+    assert constant_fits(diagnostics(data), "d2", "10") == dict.fromkeys(ALGS, every)
+    assert constant_fits(diagnostics(results), "d1", "5") == {}  # no diagnostics
 
 
 def test_the_papers_own_sets_are_marked_and_tallied_apart(tmp_path):

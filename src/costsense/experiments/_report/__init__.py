@@ -1,16 +1,8 @@
-"""Markdown and self-contained HTML reports of a study's raw fold results.
+"""Reports of a study's fold results: Markdown and one self-contained HTML page.
 
-- ``_blocks``: document blocks and their two renderings;
-- ``_tables``: :class:`ReportSpec`, and the results checked and summarised once;
-- ``_figures``: every figure, in one style;
-- ``_fits``: the section read from the fits' diagnostics;
-- ``_declared``: the sections a study declares (their words are the study's);
-- ``_sections``: the other sections, each a function of the checked results;
-- ``_study``: :func:`write_report` (a :class:`ReportSpec` in, files out) and
-  :func:`report_study` (the report of a results store).
+``_tables`` checks and summarises the inputs, ``_sections`` make blocks
+(``_blocks``) and figures (``_figures``), ``_study`` writes them.
 """
-
-from __future__ import annotations
 
 from costsense.experiments._report._figures import Boundary
 from costsense.experiments._report._study import report_study, write_report

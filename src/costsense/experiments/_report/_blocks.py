@@ -1,9 +1,6 @@
-"""Document blocks of a report, rendered as Markdown and as a self-contained HTML page.
+"""A report's blocks, rendered as Markdown and as one self-contained HTML page.
 
-A report is built once as a list of blocks and rendered twice: Markdown with
-relative figure links, and HTML with the figures inlined as base64 data URIs and
-an inline style sheet. Text is plain text with one piece of Markdown, code spans
-between backticks (``<code>`` in HTML); everything else is escaped.
+Text is plain text but for code spans between backticks (``<code>`` in HTML).
 """
 
 from __future__ import annotations
@@ -12,10 +9,10 @@ import base64
 import html
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Block", "Cell", "Heading", "Image", "Paragraph", "Table", "plain_table"]
+__all__ = ["Block", "Heading", "Image", "Paragraph", "Table"]
 
 _CSS = """
 body { font-family: sans-serif; max-width: 1100px; margin: 2em auto; color: #222; }
@@ -32,19 +29,19 @@ figcaption { font-size: 0.9em; color: #555; }
 
 
 @dataclass
-class Cell:
-    """Table cell: text and whether it is bold."""
-
-    text: str
-    bold: bool = False
-
-
-@dataclass
 class Table:
-    """Table with a header row."""
+    """Table with a header row; the cells at ``bold`` (row, column) are bold."""
 
     header: list[str]
-    rows: list[list[Cell]]
+    rows: list[list[str]]
+    bold: set[tuple[int, int]] = field(default_factory=set)
+
+    def cells(self) -> list[list[tuple[str, bool]]]:
+        """Return each row's cells as (text, bold), empty cells never bold."""
+        return [
+            [(text, bool(text) and (i, j) in self.bold) for j, text in enumerate(row)]
+            for i, row in enumerate(self.rows)
+        ]
 
 
 @dataclass
@@ -72,39 +69,21 @@ class Image:
 
 Block = Heading | Paragraph | Table | Image
 
-
-def plain_table(header: list[str], rows: list[list[str]]) -> Table:
-    """Make a table of plain (not bold) cells from their texts."""
-    return Table(header, [[Cell(text) for text in row] for row in rows])
-
-
 #: A code span: a run of backticks, then the shortest text up to a run of exactly
 #: as many (CommonMark's rule; an unmatched run stays literal text).
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 
 
 def _inline_html(text: str) -> str:
-    """Escape plain text for HTML, each code span as ``<code>`` (CommonMark's rules).
+    """Escape text for HTML, code spans as ``<code>`` (CommonMark's padding rule)."""
 
-    Line ends inside a span become spaces, and one space is stripped from each
-    end of a span padded on both sides.
-    """
-    out: list[str] = []
-    start = 0
-    for match in _CODE_SPAN.finditer(text):
-        code = match.group(2).replace("\n", " ")
-        if code.strip() and code[0] == code[-1] == " ":
-            code = code[1:-1]
-        out.append(html.escape(text[start : match.start()]))
-        out.append(f"<code>{html.escape(code)}</code>")
-        start = match.end()
-    out.append(html.escape(text[start:]))
-    return "".join(out)
+    def code(match: re.Match[str]) -> str:
+        span = match.group(2).replace("\n", " ")
+        padded = span.strip() and span[0] == span[-1] == " "
+        return f"<code>{span[1:-1] if padded else span}</code>"
 
-
-def _md_cell(cell: Cell) -> str:
-    text = cell.text.replace("|", "\\|")
-    return f"**{text}**" if cell.bold and text else text
+    # escaping leaves every backtick and space where it was: spans are found after
+    return _CODE_SPAN.sub(code, html.escape(text))
 
 
 def to_markdown(blocks: Sequence[Block], figure_dir: Path) -> str:
@@ -116,11 +95,12 @@ def to_markdown(blocks: Sequence[Block], figure_dir: Path) -> str:
         elif isinstance(block, Paragraph):
             out.append(block.text)
         elif isinstance(block, Table):
+            rows = [[f"**{t}**" if b else t for t, b in row] for row in block.cells()]
             lines = [
-                "| " + " | ".join(h.replace("|", "\\|") for h in block.header) + " |",
-                "|" + "|".join("---" for _ in block.header) + "|",
-                *("| " + " | ".join(map(_md_cell, row)) + " |" for row in block.rows),
+                "| " + " | ".join(c.replace("|", "\\|") for c in row) + " |"
+                for row in [block.header, *rows]
             ]
+            lines.insert(1, "|" + "|".join("---" for _ in block.header) + "|")
             out.append("\n".join(lines))
         else:
             alt = block.caption.replace("[", "(").replace("]", ")")
@@ -141,19 +121,15 @@ def to_html(blocks: Sequence[Block], title: str) -> str:
         elif isinstance(block, Table):
             head = "".join(f"<th>{text(h)}</th>" for h in block.header)
             rows = [
-                "<tr>"
-                + "".join(
-                    f"<td><b>{text(c.text)}</b></td>"
-                    if c.bold and c.text
-                    else f"<td>{text(c.text)}</td>"
-                    for c in row
+                "".join(
+                    f"<td><b>{text(t)}</b></td>" if b else f"<td>{text(t)}</td>"
+                    for t, b in row
                 )
-                + "</tr>"
-                for row in block.rows
+                for row in block.cells()
             ]
             body.append(
                 f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n"
-                + "\n".join(rows)
+                + "\n".join(f"<tr>{row}</tr>" for row in rows)
                 + "\n</tbody>\n</table>"
             )
         else:

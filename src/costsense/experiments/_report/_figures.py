@@ -1,10 +1,6 @@
 """The report's figures, in one style: small panels on a grid, saved as PNG.
 
-Dot charts of a metric's means (and of their ratios to a baseline), staged cost
-curves, a training series against its bounds, and decision regions on a 2-D grid.
-Figures are drawn on :class:`matplotlib.figure.Figure` objects directly (no GUI
-backend, no pyplot state) and written atomically. Change the shared style here
-(resolution, palette, panel grid); a new kind gets a function of its own.
+Drawn without pyplot state, written atomically; a new kind gets its own function.
 """
 
 from __future__ import annotations
@@ -17,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
-import matplotlib.colors
 import numpy as np
 import pandas as pd
 from matplotlib.artist import Artist
-from matplotlib.axes import Axes
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
@@ -32,27 +27,21 @@ from costsense.experiments._outputs import write_atomically
 from costsense.experiments._report._tables import Summary
 from costsense.experiments._stats import best_mask
 
-_DPI = 100
-#: A curve is flat when its spread is at most this fraction of its largest value.
-_FLAT_RTOL, _FLAT_ATOL = 1e-6, 1e-12
-#: A curve plot's y range spans at least this fraction of its largest value, and
-#: at least the absolute floor (mean cost per sample).
-_MIN_Y_SPAN, _MIN_Y_SPAN_ABS = 0.1, 1e-3
+#: Draws text as written: a ``$`` in a name is a dollar sign, not mathtext.
+_PLAIN = matplotlib.rc_context({"text.parse_math": False})
+#: A dot chart's dots and bars, and its n/a where a value is missing.
+_DOT = {"fmt": "o", "markersize": 5, "capsize": 2, "elinewidth": 1.0}
+_NA = {"va": "center", "fontsize": "x-small", "color": "#6b6b6b"}
 #: Markers that tell apart the curves of more than ten algorithms.
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 _REGION_COLOURS = ("#d6e4f0", "#f6d5d0")  # negative, positive
 _POINT_COLOURS = ("#1f4e79", "#a3271a")
 
 
-def _plain(text: str) -> str:
-    """Escape ``$`` so matplotlib does not parse text as mathtext."""
-    return text.replace("$", r"\$")
-
-
 def _save(fig: Figure, path: Path) -> Figure:
     """Write a figure as PNG under a temporary name renamed to ``path`` (no link)."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=_DPI)
+    fig.savefig(buffer, format="png", dpi=100)
     write_atomically(path, buffer.getvalue(), root=path.parent)
     return fig
 
@@ -61,23 +50,11 @@ def _grid(
     n: int, ncols: int, size: tuple[float, float], **share: Any
 ) -> tuple[Figure, NDArray[Any]]:
     """Make a figure of ``n`` panels in rows of ``ncols`` (the spare ones hidden)."""
-    nrows = -(-max(n, 1) // ncols)
     fig = Figure(figsize=size, layout="constrained")
-    axes = fig.subplots(nrows, ncols, squeeze=False, **share)
+    axes = fig.subplots(-(-n // ncols), ncols, squeeze=False, **share)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
     return fig, axes
-
-
-def assign_colours(names: Sequence[str]) -> dict[str, str]:
-    """Give each algorithm matplotlib's cycle colour (``tab20`` beyond ten)."""
-    if len(names) <= 10:
-        return {name: f"C{k}" for k, name in enumerate(names)}
-    palette = matplotlib.colormaps["tab20"]
-    return {
-        name: matplotlib.colors.to_hex(palette(k % palette.N))
-        for k, name in enumerate(names)
-    }
 
 
 def group_label(dataset: str, cost: str) -> str:
@@ -85,72 +62,7 @@ def group_label(dataset: str, cost: str) -> str:
     return f"{dataset}, cost {cost}"
 
 
-def _dot_grid(
-    values: NDArray[np.float64],
-    errors: NDArray[np.float64] | None,
-    rows: Sequence[tuple[str, str]],
-    algorithms: Sequence[str],
-    best: NDArray[np.bool_] | None,
-    xlabel: str,
-    title: str,
-    reference: float | None = None,
-) -> Figure:
-    """Draw one dot panel per group, the algorithms down the shared y axis.
-
-    A dot is filled where ``best`` marks it (all when None), open otherwise;
-    NaN reads "n/a"; each panel's x range fits its own values.
-    """
-    n_groups, n_alg = values.shape
-    ncols = min(max(n_groups, 1), 4 if n_groups <= 12 else 6)
-    nrows = -(-max(n_groups, 1) // ncols)
-    label_width = 0.1 * max((len(a) for a in algorithms), default=4)
-    size = (
-        max(6.0, label_width + 2.6 * ncols),
-        (0.9 + 0.2 * max(n_alg, 1)) * nrows + 0.7,
-    )
-    fig, grid = _grid(n_groups, ncols, size, sharey=True)
-    axes = grid.ravel()
-    y = np.arange(n_alg)
-    for i, (ax, (ds, cost)) in enumerate(zip(axes, rows, strict=False)):
-        for j in range(n_alg):
-            if np.isnan(values[i, j]):
-                ax.text(
-                    0.02,
-                    y[j],
-                    "n/a",
-                    transform=ax.get_yaxis_transform(),
-                    va="center",
-                    fontsize="x-small",
-                    color="#6b6b6b",
-                )
-                continue
-            filled = best is None or bool(best[i, j])
-            colour = "#1f3b73" if filled else "#6b6b6b"
-            ax.errorbar(
-                values[i, j],
-                y[j],
-                xerr=None if errors is None else np.nan_to_num(errors[i])[j],
-                fmt="o",
-                markersize=5,
-                capsize=2,
-                color=colour,
-                markerfacecolor=colour if filled else "white",
-                elinewidth=1.0,
-            )
-        if reference is not None:
-            ax.axvline(reference, color="black", linewidth=0.8)
-        ax.margins(x=0.08)  # no dot or bar end on the frame
-        ax.grid(True, axis="y", linewidth=0.4, alpha=0.5)
-        ax.grid(True, axis="x", linewidth=0.3, alpha=0.3)
-        ax.set_title(_plain(group_label(ds, cost)), fontsize="medium")
-        ax.set_xlabel(_plain(xlabel), fontsize="small")
-        ax.tick_params(axis="x", labelsize="small")
-    axes[0].set_yticks(y, [_plain(a) for a in algorithms])
-    axes[0].set_ylim(n_alg - 0.5, -0.5)  # first algorithm on top
-    fig.suptitle(_plain(title))
-    return fig
-
-
+@_PLAIN
 def dot_chart(
     summary: Summary,
     rows: Sequence[tuple[str, str]],
@@ -159,102 +71,80 @@ def dot_chart(
     path: Path,
     *,
     lower_is_better: bool | None = None,
+    baseline: str | None = None,
 ) -> Figure:
-    """Draw a metric's mean (dot) and std (bar), one panel per (dataset, cost).
-
-    With ``lower_is_better`` the best mean of each panel is filled and the
-    others open; None fills them all. Returns the figure, saved to ``path``.
-    """
-    best, how = None, ""
-    if lower_is_better is not None:
-        best = best_mask(summary.means, lower_is_better=lower_is_better)
-        how = (
-            "\nfilled: the best of its panel "
-            f"({'lower' if lower_is_better else 'higher'} is better)"
+    """Draw a metric's mean and std per (dataset, cost), or its ratio to a baseline."""
+    values, best, xlabel = summary.means, None, metric
+    errors: NDArray[np.float64] | None = summary.stds
+    title = f"{metric}: mean (dot) and std (bar) over repeats x folds"
+    if baseline is not None:
+        keep = [j for j, a in enumerate(algorithms) if a != baseline]
+        base = summary.means[:, list(algorithms).index(baseline)]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            values = summary.means[:, keep] / base[:, None]
+        values[~np.isfinite(values)] = np.nan
+        errors, algorithms = None, [algorithms[j] for j in keep]
+        xlabel = f"/ {baseline}"
+        title = (
+            f"{metric} of each algorithm divided by {baseline}'s (line: 1, the same)"
         )
-    title = f"{metric}: mean (dot) and std (bar) over repeats x folds{how}"
-    fig = _dot_grid(summary.means, summary.stds, rows, algorithms, best, metric, title)
+    elif lower_is_better is not None:
+        best = best_mask(values, lower_is_better=lower_is_better)
+        how = "lower" if lower_is_better else "higher"
+        title += f"\nfilled: the best of its panel ({how} is better)"
+    n_groups, n_alg = values.shape
+    ncols = min(n_groups, 4 if n_groups <= 12 else 6)
+    nrows = -(-n_groups // ncols)
+    width = max(6.0, 0.1 * max(map(len, algorithms), default=4) + 2.6 * ncols)
+    size = (width, (0.9 + 0.2 * max(n_alg, 1)) * nrows + 0.7)
+    fig, grid = _grid(n_groups, ncols, size, sharey=True)
+    axes = grid.ravel()
+    for i, (ax, (ds, cost)) in enumerate(zip(axes, rows, strict=False)):
+        for j in range(n_alg):
+            if np.isnan(values[i, j]):
+                ax.text(0.02, j, "n/a", transform=ax.get_yaxis_transform(), **_NA)
+                continue
+            filled = best is None or bool(best[i, j])
+            colour = "#1f3b73" if filled else "#6b6b6b"
+            face = colour if filled else "white"
+            xerr = None if errors is None else np.nan_to_num(errors[i])[j]
+            ax.errorbar(
+                values[i, j], j, xerr=xerr, color=colour, markerfacecolor=face, **_DOT
+            )
+        if baseline is not None:
+            ax.axvline(1.0, color="black", linewidth=0.8)
+        ax.margins(x=0.08)  # no dot or bar end on the frame
+        ax.grid(True, axis="y", linewidth=0.4, alpha=0.5)
+        ax.grid(True, axis="x", linewidth=0.3, alpha=0.3)
+        ax.set_title(group_label(ds, cost), fontsize="medium")
+        ax.set_xlabel(xlabel, fontsize="small")
+        ax.tick_params(axis="x", labelsize="small")
+    axes[0].set_yticks(np.arange(n_alg), list(algorithms))
+    axes[0].set_ylim(n_alg - 0.5, -0.5)  # first algorithm on top
+    fig.suptitle(title)
     return _save(fig, path)
 
 
-def ratio_chart(
-    summary: Summary,
-    rows: Sequence[tuple[str, str]],
-    algorithms: Sequence[str],
-    metric: str,
-    baseline: str,
-    path: Path,
-) -> Figure:
-    """Draw each algorithm's mean over the baseline's (line at 1; not finite: n/a)."""
-    index = list(algorithms)
-    others = [a for a in algorithms if a != baseline]
-    base = summary.means[:, index.index(baseline)]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = summary.means[:, [index.index(a) for a in others]] / base[:, None]
-    ratio[~np.isfinite(ratio)] = np.nan
-    title = f"{metric} of each algorithm divided by {baseline}'s (line: 1, the same)"
-    fig = _dot_grid(ratio, None, rows, others, None, f"/ {baseline}", title, 1.0)
-    return _save(fig, path)
-
-
-def average_curves(curves: pd.DataFrame) -> pd.DataFrame:
-    """Average staged curves over repeats and folds (NaN ignored), by stage."""
-    data = curves.assign(
-        dataset=curves["dataset"].astype(str), cost=curves["cost"].astype(str)
-    )
-    keys = ["dataset", "cost", "algorithm", "split", "stage"]
-    return data.groupby(keys, sort=True)["value"].mean().reset_index()
-
-
-def is_flat(values: NDArray[np.float64] | pd.Series) -> bool:
-    """Tell whether a curve is constant up to rounding.
-
-    True when the finite values spread at most ``1e-6`` of the largest one (plus
-    ``1e-12``): far below the change of one prediction, far above rounding.
-    """
-    v = np.asarray(values, dtype=np.float64)
-    v = v[np.isfinite(v)]
-    return bool(v.size) and bool(
-        np.ptp(v) <= _FLAT_RTOL * float(np.max(np.abs(v))) + _FLAT_ATOL
-    )
-
-
-def _floor_y_range(ax: Axes, values: NDArray[np.float64]) -> None:
-    """Widen a narrow y range to a floor, so rounding noise draws as a flat line.
-
-    Never below 0 when every value is nonnegative; no offset or scientific ticks.
-    """
-    v = values[np.isfinite(values)]
-    ax.ticklabel_format(axis="y", style="plain", useOffset=False)
-    if v.size == 0:
-        return
-    lo, hi = float(v.min()), float(v.max())
-    floor = max(_MIN_Y_SPAN * max(abs(lo), abs(hi)), _MIN_Y_SPAN_ABS)
-    if hi - lo < floor:
-        bottom = 0.5 * (lo + hi) - 0.5 * floor
-        bottom = max(bottom, 0.0) if lo >= 0.0 else bottom
-        ax.set_ylim(bottom, bottom + floor)
-
-
+@_PLAIN
 def curve_plot(
-    frame: pd.DataFrame,
+    curves: pd.DataFrame,
     dataset: str,
     cost: str,
-    colours: dict[str, str],
+    algorithms: Sequence[str],
     path: Path,
     *,
     why_constant: Mapping[str, str] | None = None,
 ) -> Figure:
-    """Plot mean cost per sample against the stage, test (left) and train (right).
-
-    ``frame`` holds :func:`average_curves` rows of one setting; ``colours`` gives
-    the algorithms in legend order. A curve flat over every stage
-    (:func:`is_flat`) or of one stage is named under its panel, with the reason
-    ``why_constant`` gives (e.g. "predicts one class in 5 of 5 fits"); a moving
-    curve whose last models predict one class is noted under the test panel.
-    The y range never shrinks below a floor. Returns the figure, saved.
-    """
-    why = dict(why_constant or {})
+    """Plot one setting's cost per sample by stage, mean over the fits, test | train."""
+    why = why_constant or {}
+    # each algorithm its colour of the cycle, of tab20 beyond ten: the same in all
+    tab20 = matplotlib.colormaps["tab20"]
+    colours = {
+        name: f"C{k}" if len(algorithms) <= 10 else to_hex(tab20(k % tab20.N))
+        for k, name in enumerate(algorithms)
+    }
+    keys = ["algorithm", "split", "stage"]
+    frame = curves.groupby(keys, sort=True)["value"].mean().reset_index()
     fig = Figure(figsize=(11.0, 4.2), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     present = {str(a) for a in frame["algorithm"]}
@@ -269,20 +159,23 @@ def curve_plot(
             if part.empty:
                 continue
             values = part["value"].to_numpy(dtype=np.float64)
-            drawn.append(values)
+            finite = values[np.isfinite(values)]
+            drawn.append(finite)
             one = len(values) == 1  # a point: invisible without a marker
             ax.plot(
                 part["stage"],
                 values,
                 linestyle=style,
-                color=colours.get(str(alg), "k"),
-                label=_plain(str(alg)),
+                color=colours[alg],
+                label=str(alg),
                 marker=_MARKERS[k % len(_MARKERS)] if many or one else None,
                 markevery=max(1, len(values) // 6),
                 markersize=4,
             )
             reason = why.get(alg, "")
-            if one or is_flat(values):
+            # flat: a spread far below one changed prediction, far above rounding
+            flat = finite.size and np.ptp(finite) <= 1e-6 * np.abs(finite).max() + 1e-12
+            if one or flat:
                 kind = "one stage" if one else "constant"
                 still.append(f"{alg} ({kind}" + (f", {reason})" if reason else ")"))
             elif reason and split == "test":
@@ -293,9 +186,17 @@ def curve_plot(
             notes.append("no change over the stages: " + "; ".join(still))
         if ending:
             notes.append("at the last stage, " + "; ".join(ending))
-        ax.set_xlabel(_plain("\n".join(textwrap.fill(n, width=60) for n in notes)))
-        ax.set_title(_plain(f"{group_label(dataset, cost)}: {split}"))
-    _floor_y_range(axes[0], np.concatenate(drawn) if drawn else np.array([]))
+        ax.set_xlabel("\n".join(textwrap.fill(n, width=60) for n in notes))
+        ax.set_title(f"{group_label(dataset, cost)}: {split}")
+    # a y range of at least a tenth of the largest value and 1e-3: noise draws flat
+    axes[0].ticklabel_format(axis="y", style="plain", useOffset=False)
+    if drawn and (v := np.concatenate(drawn)).size:
+        lo, hi = float(v.min()), float(v.max())
+        floor = max(0.1 * max(abs(lo), abs(hi)), 1e-3)
+        if hi - lo < floor:
+            bottom = 0.5 * (lo + hi) - 0.5 * floor
+            bottom = max(bottom, 0.0) if lo >= 0.0 else bottom
+            axes[0].set_ylim(bottom, bottom + floor)
     axes[0].set_ylabel("mean cost per sample")
     handles, labels = axes[0].get_legend_handles_labels()
     if not handles:
@@ -309,51 +210,29 @@ def bound_plot(
     dataset: str,
     algorithms: Sequence[str],
     path: Path,
-    lines: Sequence[tuple[str, str]],
-    ylabel: str,
+    section: Mapping[str, Any],
 ) -> Figure:
-    """Plot named training series by round, one panel per algorithm, log scale.
-
-    ``series`` holds one dataset's series rows; ``lines`` gives each drawn
-    series' name and legend label, in order; ``ylabel`` names the y axis. Each
-    fit is a thin line, the mean over the fits that reached a round a thick one;
-    0 is not drawn.
-    """
-    present = [a for a in algorithms if a in set(series["algorithm"].astype(str))]
-    panels = present or list(algorithms[:1])
+    """Plot a section's series (mathtext labels) by round: fits thin, mean thick."""
+    panels = [a for a in algorithms if a in set(series["algorithm"])]
     fig, grid = _grid(len(panels), len(panels), (6.4 * len(panels) + 0.4, 4.8))
     fit_keys = ["cost", "repeat", "fold"]
     for ax, alg in zip(grid[0], panels, strict=True):
-        mine = series[series["algorithm"].astype(str) == alg]
-        n_fits = len(mine.groupby(fit_keys)) if not mine.empty else 0
+        mine = series[series["algorithm"] == alg]
+        n_fits = mine.groupby(fit_keys).ngroups
+        lines = zip(section["series"], section["labels"], strict=True)
         for k, (name, label) in enumerate(lines):
-            colour, style = ("C3", "C0", "C2")[k % 3], ("-", "--", ":")[k % 3]
+            style = ("C3-", "C0--", "C2:")[k % 3]  # colour and line style
             part = mine[mine["name"] == name]
             for _, fit in part.groupby(fit_keys):
-                ax.plot(
-                    fit["stage"],
-                    fit["value"],
-                    color=colour,
-                    linestyle=style,
-                    linewidth=0.6,
-                    alpha=0.35,
-                )
+                ax.plot(fit["stage"], fit["value"], style, linewidth=0.6, alpha=0.35)
             mean = part.groupby("stage")["value"].mean()
-            ax.plot(
-                mean.index,
-                mean.to_numpy(),
-                color=colour,
-                linestyle=style,
-                linewidth=2.0,
-                label=label,
-            )
+            ax.plot(mean.index, mean.to_numpy(), style, linewidth=2.0, label=label)
         ax.set_yscale("log", nonpositive="mask")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("round m")
-        ax.set_ylabel(ylabel)
-        ax.set_title(
-            _plain(f"{dataset}: {alg}, {n_fits} fits (thin) and their mean (thick)")
-        )
+        ax.set_ylabel(section["ylabel"])
+        title = f"{dataset}: {alg}, {n_fits} fits (thin) and their mean (thick)"
+        ax.set_title(title, parse_math=False)
         ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
     handles, labels = grid[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=3, fontsize="small")
@@ -382,13 +261,9 @@ class Boundary:
     feature_names: tuple[str, str] = ("x1", "x2")
 
 
+@_PLAIN
 def boundary_plot(boundary: Boundary, path: Path) -> Figure:
-    """Draw each algorithm's decision regions, the data and the Bayes boundary.
-
-    One panel per algorithm on shared axes (five to a row, axes labelled on the
-    outer panels); the Bayes boundary is drawn when the reference changes sign
-    on the grid; one legend under the panels. Returns the figure, saved.
-    """
+    """Draw each algorithm's decision regions, the data and the Bayes boundary."""
     xx, yy = np.asarray(boundary.xx), np.asarray(boundary.yy)
     X, y = np.asarray(boundary.X), np.asarray(boundary.y)
     n = max(len(boundary.predictions), 1)
@@ -397,8 +272,6 @@ def boundary_plot(boundary: Boundary, path: Path) -> Figure:
     fig, axes = _grid(n, ncols, size, sharex=True, sharey=True)
     reference = None if boundary.reference is None else np.asarray(boundary.reference)
     crosses = reference is not None and reference.min() < 0 < reference.max()
-    negative, positive = (_plain(str(name)) for name in boundary.class_names)
-    xname, yname = (_plain(str(name)) for name in boundary.feature_names)
     for k, (alg, pred) in enumerate(boundary.predictions.items()):
         ax = axes.ravel()[k]
         pred = np.asarray(pred, dtype=np.float64)
@@ -415,33 +288,25 @@ def boundary_plot(boundary: Boundary, path: Path) -> Figure:
             ax.contour(xx, yy, reference, levels=[0.0], colors="k", linewidths=1.5)
         ax.set_xlim(float(xx.min()), float(xx.max()))
         ax.set_ylim(float(yy.min()), float(yy.max()))
-        ax.set_title(_plain(str(alg)), fontsize="medium")
+        ax.set_title(str(alg), fontsize="medium")
         if k % ncols == 0:
-            ax.set_ylabel(yname)
+            ax.set_ylabel(str(boundary.feature_names[1]))
         if k + ncols >= n:  # no panel below
-            ax.set_xlabel(xname)
+            ax.set_xlabel(str(boundary.feature_names[0]))
             ax.xaxis.set_tick_params(labelbottom=True)
+    classes = [str(name) for name in boundary.class_names]
     handles: list[Artist] = [
-        Patch(facecolor=c, edgecolor="#999999", label=f"predicted {name}")
-        for c, name in zip(_REGION_COLOURS, (negative, positive), strict=True)
+        Patch(facecolor=c, edgecolor="#999999", label=f"predicted {n}")
+        for c, n in zip(_REGION_COLOURS, classes, strict=True)
     ] + [
-        Line2D(
-            [],
-            [],
-            linestyle="",
-            marker="o",
-            color=c,
-            label=f"{name} class (training point)",
-        )
-        for c, name in zip(_POINT_COLOURS, (negative, positive), strict=True)
+        Line2D([], [], ls="", marker="o", color=c, label=f"{n} class (training point)")
+        for c, n in zip(_POINT_COLOURS, classes, strict=True)
     ]
     if crosses:
         handles.append(Line2D([], [], color="k", linewidth=1.5, label="Bayes boundary"))
+    ncol = len(handles) if ncols >= 4 else (2 if ncols >= 2 else 1)
     fig.legend(
-        handles=handles,
-        loc="outside lower center",
-        ncols=len(handles) if ncols >= 4 else (2 if ncols >= 2 else 1),
-        fontsize="small",
+        handles=handles, loc="outside lower center", ncols=ncol, fontsize="small"
     )
-    fig.suptitle(_plain(group_label(boundary.dataset, boundary.cost)))
+    fig.suptitle(group_label(boundary.dataset, boundary.cost))
     return _save(fig, path)

@@ -1,12 +1,6 @@
-"""The report writer, and the report of a results store.
+"""The report writer, and the report of a results store (rebuilt at any time).
 
-:func:`write_report` turns results and a :class:`ReportSpec` into ``report.md``,
-a self-contained ``report.html`` and PNG figures; :func:`report_study` reads a
-results store back (cells, curves, series, boundary grids, warnings) and writes
-its study's report, so a report can be rebuilt at any time, also from a partial
-run. What a report shows follows from what the study declares and from the
-columns the results carry. Change it when the report needs something new from
-the store or from the study's record.
+Change it when the report needs something new from the store or the study's record.
 """
 
 from __future__ import annotations
@@ -22,19 +16,11 @@ import pandas as pd
 from costsense.experiments._boundary import boundary_path
 from costsense.experiments._claims import check_claims
 from costsense.experiments._labels import cost_label
-from costsense.experiments._outputs import write_atomically
-from costsense.experiments._report import _sections as section
+from costsense.experiments._outputs import make_folder, write_atomically
 from costsense.experiments._report._blocks import to_html, to_markdown
-from costsense.experiments._report._declared import declared
 from costsense.experiments._report._figures import Boundary
-from costsense.experiments._report._fits import fit_blocks
-from costsense.experiments._report._tables import (
-    KEYS,
-    ReportFiles,
-    ReportSpec,
-    check_columns,
-    tabulate,
-)
+from costsense.experiments._report._sections import SECTIONS
+from costsense.experiments._report._tables import Report, ReportFiles, ReportSpec
 from costsense.experiments._scores import ALL_METRICS
 from costsense.experiments._store import ResultsStore
 from costsense.experiments._study import count_cells
@@ -85,52 +71,22 @@ def write_report(
     Returns
     -------
     ReportFiles
-
-    Notes
-    -----
-    A table cell is ``mean (std)`` over the repeats x folds (sample std), the
-    best of a row bold, mean ranks last; rows sorted by dataset then cost,
-    algorithms in order of first appearance. The comparison counts the
-    reference's significant wins, ties and losses (paired t-test over the
-    matched folds) and adds the Wilcoxon signed-rank test across rows.
+        The paths written. Rows are sorted by dataset then cost, algorithms in
+        order of first appearance.
     """
-    r = tabulate(results, spec)
-    if curves is not None and not curves.empty:
-        check_columns(curves, (*KEYS, "stage", "split", "value"), "curves")
-    if series is not None and not series.empty:
-        check_columns(series, (*KEYS, "stage", "name", "value"), "series")
     out = Path(out_dir)
-    r.curves, r.series, r.boundaries = curves, series, list(boundaries)
-    r.figures = section.FigureFiles(out / "figures")
-    blocks = [
-        block
-        for make in (
-            section.introduction,
-            section.results,
-            section.claims,
-            section.paper,
-            section.comparison,
-            lambda r: fit_blocks(r.data, r.algorithms),
-            section.warnings,
-            declared,
-            section.figures,
-        )
-        for block in make(r)
-    ]
+    r = Report(spec, results, out / "figures", curves, series, list(boundaries))
+    make_folder(out, r.folder)  # never a link planted at figures/
+    blocks = [block for section in SECTIONS for block in section(r)]
     markdown, page = out / "report.md", out / "report.html"
-    text = to_markdown(blocks, r.figures.folder)
-    write_atomically(markdown, text.encode("utf-8"), root=out)
-    write_atomically(page, to_html(blocks, spec.title).encode("utf-8"), root=out)
-    return ReportFiles(markdown=markdown, html=page, figures=r.figures.paths)
+    write_atomically(markdown, to_markdown(blocks, r.folder).encode(), root=out)
+    write_atomically(page, to_html(blocks, spec.title).encode(), root=out)
+    return ReportFiles(markdown=markdown, html=page, figures=r.figures)
 
 
 def _boundaries(store: ResultsStore, study: dict[str, Any]) -> list[Boundary]:
-    """Read the boundary grids the run drew, refusing one too big to unpack.
-
-    The sizes are read from the archive's directory before any array is
-    decompressed, so a small planted file cannot fill memory.
-    """
-    found = []
+    """Read the run's boundary grids, sizes checked before any array is unpacked."""
+    found, names = [], [a["name"] for a in study["algorithms"]]
     for dataset in study["datasets"]:
         for cost in study.get("dataset_costs", {}).get(dataset, study["costs"]):
             path = boundary_path(store, dataset, cost)
@@ -144,17 +100,13 @@ def _boundaries(store: ResultsStore, study: dict[str, Any]) -> list[Boundary]:
                         f"{MAX_GRID_BYTES:,} a boundary grid may be; delete it (the "
                         "next run draws it again)."
                     )
-                names = [a["name"] for a in study["algorithms"]]
                 found.append(
                     Boundary(
-                        dataset=dataset,
-                        cost=cost_label(cost),
-                        xx=grid["xx"],
-                        yy=grid["yy"],
+                        dataset,
+                        cost_label(cost),
                         predictions={a: grid[f"pred_{a}"] for a in names},
                         reference=grid["reference"] if grid["reference"].size else None,
-                        X=grid["X"],
-                        y=grid["y"],
+                        **{key: grid[key] for key in ("xx", "yy", "X", "y")},
                     )
                 )
     return found
@@ -163,26 +115,21 @@ def _boundaries(store: ResultsStore, study: dict[str, Any]) -> list[Boundary]:
 def _banner(study: dict[str, Any], finished: int) -> str:
     """Return the report's warning for a quick or unfinished run ("" if neither)."""
     planned = count_cells(study)
-    parts = []
-    if study.get("quick"):
-        parts.append(
-            "This is the --quick version of the study (fewer datasets, costs or "
-            "repeats): its numbers are a smoke test, and claims about rows it did "
-            "not run are marked incomplete."
-        )
-    if finished < planned:
-        parts.append(
-            f"The run is unfinished: {finished} of {planned} cells are in the "
-            "store; run the same command again to resume."
-        )
+    quick = (
+        "This is the --quick version of the study (fewer datasets, costs or "
+        "repeats): its numbers are a smoke test, and claims about rows it did "
+        "not run are marked incomplete."
+    )
+    unfinished = (
+        f"The run is unfinished: {finished} of {planned} cells are in the "
+        "store; run the same command again to resume."
+    )
+    parts = [quick] * bool(study.get("quick")) + [unfinished] * (finished < planned)
     return " ".join(["Partial results.", *parts]) if parts else ""
 
 
 def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
-    """Write the Markdown and HTML report of a results store.
-
-    What the report shows follows from what the recorded study declares (its
-    report keys fill :class:`ReportSpec` by name) and from what the store holds.
+    """Write the report of a results store, as its recorded study declares it.
 
     Parameters
     ----------
@@ -206,8 +153,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     results = store.results()
     if results.empty:
         raise ValueError(f"{store.path} holds no finished cells yet.")
-    # the record is a file anyone who can write the folder can change: checked
-    # as a study file is, before anything is drawn
+    # anyone who can write the folder can change the record: checked before use
     check_record(study, ALL_METRICS, str(store.path))
     order = {a["name"]: i for i, a in enumerate(study["algorithms"])}
     results = results.sort_values(
