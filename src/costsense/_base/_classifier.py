@@ -233,9 +233,10 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
             if not (isinstance(cost, str) and cost == default):
                 name = type(self).__name__
                 raise ValueError(
-                    f"{name}(cost={reprlib.repr(cost)}) was fitted with sample_cost, "
-                    "whose per-row costs replace cost: build it with cost=None to "
-                    "fit on the rows' costs, or drop sample_cost to use cost."
+                    f"{name}(cost={reprlib.repr(cost)}).fit got sample_cost too, "
+                    "whose per-row costs would replace cost: build it with "
+                    "cost=None to fit on the rows' costs, or drop sample_cost to "
+                    "use cost."
                 )
         resolved = Costs.resolve(
             cost,
