@@ -44,9 +44,11 @@ assert np.array_equal(from_ratio, from_matrix)
 
 # %%
 # Per-row costs are cost rows: ``rows[i, j]`` is what predicting class ``j`` costs on
-# row ``i``. A vector of per-row amounts means "any error on this row costs this".
+# row ``i``. Per-row amounts are named by the error they price (one unnamed amount
+# per row is refused): here a missed positive costs its amount, a false alarm 1.
 y_small = np.array(["negative", "positive", "positive"])
-rows = Costs.resolve(None, y_small, sample_cost=[1.0, 120.0, 8.0]).rows
+amounts = {"fn": [0.0, 120.0, 8.0], "fp": 1.0}
+rows = Costs.resolve(None, y_small, pos_label="positive", sample_cost=amounts).rows
 print(rows)
 assert rows.tolist() == [[0.0, 1.0], [120.0, 0.0], [8.0, 0.0]]
 

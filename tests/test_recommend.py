@@ -250,6 +250,8 @@ def test_three_classes_with_per_row_matrices():
 def test_predict_refuses_costs_that_do_not_say_what_each_decision_costs(fraud):
     model, X = fraud
     with pytest.raises(ValueError, match="sample_cost has shape"):
+        model.predict(X[:5], sample_cost=np.ones((5, 2)))
+    with pytest.raises(ValueError, match="sample_cost is one number per row"):
         model.predict(X[:5], sample_cost=np.ones(5))
     with pytest.raises(ValueError, match="sample_cost has 4 rows"):
         model.predict(X[:5], sample_cost=np.ones((4, 4)))

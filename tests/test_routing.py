@@ -22,6 +22,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.metadata_routing import get_routing_for_object
 
+from costsense.costs import ExampleCosts, example_costs
 from costsense.margin import CSLDMClassifier
 from costsense.metrics import make_cost_scorer
 from costsense.rescale import CostWeighting
@@ -34,6 +35,11 @@ def _data() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
     cost = np.random.RandomState(1).uniform(1.0, 20.0, size=y.shape[0])
     return X, y, cost
+
+
+def _any_error(cost: np.ndarray) -> ExampleCosts:
+    """Each row's cost of any error on it, named."""
+    return example_costs(fp=cost, fn=cost)
 
 
 def _takes_sample_cost(cls: type) -> bool:
@@ -58,11 +64,12 @@ def test_each_fold_is_scored_with_its_own_rows_costs(name):
             scoring=make_cost_scorer(cost=5).set_score_request(sample_cost=True),
             cv=folds,
             refit=False,
-        ).fit(X, y, sample_cost=cost)
+        ).fit(X, y, sample_cost=_any_error(cost))
     differs = []
     for k, (train, test) in enumerate(folds):
-        model = clone(estimator).fit(X[train], y[train], sample_cost=cost[train])
-        wrong = model.predict(X[test]) != y[test]
+        rows = _any_error(cost[train])
+        model = clone(estimator).fit(X[train], y[train], sample_cost=rows)
+        wrong = model.predict(X[test], sample_cost="mean") != y[test]
         by_hand = -float(np.sum(cost[test][wrong])) / test.size
         assert search.cv_results_[f"split{k}_test_score"][0] == pytest.approx(by_hand)
         # the class-level cost (5 for a missed positive, 1 otherwise) would differ
@@ -84,15 +91,16 @@ def test_the_routed_costs_reach_fit(name):
                 grid,
                 scoring=make_cost_scorer(cost=5).set_score_request(sample_cost=True),
                 cv=3,
-            ).fit(X, y, sample_cost=costs)
+            ).fit(X, y, sample_cost=_any_error(costs))
             fitted.append(search.best_estimator_)
-    direct = clone(estimator).fit(X, y, sample_cost=cost)
+    direct = clone(estimator).fit(X, y, sample_cost=_any_error(cost))
     assert_allclose(fitted[0].decision_function(X), direct.decision_function(X))
     # other costs, another model: the fit really read them
     assert not np.allclose(
         fitted[0].decision_function(X), fitted[1].decision_function(X)
     )
-    assert (fitted[1].predict(X) == 1).sum() < (fitted[0].predict(X) == 1).sum()
+    positives = [(m.predict(X, sample_cost="mean") == 1).sum() for m in fitted]
+    assert positives[1] < positives[0]
 
 
 def test_costs_reach_the_last_step_of_a_pipeline():
@@ -107,11 +115,11 @@ def test_costs_reach_the_last_step_of_a_pipeline():
             {"costweighting__estimator__C": [0.1, 1.0]},
             scoring=make_cost_scorer(cost=5).set_score_request(sample_cost=True),
             cv=3,
-        ).fit(X, y, sample_cost=cost)
+        ).fit(X, y, sample_cost=_any_error(cost))
     best_c = search.best_params_["costweighting__estimator__C"]
     direct = make_pipeline(
         StandardScaler(), CostWeighting(LogisticRegression(C=best_c))
-    ).fit(X, y, costweighting__sample_cost=cost)
+    ).fit(X, y, costweighting__sample_cost=_any_error(cost))
     assert_allclose(
         search.best_estimator_.decision_function(X), direct.decision_function(X)
     )

@@ -6,6 +6,7 @@ This module stands on nothing of costsense's: any module may import it.
 from __future__ import annotations
 
 __all__ = [
+    "CostWarning",
     "CostlierThanConstantWarning",
     "DegenerateModelWarning",
     "MemoryBudgetError",
@@ -26,6 +27,28 @@ class DegenerateModelWarning(UserWarning):
     --------
     >>> from costsense.exceptions import DegenerateModelWarning
     >>> issubclass(DegenerateModelWarning, UserWarning)
+    True
+    """
+
+
+class CostWarning(UserWarning):
+    """A model fitted with per-row costs decides rows without their costs.
+
+    Issued by ``predict(X)`` of a model fitted with ``sample_cost``: each row is
+    then decided at the class-level mean costs (``cost_matrix_``), which can be
+    far from its own. Pass the rows' costs, ``predict(X, sample_cost=...)``, or
+    ``predict(X, sample_cost="mean")`` to decide at the mean costs on purpose (no
+    warning). The choice is made per call, not in the constructor: which costs
+    the rows being decided carry is a fact of those rows, as ``sample_cost`` at
+    ``fit`` is, not a hyperparameter that ``clone`` and searches would carry
+    along. Issued once per process and model class, so scikit-learn's loops (a
+    cross-validation scoring ``predict``, which resets Python's own record of
+    warnings shown for every fold) warn once, not once per fold.
+
+    Examples
+    --------
+    >>> from costsense.exceptions import CostWarning
+    >>> issubclass(CostWarning, UserWarning)
     True
     """
 

@@ -34,13 +34,16 @@ def test_margin_learners_calibrate_with_their_cv_weights_and_seed(model):
     fitted = model.set_params(cv=splits).fit(X, y, sample_weight=w)
     # the same learner, on the same folds, by hand: the costs of the positives
     # (class 1, the minority) weigh their hinge losses, the weights everything
-    member = type(model)(**{**model.get_params(), "probability": False, "cv": 5})
+    given = {"probability": False, "cv": 5}
+    if has_fit_parameter(model, "sample_cost"):
+        given["cost"] = None  # c replaces cost
+    member = type(model)(**{**model.get_params(), **given})
     c = np.where(y == 1, fitted.costs_[0], fitted.costs_[1])
     scores = np.full(len(y), np.nan)
     for train, test in splits:
         kwargs = {"sample_weight": w[train]}
         if has_fit_parameter(member, "sample_cost"):
-            kwargs["sample_cost"] = c[train]
+            kwargs["sample_cost"] = {"fn": c[train], "fp": c[train]}
         scores[test] = member.fit(X[train], y[train], **kwargs).decision_function(
             X[test]
         )
@@ -65,13 +68,14 @@ def test_margin_learners_calibrate_with_their_cv_weights_and_seed(model):
 def test_train_cost_uses_each_samples_own_cost(model):
     X, y = data(seed=5)
     cost = np.random.default_rng(5).uniform(0.5, 9.0, size=len(y))
-    fitted = model.set_params(random_state=0).fit(X, y, sample_cost=cost)
+    any_error = {"fn": cost, "fp": cost}
+    fitted = model.set_params(random_state=0).fit(X, y, sample_cost=any_error)
     for stage, prediction in enumerate(fitted.staged_predict(X)):
         by_hand = np.sum(cost[prediction != y]) / len(y)
         assert fitted.train_cost_[stage] == pytest.approx(by_hand, rel=1e-12)
     # the class means alone would give another figure
     means = np.where(y == fitted.pos_label_, *fitted.costs_)
-    last = fitted.predict(X) != y
+    last = fitted.predict(X, sample_cost="mean") != y
     assert fitted.train_cost_[-1] != pytest.approx(np.sum(means[last]) / len(y))
 
 

@@ -121,4 +121,4 @@ def test_a_row_decision_refuses_costs_given_only_for_the_true_class():
     X, y = data()
     model = AdaBoostClassifier(n_estimators=5).fit(X, y)
     with pytest.raises(ValueError, match="cost rows given the true class do not say"):
-        model.predict(X, sample_cost=np.ones(len(y)))
+        model.predict(X, sample_cost=np.ones((len(y), 2)))

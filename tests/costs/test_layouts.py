@@ -31,24 +31,36 @@ def test_every_binary_layout_gives_the_same_cost_rows_by_hand():
     by_hand = np.where(y[:, None] == 1, np.c_[fn, tp], np.c_[tn, fp])
     matrices = example_costs(fp=fp, fn=fn, tp=tp, tn=tn).matrices([0, 1], 1)
     named = example_costs(fp=fp, fn=fn, tp=tp, tn=tn)
-    for layout in (costcla, named, matrices, by_hand):
+    parts = {"fp": fp, "fn": fn, "tp": tp, "tn": tn}
+    for layout in (costcla, named, matrices, by_hand, parts):
         assert_array_equal(_rows(y, layout), by_hand)
-    errors = np.array([5.0, 2.0, 4.0, 3.0])  # the cost of an error on each row
-    assert_array_equal(_rows(y, errors), [[5, 0], [0, 2], [4, 0], [0, 3]])
+    pd = pytest.importorskip("pandas")
+    assert_array_equal(_rows(y, pd.DataFrame(parts)), by_hand)
+    # numbers are repeated on every row
+    by_hand = np.where(y[:, None] == 1, np.c_[fn, 0 * fn], [0.0, 1.0])
+    assert_array_equal(_rows(y, {"fn": fn, "fp": 1.0}), by_hand)
 
 
-def test_a_cost_per_row_costs_only_errors():
-    y = np.array(["x", "y", "z"])
-    rows = _rows(y, [1.0, 2.0, 3.0], classes=("x", "y", "z"), pos_label=None)
-    assert_array_equal(rows, [[0, 1, 1], [2, 0, 2], [3, 3, 0]])
+@pytest.mark.parametrize("classes", [(0, 1), ("x", "y", "z")])
+def test_one_unnamed_cost_per_row_is_refused_naming_the_parts(classes):
+    # an amount could be a missed positive's cost or any error's: say which
+    y = np.array(classes)
+    with pytest.raises(ValueError, match=r"one number per row.*sample_cost=\{'fn'"):
+        _rows(y, np.arange(1.0, y.size + 1), classes=classes, pos_label=None)
+
+
+def test_named_parts_must_name_fn_and_fp_only():
+    with pytest.raises(ValueError, match=r"names the parts \['fn'\]; name fn and fp"):
+        _rows([0, 1, 1], {"fn": [1.0, 2.0, 3.0]})
+    with pytest.raises(ValueError, match=r"names the parts \['fn', 'fp', 'loss'\]"):
+        _rows([0, 1, 1], {"fn": 1.0, "fp": 1.0, "loss": [1.0, 2.0, 3.0]})
 
 
 @pytest.mark.parametrize(
     "sample_cost, message",
     [
-        ([1.0, -1.0, 1.0], "negative values.*must be >= 0"),
         ([1.0, np.nan, 1.0], "NaN"),
-        ([0.0, 0.0, 0.0], "all zero"),
+        (np.zeros((3, 2)), "all zero"),
         ([1.0, 1.0], "2 rows but there are 3 samples"),
         (np.ones((3, 5)), r"shape \(3, 5\) for 2 classes; give one of the sample_cost"),
         (np.ones((3, 2, 3)), "sample_cost has shape"),
@@ -72,9 +84,8 @@ def test_rows_being_decided_need_a_layout_that_prices_every_outcome():
     costs = example_costs(fp=[1.0, 2.0], fn=4.0)
     matrices = row_cost_matrices(costs, [0, 1], 1)
     assert_array_equal(row_cost_matrices(np.asarray(costs), [0, 1], 1), matrices)
-    for given_truth in ([1.0, 2.0], np.ones((2, 2))):
-        with pytest.raises(ValueError, match="cost rows given the true class"):
-            row_cost_matrices(given_truth, [0, 1], 1)
+    with pytest.raises(ValueError, match="cost rows given the true class"):
+        row_cost_matrices(np.ones((2, 2)), [0, 1], 1)
 
 
 def test_the_reduction_relabels_rows_whose_error_is_cheaper_than_being_right():

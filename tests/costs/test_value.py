@@ -33,7 +33,8 @@ def test_the_reduction_of_a_binary_problem_weighs_rows_by_c1_and_c2(c1, c2):
 
 def test_costs_resolve_with_example_costs_summarises_a_class_matrix():
     y = np.array([0, 0, 1])
-    resolved = Costs.resolve(None, y, sample_cost=[1.0, 3.0, 10.0])
+    errors = [1.0, 3.0, 10.0]
+    resolved = Costs.resolve(None, y, sample_cost={"fn": errors, "fp": errors})
     assert resolved.example_dependent
     assert_allclose(resolved.matrix, [[0, 2], [10, 0]])
     assert resolved.pos_label == 1
@@ -68,7 +69,7 @@ def test_costs_resolve_from_each_form_gives_the_hand_built_matrices():
     assert rows_only.per_row is None
     assert_allclose(rows_only.rows, own)
     errors = np.arange(1.0, n + 1)
-    one = Costs.resolve(None, y, pos_label=1, sample_cost=errors)
+    one = Costs.resolve(None, y, pos_label=1, sample_cost={"fn": errors, "fp": errors})
     assert_allclose(one.rows, np.where(np.eye(2)[y] == 1, 0.0, errors[:, None]))
     # class-level forms: a ratio, a pair, a matrix, balanced costs
     ratio = Costs.resolve(5, y, pos_label=1)

@@ -445,7 +445,7 @@ def test_sample_cost_equal_to_class_costs(solver):
     params = {"kernel": kernel, "solver": solver, "random_state": 0, "pos_label": 1}
     by_class = CSLDMClassifier(cost=(4.0, 1.5), **params).fit(X, y)
     by_sample = CSLDMClassifier(**params).fit(
-        X, y, sample_cost=np.where(y == 1, 4.0, 1.5)
+        X, y, sample_cost={"fn": np.full(y.size, 4.0), "fp": 1.5}
     )
     np.testing.assert_allclose(
         by_sample.decision_function(X), by_class.decision_function(X), rtol=1e-12

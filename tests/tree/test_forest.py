@@ -154,7 +154,8 @@ def test_leaves_of_one_class_make_the_fit_degenerate_without_predicting(
     # what the forest predicts on its training rows says the same
     assert np.unique(forest.predict(X)).tolist() == [label]
     finding = (
-        f"predicts only class {label!r} (of 2) on its own training data (why: the "
+        f"predicts only class {label!r} (one of its 2 classes) for every row of "
+        "its own training data (why: the "
         "trees' mean task scores favour one class on every row)"
     )
     assert forest.degenerate_ == finding

@@ -15,6 +15,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import has_fit_parameter
 
 from costsense.costs import _plain as _plain_value
+from costsense.costs import example_costs
 
 from ._classifier import ClassifierBase
 from ._platt import platt_scaling
@@ -118,11 +119,13 @@ class BinaryCostClassifier(ClassifierBase):
         ----------
         X : array-like of shape (n_samples, n_features)
             Samples.
-        sample_cost : ExampleCosts or array-like, default=None
+        sample_cost : ExampleCosts, array-like or "mean", default=None
             The costs of the rows being decided, in a layout of
             :mod:`costsense.costs` that prices every outcome. Each row is then
             decided by the Bayes rule on :meth:`predict_proba` (margin models:
-            fitted with ``probability=True``).
+            fitted with ``probability=True``). A model fitted with per-row costs
+            warns (:class:`~costsense.exceptions.CostWarning`) without them,
+            unless ``"mean"`` asks for the decision at the mean costs.
 
         Returns
         -------
@@ -131,6 +134,7 @@ class BinaryCostClassifier(ClassifierBase):
             :meth:`decision_function` is positive; with it, each row's class of
             least expected cost.
         """
+        sample_cost = self._decision_costs(sample_cost)
         if sample_cost is not None:
             return self._decide_rows(self._posterior(X), sample_cost)
         X = self._validated(X)
@@ -143,8 +147,8 @@ class BinaryCostClassifier(ClassifierBase):
             raise ValueError(
                 f"{name}.predict(X, sample_cost=...) decides each row on the "
                 f"model's probabilities, and this {name} gives none: refit it "
-                "with probability=True (Platt scaling), or call predict(X) for the "
-                "decision at the training costs."
+                "with probability=True (Platt scaling), or call predict(X, "
+                "sample_cost='mean') for the decision at the training costs."
             )
         return cast(FloatArray, self.predict_proba(X))
 
@@ -176,12 +180,13 @@ class PlattClassifier(BinaryCostClassifier):
         """
         member = clone(self)
         updates: dict[str, Any] = {"probability": False}
+        fit_params = {}
+        if has_fit_parameter(member, "sample_cost"):  # c replaces cost
+            updates["cost"] = None
+            fit_params = {"sample_cost": example_costs(fp=c, fn=c)}
         if "pos_label" in member.get_params(deep=False):
             updates["pos_label"] = 1.0
         member.set_params(**updates)
-        fit_params = (
-            {"sample_cost": c} if has_fit_parameter(member, "sample_cost") else {}
-        )
         return platt_scaling(
             member,
             X,

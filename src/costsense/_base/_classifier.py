@@ -8,6 +8,7 @@ classifier's fit or predict changes alike.
 from __future__ import annotations
 
 import inspect
+import reprlib
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from costsense.costs import Costs
 from costsense.costs import _plain as _plain_value
-from costsense.exceptions import DegenerateModelWarning
+from costsense.exceptions import CostWarning, DegenerateModelWarning
 from costsense.utils._compat import _check_sample_weight, validate_data
 from costsense.utils._stack import caller_level
 
@@ -35,6 +36,9 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
+
+#: Classes that have issued their CostWarning in this process.
+_COST_WARNED: set[str] = set()
 
 
 def refuse_fit_params(
@@ -128,8 +132,8 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
         if predicted.size == 1 and self.classes_.size > 1:
             label = _plain_value(predicted[0])
             found.append(
-                f"predicts only class {label!r} (of {self.classes_.size}) on its "
-                "own training data"
+                f"predicts only class {label!r} (one of its {self.classes_.size} "
+                "classes) for every row of its own training data"
             )
         if not found:
             self.degenerate_: str | None = None
@@ -194,17 +198,7 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
             )
         resolved = None
         if costs:
-            # an estimator without a ``cost`` parameter is cost-blind: C1 = C2 = 1
-            resolved = Costs.resolve(
-                getattr(self, "cost", 1.0),
-                y,
-                classes=self.classes_,
-                pos_label=getattr(self, "pos_label", None),
-                sample_cost=sample_cost,
-                sample_weight=weight,
-            )
-            self.cost_matrix_ = resolved.matrix
-            self.pos_label_ = resolved.pos_label
+            resolved = self._resolve_costs(y, sample_cost, weight)
             if self._row_costs == "matrices" and resolved.kind == "per-row":
                 if resolved.per_row is None:  # never the class means instead
                     raise ValueError(
@@ -220,6 +214,66 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
             sample_weight=weight,
             cost=resolved,
         )
+
+    def _resolve_costs(
+        self, y: ArrayLike, sample_cost: Any, sample_weight: Any = None
+    ) -> Costs:
+        """Resolve ``cost``, or ``sample_cost`` instead, against the labels ``y``.
+
+        Sets ``cost_matrix_``, ``pos_label_`` and whether the fit learnt per-row
+        costs (:meth:`_decision_costs` reads it). ``cost`` other than None (or
+        the class's default) together with ``sample_cost`` is refused: the rows'
+        costs would replace it unseen. A class without ``cost`` is cost-blind
+        (C1 = C2 = 1).
+        """
+        cost = getattr(self, "cost", 1.0)
+        own = inspect.signature(type(self)).parameters.get("cost")
+        default = None if own is None else own.default
+        if sample_cost is not None and own is not None and cost is not None:
+            if not (isinstance(cost, str) and cost == default):
+                name = type(self).__name__
+                raise ValueError(
+                    f"{name}(cost={reprlib.repr(cost)}).fit got sample_cost too, "
+                    "whose per-row costs would replace cost: build it with "
+                    "cost=None to fit on the rows' costs, or drop sample_cost to "
+                    "use cost."
+                )
+        resolved = Costs.resolve(
+            cost,
+            y,
+            classes=self.classes_,
+            pos_label=getattr(self, "pos_label", None),
+            sample_cost=sample_cost,
+            sample_weight=sample_weight,
+        )
+        self.cost_matrix_ = resolved.matrix
+        self.pos_label_ = resolved.pos_label
+        self._fitted_row_costs = resolved.example_dependent
+        return resolved
+
+    def _decision_costs(self, sample_cost: Any) -> Any:
+        """Return the costs ``predict`` decides by: ``sample_cost``, None for means.
+
+        ``sample_cost="mean"`` decides at the class-level ``cost_matrix_`` on
+        purpose. None does too, with a :class:`~costsense.exceptions.CostWarning`
+        when the fit learnt per-row costs (once per process and class, in
+        ``_COST_WARNED``; none inside an enclosing estimator's fit).
+        """
+        if isinstance(sample_cost, str) and sample_cost == "mean":
+            return None
+        name = type(self).__name__
+        if sample_cost is None and getattr(self, "_fitted_row_costs", False):
+            if not _INNER_FIT.get() and name not in _COST_WARNED:
+                _COST_WARNED.add(name)
+                warnings.warn(
+                    f"{name} was fitted with per-row costs (sample_cost) and now "
+                    "decides at its mean class costs (cost_matrix_): pass the "
+                    "rows' own costs, predict(X, sample_cost=...), or "
+                    'sample_cost="mean" to decide at the mean costs on purpose.',
+                    CostWarning,
+                    stacklevel=caller_level(),
+                )
+        return sample_cost
 
     def _validated(self, X: ArrayLike, **check_params: Any) -> FloatArray:
         """Check that the model is fitted, then validate ``X`` against the fit."""

@@ -36,7 +36,7 @@ def platt_scaling(
     pos_label: Any,
     cv: Any = 5,
     sample_weight: FloatArray | None = None,
-    fit_params: dict[str, NDArray[Any]] | None = None,
+    fit_params: dict[str, Any] | None = None,
     random_state: Any = None,
 ) -> tuple[float, float]:
     """Fit ``P(y = pos_label | x) = sigmoid(a f(x) + b)`` on out-of-fold scores.

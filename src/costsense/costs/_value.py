@@ -128,8 +128,8 @@ DataFrame or dict
             Positive class of a binary problem; the minority class if None.
         sample_cost : Costs, ExampleCosts or array-like, default=None
             Per-row costs in one of the layouts of :mod:`costsense.costs`
-            (``(n,)``, ``(n, K)``, ``(n, K, K)``, for two classes ``(n, 4)`` or
-            :class:`ExampleCosts`), or a :class:`Costs` of per-row costs already
+            (``(n, K)``, ``(n, K, K)``, for two classes named parts, ``(n, 4)``
+            or :class:`ExampleCosts`), or a :class:`Costs` of per-row costs already
             resolved for the same classes (as a command passes them to a fit).
         sample_weight : array-like of shape (n_samples,), default=None
             Weights of the rows in the class frequencies (balanced costs, the

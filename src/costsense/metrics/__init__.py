@@ -33,6 +33,11 @@ Examples
 
 from __future__ import annotations
 
+import dis
+import sys
+from difflib import get_close_matches
+from typing import Any
+
 from costsense.metrics._auc import binary_roc_auc_score
 from costsense.metrics._cost import excess_cost, misclassification_cost, savings_score
 from costsense.metrics._rates import (
@@ -65,3 +70,21 @@ __all__ = [
     "misclassification_cost",
     "savings_score",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Refuse an unknown name, naming the metrics close to it.
+
+    ``from costsense.metrics import name`` gets an ImportError (Python would
+    replace an AttributeError's text by its own, the hint lost); ``getattr``
+    and ``hasattr`` an AttributeError, as for any module.
+    """
+    public = not name.startswith("_")
+    close = [n for n in __all__ if public and name in n]
+    close = close or get_close_matches(name, __all__, n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    message = f"costsense.metrics has no {name!r}{hint}"
+    caller = sys._getframe(1)
+    if close and caller.f_code.co_code[caller.f_lasti] == dis.opmap["IMPORT_FROM"]:
+        raise ImportError(message, name=__name__)
+    raise AttributeError(message)

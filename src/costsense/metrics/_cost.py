@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.exceptions import UndefinedMetricWarning
 
-from costsense.costs import Costs, _class_indices, _label_index
+from costsense.costs import Costs, _class_indices, _label_index, _named
 from costsense.metrics._validation import (
     FloatArray,
     _labels,
@@ -45,16 +45,15 @@ def _cost_rows(
         # costs; malformed ones are still refused rather than ignored.
         if pos_label is not None:
             _label_index(classes, pos_label)
-        values = np.asarray(0.0 if sample_cost is None else sample_cost, dtype=float)
+        values = np.asarray(_named(0.0 if sample_cost is None else sample_cost))
         if sample_cost is not None and (
-            values.ndim == 0
+            values.ndim < 2
             or values.shape[0] != y_true.shape[0]
-            or not np.all(np.isfinite(values))
-            or (values.ndim == 1 and np.any(values < 0))
+            or not np.all(np.isfinite(values.astype(float)))
         ):
             raise ValueError(
-                f"sample_cost must hold one finite cost (row) per sample of y_true "
-                f"({y_true.shape[0]}); one cost of an error per row must be >= 0."
+                f"sample_cost must hold one finite cost row (or named parts) per "
+                f"sample of y_true ({y_true.shape[0]})."
             )
         return np.zeros((y_true.shape[0], 1))
     resolved = Costs.resolve(
@@ -88,9 +87,11 @@ def misclassification_cost(
         Required unless ``sample_cost`` is given (balanced costs are refused).
     pos_label : hashable, default=None
         Positive class of a binary cost; the minority class of ``y_true`` if None.
-    sample_cost : array-like or ExampleCosts, default=None
+    sample_cost : dict, DataFrame, ExampleCosts or array-like, default=None
         Per-row costs in any layout of :mod:`costsense.costs`, which replace
-        ``cost`` (with the four-part layouts, right decisions may cost too).
+        ``cost``: for two classes, the parts named, e.g. ``{"fn": amounts,
+        "fp": 5.0}`` (right decisions may cost too: ``"tp"``, ``"tn"``); one
+        unnamed cost per row is refused.
     normalize : bool, default=False
         Return the (weighted) mean cost per sample instead of the total.
     labels : array-like of shape (K,), default=None

@@ -113,19 +113,21 @@ def make_cost_scorer(
     >>> bool((scores <= 0).all())
     True
 
-    A grid search on per-row costs (here each row's cost of an error), routed to
-    every fold's fit and score:
+    A grid search on per-row costs (here a missed positive costs its amount, a
+    false alarm 1), routed to every fold's fit and score:
 
     >>> import numpy as np
     >>> from sklearn import config_context
     >>> from sklearn.model_selection import GridSearchCV
+    >>> from costsense.costs import example_costs
     >>> from costsense.rescale import CostWeighting
-    >>> row_cost = np.random.RandomState(0).uniform(1, 10, size=len(y))
+    >>> amount = np.random.RandomState(0).uniform(1, 10, size=len(y))
+    >>> row_cost = example_costs(fn=amount, fp=1.0)
     >>> with config_context(enable_metadata_routing=True):
     ...     search = GridSearchCV(
     ...         CostWeighting(LogisticRegression()).set_fit_request(sample_cost=True),
     ...         {"estimator__C": [0.1, 1.0]},
-    ...         scoring=make_cost_scorer(cost=5).set_score_request(sample_cost=True),
+    ...         scoring=make_cost_scorer(5).set_score_request(sample_cost=True),
     ...         cv=3,
     ...     ).fit(X, y, sample_cost=row_cost)
     >>> sorted(search.best_params_)

