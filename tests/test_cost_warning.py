@@ -8,6 +8,7 @@ mean costs; scikit-learn's loops calling ``predict`` warn once, not per fold.
 from __future__ import annotations
 
 import warnings
+import weakref
 
 import numpy as np
 import pytest
@@ -39,8 +40,8 @@ def _data():
 
 @pytest.fixture(autouse=True)
 def _forget_the_warnings_issued(monkeypatch):
-    # once per process and class: each test starts as a fresh process would
-    monkeypatch.setattr(_classifier, "_COST_WARNED", set())
+    # once per fitted model: each test starts with none warned
+    monkeypatch.setattr(_classifier, "_COST_WARNED", weakref.WeakSet())
 
 
 def _cost_warnings(call):
@@ -84,7 +85,7 @@ def test_the_rows_own_costs_decide_without_a_warning_and_differently():
     assert np.any(own != model.predict(X, sample_cost="mean"))
 
 
-def test_a_cross_validation_scoring_predict_warns_once_not_once_per_fold():
+def test_a_cross_validation_scoring_predict_warns_once_per_fold_model():
     X, y, costs = _data()
     with config_context(enable_metadata_routing=True):
         scores, said = _cost_warnings(
@@ -98,7 +99,20 @@ def test_a_cross_validation_scoring_predict_warns_once_not_once_per_fold():
             )
         )
     assert scores.shape == (5,)
-    assert len(said) == 1
+    # the scorer decides by predict(X) alone: each fold's model warns, once
+    assert len(said) == 5
+    assert len(set(said)) == 1
+
+
+def test_each_fitted_model_warns_once_and_a_new_fit_warns_again():
+    X, y, costs = _data()
+    first = CostWeighting().fit(X, y, sample_cost=costs)
+    second = CostWeighting().fit(X, y, sample_cost=costs)
+    assert len(_cost_warnings(lambda: [first.predict(X) for _ in "ab"])[1]) == 1
+    # another model of the same class is another trap: it warns too
+    assert len(_cost_warnings(lambda: second.predict(X))[1]) == 1
+    first.fit(X, y, sample_cost=costs)
+    assert len(_cost_warnings(lambda: first.predict(X))[1]) == 1
 
 
 def test_the_threshold_tuner_reads_probabilities_only_and_warns_nothing():

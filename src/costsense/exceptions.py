@@ -41,9 +41,9 @@ class CostWarning(UserWarning):
     warning). The choice is made per call, not in the constructor: which costs
     the rows being decided carry is a fact of those rows, as ``sample_cost`` at
     ``fit`` is, not a hyperparameter that ``clone`` and searches would carry
-    along. Issued once per process and model class, so scikit-learn's loops (a
-    cross-validation scoring ``predict``, which resets Python's own record of
-    warnings shown for every fold) warn once, not once per fold.
+    along. Issued once per fitted model (a new fit warns again), so repeated
+    batches warn once; a cross-validation that scores by ``predict(X)`` warns
+    once per fold, since each fold's model decides at its mean costs.
 
     Examples
     --------

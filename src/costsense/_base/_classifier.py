@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import reprlib
 import warnings
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
@@ -37,8 +38,8 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 
-#: Classes that have issued their CostWarning in this process.
-_COST_WARNED: set[str] = set()
+#: Fitted models that have issued their CostWarning (each warns once per fit).
+_COST_WARNED: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def refuse_fit_params(
@@ -249,6 +250,7 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
         self.cost_matrix_ = resolved.matrix
         self.pos_label_ = resolved.pos_label
         self._fitted_row_costs = resolved.example_dependent
+        _COST_WARNED.discard(self)
         return resolved
 
     def _decision_costs(self, sample_cost: Any) -> Any:
@@ -256,15 +258,15 @@ class ClassifierBase(ClassifierMixin, BaseEstimator):
 
         ``sample_cost="mean"`` decides at the class-level ``cost_matrix_`` on
         purpose. None does too, with a :class:`~costsense.exceptions.CostWarning`
-        when the fit learnt per-row costs (once per process and class, in
+        when the fit learnt per-row costs (once per fitted model, in
         ``_COST_WARNED``; none inside an enclosing estimator's fit).
         """
         if isinstance(sample_cost, str) and sample_cost == "mean":
             return None
         name = type(self).__name__
         if sample_cost is None and getattr(self, "_fitted_row_costs", False):
-            if not _INNER_FIT.get() and name not in _COST_WARNED:
-                _COST_WARNED.add(name)
+            if not _INNER_FIT.get() and self not in _COST_WARNED:
+                _COST_WARNED.add(self)
                 warnings.warn(
                     f"{name} was fitted with per-row costs (sample_cost) and now "
                     "decides at its mean class costs (cost_matrix_): pass the "

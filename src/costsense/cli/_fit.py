@@ -77,6 +77,8 @@ def run_fit(args: argparse.Namespace) -> int:
         if costs.example_dependent and learns_row_costs(model[-1])
         else {}
     )
+    if per_row:
+        model.set_params(model__cost=None)  # the rows' own costs replace it
     with collect_warnings() as caught, beat:
         model.fit(data.X, data.y, **per_row)
     if talks:

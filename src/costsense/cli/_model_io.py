@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from costsense import __version__
+from costsense._base import learns_row_costs
 from costsense.cli._options import MISSING, UsageError
 from costsense.experiments import BASE_NAMES, CATALOG, check_pair
 from costsense.persist import DEFAULT_MAX_BYTES, check_fitted, read_model
@@ -212,6 +213,8 @@ def check_model(model: Any, metadata: dict[str, Any], path: str) -> None:
         seed=metadata["seed"],
         prepare=prepare,
     )
+    if cost["columns"] and learns_row_costs(reference[-1]):
+        reference.set_params(model__cost=None)  # fitted on the rows' own costs
     if type(model) is not type(reference) or _steps(model) != _steps(reference):
         raise _fail(
             path,

@@ -346,8 +346,11 @@ def decide(model: Any, X: Any, sample_cost: Any = None) -> Any:
     ndarray of shape (n_samples,)
     """
     final = model[-1] if hasattr(model, "steps") else model
-    if sample_cost is None or not decides_rows(final):
+    if sample_cost is None:
         return model.predict(X)
+    if not decides_rows(final):  # no probabilities: the mean costs, knowingly
+        takes = "sample_cost" in inspect.signature(final.predict).parameters
+        return model.predict(X, sample_cost="mean") if takes else model.predict(X)
     return model.predict(X, sample_cost=sample_cost)
 
 

@@ -87,6 +87,7 @@ def fit_and_score(
     test_costs = cost.take(test) if cost.example_dependent else None
     started = time.perf_counter()
     if cost.example_dependent and learns_row_costs(model[-1]):
+        model.set_params(model__cost=None)  # the rows' own costs replace it
         model.fit(X_train, y[train], model__sample_cost=cost.take(train))
     else:
         model.fit(X_train, y[train])
