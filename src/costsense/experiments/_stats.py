@@ -1,8 +1,8 @@
 """Statistics for comparing algorithms over cross-validation folds.
 
 Paired tests on fold results (SciPy's t-test and Wilcoxon test, the Nadeau-Bengio
-corrected t-test), win/tie/loss counts, best-entry masks and mean ranks. The
-report's tables and the claims are built from these.
+corrected t-test), win/tie/loss counts, best-entry masks and mean ranks, from which
+the report's tables and the claims are built.
 """
 
 from __future__ import annotations
@@ -27,8 +27,6 @@ __all__ = [
     "wilcoxon_test",
     "win_tie_loss",
 ]
-
-_TESTS = ("t", "corrected", "wilcoxon")
 
 
 @dataclass(frozen=True)
@@ -61,8 +59,7 @@ class PairedTest:
 def describe(values: ArrayLike) -> tuple[float, float]:
     """Return the mean and the sample standard deviation (``ddof=1``, 0 for one value).
 
-    Sums use :func:`math.fsum`, so the result does not depend on the order of
-    the values and equal means tie exactly in rankings.
+    Sums use :func:`math.fsum`, so equal means tie exactly whatever the order.
 
     Examples
     --------
@@ -79,11 +76,7 @@ def describe(values: ArrayLike) -> tuple[float, float]:
 
 
 def _differences(a: ArrayLike, b: ArrayLike) -> tuple[NDArray[np.float64], bool, bool]:
-    """Check two paired samples; return ``a - b``, whether it is constant, and zero.
-
-    Differences equal up to the rounding of the subtraction (16 ulps of the
-    largest input) count as constant, so ``(x + 0.1) - x`` is recognised.
-    """
+    """Check paired samples; return ``a - b``, whether constant (16 ulps), whether 0."""
     x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if x.ndim != 1 or y.ndim != 1:
         raise ValueError(f"Paired samples must be 1-D; got {x.shape} and {y.shape}.")
@@ -101,27 +94,6 @@ def _differences(a: ArrayLike, b: ArrayLike) -> tuple[NDArray[np.float64], bool,
     return d, constant, constant and bool(np.abs(d).max() <= tol)
 
 
-def _t_test(a: ArrayLike, b: ArrayLike, ratio: float, alpha: float) -> PairedTest:
-    """Run the paired t-test with the variance inflated by ``1 + J * ratio``.
-
-    Constant differences give t = 0, p = 1 when they are 0 and t = ±inf, p = 0
-    otherwise (SciPy returns NaN).
-    """
-    d, constant, zero = _differences(a, b)
-    mean = float(d.mean())
-    if zero:
-        return PairedTest(0.0, 1.0, False, 0.0)
-    if constant:
-        return PairedTest(float(np.copysign(np.inf, mean)), 0.0, 0.0 < alpha, mean)
-    if ratio == 0:
-        result = stats.ttest_rel(np.asarray(a, float), np.asarray(b, float))
-        t, pvalue = float(result.statistic), float(result.pvalue)
-    else:
-        t = mean / math.sqrt((1.0 / d.size + ratio) * float(np.var(d, ddof=1)))
-        pvalue = float(2.0 * stats.t.sf(abs(t), df=d.size - 1))
-    return PairedTest(t, pvalue, pvalue < alpha, mean)
-
-
 def paired_t_test(a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05) -> PairedTest:
     """Run the two-sided paired Student t-test of ``a`` against ``b``.
 
@@ -135,7 +107,7 @@ def paired_t_test(a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05) -> PairedT
     >>> round(r.statistic, 4), r.significant
     (4.899, True)
     """
-    return _t_test(a, b, 0.0, alpha)
+    return corrected_paired_t_test(a, b, test_train_ratio=0.0, alpha=alpha)
 
 
 def corrected_paired_t_test(
@@ -160,26 +132,30 @@ def corrected_paired_t_test(
     >>> round(corrected_paired_t_test(a, b, test_train_ratio=0.25).statistic, 4)
     3.4641
     """
-    if not np.isfinite(test_train_ratio) or test_train_ratio < 0:
-        raise ValueError(
-            f"test_train_ratio must be a finite number >= 0; got {test_train_ratio}."
-        )
-    return _t_test(a, b, float(test_train_ratio), alpha)
+    ratio = float(test_train_ratio)
+    if not np.isfinite(ratio) or ratio < 0:
+        raise ValueError(f"test_train_ratio must be a finite number >= 0; got {ratio}.")
+    d, constant, zero = _differences(a, b)
+    mean = float(d.mean())
+    if zero:
+        return PairedTest(0.0, 1.0, False, 0.0)
+    if constant:  # SciPy returns NaN here
+        return PairedTest(float(np.copysign(np.inf, mean)), 0.0, 0.0 < alpha, mean)
+    if ratio == 0:
+        result = stats.ttest_rel(np.asarray(a, float), np.asarray(b, float))
+        t, pvalue = float(result.statistic), float(result.pvalue)
+    else:
+        t = mean / math.sqrt((1.0 / d.size + ratio) * float(np.var(d, ddof=1)))
+        pvalue = float(2.0 * stats.t.sf(abs(t), df=d.size - 1))
+    return PairedTest(t, pvalue, pvalue < alpha, mean)
 
 
 def paired_interval(
     a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05
 ) -> tuple[float, float, float]:
-    """Return ``mean(a - b)`` and its two-sided ``1 - alpha`` t confidence interval.
+    """Return ``mean(a - b)`` and the ``1 - alpha`` t interval the paired test inverts.
 
-    The interval whose complement :func:`paired_t_test` rejects; differences
-    equal to rounding give the point interval.
-
-    Examples
-    --------
-    >>> mean, low, high = paired_interval([3.0, 4.0, 5.0, 7.0], [1.0, 2.0, 4.0, 4.0])
-    >>> mean, round(low, 4), round(high, 4)
-    (2.0, 0.7008, 3.2992)
+    Differences equal up to rounding give the point interval.
     """
     d, constant, _ = _differences(a, b)
     mean = float(d.mean())
@@ -215,17 +191,15 @@ def wilcoxon_test(a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05) -> PairedT
 def win_tie_loss(
     pairs: Iterable[tuple[ArrayLike, ArrayLike]],
     *,
-    test: str = "t",
     alpha: float = 0.05,
     lower_is_better: bool = True,
-    test_train_ratio: float | None = None,
+    test_train_ratio: float = 0.0,
 ) -> tuple[int, int, int]:
     """Count the rows where ``a`` is significantly better, not different, worse.
 
     ``pairs`` holds the paired fold results of ``a`` and ``b``, one pair per
-    row; ``test`` is the paired test of each row ("t", "corrected" with
-    ``test_train_ratio``, see :func:`corrected_paired_t_test`, or "wilcoxon")
-    at level ``alpha``. Returns (wins, ties, losses).
+    row, each compared by :func:`corrected_paired_t_test` at level ``alpha``
+    (``test_train_ratio`` 0: the plain paired t-test). Returns (wins, ties, losses).
 
     Examples
     --------
@@ -234,28 +208,13 @@ def win_tie_loss(
     >>> win_tie_loss([better, same, better])
     (2, 1, 0)
     """
-    if test not in _TESTS:
-        raise ValueError(f"test must be one of {_TESTS}; got {test!r}.")
-    if test == "corrected" and test_train_ratio is None:
-        raise ValueError('test="corrected" needs test_train_ratio (n_test / n_train).')
     counts = {1: 0, 0: 0, -1: 0}
     for a, b in pairs:
-        if test == "wilcoxon":
-            result = wilcoxon_test(a, b, alpha=alpha)
-        else:
-            ratio = test_train_ratio if test == "corrected" else 0.0
-            result = corrected_paired_t_test(
-                a, b, test_train_ratio=float(ratio or 0.0), alpha=alpha
-            )
-        counts[result.outcome(lower_is_better)] += 1
+        test = corrected_paired_t_test(
+            a, b, test_train_ratio=test_train_ratio, alpha=alpha
+        )
+        counts[test.outcome(lower_is_better)] += 1
     return counts[1], counts[0], counts[-1]
-
-
-def _as_matrix(means: ArrayLike) -> NDArray[np.float64]:
-    m = np.asarray(means, dtype=np.float64)
-    if m.ndim != 2:
-        raise ValueError(f"means must be 2-D (rows x algorithms); got shape {m.shape}.")
-    return m
 
 
 def best_mask(
@@ -272,7 +231,7 @@ def best_mask(
     array([[ True, False,  True],
            [False,  True, False]])
     """
-    m = _as_matrix(means)
+    m = np.asarray(means, dtype=np.float64)
     with warnings.catch_warnings():  # an all-NaN row has no best: no warning
         warnings.simplefilter("ignore", RuntimeWarning)
         best = np.nanmin(m, axis=1) if lower_is_better else np.nanmax(m, axis=1)
@@ -290,7 +249,7 @@ def mean_ranks(means: ArrayLike, *, lower_is_better: bool) -> NDArray[np.float64
     >>> mean_ranks([[1.0, 2.0, 3.0], [2.0, 1.0, 2.0]], lower_is_better=True)
     array([1.75, 1.5 , 2.75])
     """
-    m = _as_matrix(means)
+    m = np.asarray(means, dtype=np.float64)
     if m.shape[0] == 0:
         raise ValueError("mean_ranks needs at least one row.")
     keyed = np.where(np.isnan(m), np.inf, m if lower_is_better else -m)
