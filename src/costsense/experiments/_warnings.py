@@ -1,11 +1,8 @@
 """Warnings of many fits, summarised: one line per algorithm and kind, not a flood.
 
-A study fits hundreds of models; a solver that stops at its iteration cap warns in
-every one of them. A cell therefore records the warnings raised while its model is
-fitted and scored (:func:`collect_warnings`, :func:`count_warnings`), and a
-:class:`WarningTally` shows per (algorithm, warning category) how many warnings
-in how many fits, and the message (numbers written ``N``, so that "did not
-converge in 1000 epochs" and "in 500 epochs" count as one).
+A cell records the warnings raised while its model is fitted and scored
+(:func:`collect_warnings`, :func:`count_warnings`); a :class:`WarningTally` counts
+them per (algorithm, category) and message, numbers written ``N``.
 """
 
 from __future__ import annotations
@@ -16,23 +13,19 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["WarningTally", "collect_warnings", "normalise_message"]
+__all__ = ["WarningTally", "collect_warnings"]
 
-#: A number on its own (not the digit of a name such as ``AdaC2``): an optional
-#: sign, digits, an optional fraction and exponent.
+#: A number on its own, not the digit of a name such as ``AdaC2``.
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
-#: Longest message kept in a summary line (the rest is elided).
-_MAX_MESSAGE = 300
 
 
 @contextmanager
 def collect_warnings() -> Iterator[list[warnings.WarningMessage]]:
     """Record every warning raised inside the block instead of printing it.
 
-    Every warning is recorded, also one repeated from the same line (the
-    ``"always"`` filter), so that the counts are right. Warnings that the
-    current filters turn into errors (``-W error``, pytest's ``filterwarnings``)
-    still raise.
+    Every warning is recorded, also one repeated from the same line, so that the
+    counts are right; warnings that the current filters turn into errors still
+    raise.
 
     Yields
     ------
@@ -51,8 +44,6 @@ def collect_warnings() -> Iterator[list[warnings.WarningMessage]]:
     with warnings.catch_warnings(record=True) as records:
         warnings.simplefilter("always")
         for _, message, category, module, lineno in reversed(errors):
-            if not isinstance(category, type):  # always a class in practice
-                continue
             warnings.filterwarnings(
                 "error",
                 message=message.pattern if message is not None else "",
@@ -63,52 +54,37 @@ def collect_warnings() -> Iterator[list[warnings.WarningMessage]]:
         yield records
 
 
-def normalise_message(message: object) -> str:
-    """Return a warning's first line, numbers written ``N``, at most 300 characters.
-
-    Digits inside names such as ``AdaC2Classifier`` are kept.
-
-    Examples
-    --------
-    >>> normalise_message("AdaC2Classifier stopped after 12 rounds (edge 0.5)")
-    'AdaC2Classifier stopped after N rounds (edge N)'
-    """
-    lines = str(message).strip().splitlines()
-    text = _NUMBER.sub("N", lines[0] if lines else "").strip()
-    if len(text) > _MAX_MESSAGE:
-        text = text[: _MAX_MESSAGE - 3].rstrip() + "..."
-    return text
-
-
 def count_warnings(records: Iterable[Any]) -> list[tuple[str, str, int, list[str]]]:
-    """Count one fit's warnings: ``(category, message, count, texts)`` each.
+    """Count one fit's warnings as a cell's row keeps them, sorted.
 
-    ``message`` is :func:`normalise_message` of the warnings counted together,
-    ``texts`` the first of them as raised, on one line. Plain data, sorted: what
-    a cell's row keeps.
+    ``(category, message, count, [text])``: ``message`` is the first line with
+    numbers written ``N`` (at most 300 characters), ``text`` the first warning
+    counted, as raised, on one line.
     """
     counts: dict[tuple[str, str], int] = {}
     texts: dict[tuple[str, str], list[str]] = {}
     for record in records:
-        key = (record.category.__name__, normalise_message(record.message))
+        lines = str(record.message).strip().splitlines()
+        message = _NUMBER.sub("N", lines[0] if lines else "").strip()
+        if len(message) > 300:
+            message = message[:297].rstrip() + "..."
+        key = (record.category.__name__, message)
         counts[key] = counts.get(key, 0) + 1
         texts.setdefault(key, [" ".join(str(record.message).split())])
     return [(c, m, n, texts[(c, m)]) for (c, m), n in sorted(counts.items())]
 
 
 class WarningTally:
-    """Counts of warnings per (algorithm, category, normalised message).
+    """Counts of warnings per (algorithm, category, message with numbers as ``N``).
 
     Attributes
     ----------
     counts : dict
-        ``(algorithm, category, message) -> [warnings, fits]``: how many warnings
-        of that message, and in how many fits it was raised.
+        ``(algorithm, category, message) -> [warnings, fits]``.
     kind_fits : dict
-        ``(algorithm, category) -> fits``: fits that raised the category at all.
+        ``(algorithm, category) -> fits`` that raised the category at all.
     examples : dict
-        ``(algorithm, category, message) -> text``: the first text as raised,
-        shown in place of the grouping key.
+        ``(algorithm, category, message) -> text``: the first text as raised.
 
     Examples
     --------
@@ -126,9 +102,6 @@ class WarningTally:
         self.counts: dict[tuple[str, str, str], list[int]] = {}
         self.kind_fits: dict[tuple[str, str], int] = {}
         self.examples: dict[tuple[str, str, str], str] = {}
-
-    def __bool__(self) -> bool:
-        return bool(self.counts)
 
     def add(self, algorithm: str, records: Iterable[Any]) -> None:
         """Add the warnings of one fit of ``algorithm`` (:func:`collect_warnings`)."""
@@ -150,9 +123,8 @@ class WarningTally:
         """Return one summary line per (algorithm, category), sorted.
 
         ``"<algorithm>: <count> <category> in <fits> <unit>s: <message>"``, the
-        message being the category's most frequent one as first raised (the
-        others counted as "and K other messages"); ``unit`` is what one fit
-        stands for (the runner's "cell", with the inner fits of a grid search).
+        category's most frequent message as first raised (the others counted as
+        "and K other messages"); ``unit`` is what one fit stands for.
         """
         result = []
         for (algorithm, category), fits in sorted(self.kind_fits.items()):
