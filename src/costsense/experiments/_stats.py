@@ -1,8 +1,8 @@
 """Statistics for comparing algorithms over cross-validation folds.
 
-Paired tests on fold results (SciPy's t-test and Wilcoxon test, the Nadeau-Bengio
-corrected t-test), win/tie/loss counts, best-entry masks and mean ranks, from which
-the report's tables and the claims are built.
+Paired tests (the t-test, also corrected as Nadeau and Bengio's, and the Wilcoxon
+test), win/tie/loss counts, best-entry masks and mean ranks: what the report's
+tables and the claims are built from.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from scipy import stats
 __all__ = [
     "PairedTest",
     "best_mask",
-    "corrected_paired_t_test",
     "describe",
     "mean_ranks",
     "paired_interval",
@@ -94,32 +93,18 @@ def _differences(a: ArrayLike, b: ArrayLike) -> tuple[NDArray[np.float64], bool,
     return d, constant, constant and bool(np.abs(d).max() <= tol)
 
 
-def paired_t_test(a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05) -> PairedTest:
-    """Run the two-sided paired Student t-test of ``a`` against ``b``.
-
-    ``scipy.stats.ttest_rel(a, b)`` on at least 2 pairs without NaN, with
-    ``significant = pvalue < alpha``; equal differences of 0 give t = 0, p = 1,
-    equal nonzero differences t = ±inf, p = 0.
-
-    Examples
-    --------
-    >>> r = paired_t_test([3.0, 4.0, 5.0, 7.0], [1.0, 2.0, 4.0, 4.0])
-    >>> round(r.statistic, 4), r.significant
-    (4.899, True)
-    """
-    return corrected_paired_t_test(a, b, test_train_ratio=0.0, alpha=alpha)
-
-
-def corrected_paired_t_test(
-    a: ArrayLike, b: ArrayLike, *, test_train_ratio: float, alpha: float = 0.05
+def paired_t_test(
+    a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05, test_train_ratio: float = 0.0
 ) -> PairedTest:
-    """Run the Nadeau-Bengio corrected resampled t-test of ``a`` against ``b``.
+    """Run the two-sided paired t-test of ``a`` against ``b``, corrected if asked.
 
-    ``t = mean(d) / sqrt((1 / J + n_test / n_train) var(d))`` with ``d = a - b``
-    over ``J`` resamplings on the same splits, against Student's t with ``J - 1``
-    degrees of freedom. Use it when training sets overlap (k-fold:
-    ``test_train_ratio = 1 / (k - 1)``), where the plain test is too liberal; a
-    ratio of 0 is the plain test. Constant differences as in :func:`paired_t_test`.
+    ``t = mean(d) / sqrt((1 / J + test_train_ratio) var(d))`` with ``d = a - b``
+    over ``J >= 2`` pairs without NaN, against Student's t with ``J - 1`` degrees
+    of freedom; ``significant = pvalue < alpha``. A ratio of 0 is
+    ``scipy.stats.ttest_rel(a, b)``; ``n_test / n_train`` is the Nadeau-Bengio
+    corrected resampled t-test [1]_, for training sets that overlap (k-fold:
+    ``1 / (k - 1)``), where the plain test is too liberal. Equal differences of 0
+    give t = 0, p = 1, equal nonzero differences t = ±inf, p = 0.
 
     References
     ----------
@@ -129,7 +114,10 @@ def corrected_paired_t_test(
     Examples
     --------
     >>> a, b = [3.0, 4.0, 5.0, 7.0], [1.0, 2.0, 4.0, 4.0]
-    >>> round(corrected_paired_t_test(a, b, test_train_ratio=0.25).statistic, 4)
+    >>> r = paired_t_test(a, b)
+    >>> round(r.statistic, 4), r.significant
+    (4.899, True)
+    >>> round(paired_t_test(a, b, test_train_ratio=0.25).statistic, 4)
     3.4641
     """
     ratio = float(test_train_ratio)
@@ -198,8 +186,8 @@ def win_tie_loss(
     """Count the rows where ``a`` is significantly better, not different, worse.
 
     ``pairs`` holds the paired fold results of ``a`` and ``b``, one pair per
-    row, each compared by :func:`corrected_paired_t_test` at level ``alpha``
-    (``test_train_ratio`` 0: the plain paired t-test). Returns (wins, ties, losses).
+    row, each compared by :func:`paired_t_test` at level ``alpha`` with
+    ``test_train_ratio``. Returns (wins, ties, losses).
 
     Examples
     --------
@@ -210,9 +198,7 @@ def win_tie_loss(
     """
     counts = {1: 0, 0: 0, -1: 0}
     for a, b in pairs:
-        test = corrected_paired_t_test(
-            a, b, test_train_ratio=test_train_ratio, alpha=alpha
-        )
+        test = paired_t_test(a, b, alpha=alpha, test_train_ratio=test_train_ratio)
         counts[test.outcome(lower_is_better)] += 1
     return counts[1], counts[0], counts[-1]
 
