@@ -93,22 +93,18 @@ class ClaimCheck:
     """One claim checked against results.
 
     ``verdict`` is "reproduced", "partly", "not reproduced", "contradicted",
-    "not shown", "incomplete (k of n rows)" or "not run", ``evidence`` the
-    numbers behind it; ``rows_expected`` and ``rows_present`` count the claimed
-    rows and those with every named algorithm's cells; ``failing`` the
-    comparisons where the statement fails (``mean_change``: rows changing
-    against the claim; ``win_tie_loss``: losses beyond the claimed ones);
-    ``degenerate`` names the degenerate fits it rests on, ``inconsistency`` the
-    claim file's note that the paper's numbers disagree, ``like_for_like`` a
-    row claim's tally on the paper's own datasets.
+    "not shown", "incomplete (k of n rows)" or "not run", ``evidence`` the numbers
+    behind it; ``failing`` counts the comparisons where the statement fails
+    (``mean_change``: rows changing against the claim; ``win_tie_loss``: losses
+    beyond the claimed ones); ``degenerate`` names the degenerate fits it rests
+    on, ``inconsistency`` is the claim file's note that the paper's numbers
+    disagree, ``like_for_like`` a row claim's tally on the paper's own datasets.
     """
 
     text: str
     source: str
     verdict: str
     evidence: str
-    rows_expected: int = 0
-    rows_present: int = 0
     failing: int = 0
     degenerate: str = ""
     inconsistency: str = ""
@@ -142,36 +138,6 @@ def _degenerate(r: Rows) -> str:
     return "; ".join(items[:4]) + more
 
 
-def _check(
-    results: pd.DataFrame,
-    claim: dict[str, Any],
-    rows: Sequence[tuple[str, str]],
-    how: tuple[bool, float, bool],
-    like_for_like: Sequence[str],
-) -> ClaimCheck:
-    r = claim_rows(results, claim, rows, how)
-    verdict, evidence, failing = judge(r)
-    same = [d for d in like_for_like if d in claim.get("datasets", like_for_like)]
-    own = ""
-    if same and claim["kind"] not in ("mean_change", "win_tie_loss"):
-        sub = claim_rows(results, {**claim, "datasets": same}, rows, how)
-        if sub.present:
-            tally = judge(sub)[1].split("; ")[0]
-            own = f"{', '.join(row_name(row) for row in sub.means.index)}: {tally}"
-    return ClaimCheck(
-        text=claim["text"],
-        source=claim["source"],
-        verdict=verdict,
-        evidence=evidence,
-        rows_expected=r.expected,
-        rows_present=r.present,
-        failing=failing,
-        degenerate=_degenerate(r),
-        inconsistency=claim.get("inconsistency", ""),
-        like_for_like=own,
-    )
-
-
 def check_claims(
     results: pd.DataFrame,
     claims: Iterable[dict[str, Any]],
@@ -190,7 +156,7 @@ def check_claims(
         metrics and optionally ``diagnostics`` (as
         :meth:`costsense.experiments.ResultsStore.results` gives them).
     claims : iterable of dict
-        Claims as described in the module docstring.
+        Claims as ``docs/guide/study_format.rst`` describes them.
     rows : sequence of (str, str), default=None
         The (dataset, cost label) rows of the full study, which a claim
         without ``datasets`` or ``costs`` speaks about. None takes the rows of
@@ -211,13 +177,28 @@ def check_claims(
         found = results[["dataset", "cost"]].astype(str).drop_duplicates()
         rows = sort_rows([tuple(r) for r in found.itertuples(index=False)])
     rows = [(str(d), str(c)) for d, c in rows]
-    return [
-        _check(
-            results,
-            claim,
-            rows,
-            (claim["metric"] in LOWER_IS_BETTER, alpha, paired),
-            list(like_for_like),
+    checks = []
+    for claim in claims:
+        how = (claim["metric"] in LOWER_IS_BETTER, alpha, paired)
+        r = claim_rows(results, claim, rows, how)
+        verdict, evidence, failing = judge(r)
+        same = [d for d in like_for_like if d in claim.get("datasets", like_for_like)]
+        own = ""
+        if same and claim["kind"] not in ("mean_change", "win_tie_loss"):
+            sub = claim_rows(results, {**claim, "datasets": same}, rows, how)
+            if sub.present:
+                tally = judge(sub)[1].split("; ")[0]
+                own = f"{', '.join(row_name(row) for row in sub.means.index)}: {tally}"
+        checks.append(
+            ClaimCheck(
+                claim["text"],
+                claim["source"],
+                verdict,
+                evidence,
+                failing,
+                _degenerate(r),
+                claim.get("inconsistency", ""),
+                own,
+            )
         )
-        for claim in claims
-    ]
+    return checks
