@@ -6,14 +6,12 @@ from scipy import stats
 
 from costsense.experiments import (
     PairedTest,
-    best_mask,
-    describe,
     mean_ranks,
     paired_t_test,
     wilcoxon_test,
     win_tie_loss,
 )
-from costsense.experiments._stats import paired_interval
+from costsense.experiments._stats import best_mask, describe, paired_interval
 
 SEEDS = range(6)
 

@@ -30,8 +30,7 @@ _MODULES = {
     "_runner": "RunSummary run_study",
     "_scores": "ALL_METRICS FOLD_COLUMNS FOLD_METRICS MULTICLASS_METRICS "
     "TIME_COLUMNS multiclass_metrics",
-    "_stats": "PairedTest best_mask describe mean_ranks "
-    "paired_t_test wilcoxon_test win_tie_loss",
+    "_stats": "PairedTest mean_ranks paired_t_test wilcoxon_test win_tie_loss",
     "_store": "ResultsStore",
     "_study": "Algorithm PaperReference Protocol ReportOptions Study StudyLimits "
     "builtin_studies",

@@ -56,15 +56,7 @@ class PairedTest:
 
 
 def describe(values: ArrayLike) -> tuple[float, float]:
-    """Return the mean and the sample standard deviation (``ddof=1``, 0 for one value).
-
-    Sums use :func:`math.fsum`, so equal means tie exactly whatever the order.
-
-    Examples
-    --------
-    >>> describe([1.0, 3.0])
-    (2.0, 1.4142135623730951)
-    """
+    """Mean and sample std (0 for one value), by :func:`math.fsum`: order-free."""
     x = np.asarray(values, dtype=np.float64).ravel()
     if x.size == 0:
         raise ValueError("describe needs at least one value; got none.")
@@ -206,17 +198,7 @@ def win_tie_loss(
 def best_mask(
     means: ArrayLike, *, lower_is_better: bool, rtol: float = 1e-9
 ) -> NDArray[np.bool_]:
-    """Mark the best entry of each row (rows x algorithms), ties included.
-
-    Entries within ``rtol`` (relative) of the row's best are all marked; NaN is
-    never best, an all-NaN row has none.
-
-    Examples
-    --------
-    >>> best_mask([[1.0, 2.0, 1.0], [np.nan, 3.0, 4.0]], lower_is_better=True)
-    array([[ True, False,  True],
-           [False,  True, False]])
-    """
+    """Mark each row's best entries (within ``rtol``), never NaN."""
     m = np.asarray(means, dtype=np.float64)
     with warnings.catch_warnings():  # an all-NaN row has no best: no warning
         warnings.simplefilter("ignore", RuntimeWarning)
