@@ -1,7 +1,7 @@
 """A paper's claims, stated as data (a study's ``[[claims]]``) and checked on results.
 
-The keys of each kind and its verdicts are described in
-``docs/guide/study_format.rst``; the kinds are judged in :mod:`._kinds`.
+Each kind's keys and verdicts are in the README's table of claim kinds; the kinds
+are judged in :mod:`._kinds`.
 """
 
 from __future__ import annotations

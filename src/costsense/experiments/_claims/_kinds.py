@@ -1,8 +1,8 @@
-"""The claim kinds, judged on one view of a claim's rows (:class:`Rows`).
+"""The claim kinds (the README's table), judged on one view of a claim's rows.
 
 The row kinds judge each comparison as held (+1), tied (0) or failed (-1) with a
-note, tallied by :func:`judge`; ``mean_change`` and ``win_tie_loss`` have their
-own tally. Change a kind here; a new kind also needs its keys in the schema.
+note; ``mean_change`` and ``win_tie_loss`` have their own tally. A new kind also
+needs its keys in the schema (``_claims._KINDS``).
 """
 
 from __future__ import annotations
@@ -83,10 +83,7 @@ def claim_rows(
     rows: Sequence[tuple[str, str]],
     how: tuple[bool, float, bool],
 ) -> Rows:
-    """Select the study rows a claim speaks about and average their cells.
-
-    ``how`` is (lower is better, alpha, paired).
-    """
+    """Select a claim's study rows and average their cells (``how``: see Rows)."""
     metric, names = claim["metric"], named(claim)
     claimed = [
         r
@@ -225,10 +222,7 @@ def _unit(claim: dict[str, Any]) -> str:
 
 
 def judge(r: Rows) -> tuple[str, str, int]:
-    """Check a claim on its rows: (verdict, evidence, comparisons failed).
-
-    A claimed row without results makes any verdict "incomplete (k of n rows)".
-    """
+    """Check a claim on its rows: (verdict, evidence, comparisons failed)."""
     if r.present == 0:
         verdict, parts, failing = "not run", ["no claimed row has results"], 0
     else:
@@ -247,12 +241,7 @@ def judge(r: Rows) -> tuple[str, str, int]:
 
 
 def _row_kind(r: Rows) -> tuple[str, list[str], int]:
-    """Tally a row kind's comparisons.
-
-    With ``holds_on = "every"`` reproduced when every comparison holds, with
-    ``"most"`` when more than half do; none held or tied is "not reproduced",
-    anything between "partly".
-    """
+    """Tally a row kind's comparisons into a verdict."""
     kind = r.claim["kind"]
     counts = {1: 0, 0: 0, -1: 0}
     notes = []
@@ -283,12 +272,9 @@ def _row_kind(r: Rows) -> tuple[str, list[str], int]:
 def bootstrap_interval(
     a: np.ndarray, b: np.ndarray, average: str, alpha: float, seed: int = 0
 ) -> tuple[float, float, float]:
-    """Relative change of ``a`` over ``b`` across rows, and its bootstrap interval.
+    """Change of ``a`` over ``b`` (mean ratio - 1, or ratio of the means - 1).
 
-    ``average="ratios"`` is the mean of the per-row changes ``a / b - 1``,
-    ``"totals"`` the change of the means; the percentile interval (level
-    ``1 - alpha``) resamples the rows with a fixed seed, so it is reproducible.
-    Returns (change, low, high).
+    Returns (change, low, high), the interval by a seeded bootstrap of the rows.
     """
 
     def change(index: np.ndarray) -> np.ndarray:
@@ -303,13 +289,7 @@ def bootstrap_interval(
 
 
 def _mean_change(r: Rows) -> tuple[str, list[str], int]:
-    """Check a claimed average change: reproduced when the interval shows it.
-
-    The interval must lie on the claimed side of zero and reach the claimed
-    value, with more than half of the rows changing that way; on the other
-    side of zero it is "contradicted", else "not shown". The rows changing
-    against the claim fail.
-    """
+    """Check a claimed average change by its bootstrap interval and the rows' signs."""
     name, base = r.claim["algorithm"], r.claim["baseline"]
     claimed = float(r.claim["value"])
     average = r.claim.get("average", "ratios")
@@ -349,12 +329,7 @@ def _mean_change(r: Rows) -> tuple[str, list[str], int]:
 
 
 def _win_tie_loss(r: Rows) -> tuple[str, list[str], int]:
-    """Compare the paper's win/tie/loss counts per rival with our paired tests.
-
-    Reproduced with at least its wins and at most its losses against every
-    rival, not reproduced with fewer wins and more losses against every rival,
-    else partly. The losses beyond the claimed ones fail.
-    """
+    """Compare the paper's win/tie/loss counts per rival with our paired tests."""
     outcomes, parts, beyond = set(), [], 0
     name = r.claim["algorithm"]
     for rival, (c_win, c_tie, c_loss) in zip(
