@@ -75,16 +75,7 @@ def count_warnings(records: Iterable[Any]) -> list[tuple[str, str, int, list[str
 
 
 class WarningTally:
-    """Counts of warnings per (algorithm, category, message with numbers as ``N``).
-
-    Attributes
-    ----------
-    counts : dict
-        ``(algorithm, category, message) -> [warnings, fits]``.
-    kind_fits : dict
-        ``(algorithm, category) -> fits`` that raised the category at all.
-    examples : dict
-        ``(algorithm, category, message) -> text``: the first text as raised.
+    """Counts of warnings per algorithm, category and message (numbers as ``N``).
 
     Examples
     --------
@@ -99,9 +90,9 @@ class WarningTally:
     """
 
     def __init__(self) -> None:
-        self.counts: dict[tuple[str, str, str], list[int]] = {}
-        self.kind_fits: dict[tuple[str, str], int] = {}
-        self.examples: dict[tuple[str, str, str], str] = {}
+        self._fits: dict[tuple[str, str], int] = {}
+        # (algorithm, category) -> message -> [count, first text as raised]
+        self._messages: dict[tuple[str, str], dict[str, list[Any]]] = {}
 
     def add(self, algorithm: str, records: Iterable[Any]) -> None:
         """Add the warnings of one fit of ``algorithm`` (:func:`collect_warnings`)."""
@@ -109,15 +100,13 @@ class WarningTally:
 
     def add_row(self, row: Mapping[str, Any]) -> None:
         """Add one fit's warnings as a cell's row keeps them."""
-        algorithm = row["algorithm"]
         for category, message, count, texts in row["warnings"]:
-            key = (algorithm, category, message)
-            entry = self.counts.setdefault(key, [0, 0])
-            entry[0] += int(count)
-            entry[1] += 1
-            self.examples.setdefault(key, texts[0] if texts else message)
-        for kind in {(algorithm, c) for c, *_ in row["warnings"]}:
-            self.kind_fits[kind] = self.kind_fits.get(kind, 0) + 1
+            kind = (row["algorithm"], category)
+            first = texts[0] if texts else message
+            self._messages.setdefault(kind, {}).setdefault(message, [0, first])
+            self._messages[kind][message][0] += int(count)
+        for kind in {(row["algorithm"], c) for c, *_ in row["warnings"]}:
+            self._fits[kind] = self._fits.get(kind, 0) + 1
 
     def lines(self, unit: str = "fit") -> list[str]:
         """Return one summary line per (algorithm, category), sorted.
@@ -127,17 +116,13 @@ class WarningTally:
         "and K other messages"); ``unit`` is what one fit stands for.
         """
         result = []
-        for (algorithm, category), fits in sorted(self.kind_fits.items()):
-            messages = sorted(
-                (-count, message)
-                for (a, c, message), (count, _) in self.counts.items()
-                if (a, c) == (algorithm, category)
-            )
-            shown = self.examples[(algorithm, category, messages[0][1])]
-            others = len(messages) - 1
+        for (algorithm, category), fits in sorted(self._fits.items()):
+            messages = self._messages[(algorithm, category)]
+            top = min(messages, key=lambda m: (-messages[m][0], m))
+            shown, others = messages[top][1], len(messages) - 1
             if others:
                 shown += f" (and {others} other message{'s' * (others > 1)})"
-            total = -sum(negative for negative, _ in messages)
+            total = sum(count for count, _ in messages.values())
             counted = f"{total} {category} in {fits} {unit}{'s' * (fits != 1)}"
             result.append(f"{algorithm}: {counted}: {shown}")
         return result
