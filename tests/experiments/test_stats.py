@@ -8,10 +8,14 @@ from costsense.experiments import (
     PairedTest,
     mean_ranks,
     paired_t_test,
-    wilcoxon_test,
     win_tie_loss,
 )
-from costsense.experiments._stats import best_mask, describe, paired_interval
+from costsense.experiments._stats import (
+    best_mask,
+    describe,
+    paired_interval,
+    wilcoxon_test,
+)
 
 SEEDS = range(6)
 

@@ -119,21 +119,7 @@ def fold_metrics(
 def multiclass_metrics(
     y_true: ArrayLike, y_pred: ArrayLike, matrix: ArrayLike, classes: ArrayLike
 ) -> dict[str, float]:
-    """Compute :data:`MULTICLASS_METRICS` for one test set.
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels.
-    matrix : array-like of shape (K, K)
-        ``matrix[i, j]``: cost of predicting ``classes[j]`` for a ``classes[i]``.
-    classes : array-like of shape (K,)
-        The labels in the matrix's order.
-
-    Returns
-    -------
-    dict of str to float
-    """
+    """Compute :data:`MULTICLASS_METRICS` (``matrix`` in the order of ``classes``)."""
     y_true = np.asarray(y_true)
     total = metrics.misclassification_cost(
         y_true, y_pred, cost=matrix, labels=np.asarray(classes)
