@@ -23,13 +23,13 @@ Judged = Iterator[tuple[int, str]]  # +1 held, 0 tied, -1 failed, and a note
 
 def named(claim: dict[str, Any]) -> list[str]:
     """List every algorithm a claim needs, in its order."""
-    names: list[str] = []
-    for key in ("algorithm", "algorithms", "among", "than", "baseline"):
-        value = claim.get(key, [])
-        names += [
-            n for n in ([value] if isinstance(value, str) else value) if n not in names
-        ]
-    return names
+    keys = ("algorithm", "algorithms", "among", "than", "baseline")
+    values = [claim.get(key, []) for key in keys]
+    return list(dict.fromkeys(n for v in values for n in _listed(v)))
+
+
+def _listed(value: str | list[str]) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)
 
 
 def row_name(row: Any) -> str:
@@ -46,8 +46,7 @@ class Rows:
     paired: bool
     means: pd.DataFrame  # index (dataset, cost) of present rows; columns algorithms
     data: pd.DataFrame  # the cells of the claimed rows
-    expected: int
-    missing: list[str]
+    missing: list[str]  # one entry per claimed row without every algorithm
 
     @property
     def present(self) -> int:
@@ -93,9 +92,7 @@ def claim_rows(
     ]
     empty = pd.DataFrame(columns=names, dtype=float)
     if metric not in results.columns:
-        return Rows(
-            claim, *how, empty, results.iloc[:0], len(claimed), [f"metric {metric}"]
-        )
+        return Rows(claim, *how, empty, results.iloc[:0], [f"metric {metric}"])
     keys = pd.MultiIndex.from_frame(results[["dataset", "cost"]].astype(str))
     data = results[keys.isin(claimed) & results["algorithm"].isin(names)]
     data = data[data[metric].notna()]
@@ -113,12 +110,11 @@ def claim_rows(
             present.append(row)
     ordered = sort_rows(present)
     chosen = means.loc[ordered] if ordered else empty
-    return Rows(claim, *how, chosen, data, len(claimed), missing)
+    return Rows(claim, *how, chosen, data, missing)
 
 
 def _best(r: Rows, row: Any, values: pd.Series) -> Judged:
-    group = r.claim["algorithm"]
-    group = [group] if isinstance(group, str) else list(group)
+    group = _listed(r.claim["algorithm"])
     values = values[r.claim["among"]]
     scores = values if r.lower else -values  # smaller is better
     if r.paired:
@@ -209,16 +205,11 @@ _JUDGES = {
 
 def _unit(claim: dict[str, Any]) -> str:
     """Name what a row kind counts: rows, row x rival comparisons, or cases."""
-    kind = claim["kind"]
-    unit = "rows"
-    if kind != "best" and len(claim.get("than", claim.get("algorithms", []))) > 1:
+    unit, rivals = "rows", claim.get("than", claim.get("algorithms", []))
+    if claim["kind"] != "best" and len(rivals) > 1:
         unit = "comparisons" if "than" in claim else "cases"
-    if kind == "close":
-        return f"{unit} (within {float(claim['value']):g})"
-    if kind in ("at_least", "at_most"):
-        relation = ">=" if kind == "at_least" else "<="
-        return f"{unit} ({relation} {float(claim['value']):g})"
-    return unit
+    relation = {"close": "within", "at_least": ">=", "at_most": "<="}.get(claim["kind"])
+    return f"{unit} ({relation} {float(claim['value']):g})" if relation else unit
 
 
 def judge(r: Rows) -> tuple[str, str, int]:
@@ -230,7 +221,7 @@ def judge(r: Rows) -> tuple[str, str, int]:
         verdict, parts, failing = kinds.get(r.claim["kind"], _row_kind)(r)
     if r.missing:
         if r.present:
-            verdict = f"incomplete ({r.present} of {r.expected} rows)"
+            verdict = f"incomplete ({r.present} of {r.present + len(r.missing)} rows)"
         more = len(r.missing) - _SHOWN
         parts.append(
             "missing: "
