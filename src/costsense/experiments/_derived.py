@@ -66,11 +66,9 @@ def check_recipe(name: str, recipe: Any, source: str) -> dict[str, Any]:
 def load_derived(
     name: str, recipe: dict[str, Any], seed: int, encoding: str = "onehot"
 ) -> tuple[NDArray[np.float64], NDArray[Any], Any, NDArray[np.intp]]:
-    """Build derived dataset ``name``: ``(X, y, pos_label, categorical)``.
+    """Build derived dataset ``name``: ``(X, y, pos_label, columns of category codes)``.
 
-    ``recipe`` is its checked table, ``seed`` the study seed (with ``name``, it
-    seeds the noise columns); ``categorical`` lists the columns of category
-    codes (``encoding="ordinal"``; none with one-hot columns).
+    The noise columns are seeded by the study ``seed`` and ``name``.
     """
     bunch = load_keel(
         recipe["from"], encoding=encoding, collection=recipe.get("collection")

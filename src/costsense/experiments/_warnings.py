@@ -23,9 +23,7 @@ _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
 def collect_warnings() -> Iterator[list[warnings.WarningMessage]]:
     """Record every warning raised inside the block instead of printing it.
 
-    Every warning is recorded, also one repeated from the same line, so that the
-    counts are right; warnings that the current filters turn into errors still
-    raise.
+    Also a warning repeated from one line; those the filters make errors still raise.
 
     Yields
     ------
@@ -57,9 +55,8 @@ def collect_warnings() -> Iterator[list[warnings.WarningMessage]]:
 def count_warnings(records: Iterable[Any]) -> list[tuple[str, str, int, list[str]]]:
     """Count one fit's warnings as a cell's row keeps them, sorted.
 
-    ``(category, message, count, [text])``: ``message`` is the first line with
-    numbers written ``N`` (at most 300 characters), ``text`` the first warning
-    counted, as raised, on one line.
+    ``(category, message, count, [first text])``, ``message`` the first line with
+    numbers written ``N``.
     """
     counts: dict[tuple[str, str], int] = {}
     texts: dict[tuple[str, str], list[str]] = {}

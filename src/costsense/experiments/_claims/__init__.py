@@ -44,11 +44,7 @@ _CHOICES = {"holds_on": ("every", "most"), "average": ("ratios", "totals")}
 def validate_claims(
     claims: Sequence[dict[str, Any]], source: str, datasets: Sequence[str] | None = None
 ) -> None:
-    """Check that every claim has a known kind, exactly its keys, and study datasets.
-
-    ``source`` names the study for the messages; with ``datasets``, a claim
-    naming another dataset is refused.
-    """
+    """Refuse a claim of unknown kind, with other keys, or of datasets not run."""
     for claim in claims:
         problem = _problem(claim, datasets)
         if problem:
