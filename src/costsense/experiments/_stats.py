@@ -184,15 +184,13 @@ def win_tie_loss(
     return counts[1], counts[0], counts[-1]
 
 
-def best_mask(
-    means: ArrayLike, *, lower_is_better: bool, rtol: float = 1e-9
-) -> NDArray[np.bool_]:
-    """Mark each row's best entries (within ``rtol``), never NaN."""
+def best_mask(means: ArrayLike, *, lower_is_better: bool) -> NDArray[np.bool_]:
+    """Mark each row's best entries (relative tolerance 1e-9), never NaN."""
     m = np.asarray(means, dtype=np.float64)
     with warnings.catch_warnings():  # an all-NaN row has no best: no warning
         warnings.simplefilter("ignore", RuntimeWarning)
         best = np.nanmin(m, axis=1) if lower_is_better else np.nanmax(m, axis=1)
-    return ~np.isnan(m) & np.isclose(m, best[:, None], rtol=rtol, atol=0.0)
+    return ~np.isnan(m) & np.isclose(m, best[:, None], rtol=1e-9, atol=0.0)
 
 
 def mean_ranks(means: ArrayLike, *, lower_is_better: bool) -> NDArray[np.float64]:
