@@ -46,8 +46,7 @@ def validate_claims(
 ) -> None:
     """Refuse a claim of unknown kind, with other keys, or of datasets not run."""
     for claim in claims:
-        problem = _problem(claim, datasets)
-        if problem:
+        if problem := _problem(claim, datasets):
             raise ValueError(f"study {source}: {problem}")
 
 
@@ -177,7 +176,6 @@ def check_claims(
     for claim in claims:
         how = (claim["metric"] in LOWER_IS_BETTER, alpha, paired)
         r = claim_rows(results, claim, rows, how)
-        verdict, evidence, failing = judge(r)
         same = [d for d in like_for_like if d in claim.get("datasets", like_for_like)]
         own = ""
         if same and claim["kind"] not in ("mean_change", "win_tie_loss"):
@@ -189,9 +187,7 @@ def check_claims(
             ClaimCheck(
                 claim["text"],
                 claim["source"],
-                verdict,
-                evidence,
-                failing,
+                *judge(r),
                 _degenerate(r),
                 claim.get("inconsistency", ""),
                 own,
