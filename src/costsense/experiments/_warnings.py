@@ -42,6 +42,8 @@ def collect_warnings() -> Iterator[list[warnings.WarningMessage]]:
     with warnings.catch_warnings(record=True) as records:
         warnings.simplefilter("always")
         for _, message, category, module, lineno in reversed(errors):
+            if not isinstance(category, type):  # typeshed allows a tuple
+                continue
             warnings.filterwarnings(
                 "error",
                 message=message.pattern if message is not None else "",
@@ -58,17 +60,15 @@ def count_warnings(records: Iterable[Any]) -> list[tuple[str, str, int, list[str
     ``(category, message, count, [first text])``, ``message`` the first line with
     numbers written ``N``.
     """
-    counts: dict[tuple[str, str], int] = {}
-    texts: dict[tuple[str, str], list[str]] = {}
+    found: dict[tuple[str, str], list[Any]] = {}  # [count, first text]
     for record in records:
         lines = str(record.message).strip().splitlines()
         message = _NUMBER.sub("N", lines[0] if lines else "").strip()
         if len(message) > 300:
             message = message[:297].rstrip() + "..."
-        key = (record.category.__name__, message)
-        counts[key] = counts.get(key, 0) + 1
-        texts.setdefault(key, [" ".join(str(record.message).split())])
-    return [(c, m, n, texts[(c, m)]) for (c, m), n in sorted(counts.items())]
+        text = " ".join(str(record.message).split())
+        found.setdefault((record.category.__name__, message), [0, text])[0] += 1
+    return [(c, m, n, [text]) for (c, m), (n, text) in sorted(found.items())]
 
 
 class WarningTally:
@@ -98,10 +98,8 @@ class WarningTally:
     def add_row(self, row: Mapping[str, Any]) -> None:
         """Add one fit's warnings as a cell's row keeps them."""
         for category, message, count, texts in row["warnings"]:
-            kind = (row["algorithm"], category)
-            first = texts[0] if texts else message
-            self._messages.setdefault(kind, {}).setdefault(message, [0, first])
-            self._messages[kind][message][0] += int(count)
+            messages = self._messages.setdefault((row["algorithm"], category), {})
+            messages.setdefault(message, [0, texts[0]])[0] += int(count)
         for kind in {(row["algorithm"], c) for c, *_ in row["warnings"]}:
             self._fits[kind] = self._fits.get(kind, 0) + 1
 
