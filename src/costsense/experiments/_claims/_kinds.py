@@ -234,14 +234,10 @@ def judge(r: Rows) -> tuple[str, str, int]:
 def _row_kind(r: Rows) -> tuple[str, list[str], int]:
     """Tally a row kind's comparisons into a verdict."""
     kind = r.claim["kind"]
-    counts = {1: 0, 0: 0, -1: 0}
-    notes = []
-    for row, values in r.means.iterrows():
-        for outcome, note in _JUDGES[kind](r, row, values):
-            counts[outcome] += 1
-            notes += [note] if note else []
-    held, tied, failed = counts[1], counts[0], counts[-1]
-    total = held + tied + failed
+    judged = [j for row, v in r.means.iterrows() for j in _JUDGES[kind](r, row, v)]
+    outcomes, notes = [k for k, _ in judged], [note for _, note in judged if note]
+    held, tied, failed = (outcomes.count(k) for k in (1, 0, -1))
+    total = len(judged)
     holds_on = r.claim.get("holds_on", "every")
     if total == 0:
         verdict = "not run"
@@ -326,10 +322,8 @@ def _win_tie_loss(r: Rows) -> tuple[str, list[str], int]:
     for rival, (c_win, c_tie, c_loss) in zip(
         r.claim["than"], r.claim["counts"], strict=True
     ):
-        counts = {1: 0, 0: 0, -1: 0}
-        for row in r.means.index:
-            counts[r.test(name, rival, row)[0]] += 1
-        wins, ties, losses = counts[1], counts[0], counts[-1]
+        tests = [r.test(name, rival, row)[0] for row in r.means.index]
+        wins, ties, losses = (tests.count(k) for k in (1, 0, -1))
         beyond += max(0, losses - c_loss)
         if wins >= c_win and losses <= c_loss:
             outcomes.add("reproduced")
