@@ -17,12 +17,8 @@ __all__ = [
     "ALL_METRICS",
     "FOLD_COLUMNS",
     "FOLD_METRICS",
-    "LOWER_IS_BETTER",
     "MULTICLASS_METRICS",
     "TIME_COLUMNS",
-    "fold_metrics",
-    "multiclass_metrics",
-    "positive_scores",
 ]
 
 #: Metrics reported per fold, in table order: "cost_total" of the test fold (as paper

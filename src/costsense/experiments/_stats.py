@@ -16,16 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
-__all__ = [
-    "PairedTest",
-    "best_mask",
-    "describe",
-    "mean_ranks",
-    "paired_interval",
-    "paired_t_test",
-    "wilcoxon_test",
-    "win_tie_loss",
-]
+__all__ = ["PairedTest", "mean_ranks", "paired_t_test", "win_tie_loss"]
 
 
 @dataclass(frozen=True)

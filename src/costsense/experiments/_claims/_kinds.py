@@ -188,10 +188,8 @@ def _bound(r: Rows, row: Any, values: pd.Series) -> Judged:
     bound = float(r.claim["value"])
     for name in r.claim["algorithms"]:
         value = values[name]
-        if value >= bound if r.claim["kind"] == "at_least" else value <= bound:
-            yield 1, ""
-        else:
-            yield -1, f"{name} {value:.4g} on {row_name(row)}"
+        held = value >= bound if r.claim["kind"] == "at_least" else value <= bound
+        yield (1, "") if held else (-1, f"{name} {value:.4g} on {row_name(row)}")
 
 
 _JUDGES = {
@@ -222,12 +220,8 @@ def judge(r: Rows) -> tuple[str, str, int]:
     if r.missing:
         if r.present:
             verdict = f"incomplete ({r.present} of {r.present + len(r.missing)} rows)"
-        more = len(r.missing) - _SHOWN
-        parts.append(
-            "missing: "
-            + ", ".join(r.missing[:_SHOWN])
-            + (f" and {more} more" if more > 0 else "")
-        )
+        more = f" and {len(r.missing) - _SHOWN} more" if len(r.missing) > _SHOWN else ""
+        parts.append(f"missing: {', '.join(r.missing[:_SHOWN])}{more}")
     return verdict, "; ".join(parts), failing
 
 
