@@ -197,6 +197,5 @@ def mean_ranks(means: ArrayLike, *, lower_is_better: bool) -> NDArray[np.float64
     if m.shape[0] == 0:
         raise ValueError("mean_ranks needs at least one row.")
     keyed = np.where(np.isnan(m), np.inf, m if lower_is_better else -m)
-    return np.asarray(
-        stats.rankdata(keyed, method="average", axis=1).mean(axis=0), dtype=np.float64
-    )
+    ranks = stats.rankdata(keyed, method="average", axis=1)
+    return np.asarray(ranks.mean(axis=0), dtype=np.float64)
