@@ -212,7 +212,6 @@ def test_rows_never_run_make_the_verdict_incomplete():
     result = by_means(results, claim, study_rows)
     assert result.verdict == "incomplete (1 of 5 rows)"
     assert "missing: q at 1, r at 1, s at 1, t at 1" in result.evidence
-    assert (result.rows_expected, result.rows_present) == (5, 1)
     # without the study's rows, the results' own rows are the claim's rows
     assert by_means(results, claim).verdict == "reproduced"
     assert (

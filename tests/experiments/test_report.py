@@ -301,7 +301,6 @@ def test_win_tie_loss_equals_the_stats_function(full):
     for (metric, other), row in printed.items():
         expected = win_tie_loss(
             _pairs(results, metric, other),
-            test="t",
             alpha=0.05,
             lower_is_better=metric in LOWER,
         )

@@ -90,8 +90,6 @@ def test_warnings_are_saved_with_their_cell_and_tallied_per_algorithm(tmp_path):
     store.add(_cell("k1", [], warnings=[(*kind, 1, ["stopped after 7 epochs"])]))
     store.add(_cell("k2", [], algorithm="other"))  # no warnings
     tally = ResultsStore(tmp_path).warnings()
-    assert tally.counts == {("ada", "W", "stopped after N epochs"): [3, 2]}
-    assert tally.examples[("ada", "W", "stopped after N epochs")] == long
     (line,) = tally.lines(unit="cell")
     assert line == f"ada: 3 W in 2 cells: {long}"
 

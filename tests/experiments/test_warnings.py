@@ -10,7 +10,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import precision_score
 
 from costsense.experiments import WarningTally, collect_warnings
-from costsense.experiments._warnings import normalise_message
+from costsense.experiments._warnings import count_warnings
 
 
 class DegenerateModelWarning(UserWarning):
@@ -46,12 +46,11 @@ def test_warnings_turned_into_errors_still_raise():
 
 
 def test_numbers_are_normalised_but_digits_in_names_are_kept():
-    assert (
-        normalise_message("AdaC2Classifier: 12 rounds, tol=1e-3, edge -0.25\nmore")
-        == "AdaC2Classifier: N rounds, tol=N, edge N"
-    )
-    assert normalise_message("x" * 400).endswith("...")
-    assert len(normalise_message("x" * 400)) == 300
+    text = "AdaC2Classifier: 12 rounds, tol=1e-3, edge -0.25\nmore"
+    ((_, message, _, _),) = count_warnings(_fit(text))
+    assert message == "AdaC2Classifier: N rounds, tol=N, edge N"
+    ((_, message, _, _),) = count_warnings(_fit("x" * 400))
+    assert message.endswith("...") and len(message) == 300
 
 
 def test_three_warnings_in_each_of_four_fits_give_one_line_counting_twelve():
@@ -65,10 +64,6 @@ def test_three_warnings_in_each_of_four_fits_give_one_line_counting_twelve():
     assert tally.lines() == [
         "CS-LDM: 12 ConvergenceWarning in 4 fits: did not converge in 100 epochs"
     ]
-    assert tally.counts == {
-        ("CS-LDM", "ConvergenceWarning", "did not converge in N epochs"): [12, 4]
-    }
-    assert tally.kind_fits == {("CS-LDM", "ConvergenceWarning"): 4}
     assert tally.lines(unit="cell")[0].startswith(
         "CS-LDM: 12 ConvergenceWarning in 4 cells: "
     )

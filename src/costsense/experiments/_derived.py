@@ -1,25 +1,9 @@
-"""Datasets a study derives from a KEEL set: columns removed, noise added, one class.
+"""Datasets a study derives from a KEEL set: columns dropped, noise appended, one class.
 
-A paper sometimes runs a modified copy of a public set (paper 003's Table 4 removes
-a feature of Credit-g and of Ionosphere and appends a uniform random feature to
-Ionosphere; its Letter is one letter against the rest). A study declares such a
-copy as a ``[derived.<name>]`` table and lists ``<name>`` among its datasets::
-
-    [derived.ionosphere2]
-    from = "ionosphere"          # the KEEL set it starts from (required)
-    append_uniform = 1           # columns of U(0, 1) noise appended at the end
-    note = "Table 4's Ionosphere2"
-
-The study's ``protocol.categorical`` says how the KEEL set's categorical columns
-are encoded (one-hot, or one column of codes each, named as KEEL's). Keys: ``from``
-(a KEEL name), ``collection`` (``"balanced"`` or ``"imbalanced"``,
-when the name is in both or to be explicit), ``drop`` (KEEL column names such as
-``"x0"``; a categorical column's one-hot columns ``"x0=..."`` go with it),
-``append_uniform`` (a count), ``positive`` (a class label: the set becomes that
-class against the rest, labelled ``"rest"``, with ``positive`` the positive class)
-and ``note`` (text only). The steps run in that order: drop, append, relabel. The
-noise columns are drawn once per (study seed, dataset name), so every split,
-cost and algorithm sees the same columns.
+A study declares such a copy as a ``[derived.<name>]`` table (paper 003's Table 4
+drops a feature of Credit-g and appends noise to Ionosphere); its keys are
+described in ``docs/guide/study_format.rst``. The steps run in order: drop,
+append, relabel.
 """
 
 from __future__ import annotations
@@ -37,8 +21,6 @@ __all__ = ["RECIPE_KEYS", "check_recipe", "check_table_keys", "load_derived"]
 
 #: The keys a ``[derived.<name>]`` table may hold.
 RECIPE_KEYS = ("from", "collection", "drop", "append_uniform", "positive", "note")
-#: The most noise columns a derived set may append (``append_uniform``).
-MAX_APPENDED = 1_000
 
 
 def check_table_keys(table: Any, keys: tuple[str, ...], where: str) -> None:
@@ -67,10 +49,10 @@ def check_recipe(name: str, recipe: Any, source: str) -> dict[str, Any]:
     count = recipe.get("append_uniform", 0)
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"{where}: 'append_uniform' must be a count (0 or more).")
-    if count > MAX_APPENDED:  # every row gets them: a memory bomb otherwise
+    if count > 1_000:  # every row gets them: a memory bomb otherwise
         raise ValueError(
             f"{where}: 'append_uniform' is {count:,}, over the limit of "
-            f"{MAX_APPENDED:,} noise columns; append fewer."
+            "1,000 noise columns; append fewer."
         )
     collection = recipe.get("collection")
     if collection not in (None, "balanced", "imbalanced"):
@@ -84,11 +66,9 @@ def check_recipe(name: str, recipe: Any, source: str) -> dict[str, Any]:
 def load_derived(
     name: str, recipe: dict[str, Any], seed: int, encoding: str = "onehot"
 ) -> tuple[NDArray[np.float64], NDArray[Any], Any, NDArray[np.intp]]:
-    """Build derived dataset ``name``: ``(X, y, pos_label, categorical)``.
+    """Build derived dataset ``name``: ``(X, y, pos_label, columns of category codes)``.
 
-    ``recipe`` is its checked table, ``seed`` the study seed (with ``name``, it
-    seeds the noise columns); ``categorical`` lists the columns of category
-    codes (``encoding="ordinal"``; none with one-hot columns).
+    The noise columns are seeded by the study ``seed`` and ``name``.
     """
     bunch = load_keel(
         recipe["from"], encoding=encoding, collection=recipe.get("collection")

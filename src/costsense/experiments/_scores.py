@@ -1,7 +1,6 @@
 """The numbers of one test fold: metric names in table order, and their values.
 
-Every cell is scored here, so a metric has one name and one computation; add a
-metric to the tuples of its tables and to the function that fills them.
+Every cell is scored here; add a metric to its tuples and to the function filling them.
 """
 
 from __future__ import annotations
@@ -18,18 +17,13 @@ __all__ = [
     "ALL_METRICS",
     "FOLD_COLUMNS",
     "FOLD_METRICS",
-    "LOWER_IS_BETTER",
     "MULTICLASS_METRICS",
     "TIME_COLUMNS",
-    "fold_metrics",
-    "multiclass_metrics",
-    "positive_scores",
 ]
 
-#: Metrics reported per fold, in table order. "cost_total" is the total cost of
-#: the test fold (paper 000 reports it this way), "mean_cost" per test row,
-#: "savings" the share of the best constant prediction's cost avoided (Correa
-#: Bahnsen et al. 2015), all three by the true costs (per row where given).
+#: Metrics reported per fold, in table order: "cost_total" of the test fold (as paper
+#: 000), "mean_cost" per row, "savings" the share of the best constant prediction's
+#: cost avoided (Correa Bahnsen et al. 2015), by the true costs (per row if given).
 FOLD_METRICS = (
     "cost_total",
     "mean_cost",
@@ -41,8 +35,7 @@ FOLD_METRICS = (
     "auc",
 )
 
-#: Every metric :func:`fold_metrics` computes, in order ("accuracy" and Cohen's
-#: "kappa" are paper 004's measures, with the AUC).
+#: Every metric :func:`fold_metrics` computes, in order (accuracy, kappa: paper 004's).
 FOLD_COLUMNS = (
     "cost_total",
     "mean_cost",
@@ -69,8 +62,7 @@ MULTICLASS_METRICS = (
 #: Seconds per cell: fitting, and deciding the test rows.
 TIME_COLUMNS = ("fit_time", "predict_time")
 
-#: Every metric a study can report (``excess_cost`` on a problem of known
-#: densities; the results' ``cost`` column is the cost setting, such as ``"5"``).
+#: Every metric a study can report (``excess_cost`` where the Bayes risk is known).
 ALL_METRICS = (*FOLD_COLUMNS, "excess_cost")
 
 #: Metrics where lower is better.
@@ -78,11 +70,7 @@ LOWER_IS_BETTER = ("cost_total", "mean_cost", "excess_cost")
 
 
 def positive_scores(model: Any, X: ArrayLike, pos_index: int) -> NDArray[np.float64]:
-    """Score of the positive class: ``predict_proba``, else ``decision_function``.
-
-    Larger means more positive (the AUC ranks by it); ``pos_index`` is the
-    positive class's index in ``model.classes_``.
-    """
+    """Score of class ``model.classes_[pos_index]`` (probability, else decision)."""
     if hasattr(model, "predict_proba"):
         return np.asarray(model.predict_proba(X))[:, pos_index]
     scores = np.asarray(model.decision_function(X), dtype=np.float64)
@@ -96,11 +84,10 @@ def fold_metrics(
     cost: Costs,
     row_costs: Costs | None = None,
 ) -> dict[str, float]:
-    """Compute :data:`FOLD_COLUMNS` for one test set of a binary problem.
+    """Compute :data:`FOLD_COLUMNS` for one binary test set.
 
-    ``scores`` rank the positive class (the AUC); ``cost`` gives the matrix and
-    positive class, or the test rows' own costs ``row_costs`` give
-    ``cost_total``, ``mean_cost`` and ``savings``.
+    ``scores`` rank the positive class; ``row_costs``, when given, replace the
+    matrix of ``cost`` in the cost metrics.
     """
     y_true = np.asarray(y_true)
     pos = cost.pos_label
@@ -128,21 +115,7 @@ def fold_metrics(
 def multiclass_metrics(
     y_true: ArrayLike, y_pred: ArrayLike, matrix: ArrayLike, classes: ArrayLike
 ) -> dict[str, float]:
-    """Compute :data:`MULTICLASS_METRICS` for one test set.
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels.
-    matrix : array-like of shape (K, K)
-        ``matrix[i, j]``: cost of predicting ``classes[j]`` for a ``classes[i]``.
-    classes : array-like of shape (K,)
-        The labels in the matrix's order.
-
-    Returns
-    -------
-    dict of str to float
-    """
+    """Compute :data:`MULTICLASS_METRICS` (``matrix`` in the order of ``classes``)."""
     y_true = np.asarray(y_true)
     total = metrics.misclassification_cost(
         y_true, y_pred, cost=matrix, labels=np.asarray(classes)

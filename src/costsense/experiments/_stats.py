@@ -1,8 +1,8 @@
 """Statistics for comparing algorithms over cross-validation folds.
 
-Paired tests on fold results (SciPy's t-test and Wilcoxon test, the Nadeau-Bengio
-corrected t-test), win/tie/loss counts, best-entry masks and mean ranks. The
-report's tables and the claims are built from these.
+Paired tests (the t-test, also corrected as Nadeau and Bengio's, and the Wilcoxon
+test), win/tie/loss counts, best-entry masks and mean ranks: what the report's
+tables and the claims are built from.
 """
 
 from __future__ import annotations
@@ -16,19 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
-__all__ = [
-    "PairedTest",
-    "best_mask",
-    "corrected_paired_t_test",
-    "describe",
-    "mean_ranks",
-    "paired_interval",
-    "paired_t_test",
-    "wilcoxon_test",
-    "win_tie_loss",
-]
-
-_TESTS = ("t", "corrected", "wilcoxon")
+__all__ = ["PairedTest", "mean_ranks", "paired_t_test", "win_tie_loss"]
 
 
 @dataclass(frozen=True)
@@ -59,19 +47,8 @@ class PairedTest:
 
 
 def describe(values: ArrayLike) -> tuple[float, float]:
-    """Return the mean and the sample standard deviation (``ddof=1``, 0 for one value).
-
-    Sums use :func:`math.fsum`, so the result does not depend on the order of
-    the values and equal means tie exactly in rankings.
-
-    Examples
-    --------
-    >>> describe([1.0, 3.0])
-    (2.0, 1.4142135623730951)
-    """
+    """Mean and sample std (0 for one value), by :func:`math.fsum`: order-free."""
     x = np.asarray(values, dtype=np.float64).ravel()
-    if x.size == 0:
-        raise ValueError("describe needs at least one value; got none.")
     mean = math.fsum(x) / x.size
     if x.size == 1:
         return mean, 0.0
@@ -79,11 +56,7 @@ def describe(values: ArrayLike) -> tuple[float, float]:
 
 
 def _differences(a: ArrayLike, b: ArrayLike) -> tuple[NDArray[np.float64], bool, bool]:
-    """Check two paired samples; return ``a - b``, whether it is constant, and zero.
-
-    Differences equal up to the rounding of the subtraction (16 ulps of the
-    largest input) count as constant, so ``(x + 0.1) - x`` is recognised.
-    """
+    """Check paired samples; return ``a - b``, whether constant (16 ulps), whether 0."""
     x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if x.ndim != 1 or y.ndim != 1:
         raise ValueError(f"Paired samples must be 1-D; got {x.shape} and {y.shape}.")
@@ -101,17 +74,41 @@ def _differences(a: ArrayLike, b: ArrayLike) -> tuple[NDArray[np.float64], bool,
     return d, constant, constant and bool(np.abs(d).max() <= tol)
 
 
-def _t_test(a: ArrayLike, b: ArrayLike, ratio: float, alpha: float) -> PairedTest:
-    """Run the paired t-test with the variance inflated by ``1 + J * ratio``.
+def paired_t_test(
+    a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05, test_train_ratio: float = 0.0
+) -> PairedTest:
+    """Run the two-sided paired t-test of ``a`` against ``b``, corrected if asked.
 
-    Constant differences give t = 0, p = 1 when they are 0 and t = ±inf, p = 0
-    otherwise (SciPy returns NaN).
+    ``t = mean(d) / sqrt((1 / J + test_train_ratio) var(d))`` with ``d = a - b``
+    over ``J >= 2`` pairs without NaN, against Student's t with ``J - 1`` degrees
+    of freedom; ``significant = pvalue < alpha``. A ratio of 0 is
+    ``scipy.stats.ttest_rel(a, b)``; ``n_test / n_train`` is the Nadeau-Bengio
+    corrected resampled t-test [1]_, for training sets that overlap (k-fold:
+    ``1 / (k - 1)``), where the plain test is too liberal. Equal differences of 0
+    give t = 0, p = 1, equal nonzero differences t = ±inf, p = 0.
+
+    References
+    ----------
+    .. [1] C. Nadeau and Y. Bengio, "Inference for the generalization error",
+       Machine Learning, 52(3), pp. 239-281, 2003.
+
+    Examples
+    --------
+    >>> a, b = [3.0, 4.0, 5.0, 7.0], [1.0, 2.0, 4.0, 4.0]
+    >>> r = paired_t_test(a, b)
+    >>> round(r.statistic, 4), r.significant
+    (4.899, True)
+    >>> round(paired_t_test(a, b, test_train_ratio=0.25).statistic, 4)
+    3.4641
     """
+    ratio = float(test_train_ratio)
+    if not np.isfinite(ratio) or ratio < 0:
+        raise ValueError(f"test_train_ratio must be a finite number >= 0; got {ratio}.")
     d, constant, zero = _differences(a, b)
     mean = float(d.mean())
     if zero:
         return PairedTest(0.0, 1.0, False, 0.0)
-    if constant:
+    if constant:  # SciPy returns NaN here
         return PairedTest(float(np.copysign(np.inf, mean)), 0.0, 0.0 < alpha, mean)
     if ratio == 0:
         result = stats.ttest_rel(np.asarray(a, float), np.asarray(b, float))
@@ -122,64 +119,12 @@ def _t_test(a: ArrayLike, b: ArrayLike, ratio: float, alpha: float) -> PairedTes
     return PairedTest(t, pvalue, pvalue < alpha, mean)
 
 
-def paired_t_test(a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05) -> PairedTest:
-    """Run the two-sided paired Student t-test of ``a`` against ``b``.
-
-    ``scipy.stats.ttest_rel(a, b)`` on at least 2 pairs without NaN, with
-    ``significant = pvalue < alpha``; equal differences of 0 give t = 0, p = 1,
-    equal nonzero differences t = ±inf, p = 0.
-
-    Examples
-    --------
-    >>> r = paired_t_test([3.0, 4.0, 5.0, 7.0], [1.0, 2.0, 4.0, 4.0])
-    >>> round(r.statistic, 4), r.significant
-    (4.899, True)
-    """
-    return _t_test(a, b, 0.0, alpha)
-
-
-def corrected_paired_t_test(
-    a: ArrayLike, b: ArrayLike, *, test_train_ratio: float, alpha: float = 0.05
-) -> PairedTest:
-    """Run the Nadeau-Bengio corrected resampled t-test of ``a`` against ``b``.
-
-    ``t = mean(d) / sqrt((1 / J + n_test / n_train) var(d))`` with ``d = a - b``
-    over ``J`` resamplings on the same splits, against Student's t with ``J - 1``
-    degrees of freedom. Use it when training sets overlap (k-fold:
-    ``test_train_ratio = 1 / (k - 1)``), where the plain test is too liberal; a
-    ratio of 0 is the plain test. Constant differences as in :func:`paired_t_test`.
-
-    References
-    ----------
-    .. [1] C. Nadeau and Y. Bengio, "Inference for the generalization error",
-       Machine Learning, 52(3), pp. 239-281, 2003.
-
-    Examples
-    --------
-    >>> a, b = [3.0, 4.0, 5.0, 7.0], [1.0, 2.0, 4.0, 4.0]
-    >>> round(corrected_paired_t_test(a, b, test_train_ratio=0.25).statistic, 4)
-    3.4641
-    """
-    if not np.isfinite(test_train_ratio) or test_train_ratio < 0:
-        raise ValueError(
-            f"test_train_ratio must be a finite number >= 0; got {test_train_ratio}."
-        )
-    return _t_test(a, b, float(test_train_ratio), alpha)
-
-
 def paired_interval(
     a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05
 ) -> tuple[float, float, float]:
-    """Return ``mean(a - b)`` and its two-sided ``1 - alpha`` t confidence interval.
+    """Return ``mean(a - b)`` and the ``1 - alpha`` t interval the paired test inverts.
 
-    The interval whose complement :func:`paired_t_test` rejects; differences
-    equal to rounding give the point interval.
-
-    Examples
-    --------
-    >>> mean, low, high = paired_interval([3.0, 4.0, 5.0, 7.0], [1.0, 2.0, 4.0, 4.0])
-    >>> mean, round(low, 4), round(high, 4)
-    (2.0, 0.7008, 3.2992)
+    Differences equal up to rounding give the point interval.
     """
     d, constant, _ = _differences(a, b)
     mean = float(d.mean())
@@ -192,18 +137,7 @@ def paired_interval(
 
 
 def wilcoxon_test(a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05) -> PairedTest:
-    """Run the two-sided Wilcoxon signed-rank test of ``a`` against ``b``.
-
-    ``scipy.stats.wilcoxon(a, b)``; all differences zero give statistic 0,
-    p-value 1. The direction of a significant result is the sign of the mean
-    difference.
-
-    Examples
-    --------
-    >>> r = wilcoxon_test([2.0, 3.0, 4.0, 5.0, 6.0, 7.0], [1.0] * 6)
-    >>> r.statistic, r.pvalue
-    (0.0, 0.03125)
-    """
+    """``scipy.stats.wilcoxon(a, b)`` as a :class:`PairedTest` (all ties: p = 1)."""
     d, _, _ = _differences(a, b)
     if np.all(d == 0):
         return PairedTest(0.0, 1.0, False, 0.0)
@@ -215,17 +149,15 @@ def wilcoxon_test(a: ArrayLike, b: ArrayLike, *, alpha: float = 0.05) -> PairedT
 def win_tie_loss(
     pairs: Iterable[tuple[ArrayLike, ArrayLike]],
     *,
-    test: str = "t",
     alpha: float = 0.05,
     lower_is_better: bool = True,
-    test_train_ratio: float | None = None,
+    test_train_ratio: float = 0.0,
 ) -> tuple[int, int, int]:
     """Count the rows where ``a`` is significantly better, not different, worse.
 
     ``pairs`` holds the paired fold results of ``a`` and ``b``, one pair per
-    row; ``test`` is the paired test of each row ("t", "corrected" with
-    ``test_train_ratio``, see :func:`corrected_paired_t_test`, or "wilcoxon")
-    at level ``alpha``. Returns (wins, ties, losses).
+    row, each compared by :func:`paired_t_test` at level ``alpha`` with
+    ``test_train_ratio``. Returns (wins, ties, losses).
 
     Examples
     --------
@@ -234,49 +166,20 @@ def win_tie_loss(
     >>> win_tie_loss([better, same, better])
     (2, 1, 0)
     """
-    if test not in _TESTS:
-        raise ValueError(f"test must be one of {_TESTS}; got {test!r}.")
-    if test == "corrected" and test_train_ratio is None:
-        raise ValueError('test="corrected" needs test_train_ratio (n_test / n_train).')
     counts = {1: 0, 0: 0, -1: 0}
     for a, b in pairs:
-        if test == "wilcoxon":
-            result = wilcoxon_test(a, b, alpha=alpha)
-        else:
-            ratio = test_train_ratio if test == "corrected" else 0.0
-            result = corrected_paired_t_test(
-                a, b, test_train_ratio=float(ratio or 0.0), alpha=alpha
-            )
-        counts[result.outcome(lower_is_better)] += 1
+        test = paired_t_test(a, b, alpha=alpha, test_train_ratio=test_train_ratio)
+        counts[test.outcome(lower_is_better)] += 1
     return counts[1], counts[0], counts[-1]
 
 
-def _as_matrix(means: ArrayLike) -> NDArray[np.float64]:
+def best_mask(means: ArrayLike, *, lower_is_better: bool) -> NDArray[np.bool_]:
+    """Mark each row's best entries (relative tolerance 1e-9), never NaN."""
     m = np.asarray(means, dtype=np.float64)
-    if m.ndim != 2:
-        raise ValueError(f"means must be 2-D (rows x algorithms); got shape {m.shape}.")
-    return m
-
-
-def best_mask(
-    means: ArrayLike, *, lower_is_better: bool, rtol: float = 1e-9
-) -> NDArray[np.bool_]:
-    """Mark the best entry of each row (rows x algorithms), ties included.
-
-    Entries within ``rtol`` (relative) of the row's best are all marked; NaN is
-    never best, an all-NaN row has none.
-
-    Examples
-    --------
-    >>> best_mask([[1.0, 2.0, 1.0], [np.nan, 3.0, 4.0]], lower_is_better=True)
-    array([[ True, False,  True],
-           [False,  True, False]])
-    """
-    m = _as_matrix(means)
     with warnings.catch_warnings():  # an all-NaN row has no best: no warning
         warnings.simplefilter("ignore", RuntimeWarning)
         best = np.nanmin(m, axis=1) if lower_is_better else np.nanmax(m, axis=1)
-    return ~np.isnan(m) & np.isclose(m, best[:, None], rtol=rtol, atol=0.0)
+    return ~np.isnan(m) & np.isclose(m, best[:, None], rtol=1e-9, atol=0.0)
 
 
 def mean_ranks(means: ArrayLike, *, lower_is_better: bool) -> NDArray[np.float64]:
@@ -290,10 +193,9 @@ def mean_ranks(means: ArrayLike, *, lower_is_better: bool) -> NDArray[np.float64
     >>> mean_ranks([[1.0, 2.0, 3.0], [2.0, 1.0, 2.0]], lower_is_better=True)
     array([1.75, 1.5 , 2.75])
     """
-    m = _as_matrix(means)
+    m = np.asarray(means, dtype=np.float64)
     if m.shape[0] == 0:
         raise ValueError("mean_ranks needs at least one row.")
     keyed = np.where(np.isnan(m), np.inf, m if lower_is_better else -m)
-    return np.asarray(
-        stats.rankdata(keyed, method="average", axis=1).mean(axis=0), dtype=np.float64
-    )
+    ranks = stats.rankdata(keyed, method="average", axis=1)
+    return np.asarray(ranks.mean(axis=0), dtype=np.float64)

@@ -1,15 +1,7 @@
-"""A paper's claims, stated as data and checked against our results.
+"""A paper's claims, stated as data (a study's ``[[claims]]``) and checked on results.
 
-A study lists claims (TOML ``[[claims]]``): the paper's words (``text``), where
-they stand (``source``), a ``kind``, a ``metric`` and optionally the rows they
-speak about (``datasets``, ``costs``; by default every row of the full study).
-The kinds (``best``, ``better``, ``close``, ``at_least``, ``at_most``,
-``mean_change``, ``win_tie_loss``) and their verdicts are defined in the
-README's table and in :mod:`costsense.experiments._claims._kinds`. Every claimed
-row must be present: a row without a cell of each named algorithm makes the
-verdict "incomplete (k of n rows)"; "not run" means no claimed row has results.
-``inconsistency`` states that the paper's own numbers do not support the claim
-(the claims' test requires it exactly when a ``[[paper]]`` row contradicts it).
+Each kind's keys and verdicts are in the README's table of claim kinds; the kinds
+are judged in :mod:`._kinds`.
 """
 
 from __future__ import annotations
@@ -35,35 +27,26 @@ from costsense.experiments._scores import LOWER_IS_BETTER
 __all__ = ["ClaimCheck", "bootstrap_interval", "check_claims", "validate_claims"]
 
 _COMMON = {"text", "source", "kind", "metric"}
-_KINDS = {
-    "best": {"algorithm", "among"},
-    "better": {"algorithm", "than"},
-    "close": {"algorithm", "than", "value"},
-    "at_least": {"algorithms", "value"},
-    "at_most": {"algorithms", "value"},
-    "mean_change": {"algorithm", "baseline", "value"},
-    "win_tie_loss": {"algorithm", "than", "counts"},
-}
 _OPTIONAL = {"datasets", "costs", "inconsistency"}
-_KIND_OPTIONAL = {kind: {"holds_on"} for kind in _KINDS} | {
-    "mean_change": {"average"},
-    "win_tie_loss": set(),
+#: kind -> (its keys, its optional keys)
+_KINDS = {
+    "best": ("algorithm among", "holds_on"),
+    "better": ("algorithm than", "holds_on"),
+    "close": ("algorithm than value", "holds_on"),
+    "at_least": ("algorithms value", "holds_on"),
+    "at_most": ("algorithms value", "holds_on"),
+    "mean_change": ("algorithm baseline value", "average"),
+    "win_tie_loss": ("algorithm than counts", ""),
 }
-#: Allowed values of the options with a fixed set.
 _CHOICES = {"holds_on": ("every", "most"), "average": ("ratios", "totals")}
 
 
 def validate_claims(
     claims: Sequence[dict[str, Any]], source: str, datasets: Sequence[str] | None = None
 ) -> None:
-    """Check that every claim has a known kind, exactly its keys, and study datasets.
-
-    ``source`` names the study for the messages; with ``datasets``, a claim
-    naming another dataset is refused.
-    """
+    """Refuse a claim of unknown kind, with other keys, or of datasets not run."""
     for claim in claims:
-        problem = _problem(claim, datasets)
-        if problem:
+        if problem := _problem(claim, datasets):
             raise ValueError(f"study {source}: {problem}")
 
 
@@ -72,8 +55,8 @@ def _problem(claim: dict[str, Any], datasets: Sequence[str] | None) -> str:
     kind = claim.get("kind")
     if kind not in _KINDS:
         return f"claim kind must be one of {sorted(_KINDS)}: {claim}"
-    needed = _COMMON | _KINDS[kind]
-    allowed = needed | _OPTIONAL | _KIND_OPTIONAL[kind]
+    needed = _COMMON | set(_KINDS[kind][0].split())
+    allowed = needed | _OPTIONAL | set(_KINDS[kind][1].split())
     if not needed <= set(claim) <= allowed:
         return (
             f"a {kind!r} claim needs the keys {sorted(needed)} (optional "
@@ -105,22 +88,18 @@ class ClaimCheck:
     """One claim checked against results.
 
     ``verdict`` is "reproduced", "partly", "not reproduced", "contradicted",
-    "not shown", "incomplete (k of n rows)" or "not run", ``evidence`` the
-    numbers behind it; ``rows_expected`` and ``rows_present`` count the claimed
-    rows and those with every named algorithm's cells; ``failing`` the
-    comparisons where the statement fails (``mean_change``: rows changing
-    against the claim; ``win_tie_loss``: losses beyond the claimed ones);
-    ``degenerate`` names the degenerate fits it rests on, ``inconsistency`` the
-    claim file's note that the paper's numbers disagree, ``like_for_like`` a
-    row claim's tally on the paper's own datasets.
+    "not shown", "incomplete (k of n rows)" or "not run", ``evidence`` the numbers
+    behind it; ``failing`` counts the comparisons where the statement fails
+    (``mean_change``: rows changing against the claim; ``win_tie_loss``: losses
+    beyond the claimed ones); ``degenerate`` names the degenerate fits it rests
+    on, ``inconsistency`` is the claim file's note that the paper's numbers
+    disagree, ``like_for_like`` a row claim's tally on the paper's own datasets.
     """
 
     text: str
     source: str
     verdict: str
     evidence: str
-    rows_expected: int = 0
-    rows_present: int = 0
     failing: int = 0
     degenerate: str = ""
     inconsistency: str = ""
@@ -129,61 +108,29 @@ class ClaimCheck:
 
 def _degenerate(r: Rows) -> str:
     """Summarise the degenerate fits among a claim's cells, the first four named."""
-    if "diagnostics" not in r.data.columns or r.data.empty:
+    if "diagnostics" not in r.data.columns:
         return ""
-    reasons: dict[tuple[str, str, str], list[str]] = {}
-    counts: dict[tuple[str, str, str], list[int]] = {}
+    cells: dict[tuple[str, str, str], list[list[str]]] = {}
     columns = ["algorithm", "dataset", "cost", "diagnostics"]
     for algorithm, dataset, cost, diagnostics in r.data[columns].itertuples(False):
         key = (str(algorithm), str(dataset), str(cost))
-        found = degenerate_reasons(diagnostics or {})
-        tally = counts.setdefault(key, [0, 0])
-        tally[0] += bool(found)
-        tally[1] += 1
-        reasons.setdefault(key, []).extend(found)
+        cells.setdefault(key, []).append(degenerate_reasons(diagnostics or {}))
     order = named(r.claim)
-    items = [
+    items = []
+    for key in sorted(
+        (k for k, found in cells.items() if any(found)),
+        key=lambda k: (order.index(k[0]), k[1], cost_order(k[2])),
+    ):
+        reasons = [reason for found in cells[key] for reason in found]
         # ties go to the reason seen first (a set's order varies per process)
-        f"{key[0]} on {key[1]} at {key[2]} "
-        f"({max(dict.fromkeys(reasons[key]), key=reasons[key].count)}; "
-        f"{counts[key][0]} of {counts[key][1]} cells)"
-        for key in sorted(
-            (k for k, (bad, _) in counts.items() if bad),
-            key=lambda k: (order.index(k[0]), k[1], cost_order(k[2])),
+        common = max(dict.fromkeys(reasons), key=reasons.count)
+        bad = sum(map(bool, cells[key]))
+        items.append(
+            f"{key[0]} on {key[1]} at {key[2]} ({common}; {bad} of "
+            f"{len(cells[key])} cells)"
         )
-    ]
     more = f"; and {len(items) - 4} more" if len(items) > 4 else ""
     return "; ".join(items[:4]) + more
-
-
-def _check(
-    results: pd.DataFrame,
-    claim: dict[str, Any],
-    rows: Sequence[tuple[str, str]],
-    how: tuple[bool, float, bool],
-    like_for_like: Sequence[str],
-) -> ClaimCheck:
-    r = claim_rows(results, claim, rows, how)
-    verdict, evidence, failing = judge(r)
-    same = [d for d in like_for_like if d in claim.get("datasets", like_for_like)]
-    own = ""
-    if same and claim["kind"] not in ("mean_change", "win_tie_loss"):
-        sub = claim_rows(results, {**claim, "datasets": same}, rows, how)
-        if sub.present:
-            tally = judge(sub)[1].split("; ")[0]
-            own = f"{', '.join(row_name(row) for row in sub.means.index)}: {tally}"
-    return ClaimCheck(
-        text=claim["text"],
-        source=claim["source"],
-        verdict=verdict,
-        evidence=evidence,
-        rows_expected=r.expected,
-        rows_present=r.present,
-        failing=failing,
-        degenerate=_degenerate(r),
-        inconsistency=claim.get("inconsistency", ""),
-        like_for_like=own,
-    )
 
 
 def check_claims(
@@ -204,7 +151,7 @@ def check_claims(
         metrics and optionally ``diagnostics`` (as
         :meth:`costsense.experiments.ResultsStore.results` gives them).
     claims : iterable of dict
-        Claims as described in the module docstring.
+        Claims as ``docs/guide/study_format.rst`` describes them.
     rows : sequence of (str, str), default=None
         The (dataset, cost label) rows of the full study, which a claim
         without ``datasets`` or ``costs`` speaks about. None takes the rows of
@@ -225,13 +172,25 @@ def check_claims(
         found = results[["dataset", "cost"]].astype(str).drop_duplicates()
         rows = sort_rows([tuple(r) for r in found.itertuples(index=False)])
     rows = [(str(d), str(c)) for d, c in rows]
-    return [
-        _check(
-            results,
-            claim,
-            rows,
-            (claim["metric"] in LOWER_IS_BETTER, alpha, paired),
-            list(like_for_like),
+    checks = []
+    for claim in claims:
+        how = (claim["metric"] in LOWER_IS_BETTER, alpha, paired)
+        r = claim_rows(results, claim, rows, how)
+        same = [d for d in like_for_like if d in claim.get("datasets", like_for_like)]
+        own = ""
+        if same and claim["kind"] not in ("mean_change", "win_tie_loss"):
+            sub = claim_rows(results, {**claim, "datasets": same}, rows, how)
+            if sub.present:
+                tally = judge(sub)[1].split("; ")[0]
+                own = f"{', '.join(row_name(row) for row in sub.means.index)}: {tally}"
+        checks.append(
+            ClaimCheck(
+                claim["text"],
+                claim["source"],
+                *judge(r),
+                _degenerate(r),
+                claim.get("inconsistency", ""),
+                own,
+            )
         )
-        for claim in claims
-    ]
+    return checks

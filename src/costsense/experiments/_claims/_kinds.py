@@ -1,13 +1,8 @@
-"""The claim kinds, checked by one engine on one view of a claim's rows.
+"""The claim kinds (the README's table), judged on one view of a claim's rows.
 
-:class:`Rows` holds what every kind reads: the claim, how it compares (paired
-t-test over the splits matched by repeat and fold, or the means), the claimed
-rows' means and cells, and the rows missing. The row kinds (``best``,
-``better``, ``close``, ``at_least``, ``at_most``) each judge one comparison at a
-time as held (+1), tied (0) or failed (-1), with a note; :func:`judge` tallies
-them into a verdict, or sends ``mean_change`` and ``win_tie_loss`` to their
-own tally. Change a kind's judge here; a new kind also needs its keys in the
-schema.
+The row kinds judge each comparison as held (+1), tied (0) or failed (-1) with a
+note; ``mean_change`` and ``win_tie_loss`` have their own tally. A new kind also
+needs its keys in the schema (``_claims._KINDS``).
 """
 
 from __future__ import annotations
@@ -23,20 +18,18 @@ from costsense.experiments._labels import cost_label, sort_rows
 from costsense.experiments._stats import paired_interval, paired_t_test
 
 _SHOWN = 6  # failing rows named in the evidence
-_BOOTSTRAP_RESAMPLES = 4000
-#: One judged comparison: +1 held, 0 tied, -1 failed, and its note ("" for none).
-Judged = Iterator[tuple[int, str]]
+Judged = Iterator[tuple[int, str]]  # +1 held, 0 tied, -1 failed, and a note
 
 
 def named(claim: dict[str, Any]) -> list[str]:
     """List every algorithm a claim needs, in its order."""
-    names: list[str] = []
-    for key in ("algorithm", "algorithms", "among", "than", "baseline"):
-        value = claim.get(key, [])
-        names += [
-            n for n in ([value] if isinstance(value, str) else value) if n not in names
-        ]
-    return names
+    keys = ("algorithm", "algorithms", "among", "than", "baseline")
+    values = [claim.get(key, []) for key in keys]
+    return list(dict.fromkeys(n for v in values for n in _listed(v)))
+
+
+def _listed(value: str | list[str]) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)
 
 
 def row_name(row: Any) -> str:
@@ -53,26 +46,11 @@ class Rows:
     paired: bool
     means: pd.DataFrame  # index (dataset, cost) of present rows; columns algorithms
     data: pd.DataFrame  # the cells of the claimed rows
-    expected: int
-    missing: list[str]
+    missing: list[str]  # one entry per claimed row without every algorithm
 
     @property
     def present(self) -> int:
         return len(self.means)
-
-    def incomplete(self) -> str | None:
-        if self.present == 0:
-            return "not run"
-        if self.missing:
-            return f"incomplete ({self.present} of {self.expected} rows)"
-        return None
-
-    def missing_note(self) -> list[str]:
-        more = len(self.missing) - _SHOWN
-        shown = ", ".join(self.missing[:_SHOWN]) + (
-            f" and {more} more" if more > 0 else ""
-        )
-        return [f"missing: {shown}"] if self.missing else []
 
     def matched(self, a: str, b: str, row: Any) -> pd.DataFrame:
         """Split values of ``a`` and ``b`` on a row, matched by (repeat, fold)."""
@@ -104,10 +82,7 @@ def claim_rows(
     rows: Sequence[tuple[str, str]],
     how: tuple[bool, float, bool],
 ) -> Rows:
-    """Select the study rows a claim speaks about and average their cells.
-
-    ``how`` is (lower is better, alpha, paired).
-    """
+    """Select a claim's study rows and average their cells (``how``: see Rows)."""
     metric, names = claim["metric"], named(claim)
     claimed = [
         r
@@ -117,9 +92,7 @@ def claim_rows(
     ]
     empty = pd.DataFrame(columns=names, dtype=float)
     if metric not in results.columns:
-        return Rows(
-            claim, *how, empty, results.iloc[:0], len(claimed), [f"metric {metric}"]
-        )
+        return Rows(claim, *how, empty, results.iloc[:0], [f"metric {metric}"])
     keys = pd.MultiIndex.from_frame(results[["dataset", "cost"]].astype(str))
     data = results[keys.isin(claimed) & results["algorithm"].isin(names)]
     data = data[data[metric].notna()]
@@ -137,12 +110,11 @@ def claim_rows(
             present.append(row)
     ordered = sort_rows(present)
     chosen = means.loc[ordered] if ordered else empty
-    return Rows(claim, *how, chosen, data, len(claimed), missing)
+    return Rows(claim, *how, chosen, data, missing)
 
 
 def _best(r: Rows, row: Any, values: pd.Series) -> Judged:
-    group = r.claim["algorithm"]
-    group = [group] if isinstance(group, str) else list(group)
+    group = _listed(r.claim["algorithm"])
     values = values[r.claim["among"]]
     scores = values if r.lower else -values  # smaller is better
     if r.paired:
@@ -216,10 +188,8 @@ def _bound(r: Rows, row: Any, values: pd.Series) -> Judged:
     bound = float(r.claim["value"])
     for name in r.claim["algorithms"]:
         value = values[name]
-        if value >= bound if r.claim["kind"] == "at_least" else value <= bound:
-            yield 1, ""
-        else:
-            yield -1, f"{name} {value:.4g} on {row_name(row)}"
+        held = value >= bound if r.claim["kind"] == "at_least" else value <= bound
+        yield (1, "") if held else (-1, f"{name} {value:.4g} on {row_name(row)}")
 
 
 _JUDGES = {
@@ -233,53 +203,42 @@ _JUDGES = {
 
 def _unit(claim: dict[str, Any]) -> str:
     """Name what a row kind counts: rows, row x rival comparisons, or cases."""
-    kind = claim["kind"]
-    unit = "rows"
-    if kind != "best" and len(claim.get("than", claim.get("algorithms", []))) > 1:
+    unit, rivals = "rows", claim.get("than", claim.get("algorithms", []))
+    if claim["kind"] != "best" and len(rivals) > 1:
         unit = "comparisons" if "than" in claim else "cases"
-    if kind == "close":
-        return f"{unit} (within {float(claim['value']):g})"
-    if kind in ("at_least", "at_most"):
-        relation = ">=" if kind == "at_least" else "<="
-        return f"{unit} ({relation} {float(claim['value']):g})"
-    return unit
+    relation = {"close": "within", "at_least": ">=", "at_most": "<="}.get(claim["kind"])
+    return f"{unit} ({relation} {float(claim['value']):g})" if relation else unit
 
 
 def judge(r: Rows) -> tuple[str, str, int]:
-    """Check a claim on its rows: (verdict, evidence, comparisons failed).
-
-    A row kind with ``holds_on = "every"`` is reproduced when every comparison
-    holds, with ``"most"`` when more than half do; none held or tied is "not
-    reproduced", anything between "partly".
-    """
-    kind = r.claim["kind"]
+    """Check a claim on its rows: (verdict, evidence, comparisons failed)."""
     if r.present == 0:
-        return (
-            "not run",
-            "; ".join(["no claimed row has results", *r.missing_note()]),
-            0,
-        )
-    if kind == "mean_change":
-        return _mean_change(r)
-    if kind == "win_tie_loss":
-        return _win_tie_loss(r)
-    counts = {1: 0, 0: 0, -1: 0}
-    notes = []
-    for row, values in r.means.iterrows():
-        for outcome, note in _JUDGES[kind](r, row, values):
-            counts[outcome] += 1
-            notes += [note] if note else []
-    held, tied, failed = counts[1], counts[0], counts[-1]
-    total = held + tied + failed
+        verdict, parts, failing = "not run", ["no claimed row has results"], 0
+    else:
+        kinds = {"mean_change": _mean_change, "win_tie_loss": _win_tie_loss}
+        verdict, parts, failing = kinds.get(r.claim["kind"], _row_kind)(r)
+    if r.missing:
+        if r.present:
+            verdict = f"incomplete ({r.present} of {r.present + len(r.missing)} rows)"
+        more = f" and {len(r.missing) - _SHOWN} more" if len(r.missing) > _SHOWN else ""
+        parts.append(f"missing: {', '.join(r.missing[:_SHOWN])}{more}")
+    return verdict, "; ".join(parts), failing
+
+
+def _row_kind(r: Rows) -> tuple[str, list[str], int]:
+    """Tally a row kind's comparisons into a verdict."""
+    kind = r.claim["kind"]
+    judged = [j for row, v in r.means.iterrows() for j in _JUDGES[kind](r, row, v)]
+    outcomes, notes = [k for k, _ in judged], [note for _, note in judged if note]
+    held, tied, failed = (outcomes.count(k) for k in (1, 0, -1))
+    total = len(judged)
     holds_on = r.claim.get("holds_on", "every")
-    verdict = r.incomplete()
-    if verdict is None and total == 0:
+    if total == 0:
         verdict = "not run"
-    elif verdict is None:
-        if held == total if holds_on == "every" else 2 * held > total:
-            verdict = "reproduced"
-        else:
-            verdict = "not reproduced" if held == tied == 0 else "partly"
+    elif held == total if holds_on == "every" else 2 * held > total:
+        verdict = "reproduced"
+    else:
+        verdict = "not reproduced" if held == tied == 0 else "partly"
     evidence = f"holds in {held} of {total} {_unit(r.claim)}"
     if tied:
         evidence += f", {'undecided' if kind == 'close' else 'tied'} in {tied}"
@@ -288,22 +247,15 @@ def judge(r: Rows) -> tuple[str, str, int]:
     if holds_on == "most":
         evidence += " (claimed: most)"
     more = [f"and {len(notes) - _SHOWN} more"] if len(notes) > _SHOWN else []
-    return (
-        verdict,
-        "; ".join([evidence, *notes[:_SHOWN], *more, *r.missing_note()]),
-        failed,
-    )
+    return verdict, [evidence, *notes[:_SHOWN], *more], failed
 
 
 def bootstrap_interval(
     a: np.ndarray, b: np.ndarray, average: str, alpha: float, seed: int = 0
 ) -> tuple[float, float, float]:
-    """Relative change of ``a`` over ``b`` across rows, and its bootstrap interval.
+    """Change of ``a`` over ``b`` (mean ratio - 1, or ratio of the means - 1).
 
-    ``average="ratios"`` is the mean of the per-row changes ``a / b - 1``,
-    ``"totals"`` the change of the means; the percentile interval (level
-    ``1 - alpha``) resamples the rows with a fixed seed, so it is reproducible.
-    Returns (change, low, high).
+    Returns (change, low, high), the interval by a seeded bootstrap of the rows.
     """
 
     def change(index: np.ndarray) -> np.ndarray:
@@ -312,19 +264,13 @@ def bootstrap_interval(
         return np.mean(a[index], axis=-1) / np.mean(b[index], axis=-1) - 1.0
 
     n = a.shape[0]
-    draws = np.random.default_rng(seed).integers(0, n, (_BOOTSTRAP_RESAMPLES, n))
+    draws = np.random.default_rng(seed).integers(0, n, (4000, n))
     low, high = np.quantile(change(draws), [alpha / 2, 1 - alpha / 2])
     return float(change(np.arange(n))), float(low), float(high)
 
 
-def _mean_change(r: Rows) -> tuple[str, str, int]:
-    """Check a claimed average change: reproduced when the interval shows it.
-
-    The interval must lie on the claimed side of zero and reach the claimed
-    value, with more than half of the rows changing that way; on the other
-    side of zero it is "contradicted", else "not shown". Returns the rows
-    changing against the claim as failing.
-    """
+def _mean_change(r: Rows) -> tuple[str, list[str], int]:
+    """Check a claimed average change by its bootstrap interval and the rows' signs."""
     name, base = r.claim["algorithm"], r.claim["baseline"]
     claimed = float(r.claim["value"])
     average = r.claim.get("average", "ratios")
@@ -340,60 +286,51 @@ def _mean_change(r: Rows) -> tuple[str, str, int]:
         f"{'better' if direction else 'changed'} in the claimed direction on "
         f"{agree} of {r.present} rows",
         *([f"no ratio where {base} is 0: {', '.join(zero)}"] if zero else []),
-        *r.missing_note(),
     ]
-    verdict = r.incomplete()
     if int(usable.sum()) < 2:
         evidence = f"too few rows with a ratio ({int(usable.sum())})"
-        return verdict or "not shown", "; ".join([evidence, *notes]), against
+        return "not shown", [evidence, *notes], against
     if average == "totals" and np.mean(b) == 0:
-        return verdict or "not shown", f"{base}'s mean is 0", against
+        return "not shown", [f"{base}'s mean is 0"], against
     point, low, high = bootstrap_interval(a[usable], b[usable], average, r.alpha)
     what = "change of the mean" if average == "totals" else "mean change"
     evidence = (
         f"{what} {100 * point:+.1f} % [{100 * low:+.1f}, {100 * high:+.1f}] "
         f"over {int(usable.sum())} rows (claimed {100 * claimed:+.1f} %)"
     )
-    if verdict is None:
-        reaches = high >= claimed if claimed > 0 else low <= claimed
-        shown = low > 0 if claimed > 0 else high < 0
-        if reaches and shown and 2 * agree > r.present:
-            verdict = "reproduced"
-        else:
-            verdict = (
-                "contradicted"
-                if (high < 0 if claimed > 0 else low > 0)
-                else "not shown"
-            )
-    return verdict, "; ".join([evidence, *notes]), against
+    reaches = high >= claimed if claimed > 0 else low <= claimed
+    shown = low > 0 if claimed > 0 else high < 0
+    if reaches and shown and 2 * agree > r.present:
+        verdict = "reproduced"
+    else:
+        verdict = (
+            "contradicted" if (high < 0 if claimed > 0 else low > 0) else "not shown"
+        )
+    return verdict, [evidence, *notes], against
 
 
-def _win_tie_loss(r: Rows) -> tuple[str, str, int]:
-    """Compare the paper's win/tie/loss counts per rival with our paired tests.
-
-    Reproduced with at least its wins and at most its losses against every
-    rival, not reproduced with fewer wins and more losses against every rival,
-    else partly. Returns the losses beyond the claimed ones as failing.
-    """
-    outcomes, parts, beyond = [], [], 0
+def _win_tie_loss(r: Rows) -> tuple[str, list[str], int]:
+    """Compare the paper's win/tie/loss counts per rival with our paired tests."""
+    outcomes, parts, beyond = set(), [], 0
     name = r.claim["algorithm"]
     for rival, (c_win, c_tie, c_loss) in zip(
         r.claim["than"], r.claim["counts"], strict=True
     ):
-        counts = {1: 0, 0: 0, -1: 0}
-        for row in r.means.index:
-            counts[r.test(name, rival, row)[0]] += 1
-        wins, ties, losses = counts[1], counts[0], counts[-1]
+        tests = [r.test(name, rival, row)[0] for row in r.means.index]
+        wins, ties, losses = (tests.count(k) for k in (1, 0, -1))
         beyond += max(0, losses - c_loss)
         if wins >= c_win and losses <= c_loss:
-            outcomes.append("reproduced")
+            outcomes.add("reproduced")
         else:
-            outcomes.append(
+            outcomes.add(
                 "not reproduced" if wins < c_win and losses > c_loss else "partly"
             )
         parts.append(
             f"vs {rival} {wins}/{ties}/{losses} (paper {c_win}/{c_tie}/{c_loss})"
         )
-    verdict = r.incomplete() or (outcomes[0] if len(set(outcomes)) == 1 else "partly")
-    evidence = f"win/tie/loss, paired t-test at {r.alpha:g}: " + "; ".join(parts)
-    return verdict, "; ".join([evidence, *r.missing_note()]), beyond
+    verdict = outcomes.pop() if len(outcomes) == 1 else "partly"
+    return (
+        verdict,
+        [f"win/tie/loss, paired t-test at {r.alpha:g}: " + "; ".join(parts)],
+        beyond,
+    )
