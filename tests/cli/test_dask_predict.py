@@ -125,3 +125,31 @@ def test_workers_dying_are_one_usage_error_naming_the_partition(
     )
     assert "KilledWorker" in line[0] and "give the workers more memory" in line[0]
     assert not out.exists() and not (tmp_path / "out.csv.partial").exists()
+
+
+def test_unseen_categories_are_counted_across_partitions_and_no_rows_is_a_header(
+    cluster, tmp_path, capsys, monkeypatch
+):
+    train = write_csv(tmp_path / "train.csv", n=200, categorical=True)
+    frame = pd.read_csv(write_csv(tmp_path / "new.csv", n=1_000, seed=7,
+                                  categorical=True))  # fmt: skip
+    frame.loc[[5, 480, 990], "city"] = ["nort", "sout", "nort"]
+    frame.to_csv(tmp_path / "new.csv", index=False)
+    frame.iloc[:0].to_csv(tmp_path / "quiet.csv", index=False)
+    model = tmp_path / "m.skops"
+    assert cli.main(["fit", "--csv", str(train), "--target", "label", "--cost", "5",
+                     "--model", "threshold", "--out", str(model)]) == 0  # fmt: skip
+    assert _predict(model, tmp_path / "new.csv", tmp_path / "one.csv") == 0
+    header = (tmp_path / "one.csv").read_text().splitlines()[0]
+    quiet = tmp_path / "quiet.out"
+    assert _predict(model, tmp_path / "quiet.csv", quiet, "--scheduler", cluster) == 0
+    assert quiet.read_text() == header + "\n"
+    monkeypatch.setattr(_dask_predict, "CSV_BLOCK_BYTES", 20_000)  # 3 partitions
+    said = "column 'city' in 3 rows (such as 'nort', 'sout')"
+    for flag in ((), ("--flag-unseen",)):
+        out = tmp_path / f"dask{flag}.csv"
+        assert _predict(model, tmp_path / "new.csv", out, "--scheduler", cluster,
+                        *flag) == 0  # fmt: skip
+        assert said in capsys.readouterr().err
+    flags = pd.read_csv(out)["unseen_categories"].fillna("")
+    assert flags[flags != ""].to_dict() == {5: "city", 480: "city", 990: "city"}

@@ -1,5 +1,6 @@
 """``costsense predict``: chunks, Parquet, parts, whole outputs, flat memory."""
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -134,6 +135,111 @@ def test_an_interrupted_run_keeps_its_rows_under_another_name(
     assert _predict_file(model, new, out) == 2  # the partial file is not overwritten
     assert "out.csv.partial exists" in capsys.readouterr().err
     assert len(pd.read_csv(tmp_path / "out.csv.partial")) == 200
+
+
+class _CutShort:
+    """A partial file's handle whose writes stop, half done, after ``limit`` chars.
+
+    As Ctrl-C does: the operating system holds part of a chunk's lines.
+    """
+
+    def __init__(self, handle, limit):
+        self.handle, self.limit = handle, limit
+
+    def __getattr__(self, name):
+        return getattr(self.handle, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.handle.close()
+
+    def write(self, text):
+        room = self.limit
+        self.limit -= len(text)
+        if self.limit < 0:
+            self.handle.write(text[: max(room, 0)])
+            self.handle.flush()
+            raise KeyboardInterrupt
+        return self.handle.write(text)
+
+
+def test_an_interruption_says_the_rows_the_partial_file_holds(
+    trained, tmp_path, capsys, monkeypatch
+):
+    model, new = trained
+    assert _predict_file(model, new, tmp_path / "full.csv") == 0
+    lines = (tmp_path / "full.csv").read_text().splitlines(keepends=True)
+    cut = sum(map(len, lines[:251])) + 10  # in row 250, of the third chunk of 100
+    opened = _predict.open_partial
+    monkeypatch.setattr(_predict, "open_partial", lambda *a: (
+        lambda p, h: (p, _CutShort(h, cut)))(*opened(*a)))  # fmt: skip
+    out = tmp_path / "out.csv"
+    assert _predict_file(model, new, out, "--chunk-rows", "100") == 130
+    err = capsys.readouterr().err
+    text = (tmp_path / "out.csv.partial").read_text()
+    kept = pd.read_csv(tmp_path / "out.csv.partial")
+    assert f"stopped after {len(kept)} rows; they are in" in err, err
+    assert len(kept) == 200 and text.endswith("\n")  # whole chunks, whole lines
+    np.testing.assert_array_equal(kept["row"], np.arange(200))
+    assert "(rows 0 to 199): to go on, predict from row 200 on into another" in err
+
+
+def test_a_header_without_rows_gives_a_header_without_rows(trained, tmp_path, capsys):
+    model, new = trained
+    assert _predict_file(model, new, tmp_path / "full.csv") == 0
+    header = (tmp_path / "full.csv").read_text().splitlines()[0]
+    frame = pd.read_csv(new)
+    frame.iloc[:0].to_csv(tmp_path / "quiet.csv", index=False)
+    frame.iloc[:0].to_parquet(tmp_path / "quiet.parquet")
+    for name, *flag in (
+        ("quiet.csv",),
+        ("quiet.parquet",),
+        ("quiet.csv", "--flag-unseen"),
+    ):
+        out = tmp_path / f"{name}{flag}.out"
+        assert _predict_file(model, tmp_path / name, out, *flag) == 0
+        assert out.read_text() == header + ",unseen_categories" * bool(flag) + "\n"
+        assert "0 rows predicted with threshold" in capsys.readouterr().err
+
+
+def test_unseen_categories_are_counted_by_column_and_flagged_on_request(
+    trained, tmp_path, capsys, monkeypatch
+):
+    model, new = trained
+    frame = pd.read_csv(new)
+    frame.loc[[3, 7, 9, 20], "city"] = ["nort", "nort", "West ", None]  # 20: blank
+    frame.to_csv(tmp_path / "typos.csv", index=False)
+    said = (
+        "categories not seen in training, read as none of the known ones: column "
+        "'city' in 3 rows"
+    )
+    out = tmp_path / "plain.csv"
+    assert _predict_file(model, tmp_path / "typos.csv", out) == 0
+    err = capsys.readouterr().err
+    assert f"{said} (such as 'nort', 'West '); check them for typos" in err
+    assert "(--flag-unseen marks each row)" in err
+    assert "unseen_categories" not in pd.read_csv(out).columns
+    assert pd.read_csv(out)["prediction"].isna().tolist() == [
+        i == 20 for i in range(600)
+    ]
+    flagged = tmp_path / "flagged.csv"
+    # row 3 in one chunk, 7 and 9 in the next
+    assert _predict_file(model, tmp_path / "typos.csv", flagged, "--flag-unseen",
+                         "--chunk-rows", "5") == 0  # fmt: skip
+    assert f"{said} (such as 'nort', 'West ')" in capsys.readouterr().err
+    got = pd.read_csv(flagged)
+    assert got["unseen_categories"].fillna("").tolist() == [
+        "city" if i in (3, 7, 9) else "" for i in range(600)
+    ]
+    _same_predictions(got.drop(columns="unseen_categories"), pd.read_csv(out))
+    options = _predict.table_options  # a policy not to show cells: counts only
+    monkeypatch.setattr(_predict, "table_options", lambda args: dataclasses.replace(
+        options(args), show_cells=False))  # fmt: skip
+    assert _predict_file(model, tmp_path / "typos.csv", tmp_path / "hidden.csv") == 0
+    err = capsys.readouterr().err
+    assert f"{said}; check them" in err and "nort" not in err
 
 
 def test_an_id_column_is_written_as_it_reads_in_every_chunk(tmp_path):

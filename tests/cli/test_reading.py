@@ -45,7 +45,7 @@ def test_labels_that_differ_by_a_space_are_listed(tmp_path, capsys):
     assert status == 2 and "3 classes ('no', 'yes', 'yes ')" in err
 
 
-def test_a_file_with_a_header_and_no_rows_is_named(tmp_path, capsys):
+def test_a_file_with_a_header_and_no_rows_gives_the_header_alone(tmp_path, capsys):
     path = tmp_path / "d.csv"
     write_csv(path)
     saved = tmp_path / "m.skops"
@@ -56,8 +56,12 @@ def test_a_file_with_a_header_and_no_rows_is_named(tmp_path, capsys):
     empty.write_text("f1,f2,f3\n")
     status, err = _run(capsys, "predict", "--model", str(saved), "--csv",
                        str(empty), "--out", str(tmp_path / "p.csv"))  # fmt: skip
+    assert status == 0 and "0 rows predicted" in err  # a quiet day: an empty file
+    header = "row,prediction,proba_0,proba_1,expected_cost\n"
+    assert (tmp_path / "p.csv").read_text() == header
+    status, err = _run(capsys, "fit", "--csv", str(empty), "--target", "label",
+                       "--cost", "5", "--out", str(tmp_path / "e.skops"))  # fmt: skip
     assert status == 2 and f"--csv {empty} has a header but no rows" in err
-    assert not (tmp_path / "p.csv").exists()
 
 
 def test_infinite_features_are_one_error_naming_the_column_and_lines(tmp_path, capsys):

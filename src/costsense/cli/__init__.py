@@ -116,6 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--out", required=True, help="the new predictions file (CSV)")
     pr.add_argument("--raw-cells", action="store_true", help=f"write labels {_RAW}")
     pr.add_argument(
+        "--flag-unseen",
+        action="store_true",
+        help="add a column unseen_categories naming, on each row, the columns "
+        "holding a category the model never saw (a count per column is said anyway)",
+    )
+    pr.add_argument(
         "--verify-key-file", help="refuse a model not signed with the key in this file"
     )
     pr.add_argument(

@@ -8,6 +8,7 @@ file, named when whole; memory stays flat.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -24,7 +25,7 @@ from costsense.costs import part_costs
 from costsense.experiments import decide
 from costsense.persist import read_key
 from costsense.utils._columns import column_kinds
-from costsense.utils._reading import read_cells
+from costsense.utils._reading import read_cells, unseen_categories
 from costsense.utils._tables import read_chunks
 from costsense.utils._text import numbered_rows, printable
 
@@ -33,7 +34,8 @@ def run_predict(args: argparse.Namespace) -> int:
     output = new_output(args.out, "--out", args.csv, args.model)
     partial, handle = open_partial(output, "--out")
     progress = Progress("predict")
-    written = skipped = 0
+    written = skipped = kept = 0  # kept: the bytes of the whole rows written
+    unseen: dict[str, list[Any]] = {}  # column: [rows, a few unseen values]
     finished = False
     try:
         with handle:
@@ -51,8 +53,14 @@ def run_predict(args: argparse.Namespace) -> int:
                 chunks = scorer.chunks(args.csv, args.chunk_rows)
             for lines in chunks:
                 done = lines.attrs["done"]
+                for name, (count, values) in lines.attrs["unseen"].items():
+                    seen = unseen.setdefault(name, [0, []])
+                    seen[0] += count
+                    seen[1] = list(dict.fromkeys(seen[1] + values))[:3]
                 lines = lines if args.raw_cells else text_cells(lines)
-                lines.to_csv(handle, header=written == 0, index=False)
+                lines.to_csv(handle, header=kept == 0, index=False)
+                handle.flush()  # counted once on disk: an interruption keeps them
+                kept = handle.tell()
                 written += lines.shape[0]
                 skipped += int(lines["prediction"].isna().sum())
                 progress.update(f"{written:,} rows, {100 * done:.0f} % of the input")
@@ -66,8 +74,12 @@ def run_predict(args: argparse.Namespace) -> int:
         if written == 0 or isinstance(error, UsageError):  # the input must change
             partial.unlink(missing_ok=True)
         else:
+            os.truncate(partial, kept)  # a chunk cut short is not kept, nor counted
             print(
-                f"stopped after {written} rows; they are in {partial}", file=sys.stderr
+                f"stopped after {written:,} rows; they are in {partial} (rows 0 to "
+                f"{written - 1:,}): to go on, predict from row {written:,} on into "
+                "another --out",
+                file=sys.stderr,
             )
         raise
     name = metadata["model"]
@@ -86,6 +98,18 @@ def run_predict(args: argparse.Namespace) -> int:
     if not scorer.gives_proba:
         said.append(f"{name} gives no probabilities, so no expected cost")
     print("; ".join(said), file=sys.stderr)
+    if unseen:
+        counts = [
+            f"column {printable(c)!r} in {n:,} rows"
+            + (f" (such as {printable(shown)[1:-1]})" if shown else "")
+            for c, (n, shown) in unseen.items()
+        ]
+        print(
+            "categories not seen in training, read as none of the known ones: "
+            f"{'; '.join(counts)}; check them for typos, or fit on rows holding them"
+            + ("" if args.flag_unseen else " (--flag-unseen marks each row)"),
+            file=sys.stderr,
+        )
     print(f"predictions saved to {output}", file=sys.stderr)
     return 0
 
@@ -104,8 +128,10 @@ class Scorer:
         self.id_given = bool(args.id_column)
         self.classes = np.asarray(model.classes_)
         self.gives_proba = hasattr(model, "predict_proba")
+        self.flag_unseen = bool(args.flag_unseen)
         if self.id_column is not None and (
-            self.id_column in ("row", "prediction", "expected_cost")
+            self.id_column
+            in ("row", "prediction", "expected_cost", "unseen_categories")
             or str(self.id_column).startswith("proba_")
         ):
             raise UsageError(
@@ -121,7 +147,7 @@ class Scorer:
         """Score the input's chunks in order, the identifier as written ("007")."""
         text = [] if self.id_column is None else [self.id_column]
         for chunk in read_chunks(path, self.options, rows, text_columns=text):
-            lines = self(chunk.frame, int(chunk.frame.index[0]))
+            lines = self(chunk.frame, chunk.frame.index.start)
             lines.attrs["done"] = chunk.done
             yield lines
 
@@ -179,7 +205,7 @@ class Scorer:
                 self.gives_proba = False
         lines["prediction"] = prediction
         if not self.gives_proba:
-            return lines
+            return self._unseen(features, usable, lines)
         # each class's probability, and the expected cost of the decision
         table = np.full((usable.size, self.classes.size + 1), np.nan)
         if proba is not None:
@@ -197,6 +223,26 @@ class Scorer:
         for k, label in enumerate(self.classes):
             lines[f"proba_{label}"] = table[:, k]
         lines["expected_cost"] = table[:, -1]
+        return self._unseen(features, usable, lines)
+
+    def _unseen(self, features: Any, usable: NDArray[np.bool_], lines: Any) -> Any:
+        """Count, by column, the decided rows' categories the model never saw.
+
+        In ``attrs["unseen"]``: rows, and a few values if cells may be shown.
+        """
+        import pandas as pd
+
+        found = unseen_categories(self.model.steps[0][1], features, usable)
+        show = self.options.show_cells
+        lines.attrs["unseen"] = {
+            name: (int(rows.sum()), list(features[name][rows].unique()[:3]) * show)
+            for name, rows in found.items()
+        }
+        if self.flag_unseen:
+            flag = pd.Series("", index=lines.index)
+            for name, rows in found.items():
+                flag += np.where(rows, f"{name};", "")
+            lines["unseen_categories"] = flag.str.rstrip(";")
         return lines
 
     def _refuse_unread_dates(self, features: Any, first_row: int) -> None:

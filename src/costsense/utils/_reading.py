@@ -21,7 +21,7 @@ from costsense.utils._cells import read_cost_column, refuse_infinite
 from costsense.utils._numbers import read_written_numbers
 from costsense.utils._tables import TableOptions
 
-__all__ = ["RowReading", "make_encoder", "read_cells"]
+__all__ = ["RowReading", "make_encoder", "read_cells", "unseen_categories"]
 
 
 class RowReading(TransformerMixin, BaseEstimator):
@@ -125,6 +125,26 @@ def make_encoder(
     if of("date-time"):  # a step only when needed: the model loader expects so
         steps.append(("date-time", imputed(DateTimeParts()), of("date-time")))
     return ColumnTransformer(steps, verbose_feature_names_out=False)
+
+
+def unseen_categories(
+    encoder: Any, frame: Any, rows: NDArray[np.bool_]
+) -> dict[str, NDArray[np.bool_]]:
+    """Flag the ``rows`` whose category a fitted :func:`make_encoder` never saw.
+
+    Such a category sets none of its column's indicators; a missing cell is not
+    flagged (the model's ``missing`` setting decides its row). Only the
+    categorical columns with a flagged row are returned.
+    """
+    step = encoder.named_transformers_["categorical"]  # unfitted without such columns
+    names = getattr(step, "feature_names_in_", ())
+    found = {
+        name: rows
+        & frame[name].notna().to_numpy()
+        & ~frame[name].isin(known).to_numpy()
+        for name, known in zip(names, getattr(step, "categories_", ()), strict=True)
+    }
+    return {name: flags for name, flags in found.items() if flags.any()}
 
 
 def read_cells(

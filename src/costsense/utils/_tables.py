@@ -91,8 +91,6 @@ def read_frame(path: str, options: TableOptions) -> Any:
             import pyarrow as pa
 
             batches = [b for b, _ in _parquet_batches(handle, path, None, options)]
-            if not batches:
-                raise UsageError(f"--csv {path} has a header but no rows")
             frame = pa.Table.from_batches(batches).to_pandas()
         else:  # checked on the header as written: pandas renames a repeat
             frame = pd.read_csv(**_csv_source(handle, path, options)[0])
@@ -126,7 +124,8 @@ def read_chunks(
     Every part of a folder (:func:`table_files`) must have the first's columns
     in the same order. ``text_columns`` of a CSV are read as the text written
     ("007" stays "007" in every chunk); ``rows`` is by default
-    :data:`CHUNK_CELLS` over the width. A table without rows is refused.
+    :data:`CHUNK_CELLS` over the width. A table without rows is one chunk
+    without rows (its columns).
     """
     files = table_files(path)
     folder = len(files) > 1 or files[0] != Path(path)
@@ -162,10 +161,8 @@ def read_chunks(
                 frame.index = range(first_row, first_row + frame.shape[0])
                 refuse_long_cells(frame, str(file), options.max_cell_chars, first_row)
                 first_row += frame.shape[0]
-                if frame.shape[0]:
+                if frame.shape[0] or (not first_row and file == files[-1]):
                     yield Chunk(frame, min((before + read) / total, 1.0))
-    if first_row == 0:
-        raise UsageError(f"--csv {path} has a header but no rows")
 
 
 def csv_layout(path: str, options: TableOptions) -> tuple[str, list[str]]:
@@ -264,6 +261,8 @@ def _parquet_batches(
         )
         done += batch.num_rows
         yield decoded, done / n_rows
+    if not done:  # no rows: the columns alone
+        yield pa.RecordBatch.from_pylist([], schema=schema), 1.0
 
 
 @dataclass(frozen=True)
