@@ -59,9 +59,8 @@ def run_predict(args: argparse.Namespace) -> int:
                     seen[1] = list(dict.fromkeys(seen[1] + values))[:3]
                 lines = lines if args.raw_cells else text_cells(lines)
                 lines.to_csv(handle, header=kept == 0, index=False)
-                handle.flush()  # counted once on disk: an interruption keeps them
-                kept = handle.tell()
-                written += lines.shape[0]
+                handle.flush()  # counted once on disk, both at once: Ctrl-C keeps them
+                kept, written = handle.tell(), written + lines.shape[0]
                 skipped += int(lines["prediction"].isna().sum())
                 progress.update(f"{written:,} rows, {100 * done:.0f} % of the input")
             progress.close()
