@@ -55,8 +55,7 @@ def run_predict(args: argparse.Namespace) -> int:
                 done = lines.attrs["done"]
                 for name, (count, values) in lines.attrs["unseen"].items():
                     seen = unseen.setdefault(name, [0, []])
-                    seen[0] += count
-                    seen[1] = list(dict.fromkeys(seen[1] + values))[:3]
+                    seen[:] = seen[0] + count, list(dict.fromkeys(seen[1] + values))[:3]
                 lines = lines if args.raw_cells else text_cells(lines)
                 lines.to_csv(handle, header=kept == 0, index=False)
                 handle.flush()  # counted once on disk, both at once: Ctrl-C keeps them
@@ -225,10 +224,7 @@ class Scorer:
         return self._unseen(features, usable, lines)
 
     def _unseen(self, features: Any, usable: NDArray[np.bool_], lines: Any) -> Any:
-        """Count, by column, the decided rows' categories the model never saw.
-
-        In ``attrs["unseen"]``: rows, and a few values if cells may be shown.
-        """
+        """Count, by column, the decided rows' unseen categories (a few if shown)."""
         import pandas as pd
 
         found = unseen_categories(self.model.steps[0][1], features, usable)
