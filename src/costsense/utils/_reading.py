@@ -136,7 +136,7 @@ def unseen_categories(
     flagged (the model's ``missing`` setting decides its row). Only the
     categorical columns with a flagged row are returned.
     """
-    step = encoder.named_transformers_["categorical"]  # unfitted without such columns
+    step = getattr(encoder, "named_transformers_", {}).get("categorical")  # or unfitted
     names = getattr(step, "feature_names_in_", ())
     found = {
         name: rows
