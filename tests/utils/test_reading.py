@@ -28,3 +28,19 @@ def test_the_reading_options_are_parameters_so_clone_and_compare_see_them():
         "missing": "drop",
         "cost_parts": parts,
     }
+
+
+def test_unseen_categories_are_read_from_the_fitted_encoder():
+    from costsense.utils._reading import make_encoder, unseen_categories
+
+    kinds = {"city": "categorical", "x": "numeric", "shop": "categorical"}
+    train = pd.DataFrame({"city": ["a", "b"], "x": [1.0, 2.0], "shop": ["s", "t"]})
+    encoder = make_encoder(kinds, "raise").fit(train)
+    new = pd.DataFrame({"city": ["a", "c", None, "c"], "x": [1.0] * 4,
+                        "shop": ["s", "t", "t", "s"]})  # fmt: skip
+    rows = np.array([True, True, True, False])  # the last is not decided
+    found = unseen_categories(encoder, new, rows)
+    assert list(found) == ["city"]  # shop: nothing unseen; None: missing, not unseen
+    np.testing.assert_array_equal(found["city"], [False, True, False, False])
+    numbers = make_encoder({"x": "numeric"}, "raise").fit(train[["x"]])
+    assert unseen_categories(numbers, new, rows) == {}
