@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from costsense import cli
+from costsense.cli._model_io import load_model
 from tests.cli._data import write_csv
 
 
@@ -367,6 +368,24 @@ def test_amounts_with_a_currency_sign_predict_as_the_plain_file(tmp_path, capsys
         )
         out[name] = pd.read_csv(tmp_path / f"{name}.out")
     pd.testing.assert_frame_equal(out["written"], out["plain"])
+    # a cost column that is not a feature keeps its mark too
+    only = tmp_path / "only.skops"
+    assert cli.main([*fit[:-1], str(only), "--drop-cost-columns"]) == 0
+    assert load_model(str(only))[1]["number_marks"] == {"price": ".€", "fee": ".USD"}
+    assert (
+        cli.main(
+            [
+                "predict",
+                "--model",
+                str(only),
+                "--csv",
+                csv,
+                "--out",
+                str(tmp_path / "only.out"),
+            ]
+        )
+        == 0
+    )
     written.loc[7, "price"] = "$1,000"  # another currency than the model's
     written.to_csv(tmp_path / "dollars.csv", index=False)
     capsys.readouterr()

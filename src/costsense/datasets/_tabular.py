@@ -73,7 +73,8 @@ class Table:
     id_column : str or None
         The column naming each row.
     number_marks : dict of str to str
-        The decimal mark of each feature column of written numbers.
+        The mark of each feature or cost column of written numbers: its
+        decimal mark, then the currency sign or percent set aside (``".€"``).
     n_dropped : int
         Rows dropped for missing values.
     notes : list of str
@@ -187,7 +188,7 @@ def read_table(
     notes = _identifiers(features, kinds, costly)
     for note in notes:
         warnings.warn(note, ColumnWarning, stacklevel=2)
-    marks = {c: m for c, m in marks.items() if c in kinds}
+    marks = {c: m for c, m in marks.items() if c in kinds or c in costly}
     source = f"{path} (target {target}" + (
         f"; not features: {', '.join(ignored)})" if ignored else ")"
     )
