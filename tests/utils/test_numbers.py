@@ -107,6 +107,7 @@ def test_a_model_reads_its_columns_sign_and_refuses_another_by_line():
 def test_a_few_cells_that_are_not_numbers_are_named_by_line_and_value():
     cells = [str(i) for i in range(100)]
     cells[3], cells[30], cells[31] = "unknown", "?", None
+    cells[4], cells[5] = "1e-05", ".5"  # numbers as Python writes them
     with pytest.raises(
         UsageError,
         match=r"column 'a' holds numbers, but rows "
@@ -122,6 +123,8 @@ def test_a_few_cells_that_are_not_numbers_are_named_by_line_and_value():
         _read(["1", "x"], marks={})
     # a cost column's cells are left for the cost reader to name
     spared, marks = read_written_numbers(frame, "f.csv", spare=["a"])
-    assert spared["a"].tolist()[2:5] == [2.0, "unknown", 4.0] and marks == {"a": "."}
+    assert spared["a"].tolist()[2:6] == [2.0, "unknown", 1e-05, 0.5] and marks == {
+        "a": "."
+    }
     # text with a few numbers among it is a category
     assert _read(["east", "west", "12", "north"])[1] == {}

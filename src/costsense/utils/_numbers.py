@@ -29,10 +29,10 @@ from costsense.utils._text import numbered_rows, printable
 
 __all__ = ["is_mark", "read_written_numbers"]
 
-#: The number written with each decimal mark (its sign and currency set aside).
+#: The number written with each decimal mark (its currency set aside).
 _WRITTEN = {
-    ".": r"(\d{1,3}([,\s'\u00a0]\d{3})+|\d+)(\.\d+)?",
-    ",": r"(\d{1,3}([.\s'\u00a0]\d{3})+|\d+)(,\d+)?",
+    ".": r"[+-]?(\d{1,3}([,\s'\u00a0]\d{3})+|\d+)(\.\d+)?",
+    ",": r"[+-]?(\d{1,3}([.\s'\u00a0]\d{3})+|\d+)(,\d+)?",
 }
 
 #: Currency signs and the commonest ISO codes, read around a number; and percent.
@@ -101,17 +101,18 @@ def read_written_numbers(
         cells = column[present].astype(str).str.strip()
         if cells.empty or not cells.iloc[:1000].str.fullmatch(_AMOUNT).any():
             continue
-        parts = cells.str.extract(f"^{_AMOUNT}$").fillna("")
-        signs, units, number = parts[0] + parts[2], parts[1] + parts[4], parts[3]
-        minus = np.where(signs == "-", -1.0, 1.0)
-        minus[(signs.str.len() > 1).to_numpy()] = np.nan
+        number, units = cells, pd.Series("", index=cells.index)
+        if cells.str.contains(r"[^\d.,\s'\u00a0+-]").any():  # signs, or text
+            parts = cells.str.extract(f"^{_AMOUNT}$").fillna("")
+            number, units = parts[0] + parts[2] + parts[3], parts[1] + parts[4]
         readings = {}
         for mark, pattern in _WRITTEN.items():
             grouping = r"[,\s'\u00a0]" if mark == "." else r"[.\s'\u00a0]"
-            plain = number.str.replace(grouping, "", regex=True).str.replace(",", ".")
-            values = pd.to_numeric(plain, errors="coerce").to_numpy(np.float64)
             ok = number.str.fullmatch(pattern).to_numpy()
-            readings[mark] = np.where(ok, values * minus, np.nan)
+            readings[mark] = np.full(ok.size, np.nan)
+            if ok.any():
+                plain = number[ok].str.replace(grouping, "", regex=True)
+                readings[mark][ok] = plain.str.replace(",", ".").astype(np.float64)
         chosen = marks.get(str(name), decimal or "")
         if not chosen:
             chosen = _decimal_mark(readings, units, cells, f"--csv {path}", name)
@@ -126,6 +127,9 @@ def read_written_numbers(
         unit = chosen[1:] if model else "".join(signed)
         values[~units.isin(["", unit]).to_numpy()] = np.nan
         ok = ~np.isnan(values)
+        if chosen[0] == "." and not ok.all():  # and as Python writes them: 1e-05
+            values[~ok] = pd.to_numeric(cells[~ok], errors="coerce")
+            ok = ~np.isnan(values)
         if not ok.any():
             continue  # text
         bad = np.zeros(column.shape[0], dtype=bool)
