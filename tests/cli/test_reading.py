@@ -317,6 +317,9 @@ def test_an_identifier_feature_is_noted_on_stderr_with_the_fix(tmp_path, capsys)
     ) in err
     status, err = _run(capsys, *common, "--id-column", "client_id")
     assert status == 0 and "note: " not in err
+    fit = ["fit", *common[1:-1], "--out", str(tmp_path / "m.skops")]
+    status, err = _run(capsys, *fit)
+    assert status == 0 and "note: column 'client_id' looks like an identifier" in err
 
 
 def _amounts(tmp_path):

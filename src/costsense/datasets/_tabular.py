@@ -136,7 +136,15 @@ def read_table(
     UsageError
         An unreadable file, unknown column, bad cost, infinite or (``"raise"``)
         missing values, a numeric target of many values, a text column of too
-        many categories: named with its rows (as the file numbers its lines).
+        many categories, a numeric column's few cells that are not numbers:
+        named with its rows (as the file numbers its lines).
+
+    Warns
+    -----
+    ColumnWarning
+        A feature that looks like an identifier (distinct whole numbers, one
+        per row), with the fix (``id_column`` or ``drop``); it stays a feature,
+        and the note is kept in ``Table.notes`` too.
 
     Examples
     --------
