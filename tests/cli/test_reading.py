@@ -403,7 +403,7 @@ def test_amounts_with_a_currency_sign_predict_as_the_plain_file(tmp_path, capsys
         str(tmp_path / "dollars.out"),
     )
     assert status == 2
-    assert "column 'price' holds numbers in €, but row [9] holds '$1,000'" in err
+    assert "column 'price' holds numbers in €, but not in row [9] ('$1,000')" in err
 
 
 def test_numbers_with_a_unit_are_refused_without_the_identifier_advice(
@@ -456,9 +456,9 @@ def test_a_few_bad_cells_in_a_numeric_column_are_named_at_fit(tmp_path, capsys):
     status, err = _run(capsys, *fit)
     assert status == 2
     assert (
-        "column 'f2' holds numbers, but rows [102, 402] hold 'unknown'; correct "
-        "them, or empty them to make them missing values (see --missing), or "
-        "--drop f2"
+        "column 'f2' holds numbers, but not in rows [102, 402] ('unknown'): "
+        "correct or empty those cells (an empty cell is a missing value; see "
+        "--missing), or --drop f2\n"
     ) in err
     _bad_cells(tmp_path, "n/a")  # a missing value, as --missing says
     status, err = _run(capsys, *fit)
@@ -502,6 +502,6 @@ def test_a_few_bad_cells_in_a_numeric_column_are_named_at_predict(tmp_path, caps
     )
     assert status == 2 and not (tmp_path / "p.csv").exists()
     assert (
-        "column 'f2' holds numbers, but row [102] holds 'unknown'; correct it, or "
-        "empty it to make it a missing value"
+        "column 'f2' holds numbers, but not in row [102] ('unknown'): correct or "
+        "empty those cells (an empty cell is a missing value)\n"
     ) in err

@@ -171,8 +171,8 @@ def test_a_few_bad_cells_in_numbers_are_named_by_line_not_read_as_categories():
     frame.loc[20, "age"] = None  # missing: --missing decides
     with pytest.raises(
         UsageError,
-        match=r"column 'age' holds numbers, but rows "
-        r"\[12, 62\] hold 'unknown'",
+        match=r"column 'age' holds numbers, but not in rows "
+        r"\[12, 62\] \('unknown'\)",
     ):
         read_table(frame, "fraud", options=TableOptions(missing="drop"))
     frame.loc[[10, 60], "age"] = None

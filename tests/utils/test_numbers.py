@@ -89,8 +89,8 @@ def test_a_model_reads_its_columns_sign_and_refuses_another_by_line():
     assert _read(["€5", "7"], marks={"a": ".€"})[0].tolist() == [5.0, 7.0]
     with pytest.raises(
         UsageError,
-        match=r"column 'a' holds numbers in €, but "
-        r"row \[3\] holds '\$5'; correct it",
+        match=r"column 'a' holds numbers in €, but not in "
+        r"row \[3\] \('\$5'\): correct or empty those cells",
     ):
         _read(["€5", "$5"], marks={"a": ".€"})
     with pytest.raises(
@@ -110,16 +110,20 @@ def test_a_few_cells_that_are_not_numbers_are_named_by_line_and_value():
     cells[4], cells[5] = "1e-05", ".5"  # numbers as Python writes them
     with pytest.raises(
         UsageError,
-        match=r"column 'a' holds numbers, but rows "
-        r"\[5, 32\] hold 'unknown', '\?'; correct them, or empty "
-        r"them .*--missing.*--drop a",
+        match=r"column 'a' holds numbers, but not in rows \[5, 32\] \('unknown', "
+        r"'\?'\): correct or empty those cells \(an empty cell is a missing "
+        r"value; see --missing\), or --drop a$",
     ):
         _read(cells)
     frame = pd.DataFrame({"a": pd.Series(cells, dtype=object)})
-    with pytest.raises(UsageError, match=r"rows \[105, 132\] hold other text"):
+    with pytest.raises(UsageError, match=r"rows \[105, 132\] \(text\)"):
         read_written_numbers(frame, "f.csv", first_row=100, show_cells=False)
     # at a model's columns, one cell that is a number makes the others wrong
-    with pytest.raises(UsageError, match=r"row \[3\] holds 'x'; correct it"):
+    with pytest.raises(
+        UsageError,
+        match=r"row \[3\] \('x'\): correct or empty those cells \(an empty "
+        r"cell is a missing value\)$",
+    ):
         _read(["1", "x"], marks={})
     # a cost column's cells are left for the cost reader to name
     spared, marks = read_written_numbers(frame, "f.csv", spare=["a"])

@@ -140,18 +140,13 @@ def read_written_numbers(
             if not (model or few):
                 continue  # text with a few numbers among it: a category
             shown = column[bad].astype(str).unique()[:3] if show_cells else []
-            fix = "" if model else f" (see --missing), or --drop {name}"
-            them = (
-                ("s", "it", "it a missing value")
-                if n_bad == 1
-                else ("", "them", "them missing values")
-            )
             raise UsageError(
                 f"--csv {path}: column {name!r} holds numbers"
                 + f" in {unit}" * bool(unit)
-                + f", but {numbered_rows(bad, first_row)} hold{them[0]} "
-                + (", ".join(repr(printable(v, 40)) for v in shown) or "other text")
-                + f"; correct {them[1]}, or empty {them[1]} to make {them[2]}{fix}"
+                + f", but not in {numbered_rows(bad, first_row)} ("
+                + (", ".join(repr(printable(v, 40)) for v in shown) or "text")
+                + "): correct or empty those cells (an empty cell is a missing value"
+                + (")" if model else f"; see --missing), or --drop {name}")
             )
         full = column.to_numpy(dtype=object) if n_bad else np.full(bad.size, np.nan)
         full[np.flatnonzero(present)[ok]] = values[ok]
