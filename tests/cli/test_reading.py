@@ -505,3 +505,20 @@ def test_a_few_bad_cells_in_a_numeric_column_are_named_at_predict(tmp_path, caps
         "column 'f2' holds numbers, but not in row [102] ('unknown'): correct or "
         "empty those cells (an empty cell is a missing value)\n"
     ) in err
+    _bad_cells(tmp_path, "n/a")  # a missing value: its row left blank
+    assert (
+        cli.main(
+            [
+                "predict",
+                "--model",
+                str(model),
+                "--csv",
+                str(bad),
+                "--out",
+                str(tmp_path / "p.csv"),
+            ]
+        )
+        == 0
+    )
+    blank = pd.read_csv(tmp_path / "p.csv")["prediction"].isna()
+    assert np.flatnonzero(blank).tolist() == [100, 400]

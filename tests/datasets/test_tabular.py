@@ -146,6 +146,11 @@ def test_a_feature_that_looks_like_an_identifier_is_noted_with_the_fix():
     left_out = TableOptions(id_column="client_id", drop=("OrderNo",))
     assert read_table(frame, "fraud", options=left_out).notes == []
     assert read_table(frame.iloc[:40], "fraud").notes == []  # too few rows to tell
+    frame["client_id"] = frame["client_id"].where(frame.index != 5)  # one missing
+    with pytest.warns(ColumnWarning, match=r"\(59 distinct whole numbers in 59 rows"):
+        read_table(
+            frame.drop(columns="OrderNo"), "fraud", options=TableOptions(missing="keep")
+        )
 
 
 def test_amounts_with_currency_signs_are_read_as_features_and_costs():

@@ -246,25 +246,23 @@ def _ignored(
 def _identifiers(features: Any, kinds: dict[str, str], costly: list[str]) -> list[str]:
     """Note each numeric feature that looks like an identifier, with the fix.
 
-    Whole numbers without a missing one, in :data:`MIN_ID_ROWS` rows or more,
-    each distinct (or most of them, under a name like ``client_id``).
+    Whole numbers in :data:`MIN_ID_ROWS` rows or more (missing ones aside), each
+    distinct (or most of them, under a name like ``client_id``).
     """
     notes = []
     for name, kind in kinds.items():
-        values = features[name]
-        if kind != "numeric" or name in costly or values.shape[0] < MIN_ID_ROWS:
+        if kind != "numeric" or name in costly:
             continue
-        numbers = values.to_numpy(dtype=np.float64, na_value=np.nan)
-        distinct = int(values.nunique())
-        if not np.all(numbers == np.round(numbers)) or distinct < (
-            values.shape[0] / 2 if _ID_NAME.fullmatch(name) else values.shape[0]
-        ):
+        numbers = features[name].dropna().to_numpy(dtype=np.float64)
+        distinct = np.unique(numbers).size
+        if numbers.size < MIN_ID_ROWS or not np.all(numbers == np.round(numbers)):
             continue
-        notes.append(
-            f"column {name!r} looks like an identifier ({distinct} distinct whole "
-            f"numbers in {values.shape[0]} rows) and is a feature: if it names "
-            f"rows, give --id-column {name} (or --drop {name})"
-        )
+        if distinct >= (numbers.size / 2 if _ID_NAME.fullmatch(name) else numbers.size):
+            notes.append(
+                f"column {name!r} looks like an identifier ({distinct} distinct "
+                f"whole numbers in {numbers.size} rows) and is a feature: if it "
+                f"names rows, give --id-column {name} (or --drop {name})"
+            )
     return notes
 
 
