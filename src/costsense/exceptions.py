@@ -6,6 +6,7 @@ This module stands on nothing of costsense's: any module may import it.
 from __future__ import annotations
 
 __all__ = [
+    "ColumnWarning",
     "CostWarning",
     "CostlierThanConstantWarning",
     "DegenerateModelWarning",
@@ -28,6 +29,16 @@ class DegenerateModelWarning(UserWarning):
     >>> from costsense.exceptions import DegenerateModelWarning
     >>> issubclass(DegenerateModelWarning, UserWarning)
     True
+    """
+
+
+class ColumnWarning(UserWarning):
+    """A table's column is read as a feature the user may not mean.
+
+    Issued by :func:`costsense.datasets.read_table` for each of its ``notes``
+    (also kept in ``Table.notes``; the command line prints them): a column of
+    distinct whole numbers, one per row, looks like an identifier. It stays a
+    feature; leave it out (``drop``, ``id_column``) if it names rows.
     """
 
 

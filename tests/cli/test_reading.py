@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from costsense import cli
+from costsense.cli._model_io import load_model
 from tests.cli._data import write_csv
 
 
@@ -292,3 +293,236 @@ def test_many_categories_are_refused_by_name_not_one_hot_encoded(tmp_path, capsy
     assert "over --max-categories 50" in err
     assert cli.main([*common, "--max-categories", "120"]) == 0
     assert cli.main([*common, "--id-column", "merchant"]) == 0
+
+
+def test_an_identifier_feature_is_noted_on_stderr_with_the_fix(tmp_path, capsys):
+    path = write_csv(tmp_path / "d.csv")
+    frame = pd.read_csv(path)
+    frame.insert(0, "client_id", np.arange(len(frame))[::-1] + 70_000)
+    frame.to_csv(path, index=False)
+    common = [
+        "evaluate",
+        "--csv",
+        str(path),
+        "--target",
+        "label",
+        "--cost",
+        "5",
+        "--model",
+        "threshold",
+        "--quiet",
+    ]
+    status, err = _run(capsys, *common)
+    assert status == 0 and err.count("note: ") == 1
+    assert (
+        "note: column 'client_id' looks like an identifier (150 distinct whole "
+        "numbers in 150 rows) and is a feature: if it names rows, give --id-column "
+        "client_id (or --drop client_id)\n"
+    ) in err
+    status, err = _run(capsys, *common, "--id-column", "client_id")
+    assert status == 0 and "note: " not in err
+    fit = ["fit", *common[1:-1], "--out", str(tmp_path / "m.skops")]
+    status, err = _run(capsys, *fit)
+    assert status == 0 and "note: column 'client_id' looks like an identifier" in err
+
+
+def _amounts(tmp_path):
+    """A plain file and the same amounts written with currency signs."""
+    plain = pd.read_csv(write_csv(tmp_path / "plain.csv", n=300))
+    plain["price"] = np.round(np.abs(plain["f1"]) * 2_000 + 10)
+    plain["fee"] = np.round(np.abs(plain["f2"]) * 300 + 1, 2)
+    plain.to_csv(tmp_path / "plain.csv", index=False)
+    written = plain.assign(
+        price=[f"€{a:,.0f}" for a in plain["price"]],
+        fee=[f"{a:,.2f} USD" for a in plain["fee"]],
+    )
+    written.to_csv(tmp_path / "written.csv", index=False)
+    return written
+
+
+def test_amounts_with_a_currency_sign_predict_as_the_plain_file(tmp_path, capsys):
+    written = _amounts(tmp_path)
+    out = {}
+    for name in ("plain", "written"):
+        model, csv = tmp_path / f"{name}.skops", str(tmp_path / f"{name}.csv")
+        fit = [
+            "fit",
+            "--csv",
+            csv,
+            "--target",
+            "label",
+            "--fn-cost",
+            "fee",
+            "--model",
+            "threshold",
+            "--out",
+            str(model),
+        ]
+        assert cli.main(fit) == 0
+        assert (
+            cli.main(
+                [
+                    "predict",
+                    "--model",
+                    str(model),
+                    "--csv",
+                    csv,
+                    "--out",
+                    str(tmp_path / f"{name}.out"),
+                ]
+            )
+            == 0
+        )
+        out[name] = pd.read_csv(tmp_path / f"{name}.out")
+    pd.testing.assert_frame_equal(out["written"], out["plain"])
+    # a cost column that is not a feature keeps its mark too
+    only = tmp_path / "only.skops"
+    assert cli.main([*fit[:-1], str(only), "--drop-cost-columns"]) == 0
+    assert load_model(str(only))[1]["number_marks"] == {"price": ".€", "fee": ".USD"}
+    assert (
+        cli.main(
+            [
+                "predict",
+                "--model",
+                str(only),
+                "--csv",
+                csv,
+                "--out",
+                str(tmp_path / "only.out"),
+            ]
+        )
+        == 0
+    )
+    written.loc[7, "price"] = "$1,000"  # another currency than the model's
+    written.to_csv(tmp_path / "dollars.csv", index=False)
+    capsys.readouterr()
+    status, err = _run(
+        capsys,
+        "predict",
+        "--model",
+        str(tmp_path / "written.skops"),
+        "--csv",
+        str(tmp_path / "dollars.csv"),
+        "--out",
+        str(tmp_path / "dollars.out"),
+    )
+    assert status == 2
+    assert "column 'price' holds numbers in €, but not in row [9] ('$1,000')" in err
+
+
+def test_numbers_with_a_unit_are_refused_without_the_identifier_advice(
+    tmp_path, capsys
+):
+    path = write_csv(tmp_path / "d.csv")
+    frame = pd.read_csv(path)
+    frame["weight"] = [f"{60 + i * 0.5} kg" for i in range(len(frame))]
+    frame.to_csv(path, index=False)
+    status, err = _run(
+        capsys,
+        "evaluate",
+        "--csv",
+        str(path),
+        "--target",
+        "label",
+        "--cost",
+        "5",
+        "--model",
+        "threshold",
+    )
+    assert status == 2 and "column 'weight' holds numbers written with a unit" in err
+    assert "--drop weight" in err and "--id-column" not in err
+    assert "--max-categories" not in err
+
+
+def _bad_cells(tmp_path, bad):
+    path = write_csv(tmp_path / "d.csv", n=500)
+    frame = pd.read_csv(path).astype({"f2": object})
+    frame.loc[[100, 400], "f2"] = bad
+    frame.to_csv(tmp_path / "bad.csv", index=False)
+    return path, tmp_path / "bad.csv"
+
+
+def test_a_few_bad_cells_in_a_numeric_column_are_named_at_fit(tmp_path, capsys):
+    _, bad = _bad_cells(tmp_path, "unknown")
+    fit = [
+        "fit",
+        "--csv",
+        str(bad),
+        "--target",
+        "label",
+        "--cost",
+        "5",
+        "--model",
+        "threshold",
+        "--out",
+        str(tmp_path / "m.skops"),
+    ]
+    status, err = _run(capsys, *fit)
+    assert status == 2
+    assert (
+        "column 'f2' holds numbers, but not in rows [102, 402] ('unknown'): "
+        "correct or empty those cells (an empty cell is a missing value; see "
+        "--missing), or --drop f2\n"
+    ) in err
+    _bad_cells(tmp_path, "n/a")  # a missing value, as --missing says
+    status, err = _run(capsys, *fit)
+    assert status == 2 and "2 rows have missing values" in err
+    assert _run(capsys, *fit, "--missing", "drop")[0] == 0
+
+
+def test_a_few_bad_cells_in_a_numeric_column_are_named_at_predict(tmp_path, capsys):
+    good, bad = _bad_cells(tmp_path, "unknown")
+    model = tmp_path / "m.skops"
+    assert (
+        cli.main(
+            [
+                "fit",
+                "--csv",
+                str(good),
+                "--target",
+                "label",
+                "--cost",
+                "5",
+                "--model",
+                "threshold",
+                "--out",
+                str(model),
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    status, err = _run(
+        capsys,
+        "predict",
+        "--model",
+        str(model),
+        "--csv",
+        str(bad),
+        "--out",
+        str(tmp_path / "p.csv"),
+        "--chunk-rows",
+        "150",
+    )
+    assert status == 2 and not (tmp_path / "p.csv").exists()
+    assert (
+        "column 'f2' holds numbers, but not in row [102] ('unknown'): correct or "
+        "empty those cells (an empty cell is a missing value)\n"
+    ) in err
+    _bad_cells(tmp_path, "n/a")  # a missing value: its row left blank
+    assert (
+        cli.main(
+            [
+                "predict",
+                "--model",
+                str(model),
+                "--csv",
+                str(bad),
+                "--out",
+                str(tmp_path / "p.csv"),
+            ]
+        )
+        == 0
+    )
+    blank = pd.read_csv(tmp_path / "p.csv")["prediction"].isna()
+    assert np.flatnonzero(blank).tolist() == [100, 400]

@@ -117,3 +117,69 @@ def test_docstring_examples_run():
     for test in doctest.DocTestFinder().find(module.read_table, "read_table"):
         runner.run(test)
     assert runner.failures == 0 and runner.tries > 0
+
+
+def test_a_feature_that_looks_like_an_identifier_is_noted_with_the_fix():
+    from costsense.exceptions import ColumnWarning
+
+    rng = np.random.default_rng(0)
+    n = 60
+    frame = pd.DataFrame(
+        {
+            "client_id": rng.permutation(n) + 100_000,  # distinct whole numbers
+            "OrderNo": np.arange(n) // 2,  # half as many: an identifier's name
+            "age": rng.integers(18, 80, n),  # whole numbers that repeat
+            "amount": rng.normal(size=n),  # distinct, not whole
+            "fraud": ["no", "yes"] * (n // 2),
+        }
+    )
+    with pytest.warns(ColumnWarning) as caught:
+        table = read_table(frame, "fraud")
+    assert [str(w.message) for w in caught] == table.notes
+    assert len(table.notes) == 2 and table.kinds["client_id"] == "numeric"
+    assert table.notes[0] == (
+        "column 'client_id' looks like an identifier (60 distinct whole numbers in "
+        "60 rows) and is a feature: if it names rows, give --id-column client_id "
+        "(or --drop client_id)"
+    )
+    assert "--id-column OrderNo" in table.notes[1]
+    left_out = TableOptions(id_column="client_id", drop=("OrderNo",))
+    assert read_table(frame, "fraud", options=left_out).notes == []
+    assert read_table(frame.iloc[:40], "fraud").notes == []  # too few rows to tell
+    frame["client_id"] = frame["client_id"].where(frame.index != 5)  # one missing
+    with pytest.warns(ColumnWarning, match=r"\(59 distinct whole numbers in 59 rows"):
+        read_table(
+            frame.drop(columns="OrderNo"), "fraud", options=TableOptions(missing="keep")
+        )
+
+
+def test_amounts_with_currency_signs_are_read_as_features_and_costs():
+    frame = pd.DataFrame(
+        {
+            "price": ["€1,022", "€6", "€2,500", "€30"] * 3,
+            "fee": ["$6.29", "$0.50", "$12", "$1,000.25"] * 3,
+            "fraud": ["no", "yes", "no", "yes"] * 3,
+        }
+    )
+    table = read_table(frame, "fraud", costs={"fn": "fee"})
+    assert table.kinds == {"price": "numeric", "fee": "numeric"}
+    assert table.number_marks == {"price": ".€", "fee": ".$"}
+    assert_array_equal(table.X["price"][:4], [1022.0, 6.0, 2500.0, 30.0])
+    assert_array_equal(table.cost_columns["fee"][:4], [6.29, 0.5, 12.0, 1000.25])
+
+
+def test_a_few_bad_cells_in_numbers_are_named_by_line_not_read_as_categories():
+    frame = pd.DataFrame(
+        {"age": [str(20 + i % 30) for i in range(100)], "fraud": ["no", "yes"] * 50}
+    )
+    frame.loc[[10, 60], "age"] = "unknown"
+    frame.loc[20, "age"] = None  # missing: --missing decides
+    with pytest.raises(
+        UsageError,
+        match=r"column 'age' holds numbers, but not in rows "
+        r"\[12, 62\] \('unknown'\)",
+    ):
+        read_table(frame, "fraud", options=TableOptions(missing="drop"))
+    frame.loc[[10, 60], "age"] = None
+    table = read_table(frame, "fraud", options=TableOptions(missing="drop"))
+    assert table.kinds == {"age": "numeric"} and table.n_dropped == 3

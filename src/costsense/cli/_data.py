@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import io
+import sys
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +14,7 @@ from numpy.typing import NDArray
 
 from costsense.cli._options import COST_PARTS, UsageError
 from costsense.datasets import Table, TableOptions, read_table
+from costsense.exceptions import ColumnWarning
 from costsense.utils._tables import cost_parts, part_columns
 from costsense.utils._text import printable
 
@@ -58,11 +61,16 @@ def read_data(args: argparse.Namespace) -> Table:
         )
     if not args.target:
         raise UsageError("--csv needs --target (the name of the label column)")
-    return read_table(args.csv, args.target, parts, table_options(args))
+    with warnings.catch_warnings():  # its notes: printed by describe_columns
+        warnings.simplefilter("ignore", ColumnWarning)
+        return read_table(args.csv, args.target, parts, table_options(args))
 
 
 def describe_columns(data: Table, out: Any = None) -> None:
-    """Print how each column of a CSV is read, for the header (nothing for KEEL)."""
+    """Print how each column of a CSV is read, for the header (nothing for KEEL).
+
+    The table's notes (a column that looks like an identifier) go to stderr.
+    """
     from costsense.utils._dates import PARTS
 
     if not data.kinds:
@@ -85,6 +93,8 @@ def describe_columns(data: Table, out: Any = None) -> None:
     if data.cost_columns and not data.cost_features:
         said.extend(f"{printable(name)} (cost only)" for name in data.cost_columns)
     print("columns: " + "; ".join(said), file=out)
+    for note in data.notes:
+        print(f"note: {note}", file=sys.stderr)
 
 
 #: The largest ``--cost-matrix`` file read: far more than any K x K matrix.

@@ -20,6 +20,7 @@ from costsense._base import learns_row_costs
 from costsense.cli._options import MISSING, UsageError
 from costsense.experiments import BASE_NAMES, CATALOG, check_pair
 from costsense.persist import DEFAULT_MAX_BYTES, check_fitted, read_model
+from costsense.utils._numbers import is_mark
 from costsense.utils._reading import make_encoder
 from costsense.utils._tables import part_columns
 from costsense.utils._text import printable
@@ -131,15 +132,17 @@ def check_metadata(metadata: dict[str, Any], path: str) -> None:
         "'s ignored columns are not a list of names",
     )
     require(isinstance(m.get("id_column"), str | None), "'s id column is not a name")
-    marks = m.get("number_marks", {})
+    _check_cost(m, require)
+    marks, costly = m.get("number_marks", {}), m["cost"]["columns"]
     require(
         isinstance(marks, dict)
         and all(
-            columns.get(c) == "numeric" and k in (".", ",") for c, k in marks.items()
+            (columns.get(c) == "numeric" or c in costly) and is_mark(k)
+            for c, k in marks.items()
         ),
-        "'s number marks are not a map of numeric columns to '.' or ','",
+        "'s number marks are not a map of numeric or cost columns to '.' or ',' "
+        "and a sign",
     )
-    _check_cost(m, require)
 
 
 def _check_cost(m: Any, require: Any) -> None:

@@ -168,7 +168,7 @@ class Scorer:
             for c in frame.columns
             if kinds.get(c) == "numeric" or c in cost["columns"]
         ]
-        marks = self.metadata.get("number_marks")
+        marks = self.metadata.get("number_marks", {})
         frame[numeric] = read_cells(
             frame[numeric], self.path, self.options, cost["columns"], marks, first_row
         )[0]

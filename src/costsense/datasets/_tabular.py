@@ -9,6 +9,8 @@ refused as a :class:`~costsense.exceptions.UsageError` naming column, rows, fix.
 from __future__ import annotations
 
 import os
+import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -17,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..exceptions import UsageError
+from ..exceptions import ColumnWarning, UsageError
 from ..utils._columns import column_kinds, refuse_unencodable
 from ..utils._reading import make_encoder, read_cells
 from ..utils._tables import (
@@ -36,6 +38,12 @@ FloatArray = NDArray[np.float64]
 #: A numeric target with more distinct values than this is refused (a regression
 #: target, not class labels).
 MAX_NUMERIC_CLASSES = 20
+
+#: Fewest rows in which a feature of distinct whole numbers looks like an identifier.
+MIN_ID_ROWS = 50
+
+#: A column name that says identifier (``client_id``, ``OrderNo``, ``ID``).
+_ID_NAME = re.compile(r"(?i:(.*[\W_])?(id|no|nr|number))|.*[a-z\d](Id|ID|No|Nr|Number)")
 
 
 @dataclass
@@ -65,9 +73,14 @@ class Table:
     id_column : str or None
         The column naming each row.
     number_marks : dict of str to str
-        The decimal mark of each feature column of written numbers.
+        The mark of each feature or cost column of written numbers: its
+        decimal mark, then the currency sign or percent set aside (``".€"``).
     n_dropped : int
         Rows dropped for missing values.
+    notes : list of str
+        What was read that may not be meant, each also issued as a
+        :class:`~costsense.exceptions.ColumnWarning`: a feature that looks like
+        an identifier (whole numbers, one per row).
     """
 
     X: Any
@@ -82,6 +95,7 @@ class Table:
     id_column: str | None = None
     number_marks: dict[str, str] = field(default_factory=dict)
     n_dropped: int = 0
+    notes: list[str] = field(default_factory=list)
 
     def row_costs(self) -> Any:
         """Each row's four costs (an ``ExampleCosts``); None if no part is a column."""
@@ -122,7 +136,15 @@ def read_table(
     UsageError
         An unreadable file, unknown column, bad cost, infinite or (``"raise"``)
         missing values, a numeric target of many values, a text column of too
-        many categories: named with its rows (as the file numbers its lines).
+        many categories, a numeric column's few cells that are not numbers:
+        named with its rows (as the file numbers its lines).
+
+    Warns
+    -----
+    ColumnWarning
+        A feature that looks like an identifier (distinct whole numbers, one
+        per row), with the fix (``id_column`` or ``drop``); it stays a feature,
+        and the note is kept in ``Table.notes`` too.
 
     Examples
     --------
@@ -171,7 +193,10 @@ def read_table(
         )
     kinds = column_kinds(features)
     refuse_unencodable(features, kinds, options.max_categories)
-    marks = {c: m for c, m in marks.items() if c in kinds}
+    notes = _identifiers(features, kinds, costly)
+    for note in notes:
+        warnings.warn(note, ColumnWarning, stacklevel=2)
+    marks = {c: m for c, m in marks.items() if c in kinds or c in costly}
     source = f"{path} (target {target}" + (
         f"; not features: {', '.join(ignored)})" if ignored else ")"
     )
@@ -190,6 +215,7 @@ def read_table(
         options.id_column or None,
         marks,
         dropped,
+        notes,
     )
 
 
@@ -215,6 +241,29 @@ def _ignored(
                 "it cannot also be left out"
             )
     return ignored
+
+
+def _identifiers(features: Any, kinds: dict[str, str], costly: list[str]) -> list[str]:
+    """Note each numeric feature that looks like an identifier, with the fix.
+
+    Whole numbers in :data:`MIN_ID_ROWS` rows or more (missing ones aside), each
+    distinct (or most of them, under a name like ``client_id``).
+    """
+    notes = []
+    for name, kind in kinds.items():
+        if kind != "numeric" or name in costly:
+            continue
+        numbers = features[name].dropna().to_numpy(dtype=np.float64)
+        distinct = np.unique(numbers).size
+        if numbers.size < MIN_ID_ROWS or not np.all(numbers == np.round(numbers)):
+            continue
+        if distinct >= (numbers.size / 2 if _ID_NAME.fullmatch(name) else numbers.size):
+            notes.append(
+                f"column {name!r} looks like an identifier ({distinct} distinct "
+                f"whole numbers in {numbers.size} rows) and is a feature: if it "
+                f"names rows, give --id-column {name} (or --drop {name})"
+            )
+    return notes
 
 
 def _apply_missing(frame: Any, target: str, missing: str) -> tuple[Any, int]:

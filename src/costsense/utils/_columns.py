@@ -61,7 +61,8 @@ def refuse_unencodable(
     A text column of more than ``max_categories`` distinct values (an
     identifier, free text) would become one dense indicator column per value:
     tens of thousands of columns on an ordinary table (``--drop``,
-    ``--id-column``, ``--max-categories``). A date-time column must read in one
+    ``--id-column``, ``--max-categories``); of numbers with a unit, the
+    numbers alone or ``--drop``. A date-time column must read in one
     format, one way (:func:`costsense.utils._dates.date_format`).
     """
     from costsense.utils._dates import AmbiguousDates, date_format
@@ -82,7 +83,14 @@ def refuse_unencodable(
                 ) from None
         if kind != "categorical":
             continue
-        distinct = features[name].dropna().astype(str).str.strip().nunique()
+        cells = features[name].dropna().astype(str).str.strip()
+        distinct = cells.nunique()
+        if distinct > max_categories and cells.str.fullmatch(_UNIT).mean() > 0.9:
+            raise UsageError(
+                f"column {name!r} holds numbers written with a unit, such as "
+                f"{cells.iloc[0][:40]!r}; write the numbers alone (the unit in the "
+                f"column's name; currency signs and % are read), or --drop {name}"
+            )
         if distinct > max_categories:
             raise UsageError(
                 f"column {name!r} has {distinct} categories, over --max-categories "
@@ -91,6 +99,9 @@ def refuse_unencodable(
                 f"--drop {name}; else raise --max-categories"
             )
 
+
+#: A number followed by a unit (``12 kg``, ``3.5km``), which is not read as a number.
+_UNIT = r"[+-]?\d[\d.,'\s]*\s?[^\W\d_]{1,5}\.?"
 
 #: How many column names an error message lists before it abbreviates.
 _NAMES_SHOWN = 30

@@ -29,8 +29,10 @@ class RowReading(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    number_marks : dict of str to {".", ","}, optional
-        The decimal mark of each numeric column written as text with one.
+    number_marks : dict of str to str, optional
+        The mark of each numeric column written as text: its decimal mark
+        ("." or ","), then the currency sign or percent set aside, if any
+        (``",€"``; :func:`~costsense.utils._numbers.is_mark`).
     missing : {"raise", "drop", "impute", "keep"}, default="raise"
         What ``--missing`` did with a missing value.
     cost_parts : dict, optional
@@ -157,10 +159,14 @@ def read_cells(
 ) -> tuple[Any, dict[str, str]]:
     """Read the written numbers and cost columns of a frame, refuse infinite numbers.
 
-    Returns the frame read and each column's decimal mark; ``marks`` fixes them (a
-    model's), ``first_row`` numbers a chunk's first row in messages.
+    Returns the frame read and each column's mark (decimal mark and currency
+    sign); ``marks`` fixes them (a model's, whose every column holds numbers: a
+    cell that is not one is refused by line and value), ``first_row`` numbers a
+    chunk's first row in messages.
     """
-    frame, found = read_written_numbers(frame, path, options.decimal, marks)
+    frame, found = read_written_numbers(
+        frame, path, options.decimal, marks, first_row, costly, options.show_cells
+    )
     for name in costly:
         frame[name] = read_cost_column(
             frame[name],
