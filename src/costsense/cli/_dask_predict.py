@@ -97,12 +97,8 @@ def _dask_frame(args: argparse.Namespace, scorer: Any) -> Any:
     if parquet:
         return dd.read_parquet(files)
     sep, header = csv_layout(files[0], scorer.options)
-    columns = scorer.metadata["columns"]
-    written = scorer.metadata.get("number_marks", {})  # "1,234.50": read by Scorer
-    types: dict[str, Any] = {
-        c: "float64" if columns.get(c) == "numeric" and c not in written else object
-        for c in header
-    }
+    # every column as text: the Scorer reads numbers (marks, signs, bad cells named)
+    types: dict[str, Any] = dict.fromkeys(header, object)
     return dd.read_csv(
         files,
         sep=sep,
