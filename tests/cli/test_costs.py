@@ -333,15 +333,15 @@ def test_predict_decides_each_row_by_its_own_costs_as_the_api_does(tmp_path, nam
 @pytest.mark.parametrize(
     ("options", "said"),
     [
-        (["--fn-cost", "zero"], "--fn-cost column 'zero': a missed positive costs on "
-         "average no more than a caught one (--tp-cost 0) over the {n1} rows of class "
-         "'1', so errors on that class would be free; FN <= TP on lines {ones}"),
+        (["--fn-cost", "zero"], "--fn-cost column 'zero': a missed positive costs no "
+         "more than a caught one (--tp-cost 0) on any of the {n1} rows of class '1' "
+         "(lines {ones} more of {csv}), so errors on that class would be free"),
         (["--fp-cost", "zero", "--fn-cost", "amount"], "--fp-cost column 'zero': a "
-         "false alarm costs on average no more than a true negative (--tn-cost 0) "
-         "over the {n0} rows of class '0', so errors on that class would be free; "
-         "FP <= TN on lines {zeros}"),
-        (["--fn-cost", "0"], "--fn-cost 0: a missed positive costs on average no more "
-         "than a caught one (--tp-cost 0) over the {n1} rows of class '1', so errors "
+         "false alarm costs no more than a true negative (--tn-cost 0) on any of the "
+         "{n0} rows of class '0' (lines {zeros} more of {csv}), so errors on that "
+         "class would be free"),
+        (["--fn-cost", "0"], "--fn-cost 0: a missed positive costs no more than a "
+         "caught one (--tp-cost 0) on any of the {n1} rows of class '1', so errors "
          "on that class would be free; give --fn-cost"),
     ],
 )  # fmt: skip
@@ -352,9 +352,9 @@ def test_free_errors_are_refused_naming_the_option_column_and_lines(
     frame.to_csv(tmp_path / "d.csv", index=False)
     lines = {c: (np.flatnonzero(frame["label"] == c) + 2).tolist() for c in (0, 1)}
     said = said.format(
-        n0=len(lines[0]), n1=len(lines[1]),
-        zeros=f"{lines[0][:5]} and {len(lines[0]) - 5} more of",
-        ones=f"{lines[1][:5]} and {len(lines[1]) - 5} more of",
+        n0=len(lines[0]), n1=len(lines[1]), csv=tmp_path / "d.csv",
+        zeros=f"{lines[0][:5]} and {len(lines[0]) - 5}",
+        ones=f"{lines[1][:5]} and {len(lines[1]) - 5}",
     )  # fmt: skip
     model = tmp_path / "m.skops"
     status = cli.main(["fit", "--csv", str(tmp_path / "d.csv"), "--target", "label",

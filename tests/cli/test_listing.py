@@ -59,7 +59,7 @@ def test_a_model_registered_in_the_catalog_is_built_by_make_model():
 
 
 def test_models_lists_the_recommended_default_first_and_marks_it(capsys):
-    from costsense.experiments._catalog import DEFAULT_MODEL
+    from costsense.experiments import DEFAULT_MODEL
 
     assert DEFAULT_MODEL == "minimum-cost" == next(iter(CATALOG))
     assert cli.main(["models"]) == 0

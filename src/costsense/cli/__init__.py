@@ -26,8 +26,12 @@ from costsense.cli._options import (
     positive_number,
     refuse_absent_target,
 )
-from costsense.experiments import BASE_NAMES, StudyLimits, builtin_studies
-from costsense.experiments._catalog import DEFAULT_MODEL
+from costsense.experiments import (
+    BASE_NAMES,
+    DEFAULT_MODEL,
+    StudyLimits,
+    builtin_studies,
+)
 
 __all__ = ["UsageError", "build_parser", "main"]
 

@@ -178,8 +178,7 @@ class CommandCosts:
 
 def resolve_costs(args: argparse.Namespace, data: Table) -> CommandCosts:
     """Resolve ``--cost``, ``--cost-matrix`` or the four parts against the data."""
-    from costsense.costs import Costs, parts_matrix, resolve_pos_label
-    from costsense.costs._matrix import FreeErrors
+    from costsense.costs import Costs, FreeErrors, parts_matrix, resolve_pos_label
 
     classes = np.unique(data.y)
     if classes.size < 2:
@@ -271,16 +270,16 @@ def _free_errors(error: Any, csv: str, data: Table, label: Any, positive: bool) 
         flags[error.rows] = True
         after = f" once {data.n_dropped} rows were dropped" * bool(data.n_dropped)
         where = numbered_rows(flags).replace("row", "line", 1)
-        lines = f"; {err.upper()} <= {right.upper()} on {where} of {csv}{after}"
+        lines = f" ({where} of {csv}{after})"
     what, against = (
         ("a missed positive", "a caught one")
         if positive
         else ("a false alarm", "a true negative")
     )
     return (
-        f"--{err}-cost {shown[err]}: {what} costs on average no more than {against} "
-        f"(--{right}-cost {shown[right]}) over the {int(np.sum(data.y == label))} "
-        f"rows of class {printable(str(label))!r}, so errors on that class would be "
-        f"free{lines}; give --{err}-cost costs above --{right}-cost's (not zeros "
-        "or benefits)"
+        f"--{err}-cost {shown[err]}: {what} costs no more than {against} (--{right}"
+        f"-cost {shown[right]}) on any of the {int(np.sum(data.y == label))} rows of "
+        f"class {printable(str(label))!r}{lines}, so errors on that class would be "
+        f"free; give --{err}-cost costs above --{right}-cost's (not zeros or "
+        "benefits)"
     )

@@ -125,7 +125,7 @@ def read_layout(
 def _refuse_free_errors(
     regret: FloatArray, y_index: NDArray[np.intp], classes: NDArray[Any], pos: Any
 ) -> None:
-    """Refuse rows whose errors on a class cost, on average, no more than being right.
+    """Refuse costs under which no row of a class has an error dearer than being right.
 
     ``regret`` is each row's errors' cost minus its correct prediction's; given
     the positive class's index ``pos`` (the four parts), the message names the
@@ -133,23 +133,23 @@ def _refuse_free_errors(
     """
     for index in np.unique(y_index):
         mine = y_index == index
-        mean = float(regret[mine].mean())
-        if mean > 0:
+        if np.any(regret[mine] > 0):
             continue
-        free = np.flatnonzero(mine & (regret <= 0))
         what = "an error's cost minus the correct prediction's"
         if pos is not None:
             what = "fn - tp" if index == pos else "fp - tn"
+        label = repr(_plain(classes[index]))
+        other = f"class {_plain(classes[1 - index])!r}" * (classes.size == 2)
         raise FreeErrors(
-            f"sample_cost: {what} is {mean:g} on average over the {int(mine.sum())} "
-            f"row(s) of class {_plain(classes[index])!r} (<= 0 on rows "
-            f"{free[:5].tolist()}{' ...' * (free.size > 5)}), so errors on that "
-            "class would cost nothing (or gain) and no model needs to predict it "
-            "right. Check the signs and columns of sample_cost (a benefit is a "
-            "negative cost): every class needs errors that cost more than being "
-            "right, on average.",
+            f"sample_cost: {what} is <= 0 on all {int(mine.sum())} rows of class "
+            f"{label} (mean {float(regret[mine].mean()):g}), which makes "
+            f"{other or 'another class'} the cheaper prediction for every row of "
+            f"class {label} (or as cheap): errors on it would cost nothing, so no "
+            "model needs to predict it right. Check the signs and columns of "
+            "sample_cost (a benefit is a negative cost): each class needs rows whose "
+            "errors cost more than being right.",
             int(index),
-            free,
+            np.flatnonzero(mine),
         )
 
 
