@@ -259,27 +259,20 @@ def _free_errors(error: Any, csv: str, data: Table, label: Any, positive: bool) 
     """Name the cost options that make the errors on a class free, and the lines."""
     assert data.parts is not None
     err, right = ("fn", "tp") if positive else ("fp", "tn")
-    value = {p: data.parts[p] for p in (err, right)}
     shown = {
         p: f"column {printable(v)!r}" if isinstance(v, str) else f"{v:g}"
-        for p, v in value.items()
+        for p, v in data.parts.items()
     }
     lines = ""
-    if error.rows is not None and any(isinstance(v, str) for v in value.values()):
-        flags = np.zeros(data.y.shape[0], dtype=bool)
-        flags[error.rows] = True
+    if error.rows is not None:  # a column's: each row's own
+        flags = np.isin(np.arange(data.y.shape[0]), error.rows)
         after = f" once {data.n_dropped} rows were dropped" * bool(data.n_dropped)
-        where = numbered_rows(flags).replace("row", "line", 1)
-        lines = f" ({where} of {csv}{after})"
-    what, against = (
-        ("a missed positive", "a caught one")
-        if positive
-        else ("a false alarm", "a true negative")
-    )
+        lines = f" ({numbered_rows(flags).replace('row', 'line', 1)} of {csv}{after})"
+    what = "a missed positive" if positive else "a false alarm"
     return (
-        f"--{err}-cost {shown[err]}: {what} costs no more than {against} (--{right}"
-        f"-cost {shown[right]}) on any of the {int(np.sum(data.y == label))} rows of "
-        f"class {printable(str(label))!r}{lines}, so errors on that class would be "
-        f"free; give --{err}-cost costs above --{right}-cost's (not zeros or "
-        "benefits)"
+        f"--{err}-cost {shown[err]}: {what} costs no more than "
+        f"{'a caught one' if positive else 'a true negative'} (--{right}-cost "
+        f"{shown[right]}) on any of the {int(np.sum(data.y == label))} rows of class "
+        f"{printable(str(label))!r}{lines}, so errors on that class would be free; "
+        f"give --{err}-cost costs above --{right}-cost's (not zeros or benefits)"
     )

@@ -6,12 +6,7 @@ import argparse
 import sys
 
 from costsense.cli._output import print_table
-from costsense.experiments import (
-    BASE_NAMES,
-    CATALOG,
-    CLASSIFIER_BASES,
-    DEFAULT_MODEL,
-)
+from costsense.experiments import BASE_NAMES, CATALOG, CLASSIFIER_BASES, DEFAULT_MODEL
 
 
 def run_datasets(args: argparse.Namespace) -> int:

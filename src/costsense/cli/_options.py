@@ -64,13 +64,14 @@ def refuse_absent_target(args: argparse.Namespace) -> None:
     target, path = getattr(args, "target", None), getattr(args, "csv", None)
     if not (target and path) or os.path.isdir(path):
         return  # --dataset, or a folder: the command says what is wrong
-    from costsense.utils._table_files import open_table, starts_parquet
+    from costsense.utils._table_files import open_table
     from costsense.utils._tables import TableOptions, csv_layout
     from costsense.utils._text import printable
 
     with open_table(path) as handle:
-        if starts_parquet(handle):
-            return
+        start = handle.read(1 << 16)
+    if start.startswith(b"PAR1") or not start.partition(b"\n")[2].strip():
+        return  # Parquet, or a header alone: the reader says what is wrong
     options = TableOptions(
         args.sep, encoding=args.encoding or "utf-8", max_line_mb=args.max_line_mb
     )
