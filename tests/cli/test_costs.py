@@ -191,9 +191,10 @@ def test_evaluate_prints_the_true_total_cost_and_savings(tmp_path, capsys, given
     total = tps[y == 1].sum() + 0.25 * (y == 0).sum()
     assert folds["cost_total"].sum() == pytest.approx(total)
     # savings: 1 - cost / cost of the best constant prediction, on the true costs
-    # of each test fold (evaluate's split: a one-dataset study's, seed 0)
-    study = Study("evaluate", 0, ("data",), ("rows",), (), Protocol(n_splits=2))
-    for fold, (_, test) in enumerate(splits(study, "data", np.asarray(y), 0)):
+    # of each test fold (evaluate's split: a one-dataset study's, seed 0, the
+    # dataset named by the file's stem)
+    study = Study("evaluate", 0, ("d",), ("rows",), (), Protocol(n_splits=2))
+    for fold, (_, test) in enumerate(splits(study, "d", np.asarray(y), 0)):
         pos, neg = test[y[test] == 1], test[y[test] == 0]
         spent = tps[pos].sum() + 0.25 * neg.size
         all_negative = fns[pos].sum() + 0.25 * neg.size
@@ -327,3 +328,38 @@ def test_predict_decides_each_row_by_its_own_costs_as_the_api_does(tmp_path, nam
     written = pd.read_csv(out)["prediction"].to_numpy()
     np.testing.assert_array_equal(written, by_api)
     assert np.any(by_api != model.predict(X))  # the rows' own costs mattered
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--fn-cost", "zero"], "--fn-cost column 'zero': a missed positive costs no "
+         "more than a caught one (--tp-cost 0) on any of the {n1} rows of class '1' "
+         "(lines {ones} more of {csv}), so errors on that class would be free"),
+        (["--fp-cost", "zero", "--fn-cost", "amount"], "--fp-cost column 'zero': a "
+         "false alarm costs no more than a true negative (--tn-cost 0) on any of the "
+         "{n0} rows of class '0' (lines {zeros} more of {csv}), so errors on that "
+         "class would be free"),
+        (["--fn-cost", "0"], "--fn-cost 0: a missed positive costs no more than a "
+         "caught one (--tp-cost 0) on any of the {n1} rows of class '1', so errors "
+         "on that class would be free; give --fn-cost"),
+    ],
+)  # fmt: skip
+def test_free_errors_are_refused_naming_the_option_column_and_lines(
+    tmp_path, capsys, options, said
+):
+    frame = _frame().assign(zero=0.0)
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    lines = {c: (np.flatnonzero(frame["label"] == c) + 2).tolist() for c in (0, 1)}
+    said = said.format(
+        n0=len(lines[0]), n1=len(lines[1]), csv=tmp_path / "d.csv",
+        zeros=f"{lines[0][:5]} and {len(lines[0]) - 5}",
+        ones=f"{lines[1][:5]} and {len(lines[1]) - 5}",
+    )  # fmt: skip
+    model = tmp_path / "m.skops"
+    status = cli.main(["fit", "--csv", str(tmp_path / "d.csv"), "--target", "label",
+                       "--out", str(model), *options])  # fmt: skip
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1, err
+    assert said in err and "rows [1]" not in err, err
+    assert not model.exists()

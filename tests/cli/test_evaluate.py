@@ -136,11 +136,13 @@ def test_missing_values_policies(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "7 rows have missing values" in err and "--missing drop" in err
     assert cli.main(
-        _evaluate_csv(data, "--cost", "5", "--quiet", "--missing", "drop")
+        _evaluate_csv(data, "--cost", "5", "--quiet", "--missing", "drop",
+                      "--model", "threshold")
     ) == 0  # fmt: skip
     assert "143 samples (7 rows with missing values dropped)" in capsys.readouterr().out
     assert cli.main(
-        _evaluate_csv(data, "--cost", "5", "--quiet", "--missing", "impute")
+        _evaluate_csv(data, "--cost", "5", "--quiet", "--missing", "impute",
+                      "--model", "threshold")
     ) == 0  # fmt: skip
     assert "150 samples," in capsys.readouterr().out
 
@@ -390,3 +392,35 @@ def test_jobs_give_the_same_fold_results_and_the_csv_says_what_ran(tmp_path, cap
         cli.main([*common, "--jobs", "0"])
     assert refused.value.code == 2
     assert "--jobs: 0 is not a count >= 1" in capsys.readouterr().err
+
+
+def test_evaluate_splits_the_folds_a_study_of_the_same_file_splits(tmp_path, capsys):
+    # the dataset is named by the file's stem, as [files.<stem>] names it in a study
+    from costsense.experiments import ResultsStore, run_study, study_from_dict
+
+    data = write_csv(tmp_path / "loans.csv", n=120, seed=3)
+    out = tmp_path / "folds.csv"
+    status = cli.main(
+        _evaluate_csv(data, "--cost", "5", "--model", "plain,threshold", "--folds",
+                      "3", "--seed", "7", "--output", str(out), "--quiet")
+    )  # fmt: skip
+    assert status == 0
+    capsys.readouterr()
+    study = study_from_dict(
+        {"name": "same", "seed": 7, "datasets": ["loans"], "costs": [5],
+         "algorithms": [{"name": m, "method": m} for m in ("plain", "threshold")],
+         "protocol": {"kind": "kfold", "n_splits": 3, "n_repeats": 1},
+         "reference": None,
+         "files": {"loans": {"path": str(data), "target": "label"}}},
+        source=str(tmp_path / "study.toml"),
+    )  # fmt: skip
+    run_study(study, tmp_path / "study")
+    studied = ResultsStore(tmp_path / "study").results()
+    evaluated = pd.read_csv(out)
+    assert len(studied) == len(evaluated) == 6
+    for _, row in evaluated.iterrows():
+        (match,) = studied[
+            (studied["algorithm"] == row["model"]) & (studied["fold"] == row["fold"])
+        ].index
+        for metric in ("cost_total", "recall", "precision", "auc"):
+            assert studied.loc[match, metric] == pytest.approx(row[metric]), metric

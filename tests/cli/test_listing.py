@@ -56,3 +56,19 @@ def test_a_model_registered_in_the_catalog_is_built_by_make_model():
     finally:
         del CATALOG["mine"]
     assert "mine" not in CATALOG
+
+
+def test_models_lists_the_recommended_default_first_and_marks_it(capsys):
+    from costsense.experiments import DEFAULT_MODEL
+
+    assert DEFAULT_MODEL == "minimum-cost" == next(iter(CATALOG))
+    assert cli.main(["models"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines()[2:] if line.strip()]
+    assert rows[0].startswith("minimum-cost ") and "[recommended, default]" in rows[0]
+    assert sum("recommended" in row for row in rows[1 : len(CATALOG)]) == 0
+    assert "minimum-cost: the model costsense recommends" in out
+    parser = cli.build_parser()
+    for command in (["fit", "--out", "m.skops"], ["evaluate"]):
+        args = parser.parse_args([*command, "--csv", "d.csv"])
+        assert args.model == DEFAULT_MODEL, command

@@ -108,3 +108,40 @@ def test_a_study_limit_below_one_is_a_usage_error(option, capsys):
         cli.main(["reproduce", "rescaling", option, "0"])
     assert parse_error.value.code == 2
     assert f"{option}: 0 is not a count >= 1" in capsys.readouterr().err
+
+
+def test_an_argparse_error_is_one_line_with_a_help_hint(capsys):
+    with pytest.raises(SystemExit) as parse_error:
+        cli.main(["fit", "--csv", "data.csv", "--target", "y", "--cost", "5"])
+    assert parse_error.value.code == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "costsense fit: error: the following arguments are required: --out "
+        "(see costsense fit --help)\n"
+    )
+    with pytest.raises(SystemExit) as parse_error:
+        cli.main(["evalute"])  # the top-level parser, too
+    assert parse_error.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "usage:" not in err
+    assert err.startswith("costsense: error: argument command: invalid choice")
+
+
+def test_a_target_typo_is_refused_before_scikit_learn_is_imported(tmp_path):
+    data = tmp_path / "data.csv"
+    data.write_text("\ufeffamount;label\n1,5;0\n2,5;1\n", encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from costsense.cli import main\n"
+        f"status = main(['fit', '--csv', {str(data)!r}, '--target', 'lable',"
+        " '--cost', '5', '--out', 'never.skops'])\n"
+        "print(status, sorted(m for m in ('sklearn', 'scipy') if m in sys.modules))\n"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert found.stdout.strip().splitlines()[-1] == "2 []"
+    assert found.stderr == (
+        "costsense fit: error: --target 'lable' is not a column; the columns are "
+        "['amount', 'label']\n"
+    )

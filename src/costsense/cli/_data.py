@@ -16,7 +16,7 @@ from costsense.cli._options import COST_PARTS, UsageError
 from costsense.datasets import Table, TableOptions, read_table
 from costsense.exceptions import ColumnWarning
 from costsense.utils._tables import cost_parts, part_columns
-from costsense.utils._text import printable
+from costsense.utils._text import numbered_rows, printable
 
 if TYPE_CHECKING:
     from costsense.costs import Costs
@@ -188,7 +188,7 @@ class CommandCosts:
 
 def resolve_costs(args: argparse.Namespace, data: Table) -> CommandCosts:
     """Resolve ``--cost``, ``--cost-matrix`` or the four parts against the data."""
-    from costsense.costs import Costs, parts_matrix, resolve_pos_label
+    from costsense.costs import Costs, FreeErrors, parts_matrix, resolve_pos_label
 
     classes = np.unique(data.y)
     if classes.size < 2:
@@ -246,14 +246,43 @@ def resolve_costs(args: argparse.Namespace, data: Table) -> CommandCosts:
         for part, value in data.parts.items()
     )
     rows = data.row_costs()
-    if rows is None:
-        matrix = parts_matrix(data.parts, classes, pos_label)
-        costs = Costs.resolve(matrix, data.y, pos_label=pos_label)
-    else:
-        costs = Costs.resolve(None, data.y, pos_label=pos_label, sample_cost=rows)
+    try:
+        if rows is None:
+            matrix = parts_matrix(data.parts, classes, pos_label)
+            costs = Costs.resolve(matrix, data.y, pos_label=pos_label)
+        else:
+            costs = Costs.resolve(None, data.y, pos_label=pos_label, sample_cost=rows)
+    except FreeErrors as error:
+        label = classes[error.index]
+        message = _free_errors(error, args.csv, data, label, label == pos_label)
+        raise UsageError(message) from None
+    if rows is not None:
         said += f"; cost columns {part_columns(data.parts)} " + (
             "are also features"
             if data.cost_features
             else "are not features (--drop-cost-columns)"
         )
     return CommandCosts(costs, "parts", said, parts=data.parts)
+
+
+def _free_errors(error: Any, csv: str, data: Table, label: Any, positive: bool) -> str:
+    """Name the cost options that make the errors on a class free, and the lines."""
+    assert data.parts is not None
+    err, right = ("fn", "tp") if positive else ("fp", "tn")
+    shown = {
+        p: f"column {printable(v)!r}" if isinstance(v, str) else f"{v:g}"
+        for p, v in data.parts.items()
+    }
+    lines = ""
+    if error.rows is not None:  # a column's: each row's own
+        flags = np.isin(np.arange(data.y.shape[0]), error.rows)
+        after = f" once {data.n_dropped} rows were dropped" * bool(data.n_dropped)
+        lines = f" ({numbered_rows(flags).replace('row', 'line', 1)} of {csv}{after})"
+    what = "a missed positive" if positive else "a false alarm"
+    return (
+        f"--{err}-cost {shown[err]}: {what} costs no more than "
+        f"{'a caught one' if positive else 'a true negative'} (--{right}-cost "
+        f"{shown[right]}) on any of the {int(np.sum(data.y == label))} rows of class "
+        f"{printable(str(label))!r}{lines}, so errors on that class would be free; "
+        f"give --{err}-cost costs above --{right}-cost's (not zeros or benefits)"
+    )

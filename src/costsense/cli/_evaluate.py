@@ -6,6 +6,7 @@ import argparse
 import csv
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -83,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
             on_row=keep,
             progress=bar_of("folds", "fit", quiet=args.quiet),
             n_jobs=args.jobs,
+            name=args.dataset or Path(args.csv).stem,  # a study's name of it
         )
     except KeyboardInterrupt:
         interrupted = True
@@ -102,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             "; savings = 1 - cost_total / that of the best constant prediction"
             * (classes.size == 2)
         )
-        best = "; * = best" if len({r["algorithm"] for r in rows}) >= 2 else ""
+        best = "; * = best of the models that ran the same folds" * (len(models) > 1)
         print(f"\nmean (std) over the folds that ran; {lower}{best}")
     done = sum(not r.get("error") for r in rows)
     failed = len(rows) - done

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from costsense.cli._output import print_table
-from costsense.experiments import BASE_NAMES, CATALOG, CLASSIFIER_BASES
+from costsense.experiments import BASE_NAMES, CATALOG, CLASSIFIER_BASES, DEFAULT_MODEL
 
 
 def run_datasets(args: argparse.Namespace) -> int:
@@ -43,14 +43,15 @@ def run_models(args: argparse.Namespace) -> int:
                 shown,
                 "K" if spec.multiclass else "2",
                 "yes" if spec.row_costs else "no",
-                spec.source,
+                spec.source + " [recommended, default]" * (spec.name == DEFAULT_MODEL),
             ]
         )
     print_table(rows)
     print(
-        "\ncosts: blind = the costs do not shape the model (at most they name the "
-        "positive class); classes: K = "
-        "any number (with --cost-matrix); row costs: takes a cost column "
+        f"\n{DEFAULT_MODEL}: the model costsense recommends, what fit and evaluate "
+        "run without --model. costs: blind = the costs do not shape the model (at "
+        "most they name the positive class); classes: K = any number (with "
+        "--cost-matrix); row costs: takes a cost column "
         "(--fn-cost, --fp-cost, --tp-cost or --tn-cost naming a column). "
         f"Bases: {', '.join(BASE_NAMES)}.",
     )

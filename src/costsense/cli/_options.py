@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 
 from costsense.exceptions import UsageError as UsageError  # the commands' error
 
@@ -56,6 +57,29 @@ def add_file_options(parser: argparse.ArgumentParser) -> None:
         default=MAX_CELL_CHARS,
         help=f"refuse a longer cell of --csv (default {MAX_CELL_CHARS:,})",
     )
+
+
+def refuse_absent_target(args: argparse.Namespace) -> None:
+    """Refuse a ``--target`` the header of ``--csv`` lacks, before heavy imports."""
+    target, path = getattr(args, "target", None), getattr(args, "csv", None)
+    if not (target and path) or os.path.isdir(path):
+        return  # --dataset, or a folder: the command says what is wrong
+    from costsense.utils._table_files import open_table
+    from costsense.utils._tables import TableOptions, csv_layout
+    from costsense.utils._text import printable
+
+    with open_table(path) as handle:
+        start = handle.read(1 << 16)
+    if start.startswith(b"PAR1") or not start.partition(b"\n")[2].strip():
+        return  # Parquet, or a header alone: the reader says what is wrong
+    options = TableOptions(
+        args.sep, encoding=args.encoding or "utf-8", max_line_mb=args.max_line_mb
+    )
+    names = csv_layout(path, options)[1]
+    if names and target not in names:
+        raise UsageError(
+            f"--target {target!r} is not a column; the columns are {printable(names)}"
+        )
 
 
 def positive_number(text: str) -> float:

@@ -45,6 +45,7 @@ from ._labels import _plain as _plain  # read by costsense._base
 from ._labels import resolve_pos_label
 from ._layouts import _named as _named  # read by costsense.metrics
 from ._layouts import cost_reduction, task_scores
+from ._matrix import FreeErrors as FreeErrors  # read by costsense.cli
 from ._matrix import as_binary_costs, as_cost_matrix, zero_diagonal
 from ._value import Costs, row_cost_matrices
 

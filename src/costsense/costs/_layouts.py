@@ -23,6 +23,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._example import _PARTS, ExampleCosts, example_costs
+from ._labels import _label_index, _plain
+from ._matrix import FreeErrors
 
 __all__ = ["cost_reduction", "task_scores"]
 
@@ -114,12 +116,41 @@ def read_layout(
             )
         return None, matrices
     rows = values if matrices is None else matrices[np.arange(n), y_index]
-    if not np.any(_regret(rows, y_index)):
-        raise ValueError(
-            "sample_cost is all zero once each row's cost of the correct prediction "
-            "is subtracted: every error would be free, so no decision matters."
-        )
+    named = k == 2 and values.shape == (n, 4)  # FP, FN, TP, TN: a positive's error: FN
+    pos = _label_index(classes, pos_label) if named else None
+    _refuse_free_errors(_regret(rows, y_index).sum(axis=1), y_index, classes, pos)
     return rows, matrices
+
+
+def _refuse_free_errors(
+    regret: FloatArray, y_index: NDArray[np.intp], classes: NDArray[Any], pos: Any
+) -> None:
+    """Refuse costs under which no row of a class has an error dearer than being right.
+
+    ``regret`` is each row's errors' cost minus its correct prediction's; given
+    the positive class's index ``pos`` (the four parts), the message names the
+    parts, ``fn - tp`` or ``fp - tn``.
+    """
+    for index in np.unique(y_index):
+        mine = y_index == index
+        if np.any(regret[mine] > 0):
+            continue
+        what = "an error's cost minus the correct prediction's"
+        if pos is not None:
+            what = "fn - tp" if index == pos else "fp - tn"
+        label = repr(_plain(classes[index]))
+        other = f"class {_plain(classes[1 - index])!r}" * (classes.size == 2)
+        raise FreeErrors(
+            f"sample_cost: {what} is <= 0 on all {int(mine.sum())} rows of class "
+            f"{label} (mean {float(regret[mine].mean()):g}), which makes "
+            f"{other or 'another class'} the cheaper prediction for every row of "
+            f"class {label} (or as cheap): errors on it would cost nothing, so no "
+            "model needs to predict it right. Check the signs and columns of "
+            "sample_cost (a benefit is a negative cost): each class needs rows whose "
+            "errors cost more than being right.",
+            int(index),
+            np.flatnonzero(mine),
+        )
 
 
 def _regret(rows: FloatArray, y_index: NDArray[np.intp]) -> FloatArray:

@@ -63,6 +63,18 @@ def as_binary_costs(cost: Any) -> tuple[float, float]:
     return values
 
 
+class FreeErrors(ValueError):
+    """Costs under which errors on one class cost no more than being right.
+
+    ``index`` is the class's position in the sorted labels; ``rows`` are the rows
+    of that class whose errors are free (per-row costs), None for a matrix.
+    """
+
+    def __init__(self, message: str, index: int = -1, rows: Any = None) -> None:
+        super().__init__(message)
+        self.index, self.rows = index, rows
+
+
 def _check_matrix(cost_matrix: ArrayLike, n_classes: int) -> FloatArray:
     """Validate a ``(K, K)`` cost matrix; return a float copy, diagonal kept.
 
@@ -93,27 +105,30 @@ def _check_matrix(cost_matrix: ArrayLike, n_classes: int) -> FloatArray:
     regret = zero_diagonal(matrix)
     if np.any(regret < 0):
         i, j = (int(v) for v in np.argwhere(regret < 0)[0])
-        raise ValueError(
+        raise FreeErrors(
             f"cost[{i}, {j}] = {matrix[i, j]:g} is less than cost[{i}, {i}] = "
             f"{matrix[i, i]:g}: a wrong prediction would cost less than the right one "
             f"for every sample of class {i} (a negative regret). Class-level costs "
             "must make every error cost at least what being right costs, in each row; "
             "costs that favour an error on some samples only are per-row costs "
-            "(fit(..., sample_cost=...))."
+            "(fit(..., sample_cost=...)).",
+            i,
         )
     if np.any(regret.sum(axis=1) <= 0):
         bad = np.flatnonzero(regret.sum(axis=1) <= 0).tolist()
-        raise ValueError(
+        raise FreeErrors(
             f"cost: in rows {bad} every error costs what the correct prediction "
             "costs (no positive cost once each row's diagonal is subtracted), so "
             "errors on those classes would be free. Give every class at least one "
-            "error that costs more than being right."
+            "error that costs more than being right.",
+            bad[0],
         )
     if matrix.shape[0] == 2 and (regret[0, 1] <= 0 or regret[1, 0] <= 0):
-        raise ValueError(
+        raise FreeErrors(
             f"cost: both error costs of a binary problem must exceed the cost of "
             f"the correct prediction in their row (cost > 0 once each row's diagonal "
-            f"is subtracted), got {matrix.tolist()}."
+            f"is subtracted), got {matrix.tolist()}.",
+            int(regret[0, 1] > 0),
         )
     return matrix
 

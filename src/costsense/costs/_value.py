@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 from ._decision import bayes_decision
 from ._labels import _class_indices, _label_index, _minority_label, _plain
 from ._layouts import class_means, cost_reduction, read_layout, task_scores
-from ._matrix import _cost_kind, _pair, as_cost_matrix
+from ._matrix import FreeErrors, _cost_kind, _pair, as_cost_matrix
 
 __all__ = ["Costs", "row_cost_matrices"]
 
@@ -251,7 +251,21 @@ DataFrame or dict
                 f"a pair (C1, C2) needs a binary problem; there are "
                 f"{self.classes.size} classes."
             )
-        return _pair(self.matrix, self.classes, self.pos_label)
+        try:
+            return _pair(self.matrix, self.classes, self.pos_label)
+        except FreeErrors as error:  # per-row costs: their class means
+            if self.kind != "per-row":
+                raise
+            label = _plain(self.classes[error.index])
+            raise FreeErrors(
+                f"sample_cost: on average over the rows of class {label!r}, its "
+                "error costs no more than being right (the class means are "
+                f"{np.round(self.matrix, 6).tolist()}), and this model learns from "
+                "the mean costs (C1, C2): give rows whose errors cost more than being "
+                "right on average, or a model that learns each row's costs "
+                "(MinimumCostClassifier, CostWeighting).",
+                error.index,
+            ) from None
 
     def _labelled_rows(self) -> tuple[FloatArray, NDArray[np.intp]]:
         if self.rows is None or self.y_index is None:

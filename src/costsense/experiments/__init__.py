@@ -12,8 +12,8 @@ import importlib
 from typing import Any
 
 _MODULES = {
-    "_catalog": "BASES BASE_NAMES CATALOG CLASSIFIER_BASES BaseSpec ModelSpec "
-    "check_pair decide decides_rows default_base refusals",
+    "_catalog": "BASES BASE_NAMES CATALOG CLASSIFIER_BASES DEFAULT_MODEL BaseSpec "
+    "ModelSpec check_pair decide decides_rows default_base refusals",
     "_cell": "run_cell",
     "_claims": "ClaimCheck check_claims",
     "_datasets": "DatasetSpec",

@@ -238,6 +238,8 @@ _PAPER_003 = {**_BLIND, "default_base": "discrete-naive-bayes"}
 _PAPER_004 = {"min_impurity_decrease": None}
 _CHEAPER = {"cost_unit": "cheaper"}
 _SPECS = (
+    # the estimator costsense recommends: listed first, every command's default
+    _spec("minimum-cost", "costsense.recommend:MinimumCostClassifier", **_MANY),
     _spec("plain", lambda base, *_: base, **_WRAP, **_BLIND),
     _spec("weighting", f"{_RESCALE}CostWeighting", **_WRAP),
     _spec("rejection", f"{_RESCALE}RejectionSampling", **_WRAP),
@@ -307,8 +309,7 @@ _SPECS = (
         | {"bootstrap": False},
         **_PEER,
     ),
-    # the estimator costsense recommends, and peers
-    _spec("minimum-cost", "costsense.recommend:MinimumCostClassifier", **_MANY),
+    # peers of the recommended estimator
     _spec("rusboost", _rusboost, **_PEER),
     # its own default estimator: no base learner
     _spec(
@@ -326,6 +327,8 @@ _SPECS = (
 
 #: Every named model, by name, in the order ``costsense models`` lists them.
 CATALOG: dict[str, ModelSpec] = {spec.name: spec for spec in _SPECS}
+#: The recommended model: the default of ``fit`` and ``evaluate``, listed first.
+DEFAULT_MODEL = "minimum-cost"
 
 
 def decide(model: Any, X: Any, sample_cost: Any = None) -> Any:

@@ -45,6 +45,7 @@ def evaluate(
     on_row: Callable[[dict[str, Any]], None] | None = None,
     progress: Callable[[int, int], Any] | None = None,
     n_jobs: int = 1,
+    name: str = "data",
 ) -> list[dict[str, Any]]:
     """Stratified k-fold cross-validation of named models on one data set.
 
@@ -79,6 +80,9 @@ def evaluate(
         ``progress(total, 0)`` returns a bar with ``update(1)`` and ``close()``.
     n_jobs : int, default=1
         Local worker processes; the rows are the same, but for their times.
+    name : str, default="data"
+        The dataset's name: with the seed it seeds the folds, so a study naming
+        its dataset so (same seed, ``n_splits``) splits the same folds.
 
     Returns
     -------
@@ -119,7 +123,7 @@ def evaluate(
     study = Study(
         name="evaluate",
         seed=seed,
-        datasets=("data",),
+        datasets=(name,),
         costs=("matrix" if classes.size > 2 else costs_label(given),),
         algorithms=tuple(
             Algorithm(m, m, base if base is not None else default_base(m))
@@ -128,7 +132,7 @@ def evaluate(
         protocol=Protocol(n_splits=n_splits),
     )
     data = DatasetSpec(
-        "data",
+        name,
         "table",
         seed=seed,
         table=(X, y, given.pos_label),
@@ -186,7 +190,8 @@ def summarise(
     -------
     list of list of str
         A header, then per model the metrics' mean (sample std) over the folds
-        that ran, NaN left out (with two models or more, ``*`` marks the best),
+        that ran, NaN left out (``*`` marks the best of two models or more that
+        ran the same folds, the most any ran: an unfinished model is not compared),
         the mean seconds, ``folds`` (ran of tried) and ``notes`` (the caller's,
         folds that predicted one class, the first error).
     """
@@ -196,16 +201,20 @@ def summarise(
     multiclass = any("balanced_accuracy" in r["metrics"] for m in ran for r in ran[m])
     names = MULTICLASS_METRICS if multiclass else FOLD_METRICS
     scored = [m for m in methods if ran[m]]
+    ran_folds = {m: sorted(r["fold"] for r in ran[m]) for m in scored}
+    widest = max(ran_folds.values(), key=len, default=[])
+    compared = [m for m in scored if ran_folds[m] == widest]  # the same folds ran
     shown = {m: ["-"] * len(names) for m in methods}
     for i, k in enumerate(names if scored else ()):
         found = [np.array([r["metrics"][k] for r in ran[m]], float) for m in scored]
         found = [v[~np.isnan(v)] for v in found]
         described = [describe(v) if v.size else (np.nan, np.nan) for v in found]
         means, stds = np.array(described).T.reshape(2, -1)
-        best = best_mask(means[None, :], lower_is_better=k in LOWER_IS_BETTER)[0]
+        means_compared = np.where([m in compared for m in scored], means, np.nan)
+        best = best_mask(means_compared[None, :], lower_is_better=k in LOWER_IS_BETTER)
         digits = 1 if k == "cost_total" else 3
         for j, m in enumerate(scored):
-            mark = "*" if len(scored) >= 2 and best[j] else " "
+            mark = "*" if len(compared) >= 2 and best[0, j] else " "
             shown[m][i] = f"{means[j]:.{digits}f} ({stds[j]:.{digits}f}){mark}"
     table = [["model", *names, *TIME_COLUMNS, "folds", "notes"]]
     for m in methods:
@@ -222,6 +231,8 @@ def summarise(
             f"{np.mean([r[k] for r in ran[m]]):.2f}" if ran[m] else "-"
             for k in TIME_COLUMNS
         ]  # seconds per fold, not compared
+        if m in ran_folds and m not in compared:
+            said.append("not compared for *: other folds ran")
         folds = f"{len(ran[m])}/{len(tried[m])}"
         table.append([m, *shown[m], *times, folds, "; ".join(said)])
     return table
