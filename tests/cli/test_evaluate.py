@@ -130,6 +130,18 @@ def test_too_few_positives_for_the_folds_says_so(tmp_path, capsys):
     assert "class fraud has 2 rows" in err and "--folds 2" in err
 
 
+@pytest.mark.parametrize("folds", ["1", "0"])
+def test_fewer_than_two_folds_is_a_usage_error_naming_the_option(
+    tmp_path, capsys, folds
+):
+    data = write_csv(tmp_path / "data.csv")
+    assert cli.main(_evaluate_csv(data, "--cost", "5", "--folds", folds)) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].endswith(
+        f"--folds {folds}: cross-validation needs 2 folds or more; use --folds 5"
+    )
+
+
 def test_missing_values_policies(tmp_path, capsys):
     data = write_csv(tmp_path / "data.csv", missing=7)
     assert cli.main(_evaluate_csv(data, "--cost", "5", "--quiet")) == 2

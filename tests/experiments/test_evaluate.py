@@ -116,6 +116,15 @@ def test_summary_marks_failures_and_constant_folds_and_best_only_among_two():
     )
 
 
+def test_one_class_or_one_fold_is_refused_before_any_fit():
+    X = np.zeros((20, 2))
+    with pytest.raises(ValueError, match=r"one class \(1\.0\); a classifier needs two"):
+        evaluate(X, np.ones(20), ["plain"], cost=5)
+    y = np.repeat([0, 1], 10)
+    with pytest.raises(ValueError, match="n_splits=1: cross-validation needs 2 folds"):
+        evaluate(X, y, ["plain"], cost=5, n_splits=1)
+
+
 def test_evaluate_needs_a_matrix_for_multiclass_targets():
     X = np.arange(30, dtype=float)[:, None]
     y = np.repeat([0, 1, 2], 10)

@@ -30,13 +30,11 @@ def run(args: argparse.Namespace) -> int:
     )
 
     models = [m.strip() for m in args.model.split(",") if m.strip()]
-    if args.folds < 2:
-        raise UsageError("--folds must be at least 2")
     output = new_output(args.output, "--output", args.csv) if args.output else None
     data = read_data(args)
     given = resolve_costs(args, data)
     costs = given.costs
-    classes = np.unique(data.y)
+    binary = costs.classes.size == 2
     preflight(
         models,
         args.base,
@@ -50,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(str(error).rstrip(".")) from None
     _say_what_runs(args, data, given.describe)
-    metric_names = FOLD_COLUMNS if classes.size == 2 else MULTICLASS_METRICS
+    metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
     identity = ["model", "base", "fold", "seed", "costs", "error", "constant"]
     fields = [*identity, *metric_names, *TIME_COLUMNS]
     handle = output.open("x", newline="") if output else None
@@ -61,9 +59,12 @@ def run(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     tally = WarningTally()
 
+    bar = bar_of("folds", "fit", quiet=args.quiet)(len(models) * args.folds, 0)
+
     def keep(row: dict[str, Any]) -> None:
         rows.append(row)
         tally.add_row(row)
+        bar.update(1)
         if writer is not None and handle is not None:  # flushed: kept if interrupted
             flat = _flat(row, args.base, args.seed, given.describe)
             writer.writerow({name: cell(value) for name, value in flat.items()})
@@ -82,13 +83,13 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             prepare=data.encoder,
             on_row=keep,
-            progress=bar_of("folds", "fit", quiet=args.quiet),
             n_jobs=args.jobs,
             name=args.dataset or Path(args.csv).stem,  # a study's name of it
         )
     except KeyboardInterrupt:
         interrupted = True
     finally:
+        bar.close()
         if handle is not None:
             handle.close()
     elapsed = time.perf_counter() - started
@@ -101,8 +102,7 @@ def run(args: argparse.Namespace) -> int:
             line.insert(1, _base_shown(line[0], args.base))
         print_table(table)
         lower = "cost_total = total cost of a test fold, mean_cost per test row" + (
-            "; savings = 1 - cost_total / that of the best constant prediction"
-            * (classes.size == 2)
+            "; savings = 1 - cost_total / that of the best constant prediction" * binary
         )
         best = "; * = best of the models that ran the same folds" * (len(models) > 1)
         print(f"\nmean (std) over the folds that ran; {lower}{best}")

@@ -43,7 +43,6 @@ def evaluate(
     seed: int = 0,
     prepare: Any = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
-    progress: Callable[[int, int], Any] | None = None,
     n_jobs: int = 1,
     name: str = "data",
 ) -> list[dict[str, Any]]:
@@ -76,8 +75,6 @@ def evaluate(
         First step of every model (a column encoder), fitted per training fold.
     on_row : callable, default=None
         Called with each finished row, in completion order.
-    progress : callable, default=None
-        ``progress(total, 0)`` returns a bar with ``update(1)`` and ``close()``.
     n_jobs : int, default=1
         Local worker processes; the rows are the same, but for their times.
     name : str, default="data"
@@ -100,10 +97,6 @@ def evaluate(
     y = np.asarray(y)
     methods = list(methods)
     classes = np.unique(y)
-    if classes.size < 2:
-        raise ValueError(
-            f"the target has one class ({classes.tolist()}); a classifier needs two."
-        )
     check_folds(y, n_splits)
     given = (
         cost if isinstance(cost, Costs) else Costs.resolve(cost, y, pos_label=pos_label)
@@ -140,22 +133,15 @@ def evaluate(
         given=given,
     )
     cells = plan(study)
-    bar = progress(len(cells), 0) if progress is not None else None
     rows: list[dict[str, Any]] = []
 
     def keep(row: dict[str, Any]) -> None:
         rows.append(row)
         if on_row is not None:
             on_row(row)
-        if bar is not None:
-            bar.update(1)
 
-    try:
-        tasks = [(study, cell, data) for cell in cells]
-        run_cells(_cell_or_error, tasks, keep, jobs=n_jobs)
-    finally:
-        if bar is not None:
-            bar.close()
+    tasks = [(study, cell, data) for cell in cells]
+    run_cells(_cell_or_error, tasks, keep, jobs=n_jobs)
     order = {cell.key: i for i, cell in enumerate(cells)}
     return sorted(rows, key=lambda row: order[row["key"]])
 

@@ -85,7 +85,7 @@ def splits(study: Study, dataset: str, y: NDArray[Any], repeat: int) -> list[Any
 
 
 def check_folds(y: ArrayLike, folds: int, *, option: str = "n_splits=") -> None:
-    """Refuse a class too small for stratified ``folds``-fold splits.
+    """Refuse fewer than 2 folds, one class, or a class too small for the folds.
 
     Parameters
     ----------
@@ -102,6 +102,12 @@ def check_folds(y: ArrayLike, folds: int, *, option: str = "n_splits=") -> None:
         Naming each class that is too small, its size, and what to do.
     """
     classes, counts = np.unique(np.asarray(y), return_counts=True)
+    if folds < 2 or classes.size < 2:
+        raise ValueError(
+            f"{option}{folds}: cross-validation needs 2 folds or more; use {option}5"
+            if folds < 2
+            else f"the target has one class ({classes[0]!s}); a classifier needs two"
+        )
     small = [(c, int(n)) for c, n in zip(classes, counts, strict=True) if n < folds]
     if not small:
         return
