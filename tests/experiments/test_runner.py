@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import warnings
@@ -30,6 +31,7 @@ from costsense.experiments import (
     run_study,
     study_from_dict,
 )
+from costsense.experiments._runner import run_cells
 
 # Columns that depend on the machine's speed or the clock, not on the computation.
 VOLATILE = ["fit_time", "predict_time", "finished"]
@@ -119,6 +121,25 @@ def test_one_job_and_two_jobs_give_identical_results(one_job, tmp_path):
 
 
 @pytest.mark.slow  # a two-process Dask cluster: make test-all
+def _native_threads(_: int) -> dict[str, int]:
+    import lightgbm  # noqa: F401 - loads its OpenMP runtime, as a cell would
+    import sklearn.ensemble  # noqa: F401
+    from threadpoolctl import threadpool_info
+
+    return {"threads": max(p["num_threads"] for p in threadpool_info())}
+
+
+def test_local_workers_share_the_cores_instead_of_each_taking_all(monkeypatch):
+    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.delenv(variable, raising=False)  # a user's own limit is kept
+    # a worker's BLAS/OpenMP pools sized for the whole machine spin against the
+    # other workers' (the fits slow down many times over)
+    found: list[dict[str, int]] = []
+    run_cells(_native_threads, [(i,) for i in range(4)], found.append, jobs=2)
+    allowed = max(1, (os.cpu_count() or 1) // 2)
+    assert len(found) == 4 and all(f["threads"] <= allowed for f in found)
+
+
 def test_one_job_and_a_dask_cluster_give_identical_results(one_job, tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(

@@ -28,6 +28,9 @@ from costsense.experiments._study import Study
 
 __all__ = ["RunSummary", "run_cells", "run_study"]
 
+#: What sizes a worker's native thread pools, read as each library loads.
+_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
 
 @dataclass(frozen=True)
 class RunSummary:
@@ -90,8 +93,14 @@ def run_cells(
     else:
         from joblib.externals.loky import ProcessPoolExecutor
 
+        # the workers share the cores: a BLAS or OpenMP pool sized for the whole
+        # machine in each spins against the others' (fits many times slower)
+        threads = str(max(1, (os.cpu_count() or 1) // jobs))
         pool = ProcessPoolExecutor(
-            jobs, initializer=_end_with_run, initargs=(os.getpid(),)
+            jobs,
+            initializer=_end_with_run,
+            initargs=(os.getpid(),),
+            env={v: threads for v in _THREAD_VARIABLES if v not in os.environ},
         )
         try:
             pending = [pool.submit(task, *args) for args in tasks]
