@@ -3,8 +3,7 @@
 A cell records the final estimator's ``fit_summary()`` (for scikit-learn's and
 imbalanced-learn's, ``rounds``, ``rounds_planned``, ``n_iter`` and ``converged``
 read from their attributes) and ``constant``, whether it predicted one class on
-the whole test part. The report and the claims flag degenerate fits, whose
-numbers say little about the method.
+the whole test part (the report and the claims flag such fits).
 """
 
 from __future__ import annotations

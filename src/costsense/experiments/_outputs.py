@@ -1,12 +1,7 @@
 """A run's folder: its lock, the files written there, errors with a fix.
 
-:func:`hold_run_lock` takes an exclusive ``flock`` on ``DIR/.lock`` before a run
-reads the folder: a second run is refused, naming the holder the file records;
-the kernel releases it however the run ends (POSIX only). Every file a run or a
-report creates is written by :func:`write_atomically` (a temporary file, then a
-rename) under folders made by :func:`make_folder`, which refuses a link planted
-below the folder (``--out`` itself may be one) or a path leaving it. What can go
-wrong is a :class:`StoreError` naming the file, the cause and the fix.
+The lock is an ``flock`` (POSIX only); files are written atomically and never
+through a planted link; every error names the file, the cause and the fix.
 """
 
 from __future__ import annotations

@@ -93,14 +93,11 @@ def run_cells(
     else:
         from joblib.externals.loky import ProcessPoolExecutor
 
-        # the workers share the cores: a BLAS or OpenMP pool sized for the whole
-        # machine in each spins against the others' (fits many times slower)
+        # workers share the cores: BLAS or OpenMP pools of all cores in each spin
         threads = str(max(1, (os.cpu_count() or 1) // jobs))
+        limits = {v: threads for v in _THREAD_VARIABLES if v not in os.environ}
         pool = ProcessPoolExecutor(
-            jobs,
-            initializer=_end_with_run,
-            initargs=(os.getpid(),),
-            env={v: threads for v in _THREAD_VARIABLES if v not in os.environ},
+            jobs, initializer=_end_with_run, initargs=(os.getpid(),), env=limits
         )
         try:
             pending = [pool.submit(task, *args) for args in tasks]

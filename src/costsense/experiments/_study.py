@@ -1,9 +1,8 @@
 """A study as data: the experiment, its report options and the paper it follows.
 
-:meth:`Study.to_dict` is the record a results store keeps; the study file
-reader checks and builds it. Nothing here imports numpy (``--help`` reads
-:class:`StudyLimits`). A field that changes results goes in
-:meth:`Study._experiment` (the fingerprint), any other in :meth:`Study.to_dict`.
+No numpy here (``--help`` reads :class:`StudyLimits`). A field that changes
+results goes in :meth:`Study._experiment` (the fingerprint), any other only in
+:meth:`Study.to_dict`.
 """
 
 from __future__ import annotations
