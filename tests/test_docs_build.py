@@ -29,6 +29,7 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 # modules whose every public name has a page, as api.rst lists them
 DOCUMENTED_MODULES = [
     "costsense.costs",
+    "costsense.decision",
     "costsense.metrics",
     "costsense.rescale",
     "costsense.boosting",

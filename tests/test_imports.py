@@ -28,6 +28,8 @@ FLOORS = {
     # floor too (utils' allocation check raises MemoryBudgetError)
     "exceptions": -1,
     "_base": 1,
+    # decisions over any model's probabilities: costs, numpy and scipy only
+    "decision": 1,
     "metrics": 1,
     "datasets": 1,
     "sampling": 1,

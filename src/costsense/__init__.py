@@ -5,8 +5,10 @@ The estimator to start with is :class:`costsense.MinimumCostClassifier`
 probability models and how to decide. It is loaded on first use (PEP 562), so
 ``import costsense`` stays light and imports no scikit-learn.
 
-Subpackages are imported on demand: ``costsense.costs``, ``costsense.metrics``,
-``costsense.datasets``, ``costsense.rescale``, ``costsense.boosting`` and
+Subpackages are imported on demand: ``costsense.costs``, ``costsense.decision``
+(each row's action of least expected cost, within capacities per period),
+``costsense.metrics``, ``costsense.datasets``, ``costsense.rescale``,
+``costsense.boosting`` and
 ``costsense.experiments`` (studies, results store, reports; needs the
 ``experiments`` extra), ``costsense.tree`` (trees and forests, paper 004),
 ``costsense.naive_bayes`` (naive Bayes over binned and categorical features with
