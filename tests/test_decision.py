@@ -55,7 +55,8 @@ def _check_optimal(proba, table, per, capacity):
     if free:
         moved = np.isin(action, list(capacity))
         assert np.all(chosen[moved] < expected[moved][:, free].min(axis=1))
-    assert chosen.sum() == pytest.approx(_brute_force(expected, per, capacity), abs=1e-9)
+    optimum = _brute_force(expected, per, capacity)
+    assert chosen.sum() == pytest.approx(optimum, abs=1e-9)
     default = np.argmin(expected.sum(axis=0))
     assert_allclose(saving, expected[:, default] - chosen)
 
