@@ -1,4 +1,4 @@
-"""Actions from any model's probabilities, within capacities; change it with a rule."""
+"""Actions of least expected cost from any model's probabilities, within capacities."""
 
 from __future__ import annotations
 
