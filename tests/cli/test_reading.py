@@ -17,6 +17,17 @@ def _run(capsys, *argv):
     return status, err
 
 
+def _threshold(command, csv, *extra):
+    """A ``command`` of threshold moving at cost 5 on ``csv`` (target label)."""
+    return [command, "--csv", str(csv), "--target", "label", "--cost", "5",
+            "--model", "threshold", *extra]  # fmt: skip
+
+
+def _predict(model, csv, out, *extra):
+    return ["predict", "--model", str(model), "--csv", str(csv), "--out", str(out),
+            *extra]  # fmt: skip
+
+
 def test_a_folder_given_as_csv_is_named(tmp_path, capsys):
     status, err = _run(capsys, "evaluate", "--csv", str(tmp_path), "--target",
                        "label", "--cost", "5")  # fmt: skip
@@ -305,18 +316,7 @@ def test_an_identifier_feature_is_noted_on_stderr_with_the_fix(tmp_path, capsys)
     frame = pd.read_csv(path)
     frame.insert(0, "client_id", np.arange(len(frame))[::-1] + 70_000)
     frame.to_csv(path, index=False)
-    common = [
-        "evaluate",
-        "--csv",
-        str(path),
-        "--target",
-        "label",
-        "--cost",
-        "5",
-        "--model",
-        "threshold",
-        "--quiet",
-    ]
+    common = _threshold("evaluate", path, "--quiet")
     status, err = _run(capsys, *common)
     assert status == 0 and err.count("note: ") == 1
     assert (
@@ -350,66 +350,27 @@ def test_amounts_with_a_currency_sign_predict_as_the_plain_file(tmp_path, capsys
     out = {}
     for name in ("plain", "written"):
         model, csv = tmp_path / f"{name}.skops", str(tmp_path / f"{name}.csv")
-        fit = [
-            "fit",
-            "--csv",
-            csv,
-            "--target",
-            "label",
-            "--fn-cost",
-            "fee",
-            "--model",
-            "threshold",
-            "--out",
-            str(model),
-        ]
+        fit = ["fit", "--csv", csv, "--target", "label", "--fn-cost", "fee",
+               "--model", "threshold", "--out", str(model)]  # fmt: skip
         assert cli.main(fit) == 0
-        assert (
-            cli.main(
-                [
-                    "predict",
-                    "--model",
-                    str(model),
-                    "--csv",
-                    csv,
-                    "--out",
-                    str(tmp_path / f"{name}.out"),
-                ]
-            )
-            == 0
-        )
+        assert cli.main(_predict(model, csv, tmp_path / f"{name}.out")) == 0
         out[name] = pd.read_csv(tmp_path / f"{name}.out")
     pd.testing.assert_frame_equal(out["written"], out["plain"])
     # a cost column that is not a feature keeps its mark too
     only = tmp_path / "only.skops"
     assert cli.main([*fit[:-1], str(only), "--drop-cost-columns"]) == 0
     assert load_model(str(only))[1]["number_marks"] == {"price": ".€", "fee": ".USD"}
-    assert (
-        cli.main(
-            [
-                "predict",
-                "--model",
-                str(only),
-                "--csv",
-                csv,
-                "--out",
-                str(tmp_path / "only.out"),
-            ]
-        )
-        == 0
-    )
+    assert cli.main(_predict(only, csv, tmp_path / "only.out")) == 0
     written.loc[7, "price"] = "$1,000"  # another currency than the model's
     written.to_csv(tmp_path / "dollars.csv", index=False)
     capsys.readouterr()
     status, err = _run(
         capsys,
-        "predict",
-        "--model",
-        str(tmp_path / "written.skops"),
-        "--csv",
-        str(tmp_path / "dollars.csv"),
-        "--out",
-        str(tmp_path / "dollars.out"),
+        *_predict(
+            tmp_path / "written.skops",
+            tmp_path / "dollars.csv",
+            tmp_path / "dollars.out",
+        ),  # fmt: skip
     )
     assert status == 2
     assert "column 'price' holds numbers in €, but not in row [9] ('$1,000')" in err
@@ -422,18 +383,7 @@ def test_numbers_with_a_unit_are_refused_without_the_identifier_advice(
     frame = pd.read_csv(path)
     frame["weight"] = [f"{60 + i * 0.5} kg" for i in range(len(frame))]
     frame.to_csv(path, index=False)
-    status, err = _run(
-        capsys,
-        "evaluate",
-        "--csv",
-        str(path),
-        "--target",
-        "label",
-        "--cost",
-        "5",
-        "--model",
-        "threshold",
-    )
+    status, err = _run(capsys, *_threshold("evaluate", path))
     assert status == 2 and "column 'weight' holds numbers written with a unit" in err
     assert "--drop weight" in err and "--id-column" not in err
     assert "--max-categories" not in err
@@ -449,19 +399,7 @@ def _bad_cells(tmp_path, bad):
 
 def test_a_few_bad_cells_in_a_numeric_column_are_named_at_fit(tmp_path, capsys):
     _, bad = _bad_cells(tmp_path, "unknown")
-    fit = [
-        "fit",
-        "--csv",
-        str(bad),
-        "--target",
-        "label",
-        "--cost",
-        "5",
-        "--model",
-        "threshold",
-        "--out",
-        str(tmp_path / "m.skops"),
-    ]
+    fit = _threshold("fit", bad, "--out", str(tmp_path / "m.skops"))
     status, err = _run(capsys, *fit)
     assert status == 2
     assert (
@@ -478,36 +416,10 @@ def test_a_few_bad_cells_in_a_numeric_column_are_named_at_fit(tmp_path, capsys):
 def test_a_few_bad_cells_in_a_numeric_column_are_named_at_predict(tmp_path, capsys):
     good, bad = _bad_cells(tmp_path, "unknown")
     model = tmp_path / "m.skops"
-    assert (
-        cli.main(
-            [
-                "fit",
-                "--csv",
-                str(good),
-                "--target",
-                "label",
-                "--cost",
-                "5",
-                "--model",
-                "threshold",
-                "--out",
-                str(model),
-            ]
-        )
-        == 0
-    )
+    assert cli.main(_threshold("fit", good, "--out", str(model))) == 0
     capsys.readouterr()
     status, err = _run(
-        capsys,
-        "predict",
-        "--model",
-        str(model),
-        "--csv",
-        str(bad),
-        "--out",
-        str(tmp_path / "p.csv"),
-        "--chunk-rows",
-        "150",
+        capsys, *_predict(model, bad, tmp_path / "p.csv", "--chunk-rows", "150")
     )
     assert status == 2 and not (tmp_path / "p.csv").exists()
     assert (
@@ -515,19 +427,6 @@ def test_a_few_bad_cells_in_a_numeric_column_are_named_at_predict(tmp_path, caps
         "empty those cells (an empty cell is a missing value)\n"
     ) in err
     _bad_cells(tmp_path, "n/a")  # a missing value: its row left blank
-    assert (
-        cli.main(
-            [
-                "predict",
-                "--model",
-                str(model),
-                "--csv",
-                str(bad),
-                "--out",
-                str(tmp_path / "p.csv"),
-            ]
-        )
-        == 0
-    )
+    assert cli.main(_predict(model, bad, tmp_path / "p.csv")) == 0
     blank = pd.read_csv(tmp_path / "p.csv")["prediction"].isna()
     assert np.flatnonzero(blank).tolist() == [100, 400]
