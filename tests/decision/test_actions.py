@@ -10,7 +10,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from costsense.costs import Costs, bayes_decision
-from costsense.decision import ActionCosts, decide, expected_costs
+from costsense.decision import ActionCosts, decide, expected_costs, realised_costs
 
 ACTIONS = ("allow", "review", "block", "call")
 
@@ -213,3 +213,41 @@ def test_bad_input_is_refused_in_one_line_naming_the_parameter(
 def test_action_names_must_match_the_columns(actions):
     with pytest.raises(ValueError, match=re.escape("actions: give 3 distinct names")):
         ActionCosts([[0, 1, 5], [20, 4, 0]], actions)
+
+
+@pytest.mark.parametrize("per_row", [False, True])
+def test_realised_costs_read_each_row_at_its_true_class(per_row):
+    rng = np.random.default_rng(3)
+    y = rng.choice(["a", "b", "c"], size=9)
+    table = rng.uniform(0, 5, size=(9, 3, 4) if per_row else (3, 4))
+    found = realised_costs(y, ActionCosts(table))
+    for r, label in enumerate(y):  # row r pays its true class's row of the table
+        k = "abc".index(label)
+        assert_allclose(found[r], table[r, k] if per_row else table[k])
+
+
+def test_realised_costs_of_resolved_costs_are_their_cost_rows():
+    y = np.array([0, 1, 1, 0, 1])
+    parts = {"fn": [0, 7, 2, 0, 3], "fp": [1] * 5}
+    costs = Costs.resolve(None, y, pos_label=1, sample_cost=parts)
+    expected = [[0, 1], [7, 0], [2, 0], [0, 1], [3, 0]]  # [predict 0, predict 1]
+    assert_allclose(realised_costs(y, costs), expected)
+
+
+def test_realised_costs_refuse_labels_outside_the_classes():
+    with pytest.raises(ValueError, match="not among the classes"):
+        realised_costs([0, 3], [[0, 1], [1, 0]], classes=[0, 1])
+    with pytest.raises(ValueError, match="give classes"):
+        realised_costs([0, 1, 2], [[0, 1], [1, 0]])
+
+
+def test_label_costs_map_each_label_to_its_best_action():
+    table = ActionCosts([[0, 1, 5], [20, 4, 0]], ["allow", "review", "block"])
+    # label 0 stands for allow (cheapest for class 0), label 1 for block
+    assert_allclose(table.label_costs(), [[0, 5], [20, 0]])
+    square = np.array([[0.0, 3.0], [7.0, 0.0]])
+    assert_allclose(ActionCosts(square).label_costs(), square)
+    swapped = np.array([[0, 5, 1], [20, 0, 4]])  # block, now second, still best for 1
+    rows = ActionCosts(np.stack([table.table, swapped, swapped[::-1]]))
+    expected = [[[0, 5], [20, 0]], [[0, 5], [20, 0]], [[0, 20], [5, 0]]]
+    assert_allclose(rows.label_costs(), expected)

@@ -1,4 +1,4 @@
-"""Actions of least expected cost from any model's probabilities, within capacities."""
+"""Actions of least expected cost, and the assignment of rows to capacitated actions."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from costsense.costs import Costs, _plain
 
-__all__ = ["ActionCosts", "decide", "expected_costs"]
+__all__ = ["ActionCosts", "decide", "expected_costs", "realised_costs"]
 
 FloatArray = NDArray[np.float64]
 
@@ -57,6 +57,23 @@ class ActionCosts:
         object.__setattr__(self, "table", values)
         object.__setattr__(self, "actions", names)
 
+    def label_costs(self) -> FloatArray:
+        """Return the label cost matrices that map each label to its best action.
+
+        Predicting class ``j`` stands for the action cheapest when the truth is
+        ``j`` (ties to the first); ``out[..., i, j]`` is that action's cost when the
+        truth is ``i``. A learner that needs label costs trains on these; the
+        decision is then made among all actions from its probabilities.
+
+        Returns
+        -------
+        ndarray of shape (K, K) or (n_samples, K, K)
+            Diagonal: each class's least cost. A ``(K, K)`` table whose actions are
+            the labels, least cost on the diagonal, comes back unchanged.
+        """
+        best = np.argmin(self.table, axis=-1)  # (..., K): the action standing for j
+        return np.take_along_axis(self.table, best[..., None, :], axis=-1)
+
 
 def expected_costs(proba: ArrayLike, costs: Any) -> FloatArray:
     """Return each row's expected cost of each action, ``sum_i p_i cost[i, a]``.
@@ -74,6 +91,57 @@ def expected_costs(proba: ArrayLike, costs: Any) -> FloatArray:
     ndarray of shape (n_samples, A)
     """
     return _expected(proba, costs)[0]
+
+
+def realised_costs(
+    y: ArrayLike, costs: Any, classes: ArrayLike | None = None
+) -> FloatArray:
+    """Return what each action costs on each row, given the row's true class.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        True labels.
+    costs : ActionCosts, Costs or array-like of shape (K, A) or (n_samples, K, A)
+        As in :func:`expected_costs`; a :class:`~costsense.costs.Costs` prices the
+        labels (its own classes, per-row costs by row).
+    classes : array-like of shape (K,), default=None
+        The labels of the table's rows, in order; None: the classes of a
+        :class:`~costsense.costs.Costs`, else the sorted labels of ``y``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, A)
+        ``out[r, a]``: the cost of action ``a`` on row ``r``. A decision's total
+        cost is ``out[np.arange(n), action_index].sum()``.
+    """
+    y = np.asarray(y)
+    if isinstance(costs, Costs):
+        if costs.rows is not None and len(costs.rows) == len(y):  # known classes
+            return np.asarray(costs.rows, dtype=np.float64)
+        classes = costs.classes if classes is None else classes
+        costs = ActionCosts(costs.decision_matrices, costs.classes)
+    table = costs if isinstance(costs, ActionCosts) else ActionCosts(costs)
+    labels = np.unique(y) if classes is None else np.asarray(classes)
+    values = table.table
+    if (
+        labels.shape != (values.shape[-2],)
+        or values.ndim == 3
+        and len(values) != len(y)
+    ):
+        raise ValueError(
+            f"costs has shape {values.shape} for {len(y)} rows of classes "
+            f"{labels.tolist()[:10]}: give classes, one per row of the table."
+        )
+    index = np.searchsorted(labels, y) if labels.size else np.zeros(len(y), int)
+    index = np.minimum(index, labels.size - 1)
+    if not np.array_equal(labels[index], y):
+        raise ValueError(
+            f"y holds labels not among the classes {labels.tolist()[:10]}."
+        )
+    if values.ndim == 2:
+        return np.asarray(values[index], dtype=np.float64)
+    return np.asarray(values[np.arange(len(y)), index], dtype=np.float64)
 
 
 def _expected(proba: ArrayLike, costs: Any) -> tuple[FloatArray, tuple[Any, ...]]:

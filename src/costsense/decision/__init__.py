@@ -1,0 +1,11 @@
+"""Actions of least expected cost from any model's probabilities, within capacities.
+
+The cost-sensitive Bayes rule of :mod:`costsense.costs` decides labels; this
+package decides actions (allow / review / block) from a true class x action cost
+table, within capacities per period, and measures the money the decisions save.
+Every function takes probabilities, so it works with any classifier.
+"""
+
+from ._actions import ActionCosts, decide, expected_costs, realised_costs
+
+__all__ = ["ActionCosts", "decide", "expected_costs", "realised_costs"]
