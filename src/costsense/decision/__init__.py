@@ -7,5 +7,13 @@ Every function takes probabilities, so it works with any classifier.
 """
 
 from ._actions import ActionCosts, decide, expected_costs, realised_costs
+from ._prior import adjust_to_prior, estimate_prior_shift
 
-__all__ = ["ActionCosts", "decide", "expected_costs", "realised_costs"]
+__all__ = [
+    "ActionCosts",
+    "adjust_to_prior",
+    "decide",
+    "estimate_prior_shift",
+    "expected_costs",
+    "realised_costs",
+]
