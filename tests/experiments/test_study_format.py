@@ -94,7 +94,7 @@ def test_the_page_names_every_key_and_value_the_parser_accepts():
     literals = set(re.findall(r"``([^`]+)``", PAGE.read_text(encoding="utf-8")))
     claim_keys = _COMMON | _OPTIONAL | set(_KINDS)
     for keys in _KINDS.values():
-        claim_keys |= set(" ".join(keys).split())
+        claim_keys |= set(" ".join(keys[:2]).split())
     expected = {
         *STUDY_KEYS,
         *Protocol.__dataclass_fields__,
