@@ -63,7 +63,7 @@ _RULES: dict[str, Any] = {
     "kind": ("kfold", "holdout"),
     "scale": tuple(SCALERS),
     "categorical": ("onehot", "ordinal"),
-    **dict.fromkeys(("n_splits", "inner_splits"), 2),
+    **dict.fromkeys(("n_splits", "inner_splits", "gaussian_samples"), 2),
     **dict.fromkeys(("n_repeats", "early_round", "level"), 1),
     "test_size": float,
     **dict.fromkeys(("algorithms", "series", "labels", "header"), list),
@@ -467,8 +467,7 @@ def _build(
     rows = sum(len(dataset_costs.get(d, costs)) for d in datasets)
     cells = rows * len(algorithms) * protocol.n_repeats * protocol.folds_per_repeat
     samples = data.get("gaussian_samples", 2000)
-    if not _whole(samples) or samples < 2:
-        _fail("gaussian_samples must be a whole number >= 2")
+    _check_value("", "gaussian_samples", samples)
     if samples > limits.max_rows:
         _over("gaussian_samples", samples, limits.max_rows, "--max-rows")
     _check_sizes(cells, algorithms, limits)  # before any file is read
