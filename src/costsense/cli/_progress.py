@@ -110,10 +110,13 @@ def bar_of(desc: str, unit: str, *, quiet: bool) -> Callable[[int, int], Any]:
     return bar
 
 
+def say(*lines: str) -> None:
+    """Print each line on standard error (the one of call time: tests swap it)."""
+    for line in lines:
+        print(line, file=sys.stderr)
+
+
 def print_warnings(lines: Iterable[str], header: str) -> None:
     """Print a warning tally's lines (if any) under ``header`` on standard error."""
-    lines = list(lines)
-    if lines:
-        print(f"warnings ({header}):", file=sys.stderr)
-    for line in lines:
-        print(f"  {line}", file=sys.stderr)
+    indented = [f"  {line}" for line in lines]
+    say(*([f"warnings ({header}):"] if indented else []), *indented)

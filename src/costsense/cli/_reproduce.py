@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from costsense.cli._options import UsageError
-from costsense.cli._progress import bar_of, print_warnings
+from costsense.cli._progress import bar_of, print_warnings, say
 
 if TYPE_CHECKING:
     from costsense.experiments import Study
@@ -53,14 +52,13 @@ def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
         f"Dask scheduler {args.scheduler}" if args.scheduler else f"{args.jobs} job(s)"
     )
     if not args.quiet:
-        print(
+        say(
             f"study {study.name}: {study.report.title or study.name}\n"
             f"{len(study.datasets)} datasets x "
             f"{len({c for d in study.datasets for c in study.costs_for(d)})} "
             f"costs x {len(study.algorithms)} algorithms x "
             f"{study.protocol.n_repeats * study.protocol.folds_per_repeat} splits = "
-            f"{study.n_cells} cells, on {where}; results in {out}",
-            file=sys.stderr,
+            f"{study.n_cells} cells, on {where}; results in {out}"
         )
 
     summary = run_study(
@@ -73,14 +71,10 @@ def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
     )
     if not args.quiet:
         if summary.moved_to is not None:
-            print(
-                f"--restart: the previous results moved to {summary.moved_to}",
-                file=sys.stderr,
-            )
-        print(
+            say(f"--restart: the previous results moved to {summary.moved_to}")
+        say(
             f"{summary.ran} cells run in {summary.seconds:.1f} s, {summary.skipped} "
-            f"already done, {summary.total} in the study",
-            file=sys.stderr,
+            f"already done, {summary.total} in the study"
         )
         header = (
             "one line per algorithm and kind; a degenerate fit, such as a model that "
@@ -89,10 +83,9 @@ def _run_and_report(args: argparse.Namespace, study: Study, out: Path) -> int:
         )
         print_warnings(summary.warnings, header)
     if summary.interrupted:
-        print(
+        say(
             f"interrupted: {summary.skipped + summary.ran} of {summary.total} cells "
-            f"are saved in {out}; run the same command again to resume",
-            file=sys.stderr,
+            f"are saved in {out}; run the same command again to resume"
         )
         return 130
     return write_report(out, quiet=args.quiet)
