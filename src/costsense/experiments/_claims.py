@@ -20,7 +20,7 @@ from costsense.experiments._labels import cost_label, cost_order, sort_rows
 from costsense.experiments._scores import LOWER_IS_BETTER
 from costsense.experiments._stats import paired_interval, paired_t_test
 
-__all__ = ["ClaimCheck", "bootstrap_interval", "check_claims", "validate_claims"]
+__all__ = ["ClaimCheck", "bootstrap_interval", "check_claims", "claim_problem"]
 
 _SHOWN = 6  # failing rows named in the evidence
 Judged = Iterator[tuple[int, str]]  # +1 held, 0 tied, -1 failed, and a note
@@ -347,17 +347,8 @@ _KINDS: dict[str, tuple[str, str, Any]] = {
 _CHOICES = {"holds_on": ("every", "most"), "average": ("ratios", "totals")}
 
 
-def validate_claims(
-    claims: Sequence[dict[str, Any]], source: str, datasets: Sequence[str] | None = None
-) -> None:
-    """Refuse a claim of unknown kind, with other keys, or of datasets not run."""
-    for claim in claims:
-        if problem := _problem(claim, datasets):
-            raise ValueError(f"study {source}: {problem}")
-
-
-def _problem(claim: dict[str, Any], datasets: Sequence[str] | None) -> str:
-    """Say what is wrong with a claim ("" if nothing)."""
+def claim_problem(claim: dict[str, Any], datasets: Sequence[str] | None = None) -> str:
+    """Say what is wrong with a claim ("" if nothing): its kind, keys, datasets."""
     kind = claim.get("kind")
     if kind not in _KINDS:
         return f"claim kind must be one of {sorted(_KINDS)}: {claim}"

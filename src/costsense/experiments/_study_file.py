@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from costsense.costs import as_binary_costs
 from costsense.experiments._catalog import BASES, CATALOG, check_pair, default_base
-from costsense.experiments._claims import validate_claims
+from costsense.experiments._claims import claim_problem
 from costsense.experiments._derived import check_recipe
 from costsense.experiments._files import COST_KEYS, ROW_COSTS, check_file_spec
 from costsense.experiments._labels import cost_label
@@ -343,7 +343,6 @@ def _report(
     data: dict[str, Any],
     names: list[str],
     claim_rows: tuple[tuple[str, str], ...],
-    source: str,
 ) -> tuple[ReportOptions, PaperReference]:
     """Return the checked parts of a study that change no number."""
     metrics = _check_metrics(data.get("metrics", list(ALL_METRICS)), ALL_METRICS)
@@ -367,7 +366,9 @@ def _report(
         if set(row) != set(PAPER_KEYS):
             _fail(f"paper rows need exactly the keys {sorted(PAPER_KEYS)}: {row}")
     claims = data.get("claims", [])
-    validate_claims(claims, source, study_sets)
+    for claim in claims:
+        if problem := claim_problem(claim, study_sets):
+            _fail(problem)
     report = ReportOptions(
         title=str(data.get("title", data["name"])),
         metrics=metrics,
@@ -442,7 +443,7 @@ def _build(
     names = [a.name for a in algorithms]
     if len(set(names)) != len(names) or not names:
         _fail(f"algorithm names must be unique and non-empty, got {names}")
-    report, paper = _report(data, names, claim_rows, source)
+    report, paper = _report(data, names, claim_rows)
     costs = _costs(data["costs"])
     datasets = tuple(str(d) for d in data["datasets"])
     dataset_costs = {
