@@ -367,6 +367,11 @@ def test_dataset_costs_replace_the_costs_of_one_dataset():
     assert len(cells) == study.n_cells == (1 + 2) * 3 * 1 * 2  # 1 repeat, 2 folds
     with pytest.raises(ValueError, match="not in datasets"):
         tiny(dataset_costs={"pima": [3]})
+    # not a table, or a dataset's costs not a list: refused by name, not a crash
+    with pytest.raises(ValueError, match=r"dataset_costs must be a table of \["):
+        tiny(dataset_costs=["gaussian"])
+    with pytest.raises(ValueError, match=r"dataset_costs.gaussian must be a list"):
+        tiny(dataset_costs={"gaussian": 5})
 
 
 def test_cells_record_their_fits_and_the_report_shows_degenerate_ones(tmp_path):

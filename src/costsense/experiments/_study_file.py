@@ -295,7 +295,8 @@ def _check_sizes(cells: int, algorithms: list[Algorithm], limits: StudyLimits) -
             )
 
 
-def _costs(values: list[Any]) -> tuple[Any, ...]:
+def _costs(values: Any, key: str = "costs") -> tuple[Any, ...]:
+    _expect(values, list, f"{key} must be a list, such as [5, 10]")
     costs = tuple(tuple(c) if isinstance(c, list) else c for c in values)
     for cost in costs:
         try:
@@ -308,22 +309,29 @@ def _costs(values: list[Any]) -> tuple[Any, ...]:
 def _rows(data: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     """Return the (dataset, cost label) rows a study's data declares."""
     costs = _costs(data.get("costs", []))
-    special = data.get("dataset_costs", {})
+    datasets = data.get("datasets", [])
+    special = _dataset_costs(data, set(datasets))
     return tuple(
         (str(dataset), cost_label(cost))
-        for dataset in data.get("datasets", [])
-        for cost in (_costs(special[dataset]) if dataset in special else costs)
+        for dataset in datasets
+        for cost in special.get(dataset, costs)
     )
 
 
 def _dataset_tables(data: dict[str, Any], key: str, listed: set[str]) -> dict[str, Any]:
-    """Return the ``[<key>.<name>]`` tables, each of the full study's datasets."""
+    """Return the ``[<key>.<name>]`` entries, each of one of the ``listed`` datasets."""
     tables = data.get(key, {})
-    _expect(tables, dict, f"{key} must be a table of [{key}.<name>] tables")
+    _expect(tables, dict, f"{key} must be a table of [{key}.<name>] entries")
     stray = sorted(set(tables) - listed)
     if stray:
-        _fail(f"[{key}.<name>] tables {stray} are not in datasets")
+        _fail(f"{key} names datasets {stray} that are not in datasets")
     return tables
+
+
+def _dataset_costs(data: dict[str, Any], listed: set[str]) -> dict[str, Any]:
+    """Return the checked costs of the datasets with their own (``dataset_costs``)."""
+    special = _dataset_tables(data, "dataset_costs", listed)
+    return {str(d): _costs(c, f"dataset_costs.{d}") for d, c in special.items()}
 
 
 def _check_dataset_names(names: list[str]) -> None:
@@ -436,7 +444,6 @@ def _build(
     for key in ("name", "datasets", "costs", "algorithms"):
         if key not in data:
             _fail(f"missing required key {key!r}")
-    _expect(data["costs"], list, "costs must be a list, such as [5, 10]")
     _expect(data["algorithms"], list, "algorithms must be [[algorithms]] tables")
     protocol = _protocol(data.get("protocol", {}))
     algorithms = [_algorithm(entry) for entry in data["algorithms"]]
@@ -446,13 +453,8 @@ def _build(
     report, paper = _report(data, names, claim_rows)
     costs = _costs(data["costs"])
     datasets = tuple(str(d) for d in data["datasets"])
-    dataset_costs = {
-        str(d): _costs(c) for d, c in data.get("dataset_costs", {}).items()
-    }
-    listed = {d for d, _ in claim_rows}
-    stray = sorted(set(dataset_costs) - set(datasets) - listed)
-    if stray:
-        _fail(f"dataset_costs names datasets {stray} that are not in datasets")
+    listed = {d for d, _ in claim_rows} | set(datasets)
+    dataset_costs = _dataset_costs(data, listed)
     # a quick run keeps the costs of the sets it runs
     dataset_costs = {d: c for d, c in dataset_costs.items() if d in datasets}
     if not datasets or not costs:
