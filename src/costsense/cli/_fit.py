@@ -30,7 +30,9 @@ from costsense.utils._tables import part_columns
 def run_fit(args: argparse.Namespace) -> int:
     from costsense.experiments import WarningTally, collect_warnings, make_model
 
-    output = new_output(args.out, "--out", args.csv, args.cost_matrix)
+    output = new_output(
+        args.out, "--out", args.csv, args.cost_matrix, args.action_costs
+    )
     signer = args.sign_key_file
     key = read_key(signer, "--sign-key-file") if signer else None
     data = read_data(args)

@@ -144,10 +144,11 @@ COST_PARTS = (
 def add_cost_options(parser: argparse.ArgumentParser) -> None:
     costs = parser.add_argument_group(
         "costs",
-        "Give the costs one way: --cost or --cost-matrix (per pair of classes), or "
+        "Give the costs one way: --cost or --cost-matrix (per pair of classes), "
         "--fn-cost/--fp-cost/--tp-cost/--tn-cost (two classes; each a number, or "
         "a column of --csv with each row's cost, a feature too unless "
-        "--drop-cost-columns; col:NAME is always a column).",
+        "--drop-cost-columns; col:NAME is always a column), or --action-costs "
+        "(a true class x action table: decisions that are not labels).",
     )
     costs.add_argument(
         "--cost",
@@ -156,6 +157,13 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
     )
     costs.add_argument(
         "--cost-matrix", help="a K x K CSV: predicted classes across, true ones down"
+    )
+    costs.add_argument(
+        "--action-costs",
+        metavar="FILE|columns",
+        help="a CSV of true classes down, action names across (class,allow,block / "
+        "0,0,5 / 1,20,0), or 'columns': each row's cost_<class>_<action> columns "
+        "(never features); models learn each label as its cheapest action",
     )
     for part, option, what, default in COST_PARTS:
         costs.add_argument(
