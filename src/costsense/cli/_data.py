@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from costsense.cli._options import COST_PARTS, UsageError
+from costsense.cli._options import ACTION_PREFIX, COST_PARTS, UsageError
 from costsense.datasets import Table, TableOptions, read_table
 from costsense.exceptions import ColumnWarning
 from costsense.utils._tables import cost_parts, part_columns
@@ -21,9 +21,6 @@ from costsense.utils._text import numbered_rows, printable
 if TYPE_CHECKING:
     from costsense.costs import Costs
     from costsense.decision import ActionCosts
-
-#: ``--action-costs columns``: the prefix of each row's ``cost_<class>_<action>``.
-ACTION_PREFIX = "cost_"
 
 
 def table_options(args: argparse.Namespace) -> TableOptions:
@@ -202,6 +199,22 @@ def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
     return np.asarray(table[[str(c) for c in classes]], dtype=np.float64)
 
 
+def action_file(path: str, classes: NDArray[Any]) -> ActionCosts:
+    """Read an ``--action-costs`` file: true classes down, action names across."""
+    from costsense.decision import ActionCosts
+
+    table = _cost_csv(path, "--action-costs", classes)
+    actions = list(table.columns)
+    if not actions or any(a.startswith("Unnamed:") for a in actions):
+        raise UsageError(
+            f"--action-costs {path}: name every action in the header "
+            "(class,allow,review,block)"
+        )
+    if any(a.rpartition(".")[0] in actions for a in actions):  # pandas: block.1
+        raise UsageError(f"--action-costs {path}: name each action once")
+    return ActionCosts(table.to_numpy(), actions)
+
+
 def read_action_costs(args: argparse.Namespace, data: Table) -> ActionCosts | None:
     """Read ``--action-costs`` over the target's sorted classes; None if not given.
 
@@ -216,17 +229,7 @@ def read_action_costs(args: argparse.Namespace, data: Table) -> ActionCosts | No
         return None
     classes = np.unique(data.y)
     if given != "columns":
-        table = _cost_csv(given, "--action-costs", classes)
-        actions = list(table.columns)
-        if not actions or any(a.startswith("Unnamed:") for a in actions):
-            raise UsageError(
-                f"--action-costs {given}: name every action in the header "
-                "(class,allow,review,block)"
-            )
-        twice = [a for a in actions if a.rpartition(".")[0] in actions]  # pandas: x.1
-        if twice:
-            raise UsageError(f"--action-costs {given}: name each action once")
-        return ActionCosts(table.to_numpy(), actions)
+        return action_file(given, classes)
     found: dict[str, dict[str, str]] = {}  # action: {class: column}
     for column in data.cost_columns:
         rest = column[len(ACTION_PREFIX) :]

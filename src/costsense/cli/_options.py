@@ -9,9 +9,12 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 
 from costsense.exceptions import UsageError as UsageError  # the commands' error
 
+#: ``--action-costs columns``: the prefix of each row's ``cost_<class>_<action>``.
+ACTION_PREFIX = "cost_"
 #: ``--missing`` policies.
 MISSING = ("raise", "drop", "impute", "keep")
 
@@ -90,6 +93,42 @@ def positive_number(text: str) -> float:
     if not (value > 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
     return value
+
+
+def parse_capacity(text: str) -> dict[str | None, int | str]:
+    """Parse ``--capacity``: ``K`` or ``P%``, or ``ACTION=K|P%[,ACTION=K|P%]``."""
+    found: dict[str | None, int | str] = {}
+    for entry in text.split(","):
+        action, _, limit = entry.rpartition("=")
+        share = re.fullmatch(r"\d+(\.\d+)?%", limit)
+        if (
+            not (limit.isdigit() or share and float(limit[:-1]) <= 100)
+            or (action or None) in found
+            or "=" in entry
+            and not action
+            or "=" not in entry
+            and "," in text
+        ):
+            raise argparse.ArgumentTypeError(
+                f"--capacity {text!r}: give a count or a share of each period's "
+                "rows (200 or 5%), or per action review=200[,block=10%]"
+            )
+        found[action or None] = limit if share else int(limit)
+    return found
+
+
+def parse_rate(text: str) -> float | str:
+    """Parse ``--positive-rate``: a share strictly between 0 and 1, or ``auto``."""
+    try:
+        value = float(text) if text != "auto" else 0.5
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(
+            f"--positive-rate {text!r}: give the new rows' share of positives, "
+            "between 0 and 1 such as 0.02, or auto (estimated from the new rows)"
+        )
+    return text if text == "auto" else value
 
 
 def positive_count(text: str) -> int:
