@@ -39,9 +39,17 @@ def _read(tmp_path, given, frame=None, command="fit"):
     frame.to_csv(tmp_path / "d.csv", index=False)
     options = ["--out", str(tmp_path / "m.skops")] if command == "fit" else []
     args = build_parser().parse_args(
-        [command, "--csv", str(tmp_path / "d.csv"), "--target", "label",
-         "--action-costs", given, *options]
-    )  # fmt: skip
+        [
+            command,
+            "--csv",
+            str(tmp_path / "d.csv"),
+            "--target",
+            "label",
+            "--action-costs",
+            given,
+            *options,
+        ]
+    )
     data = read_data(args)
     return data, read_action_costs(args, data), resolve_costs(args, data)
 
@@ -102,9 +110,18 @@ def test_a_column_of_no_class_is_named_with_the_fix(tmp_path):
 def test_action_costs_with_another_cost_option_is_refused(tmp_path, capsys):
     _frame().to_csv(tmp_path / "d.csv", index=False)
     status = main(
-        ["evaluate", "--csv", str(tmp_path / "d.csv"), "--target", "label",
-         "--action-costs", "columns", "--cost", "5"]
-    )  # fmt: skip
+        [
+            "evaluate",
+            "--csv",
+            str(tmp_path / "d.csv"),
+            "--target",
+            "label",
+            "--action-costs",
+            "columns",
+            "--cost",
+            "5",
+        ]
+    )
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1
     assert "--cost and --action-costs are two ways of giving the costs" in err

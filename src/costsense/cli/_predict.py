@@ -440,7 +440,7 @@ class Scorer:
         table = np.full((usable.size, self.classes.size + 1), np.nan)
         matrix = np.asarray(self.metadata["cost"]["matrix"], dtype=np.float64)
         if proba is not None:
-            if self.plan is not None and self.plan.prior is not None:
+            if self.plan is not None and self.plan.prior and not self.plan.auto:
                 proba = adjust_to_prior(proba, *self.plan.prior)
             if rows is not None:
                 matrices = rows[usable]
