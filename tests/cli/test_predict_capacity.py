@@ -114,6 +114,10 @@ def test_action_table_decisions_are_those_of_decide_on_the_written_proba(fitted)
     np.testing.assert_allclose(lines["saving"], saving)
     spent = _proba(lines) @ np.asarray(TABLE)
     np.testing.assert_allclose(lines["expected_cost"], spent.min(axis=1))
+    folder, _ = fitted  # a label model decides among a table's actions too
+    given = _predict(fitted, "labels", "--action-costs", str(folder / "actions.csv"))
+    action, _ = decide(_proba(given), costs, default="allow")
+    np.testing.assert_array_equal(given["action"], action)
     capped = _predict(
         fitted, "actions", "--capacity", "review=2,block=10%", "--per", "day"
     )
@@ -191,6 +195,11 @@ def test_an_estimated_positive_rate_is_the_em_estimate_printed(fitted, capsys):
             "--per 'week' is not a column",
         ),
         ("labels", ["--per", "day"], "--per names the periods of --capacity"),
+        (
+            "labels",
+            ["--action-costs", "columns"],
+            "predict --action-costs takes a FILE",
+        ),
         ("labels", ["--positive-rate", "1.5"], "argument --positive-rate"),
         ("labels", ["--positive-rate", "0"], "argument --positive-rate"),
         (

@@ -217,6 +217,11 @@ def _plan(
     if args.per is not None and args.capacity is None:
         raise UsageError("--per names the periods of --capacity: give --capacity")
     table = None
+    if args.action_costs == "columns":
+        raise UsageError(
+            "predict --action-costs takes a FILE; each row's cost_<class>_<action> "
+            "columns are read for a model fit with --action-costs columns"
+        )
     if args.action_costs is not None:
         actions = action_file(args.action_costs, classes)
         names, table = actions.actions, actions.table
