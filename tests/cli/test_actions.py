@@ -131,3 +131,14 @@ def test_a_best_action_shared_by_both_classes_is_refused_as_free_errors(tmp_path
     (tmp_path / "a.csv").write_text("class,allow,block\n0,0,5\n1,3,4\n")
     with pytest.raises(UsageError, match="--action-costs .* as labels"):
         _read(tmp_path, str(tmp_path / "a.csv"))
+
+
+def test_a_negative_row_cost_is_refused_naming_its_line(tmp_path):
+    frame = _frame()
+    frame.loc[3, "cost_1_allow"] = -2.0
+    with pytest.raises(UsageError) as error:
+        _read(tmp_path, "columns", frame)
+    assert str(error.value) == (
+        f"--csv {tmp_path / 'd.csv'}: cost column 'cost_1_allow' must hold finite "
+        "costs >= 0; row [5] do not"
+    )

@@ -269,3 +269,24 @@ def test_a_model_without_probabilities_cannot_decide_actions(fitted, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "gives no probabilities" in err
     assert "--capacity" in err
+
+
+def test_a_bad_action_cost_cell_at_predict_is_refused_by_line(fitted, capsys):
+    folder, frame = fitted
+    frame.assign(
+        cost_0_block=lambda t: t["cost_0_block"].where(t.index != 7, -1)
+    ).to_csv(folder / "bad.csv", index=False)
+    argv = [
+        "predict",
+        "--model",
+        str(folder / "columns.skops"),
+        "--csv",
+        str(folder / "bad.csv"),
+        "--out",
+        str(folder / "bad-out.csv"),
+    ]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "cost column 'cost_0_block' must hold finite costs >= 0; row [9]" in err
+    assert not (folder / "bad-out.csv").exists()

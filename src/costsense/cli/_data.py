@@ -255,20 +255,9 @@ def read_action_costs(args: argparse.Namespace, data: Table) -> ActionCosts | No
             "class and action; "
             + (f"missing {printable(absent)}" if found else "--csv has none")
         )
-    values = np.stack(
-        [
-            np.stack([data.cost_columns[found[a][str(c)]] for a in found], axis=-1)
-            for c in classes
-        ],
-        axis=1,
-    )
-    bad = ~np.all(np.isfinite(values) & (values >= 0), axis=(1, 2))
-    if bad.any():
-        raise UsageError(
-            f"--action-costs columns: costs must be finite and >= 0 "
-            f"({numbered_rows(bad)}); fix those cells or drop those rows"
-        )
-    return ActionCosts(values, list(found))
+    cells = [data.cost_columns[found[a][str(c)]] for c in classes for a in found]
+    table = np.column_stack(cells).reshape(-1, classes.size, len(found))
+    return ActionCosts(table, list(found))  # cells checked as costs by read_table
 
 
 @dataclass(frozen=True)

@@ -394,15 +394,9 @@ class Scorer:
             rows = part_costs(cost["parts"], values, frame.shape[0])
             rows = rows.matrices(self.classes, self.metadata["pos_label"])
         elif cost["columns"]:  # cost_<class>_<action>, class-major
-            names = self.metadata["actions"]["names"]
-            values = frame[cost["columns"]].to_numpy(np.float64)
-            by_row = values.reshape(-1, self.classes.size, len(names))
-            bad = ~(np.isfinite(values) & (values >= 0)).all(axis=1)
-            if bad.any():
-                raise UsageError(
-                    f"--csv {self.path}: action cost columns hold costs that are "
-                    f"not finite numbers >= 0 ({numbered_rows(bad, first_row)})"
-                )
+            names = self.metadata["actions"]["names"]  # cells checked by read_cells
+            cells = frame[cost["columns"]].to_numpy(np.float64)
+            by_row = cells.reshape(-1, self.classes.size, len(names))
             rows = ActionCosts(by_row, names).label_costs()
         per = None
         if self.plan is not None and self.plan.per is not None:
