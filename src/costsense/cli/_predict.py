@@ -173,7 +173,7 @@ class Plan:
 
     def summary(self) -> str:
         """Say what was decided: rows per action, the capacity, the prior used."""
-        said = "decided: " + ", ".join(
+        said = "rows per action: " + ", ".join(
             f"{name} {self.counts.get(name, 0):,}" for name in self.names
         )
         if self.capacity is not None:
