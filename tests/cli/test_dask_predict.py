@@ -57,6 +57,19 @@ def test_a_cluster_gives_the_predictions_of_one_machine(cluster, tmp_path, monke
         np.testing.assert_array_equal(got["prediction"], expected["prediction"])
         numbers = ["proba_0", "proba_1", "expected_cost"]
         np.testing.assert_allclose(got[numbers], expected[numbers], rtol=1e-12)
+    # a decision row by row (a known new rate) is the one machine's too
+    shifted = ("--positive-rate", "0.1", "--id-column", "ref")
+    assert _predict(model, tmp_path / "new.csv", tmp_path / "one-r.csv", *shifted) == 0
+    out = tmp_path / "dask-r.csv"
+    assert (
+        _predict(model, tmp_path / "new.csv", out, *shifted, "--scheduler", cluster)
+        == 0
+    )
+    got, expected = pd.read_csv(out), pd.read_csv(tmp_path / "one-r.csv")
+    np.testing.assert_array_equal(got["action"], expected["action"])
+    np.testing.assert_allclose(
+        got[["proba_1", "saving"]], expected[["proba_1", "saving"]]
+    )
 
 
 @pytest.mark.parametrize(

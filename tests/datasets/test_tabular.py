@@ -183,3 +183,13 @@ def test_a_few_bad_cells_in_numbers_are_named_by_line_not_read_as_categories():
     frame.loc[[10, 60], "age"] = None
     table = read_table(frame, "fraud", options=TableOptions(missing="drop"))
     assert table.kinds == {"age": "numeric"} and table.n_dropped == 3
+
+
+def test_prefixed_cost_columns_are_read_as_numbers_and_never_features(frame):
+    frame = frame.assign(cost_yes_block=["$1,000.50", "$2", "$3", "$4", "$5", "$6"])
+    table = read_table(frame, "fraud", cost_prefix="cost_")
+    assert "cost_yes_block" not in table.kinds and not table.cost_features
+    assert_array_equal(table.cost_columns["cost_yes_block"], [1000.5, 2, 3, 4, 5, 6])
+    assert table.number_marks["cost_yes_block"] == ".$"
+    with pytest.raises(UsageError, match="no feature column besides the target and"):
+        read_table(frame[["fraud", "cost_yes_block"]], "fraud", cost_prefix="cost_")
