@@ -71,7 +71,9 @@ def _positions(names: tuple[Any, ...], action: ArrayLike, n: int) -> NDArray[np.
     if action.shape != (n,):
         raise ValueError(f"action: give one action per row ({n}), as decide returns.")
     unique, inverse = np.unique(action, return_inverse=True)
-    return np.array([_find(names, a, "action") for a in unique], np.intp)[inverse]
+    return np.array([_find(names, _plain(a), "action") for a in unique], np.intp)[
+        inverse
+    ]
 
 
 def _saving(totals: FloatArray, base: int | None) -> tuple[FloatArray, FloatArray]:
