@@ -91,6 +91,12 @@ def estimate_prior_shift(
     adjusted : ndarray of shape (n_samples, K)
         ``proba`` adjusted to ``new_prior``.
 
+    References
+    ----------
+    .. [1] M. Saerens, P. Latinne, C. Decaestecker, "Adjusting the outputs of a
+       classifier to new a priori probabilities: a simple procedure", Neural
+       Computation 14(1), 2002.
+
     Examples
     --------
     >>> from costsense.decision import estimate_prior_shift
