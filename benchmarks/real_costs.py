@@ -109,6 +109,7 @@ from threadpoolctl import threadpool_limits
 
 from costsense import MinimumCostClassifier
 from costsense.costs import bayes_decision
+from costsense.decision import ActionCosts, decide
 from costsense.experiments import CATALOG, decides_rows, make_model
 from costsense.rescale import CostWeighting, ThresholdMoving
 from costsense.tree import CostSensitiveForestClassifier
@@ -164,6 +165,14 @@ ROW_BAYES = {
         )
     ),
 }
+#: Shares of a split's test rows that may be acted on (predicted positive), the
+#: test set one period, and the two rankings that fill them (column suffixes).
+CAPACITIES = ("5%", "20%")
+RANKINGS = {"saving": "by expected saving", "P": "by P(positive)"}
+#: Models fitted on the class-level costs of :func:`class_cost` only: they refuse
+#: per-row costs in ``fit`` (they would only set the threshold) and take them in
+#: ``predict``.
+CLASS_COST_FIT = {"ThresholdMoving(LR)", "ThresholdMoving(LightGBM)"}
 DEFAULT_OUT = Path(__file__).parent / "results" / "real_costs.md"
 ACCEPTANCE_OUT = DEFAULT_OUT.with_name("real_costs_acceptance.md")
 
@@ -230,6 +239,26 @@ def matrices(rows: np.ndarray) -> np.ndarray:
     return np.stack([np.stack([tn, fp], 1), np.stack([fn, tp], 1)], 1)
 
 
+def at_capacity(proba: np.ndarray, y: np.ndarray, rows: np.ndarray) -> dict[str, float]:
+    """Savings when at most each share of :data:`CAPACITIES` of the rows is acted on.
+
+    ``"<share> saving"``: the rows ``costsense.decision.decide`` picks, those of
+    largest positive expected saving over predicting negative (per-row 2x2 costs,
+    TP and TN included); ``"<share> P"``: the same number of rows (the share
+    rounded down) of highest P(positive), as a peer's top-share rule takes them.
+    """
+    costs, n = ActionCosts(matrices(rows), (0, 1)), y.size
+    order = np.argsort(-proba[:, 1], kind="stable")
+    found = {}
+    for share in CAPACITIES:
+        chosen, _ = decide(proba, costs, default=0, capacity={1: share})
+        ranked = np.zeros(n, dtype=int)
+        ranked[order[: n * int(share[:-1]) // 100]] = 1
+        found[f"{share} saving"] = savings(y, chosen.astype(int), rows)
+        found[f"{share} P"] = savings(y, ranked, rows)
+    return found
+
+
 def shifted(rows: np.ndarray) -> np.ndarray:
     """The costs less each true class's own cost: zero diagonal, same decisions."""
     fp, fn, tp, tn = rows.T
@@ -280,9 +309,10 @@ def api_models(
     found: dict[str, Callable[[], Any]] = {
         "MinimumCostClassifier": lambda: MinimumCostClassifier(random_state=seed),
         "ThresholdMoving(LR)": lambda: make_pipeline(
-            StandardScaler(), ThresholdMoving(LogisticRegression(max_iter=1000))
+            StandardScaler(),
+            ThresholdMoving(LogisticRegression(max_iter=1000), cost=cost),
         ),
-        "ThresholdMoving(LightGBM)": lambda: ThresholdMoving(lightgbm(seed)),
+        "ThresholdMoving(LightGBM)": lambda: ThresholdMoving(lightgbm(seed), cost=cost),
         "CostWeighting(LR)": lambda: make_pipeline(StandardScaler(), CostWeighting()),
         "CostSensitiveForest": lambda: CostSensitiveForestClassifier(
             random_state=seed, n_jobs=1
@@ -358,7 +388,7 @@ def run_model(
     model = factory()
     started = time.perf_counter()
     try:
-        if bayes_only:
+        if bayes_only or name in CLASS_COST_FIT:
             model.fit(X_train, y_train)
         else:
             try:
@@ -404,6 +434,15 @@ def run_model(
     except Exception as failure:
         return [_failed(name, route, fit_time, failure)]
     predict_time = time.perf_counter() - started
+    capacity: dict[str, Any] = {}
+    if hasattr(model, "predict_proba"):  # untimed: not part of predict
+        try:
+            if list(model.classes_) != [0, 1]:
+                raise ValueError(f"classes {list(model.classes_)}, not [0, 1]")
+            proba = np.asarray(model.predict_proba(X_test), dtype=np.float64)
+            capacity = at_capacity(proba, y_test, rows_test)
+        except Exception as failure:
+            notes.append(f"no capacity rows: {type(failure).__name__}: {failure}")
     found = []
     for suffix, predicted, how in decisions:
         predicted = np.asarray(predicted).astype(int)
@@ -420,6 +459,7 @@ def run_model(
                 "refused": refused,
             }
         )
+    found[-1].update(capacity)  # beside its Bayes decision when it has two
     return found
 
 
@@ -793,6 +833,49 @@ def summary(tables: dict[str, pd.DataFrame]) -> str:
     return "\n".join(lines)
 
 
+def _capacity_cells(table: pd.DataFrame) -> list[str]:
+    return [f"{c} {r}" for c in CAPACITIES for r in RANKINGS if f"{c} {r}" in table]
+
+
+def _mean_se(values: pd.Series) -> str:
+    """``mean (se)`` of savings over splits; the se with at least two."""
+    if values.isna().any():
+        return ""
+    se = values.std() / np.sqrt(values.size) if values.size > 1 else np.nan
+    return f"{values.mean():.4f}" + ("" if np.isnan(se) else f" ({se:.4f})")
+
+
+def capacity_markdown(table: pd.DataFrame) -> str:
+    """Savings at each capacity per probability model and ranking, beside its
+    savings without capacity; ``gain``: by expected saving minus by P(positive),
+    paired within each run (a split; with several sets, a (set, split) pair).
+    Means over the runs, standard errors in brackets."""
+    cells = _capacity_cells(table)
+    if not cells:
+        return ""
+    table = table[table[cells].notna().any(axis=1)]
+    head = ["model", "no capacity"]
+    for share in CAPACITIES:
+        head += [f"{share} {r}" for r in RANKINGS.values()] + [f"{share} gain"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    order = table.groupby("model", sort=False)["savings"].mean()
+    for model in order.sort_values(ascending=False).index:
+        rows = table[table["model"] == model]
+        cells_of = [f"{model} ({rows['route'].iloc[0]})", _mean_se(rows["savings"])]
+        for share in CAPACITIES:
+            ours, theirs = rows[f"{share} saving"], rows[f"{share} P"]
+            cells_of += [_mean_se(ours), _mean_se(theirs), _mean_se(ours - theirs)]
+        lines.append("| " + " | ".join(cells_of) + " |")
+    return (
+        f"Savings at capacity: at most {' / '.join(CAPACITIES)} of the test rows "
+        "predicted positive (one period), filled by expected saving "
+        "(`costsense.decision.decide`, only rows of positive saving) or by "
+        "P(positive) (the top share, a peer's rule), for every model with "
+        "`predict_proba`; no capacity: its decision above (row Bayes when it has "
+        "one). Mean (standard error).\n\n" + "\n".join(lines)
+    )
+
+
 def refusals(table: pd.DataFrame) -> str:
     """The models fitted on shifted costs, grouped by what they said."""
     if "refused" not in table:
@@ -892,15 +975,21 @@ def main() -> None:
             )
         tables[name] = table
         text = markdown(table)
-        extra = refusals(table)
-        if extra:
-            text += "\n\n" + extra
+        for extra in (capacity_markdown(table), refusals(table)):
+            if extra:
+                text += "\n\n" + extra
         print("\n" + text, flush=True)
         sections += ["", f"## {name}", "", line, "", text]
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text("\n".join([*sections, "", "(unfinished)"]) + "\n")
     if len(tables) > 1 or (tables and args.repeats > 1):
         sections += ["", summary(tables)]
+        every = pd.concat([t.assign(set=n) for n, t in tables.items()])
+        if len(tables) > 1 and capacity_markdown(every):
+            sections[-1] += (
+                "\n\nAt capacity, over every (set, split) pair of all sets:\n\n"
+                + capacity_markdown(every)
+            )
         print("\n" + sections[-1], flush=True)
     sections += ["", f"Total {time.perf_counter() - started:.0f} s."]
     args.out.parent.mkdir(parents=True, exist_ok=True)
