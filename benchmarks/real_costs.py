@@ -108,6 +108,7 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from threadpoolctl import threadpool_limits
 
 from costsense import MinimumCostClassifier
+from costsense._base import learns_row_costs
 from costsense.costs import bayes_decision
 from costsense.decision import ActionCosts, decide
 from costsense.experiments import CATALOG, decides_rows, make_model
@@ -169,10 +170,6 @@ ROW_BAYES = {
 #: test set one period, and the two rankings that fill them (column suffixes).
 CAPACITIES = ("5%", "20%")
 RANKINGS = {"saving": "by expected saving", "P": "by P(positive)"}
-#: Models fitted on the class-level costs of :func:`class_cost` only: they refuse
-#: per-row costs in ``fit`` (they would only set the threshold) and take them in
-#: ``predict``.
-CLASS_COST_FIT = {"ThresholdMoving(LR)", "ThresholdMoving(LightGBM)"}
 DEFAULT_OUT = Path(__file__).parent / "results" / "real_costs.md"
 ACCEPTANCE_OUT = DEFAULT_OUT.with_name("real_costs_acceptance.md")
 
@@ -387,8 +384,13 @@ def run_model(
     refused = ""
     model = factory()
     started = time.perf_counter()
+    # as ``costsense fit`` does: a model whose fit refuses per-row costs keeps the
+    # class-level costs it was built with and takes the rows' costs in predict
+    learns = empulse or not bayes_only and learns_row_costs(_last(model))
+    if learns and not empulse and "cost" in _last(model).get_params(deep=False):
+        _last(model).set_params(cost=None)  # the rows' own costs replace it
     try:
-        if bayes_only or name in CLASS_COST_FIT:
+        if not learns:
             model.fit(X_train, y_train)
         else:
             try:
@@ -399,6 +401,8 @@ def run_model(
                 notes.append("shifted")
                 refused = f"{type(failure).__name__}: {failure}"
                 model = factory()
+                if "cost" in _last(model).get_params(deep=False):
+                    _last(model).set_params(cost=None)
                 started = time.perf_counter()
                 model.fit(
                     X_train, y_train, **_fit_costs(model, shifted(rows_train), False)
