@@ -28,8 +28,18 @@ of fit and predict as a multiple of LightGBM + row Bayes's on the same rows
 ("vs LightGBM"). With several sets, a closing table gives each model's mean
 savings rank (ranks taken within each set and split) and MinimumCostClassifier's
 gap to the best model of each set, with the standard error of the paired
-differences over the splits. Each model
-runs in a child process and is stopped, and reported so, when its fit and
+differences over the splits.
+
+**Savings at capacity**: for every model with ``predict_proba``, on each split's
+test rows (one period), the savings when at most 5 % and at most 20 % of them
+(``CAPACITIES``, rounded down) are predicted positive, filled by expected saving
+(``costsense.decision.decide`` on the rows' true 2x2 costs, default negative: the
+rows of largest positive expected saving) and by P(positive) (the top share, as a
+peer's top-share rule does), beside the model's savings without capacity and with
+the paired gain of the first over the second: a table per set and, with several
+sets, one over every (set, split) pair in the closing summary.
+
+Each model runs in a child process and is stopped, and reported so, when its fit and
 prediction take longer than ``--budget`` seconds (``BUDGET``); a model that
 raises is reported with its error. Before the first set, the parent process fits
 every API and peer model once on a small synthetic problem, untimed
@@ -49,10 +59,13 @@ Routes:
   model whose ``predict`` takes no per-row costs is reported as it predicts and,
   when it has ``predict_proba``, also with the per-row Bayes decision
   (``costsense.costs.bayes_decision``) on its probabilities ("row Bayes"), so the
-  gap shows. A model that refuses the true costs (a non-zero TP or TN cost) is
-  fitted on the shifted costs (each row's true-class cost subtracted from its
-  row, which leaves every Bayes decision unchanged) and marked "shifted"; every
-  model is scored on the true costs.
+  gap shows. As ``costsense fit`` does, a model whose ``fit`` refuses per-row
+  costs (``ThresholdMoving``; catalog models whose costs only set a threshold or a
+  link) is fitted on class-level costs (the training rows' mean FN and FP costs)
+  and given each row's costs in ``predict``. A model that refuses the true costs
+  (a non-zero TP or TN cost) is fitted on the shifted costs (each row's
+  true-class cost subtracted from its row, which leaves every Bayes decision
+  unchanged) and marked "shifted"; every model is scored on the true costs.
 - **CLI**: ``costsense fit`` / ``costsense predict`` on CSV files written from
   the same split, the four costs given as columns (``--fn-cost``, ``--fp-cost``,
   ``--tp-cost``, ``--tn-cost``), so the files hold the costs exactly.
@@ -293,7 +306,8 @@ def logistic() -> Any:
 
 
 def class_cost(y: np.ndarray, rows: np.ndarray) -> tuple[float, float]:
-    """A class-level ``(C1, C2)`` for ``cost=`` (per-row costs replace it in fit)."""
+    """A class-level ``(C1, C2)`` for ``cost=`` (per-row costs replace it in a fit
+    that takes them)."""
     fp, fn, tp, tn = shifted(rows).T
     return float(np.mean(fn[y == 1])), float(np.mean(fp[y == 0]))
 
