@@ -378,6 +378,19 @@ def _fit_costs(model: Any, rows: np.ndarray, empulse: bool) -> dict[str, Any]:
     return {f"{prefix}sample_cost": rows}
 
 
+def _learns_rows(model: Any) -> bool:
+    """Whether ``model.fit`` learns per-row costs, as ``costsense fit`` tells; if
+    so, its class-level ``cost`` is cleared (the rows' own costs replace it). A
+    model that refuses them keeps its class-level costs and takes the rows' costs
+    in ``predict``."""
+    last = _last(model)
+    if not learns_row_costs(last):
+        return False
+    if "cost" in last.get_params(deep=False):
+        last.set_params(cost=None)
+    return True
+
+
 def _takes_sample_cost(model: Any) -> bool:
     """Whether the model decides each row by its own costs, as the CLI does."""
     return decides_rows(_last(model))
@@ -398,11 +411,7 @@ def run_model(
     refused = ""
     model = factory()
     started = time.perf_counter()
-    # as ``costsense fit`` does: a model whose fit refuses per-row costs keeps the
-    # class-level costs it was built with and takes the rows' costs in predict
-    learns = empulse or not bayes_only and learns_row_costs(_last(model))
-    if learns and not empulse and "cost" in _last(model).get_params(deep=False):
-        _last(model).set_params(cost=None)  # the rows' own costs replace it
+    learns = empulse or not bayes_only and _learns_rows(model)
     try:
         if not learns:
             model.fit(X_train, y_train)
@@ -415,8 +424,7 @@ def run_model(
                 notes.append("shifted")
                 refused = f"{type(failure).__name__}: {failure}"
                 model = factory()
-                if "cost" in _last(model).get_params(deep=False):
-                    _last(model).set_params(cost=None)
+                _learns_rows(model)
                 started = time.perf_counter()
                 model.fit(
                     X_train, y_train, **_fit_costs(model, shifted(rows_train), False)
@@ -851,10 +859,6 @@ def summary(tables: dict[str, pd.DataFrame]) -> str:
     return "\n".join(lines)
 
 
-def _capacity_cells(table: pd.DataFrame) -> list[str]:
-    return [f"{c} {r}" for c in CAPACITIES for r in RANKINGS if f"{c} {r}" in table]
-
-
 def _mean_se(values: pd.Series) -> str:
     """``mean (se)`` of savings over splits; the se with at least two."""
     if values.isna().any():
@@ -868,10 +872,10 @@ def capacity_markdown(table: pd.DataFrame) -> str:
     savings without capacity; ``gain``: by expected saving minus by P(positive),
     paired within each run (a split; with several sets, a (set, split) pair).
     Means over the runs, standard errors in brackets."""
-    cells = _capacity_cells(table)
-    if not cells:
+    first = f"{CAPACITIES[0]} saving"
+    if first not in table:
         return ""
-    table = table[table[cells].notna().any(axis=1)]
+    table = table[table[first].notna()]
     head = ["model", "no capacity"]
     for share in CAPACITIES:
         head += [f"{share} {r}" for r in RANKINGS.values()] + [f"{share} gain"]
