@@ -28,8 +28,18 @@ of fit and predict as a multiple of LightGBM + row Bayes's on the same rows
 ("vs LightGBM"). With several sets, a closing table gives each model's mean
 savings rank (ranks taken within each set and split) and MinimumCostClassifier's
 gap to the best model of each set, with the standard error of the paired
-differences over the splits. Each model
-runs in a child process and is stopped, and reported so, when its fit and
+differences over the splits.
+
+**Savings at capacity**: for every model with ``predict_proba``, on each split's
+test rows (one period), the savings when at most 5 % and at most 20 % of them
+(``CAPACITIES``, rounded down) are predicted positive, filled by expected saving
+(``costsense.decision.decide`` on the rows' true 2x2 costs, default negative: the
+rows of largest positive expected saving) and by P(positive) (the top share, as a
+peer's top-share rule does), beside the model's savings without capacity and with
+the paired gain of the first over the second: a table per set and, with several
+sets, one over every (set, split) pair in the closing summary.
+
+Each model runs in a child process and is stopped, and reported so, when its fit and
 prediction take longer than ``--budget`` seconds (``BUDGET``); a model that
 raises is reported with its error. Before the first set, the parent process fits
 every API and peer model once on a small synthetic problem, untimed
@@ -49,10 +59,13 @@ Routes:
   model whose ``predict`` takes no per-row costs is reported as it predicts and,
   when it has ``predict_proba``, also with the per-row Bayes decision
   (``costsense.costs.bayes_decision``) on its probabilities ("row Bayes"), so the
-  gap shows. A model that refuses the true costs (a non-zero TP or TN cost) is
-  fitted on the shifted costs (each row's true-class cost subtracted from its
-  row, which leaves every Bayes decision unchanged) and marked "shifted"; every
-  model is scored on the true costs.
+  gap shows. As ``costsense fit`` does, a model whose ``fit`` refuses per-row
+  costs (``ThresholdMoving``; catalog models whose costs only set a threshold or a
+  link) is fitted on class-level costs (the training rows' mean FN and FP costs)
+  and given each row's costs in ``predict``. A model that refuses the true costs
+  (a non-zero TP or TN cost) is fitted on the shifted costs (each row's
+  true-class cost subtracted from its row, which leaves every Bayes decision
+  unchanged) and marked "shifted"; every model is scored on the true costs.
 - **CLI**: ``costsense fit`` / ``costsense predict`` on CSV files written from
   the same split, the four costs given as columns (``--fn-cost``, ``--fp-cost``,
   ``--tp-cost``, ``--tn-cost``), so the files hold the costs exactly.
@@ -108,7 +121,9 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from threadpoolctl import threadpool_limits
 
 from costsense import MinimumCostClassifier
+from costsense._base import learns_row_costs
 from costsense.costs import bayes_decision
+from costsense.decision import ActionCosts, decide
 from costsense.experiments import CATALOG, decides_rows, make_model
 from costsense.rescale import CostWeighting, ThresholdMoving
 from costsense.tree import CostSensitiveForestClassifier
@@ -164,6 +179,10 @@ ROW_BAYES = {
         )
     ),
 }
+#: Shares of a split's test rows that may be acted on (predicted positive), the
+#: test set one period, and the two rankings that fill them (column suffixes).
+CAPACITIES = ("5%", "20%")
+RANKINGS = {"saving": "by expected saving", "P": "by P(positive)"}
 DEFAULT_OUT = Path(__file__).parent / "results" / "real_costs.md"
 ACCEPTANCE_OUT = DEFAULT_OUT.with_name("real_costs_acceptance.md")
 
@@ -230,6 +249,26 @@ def matrices(rows: np.ndarray) -> np.ndarray:
     return np.stack([np.stack([tn, fp], 1), np.stack([fn, tp], 1)], 1)
 
 
+def at_capacity(proba: np.ndarray, y: np.ndarray, rows: np.ndarray) -> dict[str, float]:
+    """Savings when at most each share of :data:`CAPACITIES` of the rows is acted on.
+
+    ``"<share> saving"``: the rows ``costsense.decision.decide`` picks, those of
+    largest positive expected saving over predicting negative (per-row 2x2 costs,
+    TP and TN included); ``"<share> P"``: the same number of rows (the share
+    rounded down) of highest P(positive), as a peer's top-share rule takes them.
+    """
+    costs, n = ActionCosts(matrices(rows), (0, 1)), y.size
+    order = np.argsort(-proba[:, 1], kind="stable")
+    found = {}
+    for share in CAPACITIES:
+        chosen, _ = decide(proba, costs, default=0, capacity={1: share})
+        ranked = np.zeros(n, dtype=int)
+        ranked[order[: n * int(share[:-1]) // 100]] = 1
+        found[f"{share} saving"] = savings(y, chosen.astype(int), rows)
+        found[f"{share} P"] = savings(y, ranked, rows)
+    return found
+
+
 def shifted(rows: np.ndarray) -> np.ndarray:
     """The costs less each true class's own cost: zero diagonal, same decisions."""
     fp, fn, tp, tn = rows.T
@@ -267,7 +306,8 @@ def logistic() -> Any:
 
 
 def class_cost(y: np.ndarray, rows: np.ndarray) -> tuple[float, float]:
-    """A class-level ``(C1, C2)`` for ``cost=`` (per-row costs replace it in fit)."""
+    """A class-level ``(C1, C2)`` for ``cost=`` (per-row costs replace it in a fit
+    that takes them)."""
     fp, fn, tp, tn = shifted(rows).T
     return float(np.mean(fn[y == 1])), float(np.mean(fp[y == 0]))
 
@@ -280,9 +320,10 @@ def api_models(
     found: dict[str, Callable[[], Any]] = {
         "MinimumCostClassifier": lambda: MinimumCostClassifier(random_state=seed),
         "ThresholdMoving(LR)": lambda: make_pipeline(
-            StandardScaler(), ThresholdMoving(LogisticRegression(max_iter=1000))
+            StandardScaler(),
+            ThresholdMoving(LogisticRegression(max_iter=1000), cost=cost),
         ),
-        "ThresholdMoving(LightGBM)": lambda: ThresholdMoving(lightgbm(seed)),
+        "ThresholdMoving(LightGBM)": lambda: ThresholdMoving(lightgbm(seed), cost=cost),
         "CostWeighting(LR)": lambda: make_pipeline(StandardScaler(), CostWeighting()),
         "CostSensitiveForest": lambda: CostSensitiveForestClassifier(
             random_state=seed, n_jobs=1
@@ -337,6 +378,19 @@ def _fit_costs(model: Any, rows: np.ndarray, empulse: bool) -> dict[str, Any]:
     return {f"{prefix}sample_cost": rows}
 
 
+def _learns_rows(model: Any) -> bool:
+    """Whether ``model.fit`` learns per-row costs, as ``costsense fit`` tells; if
+    so, its class-level ``cost`` is cleared (the rows' own costs replace it). A
+    model that refuses them keeps its class-level costs and takes the rows' costs
+    in ``predict``."""
+    last = _last(model)
+    if not learns_row_costs(last):
+        return False
+    if "cost" in last.get_params(deep=False):
+        last.set_params(cost=None)
+    return True
+
+
 def _takes_sample_cost(model: Any) -> bool:
     """Whether the model decides each row by its own costs, as the CLI does."""
     return decides_rows(_last(model))
@@ -357,8 +411,9 @@ def run_model(
     refused = ""
     model = factory()
     started = time.perf_counter()
+    learns = empulse or not bayes_only and _learns_rows(model)
     try:
-        if bayes_only:
+        if not learns:
             model.fit(X_train, y_train)
         else:
             try:
@@ -369,6 +424,7 @@ def run_model(
                 notes.append("shifted")
                 refused = f"{type(failure).__name__}: {failure}"
                 model = factory()
+                _learns_rows(model)
                 started = time.perf_counter()
                 model.fit(
                     X_train, y_train, **_fit_costs(model, shifted(rows_train), False)
@@ -404,6 +460,15 @@ def run_model(
     except Exception as failure:
         return [_failed(name, route, fit_time, failure)]
     predict_time = time.perf_counter() - started
+    capacity: dict[str, Any] = {}
+    if hasattr(model, "predict_proba"):  # untimed: not part of predict
+        try:
+            if list(model.classes_) != [0, 1]:
+                raise ValueError(f"classes {list(model.classes_)}, not [0, 1]")
+            proba = np.asarray(model.predict_proba(X_test), dtype=np.float64)
+            capacity = at_capacity(proba, y_test, rows_test)
+        except Exception as failure:
+            notes.append(f"no capacity rows: {type(failure).__name__}: {failure}")
     found = []
     for suffix, predicted, how in decisions:
         predicted = np.asarray(predicted).astype(int)
@@ -420,6 +485,7 @@ def run_model(
                 "refused": refused,
             }
         )
+    found[-1].update(capacity)  # beside its Bayes decision when it has two
     return found
 
 
@@ -793,6 +859,45 @@ def summary(tables: dict[str, pd.DataFrame]) -> str:
     return "\n".join(lines)
 
 
+def _mean_se(values: pd.Series) -> str:
+    """``mean (se)`` of savings over splits; the se with at least two."""
+    if values.isna().any():
+        return ""
+    se = values.std() / np.sqrt(values.size) if values.size > 1 else np.nan
+    return f"{values.mean():.4f}" + ("" if np.isnan(se) else f" ({se:.4f})")
+
+
+def capacity_markdown(table: pd.DataFrame) -> str:
+    """Savings at each capacity per probability model and ranking, beside its
+    savings without capacity; ``gain``: by expected saving minus by P(positive),
+    paired within each run (a split; with several sets, a (set, split) pair).
+    Means over the runs, standard errors in brackets."""
+    first = f"{CAPACITIES[0]} saving"
+    if first not in table:
+        return ""
+    table = table[table[first].notna()]
+    head = ["model", "no capacity"]
+    for share in CAPACITIES:
+        head += [f"{share} {r}" for r in RANKINGS.values()] + [f"{share} gain"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    order = table.groupby("model", sort=False)["savings"].mean()
+    for model in order.sort_values(ascending=False).index:
+        rows = table[table["model"] == model]
+        cells_of = [f"{model} ({rows['route'].iloc[0]})", _mean_se(rows["savings"])]
+        for share in CAPACITIES:
+            ours, theirs = rows[f"{share} saving"], rows[f"{share} P"]
+            cells_of += [_mean_se(ours), _mean_se(theirs), _mean_se(ours - theirs)]
+        lines.append("| " + " | ".join(cells_of) + " |")
+    return (
+        f"Savings at capacity: at most {' / '.join(CAPACITIES)} of the test rows "
+        "predicted positive (one period), filled by expected saving "
+        "(`costsense.decision.decide`, only rows of positive saving) or by "
+        "P(positive) (the top share, a peer's rule), for every model with "
+        "`predict_proba`; no capacity: its decision above (row Bayes when it has "
+        "one). Mean (standard error).\n\n" + "\n".join(lines)
+    )
+
+
 def refusals(table: pd.DataFrame) -> str:
     """The models fitted on shifted costs, grouped by what they said."""
     if "refused" not in table:
@@ -892,15 +997,21 @@ def main() -> None:
             )
         tables[name] = table
         text = markdown(table)
-        extra = refusals(table)
-        if extra:
-            text += "\n\n" + extra
+        for extra in (capacity_markdown(table), refusals(table)):
+            if extra:
+                text += "\n\n" + extra
         print("\n" + text, flush=True)
         sections += ["", f"## {name}", "", line, "", text]
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text("\n".join([*sections, "", "(unfinished)"]) + "\n")
     if len(tables) > 1 or (tables and args.repeats > 1):
         sections += ["", summary(tables)]
+        every = pd.concat([t.assign(set=n) for n, t in tables.items()])
+        if len(tables) > 1 and capacity_markdown(every):
+            sections[-1] += (
+                "\n\nAt capacity, over every (set, split) pair of all sets:\n\n"
+                + capacity_markdown(every)
+            )
         print("\n" + sections[-1], flush=True)
     sections += ["", f"Total {time.perf_counter() - started:.0f} s."]
     args.out.parent.mkdir(parents=True, exist_ok=True)
