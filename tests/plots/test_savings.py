@@ -38,14 +38,14 @@ def test_per_row_savings_by_hand_and_the_per_row_bayes_decision():
     # t = 0.5 acts on 4 rows (12) and misses 80: 24 - 92
     assert display.saving[3] == -68.0
     # Bayes per row: act iff 3 < p x amount (rows 1, 3, 4, 6, 7): 5 x 3 + 0 missed
-    assert display.bayes_threshold is None
+    assert display.bayes_x is None
     assert display.bayes_saving == 24.0 - 15.0
 
 
 def test_savings_share_is_savings_score():
     matrix = np.array([[0.0, 1.0], [5.0, 0.0]])
     display = SavingsCurveDisplay.from_predictions(Y, P, costs=matrix)
-    for t, saved in zip(display.thresholds, display.saving, strict=True):
+    for t, saved in zip(display.x, display.saving, strict=True):
         share = savings_score(Y, (P >= t).astype(int), cost=matrix)
         assert saved / display.baseline_cost == pytest.approx(share)
 
@@ -53,7 +53,7 @@ def test_savings_share_is_savings_score():
 def test_bayes_mark_at_the_bayes_threshold_of_class_costs():
     matrix = np.array([[0.0, 2.0], [6.0, 0.0]])  # C1 = 6, C2 = 2
     display = SavingsCurveDisplay.from_predictions(Y, P, costs=matrix)
-    assert display.bayes_threshold == bayes_threshold((6.0, 2.0)) == 0.25
+    assert display.bayes_x == bayes_threshold((6.0, 2.0)) == 0.25
     costs = np.broadcast_to(matrix, (Y.size, 2, 2))
     assert display.bayes_saving == _saving_by_hand(
         Y, P, costs, 0.3
@@ -63,7 +63,7 @@ def test_bayes_mark_at_the_bayes_threshold_of_class_costs():
     moved = SavingsCurveDisplay.from_predictions(
         Y, P, costs=np.array([[0.0, 2.0], [6.0, 1.0]])
     )
-    assert moved.bayes_threshold == pytest.approx(2 / 7)
+    assert moved.bayes_x == pytest.approx(2 / 7)
 
 
 def test_costs_value_labels_and_estimator():
@@ -80,9 +80,45 @@ def test_costs_value_labels_and_estimator():
     model = LogisticRegression().fit(X, Y)
     fitted = SavingsCurveDisplay.from_estimator(model, X, Y, costs=PER_ROW, name="lr")
     q = model.predict_proba(X)[:, 1]
-    by_hand = [_saving_by_hand(Y, q, PER_ROW, t) for t in fitted.thresholds]
+    by_hand = [_saving_by_hand(Y, q, PER_ROW, t) for t in fitted.x]
     assert_allclose(fitted.saving, by_hand)
     assert fitted.line_.get_label() == "lr"
+
+
+def test_share_kind_acts_on_the_largest_expected_savings_by_hand():
+    shares = [0.25, 0.5, 1.0]
+    display = SavingsCurveDisplay.from_predictions(
+        Y, P, costs=PER_ROW, kind="share", shares=shares
+    )
+    # expected saving of acting on row r: P(+) x amount - 3 (the review)
+    ranked = np.argsort(-(P * AMOUNT - 3.0))
+    expected = [24.0 - 160.0]  # share 0: acting on nobody
+    for share in shares:
+        k = int(share * Y.size)
+        chosen = [r for r in ranked[:k] if P[r] * AMOUNT[r] > 3.0]  # never at a loss
+        p = np.isin(np.arange(Y.size), chosen).astype(float)
+        expected.append(_saving_by_hand(Y, p, PER_ROW, 1.0))
+    assert display.x.tolist() == [0.0, *shares]
+    assert_allclose(display.saving, expected)
+    # 2 rows: rows 1 and 4 (3 + 3) and row 7 missed (30): 24 - 36
+    assert display.saving[1] == -12.0
+    # the Bayes decision acts on 5 rows of 8; share 1 is that decision
+    assert display.bayes_x == 5 / 8
+    assert display.saving[-1] == display.bayes_saving == 9.0
+    assert display.bayes_mark_.get_xydata().tolist() == [[5 / 8, 9.0]]
+
+
+def test_share_kind_with_a_costs_value_matches_the_array():
+    labels = np.where(Y == 1, "fraud", "ok")
+    costs = Costs.resolve(
+        None, labels, sample_cost={"fn": AMOUNT, "fp": 3.0, "tp": 3.0}
+    )
+    as_value = SavingsCurveDisplay.from_predictions(
+        labels, P, costs=costs, kind="share", pos_label="fraud"
+    )
+    as_array = SavingsCurveDisplay.from_predictions(Y, P, costs=PER_ROW, kind="share")
+    assert_allclose(as_value.saving, as_array.saving)
+    assert as_value.x.size == 101
 
 
 def test_bad_input():
@@ -90,3 +126,7 @@ def test_bad_input():
         SavingsCurveDisplay.from_predictions(Y, P * 2, costs=PER_ROW)
     with pytest.raises(ValueError, match=r"^costs: give a Costs, a \(2, 2\) matrix"):
         SavingsCurveDisplay.from_predictions(Y, P, costs=5.0)
+    with pytest.raises(
+        ValueError, match=r"^kind='shares': give 'threshold' or 'share'"
+    ):
+        SavingsCurveDisplay.from_predictions(Y, P, costs=PER_ROW, kind="shares")

@@ -6,7 +6,8 @@ the display with ``ax_``, ``figure_`` and ``line_`` (or ``bars_``). matplotlib
 (the ``experiments`` extra) is imported only when a display is drawn.
 
 - :class:`CostCurveDisplay`: Drummond and Holte's cost curves (binary, class costs).
-- :class:`SavingsCurveDisplay`: the money saved against the threshold.
+- :class:`SavingsCurveDisplay`: the money saved against the threshold, or against
+  the share of rows acted on (a capacity).
 - :class:`CostBreakdownDisplay`: a decision's cost by outcome, per model.
 """
 

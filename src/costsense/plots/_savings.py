@@ -1,4 +1,4 @@
-"""The money a binary decision saves, against its threshold."""
+"""The money a binary decision saves, against its threshold or its capacity."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from costsense.costs import Costs, bayes_threshold
-from costsense.decision import expected_costs
+from costsense.decision import capacity_curve, expected_costs
 
 from ._base import FloatArray, binary_labels, new_axes, outcome_costs, positive_scores
 
@@ -16,15 +16,17 @@ __all__ = ["SavingsCurveDisplay"]
 
 
 class SavingsCurveDisplay:
-    """Money saved by acting on rows of high probability, against the threshold.
+    """Money saved by acting on rows, against the threshold or the share acted on.
 
     Build it with :meth:`from_predictions` or :meth:`from_estimator`; every
     parameter is kept as an attribute of the same name.
 
     Parameters
     ----------
-    thresholds : ndarray of shape (n_points,)
-        The thresholds on ``P(positive)`` (act on rows with ``p >= threshold``).
+    x : ndarray of shape (n_points,)
+        ``kind="threshold"``: thresholds on ``P(positive)`` (act on rows with
+        ``p >= threshold``); ``kind="share"``: shares of the rows acted on, those
+        of largest expected saving.
     saving : ndarray of shape (n_points,)
         The baseline's realised cost minus the decision's, in money.
     baseline_cost : float
@@ -34,8 +36,11 @@ class SavingsCurveDisplay:
     bayes_saving : float
         The saving of the cost-sensitive Bayes decision (least expected cost per
         row, ties left alone).
-    bayes_threshold : float or None
-        Its threshold for class costs; None for per-row costs (a threshold per row).
+    bayes_x : float or None
+        Where it lies on ``x``: its threshold for class costs (None for per-row
+        costs, a threshold per row), or the share of rows it acts on.
+    kind : {"threshold", "share"}, default="threshold"
+        What ``x`` holds.
     name : str, default=None
         The model's name in the legend.
     pos_label : label, default=None
@@ -46,8 +51,8 @@ class SavingsCurveDisplay:
     line_ : matplotlib Line2D
         The savings curve.
     bayes_mark_ : matplotlib Artist
-        The Bayes decision: a point at its threshold, or for per-row costs a
-        horizontal line at its saving.
+        The Bayes decision: a point at ``bayes_x``, else a horizontal line at its
+        saving.
     ax_ : matplotlib Axes
         The axes drawn on.
     figure_ : matplotlib Figure
@@ -59,7 +64,10 @@ class SavingsCurveDisplay:
     the threshold ``t`` saves ``min(sum c0, sum c1) - sum_r (c1[r] if p_r >= t
     else c0[r])``; over ``baseline_cost`` this is Correa Bahnsen et al.'s savings
     [1]_ (:func:`~costsense.metrics.savings_score`). For class costs the Bayes
-    decision is the threshold ``C2 / (C1 + C2)`` [2]_.
+    decision is the threshold ``C2 / (C1 + C2)`` [2]_. With a capacity, acting on
+    the rows of largest expected saving is optimal
+    (:func:`~costsense.decision.capacity_curve`); at share 1 it is the Bayes
+    decision.
 
     References
     ----------
@@ -81,28 +89,34 @@ class SavingsCurveDisplay:
     ('acting on everybody', 3.0)
     >>> display.saving.tolist()  # 3 - 2 alarms; 3 - (1 alarm + 1 miss x 4)
     [1.0, -2.0]
-    >>> display.bayes_threshold, display.bayes_saving  # 1 / (4 + 1)
+    >>> display.bayes_x, display.bayes_saving  # 1 / (4 + 1)
     (0.2, 1.0)
+    >>> share = SavingsCurveDisplay.from_predictions(
+    ...     y, proba, costs=costs, kind="share", shares=[0.2, 0.4])
+    >>> share.x.tolist(), share.saving.tolist()  # act on none, on 0.9, on 0.9, 0.6
+    ([0.0, 0.2, 0.4], [-5.0, -1.0, -2.0])
     """
 
     def __init__(
         self,
         *,
-        thresholds: FloatArray,
+        x: FloatArray,
         saving: FloatArray,
         baseline_cost: float,
         baseline: str,
         bayes_saving: float,
-        bayes_threshold: float | None = None,
+        bayes_x: float | None = None,
+        kind: str = "threshold",
         name: str | None = None,
         pos_label: Any = None,
     ) -> None:
-        self.thresholds = thresholds
+        self.x = x
         self.saving = saving
         self.baseline_cost = baseline_cost
         self.baseline = baseline
         self.bayes_saving = bayes_saving
-        self.bayes_threshold = bayes_threshold
+        self.bayes_x = bayes_x
+        self.kind = kind
         self.name = name
         self.pos_label = pos_label
 
@@ -114,12 +128,14 @@ class SavingsCurveDisplay:
         *,
         costs: Any,
         pos_label: Any = None,
+        kind: str = "threshold",
         thresholds: ArrayLike | None = None,
+        shares: ArrayLike | None = None,
         name: str | None = None,
         ax: Any = None,
         **kwargs: Any,
     ) -> SavingsCurveDisplay:
-        """Compute the savings at each threshold and draw them.
+        """Compute the savings at each threshold (or share) and draw them.
 
         Parameters
         ----------
@@ -133,9 +149,15 @@ class SavingsCurveDisplay:
             :func:`~costsense.decision.realised_costs` takes them).
         pos_label : label, default=None
             The class acted on; that of a ``Costs``, else the minority class.
+        kind : {"threshold", "share"}, default="threshold"
+            Savings against the threshold on ``P(positive)``, or against the share
+            of rows acted on (a capacity), rows ranked by expected saving.
         thresholds : array-like, default=None
-            Where to evaluate; None: every distinct probability and a grid of 101
-            points on [0, 1].
+            ``kind="threshold"``: where to evaluate; None: every distinct
+            probability and a grid of 101 points on [0, 1].
+        shares : array-like, default=None
+            ``kind="share"``: shares in (0, 1] (rounded down to whole rows); None:
+            0.01, 0.02, ..., 1. Share 0 (acting on nobody) is always added.
         name : str, default=None
             Legend name.
         ax : matplotlib Axes, default=None
@@ -147,6 +169,8 @@ class SavingsCurveDisplay:
         -------
         SavingsCurveDisplay
         """
+        if kind not in ("threshold", "share"):
+            raise ValueError(f"kind={kind!r}: give 'threshold' or 'share'.")
         y, classes, pos_label = binary_labels(y_true, pos_label, costs)
         p = positive_scores(proba, classes, pos_label)
         if p.min() < 0 or p.max() > 1:
@@ -154,37 +178,48 @@ class SavingsCurveDisplay:
         leave_act, _ = outcome_costs(y, classes, pos_label, costs)
         totals = leave_act.sum(axis=0)
         baseline_cost = float(totals.min())
-        if thresholds is None:
-            thresholds = np.r_[np.linspace(0, 1, 101), p]
-        cuts = np.unique(np.asarray(thresholds, dtype=np.float64))
-        # cost(t) = sum c0 + sum over rows with p >= t of (c1 - c0)
-        order = np.argsort(p)
-        gain = np.r_[
-            np.cumsum((leave_act[:, 1] - leave_act[:, 0])[order][::-1])[::-1], 0
-        ]
-        cost = totals[0] + gain[np.searchsorted(p[order], cuts, side="left")]
         pos = int(np.flatnonzero(classes == pos_label)[0])
         two = np.zeros((p.size, 2))
         two[:, pos], two[:, 1 - pos] = p, 1 - p
         expected = expected_costs(two, costs)
         acted = expected[:, pos] < expected[:, 1 - pos]
         spent = np.where(acted, leave_act[:, 1], leave_act[:, 0]).sum()
-        threshold = None
-        per_row = isinstance(costs, Costs) and costs.example_dependent
-        matrix = costs.matrix if isinstance(costs, Costs) else np.asarray(costs)
-        if matrix.ndim == 2 and not per_row:
-            neg = 1 - pos
-            c1 = matrix[pos, neg] - matrix[pos, pos]  # a missed positive
-            threshold = bayes_threshold((c1, matrix[neg, pos] - matrix[neg, neg]))
+        if kind == "share":
+            curve = capacity_curve(
+                two,
+                y,
+                costs,
+                action=pos_label if isinstance(costs, Costs) else pos,
+                shares=np.arange(1, 101) / 100 if shares is None else shares,
+            )
+            x = np.r_[0.0, [row["share"] for row in curve]]
+            saving = np.r_[totals.min() - totals[0], [row["saving"] for row in curve]]
+            bayes_x: float | None = float(acted.mean())
+        else:
+            default = np.r_[np.linspace(0, 1, 101), p]
+            x = np.unique(np.asarray(default if thresholds is None else thresholds))
+            # cost(t) = sum c0 + sum over rows with p >= t of (c1 - c0)
+            order = np.argsort(p)
+            extra = (leave_act[:, 1] - leave_act[:, 0])[order]
+            gain = np.r_[np.cumsum(extra[::-1])[::-1], 0]
+            saving = baseline_cost - totals[0] - gain[np.searchsorted(p[order], x)]
+            bayes_x = None
+            per_row = isinstance(costs, Costs) and costs.example_dependent
+            matrix = costs.matrix if isinstance(costs, Costs) else np.asarray(costs)
+            if matrix.ndim == 2 and not per_row:
+                neg = 1 - pos
+                c1 = matrix[pos, neg] - matrix[pos, pos]  # a missed positive
+                bayes_x = bayes_threshold((c1, matrix[neg, pos] - matrix[neg, neg]))
         display = cls(
-            thresholds=cuts,
-            saving=baseline_cost - cost,
+            x=np.asarray(x, dtype=np.float64),
+            saving=np.asarray(saving, dtype=np.float64),
             baseline_cost=baseline_cost,
             baseline=("acting on nobody", "acting on everybody")[
                 int(np.argmin(totals))
             ],
             bayes_saving=float(baseline_cost - spent),
-            bayes_threshold=threshold,
+            bayes_x=bayes_x,
+            kind=kind,
             name=name,
             pos_label=pos_label,
         )
@@ -258,11 +293,10 @@ class SavingsCurveDisplay:
         self.ax_, self.figure_ = new_axes(ax)
         ax = self.ax_
         style = {"label": (name or self.name) or "savings", **kwargs}
-        (self.line_,) = ax.plot(
-            self.thresholds, self.saving, drawstyle="steps-pre", **style
-        )
+        steps = "steps-pre" if self.kind == "threshold" else "default"
+        (self.line_,) = ax.plot(self.x, self.saving, drawstyle=steps, **style)
         colour = self.line_.get_color()
-        if self.bayes_threshold is None:
+        if self.bayes_x is None:
             self.bayes_mark_ = ax.axhline(
                 self.bayes_saving,
                 ls="--",
@@ -271,16 +305,22 @@ class SavingsCurveDisplay:
                 label="Bayes decision (per-row costs)",
             )
         else:
+            where = "threshold" if self.kind == "threshold" else "acting on"
             (self.bayes_mark_,) = ax.plot(
-                [self.bayes_threshold],
+                [self.bayes_x],
                 [self.bayes_saving],
                 "o",
                 color=colour,
-                label=f"Bayes decision (threshold {self.bayes_threshold:.3g})",
+                label=f"Bayes decision ({where} {self.bayes_x:.3g})",
             )
         ax.axhline(0, color="0.5", lw=0.8)
+        xlabel = (
+            f"Threshold on P({self.pos_label}): act on rows at or above it"
+            if self.kind == "threshold"
+            else "Share of rows acted on, by expected saving (capacity)"
+        )
         ax.set(
-            xlabel=f"Threshold on P({self.pos_label}): act on rows at or above it",
+            xlabel=xlabel,
             ylabel=f"Saved against {self.baseline} ({self.baseline_cost:,.4g})",
         )
         ax.legend(loc="best", fontsize="small")
