@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -130,7 +131,7 @@ class SavingsCurveDisplay:
         pos_label: Any = None,
         kind: str = "threshold",
         thresholds: ArrayLike | None = None,
-        shares: ArrayLike | None = None,
+        shares: Sequence[float] | None = None,
         name: str | None = None,
         ax: Any = None,
         **kwargs: Any,
@@ -155,7 +156,7 @@ class SavingsCurveDisplay:
         thresholds : array-like, default=None
             ``kind="threshold"``: where to evaluate; None: every distinct
             probability and a grid of 101 points on [0, 1].
-        shares : array-like, default=None
+        shares : sequence of float, default=None
             ``kind="share"``: shares in (0, 1] (rounded down to whole rows); None:
             0.01, 0.02, ..., 1. Share 0 (acting on nobody) is always added.
         name : str, default=None
@@ -190,7 +191,7 @@ class SavingsCurveDisplay:
                 y,
                 costs,
                 action=pos_label if isinstance(costs, Costs) else pos,
-                shares=np.arange(1, 101) / 100 if shares is None else shares,
+                shares=[i / 100 for i in range(1, 101)] if shares is None else shares,
             )
             x = np.r_[0.0, [row["share"] for row in curve]]
             saving = np.r_[totals.min() - totals[0], [row["saving"] for row in curve]]
