@@ -61,6 +61,9 @@ def _scored(
     else:
         labels = np.unique(y) if classes is None else np.asarray(classes)
         table = costs if isinstance(costs, ActionCosts) else ActionCosts(costs)
+    if isinstance(costs, Costs) and costs.y_index is not None:
+        if len(costs.y_index) == len(realised):  # rows priced by their classes
+            return realised, table, labels, costs.y_index
     index = np.minimum(np.searchsorted(labels, np.asarray(y)), labels.size - 1)
     return realised, table, labels, index
 
@@ -71,7 +74,8 @@ def _positions(names: tuple[Any, ...], action: ArrayLike, n: int) -> NDArray[np.
     if action.shape != (n,):
         raise ValueError(f"action: give one action per row ({n}), as decide returns.")
     unique, inverse = np.unique(action, return_inverse=True)
-    return np.array([_find(names, a, "action") for a in unique], np.intp)[inverse]
+    found = [_find(names, _plain(a), "action") for a in unique]
+    return np.array(found, np.intp)[inverse]
 
 
 def _saving(totals: FloatArray, base: int | None) -> tuple[FloatArray, FloatArray]:
