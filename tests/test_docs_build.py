@@ -30,6 +30,7 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 DOCUMENTED_MODULES = [
     "costsense.costs",
     "costsense.decision",
+    "costsense.plots",
     "costsense.metrics",
     "costsense.rescale",
     "costsense.boosting",

@@ -36,6 +36,9 @@ FLOORS = {
     "tree": 2,
     "rescale": 2,
     "margin": 2,
+    # displays of decisions (matplotlib, imported when drawn): costs, decision,
+    # metrics
+    "plots": 2,
     "naive_bayes": 2,
     "boosting": 3,
     # MinimumCostClassifier: scikit-learn parts and costsense's boosted trees on
