@@ -96,19 +96,18 @@ def positive_number(text: str) -> float:
 
 
 def parse_capacity(text: str) -> dict[str | None, int | str]:
-    """Parse ``--capacity``: ``K`` or ``P%``, or ``ACTION=K|P%[,ACTION=K|P%]``."""
+    """Parse ``--capacity``: ``K`` or ``P%``, or ``ACTION=K|P%[,ACTION=K|P%]``.
+
+    The key None stands for the positive label of two classes (no action named).
+    """
+    entries = [entry.rpartition("=") for entry in text.split(",")]
+    named = [action for action, equals, _ in entries if equals]
     found: dict[str | None, int | str] = {}
-    for entry in text.split(","):
-        action, _, limit = entry.rpartition("=")
+    for action, equals, limit in entries:
         share = re.fullmatch(r"\d+(\.\d+)?%", limit)
-        if (
-            not (limit.isdigit() or share and float(limit[:-1]) <= 100)
-            or (action or None) in found
-            or "=" in entry
-            and not action
-            or "=" not in entry
-            and "," in text
-        ):
+        limit_ok = limit.isdigit() or bool(share) and float(limit[:-1]) <= 100
+        one_unnamed = not equals and len(entries) == 1
+        if not limit_ok or not (action or one_unnamed) or named.count(action) > 1:
             raise argparse.ArgumentTypeError(
                 f"--capacity {text!r}: give a count or a share of each period's "
                 "rows (200 or 5%), or per action review=200[,block=10%]"
