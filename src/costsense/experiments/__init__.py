@@ -26,7 +26,8 @@ _MODULES = {
     "_report": "Boundary ReportFiles ReportSpec write_report",
     "_report._study": "report_study",
     "_runner": "RunSummary run_study",
-    "_scores": "ACTION_METRICS ALL_METRICS FOLD_COLUMNS FOLD_METRICS MULTICLASS_METRICS TIME_COLUMNS",
+    "_scores": "ACTION_METRICS ALL_METRICS FOLD_COLUMNS FOLD_METRICS "
+    "MULTICLASS_METRICS TIME_COLUMNS",
     "_stats": "PairedTest mean_ranks paired_t_test win_tie_loss",
     "_store": "ResultsStore",
     "_study": "Algorithm PaperReference Protocol ReportOptions Study StudyLimits "
