@@ -1050,6 +1050,71 @@ def test_lying_costs_are_refused_by_the_command_line_too(genuine, tmp_path, caps
     assert not (tmp_path / "p.csv").exists()
 
 
+def _action_model(folder: Path) -> Path:
+    """A model whose labels stand for actions allow / review / block."""
+    csv = write_csv(folder / "train.csv", n=60)
+    (folder / "actions.csv").write_text("class,allow,review,block\n0,0,1,5\n1,20,4,0\n")
+    path = folder / "actions.skops"
+    argv = [
+        "fit",
+        "--csv",
+        str(csv),
+        "--target",
+        "label",
+        "--action-costs",
+        str(folder / "actions.csv"),
+        "--model",
+        "threshold",
+        "--base",
+        "tree",
+        "--out",
+        str(path),
+    ]
+    assert cli.main(argv) == 0
+    return path
+
+
+def _actions(**changes: Any):
+    return lambda m: m["actions"].update(changes)
+
+
+ACTION_LIES = [
+    # block made cheap for a positive: label 1's costs would change underneath
+    ("label costs of its action table", _actions(table=[[0, 1, 5], [20, 4, 3]])),
+    ("action table is not 2 x 3", _actions(table=[[0, 1, 5], [20, 4, float("nan")]])),
+    ("action table is not 2 x 3", _actions(table=[[0, 1, 5]])),
+    ("action table is not 2 x 3", _actions(table=[[0, 1, 5], [20, 4, -1]])),
+    ("actions are not two or more distinct", _actions(names=["allow", "allow", "b"])),
+    ("actions are not two or more distinct", _actions(names=["a", "b\x1b[2K", "c"])),
+    ("action columns are not", _actions(table=None, columns=[["f1"]])),
+    ("action table is not names", lambda m: m["actions"].update(run="os.system")),
+    (
+        "action table but costs of another kind",
+        lambda m: m["cost"].update(kind="matrix"),
+    ),
+    ("class counts", lambda m: m.update(class_counts=[30, 31])),
+    ("class counts", lambda m: m.update(class_counts=[60, 0])),
+]
+
+
+def test_a_lying_action_table_is_refused_by_the_metadata_checks(tmp_path, capsys):
+    path = _action_model(tmp_path)
+    model, metadata, _ = load_model(str(path))
+    assert metadata["actions"]["names"] == ["allow", "review", "block"]
+    assert sum(metadata["class_counts"]) == metadata["rows"] == 60
+    for number, (word, edit) in enumerate(ACTION_LIES):
+        edited = edit_metadata(path, tmp_path / f"lie{number}.skops", edit)
+        with pytest.raises(UsageError) as caught:
+            load_model(str(edited))
+        assert word in str(caught.value) and "\n" not in str(caught.value), word
+        assert _raised_by_checks(caught).startswith("_model_io.py")
+    out = tmp_path / "p.csv"
+    capsys.readouterr()
+    assert _predict(edited, tmp_path / "train.csv", out) == 2
+    assert "class counts" in _one_line(capsys.readouterr().err)
+    assert not out.exists()
+
+
 # ------------------------------------------------------------------ signatures
 def _flip(data: bytes, where: int) -> bytes:
     return data[:where] + bytes([data[where] ^ 0x01]) + data[where + 1 :]

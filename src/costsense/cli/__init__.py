@@ -22,6 +22,8 @@ from costsense.cli._options import (
     add_cost_options,
     add_data_options,
     add_file_options,
+    parse_capacity,
+    parse_rate,
     positive_count,
     positive_number,
     refuse_absent_target,
@@ -150,6 +152,49 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pr.add_argument(
         "--scheduler", help="a Dask cluster (tcp://HOST:8786) seeing --csv's path"
+    )
+    decision = pr.add_argument_group(
+        "decisions",
+        "With an action table (fit --action-costs, or --action-costs here), "
+        "--capacity or --positive-rate, predict adds the columns action, "
+        "expected_cost (of that action) and saving (against --default-action), "
+        "decided from the model's probabilities (proba_ columns: those used). "
+        "--capacity and --positive-rate auto need every row before deciding: "
+        "memory grows with the input.",
+    )
+    decision.add_argument(
+        "--action-costs",
+        metavar="FILE",
+        help="decide among these actions: a CSV of true classes down, action "
+        "names across (default: the model's table, else its labels)",
+    )
+    decision.add_argument(
+        "--default-action",
+        metavar="NAME",
+        help="the action savings are measured against (default: the table's "
+        "first; for two labels, the negative: acting on nobody)",
+    )
+    decision.add_argument(
+        "--capacity",
+        type=parse_capacity,
+        metavar="K|P%|ACTION=K|P%,...",
+        help="at most K rows (or P %% of the rows) of each period get the action "
+        "(two labels: the positive; a table: name each action), those of largest "
+        "expected saving, only where it saves",
+    )
+    decision.add_argument(
+        "--per",
+        metavar="COLUMN",
+        help="the column naming each row's period for --capacity (e.g. the day; "
+        "no feature needed); default: all rows are one period",
+    )
+    decision.add_argument(
+        "--positive-rate",
+        type=parse_rate,
+        metavar="R|auto",
+        help="the new rows' share of positives (two classes): probabilities move "
+        "from the training prior by Bayes' rule; auto: estimated by EM from the "
+        "new rows (Saerens et al. 2002)",
     )
 
     rp = _command(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from costsense.cli._options import COST_PARTS, UsageError
+from costsense.cli._options import ACTION_PREFIX, COST_PARTS, UsageError
 from costsense.datasets import Table, TableOptions, read_table
 from costsense.exceptions import ColumnWarning
 from costsense.utils._tables import cost_parts, part_columns
@@ -20,6 +20,7 @@ from costsense.utils._text import numbered_rows, printable
 
 if TYPE_CHECKING:
     from costsense.costs import Costs
+    from costsense.decision import ActionCosts
 
 
 def table_options(args: argparse.Namespace) -> TableOptions:
@@ -41,7 +42,13 @@ def table_options(args: argparse.Namespace) -> TableOptions:
 def read_data(args: argparse.Namespace) -> Table:
     """Load ``--dataset`` or ``--csv``/``--target`` with the cost parts given."""
     parts = given_parts(args)
+    by_rows = getattr(args, "action_costs", None) == "columns"
     if args.dataset is not None:
+        if by_rows:
+            raise UsageError(
+                "--action-costs columns reads each row's costs from --csv; a KEEL "
+                "set (--dataset) has none: give --action-costs FILE"
+            )
         if args.target is not None:
             raise UsageError(
                 "--target is for --csv; a KEEL set (--dataset) has its own target"
@@ -63,7 +70,13 @@ def read_data(args: argparse.Namespace) -> Table:
         raise UsageError("--csv needs --target (the name of the label column)")
     with warnings.catch_warnings():  # its notes: printed by describe_columns
         warnings.simplefilter("ignore", ColumnWarning)
-        return read_table(args.csv, args.target, parts, table_options(args))
+        return read_table(
+            args.csv,
+            args.target,
+            parts,
+            table_options(args),
+            cost_prefix=ACTION_PREFIX if by_rows else None,
+        )
 
 
 def describe_columns(data: Table, out: Any = None) -> None:
@@ -114,66 +127,148 @@ def given_parts(args: argparse.Namespace) -> dict[str, str] | None:
         for option, value in (
             ("--cost", args.cost),
             ("--cost-matrix", args.cost_matrix),
+            ("--action-costs", getattr(args, "action_costs", None)),
         )
         if value is not None
     ]
     if not given and not class_level:
         raise UsageError(
             "give the costs: --cost (a ratio C1/C2 or a pair C1,C2), --cost-matrix "
-            "(a K x K CSV) or --fn-cost/--fp-cost/--tp-cost/--tn-cost (each a "
-            "number or a column of --csv)"
+            "(a K x K CSV), --fn-cost/--fp-cost/--tp-cost/--tn-cost (each a "
+            "number or a column of --csv) or --action-costs (class x action)"
         )
     if len(class_level) > 1 or (class_level and given):
         raise UsageError(
             f"{' and '.join(class_level + options[:1])} are two ways of giving the "
-            "costs; give --cost or --cost-matrix (one cost per pair of classes), or "
-            "--fn-cost/--fp-cost/--tp-cost/--tn-cost (each a number or a column)"
+            "costs; give --cost or --cost-matrix (one cost per pair of classes), "
+            "--fn-cost/--fp-cost/--tp-cost/--tn-cost (each a number or a column) "
+            "or --action-costs (one cost per class and action)"
         )
     return given or None
 
 
-def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
-    """Read ``--cost-matrix``: true classes down, predicted across, named by class."""
+def _cost_csv(path: str, option: str, classes: NDArray[Any]) -> Any:
+    """Read a small cost CSV whose first column names each class once, in order."""
     import pandas as pd
 
     from costsense.utils._table_files import open_table
 
-    with open_table(path, "--cost-matrix") as handle:
+    with open_table(path, option) as handle:
         text = handle.read(MAX_MATRIX_BYTES + 1)
     if len(text) > MAX_MATRIX_BYTES:
         raise UsageError(
-            f"--cost-matrix {path} is over {MAX_MATRIX_BYTES // 2**20} MiB; a cost "
-            "matrix holds one row and one column per class: give that file"
+            f"{option} {path} is over {MAX_MATRIX_BYTES // 2**20} MiB; a cost "
+            "table holds one row per class: give that file"
         )
     try:
         table = pd.read_csv(io.BytesIO(text), index_col=0)
     except UnicodeDecodeError:
-        raise UsageError(f"--cost-matrix {path} is not utf-8 text") from None
+        raise UsageError(f"{option} {path} is not utf-8 text") from None
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as error:
-        raise UsageError(
-            f"--cost-matrix {path} is not a readable CSV: {error}"
-        ) from None
-    rows = [str(r) for r in table.index]
-    cols = [str(c) for c in table.columns]
+        raise UsageError(f"{option} {path} is not a readable CSV: {error}") from None
     names = [str(c) for c in classes]
-    for what, found in (("rows (first column)", rows), ("columns (header)", cols)):
-        unknown = [n for n in found if n not in names]
-        absent = [n for n in names if n not in found]
-        if unknown or absent or len(set(found)) != len(found):
+    table.index, table.columns = (
+        [str(r) for r in table.index],
+        [str(c) for c in table.columns],
+    )
+    found = [("rows (first column)", list(table.index))]
+    if option == "--cost-matrix":
+        found.append(("columns (header)", list(table.columns)))
+    for what, given in found:
+        unknown = [n for n in given if n not in names]
+        absent = [n for n in names if n not in given]
+        if unknown or absent or len(set(given)) != len(given):
             raise UsageError(
-                f"--cost-matrix {path}: its {what} must name each class once; "
+                f"{option} {path}: its {what} must name each class once; "
                 + (f"unknown classes {unknown}; " if unknown else "")
                 + (f"missing classes {absent}; " if absent else "")
                 + f"the data's classes are {names}"
             )
-    table.index, table.columns = rows, cols
     try:
-        matrix = table.loc[names, names].to_numpy(dtype=np.float64)
+        table = table.loc[names].astype(np.float64)
     except ValueError:
-        raise UsageError(f"--cost-matrix {path}: every cost must be a number") from None
-    if not np.all(np.isfinite(matrix)) or np.any(matrix < 0):
-        raise UsageError(f"--cost-matrix {path}: costs must be finite and >= 0")
-    return matrix
+        raise UsageError(f"{option} {path}: every cost must be a number") from None
+    if not np.all(np.isfinite(table.to_numpy())) or np.any(table.to_numpy() < 0):
+        raise UsageError(f"{option} {path}: costs must be finite and >= 0")
+    return table
+
+
+def read_cost_matrix(path: str, classes: NDArray[Any]) -> NDArray[np.float64]:
+    """Read ``--cost-matrix``: true classes down, predicted across, named by class."""
+    table = _cost_csv(path, "--cost-matrix", classes)
+    return np.asarray(table[[str(c) for c in classes]], dtype=np.float64)
+
+
+def action_file(path: str, classes: NDArray[Any]) -> ActionCosts:
+    """Read an ``--action-costs`` file: true classes down, action names across."""
+    from costsense.decision import ActionCosts
+
+    table = _cost_csv(path, "--action-costs", classes)
+    actions = list(table.columns)
+    if not actions or any(a.startswith("Unnamed:") for a in actions):
+        raise UsageError(
+            f"--action-costs {path}: name every action in the header "
+            "(class,allow,review,block)"
+        )
+    if any(a.rpartition(".")[0] in actions for a in actions):  # pandas: block.1
+        raise UsageError(f"--action-costs {path}: name each action once")
+    return ActionCosts(table.to_numpy(), actions)
+
+
+def read_action_costs(args: argparse.Namespace, data: Table) -> ActionCosts | None:
+    """Read ``--action-costs`` over the target's sorted classes; None if not given.
+
+    A file: true classes down, action names across; ``columns``: the rows'
+    ``cost_<class>_<action>`` columns, every class with every action, as an
+    ``(n, K, A)`` table.
+    """
+    from costsense.decision import ActionCosts
+
+    given = getattr(args, "action_costs", None)
+    if given is None:
+        return None
+    classes = np.unique(data.y)
+    if given != "columns":
+        return action_file(given, classes)
+    found: dict[str, dict[str, str]] = {}  # action: {class: column}
+    for column in data.cost_columns:
+        rest = column[len(ACTION_PREFIX) :]
+        label = max(
+            (str(c) for c in classes if rest.startswith(f"{c}_")), key=len, default=None
+        )
+        if label is None or len(rest) == len(label) + 1:
+            raise UsageError(
+                f"--action-costs columns: column {printable(column)!r} is not "
+                f"{ACTION_PREFIX}<class>_<action> for a class of "
+                f"{[str(c) for c in classes]}; rename it"
+            )
+        found.setdefault(rest[len(label) + 1 :], {})[label] = column
+    absent = [
+        f"{ACTION_PREFIX}{c}_{a}"
+        for a in found
+        for c in classes
+        if str(c) not in found[a]
+    ]
+    if not found or absent:
+        raise UsageError(
+            "--action-costs columns needs a column cost_<class>_<action> for every "
+            "class and action; "
+            + (f"missing {printable(absent)}" if found else "--csv has none")
+        )
+    values = np.stack(
+        [
+            np.stack([data.cost_columns[found[a][str(c)]] for a in found], axis=-1)
+            for c in classes
+        ],
+        axis=1,
+    )
+    bad = ~np.all(np.isfinite(values) & (values >= 0), axis=(1, 2))
+    if bad.any():
+        raise UsageError(
+            f"--action-costs columns: costs must be finite and >= 0 "
+            f"({numbered_rows(bad)}); fix those cells or drop those rows"
+        )
+    return ActionCosts(values, list(found))
 
 
 @dataclass(frozen=True)
@@ -184,6 +279,7 @@ class CommandCosts:
     kind: str
     describe: str
     parts: dict[str, float | str] | None = None
+    actions: ActionCosts | None = None
 
 
 def resolve_costs(args: argparse.Namespace, data: Table) -> CommandCosts:
@@ -205,6 +301,9 @@ def resolve_costs(args: argparse.Namespace, data: Table) -> CommandCosts:
                 f"{printable([str(c) for c in classes][:20])}"
             )
         pos = found[0]
+    actions = read_action_costs(args, data)
+    if actions is not None:
+        return _action_costs(actions, args.action_costs, data, pos)
     if args.cost_matrix is not None:
         matrix = read_cost_matrix(args.cost_matrix, classes)
         # more classes: each model accepts or refuses the matrix (per fold)
@@ -263,6 +362,31 @@ def resolve_costs(args: argparse.Namespace, data: Table) -> CommandCosts:
             else "are not features (--drop-cost-columns)"
         )
     return CommandCosts(costs, "parts", said, parts=data.parts)
+
+
+def _action_costs(
+    actions: ActionCosts, given: str, data: Table, pos: Any
+) -> CommandCosts:
+    """Give the label costs models train on: each label its best action's."""
+    from costsense.costs import Costs
+
+    labels = actions.label_costs()
+    try:
+        if labels.ndim == 3:
+            costs = Costs.resolve(None, data.y, pos_label=pos, sample_cost=labels)
+        elif np.unique(data.y).size == 2:
+            costs = Costs.resolve(labels, data.y, pos_label=pos)
+        else:
+            costs = Costs.unchecked(labels, data.y)
+    except ValueError as error:  # two classes whose best action is the same
+        message = str(error).removeprefix("cost: ")
+        raise UsageError(
+            f"--action-costs {given}: as labels (each its cheapest action), {message}"
+        ) from None
+    said = f"actions {', '.join(map(str, actions.actions))}" + (
+        " (each row's cost columns)" if labels.ndim == 3 else f" from {given}"
+    )
+    return CommandCosts(costs, "actions", said, actions=actions)
 
 
 def _free_errors(error: Any, csv: str, data: Table, label: Any, positive: bool) -> str:

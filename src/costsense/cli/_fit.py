@@ -17,7 +17,7 @@ from costsense.cli._data import (
     read_data,
     resolve_costs,
 )
-from costsense.cli._model_io import FORMAT
+from costsense.cli._model_io import FORMAT, action_columns, action_metadata
 from costsense.cli._options import UsageError
 from costsense.cli._output import new_output
 from costsense.cli._preflight import preflight
@@ -30,7 +30,9 @@ from costsense.utils._tables import part_columns
 def run_fit(args: argparse.Namespace) -> int:
     from costsense.experiments import WarningTally, collect_warnings, make_model
 
-    output = new_output(args.out, "--out", args.csv, args.cost_matrix)
+    output = new_output(
+        args.out, "--out", args.csv, args.cost_matrix, args.action_costs
+    )
     signer = args.sign_key_file
     key = read_key(signer, "--sign-key-file") if signer else None
     data = read_data(args)
@@ -84,6 +86,8 @@ def run_fit(args: argparse.Namespace) -> int:
     if talks:
         model[-1].set_params(verbose=0)
     tally.add(args.model, caught)
+    classes = np.asarray(model.classes_).tolist()  # Python labels, for JSON
+    actions = action_metadata(given.actions, classes)
     metadata = {
         "format": FORMAT,
         "costsense_version": __version__,
@@ -99,13 +103,15 @@ def run_fit(args: argparse.Namespace) -> int:
         "id_column": data.id_column,
         "number_marks": data.number_marks,
         "missing": args.missing,
-        "classes": np.asarray(model.classes_).tolist(),  # Python labels, for JSON
+        "classes": classes,
         "pos_label": np.asarray(costs.pos_label).item(),
+        "class_counts": np.unique(data.y, return_counts=True)[1].tolist(),
+        "actions": actions,
         "cost": {
             "kind": given.kind,
             "matrix": costs.mean_matrix.tolist(),
             "parts": given.parts,
-            "columns": part_columns(given.parts),
+            "columns": part_columns(given.parts) + action_columns(actions),
             "columns_are_features": bool(data.cost_features),
         },
     }

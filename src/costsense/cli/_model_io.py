@@ -17,7 +17,7 @@ import numpy as np
 
 from costsense import __version__
 from costsense._base import learns_row_costs
-from costsense.cli._options import MISSING, UsageError
+from costsense.cli._options import ACTION_PREFIX, MISSING, UsageError
 from costsense.experiments import BASE_NAMES, CATALOG, check_pair
 from costsense.persist import DEFAULT_MAX_BYTES, check_fitted, read_model
 from costsense.utils._numbers import is_mark
@@ -29,7 +29,7 @@ from costsense.utils._text import printable
 #: development version is refused, naming the fix, fit it again).
 FORMAT = "costsense-model/2"
 _KINDS = {"numeric", "categorical", "date-time"}
-_COST_KINDS = {"ratio", "pair", "matrix", "parts"}
+_COST_KINDS = {"ratio", "pair", "matrix", "parts", "actions"}
 _PARTS = ["fn", "fp", "tn", "tp"]
 #: A version as packaging writes one (``0.1.0.dev0``, ``1.2+local.3``).
 _VERSION = re.compile(r"[0-9][0-9A-Za-z.+!_-]{0,39}")
@@ -133,6 +133,15 @@ def check_metadata(metadata: dict[str, Any], path: str) -> None:
     )
     require(isinstance(m.get("id_column"), str | None), "'s id column is not a name")
     _check_cost(m, require)
+    counts = m.get("class_counts")  # absent from files of earlier versions
+    require(
+        counts is None
+        or isinstance(counts, list)
+        and len(counts) == len(classes)
+        and all(type(c) is int and c > 0 for c in counts)
+        and sum(counts) == m["rows"],
+        "'s class counts are not one count > 0 per class summing to its rows",
+    )
     marks, costly = m.get("number_marks", {}), m["cost"]["columns"]
     require(
         isinstance(marks, dict)
@@ -166,8 +175,17 @@ def _check_cost(m: Any, require: Any) -> None:
     require(
         isinstance(features, bool), " does not say whether cost columns are features"
     )
+    _check_actions(m, require)  # the table first: its columns are read below
     if parts is None:
-        require(used == [], "'s cost columns come with no cost parts")
+        require(
+            used == action_columns(m.get("actions")),
+            "'s cost columns are not those of its cost parts or action table",
+        )
+        require(
+            not used or not features and m["target"] not in used,
+            " says action cost columns are features or the target",
+        )
+        require(all(c not in columns for c in used), " lists cost columns as features")
         return
     require(
         isinstance(parts, dict)
@@ -194,6 +212,68 @@ def _check_cost(m: Any, require: Any) -> None:
         " says the cost columns are features, but they are not numeric features"
         if features
         else " says the cost columns are not features, but lists them as features",
+    )
+
+
+def action_metadata(actions: Any, classes: list[Any]) -> dict[str, Any] | None:
+    """Describe an action table for the model file: the numbers, or its columns."""
+    if actions is None:
+        return None
+    names = [str(a) for a in actions.actions]
+    if actions.table.ndim == 2:
+        return {"names": names, "table": actions.table.tolist(), "columns": None}
+    grid = [[f"{ACTION_PREFIX}{c}_{a}" for a in names] for c in classes]
+    return {"names": names, "table": None, "columns": grid}
+
+
+def action_columns(actions: dict[str, Any] | None) -> list[str]:
+    """List the per-row action cost columns of :func:`action_metadata` (class-major)."""
+    grid = (actions or {}).get("columns") or []
+    return [name for row in grid for name in row]
+
+
+def _check_actions(m: Any, require: Any) -> None:
+    """Refuse an action table fit would not write, or one its label costs belie."""
+    from costsense.decision import ActionCosts
+
+    actions, classes = m.get("actions"), m["classes"]
+    if m["cost"]["kind"] != "actions":
+        require(actions is None, " has an action table but costs of another kind")
+        return
+    require(
+        isinstance(actions, dict) and sorted(actions) == ["columns", "names", "table"],
+        "'s action table is not names with a table or columns",
+    )
+    names, table = actions["names"], actions["table"]
+    require(
+        isinstance(names, list)
+        and len(names) >= 2
+        and all(isinstance(a, str) and printable(a) == a for a in names)
+        and len(set(names)) == len(names),
+        "'s actions are not two or more distinct names",
+    )
+    grid = [[f"{ACTION_PREFIX}{c}_{a}" for a in names] for c in classes]
+    if table is None:
+        require(
+            actions["columns"] == grid,
+            "'s action columns are not cost_<class>_<action>",
+        )
+        return
+    try:
+        values = np.asarray(table, dtype=np.float64)
+    except (TypeError, ValueError):
+        values = np.empty(0)
+    require(
+        actions["columns"] is None
+        and values.shape == (len(classes), len(names))
+        and np.all(np.isfinite(values))
+        and np.all(values >= 0),
+        f"'s action table is not {len(classes)} x {len(names)} finite costs >= 0",
+    )
+    labels = ActionCosts(values, names).label_costs()
+    require(
+        np.array_equal(labels, np.asarray(m["cost"]["matrix"], dtype=np.float64)),
+        "'s cost matrix is not the label costs of its action table",
     )
 
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 
 from costsense.exceptions import UsageError as UsageError  # the commands' error
 
+#: ``--action-costs columns``: the prefix of each row's ``cost_<class>_<action>``.
+ACTION_PREFIX = "cost_"
 #: ``--missing`` policies.
 MISSING = ("raise", "drop", "impute", "keep")
 
@@ -92,6 +95,42 @@ def positive_number(text: str) -> float:
     return value
 
 
+def parse_capacity(text: str) -> dict[str | None, int | str]:
+    """Parse ``--capacity``: ``K`` or ``P%``, or ``ACTION=K|P%[,ACTION=K|P%]``."""
+    found: dict[str | None, int | str] = {}
+    for entry in text.split(","):
+        action, _, limit = entry.rpartition("=")
+        share = re.fullmatch(r"\d+(\.\d+)?%", limit)
+        if (
+            not (limit.isdigit() or share and float(limit[:-1]) <= 100)
+            or (action or None) in found
+            or "=" in entry
+            and not action
+            or "=" not in entry
+            and "," in text
+        ):
+            raise argparse.ArgumentTypeError(
+                f"--capacity {text!r}: give a count or a share of each period's "
+                "rows (200 or 5%), or per action review=200[,block=10%]"
+            )
+        found[action or None] = limit if share else int(limit)
+    return found
+
+
+def parse_rate(text: str) -> float | str:
+    """Parse ``--positive-rate``: a share strictly between 0 and 1, or ``auto``."""
+    try:
+        value = float(text) if text != "auto" else 0.5
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(
+            f"--positive-rate {text!r}: give the new rows' share of positives, "
+            "between 0 and 1 such as 0.02, or auto (estimated from the new rows)"
+        )
+    return text if text == "auto" else value
+
+
 def positive_count(text: str) -> int:
     try:
         value = int(text)
@@ -144,10 +183,11 @@ COST_PARTS = (
 def add_cost_options(parser: argparse.ArgumentParser) -> None:
     costs = parser.add_argument_group(
         "costs",
-        "Give the costs one way: --cost or --cost-matrix (per pair of classes), or "
+        "Give the costs one way: --cost or --cost-matrix (per pair of classes), "
         "--fn-cost/--fp-cost/--tp-cost/--tn-cost (two classes; each a number, or "
         "a column of --csv with each row's cost, a feature too unless "
-        "--drop-cost-columns; col:NAME is always a column).",
+        "--drop-cost-columns; col:NAME is always a column), or --action-costs "
+        "(a true class x action table: decisions that are not labels).",
     )
     costs.add_argument(
         "--cost",
@@ -156,6 +196,13 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
     )
     costs.add_argument(
         "--cost-matrix", help="a K x K CSV: predicted classes across, true ones down"
+    )
+    costs.add_argument(
+        "--action-costs",
+        metavar="FILE|columns",
+        help="a CSV of true classes down, action names across (class,allow,block / "
+        "0,0,5 / 1,20,0), or 'columns': each row's cost_<class>_<action> columns "
+        "(never features); models learn each label as its cheapest action",
     )
     for part, option, what, default in COST_PARTS:
         costs.add_argument(

@@ -111,6 +111,7 @@ def read_table(
     target: str,
     costs: Mapping[str, float | str] | None = None,
     options: TableOptions = TableOptions(),  # noqa: B008 - frozen, never changed
+    cost_prefix: str | None = None,
 ) -> Table:
     """Read a labelled table: features, labels, column kinds and their encoder.
 
@@ -126,6 +127,10 @@ def read_table(
     options : TableOptions
         How the file is written, the missing-value policy, the columns that are
         not features and the read limits.
+    cost_prefix : str, optional
+        Every column whose name starts with it holds per-row costs (such as a
+        class x action table's ``cost_<class>_<action>``): read as numbers, kept
+        in ``Table.cost_columns``, never a feature.
 
     Returns
     -------
@@ -172,7 +177,8 @@ def read_table(
             f"--target {target!r} is not a column; the columns are {printable(names)}"
         )
     parts = cost_parts(costs, names)
-    costly = part_columns(parts)
+    prefixed = [c for c in names if cost_prefix and c.startswith(cost_prefix)]
+    costly = part_columns(parts) + [c for c in prefixed if c != target]
     if target in costly:
         raise UsageError(
             f"cost column {target!r} is the --target column; a cost column holds "
@@ -185,11 +191,12 @@ def read_table(
     frame, dropped = _apply_missing(frame, target, options.missing)
     y = _labels(frame[target], target, options.show_cells)
     drop_costs = not options.cost_features
-    features = frame.drop(columns=[target, *(costly if drop_costs else [])])
+    unused = costly if drop_costs else prefixed
+    features = frame.drop(columns=[target, *unused])
     if features.shape[1] == 0:
         raise UsageError(
             f"--csv {path} has no feature column besides the target"
-            + (" and the cost columns" if costly and drop_costs else "")
+            + (" and the cost columns" if unused else "")
         )
     kinds = column_kinds(features)
     refuse_unencodable(features, kinds, options.max_categories)
@@ -210,7 +217,7 @@ def read_table(
         source,
         parts,
         costs_read,
-        not drop_costs,
+        not drop_costs and not prefixed,
         ignored,
         options.id_column or None,
         marks,
