@@ -111,10 +111,10 @@ def evaluate(
         named :data:`CURRENT`, and each model's ``gain_over_current``, the money
         it saves over them per fold. Not a feature.
     actions : ActionCosts, default=None
-        A true class x action table (one, or one per row) instead of ``cost``:
-        the models learn its label costs
-        (:meth:`~costsense.decision.ActionCosts.label_costs`), decide actions from
-        their probabilities, and are scored by the actions' realised costs.
+        A true class x action table (one, or one per row): the models learn its
+        label costs (:meth:`~costsense.decision.ActionCosts.label_costs`, or
+        ``cost`` if given), decide actions from their probabilities, and are
+        scored by the actions' realised costs.
 
     Returns
     -------
@@ -197,22 +197,23 @@ def evaluate(
 
 def _label_costs(cost: Any, actions: Any, y: NDArray[Any], pos_label: Any) -> Costs:
     """Return the costs models learn: ``cost``, or the label costs of ``actions``."""
-    if (cost is None) == (actions is None):
+    if actions is not None and not isinstance(actions, ActionCosts):
+        raise TypeError("actions: give an ActionCosts table.")
+    if cost is not None:
+        return (
+            cost
+            if isinstance(cost, Costs)
+            else Costs.resolve(cost, y, pos_label=pos_label)
+        )
+    if actions is None:
         raise ValueError(
             "cost/actions: give one, a label cost (cost=) or an action table "
             "(actions=ActionCosts(...))."
         )
-    if actions is not None:
-        if not isinstance(actions, ActionCosts):
-            raise TypeError("actions: give an ActionCosts table.")
-        labels = actions.label_costs()
-        if labels.ndim == 3:
-            return Costs.resolve(None, y, pos_label=pos_label, sample_cost=labels)
-        return Costs.resolve(labels, y, pos_label=pos_label)
-    given = (
-        cost if isinstance(cost, Costs) else Costs.resolve(cost, y, pos_label=pos_label)
-    )
-    return given
+    labels = actions.label_costs()
+    if labels.ndim == 3:
+        return Costs.resolve(None, y, pos_label=pos_label, sample_cost=labels)
+    return Costs.resolve(labels, y, pos_label=pos_label)
 
 
 def _current_rows(

@@ -1,0 +1,147 @@
+"""``costsense evaluate`` over time, against today's decisions, with action tables."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from costsense import cli
+from costsense.datasets import TableOptions, read_table
+from costsense.decision import ActionCosts
+from costsense.experiments import CURRENT, evaluate, forward_chaining
+
+
+def _frame(n=240, seed=0):
+    rng = np.random.default_rng(seed)
+    x1, x2 = rng.normal(size=(2, n))
+    y = np.where(rng.random(n) < 1 / (1 + np.exp(2 - 2 * x1)), "fraud", "ok")
+    return pd.DataFrame(
+        {
+            "x1": x1,
+            "x2": x2,
+            "week": np.repeat(np.arange(12), n // 12)[::-1],  # rows not in time order
+            "rule": np.where(x1 > 1.0, "fraud", "ok"),
+            "now": np.where(x1 > 1.0, "block", "allow"),
+            "y": y,
+        }
+    )
+
+
+def _run(tmp_path, frame, *extra):
+    data, out = tmp_path / "data.csv", tmp_path / "folds.csv"
+    frame.to_csv(data, index=False)
+    args = ["evaluate", "--csv", str(data), "--target", "y", "--quiet"]
+    status = cli.main([*args, "--output", str(out), *extra])
+    with out.open() as handle:
+        return status, list(csv.DictReader(handle))
+
+
+def test_cli_time_folds_and_costs_agree_with_the_library(tmp_path, capsys):
+    frame = _frame()
+    extra = ["--cost", "5", "--model", "plain", "--folds", "3"]
+    taken = ("week", "rule", "now")  # "now" a feature of neither
+    status, rows = _run(
+        tmp_path,
+        frame,
+        *extra,
+        "--time-column",
+        "week",
+        "--current-decision",
+        "rule",
+        "--drop",
+        "now",
+    )
+    assert status == 0
+    printed = capsys.readouterr().out
+    y, week = frame["y"].to_numpy(), frame["week"].to_numpy()
+    read = read_table(tmp_path / "data.csv", "y", options=TableOptions(drop=taken))
+    library = evaluate(
+        read.X,
+        y,
+        ["plain"],
+        cost=5,
+        n_splits=3,
+        time=week,
+        current=rule,
+        prepare=read.encoder,
+    )
+    for fold, (train, test) in enumerate(forward_chaining(week, 3, y)):
+        line = f"trained up to {week[train].max()}, tested on {week[test].min()} to"
+        assert f"fold {fold}: forward-chaining over week: {line}" in printed
+        for name in ("plain", CURRENT):
+            got = next(r for r in rows if r["model"] == name and r["fold"] == str(fold))
+            want = next(
+                r for r in library if r["algorithm"] == name and r["fold"] == fold
+            )
+            assert got["train_until"] == str(week[train].max())
+            assert float(got["cost_total"]) == pytest.approx(
+                want["metrics"]["cost_total"]
+            )
+        fn = np.sum((y[test] == "fraud") & (rule[test] == "ok"))
+        fp = np.sum((y[test] == "ok") & (rule[test] == "fraud"))
+        now = next(r for r in rows if r["model"] == CURRENT and r["fold"] == str(fold))
+        assert float(now["cost_total"]) == pytest.approx(5 * fn + fp)
+
+
+rule = _frame()["rule"].to_numpy()
+
+
+def test_cli_action_costs_decide_actions_and_score_the_current_ones(tmp_path, capsys):
+    frame = _frame()
+    table = tmp_path / "actions.csv"
+    table.write_text("class,allow,review,block\nfraud,50,12,0\nok,0,3,8\n")
+    status, rows = _run(
+        tmp_path,
+        frame,
+        "--action-costs",
+        str(table),
+        "--model",
+        "plain",
+        "--folds",
+        "3",
+        "--current-decision",
+        "now",
+    )
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "cost-blind: its probabilities decide the actions" in printed
+    assert "recall" not in rows[0]  # actions, not labels, are scored
+    costs = ActionCosts([[50, 12, 0], [0, 3, 8]], ["allow", "review", "block"])
+    y, now = frame["y"].to_numpy(), frame["now"].to_numpy()
+    X = frame[["x1", "x2", "week"]].to_numpy()
+    library = evaluate(X, y, ["plain"], actions=costs, n_splits=3, current=now)
+    realised = costs.table[(y == "ok").astype(int)]  # classes fraud, ok
+    for fold in range(3):
+        got = {r["model"]: r for r in rows if r["fold"] == str(fold)}
+        want = next(
+            r for r in library if r["algorithm"] == CURRENT and r["fold"] == fold
+        )
+        test = want["test_index"]
+        spent = realised[test, np.where(now[test] == "block", 2, 0)].sum()
+        assert float(got[CURRENT]["cost_total"]) == pytest.approx(spent)
+        gain = float(got["plain"]["gain_over_current"])
+        assert gain == pytest.approx(spent - float(got["plain"]["cost_total"]))
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--time-column", "when"], "--time-column 'when': not a column of --csv"),
+        (["--folds", "12", "--time-column", "week"], "use 11 folds or fewer"),
+        (
+            ["--current-decision", "x1"],
+            "--current-decision x1: give one decision per row",
+        ),
+    ],
+)
+def test_bad_time_and_current_columns_exit_2_naming_the_option(
+    tmp_path, capsys, extra, message
+):
+    data = tmp_path / "data.csv"
+    _frame().to_csv(data, index=False)
+    args = ["evaluate", "--csv", str(data), "--target", "y", "--cost", "5", "--quiet"]
+    assert cli.main([*args, *extra]) == 2
+    assert message in capsys.readouterr().err
