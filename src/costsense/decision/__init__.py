@@ -7,13 +7,21 @@ Every function takes probabilities, so it works with any classifier.
 """
 
 from ._actions import ActionCosts, decide, expected_costs, realised_costs
+from ._calibration import CalibrationCheck, calibration_check
+from ._money import SavingsInterval, capacity_curve, cost_sensitivity, savings_interval
 from ._prior import adjust_to_prior, estimate_prior_shift
 
 __all__ = [
     "ActionCosts",
+    "CalibrationCheck",
+    "SavingsInterval",
     "adjust_to_prior",
+    "calibration_check",
+    "capacity_curve",
+    "cost_sensitivity",
     "decide",
     "estimate_prior_shift",
     "expected_costs",
     "realised_costs",
+    "savings_interval",
 ]
