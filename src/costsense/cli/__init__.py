@@ -107,6 +107,19 @@ def build_parser() -> argparse.ArgumentParser:
         "the ones it tests, instead of stratified CV",
     )
     ev.add_argument(
+        "--capacity",
+        type=parse_capacity,
+        metavar="K|P%|ACTION=K|P%,...",
+        help="the decision report decides within this capacity per period: rows "
+        "given the positive label (two classes), or per action of --action-costs",
+    )
+    ev.add_argument(
+        "--per",
+        metavar="COLUMN",
+        help="a column naming each row's period for --capacity and the capacity "
+        "curve (not a feature); default: all test rows are one period",
+    )
+    ev.add_argument(
         "--current-decision",
         metavar="COLUMN",
         help="a column of the decisions taken today (labels of --target, or "

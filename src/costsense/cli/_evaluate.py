@@ -34,11 +34,17 @@ def run(args: argparse.Namespace) -> int:
 
     models = [m.strip() for m in args.model.split(",") if m.strip()]
     output = new_output(args.output, "--output", args.csv) if args.output else None
+    curve_file = (
+        new_output(str(output.with_name(f"{output.stem}-capacity.csv")), "--output")
+        if output
+        else None
+    )
     data = read_data(args)
     given = resolve_costs(args, data)
     costs = given.costs
     binary = costs.classes.size == 2
     columns = take_columns(args, data)
+    capacity = _capacity(args.capacity, given)
     preflight(
         models,
         args.base,
@@ -147,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
             f"decision ({args.current_decision})"
         ) * ("--current-decision" in columns)
         print(f"\nmean (std) over the folds that ran; {lower}{best}{gain}")
+        if not interrupted:
+            report_decisions(args, given, data.y, rows, capacity, columns, curve_file)
     fits = [r for r in rows if r["algorithm"] != CURRENT]
     done = sum(not r.get("error") for r in fits)
     failed = len(fits) - done
@@ -163,6 +171,96 @@ def run(args: argparse.Namespace) -> int:
         print("interrupted: the table shows the finished folds only", file=sys.stderr)
         return 130
     return 1 if failed else 0
+
+
+def _capacity(limits: Any, given: Any) -> dict[Any, Any] | None:
+    """Name the action of a bare ``--capacity K`` (two classes: the positive)."""
+    if limits is None or None not in limits:
+        return limits
+    if given.actions is not None or given.costs.pos_label is None:
+        raise UsageError(
+            f"--capacity {limits[None]}: name the capacitated action or label, "
+            "such as review=200 (a bare count is for two classes)"
+        )
+    return {given.costs.pos_label: limits[None]}
+
+
+def report_decisions(
+    args: argparse.Namespace,
+    given: Any,
+    y: Any,
+    rows: list[dict[str, Any]],
+    capacity: dict[Any, Any] | None,
+    columns: dict[str, Any],
+    curve_file: Path | None,
+) -> None:
+    """Print the decision report below the table; the curve also to ``curve_file``."""
+    import warnings
+
+    from costsense.experiments import decision_report
+    from costsense.experiments._decisions import CURVE_SHARES
+
+    costs = given.actions if given.actions is not None else given.costs
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = decision_report(
+            rows, y, costs, capacity=capacity, per=columns.get("--per")
+        )
+    if not report.savings:
+        return
+    per = f" per {args.per}" if args.per else ""
+    limits = ", ".join(f"{a}={k}" for a, k in (capacity or {}).items())
+    within = f" within capacity {limits}{per}" if capacity else ""
+    print(
+        f"\ndecisions re-made over the out-of-fold probabilities{within} (each "
+        "model's test rows pooled, no refit); saving over the best single action "
+        f"with its {report.savings[report.best or ''].level:.0%} interval "
+        "(bootstrap over test rows, stratified by class):"
+    )
+    table = [["model", "rows", "saving", "interval", "share", "interval"]]
+    for model, found in report.savings.items():
+        table.append(
+            [model[:24], str(report.rows[model]), f"{found.saving:.1f}"]
+            + [f"{found.low:.1f} to {found.high:.1f}", f"{found.share:.1%}"]
+            + [f"{found.share_low:.1%} to {found.share_high:.1%}"]
+        )
+    print_table(table)
+    if report.curves:
+        print(f"\nsaving at capacity (share of each period's rows acted on{per}):")
+        shares = [f"{share:.0%}" for share in CURVE_SHARES]
+        curve = [["model", *shares]] + [
+            [model[:24], *(f"{point['saving']:.1f}" for point in points)]
+            for model, points in report.curves.items()
+        ]
+        print_table(curve)
+        if curve_file is not None:
+            with curve_file.open("x", newline="") as handle:
+                writer = csv.writer(handle)
+                writer.writerow(["model", "share", "acted", "saving", "saving_share"])
+                for model, points in report.curves.items():
+                    for point in points:
+                        keys = ("share", "acted", "saving", "saving_share")
+                        writer.writerow([model, *(point[k] for k in keys)])
+            print(f"capacity curve saved to {curve_file}", file=sys.stderr)
+    print(
+        f"\nsensitivity of {report.best}'s saving to each cost part scaled "
+        "(decision kept; re-made at the scaled costs; rows whose action changes):"
+    )
+    table = [["part", "factor", "saving", "re-decided", "changed"]]
+    for line in report.sensitivity:
+        table.append(
+            [str(line["part"]), f"{line['factor']:g}", f"{line['saving']:.1f}"]
+            + [f"{line['saving_redecided']:.1f}", f"{line['changed']:.1%}"]
+        )
+    print_table(table)
+    print("\ncalibration (cost of the Bayes decision, as given vs recalibrated):")
+    for model, check in report.calibration.items():
+        print(
+            f"  {model}: {check.cost_as_given:.1f} vs {check.cost_recalibrated:.1f}, "
+            f"difference {check.difference:.1f} ({check.low:.1f} to {check.high:.1f})"
+        )
+    for warning in caught:
+        print(f"{warning.category.__name__}: {warning.message}", file=sys.stderr)
 
 
 #: The evaluate options naming a column that is not a feature.

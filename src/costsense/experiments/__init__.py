@@ -17,6 +17,7 @@ _MODULES = {
     "_cell": "run_cell",
     "_claims": "ClaimCheck check_claims",
     "_datasets": "DatasetSpec",
+    "_decisions": "DecisionReport decision_report",
     "_evaluate": "CURRENT evaluate summarise",
     "_labels": "cost_order sort_rows",
     "_models": "make_model",
