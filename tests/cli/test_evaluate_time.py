@@ -9,9 +9,10 @@ import pandas as pd
 import pytest
 
 from costsense import cli
+from costsense.costs import Costs
 from costsense.datasets import TableOptions, read_table
 from costsense.decision import ActionCosts
-from costsense.experiments import CURRENT, evaluate, forward_chaining
+from costsense.experiments import CURRENT, decision_report, evaluate, forward_chaining
 
 
 def _frame(n=240, seed=0):
@@ -145,3 +146,60 @@ def test_bad_time_and_current_columns_exit_2_naming_the_option(
     args = ["evaluate", "--csv", str(data), "--target", "y", "--cost", "5", "--quiet"]
     assert cli.main([*args, *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_cli_report_at_capacity_agrees_with_the_library_report(tmp_path, capsys):
+    frame = _frame()
+    taken = ("week", "rule", "now")
+    status, _ = _run(
+        tmp_path,
+        frame,
+        "--cost",
+        "5",
+        "--model",
+        "plain",
+        "--folds",
+        "3",
+        "--time-column",
+        "week",
+        "--per",
+        "week",
+        "--capacity",
+        "10%",
+        "--drop",
+        "rule,now",
+    )
+    assert status == 0
+    printed = capsys.readouterr().out
+    options = TableOptions(drop=taken)
+    read = read_table(tmp_path / "data.csv", "y", options=options)
+    y, week = read.y, frame["week"].to_numpy()
+    rows = evaluate(
+        read.X, y, ["plain"], cost=5, n_splits=3, time=week, prepare=read.encoder
+    )
+    costs = Costs.resolve(5, y)
+    report = decision_report(rows, y, costs, capacity={"fraud": "10%"}, per=week)
+    assert "within capacity fraud=10% per week" in printed
+    report_part = printed.split("decisions re-made")[1]
+    line = next(x for x in report_part.splitlines() if x.startswith("plain  "))
+    assert line.split()[1:3] == [
+        "180",
+        f"{report.savings['plain'].saving:.1f}",
+    ]  # 3 of 4 blocks
+    with (tmp_path / "folds-capacity.csv").open() as handle:
+        curve = list(csv.DictReader(handle))
+    assert [float(r["share"]) for r in curve] == [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1]
+    for got, want in zip(curve, report.curves["plain"], strict=True):
+        assert float(got["saving"]) == pytest.approx(want["saving"])
+    # at 10 % per week, the curve's point is the decision within that capacity
+    assert float(curve[3]["saving"]) == pytest.approx(report.savings["plain"].saving)
+    assert max(len(x) for x in report_part.splitlines()) <= 100  # a terminal's
+
+
+def test_a_bare_capacity_with_an_action_table_exits_2_naming_the_fix(tmp_path, capsys):
+    data, table = tmp_path / "data.csv", tmp_path / "actions.csv"
+    _frame().to_csv(data, index=False)
+    table.write_text("class,allow,review,block\nfraud,50,12,0\nok,0,3,8\n")
+    args = ["evaluate", "--csv", str(data), "--target", "y", "--quiet"]
+    assert cli.main([*args, "--action-costs", str(table), "--capacity", "20"]) == 2
+    assert "--capacity 20: name the capacitated action" in capsys.readouterr().err

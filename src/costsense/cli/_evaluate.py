@@ -211,11 +211,12 @@ def report_decisions(
     per = f" per {args.per}" if args.per else ""
     limits = ", ".join(f"{a}={k}" for a, k in (capacity or {}).items())
     within = f" within capacity {limits}{per}" if capacity else ""
+    level = report.savings[report.best or ""].level
     print(
-        f"\ndecisions re-made over the out-of-fold probabilities{within} (each "
-        "model's test rows pooled, no refit); saving over the best single action "
-        f"with its {report.savings[report.best or ''].level:.0%} interval "
-        "(bootstrap over test rows, stratified by class):"
+        f"\ndecisions re-made over the out-of-fold probabilities{within}\n"
+        "(each model's test rows pooled, no refit): saving over the best single "
+        f"action,\n{level:.0%} interval by bootstrap over the test rows, "
+        "stratified by class:"
     )
     table = [["model", "rows", "saving", "interval", "share", "interval"]]
     for model, found in report.savings.items():
@@ -243,8 +244,8 @@ def report_decisions(
                         writer.writerow([model, *(point[k] for k in keys)])
             print(f"capacity curve saved to {curve_file}", file=sys.stderr)
     print(
-        f"\nsensitivity of {report.best}'s saving to each cost part scaled "
-        "(decision kept; re-made at the scaled costs; rows whose action changes):"
+        f"\nsensitivity of {report.best}'s saving to each cost part scaled:\n"
+        "the decision kept, re-made at the scaled costs, the rows whose action changes"
     )
     table = [["part", "factor", "saving", "re-decided", "changed"]]
     for line in report.sensitivity:
