@@ -11,8 +11,13 @@ import pytest
 from costsense import cli
 from costsense.costs import Costs
 from costsense.datasets import TableOptions, read_table
-from costsense.decision import ActionCosts
-from costsense.experiments import CURRENT, decision_report, evaluate, forward_chaining
+from costsense.decision import ActionCosts, decision_report
+from costsense.experiments import (
+    CURRENT,
+    evaluate,
+    forward_chaining,
+    pooled_probabilities,
+)
 
 
 def _frame(n=240, seed=0):
@@ -178,7 +183,8 @@ def test_cli_report_at_capacity_agrees_with_the_library_report(tmp_path, capsys)
         read.X, y, ["plain"], cost=5, n_splits=3, time=week, prepare=read.encoder
     )
     costs = Costs.resolve(5, y)
-    report = decision_report(rows, y, costs, capacity={"fraud": "10%"}, per=week)
+    pooled = pooled_probabilities(rows)
+    report = decision_report(pooled, y, costs, capacity={"fraud": "10%"}, per=week)
     assert "within capacity fraud=10% per week" in printed
     report_part = printed.split("decisions re-made")[1]
     line = next(x for x in report_part.splitlines() if x.startswith("plain  "))

@@ -197,14 +197,19 @@ def report_decisions(
     """Print the decision report below the table; the curve also to ``curve_file``."""
     import warnings
 
-    from costsense.experiments import decision_report
-    from costsense.experiments._decisions import CURVE_SHARES
+    from costsense.decision import decision_report
+    from costsense.decision._report import CURVE_SHARES
+    from costsense.experiments import pooled_probabilities
 
     costs = given.actions if given.actions is not None else given.costs
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         report = decision_report(
-            rows, y, costs, capacity=capacity, per=columns.get("--per")
+            pooled_probabilities(rows),
+            y,
+            costs,
+            capacity=capacity,
+            per=columns.get("--per"),
         )
     if not report.savings:
         return

@@ -17,8 +17,7 @@ _MODULES = {
     "_cell": "run_cell",
     "_claims": "ClaimCheck check_claims",
     "_datasets": "DatasetSpec",
-    "_decisions": "DecisionReport decision_report",
-    "_evaluate": "CURRENT evaluate summarise",
+    "_evaluate": "CURRENT evaluate pooled_probabilities summarise",
     "_labels": "cost_order sort_rows",
     "_models": "make_model",
     "_outputs": "StoreConflictError StoreError StoreFileError StoreLockedError "

@@ -41,7 +41,7 @@ from costsense.experiments._scores import (
 from costsense.experiments._stats import best_mask, describe
 from costsense.experiments._study import Algorithm, Protocol, Study
 
-__all__ = ["CURRENT", "evaluate", "summarise"]
+__all__ = ["CURRENT", "evaluate", "pooled_probabilities", "summarise"]
 
 #: The name of the current decision's rows (``current=``, ``--current-decision``).
 CURRENT = "current decision"
@@ -264,6 +264,27 @@ def _current_rows(
             }
         )
     return rows
+
+
+def pooled_probabilities(
+    rows: Iterable[dict[str, Any]],
+) -> dict[str, tuple[NDArray[np.intp], NDArray[np.float64]]]:
+    """Each model's test rows and their probabilities, concatenated over its folds.
+
+    What :func:`costsense.decision.decision_report` reads: rows of
+    :func:`evaluate` with ``proba`` (a model with probabilities, a fold that ran).
+    """
+    found: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        if row.get("proba") is not None and not row.get("error"):
+            found.setdefault(row["algorithm"], []).append(row)
+    return {
+        model: (
+            np.concatenate([r["test_index"] for r in kept]),
+            np.concatenate([r["proba"] for r in kept]),
+        )
+        for model, kept in found.items()
+    }
 
 
 def _cell_or_error(study: Study, cell: Cell, data: DatasetSpec) -> dict[str, Any]:

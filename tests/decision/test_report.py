@@ -1,4 +1,4 @@
-"""The decision report: decisions re-made over the rows' out-of-fold probabilities."""
+"""The decision report: decisions re-made over out-of-fold probabilities."""
 
 from __future__ import annotations
 
@@ -8,17 +8,23 @@ import numpy as np
 import pytest
 
 from costsense.costs import Costs
+from costsense.decision import decision_report
 from costsense.exceptions import CalibrationWarning
-from costsense.experiments import decision_report
+from costsense.experiments import pooled_probabilities
 
 
 def _rows(proba_of, folds):
-    """Rows as evaluate keeps them: each fold's test rows and probabilities."""
-    return [
+    """Pooled as from evaluate's rows: each fold's test rows and probabilities."""
+    rows = [
         {"algorithm": model, "fold": f, "test_index": test, "proba": proba[test]}
         for model, proba in proba_of.items()
         for f, test in enumerate(folds)
     ]
+    pooled = pooled_probabilities([*rows, {"algorithm": "svm", "proba": None}])
+    assert set(pooled) == set(proba_of)  # a model without probabilities is left out
+    for model, (index, proba) in pooled.items():
+        assert np.array_equal(proba, proba_of[model][index])
+    return pooled
 
 
 def test_savings_at_capacity_per_period_equal_a_hand_count():

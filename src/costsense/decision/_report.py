@@ -1,9 +1,8 @@
-"""The decision report of ``costsense evaluate``, over out-of-fold probabilities.
+"""What each model's decisions save, re-made over its out-of-fold probabilities.
 
-Every number is computed from the test rows only, pooled over the folds, each
-model's decisions re-made from the probabilities its folds kept
-(:func:`~costsense.experiments.evaluate` keeps ``test_index`` and ``proba``): no
-model is fitted again.
+Every number is computed from the test rows only: each model's decisions are
+re-made from the probabilities its folds kept (``costsense evaluate`` keeps
+them), so no model is fitted again.
 """
 
 from __future__ import annotations
@@ -17,17 +16,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from costsense.costs import Costs
-from costsense.decision import (
-    ActionCosts,
-    CalibrationCheck,
-    SavingsInterval,
-    calibration_check,
-    capacity_curve,
-    cost_sensitivity,
-    decide,
-    savings_interval,
-)
 from costsense.exceptions import CalibrationWarning
+
+from ._actions import ActionCosts, decide
+from ._calibration import CalibrationCheck, calibration_check
+from ._money import SavingsInterval, capacity_curve, cost_sensitivity, savings_interval
 
 __all__ = ["DecisionReport", "decision_report"]
 
@@ -67,7 +60,7 @@ class DecisionReport:
 
 
 def decision_report(
-    rows: Sequence[dict[str, Any]],
+    out_of_fold: Mapping[str, tuple[ArrayLike, ArrayLike]],
     y: ArrayLike,
     costs: Any,
     *,
@@ -83,14 +76,15 @@ def decision_report(
 
     Parameters
     ----------
-    rows : sequence of dict
-        Rows of :func:`~costsense.experiments.evaluate`; those with ``proba``
-        (models with probabilities, folds that ran) are pooled per model.
+    out_of_fold : mapping of str to (index, proba)
+        Per model, the rows of ``y`` it was tested on and their class
+        probabilities (columns in the order of the classes), pooled over folds
+        (:func:`costsense.experiments.pooled_probabilities`).
     y : array-like of shape (n_samples,)
-        The labels given to :func:`~costsense.experiments.evaluate`.
+        Labels of all rows.
     costs : Costs or ActionCosts
-        Its costs: the :class:`~costsense.costs.Costs` resolved against ``y``, or
-        the action table (one, or one per row of ``y``).
+        The :class:`~costsense.costs.Costs` resolved against ``y``, or the action
+        table (one, or one per row of ``y``).
     capacity : dict, default=None
         ``{action: k or "p%"}`` per period, as in :func:`costsense.decision.decide`.
     per : array-like of shape (n_samples,), default=None
@@ -121,7 +115,8 @@ def decision_report(
     curved = curve_action is not None or binary or len(names) == 2
     periods = None if per is None else np.asarray(per)
     report = DecisionReport()
-    for model, (index, proba) in _pooled(rows).items():
+    pooled = {m: (np.asarray(i), np.asarray(p)) for m, (i, p) in out_of_fold.items()}
+    for model, (index, proba) in pooled.items():
         part = _rows(costs, index)
         when = None if periods is None else periods[index]
         action, _ = decide(proba, part, capacity=there or None, per=when)
@@ -171,7 +166,7 @@ def decision_report(
                 )
     if report.savings:
         best = max(report.savings, key=lambda m: report.savings[m].saving)
-        index, proba = _pooled(rows)[best]
+        index, proba = pooled[best]
         report.best = best
         report.sensitivity.extend(
             cost_sensitivity(
@@ -186,23 +181,6 @@ def decision_report(
             )
         )
     return report
-
-
-def _pooled(
-    rows: Sequence[dict[str, Any]],
-) -> dict[str, tuple[NDArray[np.intp], NDArray[np.float64]]]:
-    """Each model's test rows and probabilities, concatenated over its folds."""
-    found: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        if row.get("proba") is not None and not row.get("error"):
-            found.setdefault(row["algorithm"], []).append(row)
-    return {
-        model: (
-            np.concatenate([r["test_index"] for r in kept]),
-            np.concatenate([r["proba"] for r in kept]),
-        )
-        for model, kept in found.items()
-    }
 
 
 def _rows(costs: Any, index: NDArray[np.intp]) -> Any:
