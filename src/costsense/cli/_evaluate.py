@@ -198,7 +198,6 @@ def report_decisions(
     import warnings
 
     from costsense.decision import decision_report
-    from costsense.decision._report import CURVE_SHARES
     from costsense.experiments import pooled_probabilities
 
     costs = given.actions if given.actions is not None else given.costs
@@ -233,7 +232,8 @@ def report_decisions(
     print_table(table)
     if report.curves:
         print(f"\nsaving at capacity (share of each period's rows acted on{per}):")
-        shares = [f"{share:.0%}" for share in CURVE_SHARES]
+        first = next(iter(report.curves.values()))
+        shares = [f"{point['share']:.0%}" for point in first]
         curve = [["model", *shares]] + [
             [model[:24], *(f"{point['saving']:.1f}" for point in points)]
             for model, points in report.curves.items()
