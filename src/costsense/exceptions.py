@@ -6,6 +6,7 @@ This module stands on nothing of costsense's: any module may import it.
 from __future__ import annotations
 
 __all__ = [
+    "CalibrationWarning",
     "ColumnWarning",
     "CostWarning",
     "CostlierThanConstantWarning",
@@ -39,6 +40,25 @@ class ColumnWarning(UserWarning):
     (also kept in ``Table.notes``; the command line prints them): a column of
     distinct whole numbers, one per row, looks like an identifier. It stays a
     feature; leave it out (``drop``, ``id_column``) if it names rows.
+    """
+
+
+class CalibrationWarning(UserWarning):
+    """A model's probabilities are miscalibrated in a way that costs money.
+
+    Issued by :func:`costsense.experiments.decision_report` (``costsense
+    evaluate``) when, on the pooled test rows, the Bayes decision made on
+    probabilities recalibrated out of fold costs less than on the model's own,
+    its bootstrap interval above zero
+    (:func:`costsense.decision.calibration_check`). The message names the model
+    and the money at stake; calibrate the model (``threshold-calibrated``, or
+    scikit-learn's ``CalibratedClassifierCV``) before deciding by it.
+
+    Examples
+    --------
+    >>> from costsense.exceptions import CalibrationWarning
+    >>> issubclass(CalibrationWarning, UserWarning)
+    True
     """
 
 

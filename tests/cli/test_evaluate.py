@@ -23,11 +23,12 @@ def _evaluate_csv(path, *extra):
 
 
 def _table(printed, models):
-    return {
-        line.split()[0]: line
-        for line in printed.splitlines()
-        if line.split() and line.split()[0] in models
-    }
+    """The summary table's line of each model (the report below it comes later)."""
+    found: dict[str, str] = {}
+    for line in printed.splitlines():
+        if line.split() and line.split()[0] in models:
+            found.setdefault(line.split()[0], line)
+    return found
 
 
 def test_evaluate_csv_prints_one_row_per_model_and_saves_every_fold(tmp_path, capsys):

@@ -76,3 +76,20 @@ def test_a_registered_spec_is_built_by_make_model():
         assert (learner.max_depth, learner.random_state) == (2, 9)
     finally:
         del BASES["shallow"]
+
+
+def test_per_row_costs_refuse_cost_blind_models_in_fit_but_not_when_scored():
+    from costsense.experiments import CATALOG, refusals
+
+    blind = sorted(n for n, s in CATALOG.items() if not s.cost_sensitive)
+    fixed = sorted(
+        n for n, s in CATALOG.items() if s.cost_sensitive and not s.row_costs
+    )
+    assert "plain" in blind and "random-forest" in blind and fixed
+    (option, message), *_ = refusals(blind, row_costs=True)
+    assert option == "--fn-cost" and "do not take per-row costs" in message
+    assert refusals(blind, row_costs=True, scored=True) == []
+    # a cost-sensitive model that cannot learn them stays refused, with the rule
+    (_, message), *_ = refusals(fixed[:1], row_costs=True, scored=True)
+    assert f"models {fixed[:1]}" in message
+    assert "cost-blind models run in evaluate" in message

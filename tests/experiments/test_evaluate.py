@@ -9,7 +9,10 @@ from sklearn.linear_model import Perceptron
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+from costsense.costs import Costs
+from costsense.decision import ActionCosts
 from costsense.experiments import (
+    CURRENT,
     FOLD_METRICS,
     TIME_COLUMNS,
     Protocol,
@@ -17,6 +20,7 @@ from costsense.experiments import (
     decide,
     decides_rows,
     evaluate,
+    forward_chaining,
     make_model,
     summarise,
 )
@@ -72,9 +76,15 @@ def test_evaluate_rows_are_the_same_in_worker_processes():
     X, y = _data()
     one = evaluate(X, y, ["plain", "threshold"], cost=5, n_splits=3, n_jobs=1)
     two = evaluate(X, y, ["plain", "threshold"], cost=5, n_splits=3, n_jobs=2)
-    timeless = [{k: v for k, v in r.items() if k not in TIME_COLUMNS} for r in one]
-    assert timeless == [{k: v for k, v in r.items() if k not in TIME_COLUMNS}
-                        for r in two]  # fmt: skip
+    kept = ("test_index", "proba")  # arrays: compared apart
+    timeless = [
+        [{k: v for k, v in r.items() if k not in (*TIME_COLUMNS, *kept)} for r in rows]
+        for rows in (one, two)
+    ]
+    assert timeless[0] == timeless[1]
+    for a, b in zip(one, two, strict=True):
+        assert_array_equal(a["test_index"], b["test_index"])
+        assert_array_equal(a["proba"], b["proba"])
 
 
 def test_threshold_moving_lowers_the_cost_of_a_high_cost_ratio():
@@ -201,3 +211,89 @@ def test_the_best_is_marked_only_among_models_that_ran_the_same_folds():
     assert [a[1], b[1], c[1]] == ["3.0 (0.0)*", "4.0 (0.0) ", "1.0 (0.0) "]
     assert (c[-2], c[-1]) == ("1/1", "not compared for *: other folds ran")
     assert a[-1] == b[-1] == ""
+
+
+def _row_costs(y, seed=0):
+    """Per-row costs: a missed positive costs its amount, a false alarm 1."""
+    amount = np.random.default_rng(seed).uniform(1, 20, size=len(y))
+    matrices = np.zeros((len(y), 2, 2))
+    matrices[:, 0, 1], matrices[:, 1, 0] = 1.0, amount  # classes neg, pos
+    return Costs.resolve(None, y, pos_label="pos", sample_cost=matrices), matrices
+
+
+def _refit(name, row, X, y, train, cost=((0, 1), (5, 0))):
+    matrix = np.asarray(cost, float)
+    model = make_model(name, cost=matrix, pos_label="pos", seed=row["seed"])
+    return model.fit(X[train], y[train])
+
+
+def test_the_current_decision_costs_what_a_hand_count_says_and_gains_are_paired():
+    X, y = _data()
+    current = np.where(X[:, 0] > 0.5, "pos", "neg")
+    rows = evaluate(X, y, ["plain"], cost=(5, 1), n_splits=3, current=current)
+    study = Study("evaluate", 0, ("data",), ("5:1",), (), Protocol(n_splits=3))
+    for fold, (_, test) in enumerate(splits(study, "data", y, 0)):
+        now = next(r for r in rows if r["algorithm"] == CURRENT and r["fold"] == fold)
+        fn = np.sum((y[test] == "pos") & (current[test] == "neg"))
+        fp = np.sum((y[test] == "neg") & (current[test] == "pos"))
+        assert now["metrics"]["cost_total"] == pytest.approx(5 * fn + fp)
+        assert_array_equal(now["test_index"], test)
+        model = next(r for r in rows if r["algorithm"] == "plain" and r["fold"] == fold)
+        assert model["metrics"]["gain_over_current"] == pytest.approx(
+            5 * fn + fp - model["metrics"]["cost_total"]
+        )
+    table = summarise(rows, ["plain", CURRENT])
+    assert table[0][-5] == "gain_over_current" and table[2][0] == CURRENT
+
+
+def test_a_cost_blind_model_decides_by_its_labels_at_the_rows_own_costs():
+    X, y = _data()
+    costs, matrices = _row_costs(y)
+    rows = evaluate(X, y, ["plain", "random-forest"], cost=costs, n_splits=3)
+    study = Study("evaluate", 0, ("data",), ("x",), (), Protocol(n_splits=3))
+    index = (y == "pos").astype(int)
+    for fold, (train, test) in enumerate(splits(study, "data", y, 0)):
+        for name in ("plain", "random-forest"):
+            row = next(r for r in rows if r["algorithm"] == name and r["fold"] == fold)
+            model = _refit(name, row, X, y, train)
+            pred = (model.predict(X[test]) == "pos").astype(int)
+            hand = matrices[test, index[test], pred].sum()
+            assert row["metrics"]["cost_total"] == pytest.approx(hand)
+            # the kept out-of-fold probabilities are the refitted model's
+            assert_array_equal(row["test_index"], test)
+            assert np.allclose(row["proba"], model.predict_proba(X[test]))
+
+
+def test_actions_are_decided_from_probabilities_and_scored_at_realised_costs():
+    X, y = _data()
+    table = ActionCosts([[0, 1, 5], [20, 4, 0]], ["allow", "review", "block"])
+    today = np.where(X[:, 1] > 1, "block", "allow")
+    rows = evaluate(X, y, ["plain"], actions=table, n_splits=3, current=today)
+    study = Study("evaluate", 0, ("data",), ("x",), (), Protocol(n_splits=3))
+    cost = table.table[(y == "pos").astype(int)]  # (n, 3): each action's cost
+    for fold, (train, test) in enumerate(splits(study, "data", y, 0)):
+        row = next(r for r in rows if r["algorithm"] == "plain" and r["fold"] == fold)
+        proba = _refit("plain", row, X, y, train).predict_proba(X[test])
+        chosen = np.argmin(proba @ table.table, axis=1)
+        total = cost[test, chosen].sum()
+        assert row["metrics"]["cost_total"] == pytest.approx(total)
+        best = cost[test].sum(axis=0).min()
+        assert row["metrics"]["savings"] == pytest.approx(1 - total / best)
+        spent = cost[test, np.where(today[test] == "block", 2, 0)].sum()
+        assert row["metrics"]["gain_over_current"] == pytest.approx(spent - total)
+        assert "recall" not in row["metrics"]  # labels are not what is decided
+
+
+def test_time_folds_are_the_forward_chaining_ones_and_bad_columns_are_refused():
+    X, y = _data()
+    time = np.repeat(np.arange(20), 10)[::-1]
+    rows = evaluate(X, y, ["plain"], cost=5, n_splits=3, time=time)
+    for row, (train, test) in zip(rows, forward_chaining(time, 3, y), strict=True):
+        assert_array_equal(row["test_index"], test)
+        assert row["n_train"] == train.size
+    with pytest.raises(ValueError, match="cannot make 3 forward-chaining"):
+        evaluate(X, y, ["plain"], cost=5, n_splits=3, time=np.arange(200) % 3)
+    with pytest.raises(ValueError, match=r"current: give one decision per row"):
+        evaluate(X, y, ["plain"], cost=5, n_splits=3, current=np.full(200, "maybe"))
+    with pytest.raises(ValueError, match="cost/actions: give one"):
+        evaluate(X, y, ["plain"], n_splits=3)

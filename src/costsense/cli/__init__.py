@@ -101,6 +101,32 @@ def build_parser() -> argparse.ArgumentParser:
     _add_training_options(ev, many=True)
     ev.add_argument("--folds", type=int, default=5)
     ev.add_argument(
+        "--time-column",
+        help="a column of periods (numbers, dates, or text ordered as written; not "
+        "a feature): forward-chaining folds, each trained on the periods before "
+        "the ones it tests, instead of stratified CV",
+    )
+    ev.add_argument(
+        "--capacity",
+        type=parse_capacity,
+        metavar="K|P%|ACTION=K|P%,...",
+        help="the decision report decides within this capacity per period: rows "
+        "given the positive label (two classes), or per action of --action-costs",
+    )
+    ev.add_argument(
+        "--per",
+        metavar="COLUMN",
+        help="a column naming each row's period for --capacity and the capacity "
+        "curve (not a feature); default: all test rows are one period",
+    )
+    ev.add_argument(
+        "--current-decision",
+        metavar="COLUMN",
+        help="a column of the decisions taken today (labels of --target, or "
+        "actions of --action-costs; not a feature), scored on the same folds; "
+        "the table adds each model's gain over it",
+    )
+    ev.add_argument(
         "--jobs", type=positive_count, default=1, help="processes fitting at once"
     )
     ev.add_argument("--output", help="also save each fold's metrics to this new CSV")

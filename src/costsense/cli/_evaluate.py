@@ -1,4 +1,4 @@
-"""``costsense evaluate``: stratified k-fold cross-validation of named models."""
+"""``costsense evaluate``: cross-validation of named models, stratified or over time."""
 
 from __future__ import annotations
 
@@ -21,20 +21,30 @@ from costsense.experiments import CATALOG, check_folds, default_base
 
 def run(args: argparse.Namespace) -> int:
     from costsense.experiments import (
+        ACTION_METRICS,
+        CURRENT,
         FOLD_COLUMNS,
         MULTICLASS_METRICS,
         TIME_COLUMNS,
         WarningTally,
         evaluate,
+        forward_chaining,
         summarise,
     )
 
     models = [m.strip() for m in args.model.split(",") if m.strip()]
     output = new_output(args.output, "--output", args.csv) if args.output else None
+    curve_file = (
+        new_output(str(output.with_name(f"{output.stem}-capacity.csv")), "--output")
+        if output
+        else None
+    )
     data = read_data(args)
     given = resolve_costs(args, data)
     costs = given.costs
     binary = costs.classes.size == 2
+    columns = take_columns(args, data)
+    capacity = _capacity(args.capacity, given)
     preflight(
         models,
         args.base,
@@ -42,14 +52,37 @@ def run(args: argparse.Namespace) -> int:
         missing=args.missing,
         row_costs=costs.example_dependent,
         jobs=args.jobs,
+        scored=True,
     )
+    time_of = columns.get("--time-column")
     try:
-        check_folds(data.y, args.folds, option="--folds ")
+        if time_of is None:
+            check_folds(data.y, args.folds, option="--folds ")
+            periods = None
+        else:
+            found = forward_chaining(time_of, args.folds, data.y)
+            periods = [_periods(time_of, train, test) for train, test in found]
     except ValueError as error:
-        raise UsageError(str(error).rstrip(".")) from None
-    _say_what_runs(args, data, given.describe)
-    metric_names = FOLD_COLUMNS if binary else MULTICLASS_METRICS
+        message = (
+            str(error)
+            .rstrip(".")
+            .replace("time: ", "")
+            .replace("n_splits=", "--folds ")
+        )
+        option = (
+            "--folds " if time_of is None else f"--time-column {args.time_column}: "
+        )
+        raise UsageError(option * (time_of is not None) + message) from None
+    _say_what_runs(args, data, given.describe, periods)
+    metric_names = (
+        ACTION_METRICS
+        if given.actions is not None
+        else FOLD_COLUMNS
+        if binary
+        else MULTICLASS_METRICS
+    ) + ("gain_over_current",) * ("--current-decision" in columns)
     identity = ["model", "base", "fold", "seed", "costs", "error", "constant"]
+    identity += ["train_until", "test_period"] * (periods is not None)
     fields = [*identity, *metric_names, *TIME_COLUMNS]
     handle = output.open("x", newline="") if output else None
     writer = csv.DictWriter(handle, fields) if handle is not None else None
@@ -64,9 +97,11 @@ def run(args: argparse.Namespace) -> int:
     def keep(row: dict[str, Any]) -> None:
         rows.append(row)
         tally.add_row(row)
-        bar.update(1)
+        bar.update(row["algorithm"] != CURRENT)
         if writer is not None and handle is not None:  # flushed: kept if interrupted
             flat = _flat(row, args.base, args.seed, given.describe)
+            if periods is not None:
+                flat["train_until"], flat["test_period"] = periods[row["fold"]]
             writer.writerow({name: cell(value) for name, value in flat.items()})
             handle.flush()
 
@@ -78,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
             data.y,
             models,
             cost=costs,
+            actions=given.actions,
+            time=time_of,
+            current=columns.get("--current-decision"),
             base=args.base,
             n_splits=args.folds,
             seed=args.seed,
@@ -88,6 +126,9 @@ def run(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         interrupted = True
+    except ValueError as error:  # refused before any fit (a fold's is its row's)
+        said = f"--current-decision {args.current_decision}:"
+        raise UsageError(str(error).replace("current:", said).rstrip(".")) from None
     finally:
         bar.close()
         if handle is not None:
@@ -95,19 +136,28 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     if rows:
         print()
-        notes = {m: _notes(m, args.base) for m in models}
-        table = summarise(rows, models, notes)
+        notes = {m: _notes(m, args.base, given.actions is not None) for m in models}
+        shown = models + [CURRENT] * ("--current-decision" in columns)
+        table = summarise(rows, shown, notes)
         table[0].insert(1, "base")
         for line in table[1:]:
             line.insert(1, _base_shown(line[0], args.base))
         print_table(table)
         lower = "cost_total = total cost of a test fold, mean_cost per test row" + (
-            "; savings = 1 - cost_total / that of the best constant prediction" * binary
-        )
+            "; savings = 1 - cost_total / that of the best "
+            + ("single action" if given.actions is not None else "constant prediction")
+        ) * (binary or given.actions is not None)
         best = "; * = best of the models that ran the same folds" * (len(models) > 1)
-        print(f"\nmean (std) over the folds that ran; {lower}{best}")
-    done = sum(not r.get("error") for r in rows)
-    failed = len(rows) - done
+        gain = (
+            "; gain_over_current = money saved per test fold over the current "
+            f"decision ({args.current_decision})"
+        ) * ("--current-decision" in columns)
+        print(f"\nmean (std) over the folds that ran; {lower}{best}{gain}")
+        if not interrupted:
+            report_decisions(args, given, data.y, rows, capacity, columns, curve_file)
+    fits = [r for r in rows if r["algorithm"] != CURRENT]
+    done = sum(not r.get("error") for r in fits)
+    failed = len(fits) - done
     total = len(models) * args.folds
     print(
         f"{done} of {total} fits done, {failed} failed, in {elapsed:.1f} s",
@@ -121,6 +171,148 @@ def run(args: argparse.Namespace) -> int:
         print("interrupted: the table shows the finished folds only", file=sys.stderr)
         return 130
     return 1 if failed else 0
+
+
+def _capacity(limits: Any, given: Any) -> dict[Any, Any] | None:
+    """Name the action of a bare ``--capacity K`` (two classes: the positive)."""
+    if limits is None or None not in limits:
+        return limits
+    if given.actions is not None or given.costs.pos_label is None:
+        raise UsageError(
+            f"--capacity {limits[None]}: name the capacitated action or label, "
+            "such as review=200 (a bare count is for two classes)"
+        )
+    return {given.costs.pos_label: limits[None]}
+
+
+def report_decisions(
+    args: argparse.Namespace,
+    given: Any,
+    y: Any,
+    rows: list[dict[str, Any]],
+    capacity: dict[Any, Any] | None,
+    columns: dict[str, Any],
+    curve_file: Path | None,
+) -> None:
+    """Print the decision report below the table; the curve also to ``curve_file``."""
+    import warnings
+
+    from costsense.decision import decision_report
+    from costsense.experiments import pooled_probabilities
+
+    costs = given.actions if given.actions is not None else given.costs
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = decision_report(
+            pooled_probabilities(rows),
+            y,
+            costs,
+            capacity=capacity,
+            per=columns.get("--per"),
+        )
+    if not report.savings:
+        return
+    per = f" per {args.per}" if args.per else ""
+    limits = ", ".join(f"{a}={k}" for a, k in (capacity or {}).items())
+    within = f" within capacity {limits}{per}" if capacity else ""
+    level = report.savings[report.best or ""].level
+    print(
+        f"\ndecisions re-made over the out-of-fold probabilities{within}\n"
+        "(each model's test rows pooled, no refit): saving over the best single "
+        f"action,\n{level:.0%} interval by bootstrap over the test rows, "
+        "stratified by class:"
+    )
+    table = [["model", "rows", "saving", "interval", "share", "interval"]]
+    for model, found in report.savings.items():
+        table.append(
+            [model[:24], str(report.rows[model]), f"{found.saving:.1f}"]
+            + [f"{found.low:.1f} to {found.high:.1f}", f"{found.share:.1%}"]
+            + [f"{found.share_low:.1%} to {found.share_high:.1%}"]
+        )
+    print_table(table)
+    if report.curves:
+        print(f"\nsaving at capacity (share of each period's rows acted on{per}):")
+        first = next(iter(report.curves.values()))
+        shares = [f"{point['share']:.0%}" for point in first]
+        curve = [["model", *shares]] + [
+            [model[:24], *(f"{point['saving']:.1f}" for point in points)]
+            for model, points in report.curves.items()
+        ]
+        print_table(curve)
+        if curve_file is not None:
+            with curve_file.open("x", newline="") as handle:
+                writer = csv.writer(handle)
+                writer.writerow(["model", "share", "acted", "saving", "saving_share"])
+                for model, points in report.curves.items():
+                    for point in points:
+                        keys = ("share", "acted", "saving", "saving_share")
+                        writer.writerow([model, *(point[k] for k in keys)])
+            print(f"capacity curve saved to {curve_file}", file=sys.stderr)
+    print(
+        f"\nsensitivity of {report.best}'s saving to each cost part scaled:\n"
+        "the decision kept, re-made at the scaled costs, the rows whose action changes"
+    )
+    table = [["part", "factor", "saving", "re-decided", "changed"]]
+    for line in report.sensitivity:
+        table.append(
+            [str(line["part"]), f"{line['factor']:g}", f"{line['saving']:.1f}"]
+            + [f"{line['saving_redecided']:.1f}", f"{line['changed']:.1%}"]
+        )
+    print_table(table)
+    print("\ncalibration (cost of the Bayes decision, as given vs recalibrated):")
+    for model, check in report.calibration.items():
+        print(
+            f"  {model}: {check.cost_as_given:.1f} vs {check.cost_recalibrated:.1f}, "
+            f"difference {check.difference:.1f} ({check.low:.1f} to {check.high:.1f})"
+        )
+    for warning in caught:
+        print(f"{warning.category.__name__}: {warning.message}", file=sys.stderr)
+
+
+#: The evaluate options naming a column that is not a feature.
+COLUMN_OPTIONS = ("--time-column", "--current-decision", "--per")
+
+
+def take_columns(args: argparse.Namespace, data: Any) -> dict[str, Any]:
+    """Take the columns of :data:`COLUMN_OPTIONS` out of the features.
+
+    Each is read as the table reader reads a feature (numbers, dates, text),
+    then removed from ``data.X`` and its encoder; returns ``{option: values}``.
+    """
+    from costsense.utils._reading import make_encoder
+
+    asked = {o: getattr(args, o[2:].replace("-", "_"), None) for o in COLUMN_OPTIONS}
+    asked = {option: name for option, name in asked.items() if name is not None}
+    if not asked:
+        return {}
+    if args.dataset is not None:
+        raise UsageError(
+            f"{', '.join(asked)} name columns of --csv; a KEEL set (--dataset) "
+            "has no such column"
+        )
+    features = list(data.kinds)
+    unknown = [f"{o} {n!r}" for o, n in asked.items() if n not in features]
+    if unknown:
+        raise UsageError(
+            f"{', '.join(unknown)}: not a column of --csv besides the target and "
+            f"--drop/--id-column; the feature columns are {features[:20]}"
+        )
+    found = {o: data.X[n].to_numpy() for o, n in asked.items()}
+    kept = [c for c in features if c not in asked.values()]
+    if not kept:
+        raise UsageError(f"{', '.join(asked)}: no feature column is left")
+    data.X = data.X[kept]
+    data.kinds = {c: data.kinds[c] for c in kept}
+    marks = {c: m for c, m in data.number_marks.items() if c not in asked.values()}
+    data.encoder = make_encoder(data.kinds, args.missing, marks, data.parts)
+    return found
+
+
+def _periods(time: Any, train: Any, test: Any) -> tuple[str, str]:
+    """Name a forward-chaining fold: its last training period, its test periods."""
+    shown = [str(np.unique(time[part])[i]) for part, i in ((train, -1), (test, 0))]
+    last = str(np.unique(time[test])[-1])
+    return shown[0], shown[1] if last == shown[1] else f"{shown[1]} to {last}"
 
 
 def _flat(
@@ -140,7 +332,9 @@ def _flat(
     }
 
 
-def _say_what_runs(args: argparse.Namespace, data: Any, costs: str) -> None:
+def _say_what_runs(
+    args: argparse.Namespace, data: Any, costs: str, periods: list[Any] | None
+) -> None:
     classes, counts = np.unique(data.y, return_counts=True)
     shown = {str(c): int(n) for c, n in zip(classes[:10], counts[:10], strict=True)}
     more = f" and {classes.size - 10} more" if classes.size > 10 else ""
@@ -155,22 +349,32 @@ def _say_what_runs(args: argparse.Namespace, data: Any, costs: str) -> None:
     print(
         f"{data.source}: {data.y.shape[0]} samples{dropped}, "
         f"{np.shape(data.X)[1]} features, classes {shown}{more}; {costs}; "
-        f"{args.folds}-fold stratified CV, {bases}, seed {args.seed}"
+        f"{args.folds}-fold "
+        + ("stratified CV" if periods is None else "forward chaining")
+        + f", {bases}, seed {args.seed}"
     )
+    for fold, (until, tested) in enumerate(periods or []):
+        print(
+            f"fold {fold}: forward-chaining over {args.time_column}: trained up to "
+            f"{until}, tested on {tested}"
+        )
     describe_columns(data)
 
 
-def _notes(name: str, base: str | None) -> list[str]:
-    """Say what a model does with ``--base`` and ``--cost``, for its row."""
+def _notes(name: str, base: str | None, actions: bool) -> list[str]:
+    """Say what a model does with ``--base`` and the costs, for its row."""
     spec = CATALOG[name]
     ignores = not spec.uses_base and base is not None
-    return ["ignores --base (no base learner)"] * ignores + [
-        "cost-blind: the costs do not shape its model"
-    ] * (not spec.cost_sensitive)
+    blind = (
+        "its probabilities decide the actions" if actions else "decides by its labels"
+    )
+    return ["ignores --base (no base learner)"] * ignores + [f"cost-blind: {blind}"] * (
+        not spec.cost_sensitive
+    )
 
 
 def _base_shown(model: str, base: str | None) -> str:
     """Name the base learner a model's row ran on ("-": it uses none)."""
-    if not CATALOG[model].uses_base:
+    if model not in CATALOG or not CATALOG[model].uses_base:
         return "-"
     return base if base is not None else default_base(model)

@@ -25,12 +25,15 @@ def preflight(
     missing: str,
     row_costs: bool,
     jobs: int = 1,
+    scored: bool = False,
 ) -> None:
     """Refuse, before any fit, what would fail in every fit."""
     from costsense.experiments import refusals
 
     classes = np.unique(data.y)
-    problems = refusals(models, base, n_classes=classes.size, row_costs=row_costs)
+    problems = refusals(
+        models, base, n_classes=classes.size, row_costs=row_costs, scored=scored
+    )
     if problems:
         raise UsageError("; ".join(f"{option}: {text}" for option, text in problems))
     if missing == "keep":

@@ -10,16 +10,19 @@ from ._actions import ActionCosts, decide, expected_costs, realised_costs
 from ._calibration import CalibrationCheck, calibration_check
 from ._money import SavingsInterval, capacity_curve, cost_sensitivity, savings_interval
 from ._prior import adjust_to_prior, estimate_prior_shift
+from ._report import DecisionReport, decision_report
 
 __all__ = [
     "ActionCosts",
     "CalibrationCheck",
+    "DecisionReport",
     "SavingsInterval",
     "adjust_to_prior",
     "calibration_check",
     "capacity_curve",
     "cost_sensitivity",
     "decide",
+    "decision_report",
     "estimate_prior_shift",
     "expected_costs",
     "realised_costs",

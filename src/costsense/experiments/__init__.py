@@ -17,16 +17,17 @@ _MODULES = {
     "_cell": "run_cell",
     "_claims": "ClaimCheck check_claims",
     "_datasets": "DatasetSpec",
-    "_evaluate": "evaluate summarise",
+    "_evaluate": "CURRENT evaluate pooled_probabilities summarise",
     "_labels": "cost_order sort_rows",
     "_models": "make_model",
     "_outputs": "StoreConflictError StoreError StoreFileError StoreLockedError "
     "hold_run_lock",
-    "_plan": "check_folds plan",
+    "_plan": "check_folds forward_chaining plan",
     "_report": "Boundary ReportFiles ReportSpec write_report",
     "_report._study": "report_study",
     "_runner": "RunSummary run_study",
-    "_scores": "ALL_METRICS FOLD_COLUMNS FOLD_METRICS MULTICLASS_METRICS TIME_COLUMNS",
+    "_scores": "ACTION_METRICS ALL_METRICS FOLD_COLUMNS FOLD_METRICS "
+    "MULTICLASS_METRICS TIME_COLUMNS",
     "_stats": "PairedTest mean_ranks paired_t_test win_tie_loss",
     "_store": "ResultsStore",
     "_study": "Algorithm PaperReference Protocol ReportOptions Study StudyLimits "

@@ -388,8 +388,13 @@ def refusals(
     *,
     n_classes: int = 2,
     row_costs: bool = False,
+    scored: bool = False,
 ) -> list[tuple[str, str]]:
     """Say why the models cannot run as asked: the one check before any fit.
+
+    With per-row costs, a model that cannot learn from them is refused, except,
+    when ``scored`` (``costsense evaluate``), a cost-blind one: it stands for
+    today's practice, decides by its labels and is scored at the rows' costs.
 
     Parameters
     ----------
@@ -400,6 +405,8 @@ def refusals(
         Classes of the target.
     row_costs : bool, default=False
         Whether per-row costs are given.
+    scored : bool, default=False
+        Whether the models are only scored (evaluate), not kept (fit).
 
     Returns
     -------
@@ -420,9 +427,15 @@ def refusals(
         takers = ", ".join(n for n, s in CATALOG.items() if s.multiclass)
         said = f"{binary_only} handle two classes only and the target has "
         found.append(("--model", f"{said}{n_classes}; multiclass models: {takers}"))
-    fixed = [m for m in models if not CATALOG[m].row_costs]
+    fixed = [
+        m
+        for m in models
+        if not CATALOG[m].row_costs and not (scored and not CATALOG[m].cost_sensitive)
+    ]
     if row_costs and fixed:
         takers = ", ".join(n for n, s in CATALOG.items() if s.row_costs)
-        said = f"models {fixed} do not take per-row costs (a cost column)"
+        said = f"models {fixed} do not take per-row costs (a cost column)" + (
+            "; cost-blind models run in evaluate, scored at the rows' costs" * scored
+        )
         found.append(("--fn-cost", f"{said}; these do: {takers}"))
     return found

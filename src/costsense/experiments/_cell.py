@@ -17,6 +17,8 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
 from costsense._base import learns_row_costs
 from costsense.costs import Costs
+from costsense.decision import ActionCosts
+from costsense.decision import decide as decide_actions
 from costsense.experiments._catalog import decide
 from costsense.experiments._datasets import DatasetSpec
 from costsense.experiments._diagnostics import fit_diagnostics
@@ -25,6 +27,7 @@ from costsense.experiments._models import make_model
 from costsense.experiments._plan import Cell, derive_seed, splits
 from costsense.experiments._recorders import STUDY_RECORDERS, Fitted
 from costsense.experiments._scores import (
+    action_metrics,
     fold_metrics,
     multiclass_metrics,
     positive_scores,
@@ -78,8 +81,15 @@ def fit_and_score(
     train: NDArray[np.intp],
     test: NDArray[np.intp],
     cost: Costs,
+    actions: ActionCosts | None = None,
 ) -> tuple[NDArray[Any], dict[str, Any]]:
-    """Fit on ``train`` (per-row costs where learnt), decide and score ``test``."""
+    """Fit on ``train`` (per-row costs where learnt), decide and score ``test``.
+
+    With ``actions`` (a true class x action table; ``cost`` its label costs),
+    the test rows get the action of least expected cost from the model's
+    probabilities (:func:`costsense.decision.decide`) and the cost metrics are
+    those actions' realised costs (:func:`action_metrics`).
+    """
     X_train, X_test = (
         X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows]
         for rows in (train, test)
@@ -93,9 +103,18 @@ def fit_and_score(
         model.fit(X_train, y[train])
     fit_time = time.perf_counter() - started
     started = time.perf_counter()
-    prediction = np.asarray(decide(model, X_test, test_costs))
+    if actions is not None:
+        per_row = actions.table.ndim == 3
+        table = (
+            ActionCosts(actions.table[test], actions.actions) if per_row else actions
+        )
+        prediction = decide_actions(model.predict_proba(X_test), table)[0]
+    else:
+        prediction = np.asarray(decide(model, X_test, test_costs))
     predict_time = time.perf_counter() - started
-    if cost.pos_index is None:
+    if actions is not None:
+        found = action_metrics(y[test], prediction, table, cost.classes)
+    elif cost.pos_index is None:
         found = multiclass_metrics(y[test], prediction, cost.matrix, model.classes_)
     else:
         scores = positive_scores(model, X_test, cost.pos_index)
@@ -133,13 +152,14 @@ def run_cell(
     """
     with collect_warnings() as records:
         X, y, pos_label, categorical = data.load()
-        train, test = splits(study, cell.dataset, y, cell.repeat)[cell.fold]
+        folds = splits(study, cell.dataset, y, cell.repeat, data.time)
+        train, test = folds[cell.fold]
         cost = data.costs(cell.cost, y, pos_label)
         seed = derive_seed(study.seed, "model", cell.key)
         model = build_model(
             study, cell.algorithm, cost, seed, categorical, data.prepare
         )
-        prediction, scored = fit_and_score(model, X, y, train, test, cost)
+        prediction, scored = fit_and_score(model, X, y, train, test, cost, data.actions)
         row: dict[str, Any] = {
             "key": cell.key,
             "dataset": cell.dataset,

@@ -51,6 +51,11 @@ class DatasetSpec:
         First step of every model on the table (its column encoder).
     given : Costs or None
         The table's costs, resolved by the caller (class-level or per row).
+    time : array-like or None
+        Each row's period: the folds of a ``"time"`` protocol chain over it.
+    actions : ActionCosts or None
+        A true class x action table: the cells decide actions and are scored
+        by it (``given`` then holds its label costs, what models learn from).
     """
 
     name: str
@@ -62,6 +67,8 @@ class DatasetSpec:
     table: tuple[Any, Any, Any] | None = None
     prepare: Any = None
     given: Costs | None = None
+    time: Any = None
+    actions: Any = None
 
     def load(self) -> tuple[Any, Any, Any, Any]:
         """Return ``(X, y, pos_label, categorical codes)``, read once per process.

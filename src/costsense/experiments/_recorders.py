@@ -1,7 +1,8 @@
 """Recorders: what a study records about a cell beyond its metrics.
 
 A recorder ``record(fit, row)`` reads a fitted cell (:class:`Fitted`) and adds to
-its row; a study runs :data:`STUDY_RECORDERS`, ``costsense evaluate`` none.
+its row; a study runs :data:`STUDY_RECORDERS`, ``costsense evaluate``
+:func:`out_of_fold` (its decision report decides again over those probabilities).
 """
 
 from __future__ import annotations
@@ -20,7 +21,14 @@ from costsense.experiments._datasets import DatasetSpec
 from costsense.experiments._problems import PROBLEMS
 from costsense.metrics import excess_cost, misclassification_cost
 
-__all__ = ["STUDY_RECORDERS", "Fitted", "excess", "round_series", "staged_costs"]
+__all__ = [
+    "STUDY_RECORDERS",
+    "Fitted",
+    "excess",
+    "out_of_fold",
+    "round_series",
+    "staged_costs",
+]
 
 
 @dataclass(eq=False)
@@ -42,13 +50,18 @@ class Fitted:
         fitted = getattr(self.model, "best_estimator_", self.model)
         return fitted[-1] if isinstance(fitted, Pipeline) else fitted
 
+    def X_part(self, split: str) -> Any:
+        """Return the rows of ``"train"`` or ``"test"`` (by position)."""
+        rows = self.train if split == "train" else self.test
+        return self.X.iloc[rows] if hasattr(self.X, "iloc") else self.X[rows]
+
     def staged(self, split: str) -> list[NDArray[Any]]:
         """Predictions on ``"train"`` or ``"test"`` after each stage ([] if none)."""
         if split not in self._staged:
             self._staged[split] = []
             if hasattr(self.final, "staged_predict"):
                 fitted = getattr(self.model, "best_estimator_", self.model)
-                X = self.X[self.train if split == "train" else self.test]
+                X = self.X_part(split)
                 if isinstance(fitted, Pipeline):
                     X = fitted[:-1].transform(X)
                 self._staged[split] = list(self.final.staged_predict(X))
@@ -101,6 +114,20 @@ def excess(fit: Fitted, row: dict[str, Any]) -> None:
     expected = problem.expected_cost(fit.model, cost=fit.cost.pair, resolution=256)
     risk = _bayes_risk(fit.data.name, tuple(fit.cost.pair))
     row["metrics"]["excess_cost"] = float(excess_cost(expected, risk))
+
+
+def out_of_fold(fit: Fitted, row: dict[str, Any]) -> None:
+    """``test_index`` and ``proba``: the test rows and their class probabilities.
+
+    ``proba`` columns follow the cost's classes; None for a model without
+    probabilities. Pooled over folds, these are out-of-fold probabilities.
+    """
+    row["test_index"] = fit.test
+    row["proba"] = None
+    if hasattr(fit.model, "predict_proba"):
+        proba = np.asarray(fit.model.predict_proba(fit.X_part("test")), float)
+        order = np.searchsorted(fit.model.classes_, fit.cost.classes)
+        row["proba"] = proba[:, order] if proba.shape[1] == order.size else None
 
 
 @functools.lru_cache(maxsize=64)

@@ -12,8 +12,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from costsense import metrics
 from costsense.costs import Costs
+from costsense.decision import realised_costs
 
 __all__ = [
+    "ACTION_METRICS",
     "ALL_METRICS",
     "FOLD_COLUMNS",
     "FOLD_METRICS",
@@ -58,6 +60,12 @@ MULTICLASS_METRICS = (
     "balanced_accuracy",
     "kappa",
 )
+
+#: Metrics of decided actions (a true class x action table), in table order.
+ACTION_METRICS = ("cost_total", "mean_cost", "savings")
+
+#: Money a model saves per test fold over the decisions a team takes today.
+GAIN = "gain_over_current"
 
 #: Seconds per cell: fitting, and deciding the test rows.
 TIME_COLUMNS = ("fit_time", "predict_time")
@@ -110,6 +118,45 @@ def fold_metrics(
         "accuracy": float(np.mean(y_true == np.asarray(y_pred))),
         "kappa": metrics.cohen_kappa_score(y_true, y_pred),
     }
+
+
+def action_metrics(
+    y_true: ArrayLike, action: ArrayLike, costs: Any, classes: ArrayLike
+) -> dict[str, float]:
+    """Compute :data:`ACTION_METRICS` of actions taken on one test set.
+
+    Each row costs its action's entry at its true class
+    (:func:`~costsense.decision.realised_costs`); ``savings`` is the share of
+    the cost of the best single action on these rows that is avoided, as
+    Correa Bahnsen et al. (2015) measure it against the best constant label.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    action : array-like of shape (n_samples,)
+        Each row's action, a name of ``costs``.
+    costs : ActionCosts, Costs or array-like
+        The test rows' table (per row: these rows only).
+    classes : array-like
+        The table's classes, in order.
+    """
+    realised = realised_costs(y_true, costs, classes)
+    names = list(_names(costs, realised.shape[1]))
+    index = [names.index(a) for a in np.asarray(action).tolist()]
+    total = float(realised[np.arange(len(index)), index].sum())
+    best = float(realised.sum(axis=0).min())
+    return {
+        "cost_total": total,
+        "mean_cost": total / max(len(index), 1),
+        "savings": 1.0 - total / best if best > 0 else float("nan"),
+    }
+
+
+def _names(costs: Any, count: int) -> tuple[Any, ...]:
+    """Return the action names of ``costs`` (a Costs: its labels; else 0..A-1)."""
+    if isinstance(costs, Costs):
+        return tuple(costs.classes.tolist())
+    return tuple(getattr(costs, "actions", None) or range(count))
 
 
 def multiclass_metrics(

@@ -42,10 +42,11 @@ class Protocol:
 
     Attributes
     ----------
-    kind : {"kfold", "holdout"}
-        Repeated stratified k-fold, or repeated stratified random holdout.
+    kind : {"kfold", "holdout", "time"}
+        Repeated stratified k-fold, repeated stratified random holdout, or
+        forward chaining over the dataset's periods (:func:`forward_chaining`).
     n_splits, n_repeats : int
-        Folds per repeat (k-fold only); repeats, each reshuffled.
+        Folds per repeat (k-fold and time); repeats, each reshuffled.
     test_size, inner_splits : float, int
         Test share of a holdout split; folds of the inner search of a ``grid``.
     scale : {"standard", "minmax", "none"}
@@ -64,8 +65,8 @@ class Protocol:
 
     @property
     def folds_per_repeat(self) -> int:
-        """Test sets per repeat: ``n_splits`` for k-fold, 1 for holdout."""
-        return self.n_splits if self.kind == "kfold" else 1
+        """Test sets per repeat: ``n_splits`` for k-fold and time, 1 for holdout."""
+        return 1 if self.kind == "holdout" else self.n_splits
 
 
 @dataclass(frozen=True)
