@@ -10,7 +10,13 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from costsense.costs import Costs, bayes_decision
-from costsense.decision import ActionCosts, decide, expected_costs, realised_costs
+from costsense.decision import (
+    ActionCosts,
+    decide,
+    expected_costs,
+    no_action,
+    realised_costs,
+)
 
 ACTIONS = ("allow", "review", "block", "call")
 
@@ -251,3 +257,14 @@ def test_label_costs_map_each_label_to_its_best_action():
     rows = ActionCosts(np.stack([table.table, swapped, swapped[::-1]]))
     expected = [[[0, 5], [20, 0]], [[0, 5], [20, 0]], [[0, 20], [5, 0]]]
     assert_allclose(rows.label_costs(), expected)
+
+
+def test_no_action_is_the_first_action_or_the_negative_label():
+    assert (
+        no_action(ActionCosts([[0, 1, 5], [20, 4, 0]], ["allow", "review", "block"]))
+        == "allow"
+    )
+    y = np.array(["ok", "fraud", "ok", "ok"])
+    assert no_action(Costs.resolve((5, 1), y)) == "ok"  # the minority is positive
+    assert no_action(Costs.resolve((5, 1), y, pos_label="ok")) == "fraud"
+    assert no_action(Costs.resolve(np.ones((3, 3)) - np.eye(3), [0, 1, 2])) is None

@@ -47,12 +47,13 @@ def test_savings_at_capacity_per_period_equal_a_hand_count():
         top = rows[np.argsort(-saving_of_flag[rows])[:3]]
         flagged[top[saving_of_flag[top] > 0]] = True
     cost = np.where(flagged, (y == 0) * 1.0, (y == 1) * 5.0).sum()
-    best_constant = min(5.0 * y.sum(), 1.0 * (n - y.sum()))
+    nobody = 5.0 * y.sum()  # a capacity limits acting: savings over acting on none
     assert report.rows == {"m": n}
-    assert report.savings["m"].saving == pytest.approx(best_constant - cost)
+    assert report.default == 0
+    assert report.savings["m"].saving == pytest.approx(nobody - cost)
     assert report.best == "m"
     assert report.sensitivity[0]["part"] == "as given"
-    assert report.sensitivity[0]["saving"] == pytest.approx(best_constant - cost)
+    assert report.sensitivity[0]["saving"] == pytest.approx(nobody - cost)
     shares = [point["share"] for point in report.curves["m"]]
     assert shares == [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0]
 
@@ -65,13 +66,19 @@ def test_the_best_model_is_the_one_whose_decisions_save_most():
     folds = np.array_split(np.arange(n), 4)
     good = np.column_stack([1 - p, p])
     blind = np.full((n, 2), 0.5)  # decides the same for every row
-    costs = Costs.resolve((2, 1), y)
+    costs = Costs.resolve((2, 1), y, pos_label=1)
     report = decision_report(
         _rows({"good": good, "blind": blind}, folds), y, costs, n_resamples=50
     )
     assert report.best == "good"
-    assert report.savings["blind"].saving == pytest.approx(0.0)  # the best constant
-    assert report.savings["good"].saving > 0
+    # at 2:1 a probability of 1/2 flags every row: all-positive against none
+    everybody, nobody = n - y.sum(), 2.0 * y.sum()
+    assert report.savings["blind"].saving == pytest.approx(nobody - everybody)
+    assert report.savings["good"].saving > report.savings["blind"].saving
+    against_best = decision_report(
+        _rows({"blind": blind}, folds), y, costs, default=1, n_resamples=50
+    )
+    assert against_best.savings["blind"].saving == pytest.approx(0.0)
 
 
 def test_costly_miscalibration_warns_naming_the_model_and_the_money():

@@ -218,8 +218,9 @@ def report_decisions(
     level = report.savings[report.best or ""].level
     print(
         f"\ndecisions re-made over the out-of-fold probabilities{within}\n"
-        "(each model's test rows pooled, no refit): saving over the best single "
-        f"action,\n{level:.0%} interval by bootstrap over the test rows, "
+        "(each model's test rows pooled, no refit): saving over "
+        f"{_baseline(report.default)},\n{level:.0%} interval by bootstrap over the "
+        "test rows, "
         "stratified by class:"
     )
     table = [["model", "rows", "saving", "interval", "share", "interval"]]
@@ -267,6 +268,11 @@ def report_decisions(
         )
     for warning in caught:
         print(f"{warning.category.__name__}: {warning.message}", file=sys.stderr)
+
+
+def _baseline(default: Any) -> str:
+    """Name the policy the report's savings are measured against."""
+    return "the best single action" if default is None else f"all rows {default!r}"
 
 
 #: The evaluate options naming a column that is not a feature.

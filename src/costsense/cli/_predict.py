@@ -248,7 +248,7 @@ def _plan(
     labels = table is None and stored is None
     if args.default_action is not None:
         default = action(args.default_action, "--default-action")
-    else:  # acting on nobody: the first action, the negative of two labels
+    else:  # costsense.decision.no_action: the first action, the negative label
         default = names[1 - pos] if labels and len(names) == 2 else names[0]
         default = None if labels and len(names) > 2 else default
     capacity = None

@@ -6,7 +6,7 @@ table, within capacities per period, and measures the money the decisions save.
 Every function takes probabilities, so it works with any classifier.
 """
 
-from ._actions import ActionCosts, decide, expected_costs, realised_costs
+from ._actions import ActionCosts, decide, expected_costs, no_action, realised_costs
 from ._calibration import CalibrationCheck, calibration_check
 from ._money import SavingsInterval, capacity_curve, cost_sensitivity, savings_interval
 from ._prior import adjust_to_prior, estimate_prior_shift
@@ -25,6 +25,7 @@ __all__ = [
     "decision_report",
     "estimate_prior_shift",
     "expected_costs",
+    "no_action",
     "realised_costs",
     "savings_interval",
 ]

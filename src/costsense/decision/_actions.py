@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from costsense.costs import Costs, _plain
 
-__all__ = ["ActionCosts", "decide", "expected_costs", "realised_costs"]
+__all__ = ["ActionCosts", "decide", "expected_costs", "no_action", "realised_costs"]
 
 FloatArray = NDArray[np.float64]
 
@@ -91,6 +91,21 @@ def expected_costs(proba: ArrayLike, costs: Any) -> FloatArray:
     ndarray of shape (n_samples, A)
     """
     return _expected(proba, costs)[0]
+
+
+def no_action(costs: Any) -> Any:
+    """Return the action of doing nothing, which savings are first measured against.
+
+    The first action of an :class:`ActionCosts` (name it first: allow, skip), the
+    negative label of a two-class :class:`~costsense.costs.Costs` (acting on
+    nobody); None for more labels (no label means inaction), which the functions
+    of this package read as the best single action.
+    """
+    if isinstance(costs, ActionCosts):
+        return costs.actions[0]
+    if isinstance(costs, Costs) and costs.pos_index is not None:
+        return _plain(costs.classes[1 - costs.pos_index])
+    return None
 
 
 def realised_costs(

@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 from costsense.costs import Costs
 from costsense.exceptions import CalibrationWarning
 
-from ._actions import ActionCosts, decide
+from ._actions import ActionCosts, decide, no_action
 from ._calibration import CalibrationCheck, calibration_check
 from ._money import SavingsInterval, capacity_curve, cost_sensitivity, savings_interval
 
@@ -49,6 +49,8 @@ class DecisionReport:
         The model of largest saving.
     sensitivity : list of dict
         :func:`~costsense.decision.cost_sensitivity` of the best model.
+    default : hashable or None
+        The action every saving is measured against (None: the best single one).
     """
 
     rows: dict[str, int] = field(default_factory=dict)
@@ -57,6 +59,7 @@ class DecisionReport:
     calibration: dict[str, CalibrationCheck] = field(default_factory=dict)
     best: str | None = None
     sensitivity: list[dict[str, Any]] = field(default_factory=list)
+    default: Any = None
 
 
 def decision_report(
@@ -90,7 +93,9 @@ def decision_report(
     per : array-like of shape (n_samples,), default=None
         Each row's period, for ``capacity`` and the curve; None: one period.
     default : hashable, default=None
-        The action savings are measured against; None: the best single action.
+        The action savings are measured against; None: doing nothing
+        (:func:`~costsense.decision.no_action`: acting on nobody, or the table's
+        first action), as a capacity is a limit on acting.
     factors : sequence of float, default=(0.5, 0.8, 1.25, 2.0)
         Scalings of each cost part in the sensitivity table.
     level, n_resamples, random_state
@@ -114,7 +119,8 @@ def decision_report(
     binary = isinstance(costs, Costs) and costs.pos_label is not None
     curved = curve_action is not None or binary or len(names) == 2
     periods = None if per is None else np.asarray(per)
-    report = DecisionReport()
+    default = no_action(costs) if default is None else default
+    report = DecisionReport(default=default)
     pooled = {m: (np.asarray(i), np.asarray(p)) for m, (i, p) in out_of_fold.items()}
     for model, (index, proba) in pooled.items():
         part = _rows(costs, index)
@@ -159,8 +165,9 @@ def decision_report(
                     f"{model}: miscalibrated probabilities cost money: recalibrated "
                     f"out of fold, its decisions would have cost {check.difference:.2f}"
                     f" less on the {index.size} test rows ({level:.0%} interval "
-                    f"{check.low:.2f} to {check.high:.2f}); calibrate it first "
-                    "(threshold-calibrated, or CalibratedClassifierCV)",
+                    f"{check.low:.2f} to {check.high:.2f}); calibrate it "
+                    "(threshold-calibrated, CalibratedClassifierCV), or, if the "
+                    "base rate moved, state it (predict --positive-rate)",
                     CalibrationWarning,
                     stacklevel=2,
                 )
