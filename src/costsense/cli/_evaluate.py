@@ -272,7 +272,11 @@ def report_decisions(
 
 def _baseline(default: Any) -> str:
     """Name the policy the report's savings are measured against."""
-    return "the best single action" if default is None else f"all rows {default!r}"
+    return (
+        "the best single action"
+        if default is None
+        else f"deciding {default!r} for every row"
+    )
 
 
 #: The evaluate options naming a column that is not a feature.
