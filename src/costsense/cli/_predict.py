@@ -63,9 +63,7 @@ def run_predict(args: argparse.Namespace) -> int:
                 chunks = scorer.chunks(args.csv, args.chunk_rows)
             for lines in _decided(chunks, plan, progress):
                 done = lines.attrs["done"]
-                for name, (count, values) in lines.attrs["unseen"].items():
-                    seen = unseen.setdefault(name, [0, []])
-                    seen[:] = seen[0] + count, list(dict.fromkeys(seen[1] + values))[:3]
+                _add_unseen(unseen, lines.attrs["unseen"])
                 lines = lines if args.raw_cells else text_cells(lines)
                 lines.to_csv(handle, header=kept == 0, index=False)
                 handle.flush()  # counted once on disk, both at once: Ctrl-C keeps them
@@ -305,11 +303,9 @@ def _decided(
         done = lines.attrs["done"]
         progress.update(f"{sum(map(len, kept)):,} rows read, {100 * done:.0f} %")
     lines = pd.concat(kept, ignore_index=True)
-    unseen: dict[str, Any] = {}
+    unseen: dict[str, list[Any]] = {}
     for part in kept:
-        for name, (count, values) in part.attrs["unseen"].items():
-            seen = unseen.setdefault(name, (0, []))
-            unseen[name] = (seen[0] + count, list(dict.fromkeys(seen[1] + values))[:3])
+        _add_unseen(unseen, part.attrs["unseen"])
     costs = [h[1] for h in held]
     lines.attrs = {
         "done": 1.0,
@@ -321,6 +317,13 @@ def _decided(
         ),
     }
     yield plan.decide(lines)
+
+
+def _add_unseen(total: dict[str, list[Any]], found: dict[str, Any]) -> None:
+    """Add a chunk's unseen categories, ``{column: (rows, a few values)}``."""
+    for name, (count, values) in found.items():
+        seen = total.setdefault(name, [0, []])
+        seen[:] = seen[0] + count, list(dict.fromkeys(seen[1] + values))[:3]
 
 
 class Scorer:
