@@ -11,7 +11,9 @@ fold, how to combine them (one alone, their average or their stack) and how to d
 
 This example fits it on KEEL's *yeast1* set at ``C1/C2 = 5``, draws the out-of-fold
 cost of every option it weighed, compares its test cost with three simpler
-cost-sensitive models, and predicts with a different cost for every row.
+cost-sensitive models (on this split it is not the cheapest: the section says
+why, and repeats the split to show how much one split can tell), and predicts with
+a different cost for every row.
 """  # noqa: D205, D400
 
 # %%
@@ -63,32 +65,41 @@ plt.show()
 # Against simpler cost-sensitive models
 # -------------------------------------
 # The same training rows; the total cost on the 40 % held out.
-peers = {
-    "MinimumCostClassifier": model,
-    "ThresholdMoving(forest)": ThresholdMoving(
-        RandomForestClassifier(n_estimators=200, random_state=0),
-        cost=COST,
-        pos_label=data.pos_label,
-    ),
-    "ThresholdMoving(logistic)": ThresholdMoving(
-        make_pipeline(StandardScaler(), LogisticRegression()),
-        cost=COST,
-        pos_label=data.pos_label,
-    ),
-    "CostWeighting(forest)": CostWeighting(
-        RandomForestClassifier(n_estimators=200, random_state=0),
-        cost=COST,
-        pos_label=data.pos_label,
-    ),
-}
-test_cost = {}
-for name, peer in peers.items():
-    if peer is not model:
-        peer.fit(X_train, y_train)
-    test_cost[name] = misclassification_cost(
-        y_test, peer.predict(X_test), cost=COST, pos_label=data.pos_label
-    )
-    print(f"{name:28s} total test cost {test_cost[name]:.0f}")
+LOGISTIC = make_pipeline(StandardScaler(), LogisticRegression())
+
+
+def peers_of(model):
+    """The recommended model and three simpler ones, unfitted but ``model``."""
+    forest = RandomForestClassifier(n_estimators=200, random_state=0)
+    return {
+        "MinimumCostClassifier": model,
+        "ThresholdMoving(forest)": ThresholdMoving(
+            forest, cost=COST, pos_label=data.pos_label
+        ),
+        "ThresholdMoving(logistic)": ThresholdMoving(
+            LOGISTIC, cost=COST, pos_label=data.pos_label
+        ),
+        "CostWeighting(forest)": CostWeighting(
+            forest, cost=COST, pos_label=data.pos_label
+        ),
+    }
+
+
+def test_costs(peers, X_train, X_test, y_train, y_test):
+    """Fit each unfitted peer on the training rows; return the total test costs."""
+    costs = {}
+    for name, peer in peers.items():
+        if not hasattr(peer, "classes_"):
+            peer.fit(X_train, y_train)
+        costs[name] = misclassification_cost(
+            y_test, peer.predict(X_test), cost=COST, pos_label=data.pos_label
+        )
+    return costs
+
+
+test_cost = test_costs(peers_of(model), X_train, X_test, y_train, y_test)
+for name, value in test_cost.items():
+    print(f"{name:28s} total test cost {value:.0f}")
 
 fig, ax = plt.subplots(figsize=(7, 3.5))
 ax.barh(list(test_cost), list(test_cost.values()), color=["C3", "C0", "C0", "C0"])
@@ -96,6 +107,67 @@ ax.invert_yaxis()
 ax.set_xlabel(f"total test cost (C1/C2 = {COST}, {len(y_test)} test rows)")
 fig.tight_layout()
 plt.show()
+
+# %%
+# On this split the recommended model is not the cheapest. Both threshold-moving
+# models cost less on these test rows, the logistic regression most of all; only
+# the cost-weighted forest costs more. Two reasons, both visible above:
+#
+# - *yeast1* is close to linear at this cost. Out of fold, the logistic
+#   regression alone is within one standard error of the stack the model chose,
+#   and the average of the three sources is cheaper, but by less than one
+#   standard error. The model keeps its default (the stack, decided by the Bayes
+#   rule) unless another option is cheaper by more than a few standard errors of
+#   the paired per-row differences (``cv_results_``' "difference" and
+#   "difference_std_error"), so it does not switch on a difference it cannot tell
+#   from noise; it pays for that caution when a simpler model is as good.
+# - One 40 % split of 1,484 rows is noisy. The gap to the cheapest model here is
+#   about two hundredths per test row, less than the out-of-fold standard error
+#   of any option (about 0.03 per row).
+#
+# Repeating the split with other seeds (the models' own seeds fixed) shows the
+# spread: each model's mean total test cost with its standard error, and the
+# mean of each model's cost minus the recommended model's on the same split
+# (paired, so the split's own difficulty cancels).
+seeds = range(10)
+runs = {name: [] for name in test_cost}
+for seed in seeds:
+    split = train_test_split(
+        data.X, data.y, test_size=0.4, stratify=data.y, random_state=seed
+    )
+    mcc = MinimumCostClassifier(cost=COST, pos_label=data.pos_label, random_state=0)
+    for name, value in test_costs(peers_of(mcc), *split).items():
+        runs[name].append(value)
+runs = {name: np.array(values) for name, values in runs.items()}
+own = runs["MinimumCostClassifier"]
+k = len(own)
+print(f"{'model':28s} {'mean':>7s} {'s.e.':>5s} {'minus MCC':>10s} {'s.e.':>5s}")
+for name, values in runs.items():
+    gap = values - own
+    print(
+        f"{name:28s} {values.mean():7.1f} {values.std(ddof=1) / np.sqrt(k):5.1f} "
+        f"{gap.mean():10.1f} {gap.std(ddof=1) / np.sqrt(k):5.1f}"
+    )
+
+fig, ax = plt.subplots(figsize=(7, 3.5))
+means = [values.mean() for values in runs.values()]
+errors = [values.std(ddof=1) / np.sqrt(k) for values in runs.values()]
+ax.barh(list(runs), means, xerr=errors, color=["C3", "C0", "C0", "C0"])
+for i, values in enumerate(runs.values()):
+    ax.plot(values, np.full(k, i), "k.", alpha=0.4)
+ax.invert_yaxis()
+ax.set_xlabel(f"total test cost over {k} stratified 60/40 splits (dots: each split)")
+fig.tight_layout()
+plt.show()
+
+# %%
+# Read the table by its paired column: over these splits the two
+# threshold-moving models are cheaper than the recommended one on average, by
+# less than one standard error of the paired difference, and which of the three
+# is cheapest changes from split to split; the cost-weighted forest is clearly
+# dearer. On *yeast1* the recommended model is a safe choice, not the winner: it
+# reaches the level of the best simple model without the user knowing in advance
+# which one that is (here a linear one).
 
 # %%
 # A cost for every row
