@@ -61,26 +61,29 @@ ax.set_title(f"yeast1, C1/C2 = {COST}: options of MinimumCostClassifier (chosen:
 fig.tight_layout()
 plt.show()
 
+
 # %%
 # Against simpler cost-sensitive models
 # -------------------------------------
 # The same training rows; the total cost on the 40 % held out.
-LOGISTIC = make_pipeline(StandardScaler(), LogisticRegression())
-
-
 def peers_of(model):
-    """The recommended model and three simpler ones, unfitted but ``model``."""
-    forest = RandomForestClassifier(n_estimators=200, random_state=0)
+    """Return ``model`` and three simpler cost-sensitive models, unfitted."""
     return {
         "MinimumCostClassifier": model,
         "ThresholdMoving(forest)": ThresholdMoving(
-            forest, cost=COST, pos_label=data.pos_label
+            RandomForestClassifier(n_estimators=200, random_state=0),
+            cost=COST,
+            pos_label=data.pos_label,
         ),
         "ThresholdMoving(logistic)": ThresholdMoving(
-            LOGISTIC, cost=COST, pos_label=data.pos_label
+            make_pipeline(StandardScaler(), LogisticRegression()),
+            cost=COST,
+            pos_label=data.pos_label,
         ),
         "CostWeighting(forest)": CostWeighting(
-            forest, cost=COST, pos_label=data.pos_label
+            RandomForestClassifier(n_estimators=200, random_state=0),
+            cost=COST,
+            pos_label=data.pos_label,
         ),
     }
 
@@ -117,7 +120,7 @@ plt.show()
 #   regression alone is within one standard error of the stack the model chose,
 #   and the average of the three sources is cheaper, but by less than one
 #   standard error. The model keeps its default (the stack, decided by the Bayes
-#   rule) unless another option is cheaper by more than a few standard errors of
+#   rule) unless another option is cheaper by more than about two standard errors of
 #   the paired per-row differences (``cv_results_``' "difference" and
 #   "difference_std_error"), so it does not switch on a difference it cannot tell
 #   from noise; it pays for that caution when a simpler model is as good.
