@@ -88,7 +88,7 @@ def peers_of(model):
     }
 
 
-def test_costs(peers, X_train, X_test, y_train, y_test):
+def held_out_costs(peers, X_train, X_test, y_train, y_test):
     """Fit each unfitted peer on the training rows; return the total test costs."""
     costs = {}
     for name, peer in peers.items():
@@ -100,7 +100,7 @@ def test_costs(peers, X_train, X_test, y_train, y_test):
     return costs
 
 
-test_cost = test_costs(peers_of(model), X_train, X_test, y_train, y_test)
+test_cost = held_out_costs(peers_of(model), X_train, X_test, y_train, y_test)
 for name, value in test_cost.items():
     print(f"{name:28s} total test cost {value:.0f}")
 
@@ -139,7 +139,7 @@ for seed in seeds:
         data.X, data.y, test_size=0.4, stratify=data.y, random_state=seed
     )
     mcc = MinimumCostClassifier(cost=COST, pos_label=data.pos_label, random_state=0)
-    for name, value in test_costs(peers_of(mcc), *split).items():
+    for name, value in held_out_costs(peers_of(mcc), *split).items():
         runs[name].append(value)
 runs = {name: np.array(values) for name, values in runs.items()}
 own = runs["MinimumCostClassifier"]
