@@ -158,7 +158,14 @@ def run(args: argparse.Namespace) -> int:
         said = f"mean (std) over the folds that ran; {lower}{best}{gain}{wide}"
         print("\n" + textwrap.fill(said, 100))
         for line in [r for r in table[1:] if r[-1]]:
-            print(textwrap.fill(f"{line[0]}: {line[-1]}", 100, subsequent_indent="  "))
+            print(
+                textwrap.fill(
+                    f"{line[0]}: {line[-1]}",
+                    100,
+                    subsequent_indent="  ",
+                    break_long_words=False,
+                )
+            )
         cheapest = best_in_money(rows, models, args.current_decision)
         if cheapest:
             print(textwrap.fill(cheapest, 100))
