@@ -147,7 +147,7 @@ def _check_arrays(
 
 
 def _money(value: float) -> str:
-    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.2f}"
+    return f"{value:,.2f}"
 
 
 def _realised(meta: dict[str, Any], a: dict[str, NDArray[Any]]) -> NDArray[Any]:
