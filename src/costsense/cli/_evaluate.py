@@ -308,8 +308,11 @@ def write_page(
         "segments": [k.split("/", 1)[1] for k in extra if k.startswith("segment/")],
         "id_column": args.id_column,
         "current": args.current_decision,
+        "capacity_share": _share(args, len(data.y)),
         "capacity": args.capacity
-        and ", ".join(f"{a}={k}" for a, k in args.capacity.items()),
+        and ", ".join(
+            f"{k}" if a is None else f"{a}={k}" for a, k in args.capacity.items()
+        ),
     }
     work = Path(tempfile.mkdtemp(prefix=".report-", dir=folder.absolute().parent))
     try:
@@ -320,6 +323,19 @@ def write_page(
         shutil.rmtree(work, ignore_errors=True)
         raise
     print(f"report written to {folder / 'report.html'}", file=sys.stderr)
+
+
+def _share(args: argparse.Namespace, n: int) -> float | None:
+    """Return the share of each period's rows the stated capacity allows."""
+    if not args.capacity or len(args.capacity) != 1:
+        return None
+    limit = str(next(iter(args.capacity.values())))
+    if limit.endswith("%"):
+        return float(limit[:-1]) / 100
+    periods = 1
+    if args.per:
+        periods = len(set(_side_columns(args, n, [args.per])[f"segment/{args.per}"]))
+    return min(1.0, int(limit) * periods / n)
 
 
 def _json(value: Any) -> Any:
