@@ -193,3 +193,42 @@ def test_a_json_of_another_schema_is_refused(page, tmp_path, capsys):
     (target / "evaluation.json").write_text(json.dumps(meta))
     assert cli.main(["report", str(target)]) == 2
     assert "wrong or missing models" in capsys.readouterr().err
+
+
+def test_the_table_fits_and_names_the_cheapest_model_from_the_fold_rows(
+    tmp_path, capsys
+):
+    folds = tmp_path / "folds.csv"
+    status, _, out = _run(tmp_path, "--output", str(folds))
+    assert status == 0
+    printed = capsys.readouterr().out
+    table = printed[printed.index("model ") : printed.index("decisions re-made")]
+    assert all(len(line) <= 100 for line in table.splitlines())
+    means = pd.read_csv(folds).groupby("model")["cost_total"].mean()
+    best = means.drop("current decision").idxmin()
+    gain = means["current decision"] - means[best]
+    said = "less" if gain >= 0 else "more"
+    assert (
+        f"{best} costs {means[best]:,.0f} per fold, {abs(gain):,.0f} {said} than "
+        "the current decision (rule)"
+    ) in printed
+
+
+def test_class_costs_draw_cost_curves_and_the_iso_cost_roc(tmp_path):
+    data = tmp_path / "bank.csv"
+    _bank(data)
+    out = tmp_path / "page"
+    argv = ["evaluate", "--csv", str(data), "--target", "y", "--cost", "5"]
+    argv += ["--model", "threshold", "--folds", "3", "--quiet", "--drop"]
+    argv += ["client,lost,rule", "--capacity", "10%", "--report", str(out)]
+    assert cli.main(argv) == 0
+    names = sorted(p.name for p in (out / "figures").iterdir())
+    assert names == [
+        "breakdown.png",
+        "cost-curves.png",
+        "iso-cost-roc.png",
+        "reliability.png",
+        "savings-share.png",
+        "savings-threshold.png",
+    ]
+    assert "dashed: the iso-cost line" in (out / "report.md").read_text()
