@@ -172,7 +172,8 @@ def run(args: argparse.Namespace) -> int:
         if not interrupted:
             report_decisions(args, given, data.y, rows, capacity, columns, curve_file)
         if report_dir is not None and not interrupted:
-            write_page(args, given, data, rows, table, report_dir)
+            limits = [[_json(a), k] for a, k in (capacity or {}).items()]
+            write_page(args, given, data, rows, table, report_dir, limits, columns)
     fits = [r for r in rows if r["algorithm"] != CURRENT]
     done = sum(not r.get("error") for r in fits)
     failed = len(fits) - done
@@ -261,6 +262,8 @@ def write_page(
     rows: list[dict[str, Any]],
     table: list[list[str]],
     folder: Path,
+    limits: list[list[Any]],
+    columns: dict[str, Any],
 ) -> None:
     """Save the evaluation and its report in ``folder``, whole or not at all."""
     import platform
@@ -288,6 +291,8 @@ def write_page(
         arrays[f"index/{model}"], arrays[f"proba/{model}"] = index, proba
     extra = _side_columns(args, len(data.y))
     arrays.update(extra)
+    if "--per" in columns:
+        arrays["per"] = columns["--per"]
     if args.current_decision:
         arrays["current"] = _side_columns(args, len(data.y), [args.current_decision])[
             f"segment/{args.current_decision}"
@@ -309,6 +314,7 @@ def write_page(
         "id_column": args.id_column,
         "current": args.current_decision,
         "capacity_share": _share(args, len(data.y)),
+        "limits": limits,
         "capacity": args.capacity
         and ", ".join(
             f"{k}" if a is None else f"{a}={k}" for a, k in args.capacity.items()

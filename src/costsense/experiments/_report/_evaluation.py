@@ -45,6 +45,7 @@ _SCHEMA: dict[str, type | tuple[type, ...]] = {
     "current": (str, type(None)),
     "capacity": (str, type(None)),
     "capacity_share": (float, type(None)),
+    "limits": list,
 }
 _FORMAT = "costsense-evaluation-1"
 #: Rows listed in the table of the largest realised losses.
@@ -120,6 +121,8 @@ def _check_arrays(
     """Refuse arrays whose shapes disagree with each other or with ``meta``."""
     n_classes, n_actions = len(meta["classes"]), len(meta["actions"])
     problems = []
+    if not all(isinstance(p, list) and len(p) == 2 for p in meta["limits"]):
+        problems.append("limits are not (action, limit) pairs")
     y, table = a.get("y"), a.get("table")
     if y is None or y.ndim != 1 or table is None:
         problems.append("y (one label per row) and table are required")
@@ -140,7 +143,8 @@ def _check_arrays(
                 or proba.shape != (index.size, n_classes)
             ):
                 problems.append(f"index/proba of {model!r} do not fit {n} rows")
-        for key in ["current", "ids", *(f"segment/{s}" for s in meta["segments"])]:
+        listed = [f"segment/{s}" for s in meta["segments"]]
+        for key in ["current", "ids", "per", *listed]:
             if key in a and a[key].shape != (n,):
                 problems.append(f"{key} has shape {a[key].shape}, not ({n},)")
     if problems:
@@ -164,8 +168,9 @@ def decisions(
 ) -> dict[str, tuple[NDArray[np.intp], NDArray[np.intp]]]:
     """Return per model its test rows and the index of the action decided on each.
 
-    The least expected cost over the out-of-fold probabilities
-    (:func:`costsense.decision.decide`), as :func:`decision_report` re-makes them.
+    The least expected cost over the out-of-fold probabilities, within the
+    stated capacity per period if any (:func:`costsense.decision.decide`), as
+    :func:`~costsense.decision.decision_report` re-makes them.
     """
     from costsense.decision import ActionCosts, decide
 
@@ -176,7 +181,11 @@ def decisions(
             continue
         index = a[f"index/{model}"]
         table = a["table"][index] if a["table"].ndim == 3 else a["table"]
-        action, _ = decide(a[f"proba/{model}"], ActionCosts(table, names))
+        limits = dict(meta["limits"]) or None
+        when = a["per"][index] if "per" in a else None
+        action, _ = decide(
+            a[f"proba/{model}"], ActionCosts(table, names), capacity=limits, per=when
+        )
         chosen = np.array([names.index(x) for x in np.asarray(action).tolist()])
         found[model] = (index, chosen.astype(np.intp))
     return found
@@ -238,7 +247,10 @@ def headline(
     note = (
         f"Saving = the total cost of {baseline} minus the policy's, on the same "
         "test rows; a model's decision is the least expected cost over its "
-        "out-of-fold probabilities; the interval is a bootstrap over the test "
+        "out-of-fold probabilities"
+        + f", within the capacity {meta['capacity']}"
+        * bool(meta["limits"])
+        + "; the interval is a bootstrap over the test "
         "rows, stratified by class."
     )
     return table, note
