@@ -343,7 +343,7 @@ def _figures(
 
     def save(fig: Any, name: str, caption: str) -> None:
         path = figure_dir / f"{name}.png"
-        fig.savefig(path, dpi=80, metadata={"Software": None})
+        fig.savefig(path, dpi=80, bbox_inches="tight", metadata={"Software": None})
         plt.close(fig)
         blocks.append(Image(path, caption))
 
@@ -368,10 +368,14 @@ def _figures(
             save(
                 fig,
                 f"savings-{kind}",
-                f"Savings against the {kind} (share of rows acted on)"
-                if kind == "share"
-                else "Savings against the threshold on P(positive); marks: the "
-                "Bayes decision",
+                (
+                    "Savings against the share of rows acted on, those of largest "
+                    "expected saving first"
+                    if kind == "share"
+                    else "Savings against the threshold on P(positive)"
+                )
+                + "; marked: the Bayes decision; measured against the cheaper "
+                "constant action, named on the axis",
             )
         fig, ax = plt.subplots(figsize=(7, 1 + 0.5 * len(made)))
         CostBreakdownDisplay.from_predictions(
