@@ -272,8 +272,8 @@ def write_page(
 
     import costsense
     from costsense.decision import ActionCosts
-    from costsense.experiments import pooled_probabilities
-    from costsense.experiments._report._evaluation import (
+    from costsense.experiments import (
+        pooled_probabilities,
         save_evaluation,
         write_evaluation_report,
     )

@@ -86,6 +86,19 @@ def save_evaluation(
 def load_evaluation(folder: Path) -> tuple[dict[str, Any], dict[str, NDArray[Any]]]:
     """Read a saved evaluation back, checking its schema and its arrays' shapes.
 
+    Parameters
+    ----------
+    folder : Path
+        A folder written by ``costsense evaluate --report`` (or
+        :func:`save_evaluation`).
+
+    Returns
+    -------
+    meta : dict
+        The contents of ``evaluation.json``.
+    arrays : dict of str to ndarray
+        The arrays of ``arrays.npz``, read without pickle.
+
     Raises
     ------
     ValueError
@@ -535,8 +548,17 @@ def evaluation_blocks(
 def write_evaluation_report(folder: Path) -> Path:
     """Rebuild ``report.html``, ``report.md`` and ``figures/`` of a saved evaluation.
 
-    Written in a temporary folder beside, then moved in: whole or not at all.
-    Returns the path of ``report.html``.
+    Written in a temporary folder inside, then moved in: whole or not at all.
+
+    Parameters
+    ----------
+    folder : Path
+        A folder holding a saved evaluation (:func:`load_evaluation`).
+
+    Returns
+    -------
+    Path
+        The path of ``report.html``.
     """
     meta, arrays = load_evaluation(folder)
     work = Path(tempfile.mkdtemp(prefix=".report-", dir=folder))
