@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
             writer.writerow({name: cell(value) for name, value in flat.items()})
             handle.flush()
 
+    report_dir = _new_folder(args.report) if args.report else None
     started = time.perf_counter()
     interrupted = False
     try:
@@ -142,8 +144,8 @@ def run(args: argparse.Namespace) -> int:
         table[0].insert(1, "base")
         for line in table[1:]:
             line.insert(1, _base_shown(line[0], args.base))
-        print_table(table)
-        lower = "cost_total = total cost of a test fold, mean_cost per test row" + (
+        print_table(narrow(table))
+        lower = "cost_total = total cost of a test fold" + (
             "; savings = 1 - cost_total / that of the best "
             + ("single action" if given.actions is not None else "constant prediction")
         ) * (binary or given.actions is not None)
@@ -152,9 +154,26 @@ def run(args: argparse.Namespace) -> int:
             "; gain_over_current = money saved per test fold over the current "
             f"decision ({args.current_decision})"
         ) * ("--current-decision" in columns)
-        print(f"\nmean (std) over the folds that ran; {lower}{best}{gain}")
+        wide = "; every metric: --output, --report" * (output is None)
+        said = f"mean (std) over the folds that ran; {lower}{best}{gain}{wide}"
+        print("\n" + textwrap.fill(said, 100))
+        for line in [r for r in table[1:] if r[-1]]:
+            print(
+                textwrap.fill(
+                    f"{line[0]}: {line[-1]}",
+                    100,
+                    subsequent_indent="  ",
+                    break_long_words=False,
+                )
+            )
+        cheapest = best_in_money(rows, models, args.current_decision)
+        if cheapest:
+            print(textwrap.fill(cheapest, 100))
         if not interrupted:
             report_decisions(args, given, data.y, rows, capacity, columns, curve_file)
+        if report_dir is not None and not interrupted:
+            limits = [[_json(a), k] for a, k in (capacity or {}).items()]
+            write_page(args, given, data, rows, table, report_dir, limits, columns)
     fits = [r for r in rows if r["algorithm"] != CURRENT]
     done = sum(not r.get("error") for r in fits)
     failed = len(fits) - done
@@ -171,6 +190,216 @@ def run(args: argparse.Namespace) -> int:
         print("interrupted: the table shows the finished folds only", file=sys.stderr)
         return 130
     return 1 if failed else 0
+
+
+#: The columns of the terminal table, the first found of each group.
+SHOWN = (
+    ("cost_total",),
+    ("savings",),
+    ("gain_over_current",),
+    ("auc", "balanced_accuracy"),
+)
+
+
+def narrow(table: list[list[str]]) -> list[list[str]]:
+    """Keep the columns a manager reads: model, money, one ranking metric, folds."""
+    header = table[0]
+    keep = [0] + [
+        header.index(found[0])
+        for group in SHOWN
+        if (found := [name for name in group if name in header])
+    ]
+    keep.append(header.index("folds"))
+    return [[line[i] for i in keep] for line in table]
+
+
+def best_in_money(
+    rows: list[dict[str, Any]], models: list[str], current: str | None
+) -> str:
+    """Name the model of least mean cost per fold, and what it saves over today."""
+    from costsense.experiments import CURRENT
+
+    def mean(name: str) -> float:
+        found = [
+            r["metrics"]["cost_total"]
+            for r in rows
+            if r["algorithm"] == name and not r.get("error")
+        ]
+        return float(np.mean(found)) if found else np.inf
+
+    costs = {m: mean(m) for m in models}
+    best = min(costs, key=costs.__getitem__)
+    if not np.isfinite(costs[best]):
+        return ""
+    said = f"{best} costs {costs[best]:,.0f} per fold"
+    today = mean(CURRENT)
+    if current is not None and np.isfinite(today):
+        gain = today - costs[best]
+        said += (
+            f", {abs(gain):,.0f} {'less' if gain >= 0 else 'more'} than the current "
+            f"decision ({current})"
+        )
+    others = sorted(v for m, v in costs.items() if m != best and np.isfinite(v))
+    if others:
+        said += f"; the next model costs {others[0]:,.0f}"
+    return said + "."
+
+
+def _new_folder(name: str) -> Path:
+    """Refuse an existing ``--report`` folder before any fit."""
+    folder = Path(name)
+    if folder.exists():
+        raise UsageError(f"--report {name}: exists; name a new folder")
+    if not folder.absolute().parent.is_dir():
+        raise UsageError(f"--report {name}: its parent folder does not exist")
+    return folder
+
+
+def write_page(
+    args: argparse.Namespace,
+    given: Any,
+    data: Any,
+    rows: list[dict[str, Any]],
+    table: list[list[str]],
+    folder: Path,
+    limits: list[list[Any]],
+    columns: dict[str, Any],
+) -> None:
+    """Save the evaluation and its report in ``folder``, whole or not at all."""
+    import platform
+    import shutil
+    import tempfile
+
+    import costsense
+    from costsense.decision import ActionCosts
+    from costsense.experiments import (
+        pooled_probabilities,
+        save_evaluation,
+        write_evaluation_report,
+    )
+
+    costs = given.costs
+    if given.actions is not None:
+        cost_table, names = given.actions.table, list(given.actions.actions)
+    else:
+        cost_table = ActionCosts(costs.decision_matrices, costs.classes).table
+        names = [_json(c) for c in costs.classes]
+    from costsense.decision import no_action
+
+    arrays: dict[str, Any] = {"y": data.y, "table": cost_table}
+    for model, (index, proba) in pooled_probabilities(rows).items():
+        arrays[f"index/{model}"], arrays[f"proba/{model}"] = index, proba
+    extra = _side_columns(args, len(data.y))
+    arrays.update(extra)
+    if "--per" in columns:
+        arrays["per"] = columns["--per"]
+    if args.current_decision:
+        arrays["current"] = _side_columns(args, len(data.y), [args.current_decision])[
+            f"segment/{args.current_decision}"
+        ]
+    meta = {
+        "models": [m.strip() for m in args.model.split(",") if m.strip()],
+        "classes": [_json(c) for c in costs.classes],
+        "actions": names,
+        "default": _json(no_action(given.actions or costs)),
+        "pos_label": _json(costs.pos_label),
+        "class_costs": given.actions is None and not costs.example_dependent,
+        "fold_table": table,
+        "summary": [f"{data.source}: {len(data.y)} rows; costs: {given.describe}"],
+        "run": [
+            f"costsense {costsense.__version__}, Python {platform.python_version()}",
+            "command: `costsense " + " ".join(sys.argv[1:]) + "`",
+        ],
+        "segments": [k.split("/", 1)[1] for k in extra if k.startswith("segment/")],
+        "id_column": args.id_column,
+        "current": args.current_decision,
+        "capacity_share": _share(args, len(data.y)),
+        "limits": limits,
+        "folds": _fold_rows(rows),
+        "capacity": args.capacity
+        and ", ".join(
+            f"{k}" if a is None else f"{a}={k}" for a, k in args.capacity.items()
+        ),
+    }
+    work = Path(tempfile.mkdtemp(prefix=".report-", dir=folder.absolute().parent))
+    try:
+        save_evaluation(work, meta, arrays)
+        write_evaluation_report(work)
+        work.rename(folder)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    print(f"report written to {folder / 'report.html'}", file=sys.stderr)
+
+
+def _fold_rows(rows: list[dict[str, Any]]) -> list[list[Any]]:
+    """Return each fold's row for the report: its money, or its error."""
+    keys = [
+        k
+        for k in ("cost_total", "savings", "gain_over_current")
+        if any(k in r.get("metrics", {}) for r in rows)
+    ]
+    table: list[list[Any]] = [["model", "fold", "test rows", *keys, "error"]]
+    for r in rows:
+        found = r.get("metrics", {})
+        table.append(
+            [r["algorithm"], r["fold"], r.get("n_test", "")]
+            + [float(found[k]) if k in found else "" for k in keys]
+            + [r.get("error", "")]
+        )
+    return table
+
+
+def _share(args: argparse.Namespace, n: int) -> float | None:
+    """Return the share of each period's rows the stated capacity allows."""
+    if not args.capacity or len(args.capacity) != 1:
+        return None
+    limit = str(next(iter(args.capacity.values())))
+    if limit.endswith("%"):
+        return float(limit[:-1]) / 100
+    periods = 1
+    if args.per:
+        periods = len(set(_side_columns(args, n, [args.per])[f"segment/{args.per}"]))
+    return min(1.0, int(limit) * periods / n)
+
+
+def _json(value: Any) -> Any:
+    """Return a label as a JSON value (a numpy scalar as its Python one)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def _side_columns(
+    args: argparse.Namespace, n: int, names: list[str] | None = None
+) -> dict[str, Any]:
+    """Read ``--segment`` and ``--id-column`` columns of ``--csv`` for the report."""
+    import pandas as pd
+
+    asked = (
+        names
+        if names is not None
+        else [s.strip() for s in (args.segment or "").split(",") if s.strip()]
+        + [args.id_column] * bool(args.id_column)
+    )
+    if not asked or args.csv is None:
+        return {}
+    try:
+        found = pd.read_csv(
+            args.csv,
+            sep=args.sep or ",",
+            usecols=asked,
+            encoding=args.encoding or "utf-8",
+        )
+    except ValueError as error:
+        raise UsageError(f"--segment/--id-column: {error}") from None
+    if len(found) != n:
+        raise UsageError(
+            "--segment/--id-column: rows with missing values were dropped; "
+            "give --missing impute or clean the file"
+        )
+    out = {f"segment/{c}": found[c].to_numpy() for c in asked if c != args.id_column}
+    if args.id_column and names is None:
+        out["ids"] = found[args.id_column].astype(str).to_numpy()
+    return out
 
 
 def _capacity(limits: Any, given: Any) -> dict[Any, Any] | None:
@@ -267,7 +496,8 @@ def report_decisions(
             f"difference {check.difference:.1f} ({check.low:.1f} to {check.high:.1f})"
         )
     for warning in caught:
-        print(f"{warning.category.__name__}: {warning.message}", file=sys.stderr)
+        said = f"{warning.category.__name__}: {warning.message}"
+        print(textwrap.fill(said, 100, subsequent_indent="  "), file=sys.stderr)
 
 
 def _baseline(default: Any) -> str:
