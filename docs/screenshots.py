@@ -404,15 +404,7 @@ def screenshot(chromium: str, url: str, png: Path, height: int = 1000) -> None:
     with tempfile.TemporaryDirectory(prefix="costsense-chromium-") as profile:
         command = [
             chromium,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
+            *CHROMIUM_FLAGS,
             f"--user-data-dir={profile}",
             f"--window-size=1400,{height}",
             "--virtual-time-budget=5000",
@@ -428,11 +420,58 @@ def screenshot(chromium: str, url: str, png: Path, height: int = 1000) -> None:
         raise RuntimeError(f"{png} is not a PNG file.")
 
 
+def report_screenshots(report: Path, out: Path, prefix: str) -> int:
+    """Check ``report/report.html`` and save its headline and first figure.
+
+    Returns 1 (and saves nothing) if :meth:`PageCheck.problems` finds any; else
+    writes ``<prefix>_headline.png`` and ``<prefix>_figure.png`` into ``out`` and
+    returns 0.
+    """
+    page = report / "report.html"
+    if not page.is_file():
+        sys.exit(f"{page} does not exist: pass --report the folder of a report.")
+    check = check_page(page, find_chromium(), width=1200, height=900)
+    problems = check.problems()
+    if check.figure_screenshot is None:
+        problems.append("the page has no <figure>")
+    if problems:
+        print(f"{page} fails the browser check:", file=sys.stderr)
+        for problem in problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 1
+    assert check.figure_screenshot is not None
+    out.mkdir(parents=True, exist_ok=True)
+    shots = {"headline": check.screenshot, "figure": check.figure_screenshot}
+    for name, data in shots.items():
+        png = out / f"{prefix}_{name}.png"
+        png.write_bytes(data)
+        width, height = png_size(data)
+        print(f"{png}  <-  {page} ({width} x {height} px)")
+    print(f"{len(check.images)} figures checked, no console error")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Take the screenshots; return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--html", type=Path, default=HERE / "_build" / "html")
-    parser.add_argument("--out", type=Path, default=HERE / "_build" / "screenshots")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="folder of the screenshots (docs/_build/screenshots; with --report, "
+        "docs/_static)",
+    )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        help="check the report.html of this folder and capture its headline and "
+        "first figure instead of the site",
+    )
+    parser.add_argument(
+        "--prefix", default="report", help="file name prefix of the report screenshots"
+    )
     parser.add_argument(
         "--example", default=DEFAULT_EXAMPLE, help="gallery example page to capture"
     )
@@ -443,6 +482,9 @@ def main(argv: list[str] | None = None) -> int:
         help="window height of the screenshot that reaches the example's figure",
     )
     args = parser.parse_args(argv)
+    if args.report is not None:
+        return report_screenshots(args.report, args.out or HERE / "_static", args.prefix)
+    args.out = args.out or HERE / "_build" / "screenshots"
     pages = {
         "home.png": "index.html",
         f"example_{args.example}.png": f"auto_examples/{args.example}.html",
