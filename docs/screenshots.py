@@ -106,7 +106,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def png_is_one_colour(data: bytes) -> bool:
-    """Return whether every pixel of a PNG has the same value (decoded by matplotlib)."""
+    """Return whether every pixel of a PNG has one value (decoded by matplotlib)."""
     import matplotlib.image
     import numpy as np
 
@@ -240,7 +240,11 @@ class _DevTools:
         return parsed
 
     def call(
-        self, method: str, session: str | None = None, timeout: float = 60, **params: object
+        self,
+        method: str,
+        session: str | None = None,
+        timeout: float = 60,
+        **params: object,
     ) -> dict[str, object]:
         """Send one command and return its result; events met meanwhile are kept."""
         self._next_id += 1
@@ -279,7 +283,8 @@ _PAGE_SCRIPT = """JSON.stringify({
     drawn_height: i.complete ? i.naturalHeight : 0})),
   figure: (() => { const f = document.querySelector('figure');
     if (!f) return null; f.scrollIntoView(); const r = f.getBoundingClientRect();
-    return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height}; })()
+    return {x: r.left + scrollX, y: r.top + scrollY,
+            width: r.width, height: r.height}; })()
 })"""
 
 
@@ -483,7 +488,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.report is not None:
-        return report_screenshots(args.report, args.out or HERE / "_static", args.prefix)
+        return report_screenshots(
+            args.report, args.out or HERE / "_static", args.prefix
+        )
     args.out = args.out or HERE / "_build" / "screenshots"
     pages = {
         "home.png": "index.html",
