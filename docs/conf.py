@@ -62,7 +62,7 @@ add_module_names = False
 # -- HTML --------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = f"costsense {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]  # the report screenshots (docs/screenshots.py --report)
 html_theme_options = {
     "navbar_end": ["navbar-icon-links"],
     "secondary_sidebar_items": ["page-toc"],
