@@ -130,6 +130,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs", type=positive_count, default=1, help="processes fitting at once"
     )
     ev.add_argument("--output", help="also save each fold's metrics to this new CSV")
+    ev.add_argument(
+        "--report", help="write a new folder with the money report (report.html)"
+    )
+    ev.add_argument(
+        "--segment", help="COL[,COL]: columns of --csv the report shows savings by"
+    )
     ev.add_argument("--raw-cells", action="store_true", help=f"write cells {_RAW}")
     ev.add_argument(
         "--quiet", action="store_true", help="no progress bar, no warning summary"
@@ -260,7 +266,10 @@ def build_parser() -> argparse.ArgumentParser:
     report = _command(
         sub, "report", "_reproduce:run_report", "rebuild the report of a results folder"
     )
-    report.add_argument("folder", help="a folder written by `costsense reproduce`")
+    report.add_argument(
+        "folder",
+        help="a folder written by `costsense reproduce` or `evaluate --report`",
+    )
     return parser
 
 

@@ -105,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
             writer.writerow({name: cell(value) for name, value in flat.items()})
             handle.flush()
 
+    report_dir = _new_folder(args.report) if args.report else None
     started = time.perf_counter()
     interrupted = False
     try:
@@ -155,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nmean (std) over the folds that ran; {lower}{best}{gain}")
         if not interrupted:
             report_decisions(args, given, data.y, rows, capacity, columns, curve_file)
+        if report_dir is not None and not interrupted:
+            write_page(args, given, data, rows, table, report_dir)
     fits = [r for r in rows if r["algorithm"] != CURRENT]
     done = sum(not r.get("error") for r in fits)
     failed = len(fits) - done
@@ -171,6 +174,123 @@ def run(args: argparse.Namespace) -> int:
         print("interrupted: the table shows the finished folds only", file=sys.stderr)
         return 130
     return 1 if failed else 0
+
+
+def _new_folder(name: str) -> Path:
+    """Refuse an existing ``--report`` folder before any fit."""
+    folder = Path(name)
+    if folder.exists():
+        raise UsageError(f"--report {name}: exists; name a new folder")
+    if not folder.absolute().parent.is_dir():
+        raise UsageError(f"--report {name}: its parent folder does not exist")
+    return folder
+
+
+def write_page(
+    args: argparse.Namespace,
+    given: Any,
+    data: Any,
+    rows: list[dict[str, Any]],
+    table: list[list[str]],
+    folder: Path,
+) -> None:
+    """Save the evaluation and its report in ``folder``, whole or not at all."""
+    import platform
+    import shutil
+    import tempfile
+
+    import costsense
+    from costsense.decision import ActionCosts
+    from costsense.experiments import pooled_probabilities
+    from costsense.experiments._report._evaluation import (
+        save_evaluation,
+        write_evaluation_report,
+    )
+
+    costs = given.costs
+    if given.actions is not None:
+        cost_table, names = given.actions.table, list(given.actions.actions)
+    else:
+        cost_table = ActionCosts(costs.decision_matrices, costs.classes).table
+        names = [_json(c) for c in costs.classes]
+    from costsense.decision import no_action
+
+    arrays: dict[str, Any] = {"y": data.y, "table": cost_table}
+    for model, (index, proba) in pooled_probabilities(rows).items():
+        arrays[f"index/{model}"], arrays[f"proba/{model}"] = index, proba
+    extra = _side_columns(args, len(data.y))
+    arrays.update(extra)
+    if args.current_decision:
+        arrays["current"] = _side_columns(args, len(data.y), [args.current_decision])[
+            f"segment/{args.current_decision}"
+        ]
+    meta = {
+        "models": [m.strip() for m in args.model.split(",") if m.strip()],
+        "classes": [_json(c) for c in costs.classes],
+        "actions": names,
+        "default": _json(no_action(given.actions or costs)),
+        "pos_label": _json(costs.pos_label),
+        "class_costs": given.actions is None and not costs.example_dependent,
+        "fold_table": table,
+        "summary": [f"{data.source}: {len(data.y)} rows; costs: {given.describe}"],
+        "run": [
+            f"costsense {costsense.__version__}, Python {platform.python_version()}",
+            "command: `costsense " + " ".join(sys.argv[1:]) + "`",
+        ],
+        "segments": [k.split("/", 1)[1] for k in extra if k.startswith("segment/")],
+        "id_column": args.id_column,
+        "current": args.current_decision,
+        "capacity": args.capacity
+        and ", ".join(f"{a}={k}" for a, k in args.capacity.items()),
+    }
+    work = Path(tempfile.mkdtemp(prefix=".report-", dir=folder.absolute().parent))
+    try:
+        save_evaluation(work, meta, arrays)
+        write_evaluation_report(work)
+        work.rename(folder)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    print(f"report written to {folder / 'report.html'}", file=sys.stderr)
+
+
+def _json(value: Any) -> Any:
+    """Return a label as a JSON value (a numpy scalar as its Python one)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def _side_columns(
+    args: argparse.Namespace, n: int, names: list[str] | None = None
+) -> dict[str, Any]:
+    """Read ``--segment`` and ``--id-column`` columns of ``--csv`` for the report."""
+    import pandas as pd
+
+    asked = (
+        names
+        if names is not None
+        else [s.strip() for s in (args.segment or "").split(",") if s.strip()]
+        + [args.id_column] * bool(args.id_column)
+    )
+    if not asked or args.csv is None:
+        return {}
+    try:
+        found = pd.read_csv(
+            args.csv,
+            sep=args.sep or ",",
+            usecols=asked,
+            encoding=args.encoding or "utf-8",
+        )
+    except ValueError as error:
+        raise UsageError(f"--segment/--id-column: {error}") from None
+    if len(found) != n:
+        raise UsageError(
+            "--segment/--id-column: rows with missing values were dropped; "
+            "give --missing impute or clean the file"
+        )
+    out = {f"segment/{c}": found[c].to_numpy() for c in asked if c != args.id_column}
+    if args.id_column and names is None:
+        out["ids"] = found[args.id_column].astype(str).to_numpy()
+    return out
 
 
 def _capacity(limits: Any, given: Any) -> dict[Any, Any] | None:

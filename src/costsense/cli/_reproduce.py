@@ -118,8 +118,12 @@ def write_report(out: Path, *, quiet: bool = False) -> int:
 def run_report(args: argparse.Namespace) -> int:
     """Report a folder without its lock (a running study's finished cells)."""
     from costsense.experiments import StoreError
+    from costsense.experiments._report._evaluation import write_evaluation_report
 
     try:
+        if (Path(args.folder) / "evaluation.json").exists():
+            print(write_evaluation_report(Path(args.folder)))
+            return 0
         return write_report(Path(args.folder))
     except (StoreError, ValueError) as error:  # no store, or its record, refused
         raise UsageError(str(error)) from None
