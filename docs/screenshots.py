@@ -155,7 +155,8 @@ class PageCheck:
     screenshot : bytes
         A PNG of the viewport after load.
     figure_screenshot : bytes or None
-        A PNG of the first ``<figure>`` element, or None if the page has none.
+        A PNG of the first ``<figure>`` element's contents (image and caption), or
+        None if the page has none.
     """
 
     console_errors: list[str] = field(default_factory=list)
@@ -282,9 +283,18 @@ _PAGE_SCRIPT = """JSON.stringify({
     drawn_width: i.complete ? i.naturalWidth : 0,
     drawn_height: i.complete ? i.naturalHeight : 0})),
   figure: (() => { const f = document.querySelector('figure');
-    if (!f) return null; f.scrollIntoView(); const r = f.getBoundingClientRect();
-    return {x: r.left + scrollX, y: r.top + scrollY,
-            width: r.width, height: r.height}; })()
+    if (!f) return null; f.scrollIntoView();
+    // the image and the caption's text, not the figure's full-width box
+    const boxes = Array.from(f.querySelectorAll('img'))
+      .map(e => e.getBoundingClientRect());
+    for (const c of f.querySelectorAll('figcaption')) {
+      const range = document.createRange(); range.selectNodeContents(c);
+      boxes.push(...range.getClientRects()); }
+    const x = Math.min(...boxes.map(b => b.left));
+    const y = Math.min(...boxes.map(b => b.top));
+    return {x: x + scrollX, y: y + scrollY,
+            width: Math.max(...boxes.map(b => b.right)) - x,
+            height: Math.max(...boxes.map(b => b.bottom)) - y}; })()
 })"""
 
 

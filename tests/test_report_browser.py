@@ -25,6 +25,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from costsense import cli  # noqa: E402
+from tests.cli._data import write_csv  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -115,6 +116,22 @@ def study_report(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def evaluate_report(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("evaluate")
+    data = write_csv(folder / "data.csv", n=300, categorical=True)
+    out = folder / "report"
+    command = ["evaluate", "--csv", str(data), "--target", "label", "--cost", "5"]
+    command += ["--model", "plain,weighting", "--folds", "3", "--segment", "city"]
+    assert cli.main([*command, "--report", str(out), "--quiet"]) == 0
+    return out
+
+
+@pytest.fixture(params=["study", "evaluate"])
+def report(request):
+    return request.getfixturevalue(f"{request.param}_report")
+
+
 def test_png_size_reads_the_header_of_a_figure_of_known_size():
     png = _png(320, 180)
     assert screenshots.png_size(png) == (320, 180)
@@ -123,14 +140,14 @@ def test_png_size_reads_the_header_of_a_figure_of_known_size():
         screenshots.png_size(b"GIF89a" + bytes(30))
 
 
-def test_study_report_passes_with_every_figure_drawn(study_report):
-    page = study_report / "report.html"
+def test_report_passes_with_every_figure_drawn(report):
+    page = report / "report.html"
     check = screenshots.check_page(page)
     assert check.console_errors == []
     assert check.problems() == []
     # every figure the report wrote is an <img> of the DOM after load, drawn at the
     # size its PNG says, and of non-trivial size
-    figures = sorted((study_report / "figures").glob("*.png"))
+    figures = sorted((report / "figures").glob("*.png"))
     assert len(figures) >= 2
     assert len(re.findall(r"<img\b", check.dom)) == len(figures) == len(check.images)
     written = {screenshots.png_size(path.read_bytes()) for path in figures}
@@ -146,7 +163,8 @@ def test_study_report_passes_with_every_figure_drawn(study_report):
     shot = _pixels(check.screenshot)
     assert shot.shape[:2] == (1000, 1400)
     assert np.ptp(shot[..., :3]) > 0
-    assert "<h1>A tiny study</h1>" in check.dom
+    title = re.search(r"<h1>(.*?)</h1>", page.read_text()).group(1)
+    assert f"<h1>{title}</h1>" in check.dom
     figure = _pixels(check.figure_screenshot)
     assert figure.shape[0] >= 150 and figure.shape[1] >= 200
     assert np.ptp(figure[..., :3]) > 0
@@ -213,9 +231,11 @@ def test_small_blank_and_remote_figures_fail(tmp_path):
     )
 
 
-def test_screenshots_script_saves_a_report_headline_and_figure(study_report, tmp_path):
+def test_screenshots_script_saves_a_report_headline_and_figure(
+    evaluate_report, tmp_path
+):
     out = tmp_path / "static"
-    assert screenshots.main(["--report", str(study_report), "--out", str(out)]) == 0
+    assert screenshots.main(["--report", str(evaluate_report), "--out", str(out)]) == 0
     headline = (out / "report_headline.png").read_bytes()
     figure = (out / "report_figure.png").read_bytes()
     assert screenshots.png_size(headline) == (1200, 900)
