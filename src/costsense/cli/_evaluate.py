@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -143,8 +144,8 @@ def run(args: argparse.Namespace) -> int:
         table[0].insert(1, "base")
         for line in table[1:]:
             line.insert(1, _base_shown(line[0], args.base))
-        print_table(table)
-        lower = "cost_total = total cost of a test fold, mean_cost per test row" + (
+        print_table(narrow(table))
+        lower = "cost_total = total cost of a test fold" + (
             "; savings = 1 - cost_total / that of the best "
             + ("single action" if given.actions is not None else "constant prediction")
         ) * (binary or given.actions is not None)
@@ -153,11 +154,26 @@ def run(args: argparse.Namespace) -> int:
             "; gain_over_current = money saved per test fold over the current "
             f"decision ({args.current_decision})"
         ) * ("--current-decision" in columns)
-        print(f"\nmean (std) over the folds that ran; {lower}{best}{gain}")
+        wide = "; every metric: --output, --report" * (output is None)
+        said = f"mean (std) over the folds that ran; {lower}{best}{gain}{wide}"
+        print("\n" + textwrap.fill(said, 100))
+        for line in [r for r in table[1:] if r[-1]]:
+            print(
+                textwrap.fill(
+                    f"{line[0]}: {line[-1]}",
+                    100,
+                    subsequent_indent="  ",
+                    break_long_words=False,
+                )
+            )
+        cheapest = best_in_money(rows, models, args.current_decision)
+        if cheapest:
+            print(textwrap.fill(cheapest, 100))
         if not interrupted:
             report_decisions(args, given, data.y, rows, capacity, columns, curve_file)
         if report_dir is not None and not interrupted:
-            write_page(args, given, data, rows, table, report_dir)
+            limits = [[_json(a), k] for a, k in (capacity or {}).items()]
+            write_page(args, given, data, rows, table, report_dir, limits, columns)
     fits = [r for r in rows if r["algorithm"] != CURRENT]
     done = sum(not r.get("error") for r in fits)
     failed = len(fits) - done
@@ -174,6 +190,59 @@ def run(args: argparse.Namespace) -> int:
         print("interrupted: the table shows the finished folds only", file=sys.stderr)
         return 130
     return 1 if failed else 0
+
+
+#: The columns of the terminal table, the first found of each group.
+SHOWN = (
+    ("cost_total",),
+    ("savings",),
+    ("gain_over_current",),
+    ("auc", "balanced_accuracy"),
+)
+
+
+def narrow(table: list[list[str]]) -> list[list[str]]:
+    """Keep the columns a manager reads: model, money, one ranking metric, folds."""
+    header = table[0]
+    keep = [0] + [
+        header.index(found[0])
+        for group in SHOWN
+        if (found := [name for name in group if name in header])
+    ]
+    keep.append(header.index("folds"))
+    return [[line[i] for i in keep] for line in table]
+
+
+def best_in_money(
+    rows: list[dict[str, Any]], models: list[str], current: str | None
+) -> str:
+    """Name the model of least mean cost per fold, and what it saves over today."""
+    from costsense.experiments import CURRENT
+
+    def mean(name: str) -> float:
+        found = [
+            r["metrics"]["cost_total"]
+            for r in rows
+            if r["algorithm"] == name and not r.get("error")
+        ]
+        return float(np.mean(found)) if found else np.inf
+
+    costs = {m: mean(m) for m in models}
+    best = min(costs, key=costs.__getitem__)
+    if not np.isfinite(costs[best]):
+        return ""
+    said = f"{best} costs {costs[best]:,.0f} per fold"
+    today = mean(CURRENT)
+    if current is not None and np.isfinite(today):
+        gain = today - costs[best]
+        said += (
+            f", {abs(gain):,.0f} {'less' if gain >= 0 else 'more'} than the current "
+            f"decision ({current})"
+        )
+    others = sorted(v for m, v in costs.items() if m != best and np.isfinite(v))
+    if others:
+        said += f"; the next model costs {others[0]:,.0f}"
+    return said + "."
 
 
 def _new_folder(name: str) -> Path:
@@ -193,6 +262,8 @@ def write_page(
     rows: list[dict[str, Any]],
     table: list[list[str]],
     folder: Path,
+    limits: list[list[Any]],
+    columns: dict[str, Any],
 ) -> None:
     """Save the evaluation and its report in ``folder``, whole or not at all."""
     import platform
@@ -220,6 +291,8 @@ def write_page(
         arrays[f"index/{model}"], arrays[f"proba/{model}"] = index, proba
     extra = _side_columns(args, len(data.y))
     arrays.update(extra)
+    if "--per" in columns:
+        arrays["per"] = columns["--per"]
     if args.current_decision:
         arrays["current"] = _side_columns(args, len(data.y), [args.current_decision])[
             f"segment/{args.current_decision}"
@@ -240,8 +313,12 @@ def write_page(
         "segments": [k.split("/", 1)[1] for k in extra if k.startswith("segment/")],
         "id_column": args.id_column,
         "current": args.current_decision,
+        "capacity_share": _share(args, len(data.y)),
+        "limits": limits,
         "capacity": args.capacity
-        and ", ".join(f"{a}={k}" for a, k in args.capacity.items()),
+        and ", ".join(
+            f"{k}" if a is None else f"{a}={k}" for a, k in args.capacity.items()
+        ),
     }
     work = Path(tempfile.mkdtemp(prefix=".report-", dir=folder.absolute().parent))
     try:
@@ -252,6 +329,19 @@ def write_page(
         shutil.rmtree(work, ignore_errors=True)
         raise
     print(f"report written to {folder / 'report.html'}", file=sys.stderr)
+
+
+def _share(args: argparse.Namespace, n: int) -> float | None:
+    """Return the share of each period's rows the stated capacity allows."""
+    if not args.capacity or len(args.capacity) != 1:
+        return None
+    limit = str(next(iter(args.capacity.values())))
+    if limit.endswith("%"):
+        return float(limit[:-1]) / 100
+    periods = 1
+    if args.per:
+        periods = len(set(_side_columns(args, n, [args.per])[f"segment/{args.per}"]))
+    return min(1.0, int(limit) * periods / n)
 
 
 def _json(value: Any) -> Any:
@@ -387,7 +477,8 @@ def report_decisions(
             f"difference {check.difference:.1f} ({check.low:.1f} to {check.high:.1f})"
         )
     for warning in caught:
-        print(f"{warning.category.__name__}: {warning.message}", file=sys.stderr)
+        said = f"{warning.category.__name__}: {warning.message}"
+        print(textwrap.fill(said, 100, subsequent_indent="  "), file=sys.stderr)
 
 
 def _baseline(default: Any) -> str:

@@ -34,7 +34,7 @@ _SCHEMA: dict[str, type | tuple[type, ...]] = {
     "models": list,
     "classes": list,
     "actions": list,
-    "default": (str, int, float, bool),
+    "default": (str, int, float, bool, type(None)),
     "pos_label": (str, int, float, bool, type(None)),
     "class_costs": bool,
     "fold_table": list,
@@ -44,6 +44,8 @@ _SCHEMA: dict[str, type | tuple[type, ...]] = {
     "id_column": (str, type(None)),
     "current": (str, type(None)),
     "capacity": (str, type(None)),
+    "capacity_share": (float, type(None)),
+    "limits": list,
 }
 _FORMAT = "costsense-evaluation-1"
 #: Rows listed in the table of the largest realised losses.
@@ -119,6 +121,8 @@ def _check_arrays(
     """Refuse arrays whose shapes disagree with each other or with ``meta``."""
     n_classes, n_actions = len(meta["classes"]), len(meta["actions"])
     problems = []
+    if not all(isinstance(p, list) and len(p) == 2 for p in meta["limits"]):
+        problems.append("limits are not (action, limit) pairs")
     y, table = a.get("y"), a.get("table")
     if y is None or y.ndim != 1 or table is None:
         problems.append("y (one label per row) and table are required")
@@ -139,7 +143,8 @@ def _check_arrays(
                 or proba.shape != (index.size, n_classes)
             ):
                 problems.append(f"index/proba of {model!r} do not fit {n} rows")
-        for key in ["current", "ids", *(f"segment/{s}" for s in meta["segments"])]:
+        listed = [f"segment/{s}" for s in meta["segments"]]
+        for key in ["current", "ids", "per", *listed]:
             if key in a and a[key].shape != (n,):
                 problems.append(f"{key} has shape {a[key].shape}, not ({n},)")
     if problems:
@@ -147,7 +152,7 @@ def _check_arrays(
 
 
 def _money(value: float) -> str:
-    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.2f}"
+    return f"{value:,.2f}"
 
 
 def _realised(meta: dict[str, Any], a: dict[str, NDArray[Any]]) -> NDArray[Any]:
@@ -163,8 +168,9 @@ def decisions(
 ) -> dict[str, tuple[NDArray[np.intp], NDArray[np.intp]]]:
     """Return per model its test rows and the index of the action decided on each.
 
-    The least expected cost over the out-of-fold probabilities
-    (:func:`costsense.decision.decide`), as :func:`decision_report` re-makes them.
+    The least expected cost over the out-of-fold probabilities, within the
+    stated capacity per period if any (:func:`costsense.decision.decide`), as
+    :func:`~costsense.decision.decision_report` re-makes them.
     """
     from costsense.decision import ActionCosts, decide
 
@@ -175,7 +181,11 @@ def decisions(
             continue
         index = a[f"index/{model}"]
         table = a["table"][index] if a["table"].ndim == 3 else a["table"]
-        action, _ = decide(a[f"proba/{model}"], ActionCosts(table, names))
+        limits = dict(meta["limits"]) or None
+        when = a["per"][index] if "per" in a else None
+        action, _ = decide(
+            a[f"proba/{model}"], ActionCosts(table, names), capacity=limits, per=when
+        )
         chosen = np.array([names.index(x) for x in np.asarray(action).tolist()])
         found[model] = (index, chosen.astype(np.intp))
     return found
@@ -195,8 +205,8 @@ def headline(
     realised = _realised(meta, a)
     made = decisions(meta, a)
     names = list(meta["actions"])
-    default = names.index(meta["default"]) if meta["default"] in names else 0
     rows = next(iter(made.values()))[0] if made else np.arange(len(a["y"]))
+    default = _default(meta, realised[rows])
     base_total = float(realised[rows, default].sum())
     table = [["policy", "rows", "total cost", "saving", "95% interval"]]
     for model, (index, chosen) in made.items():
@@ -205,7 +215,7 @@ def headline(
             a["y"][index],
             np.asarray(names, dtype=object)[chosen],
             _table_rows(meta, a, index),
-            default=meta["default"],
+            default=names[default],
             classes=np.asarray(meta["classes"]),
         )
         saving = float(realised[index, default].sum()) - total
@@ -232,15 +242,26 @@ def headline(
             + [_money(total), _money(base_total - total), ""]
         )
     baseline = (
-        "acting on nobody" if two else f"deciding {meta['default']!s} for every row"
+        "acting on nobody" if two else f"deciding {names[default]!s} for every row"
     )
     note = (
         f"Saving = the total cost of {baseline} minus the policy's, on the same "
         "test rows; a model's decision is the least expected cost over its "
-        "out-of-fold probabilities; the interval is a bootstrap over the test "
+        "out-of-fold probabilities"
+        + f", within the capacity {meta['capacity']}"
+        * bool(meta["limits"])
+        + "; the interval is a bootstrap over the test "
         "rows, stratified by class."
     )
     return table, note
+
+
+def _default(meta: dict[str, Any], realised: NDArray[Any]) -> int:
+    """Return the index of the baseline action: the default, else the cheapest."""
+    names = list(meta["actions"])
+    if meta["default"] in names:
+        return names.index(meta["default"])
+    return int(np.argmin(realised.sum(axis=0)))
 
 
 def _table_rows(meta: dict[str, Any], a: dict[str, NDArray[Any]], index: Any) -> Any:
@@ -259,7 +280,7 @@ def segments(
     """
     realised = _realised(meta, a)
     index, chosen = decisions(meta, a)[model]
-    default = list(meta["actions"]).index(meta["default"])
+    default = _default(meta, realised[index])
     values = a[f"segment/{column}"][index]
     if values.dtype.kind in "iuf" and np.unique(values).size > 8:
         edges = np.unique(np.quantile(values, [0, 0.25, 0.5, 0.75, 1]))
@@ -322,7 +343,7 @@ def _figures(
 
     def save(fig: Any, name: str, caption: str) -> None:
         path = figure_dir / f"{name}.png"
-        fig.savefig(path, dpi=80, metadata={"Software": None})
+        fig.savefig(path, dpi=80, bbox_inches="tight", metadata={"Software": None})
         plt.close(fig)
         blocks.append(Image(path, caption))
 
@@ -340,16 +361,21 @@ def _figures(
                     name=model,
                     ax=ax,
                 )
-            if kind == "share" and meta["capacity"]:
-                ax.set_title(f"stated capacity: {meta['capacity']}")
+            if kind == "share" and meta["capacity_share"] is not None:
+                ax.axvline(meta["capacity_share"], color="black", linestyle="--")
+                ax.set_title(f"dashed: the stated capacity {meta['capacity']}")
             ax.legend(fontsize=8)
             save(
                 fig,
                 f"savings-{kind}",
-                f"Savings against the {kind} (share of rows acted on)"
-                if kind == "share"
-                else "Savings against the threshold on P(positive); marks: the "
-                "Bayes decision",
+                (
+                    "Savings against the share of rows acted on, those of largest "
+                    "expected saving first"
+                    if kind == "share"
+                    else "Savings against the threshold on P(positive)"
+                )
+                + "; marked: the Bayes decision; measured against the cheaper "
+                "constant action, named on the axis",
             )
         fig, ax = plt.subplots(figsize=(7, 1 + 0.5 * len(made)))
         CostBreakdownDisplay.from_predictions(
@@ -384,17 +410,78 @@ def _figures(
     save(fig, "reliability", "Reliability diagram (calibration_check's bins)")
     if meta["class_costs"] and binary:
         fig, ax = plt.subplots(figsize=(7, 4))
-        for model, (index, _) in made.items():
+        drawn = [
             CostCurveDisplay.from_predictions(
                 a["y"][index], a[f"proba/{model}"], pos_label=pos, name=model, ax=ax
             )
+            for model, (index, _) in made.items()
+        ]
+        lowest = np.min([d.norm_cost for d in drawn], axis=0)
+        ax.plot(drawn[0].pc, lowest, color="black", lw=2.5, alpha=0.4, label="envelope")
         ax.legend(fontsize=8)
         save(
             fig,
             "cost-curves",
-            "Drummond-Holte cost curves, each model's lower envelope",
+            "Drummond-Holte cost curves of each model; grey: the lower envelope of "
+            "all, the least normalised expected cost at each PC(+)",
+        )
+        fig, ax = plt.subplots(figsize=(5, 5))
+        for model, (index, chosen) in made.items():
+            _iso_cost_roc(
+                ax, model, a["y"][index], a[f"proba/{model}"], chosen, meta, a
+            )
+        ax.set(xlabel="false positive rate", ylabel="true positive rate", xlim=(0, 1))
+        ax.set_ylim(0, 1)
+        ax.legend(fontsize=8)
+        save(
+            fig,
+            "iso-cost-roc",
+            "ROC curves; dashed: the iso-cost line through each model's decision, "
+            "slope p(-) C(+|-) / (p(+) C(-|+))",
         )
     return blocks
+
+
+def iso_cost_slope(meta: dict[str, Any], table: NDArray[Any], y: Any) -> float:
+    """Return ``p(-) C(+|-) / (p(+) C(-|+))``, the slope of the ROC's iso-cost lines.
+
+    ``C(+|-)`` is the extra cost of acting on a negative, ``C(-|+)`` that of
+    leaving a positive (Provost & Fawcett, "Robust classification for imprecise
+    environments", Machine Learning 42, 2001).
+    """
+    classes = list(meta["classes"])
+    pos = classes.index(meta["pos_label"])
+    neg = 1 - pos
+    false_alarm = table[neg, pos] - table[neg, neg]
+    miss = table[pos, neg] - table[pos, pos]
+    share = float(np.mean(np.asarray(y) == meta["pos_label"]))
+    return float((1 - share) * false_alarm / (share * miss))
+
+
+def _iso_cost_roc(
+    ax: Any,
+    model: str,
+    y: Any,
+    proba: Any,
+    chosen: Any,
+    meta: dict[str, Any],
+    a: dict[str, NDArray[Any]],
+) -> None:
+    """Draw a model's ROC curve and the iso-cost line through its decision."""
+    from sklearn.metrics import roc_curve
+
+    classes = list(meta["classes"])
+    pos = classes.index(meta["pos_label"])
+    truth = np.asarray(y) == meta["pos_label"]
+    fpr, tpr, _ = roc_curve(truth, proba[:, pos])
+    (line,) = ax.plot(fpr, tpr, label=model)
+    acted = np.asarray(chosen) == pos
+    at = (acted[~truth].mean(), acted[truth].mean())
+    slope = iso_cost_slope(meta, a["table"], a["y"])
+    grid = np.linspace(0, 1, 101)
+    clipped = np.clip(at[1] + slope * (grid - at[0]), 0, 1)
+    ax.plot(grid, clipped, "--", color=line.get_color())
+    ax.plot(*at, "o", color=line.get_color())
 
 
 def _fill(y: Any, index: Any, action: Any, default: Any) -> Any:
