@@ -232,3 +232,15 @@ def test_class_costs_draw_cost_curves_and_the_iso_cost_roc(tmp_path):
         "savings-threshold.png",
     ]
     assert "dashed: the iso-cost line" in (out / "report.md").read_text()
+
+
+def test_the_headline_sums_each_models_own_fold_costs(tmp_path):
+    folds = tmp_path / "folds.csv"
+    status, _, out = _run(tmp_path, "--output", str(folds))
+    assert status == 0
+    md = (out / "report.md").read_text()
+    sums = pd.read_csv(folds).groupby("model")["cost_total"].sum()
+    for model in ("threshold", "weighting"):
+        assert _cell(md, model)[5] == f"{sums[model]:,.2f}"
+    fold_rows = md.split("## Fold by fold")[1]
+    assert fold_rows.count("| threshold |") == 3

@@ -272,8 +272,8 @@ def write_page(
 
     import costsense
     from costsense.decision import ActionCosts
-    from costsense.experiments import pooled_probabilities
-    from costsense.experiments._report._evaluation import (
+    from costsense.experiments import (
+        pooled_probabilities,
         save_evaluation,
         write_evaluation_report,
     )
@@ -315,6 +315,7 @@ def write_page(
         "current": args.current_decision,
         "capacity_share": _share(args, len(data.y)),
         "limits": limits,
+        "folds": _fold_rows(rows),
         "capacity": args.capacity
         and ", ".join(
             f"{k}" if a is None else f"{a}={k}" for a, k in args.capacity.items()
@@ -329,6 +330,24 @@ def write_page(
         shutil.rmtree(work, ignore_errors=True)
         raise
     print(f"report written to {folder / 'report.html'}", file=sys.stderr)
+
+
+def _fold_rows(rows: list[dict[str, Any]]) -> list[list[Any]]:
+    """Return each fold's row for the report: its money, or its error."""
+    keys = [
+        k
+        for k in ("cost_total", "savings", "gain_over_current")
+        if any(k in r.get("metrics", {}) for r in rows)
+    ]
+    table: list[list[Any]] = [["model", "fold", "test rows", *keys, "error"]]
+    for r in rows:
+        found = r.get("metrics", {})
+        table.append(
+            [r["algorithm"], r["fold"], r.get("n_test", "")]
+            + [float(found[k]) if k in found else "" for k in keys]
+            + [r.get("error", "")]
+        )
+    return table
 
 
 def _share(args: argparse.Namespace, n: int) -> float | None:

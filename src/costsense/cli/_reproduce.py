@@ -117,8 +117,7 @@ def write_report(out: Path, *, quiet: bool = False) -> int:
 
 def run_report(args: argparse.Namespace) -> int:
     """Report a folder without its lock (a running study's finished cells)."""
-    from costsense.experiments import StoreError
-    from costsense.experiments._report._evaluation import write_evaluation_report
+    from costsense.experiments import StoreError, write_evaluation_report
 
     try:
         if (Path(args.folder) / "evaluation.json").exists():

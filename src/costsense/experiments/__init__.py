@@ -24,6 +24,7 @@ _MODULES = {
     "hold_run_lock",
     "_plan": "check_folds forward_chaining plan",
     "_report": "Boundary ReportFiles ReportSpec write_report",
+    "_report._evaluation": "load_evaluation save_evaluation write_evaluation_report",
     "_report._study": "report_study",
     "_runner": "RunSummary run_study",
     "_scores": "ACTION_METRICS ALL_METRICS FOLD_COLUMNS FOLD_METRICS "

@@ -46,6 +46,7 @@ _SCHEMA: dict[str, type | tuple[type, ...]] = {
     "capacity": (str, type(None)),
     "capacity_share": (float, type(None)),
     "limits": list,
+    "folds": list,
 }
 _FORMAT = "costsense-evaluation-1"
 #: Rows listed in the table of the largest realised losses.
@@ -85,6 +86,19 @@ def save_evaluation(
 
 def load_evaluation(folder: Path) -> tuple[dict[str, Any], dict[str, NDArray[Any]]]:
     """Read a saved evaluation back, checking its schema and its arrays' shapes.
+
+    Parameters
+    ----------
+    folder : Path
+        A folder written by ``costsense evaluate --report`` (or
+        :func:`save_evaluation`).
+
+    Returns
+    -------
+    meta : dict
+        The contents of ``evaluation.json``.
+    arrays : dict of str to ndarray
+        The arrays of ``arrays.npz``, read without pickle.
 
     Raises
     ------
@@ -208,7 +222,8 @@ def headline(
     rows = next(iter(made.values()))[0] if made else np.arange(len(a["y"]))
     default = _default(meta, realised[rows])
     base_total = float(realised[rows, default].sum())
-    table = [["policy", "rows", "total cost", "saving", "95% interval"]]
+    table = [["policy", "rows", "total cost", "saving", "95% interval", "in the folds"]]
+    own = _fold_totals(meta)
     for model, (index, chosen) in made.items():
         total = float(realised[index, chosen].sum())
         found = savings_interval(
@@ -222,6 +237,7 @@ def headline(
         table.append(
             [model, str(index.size), _money(total), _money(saving)]
             + [f"{_money(found.low)} to {_money(found.high)}"]
+            + [_money(own[model]) if model in own else ""]
         )
     two = meta["pos_label"] is not None and len(names) == 2
     for j, name in enumerate(names):
@@ -232,14 +248,14 @@ def headline(
         )
         total = float(realised[rows, j].sum())
         table.append(
-            [said, str(rows.size), _money(total), _money(base_total - total), ""]
+            [said, str(rows.size), _money(total), _money(base_total - total), "", ""]
         )
     if "current" in a:
         chosen = np.array([names.index(v) for v in a["current"][rows].tolist()])
         total = float(realised[rows, chosen].sum())
         table.append(
             [f"current decision ({meta['current']})", str(rows.size)]
-            + [_money(total), _money(base_total - total), ""]
+            + [_money(total), _money(base_total - total), "", ""]
         )
     baseline = (
         "acting on nobody" if two else f"deciding {names[default]!s} for every row"
@@ -251,9 +267,23 @@ def headline(
         + f", within the capacity {meta['capacity']}"
         * bool(meta["limits"])
         + "; the interval is a bootstrap over the test "
-        "rows, stratified by class."
+        "rows, stratified by class. In the folds: the total cost of the model's "
+        "own decisions, summed over its test folds (the fold-by-fold table)."
     )
     return table, note
+
+
+def _fold_totals(meta: dict[str, Any]) -> dict[str, float]:
+    """Return each model's ``cost_total`` summed over the folds that ran."""
+    header, *rows = meta["folds"] or [[]]
+    if "cost_total" not in header:
+        return {}
+    at = header.index("cost_total")
+    totals: dict[str, float] = {}
+    for row in rows:
+        if isinstance(row[at], int | float):
+            totals[str(row[0])] = totals.get(str(row[0]), 0.0) + float(row[at])
+    return totals
 
 
 def _default(meta: dict[str, Any], realised: NDArray[Any]) -> int:
@@ -289,8 +319,10 @@ def segments(
         )
         labels = [f"{edges[i]:g} to {edges[i + 1]:g}" for i in range(edges.size - 1)]
         values = np.asarray(labels)[band]
+    else:
+        labels = np.unique(values).tolist()
     table = [[column, "rows", "cost", "saving"]]
-    for value in np.unique(values):
+    for value in labels:
         part = values == value
         cost = realised[index[part], chosen[part]].sum()
         base = realised[index[part], default].sum()
@@ -519,7 +551,13 @@ def evaluation_blocks(
             Table(found[0], found[1:]),
         ]
     fold = meta["fold_table"]
-    blocks += [Heading("Fold by fold", 2), Table(fold[0], fold[1:])]
+    blocks += [Heading("Mean (std) over the folds", 2), Table(fold[0], fold[1:])]
+    if meta["folds"]:
+        header, *rows = meta["folds"]
+        shown = [
+            [_money(v) if isinstance(v, float) else str(v) for v in r] for r in rows
+        ]
+        blocks += [Heading("Fold by fold", 2), Table(header, shown)]
     blocks += [Heading("Data and costs", 2), *map(Paragraph, meta["summary"])]
     blocks += [Heading("What was run", 2), *map(Paragraph, meta["run"])]
     blocks.append(
@@ -535,8 +573,17 @@ def evaluation_blocks(
 def write_evaluation_report(folder: Path) -> Path:
     """Rebuild ``report.html``, ``report.md`` and ``figures/`` of a saved evaluation.
 
-    Written in a temporary folder beside, then moved in: whole or not at all.
-    Returns the path of ``report.html``.
+    Written in a temporary folder inside, then moved in: whole or not at all.
+
+    Parameters
+    ----------
+    folder : Path
+        A folder holding a saved evaluation (:func:`load_evaluation`).
+
+    Returns
+    -------
+    Path
+        The path of ``report.html``.
     """
     meta, arrays = load_evaluation(folder)
     work = Path(tempfile.mkdtemp(prefix=".report-", dir=folder))
