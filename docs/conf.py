@@ -62,7 +62,8 @@ add_module_names = False
 # -- HTML --------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = f"costsense {release}"
-html_static_path: list[str] = []
+# the report screenshots of the guide (docs/screenshots.py --report)
+html_static_path = [] if API_ONLY else ["_static"]
 html_theme_options = {
     "navbar_end": ["navbar-icon-links"],
     "secondary_sidebar_items": ["page-toc"],
