@@ -344,7 +344,9 @@ def check_page(
         drew them, and screenshots; :meth:`PageCheck.problems` judges them.
     """
     browser = chromium or find_chromium()
-    with tempfile.TemporaryDirectory(prefix="costsense-chromium-") as profile:
+    with tempfile.TemporaryDirectory(
+        prefix="costsense-chromium-", ignore_cleanup_errors=True
+    ) as profile:  # its helper processes may still write as it exits
         tools = _DevTools(browser, profile, width, height)
         try:
             targets = tools.call("Target.getTargets")["targetInfos"]
@@ -416,7 +418,9 @@ def serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 
 def screenshot(chromium: str, url: str, png: Path, height: int = 1000) -> None:
     """Save a 1400-pixel wide screenshot of ``url`` (``height`` tall) to ``png``."""
-    with tempfile.TemporaryDirectory(prefix="costsense-chromium-") as profile:
+    with tempfile.TemporaryDirectory(
+        prefix="costsense-chromium-", ignore_cleanup_errors=True
+    ) as profile:  # its helper processes may still write as it exits
         command = [
             chromium,
             *CHROMIUM_FLAGS,
