@@ -161,16 +161,7 @@ def decision_report(
             )
             report.calibration[model] = check
             if check.costs_money:
-                warnings.warn(
-                    f"{model}: miscalibrated probabilities cost money: recalibrated "
-                    f"out of fold, its decisions would have cost {check.difference:.2f}"
-                    f" less on the {index.size} test rows ({level:.0%} interval "
-                    f"{check.low:.2f} to {check.high:.2f}); calibrate it "
-                    "(threshold-calibrated, CalibratedClassifierCV), or, if the "
-                    "base rate moved, state it (predict --positive-rate)",
-                    CalibrationWarning,
-                    stacklevel=2,
-                )
+                _warn_miscalibrated(model, check, index.size, level)
     if report.savings:
         best = max(report.savings, key=lambda m: report.savings[m].saving)
         index, proba = pooled[best]
@@ -188,6 +179,22 @@ def decision_report(
             )
         )
     return report
+
+
+def _warn_miscalibrated(
+    model: str, check: CalibrationCheck, rows: int, level: float
+) -> None:
+    """Warn that ``model``'s miscalibration costs money, and what would fix it."""
+    warnings.warn(
+        f"{model}: miscalibrated probabilities cost money: recalibrated out of "
+        f"fold, its decisions would have cost {check.difference:.2f} less on the "
+        f"{rows} test rows ({level:.0%} interval {check.low:.2f} to "
+        f"{check.high:.2f}); calibrate it (threshold-calibrated, "
+        "CalibratedClassifierCV), or, if the base rate moved, state it (predict "
+        "--positive-rate)",
+        CalibrationWarning,
+        stacklevel=3,
+    )
 
 
 def _rows(costs: Any, index: NDArray[np.intp]) -> Any:
