@@ -26,6 +26,7 @@ import pytest  # noqa: E402
 
 from costsense import cli  # noqa: E402
 from tests.cli._data import write_csv  # noqa: E402
+from tests.cli.test_reproduce import TINY_STUDY  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -54,28 +55,6 @@ if screenshots.chromium_path() is None:
         ".ci/run installs it)",
         allow_module_level=True,
     )
-
-TINY_STUDY = """
-name = "tiny"
-title = "A tiny study"
-seed = 1
-datasets = ["gaussian"]
-gaussian_samples = 200
-costs = [5]
-metrics = ["cost_total", "recall"]
-reference = "threshold"
-
-[protocol]
-n_splits = 3
-
-[[algorithms]]
-name = "plain"
-method = "plain"
-
-[[algorithms]]
-name = "threshold"
-method = "threshold"
-"""
 
 
 def _png(width_px, height_px, draw=True):
