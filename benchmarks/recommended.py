@@ -17,6 +17,7 @@ training folds only. The peers:
   ``HistGradientBoostingClassifier``; and ``TunedThresholdClassifierCV`` around a
   100-tree random forest, tuned by 5-fold CV on the cost
   (:func:`costsense.metrics.make_cost_scorer`);
+- LightGBM with the same class weights (``LGBMClassifier``, defaults, one thread);
 - costsense's best of each family: ``CalibratedAdaBoostClassifier`` (50 rounds of
   depth-4 entropy trees, the boosting study's weak learner; Platt scaling and the
   Bayes threshold), ``AsyBLClassifier`` (shrunk: ``learning_rate=0.1``, 50 depth-3
@@ -26,7 +27,9 @@ training folds only. The peers:
 Printed: the sets; the rank table (mean rank of the mean test cost over the 81 set
 x cost rows, rank 1 the cheapest, ties sharing their mean rank; the mean cost
 relative to MinimumCostClassifier's; the win/tie/loss of MinimumCostClassifier
-against each peer by a two-sided paired t-test over the five folds at 5 %; the
+against each peer by the two-sided corrected resampled t-test over the five folds
+at 5 % (Nadeau & Bengio 2003; training sets of 5-fold CV overlap, so the variance
+of the mean difference is ``(1/5 + 1/4) var``, not ``var / 5``); the
 fit-time ratio to a plain 100-tree ``RandomForestClassifier`` fitted on the same
 folds in the same process: total fit time over all rows, and the largest per-set
 ratio); the per-set mean test costs; how often each option of
@@ -36,9 +39,10 @@ A fit that raises (imbalanced-learn's RUSBoost stops with "worse than random" wh
 a round's stump is) is scored as the constant prediction of least training cost,
 and listed.
 
-Targets (issue 24): MinimumCostClassifier has the best mean rank, by a margin of
-at least 1.0 over the best peer, and a total fit time at most 2x the 100-tree
-random forest's.
+Targets (issue 42): MinimumCostClassifier has the best mean rank, by a margin of
+at least 1.5 over the best peer, on this panel (``--panel benchmark``) and on the
+held-out one (``--panel heldout``), and no (set, cost) cell lost significantly
+to any peer.
 
 Every model runs single-threaded (``threadpoolctl`` limits BLAS and OpenMP, so
 HistGradientBoosting does not use more cores than the rest); ``--jobs`` processes
@@ -52,9 +56,12 @@ warm-up's duration is printed. Nothing was tuned on these
 sets: MinimumCostClassifier's design was settled on 20 other KEEL sets
 (``costsense.recommend`` says which choices they informed).
 
-Usage: ``.venv/bin/python benchmarks/recommended.py --jobs 2`` (about an hour on a
-shared 2-core machine); ``--csv PATH`` also writes one row per (set, cost, fold,
-model); ``--quick`` runs four sets at cost 5 as a smoke test.
+Usage: ``.venv/bin/python benchmarks/recommended.py --jobs 2 [--panel heldout]``;
+``--csv PATH`` also writes one row per (set, cost, fold, model); ``--reuse PATH``
+reads the peers' rows from such a file (the folds are seeded, so they are the
+same) and fits only MinimumCostClassifier and the reference forest, for the
+fit-time ratio, which makes a before/after comparison of MinimumCostClassifier
+cheap; ``--quick`` runs four sets at cost 5 as a smoke test.
 """
 
 from __future__ import annotations
@@ -73,6 +80,7 @@ from imblearn.ensemble import (
     RUSBoostClassifier,
 )
 from joblib import Parallel, delayed
+from lightgbm import LGBMClassifier
 from sklearn.datasets import make_classification
 from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
@@ -162,8 +170,8 @@ DESIGN_SETS = [
 PANELS = {"benchmark": SETS, "heldout": HELDOUT_SETS, "design": DESIGN_SETS}
 QUICK_SETS = ["glass1", "ecoli3", "yeast4", "yeast6"]
 COSTS = (5, 10, 20)
-#: Targets of issue 24: rank margin over the best peer, total fit time vs RF-100.
-TARGET_MARGIN, TARGET_FIT_RATIO = 1.0, 2.0
+#: Target of issue 42: rank margin over the best peer.
+TARGET_MARGIN = 1.5
 N_FOLDS, SEED, TREES = 5, 0, 100
 OURS = "MinimumCost"
 REFERENCE = "RF-100 (reference)"
@@ -195,6 +203,9 @@ def models(cost: float, pos: Any, neg: Any) -> dict[str, Any]:
         "CS-SVM": LinearSVC(class_weight=weights, random_state=SEED),
         "HGB-cw": HistGradientBoostingClassifier(
             class_weight=weights, random_state=SEED
+        ),
+        "LGBM-cw": LGBMClassifier(
+            class_weight=weights, n_jobs=1, random_state=SEED, verbose=-1
         ),
         "TunedThr-RF": TunedThresholdClassifierCV(
             forest,
@@ -252,8 +263,10 @@ def warm_up() -> float:
     return time.perf_counter() - started
 
 
-def run_set(name: str, costs: tuple[float, ...]) -> list[dict[str, Any]]:
-    """Every (cost, fold, model) of one set, single-threaded."""
+def run_set(
+    name: str, costs: tuple[float, ...], only: frozenset[str] | None = None
+) -> list[dict[str, Any]]:
+    """Every (cost, fold, model) of one set, single-threaded; ``only`` those models."""
     warmed = warm_up()
     if warmed:
         print(f"warm-up of every model in process {os.getpid()}: {warmed:.1f} s")
@@ -270,6 +283,8 @@ def run_set(name: str, costs: tuple[float, ...]) -> list[dict[str, Any]]:
         for cost in costs:
             for fold, (train, test) in enumerate(folds.split(X, y)):
                 for model_name, model in models(cost, pos, neg).items():
+                    if only is not None and model_name not in only:
+                        continue
                     started = time.perf_counter()
                     error = ""
                     try:
@@ -336,13 +351,15 @@ def report(results: pd.DataFrame) -> dict[str, float]:
         index=["dataset", "cost", "fold"], columns="model", values="test_cost"
     )
     wtl: dict[str, str] = {OURS: ""}
+    lost = 0
     for name in names[1:]:
         pairs = [
             (group[OURS].to_numpy(), group[name].to_numpy())
             for _, group in folds.groupby(level=["dataset", "cost"])
         ]
-        w, t, losses = win_tie_loss(pairs)
+        w, t, losses = win_tie_loss(pairs, test_train_ratio=1 / (N_FOLDS - 1))
         wtl[name] = f"{w}/{t}/{losses}"
+        lost += losses
     table = pd.DataFrame(
         {
             "mean rank": ranks.round(2),
@@ -354,7 +371,7 @@ def report(results: pd.DataFrame) -> dict[str, float]:
     )
     print(
         f"\nRank table ({len(means)} set x cost rows; rank 1 = cheapest; w/t/l: "
-        "paired t-test over 5 folds, 5 %)"
+        "corrected resampled t-test over 5 folds, 5 %)"
     )
     print(table.to_string())
     print("\nMean test cost per fold (C1 FN + C2 FP)")
@@ -376,6 +393,7 @@ def report(results: pd.DataFrame) -> dict[str, float]:
         "rank": float(ranks[OURS]),
         "best_peer_rank": float(peers.iloc[0]),
         "margin": float(peers.iloc[0] - ranks[OURS]),
+        "lost": float(lost),
         "fit_ratio": float(total_ratio[OURS]),
         "worst_fit_ratio": float(worst_ratio[OURS]),
         "best_peer": str(peers.index[0]),
@@ -386,35 +404,46 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=1, help="sets run at once")
     parser.add_argument("--quick", action="store_true", help="4 sets, cost 5")
+    parser.add_argument("--panel", choices=sorted(PANELS), default="benchmark")
     parser.add_argument("--sets", nargs="*", help="override the sets")
     parser.add_argument("--csv", help="also write the per-fold rows here")
+    parser.add_argument("--reuse", help="the peers' rows from an earlier --csv")
     args = parser.parse_args()
-    names = args.sets or (QUICK_SETS if args.quick else SETS)
+    names = args.sets or (QUICK_SETS if args.quick else PANELS[args.panel])
     costs = (5,) if args.quick else COSTS
     print("Sets (KEEL imbalanced collection; positives = the minority class)")
     print(describe_sets(names).to_string())
+    reused = pd.DataFrame()
+    only = None
+    if args.reuse:
+        earlier = pd.read_csv(args.reuse, keep_default_na=False)
+        kept = earlier["dataset"].isin(names) & earlier["cost"].isin(costs)
+        reused = earlier[kept & ~earlier["model"].isin([OURS, REFERENCE])]
+        only = frozenset({OURS, REFERENCE})
+        print(f"peers' rows read from {args.reuse}: {len(reused)}")
     started = time.perf_counter()
     sizes = describe_sets(names)["rows"]
     largest_first = sorted(names, key=lambda name: -int(sizes[name]))
     parts = Parallel(n_jobs=args.jobs, verbose=5)(
-        delayed(run_set)(name, costs) for name in largest_first
+        delayed(run_set)(name, costs, only) for name in largest_first
     )
     by_name = dict(zip(largest_first, parts, strict=True))
-    results = pd.DataFrame([row for name in names for row in by_name[name]])
-    print(f"\n{len(results)} fits in {time.perf_counter() - started:.0f} s")
+    fitted = pd.DataFrame([row for name in names for row in by_name[name]])
+    print(f"\n{len(fitted)} fits in {time.perf_counter() - started:.0f} s")
+    results = pd.concat([fitted, reused], ignore_index=True)
     if args.csv:
         results.to_csv(args.csv, index=False)
     figures = report(results)
     rank_ok = figures["margin"] >= TARGET_MARGIN
-    time_ok = figures["fit_ratio"] <= TARGET_FIT_RATIO
     print(
         f"\nVerdict: MinimumCostClassifier's mean rank {figures['rank']:.2f}, best "
         f"peer {figures['best_peer']} {figures['best_peer_rank']:.2f}: margin "
         f"{figures['margin']:.2f} (target >= {TARGET_MARGIN}: "
-        f"{'met' if rank_ok else 'MISSED'}); "
+        f"{'met' if rank_ok else 'MISSED'}); cells lost significantly to a peer: "
+        f"{figures['lost']:.0f} (target 0: "
+        f"{'met' if figures['lost'] == 0 else 'MISSED'}); "
         f"fit time {figures['fit_ratio']:.2f}x a 100-tree random forest's, "
-        f"{figures['worst_fit_ratio']:.2f}x on its worst set (target, total <= "
-        f"{TARGET_FIT_RATIO}: {'met' if time_ok else 'MISSED'})."
+        f"{figures['worst_fit_ratio']:.2f}x on its worst set."
     )
 
 
