@@ -512,11 +512,42 @@ def test_fold_models_kept_as_the_final_model_decide_as_their_average():
         assert_array_equal(model.predict(X_new), expected)
 
 
-@pytest.mark.parametrize(
-    ("n", "folds"), [(300, 5), (5_000, 5), (8_000, 3), (40_000, 2)]
-)
+@pytest.mark.parametrize(("n", "folds"), [(300, 5), (5_000, 5), (8_000, 3)])
 def test_automatic_folds_fall_with_the_rows(n, folds):
-    assert _candidates.auto_n_folds(n) == folds
+    y = np.arange(n) % 4 == 0
+    splitter = _candidates.auto_splitter(y.astype(np.intp), np.random.RandomState(0))
+    assert isinstance(splitter, StratifiedKFold)
+    assert splitter.get_n_splits() == folds
+
+
+def test_beyond_the_large_size_one_stratified_fifth_is_held_out():
+    n = _candidates.LARGE_ROWS + 1
+    y = (np.arange(n) % 10 == 0).astype(np.intp)
+    splitter = _candidates.auto_splitter(y, np.random.RandomState(0))
+    ((train, test),) = list(splitter.split(np.zeros((n, 1)), y))
+    assert test.size == int(np.ceil(0.2 * n))
+    assert np.intersect1d(train, test).size == 0 and train.size + test.size == n
+    assert y[test].mean() == pytest.approx(y.mean(), abs=1 / test.size)
+    names = [name for name, _ in _candidates.auto_candidates(n, 5, None)]
+    assert names == ["boosted", "logistic", "quadratic"]
+    names = [name for name, _ in _candidates.auto_candidates(n - 1, 5, None)]
+    assert names == ["boosted", "forest", "logistic", "quadratic"]
+
+
+def test_a_held_out_split_fits_each_candidate_once_and_keeps_that_fit(monkeypatch):
+    """Above LARGE_ROWS (lowered here) each candidate is fitted once, on the rows
+    not held out, and that fit is its final model."""
+    monkeypatch.setattr(_candidates, "LARGE_ROWS", 400)
+    X, y = make_classification(n_samples=600, weights=[0.8], random_state=26)
+    model = MinimumCostClassifier(cost=4, random_state=0).fit(X, y)
+    assert sorted(model.candidates_) == ["boosted", "logistic", "quadratic"]
+    for kept in model.candidates_.values():
+        assert len(kept.estimators_) == 1
+    (logistic,) = model.candidates_["logistic"].estimators_
+    assert logistic[0].n_samples_seen_ == 600 - 120  # StandardScaler's count
+    np.testing.assert_allclose(
+        model.candidates_["logistic"].predict_proba(X), logistic.predict_proba(X)
+    )
 
 
 def test_the_default_forest_grows_each_tree_on_at_most_2048_rows():

@@ -19,7 +19,7 @@ from costsense.costs import Costs, row_cost_matrices
 from costsense.recommend._candidates import (
     Fitted,
     auto_candidates,
-    auto_n_folds,
+    auto_splitter,
     fit_candidate,
     named_candidates,
     stratified,
@@ -36,6 +36,13 @@ __all__ = ["MinimumCostClassifier"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
+
+
+def _splits_text(folds: list[tuple[IntArray, IntArray]]) -> str:
+    """Say how the candidates are scored: ``k`` inner folds, or one held-out split."""
+    if len(folds) == 1:
+        return f"{folds[0][1].size} held-out rows"
+    return f"{len(folds)} inner folds"
 
 
 @shared
@@ -60,19 +67,21 @@ shape (K, K), default=None
     candidates : "auto" or list of classifiers, default="auto"
         The probability models. "auto": "boosted", gradient-boosted trees with
         early stopping (:class:`~costsense.tree.BoostedTreesClassifier`);
-        "forest", a random forest read through its out-of-bag probabilities
-        (trees grown on bootstrap samples of at most 2,048 rows, as many as
-        leave each row out of bag in about 37 of them, at most 100);
+        "forest" (up to 10,000 rows), a random forest read through its
+        out-of-bag probabilities (trees grown on bootstrap samples of at most
+        2,048 rows, as many as leave each row out of bag in about 37 of them,
+        at most 100);
         "logistic", a logistic regression (``C=1``) on standardised features;
         and "quadratic", one on their degree-2 expansion (the squares only
         beyond 12 features). Or a list of classifiers with ``predict_proba``
         or ``(name, classifier)`` pairs, each cloned and seeded.
     cv : "auto", int, cross-validation generator or iterable, default="auto"
-        Folds of the inner cross-validation (out-of-fold probabilities of the
+        Splits of the inner cross-validation (out-of-fold probabilities of the
         candidates that are not bagged forests) and parts of the cross-fitting
         that scores the options. An int: that many shuffled stratified folds,
         fewer if a class has fewer rows. "auto": 5 folds up to 5,000 rows, 3 up
-        to 10,000, 2 beyond (more folds cost more fits).
+        to 10,000; beyond, one stratified split holding out 20 % of the rows
+        (see Notes).
     pos_label : hashable, default=None
         The positive (costly) class of a binary cost; the minority class if None.
     random_state : int, RandomState instance or None, default=None
@@ -94,7 +103,8 @@ shape (K, K), default=None
         The positive class of a binary problem; None for more classes.
     candidates_ : dict of str to classifier
         Every candidate that fitted, as used to predict (a forest read out of bag
-        once on all rows; any other the average of its fold models).
+        once on all rows; any other the average of its fold models, or its one
+        fit beside a held-out split).
     chosen_ : str
         The source of the probabilities: a candidate's name, "average" or
         "stack".
@@ -127,7 +137,12 @@ shape (K, K), default=None
     -----
     **Out-of-fold probabilities.** A bagged forest is read through its
     out-of-bag estimates (Breiman 2001); the other candidates are
-    cross-validated (``cv``) and predict with the mean of their fold models. A
+    cross-validated (``cv``) and predict with the mean of their fold models.
+    Beyond 10,000 rows ``cv="auto"`` holds out 20 % of the rows (stratified):
+    each candidate is fitted once on the others, that fit is its final model,
+    and the options are chosen on the held-out rows alone; cross-validating
+    would cost a fit per fold and predict with every fold's model, for
+    estimates that so many rows do not need. A
     candidate that raises is recorded in ``cv_results_``, warned about
     (``FitFailedWarning``) and never used; if every candidate fails, ``fit``
     raises a ValueError naming each error.
@@ -277,7 +292,7 @@ shape (K, K), default=None
         folds = self._folds(X_train, y_index, rng)
         self._say(
             f"{X_train.shape[0]} rows, {X_train.shape[1]} features, "
-            f"{n_classes} classes: {len(named)} candidates, {len(folds)} inner folds"
+            f"{n_classes} classes: {len(named)} candidates, " + _splits_text(folds)
         )
         fitted = [
             self._fit_candidate(name, estimator, X_train, y_index, folds, weight, rng)
@@ -361,7 +376,7 @@ shape (K, K), default=None
             weight,
             self._say,
         )
-        how = "out of bag" if uses_oob(estimator) else f"{len(folds)} folds"
+        how = "out of bag" if uses_oob(estimator) else "on " + _splits_text(folds)
         self._say(
             f"candidate {name} ({how}): "
             + (f"failed: {result.error}" if result.error else "fitted")
@@ -402,14 +417,11 @@ shape (K, K), default=None
     def _folds(
         self, X: FloatArray, y_index: IntArray, rng: np.random.RandomState
     ) -> list[tuple[IntArray, IntArray]]:
-        """Return the inner folds: shuffled stratified ones for an int ``cv``."""
-        if self.cv is None or isinstance(self.cv, (Integral, str)):
-            n_splits = (
-                int(self.cv)
-                if isinstance(self.cv, Integral)
-                else auto_n_folds(y_index.size)
-            )
-            splitter: Any = stratified(n_splits, y_index, rng)
+        """Return the inner splits: shuffled stratified folds for an int ``cv``."""
+        if isinstance(self.cv, str):
+            splitter: Any = auto_splitter(y_index, rng)
+        elif self.cv is None or isinstance(self.cv, Integral):
+            splitter = stratified(5 if self.cv is None else int(self.cv), y_index, rng)
         else:
             splitter = check_cv(self.cv, y_index, classifier=True)
         with warnings.catch_warnings():

@@ -48,6 +48,9 @@ IntArray = NDArray[np.intp]
 #: The tuned threshold is considered only when each of the two classes has at
 #: least this many rows with out-of-fold probabilities (see the class Notes).
 MIN_ROWS_FOR_THRESHOLD = 30
+#: Parts of the cross-fitting when the candidates were scored on one held-out
+#: split (``cv="auto"`` on large sets): its rows are split this many ways.
+SINGLE_SPLIT_PARTS = 5
 #: One-sided level of the one-standard-error rule, P(Z > 1) (Breiman et al.
 #: 1984), shared among the alternatives to the default (Bonferroni).
 SWITCH_LEVEL = 1.0 - NormalDist().cdf(1.0)
@@ -186,7 +189,8 @@ def choose(
     """Score every option by cross-fitting; choose one by the guarded rule.
 
     ``pos`` is the positive class index (None for more classes); each option's
-    combination is also fitted on every row, as it would be used.
+    combination is also fitted on every row, as it would be used. The rows are
+    split into ``n_folds`` parts, :data:`SINGLE_SPLIT_PARTS` for one split.
     """
     eps = 0.5 / y.size
     counts = np.bincount(y, minlength=n_classes)
@@ -197,7 +201,7 @@ def choose(
     if len(working) > 1:
         sources.append((AVERAGE, AVERAGE, 0))
     sources.append((STACK, STACK, 0))
-    parts = stratified(n_folds, y, rng)
+    parts = stratified(n_folds if n_folds > 1 else SINGLE_SPLIT_PARTS, y, rng)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="The least populated class")
         folds = [(np.asarray(a), np.asarray(b)) for a, b in parts.split(y, y)]
