@@ -327,19 +327,16 @@ def test_the_choice_is_the_default_unless_an_option_is_clearly_cheaper():
         r["candidate"]
     )
     assert r["chosen"].sum() == 1
+    assert r["difference"][r["chosen"]][0] == 0.0  # differences from the chosen
     default = (r["candidate"] == "stack") & (r["rule"] == "bayes")
-    assert r["difference"][default][0] == 0.0
     # the documented bar: the one-standard-error rule's level P(Z > 1) shared
     # among the m alternatives (Bonferroni)
     m = r["candidate"].size - 1
     z = NormalDist().inv_cdf(1 - (1 - NormalDist().cdf(1.0)) / m)
-    clearly = r["difference"] + z * r["difference_std_error"] < 0
-    if clearly.any():
-        assert r["chosen"][clearly].any()
-        cheapest = r["mean_cost"][clearly].min()
-        assert r["mean_cost"][r["chosen"]][0] == cheapest
-    else:
-        assert r["chosen"][default][0]
+    if r["chosen"][default][0]:  # nothing clearly cheaper than the default
+        assert not np.any(r["difference"] + z * r["difference_std_error"] < 0)
+    else:  # the chosen option is clearly cheaper than the default
+        assert r["difference"][default][0] > z * r["difference_std_error"][default][0]
     assert model.chosen_ == r["candidate"][r["chosen"]][0]
     assert model.rule_ == r["rule"][r["chosen"]][0]
 
@@ -591,7 +588,29 @@ def test_verbose_reports_each_candidate_and_the_choice_on_stderr(capsys):
     assert err[-1].startswith("[MinimumCostClassifier] chose ")
 
 
-def test_choice_text_explains_a_cheaper_runner_up_that_did_not_clear_the_bar():
+def _option(costs):
+    from costsense.recommend._selection import Option
+
+    return Option("x", "bayes", np.asarray(costs, dtype=float), None, 0.0)
+
+
+def test_the_guarded_choice_takes_the_cheapest_clearly_cheaper_option():
+    from costsense.recommend._selection import guarded_choice
+
+    rng = np.random.RandomState(0)
+    base = rng.uniform(0, 2, 400)
+    default = _option(base)
+    # 0.01 cheaper on average, with a spread of 0.5 per row: SE 0.025
+    slightly = _option(base - 0.01 + np.where(np.arange(400) % 2, 0.5, -0.5))
+    clearly = _option(base - 0.2)  # every row 0.2 cheaper: zero spread
+    cheaper = _option(base - 0.3)
+    assert guarded_choice([default, slightly], 0) == 0
+    assert guarded_choice([default, slightly, clearly], 0) == 2
+    assert guarded_choice([default, clearly, cheaper], 0) == 2
+    assert guarded_choice([default, cheaper, _option(base - 0.3)], 0) == 1  # tie
+
+
+def test_choice_text_names_the_runner_up_and_the_spread_between_them():
     class Fitted:  # a fitted model's record, built by hand
         chosen_, rule_ = "stack", "bayes"
         cv_results_ = {
@@ -607,12 +626,27 @@ def test_choice_text_explains_a_cheaper_runner_up_that_did_not_clear_the_bar():
     # 0.06 / 0.05 = 1.2 standard errors; two alternatives: z = Phi^-1(1 - 0.159 / 2)
     needed = NormalDist().inv_cdf(1 - 0.159 / 2)
     assert text == (
-        "chose stack with the bayes rule: out-of-fold cost 0.3 per row (cheapest "
-        "other: average with the bayes rule: 0.24, 1.2 standard errors below the "
-        f"default's by the paired difference; a switch needs {needed:.2g})"
+        "chose stack with the bayes rule: out-of-fold cost 0.3 per row; runner-up "
+        "average with the bayes rule: 0.24 (-0.06 +- 0.05 per row, paired); not "
+        f"chosen: 1.2 standard errors cheaper than the default, a switch needs "
+        f"{needed:.2g}"
     )
-    Fitted.cv_results_["mean_cost"][1] = 0.31  # dearer: no explanation owed
-    assert recommend.choice_text(Fitted()).endswith("bayes rule: 0.31)")
+    Fitted.cv_results_["mean_cost"][1] = 0.31  # dearer: no guard to explain
+    Fitted.cv_results_["difference"][1] = 0.01
+    assert recommend.choice_text(Fitted()).endswith(
+        "runner-up average with the bayes rule: 0.31 (+0.01 +- 0.05 per row, paired)"
+    )
+    # the average chosen over the default, which is 0.06 dearer (3 SE)
+    Fitted.chosen_ = "average"
+    Fitted.cv_results_["chosen"] = np.array([False, True, False])
+    Fitted.cv_results_["mean_cost"] = np.array([0.30, 0.24, 0.35])
+    Fitted.cv_results_["difference"] = np.array([0.06, 0.0, 0.11])
+    Fitted.cv_results_["difference_std_error"] = np.array([0.02, 0.0, 0.03])
+    assert recommend.choice_text(Fitted()).endswith(
+        "runner-up stack with the bayes rule: 0.3 (+0.06 +- 0.02 per row, paired); "
+        f"it replaced the default (stack with the bayes rule), 3 standard errors "
+        f"dearer; a switch needs {needed:.2g}"
+    )
 
 
 # ------------------------------------------------------- the fit signature's order

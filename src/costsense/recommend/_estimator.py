@@ -122,7 +122,8 @@ shape (K, K), default=None
     cv_results_ : dict of str to ndarray
         One entry per option (and per failed candidate): "candidate", "rule",
         "mean_cost" (cross-fitted out-of-fold cost per row), "std_error",
-        "difference" (from the default's) and "difference_std_error" (paired),
+        "difference" (from the chosen option's) and "difference_std_error"
+        (of the paired per-row differences),
         "threshold" (two classes), "chosen", "fit_time" (seconds) and "error"
         (why a candidate failed). Load it with ``pandas.DataFrame(cv_results_)``.
     {fitted}

@@ -38,6 +38,7 @@ __all__ = [
     "choose",
     "cv_results",
     "guarded_choice",
+    "paired_differences",
     "rows_of",
     "switch_standard_errors",
 ]
@@ -130,42 +131,54 @@ def switch_standard_errors(n_alternatives: int) -> float:
     return NormalDist().inv_cdf(1.0 - SWITCH_LEVEL / max(n_alternatives, 1))
 
 
-def guarded_choice(
-    options: list[Option], default: int
-) -> tuple[int, FloatArray, FloatArray]:
-    """Index of the chosen option, and each option's paired difference to the default.
+def guarded_choice(options: list[Option], default: int) -> int:
+    """Index of the chosen option: the default unless another is clearly cheaper.
 
     The default stays unless another option's mean cost is lower by more than
-    :func:`switch_standard_errors` standard errors of the per-row differences;
-    among those that are, the cheapest wins, ties going to the first listed.
+    :func:`switch_standard_errors` standard errors of the per-row differences
+    (:func:`paired_differences`); among those that are, the cheapest wins, ties
+    going to the first listed.
     """
-    base = options[default].costs
-    n = base.size
-    means = np.array([option.costs.mean() for option in options])
-    difference = means - means[default]
-    if n < 2:
-        return default, difference, np.full(len(options), np.inf)
-    errors = np.array(
-        [np.std(option.costs - base, ddof=1) / np.sqrt(n) for option in options]
-    )
+    difference, errors = paired_differences(options, default)
     z = switch_standard_errors(len(options) - 1)
     better = difference + z * errors < 0
     if not np.any(better):
-        return default, difference, errors
+        return default
     qualified = np.flatnonzero(better)
-    return int(qualified[np.argmin(means[qualified])]), difference, errors
+    return int(qualified[np.argmin(difference[qualified])])
+
+
+def paired_differences(
+    options: list[Option], reference: int
+) -> tuple[FloatArray, FloatArray]:
+    """Each option's mean cost minus the reference's, and the paired standard error.
+
+    The standard error is that of the mean of the per-row differences (infinite
+    with fewer than two rows).
+    """
+    base = options[reference].costs
+    n = base.size
+    difference = np.array([option.costs.mean() - base.mean() for option in options])
+    if n < 2:
+        return difference, np.full(len(options), np.inf)
+    errors = np.array(
+        [np.std(option.costs - base, ddof=1) / np.sqrt(n) for option in options]
+    )
+    return difference, errors
 
 
 @dataclass(frozen=True)
 class Choice:
     """The options scored, the index of the chosen one, and the paired differences.
 
-    ``difference`` and ``errors`` hold each option's mean cost minus the
-    default's and the standard error of the per-row differences.
+    ``difference`` and ``errors`` hold each option's mean cost minus the chosen
+    option's and the standard error of the per-row differences; ``default`` is
+    the index of the default option.
     """
 
     options: list[Option]
     chosen: int
+    default: int
     difference: FloatArray
     errors: FloatArray
 
@@ -224,8 +237,8 @@ def choose(
     default = next(
         i for i, o in enumerate(options) if o.source == STACK and o.rule == BAYES
     )
-    chosen, difference, errors = guarded_choice(options, default)
-    return Choice(options, chosen, difference, errors)
+    chosen = guarded_choice(options, default)
+    return Choice(options, chosen, default, *paired_differences(options, chosen))
 
 
 #: The columns of ``cv_results_`` and their dtypes.
@@ -307,11 +320,12 @@ def cv_results(
 def choice_text(model: Any) -> str | None:
     """Say what a fitted :class:`MinimumCostClassifier` chose, beside the runner-up.
 
-    The chosen source and rule, its out-of-fold mean cost per training row, and
-    the cheapest other option's. When that option is cheaper than the chosen one
-    (it did not clear the bar of the guarded choice), the text says by how many
-    standard errors of the paired difference it is cheaper than the default and
-    how many a switch needs (Notes of the class). None for a
+    The chosen source and rule with its out-of-fold mean cost per training row;
+    the runner-up (the cheapest other option) with its cost and the paired
+    difference to the chosen one, plus or minus one standard error; and how the
+    guarded choice (Notes of the class) settled it: a cheaper runner-up that is
+    not clearly cheaper than the default (by how many standard errors, and how
+    many a switch needs), or a chosen option that cleared that bar. None for a
     model without ``cv_results_``.
     """
     results = getattr(model, "cv_results_", None)
@@ -319,6 +333,9 @@ def choice_text(model: Any) -> str | None:
         return None
     cost = np.asarray(results["mean_cost"], dtype=np.float64)
     chosen = np.asarray(results["chosen"], dtype=bool)
+    difference = np.asarray(results["difference"], dtype=np.float64)
+    error = np.asarray(results["difference_std_error"], dtype=np.float64)
+    names, rules = results["candidate"], results["rule"]
     line = (
         f"chose {model.chosen_} with the {model.rule_} rule: out-of-fold cost "
         f"{cost[chosen][0]:.4g} per row"
@@ -329,15 +346,20 @@ def choice_text(model: Any) -> str | None:
         return line
     best = others[np.argmin(cost[others])]
     line += (
-        f" (cheapest other: {results['candidate'][best]} with the "
-        f"{results['rule'][best]} rule: {cost[best]:.4g}"
+        f"; runner-up {names[best]} with the {rules[best]} rule: {cost[best]:.4g} "
+        f"({difference[best]:+.2g} +- {error[best]:.2g} per row, paired)"
     )
-    error = float(results["difference_std_error"][best])
-    if cost[best] < cost[chosen][0] and error > 0 and np.isfinite(error):
-        lower = -float(results["difference"][best]) / error
-        needed = switch_standard_errors(int(scored.sum()) - 1)
+    needed = switch_standard_errors(int(scored.sum()) - 1)
+    default = np.flatnonzero((names == STACK) & (rules == BAYES) & scored)
+    if chosen[default].all() and difference[best] < 0 and error[best] > 0:
         line += (
-            f", {lower:.2g} standard errors below the default's by the paired "
-            f"difference; a switch needs {needed:.2g}"
+            f"; not chosen: {-difference[best] / error[best]:.2g} standard errors "
+            f"cheaper than the default, a switch needs {needed:.2g}"
         )
-    return line + ")"
+    elif default.size and not chosen[default].any() and error[default[0]] > 0:
+        line += (
+            f"; it replaced the default (stack with the bayes rule), "
+            f"{difference[default[0]] / error[default[0]]:.2g} standard errors "
+            f"dearer; a switch needs {needed:.2g}"
+        )
+    return line
