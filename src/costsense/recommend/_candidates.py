@@ -151,7 +151,7 @@ def forest_trees(n_samples: int) -> int:
 def auto_splitter(
     y_index: IntArray, rng: np.random.RandomState
 ) -> StratifiedKFold | StratifiedShuffleSplit:
-    """The inner splits of ``cv="auto"``: stratified folds, or one held-out share.
+    """Return the inner splits of ``cv="auto"``: stratified folds, or one held out.
 
     Up to :data:`LARGE_ROWS` rows, :data:`AUTO_FOLDS` shuffled stratified folds;
     beyond, one stratified split holding out :data:`HOLDOUT_SHARE` of the rows.
