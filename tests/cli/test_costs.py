@@ -227,7 +227,7 @@ def test_minimum_cost_runs_on_three_classes_end_to_end(tmp_path, capsys):
     assert cli.main(["fit", *common, "--out", str(saved)]) == 0  # the default model
     model, metadata, _ = load_model(str(saved))
     assert metadata["model"] == "minimum-cost" and metadata["classes"] == list("abc")
-    # fit ends with what it chose and the cheapest other option, as recorded
+    # fit ends with what it chose and the runner-up with the spread, as recorded
     said, fitted = capsys.readouterr().err, model[-1]
     results = pd.DataFrame(fitted.cv_results_)
     picked = results[results["chosen"]].iloc[0]
@@ -235,8 +235,9 @@ def test_minimum_cost_runs_on_three_classes_end_to_end(tmp_path, capsys):
             f"{picked['mean_cost']:.4g} per row") in said  # fmt: skip
     others = results[~results["chosen"] & np.isfinite(results["mean_cost"])]
     runner = others.loc[others["mean_cost"].idxmin()]
-    assert (f"cheapest other: {runner['candidate']} with the {runner['rule']} rule: "
-            f"{runner['mean_cost']:.4g}") in said  # fmt: skip
+    assert (f"runner-up {runner['candidate']} with the {runner['rule']} rule: "
+            f"{runner['mean_cost']:.4g} ({runner['difference']:+.2g} +- "
+            f"{runner['difference_std_error']:.2g} per row, paired)") in said  # fmt: skip
     frame.drop(columns="label").to_csv(tmp_path / "new.csv", index=False)
     out = tmp_path / "p.csv"
     assert cli.main(["predict", "--model", str(saved), "--csv",
