@@ -197,5 +197,6 @@ def test_minimum_cost_warns_about_its_final_model_not_its_candidates_folds():
     model = MinimumCostClassifier(cost=5, candidates=[candidate], cv=3, random_state=0)
     messages = _degenerate_warnings(lambda: model.fit(X, y))
     assert len(messages) == 1 and messages[0].startswith("MinimumCostClassifier ")
-    (kept,) = model.candidates_.values()  # refitted on every row after its folds
-    assert kept.degenerate_ is not None  # and degenerate, silently
+    (kept,) = model.candidates_.values()  # the fold models, kept
+    assert len(kept.estimators_) == 3
+    assert all(m.degenerate_ is not None for m in kept.estimators_)  # silently

@@ -52,7 +52,7 @@ def _inner(model, kind):
     if kind == "hgb":
         return final.estimator_._predictors[0][0]
     if kind == "boosted":  # minimum-cost's boosted candidate, first fold model
-        return final.candidates_["boosted"].trees_
+        return final.candidates_["boosted"].estimators_[0].trees_
     return final.estimators_[0].tree_
 
 
@@ -133,7 +133,7 @@ def test_boosted_trees_that_leave_their_tree_or_miss_classes_are_refused(fitted)
 
     def edit(change):
         edited = copy.deepcopy(model)
-        member = edited.steps[-1][1].candidates_["boosted"]
+        member = edited.steps[-1][1].candidates_["boosted"].estimators_[0]
         member.trees_ = change(member.trees_)
         return edited
 
@@ -149,7 +149,7 @@ def test_boosted_trees_that_leave_their_tree_or_miss_classes_are_refused(fitted)
         value = trees.values[0]
         return dataclasses.replace(trees, values=(np.hstack([value, value]),))
 
-    genuine = model.steps[-1][1].candidates_["boosted"].trees_
+    genuine = model.steps[-1][1].candidates_["boosted"].estimators_[0].trees_
     assert genuine.roots.size > 2  # two trees or more
     _refused(path, edit(into_next_tree), metadata, "indices")
     _refused(path, edit(roots_past_the_end), metadata, "indices")
