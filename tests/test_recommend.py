@@ -356,7 +356,8 @@ def test_the_root_package_loads_the_estimator_lazily():
 
 def test_sample_weight_reaches_the_candidates_and_weighs_the_chosen_cost():
     """Every candidate is fitted with the weights: a deterministic one's final model
-    is its weighted fit on every row; one whose fit takes no weights is skipped."""
+    averages its weighted fits on the inner folds; one whose fit takes no weights
+    is skipped."""
     X, y = make_classification(n_samples=300, weights=[0.8], random_state=3)
     w = np.where(np.arange(len(y)) % 3 == 0, 2.0, 1.0)
     folds = list(StratifiedKFold(3, shuffle=True, random_state=5).split(X, y))
@@ -367,14 +368,17 @@ def test_sample_weight_reaches_the_candidates_and_weighs_the_chosen_cost():
         "random_state": 0,
     }
     weighted = MinimumCostClassifier(**params).fit(X, y, sample_weight=w)
-    reference = LogisticRegression(max_iter=1000).fit(X, y, sample_weight=w)
+    references = [
+        LogisticRegression(max_iter=1000).fit(X[t], y[t], sample_weight=w[t])
+        for t, _ in folds
+    ]
     final = weighted.candidates_["logisticregression"]
-    np.testing.assert_allclose(
-        final.predict_proba(X), reference.predict_proba(X), rtol=1e-6, atol=1e-8
-    )
+    expected = np.mean([r.predict_proba(X) for r in references], axis=0)
+    np.testing.assert_allclose(final.predict_proba(X), expected, rtol=1e-6, atol=1e-8)
     unweighted = MinimumCostClassifier(**params).fit(X, y)
     assert not np.allclose(
-        unweighted.candidates_["logisticregression"].coef_, final.coef_
+        unweighted.candidates_["logisticregression"].estimators_[0].coef_,
+        final.estimators_[0].coef_,
     )
 
     # a candidate whose fit takes no sample_weight fails and is skipped
@@ -444,14 +448,11 @@ class _RecordingBoosted(BoostedTreesClassifier):
 
     def fit(self, X, y, sample_weight=None):
         super().fit(X, y, sample_weight)
-        # a serial number, not id(): fold models are dropped, and ids reused
-        self.serial_ = len(_RecordingBoosted.log)
-        _RecordingBoosted.log.append(("fit", self.serial_, frozenset(X[:, 0].tolist())))
+        _RecordingBoosted.log.append(("fit", id(self), frozenset(X[:, 0].tolist())))
         return self
 
     def predict_proba(self, X):
-        rows = frozenset(X[:, 0].tolist())
-        _RecordingBoosted.log.append(("predict", self.serial_, rows))
+        _RecordingBoosted.log.append(("predict", id(self), frozenset(X[:, 0].tolist())))
         return super().predict_proba(X)
 
 
@@ -471,34 +472,36 @@ def test_boosted_out_of_fold_probabilities_never_see_their_own_rows():
         for kind, model, rows in _RecordingBoosted.log
         if kind == "predict" and rows <= set(ids)
     ]
-    # one model per inner fold, then one refitted on every row, which predicts
-    # no training row's out-of-fold estimate
-    assert len(fitted) == 6
-    everyone = [m for m, rows in fitted.items() if len(rows) == y.size]
-    assert len(everyone) == 1
+    assert len(fitted) == 5  # one model per inner fold, none refitted
     out_of_fold = set()
     for model, rows in predicted:
         if len(rows) < y.size:  # a fold's test rows
-            assert model not in everyone
             assert not rows & fitted[model]
             out_of_fold |= rows
     assert out_of_fold == set(ids)  # every row has an out-of-fold estimate
 
 
-def test_after_its_folds_a_candidate_is_refitted_on_every_row():
-    """The final model is the candidate fitted on all rows with the same seed,
-    as a user would fit it; the options decide on its probabilities."""
+def test_fold_models_kept_as_the_final_model_decide_as_their_average():
     X, y = make_classification(n_samples=500, weights=[0.85], random_state=22)
     model = MinimumCostClassifier(
-        cost=4, candidates=[("logistic", LogisticRegression())], random_state=0
+        cost=4, candidates=[("boosted", BoostedTreesClassifier())], random_state=0
     ).fit(X, y)
-    kept = model.candidates_["logistic"]
-    own = LogisticRegression().fit(X, y)  # class indices 0/1 are y's labels here
-    np.testing.assert_allclose(kept.coef_, own.coef_, rtol=1e-6)
+    kept = model.candidates_["boosted"]
+    assert len(kept.estimators_) == 5
     X_new = make_classification(n_samples=200, random_state=23)[0]
-    if model.chosen_ == "logistic":
-        np.testing.assert_allclose(
-            model.predict_proba(X_new), own.predict_proba(X_new), rtol=1e-6
+    average = np.mean([m.predict_proba(X_new) for m in kept.estimators_], axis=0)
+    np.testing.assert_allclose(kept.predict_proba(X_new), average, rtol=1e-12)
+    if model.chosen_ == "boosted":
+        np.testing.assert_allclose(model.predict_proba(X_new), average, rtol=1e-12)
+    # every option decides on the average: the stack is a logistic regression of
+    # the average's log-odds, so its probabilities are monotone in the average's
+    stack = (
+        model.estimator_.combine(average[None]) if model.chosen_ == "stack" else None
+    )
+    if stack is not None:
+        order = np.argsort(average[:, 1])
+        assert np.all(np.diff(stack[order, 1]) >= -1e-12) or np.all(
+            np.diff(stack[order, 1]) <= 1e-12
         )
     if model.rule_ == "bayes":
         proba = model.predict_proba(X_new)
@@ -535,14 +538,18 @@ def test_a_held_out_split_fits_each_candidate_once_and_keeps_that_fit(monkeypatc
     X, y = make_classification(n_samples=600, weights=[0.8], random_state=26)
     model = MinimumCostClassifier(cost=4, random_state=0).fit(X, y)
     assert sorted(model.candidates_) == ["boosted", "logistic", "quadratic"]
-    logistic = model.candidates_["logistic"]
+    for kept in model.candidates_.values():
+        assert len(kept.estimators_) == 1
+    (logistic,) = model.candidates_["logistic"].estimators_
     assert logistic[0].n_samples_seen_ == 600 - 120  # StandardScaler's count
-    assert model.candidates_["boosted"].n_features_in_ == X.shape[1]
+    np.testing.assert_allclose(
+        model.candidates_["logistic"].predict_proba(X), logistic.predict_proba(X)
+    )
 
 
 def test_the_default_forest_grows_each_tree_on_at_most_2048_rows():
     """Its size and time do not grow with the rows; each row stays out of bag in
-    about 74 trees."""
+    about 37 trees."""
     X, y = make_classification(n_samples=8_000, weights=[0.8], random_state=24)
     ((_, forest),) = [
         (name, est)
@@ -554,8 +561,8 @@ def test_the_default_forest_grows_each_tree_on_at_most_2048_rows():
         tree.tree_.node_count <= 2 * _candidates.FOREST_ROWS - 1
         for tree in forest.estimators_
     )
-    assert forest.n_estimators == int(np.ceil(74 / (1 - 1 / 8_000) ** 2048))
-    assert _candidates.forest_trees(500) == 200  # small sets: 0.37 x 200 out of bag
+    assert forest.n_estimators == int(np.ceil(37 / (1 - 1 / 8_000) ** 2048))
+    assert _candidates.forest_trees(500) == 100  # small sets: 0.37 x 100 out of bag
     seen = np.isfinite(forest.oob_decision_function_).all(axis=1)
     assert seen.all()
 

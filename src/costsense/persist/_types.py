@@ -55,6 +55,7 @@ _ESTIMATORS = frozenset(
         "costsense.margin.LDMClassifier",
         "costsense.naive_bayes.DiscreteNaiveBayesClassifier",
         "costsense.recommend.MinimumCostClassifier",
+        "costsense.recommend._candidates.FoldAverage",
         "costsense.recommend._candidates.SquaredColumns",
         "costsense.recommend._combination.Combination",
         "costsense.rescale.CostWeighting",

@@ -1,9 +1,9 @@
 """The candidates: the default probability models, and their out-of-fold fits.
 
 A bagged forest is read through its out-of-bag probabilities (Breiman 2001); any
-other candidate is cross-validated on the inner folds and refitted on every row,
-or, beside one held-out split, kept as fitted on the other rows. A candidate that
-raises is recorded, never chosen.
+other candidate is cross-validated on the inner folds, whose fold models are kept
+as its final model (:class:`FoldAverage`). A candidate that raises is recorded,
+never chosen.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from costsense.tree import BoostedTreesClassifier, CostSensitiveForestClassifier
 from costsense.utils._random import draw_seed
 
 __all__ = [
+    "FoldAverage",
     "SquaredColumns",
     "auto_candidates",
     "auto_splitter",
@@ -40,15 +41,11 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
-#: Out-of-bag trees per row the default forest aims at: 200 trees on bootstrap
-#: samples of every row leave each row out of about 0.37 x 200 = 74 of them. An
-#: out-of-bag probability is a mean over these trees, so their number sets how
-#: finely it resolves the small probabilities that a large cost ratio decides at
-#: (``C2 / (C1 + C2) = 1/21`` at 20:1); 37 (100 trees) cost more on the design
-#: panel of ``benchmarks/recommended.py``.
-FOREST_OOB_TREES = 74
+#: Out-of-bag trees per row the default forest aims at: 100 trees on bootstrap
+#: samples of every row leave each row out of about 0.37 x 100 = 37 of them.
+FOREST_OOB_TREES = 37
 #: Most trees of the default forest (on sets of at most :data:`FOREST_ROWS` rows).
-FOREST_MAX_TREES = 200
+FOREST_MAX_TREES = 100
 #: Each tree of the default forest is grown on a bootstrap sample of at most this
 #: many rows, which bounds the forest's time and model-file size whatever the
 #: number of rows (subsampled bagging: Buhlmann & Yu 2002).
@@ -60,7 +57,7 @@ FULL_QUADRATIC_MAX_FEATURES = 12
 #: (:data:`HOLDOUT_SHARE`) instead of cross-validating, and the default
 #: candidates leave out the forest. Each candidate is then fitted once, on the
 #: other rows, and that fit is its final model: cross-validation would cost k fits
-#: and a refit on every row, for out-of-fold estimates that so many rows no
+#: and k models to predict with, for out-of-fold estimates that so many rows no
 #: longer need; and a forest of trees grown on :data:`FOREST_ROWS` rows each adds
 #: nothing the boosted trees, grown on every row, lack. Both were measured on
 #: ``benchmarks/real_costs.py`` (bank marketing and PAKDD, 27,000 training rows,
@@ -206,6 +203,31 @@ def uses_oob(estimator: Any) -> bool:
     return "oob_score" in params and params.get("bootstrap", False) is True
 
 
+class FoldAverage:
+    """A cross-fitted candidate's final model: the mean of its fold models.
+
+    The models fitted on the inner folds give the out-of-fold probabilities and
+    are then kept, rather than refitted on every row: their average predicts new
+    rows (a cross-validation committee; with ``k`` folds each saw ``(k - 1) / k``
+    of the rows). Fitted on class indices, as every candidate is.
+    """
+
+    def __init__(self, estimators: list[Any], n_classes: int) -> None:
+        self.estimators_ = estimators
+        self.classes_ = np.arange(n_classes)
+
+    def __repr__(self) -> str:
+        inner = type(self.estimators_[0]).__name__ if self.estimators_ else ""
+        return f"FoldAverage({len(self.estimators_)} x {inner})"
+
+    def predict_proba(self, X: FloatArray) -> FloatArray:
+        """Mean of the fold models' class probabilities, ``(n, n_classes)``."""
+        total = np.zeros((X.shape[0], self.classes_.size))
+        for model in self.estimators_:
+            total += proba_columns(model, X, self.classes_.size)
+        return total / len(self.estimators_)
+
+
 @dataclass
 class Fitted:
     """One candidate after fitting: out-of-fold probabilities and the final model."""
@@ -267,14 +289,11 @@ def fit_candidate(
     """Out-of-fold probabilities and the final model of one candidate.
 
     A bagged forest is fitted once and read out of bag. Any other candidate is
-    fitted on each fold's training rows and predicts its test rows; its final
-    model is then refitted on every row, the same model as the fold models the
-    stack learned from, with all the rows (Wolpert 1992; Breiman 1996). With one
-    split (a held-out share), the model fitted beside it is kept instead, so a
-    large set is fitted once. With ``weight``, every fit gets it as
-    ``sample_weight``; a candidate that does not accept it fails (and is
-    skipped). ``say`` reports each fold once the candidate has taken more than
-    :data:`QUIET_SECONDS`.
+    fitted on each fold's training rows and predicts its test rows; the fold
+    models, averaged (:class:`FoldAverage`), are its final model. With
+    ``weight``, every fit gets it as ``sample_weight``; a candidate that does not
+    accept it fails (and is skipped). ``say`` reports each fold once the
+    candidate has taken more than :data:`QUIET_SECONDS`.
     """
     started = time.perf_counter()
     result = Fitted(name)
@@ -296,7 +315,7 @@ def fit_candidate(
         )
         oof = np.zeros((n, n_classes))
         count = np.zeros(n)
-        model = None
+        models = []
         for i, ((_, test), part) in enumerate(zip(folds, parts, strict=True)):
             elapsed = time.perf_counter() - started
             if say is not None and elapsed > QUIET_SECONDS:
@@ -305,16 +324,13 @@ def fit_candidate(
                 result.error = part
                 return result
             model, proba = part
+            models.append(model)
             oof[test] += proba
             count[test] += 1
         tested = count > 0
         oof[tested] /= count[tested, None]
         oof[~tested] = np.nan  # rows no fold tested have no out-of-fold estimate
-        if len(folds) > 1:
-            if say is not None and time.perf_counter() - started > QUIET_SECONDS:
-                say(f"candidate {name}: refitting on every row")
-            model = _weighted_fit(clone(estimator), X, y, weight)
-        result.model = model
+        result.model = FoldAverage(models, n_classes)
         result.oof = oof
     except Exception as error:  # a failing candidate is recorded, never chosen
         result.error = f"{type(error).__name__}: {error}"

@@ -69,8 +69,8 @@ shape (K, K), default=None
         early stopping (:class:`~costsense.tree.BoostedTreesClassifier`);
         "forest" (up to 10,000 rows), a random forest read through its
         out-of-bag probabilities (trees grown on bootstrap samples of at most
-        2,048 rows, as many as leave each row out of bag in about 74 of them,
-        at most 200);
+        2,048 rows, as many as leave each row out of bag in about 37 of them,
+        at most 100);
         "logistic", a logistic regression (``C=1``) on standardised features;
         and "quadratic", one on their degree-2 expansion (the squares only
         beyond 12 features). Or a list of classifiers with ``predict_proba``
@@ -103,8 +103,8 @@ shape (K, K), default=None
         The positive class of a binary problem; None for more classes.
     candidates_ : dict of str to classifier
         Every candidate that fitted, as used to predict (a forest read out of bag
-        once on all rows; any other refitted on all rows after its inner folds,
-        or its one fit beside a held-out split).
+        once on all rows; any other the average of its fold models, or its one
+        fit beside a held-out split).
     chosen_ : str
         The source of the probabilities: a candidate's name, "average" or
         "stack".
@@ -138,14 +138,12 @@ shape (K, K), default=None
     -----
     **Out-of-fold probabilities.** A bagged forest is read through its
     out-of-bag estimates (Breiman 2001); the other candidates are
-    cross-validated (``cv``), then refitted on every row: the stack learns from
-    single models' out-of-fold probabilities, so it combines single models, not
-    averages of fold models, whose probabilities are less extreme.
+    cross-validated (``cv``) and predict with the mean of their fold models.
     Beyond 10,000 rows ``cv="auto"`` holds out 20 % of the rows (stratified):
     each candidate is fitted once on the others, that fit is its final model,
     and the options are chosen on the held-out rows alone; cross-validating
-    would cost a fit per fold and a refit, for estimates that so many rows do
-    not need. A
+    would cost a fit per fold and predict with every fold's model, for
+    estimates that so many rows do not need. A
     candidate that raises is recorded in ``cv_results_``, warned about
     (``FitFailedWarning``) and never used; if every candidate fails, ``fit``
     raises a ValueError naming each error.
