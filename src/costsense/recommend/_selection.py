@@ -172,13 +172,11 @@ class Choice:
     """The options scored, the index of the chosen one, and the paired differences.
 
     ``difference`` and ``errors`` hold each option's mean cost minus the chosen
-    option's and the standard error of the per-row differences; ``default`` is
-    the index of the default option.
+    option's and the standard error of the per-row differences.
     """
 
     options: list[Option]
     chosen: int
-    default: int
     difference: FloatArray
     errors: FloatArray
 
@@ -238,7 +236,7 @@ def choose(
         i for i, o in enumerate(options) if o.source == STACK and o.rule == BAYES
     )
     chosen = guarded_choice(options, default)
-    return Choice(options, chosen, default, *paired_differences(options, chosen))
+    return Choice(options, chosen, *paired_differences(options, chosen))
 
 
 #: The columns of ``cv_results_`` and their dtypes.
