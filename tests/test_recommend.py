@@ -509,7 +509,9 @@ def test_fold_models_kept_as_the_final_model_decide_as_their_average():
         assert_array_equal(model.predict(X_new), expected)
 
 
-@pytest.mark.parametrize(("n", "folds"), [(300, 5), (5_000, 5), (8_000, 3)])
+@pytest.mark.parametrize(
+    ("n", "folds"), [(300, 5), (5_000, 5), (8_000, 3), (15_000, 2)]
+)
 def test_automatic_folds_fall_with_the_rows(n, folds):
     y = np.arange(n) % 4 == 0
     splitter = _candidates.auto_splitter(y.astype(np.intp), np.random.RandomState(0))

@@ -235,9 +235,10 @@ def test_minimum_cost_runs_on_three_classes_end_to_end(tmp_path, capsys):
             f"{picked['mean_cost']:.4g} per row") in said  # fmt: skip
     others = results[~results["chosen"] & np.isfinite(results["mean_cost"])]
     runner = others.loc[others["mean_cost"].idxmin()]
+    spread = runner["difference_std_error"]
     assert (f"runner-up {runner['candidate']} with the {runner['rule']} rule: "
             f"{runner['mean_cost']:.4g} ({runner['difference']:+.2g} +- "
-            f"{runner['difference_std_error']:.2g} per row, paired)") in said  # fmt: skip
+            f"{spread:.2g} per row, paired)") in said  # fmt: skip
     frame.drop(columns="label").to_csv(tmp_path / "new.csv", index=False)
     out = tmp_path / "p.csv"
     assert cli.main(["predict", "--model", str(saved), "--csv",

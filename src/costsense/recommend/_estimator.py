@@ -67,7 +67,7 @@ shape (K, K), default=None
     candidates : "auto" or list of classifiers, default="auto"
         The probability models. "auto": "boosted", gradient-boosted trees with
         early stopping (:class:`~costsense.tree.BoostedTreesClassifier`);
-        "forest" (up to 10,000 rows), a random forest read through its
+        "forest" (up to 20,000 rows), a random forest read through its
         out-of-bag probabilities (trees grown on bootstrap samples of at most
         2,048 rows, as many as leave each row out of bag in about 37 of them,
         at most 100);
@@ -80,8 +80,8 @@ shape (K, K), default=None
         candidates that are not bagged forests) and parts of the cross-fitting
         that scores the options. An int: that many shuffled stratified folds,
         fewer if a class has fewer rows. "auto": 5 folds up to 5,000 rows, 3 up
-        to 10,000; beyond, one stratified split holding out 20 % of the rows
-        (see Notes).
+        to 10,000, 2 up to 20,000; beyond, one stratified split holding out
+        20 % of the rows (see Notes).
     pos_label : hashable, default=None
         The positive (costly) class of a binary cost; the minority class if None.
     random_state : int, RandomState instance or None, default=None
@@ -139,7 +139,7 @@ shape (K, K), default=None
     **Out-of-fold probabilities.** A bagged forest is read through its
     out-of-bag estimates (Breiman 2001); the other candidates are
     cross-validated (``cv``) and predict with the mean of their fold models.
-    Beyond 10,000 rows ``cv="auto"`` holds out 20 % of the rows (stratified):
+    Beyond 20,000 rows ``cv="auto"`` holds out 20 % of the rows (stratified):
     each candidate is fitted once on the others, that fit is its final model,
     and the options are chosen on the held-out rows alone; cross-validating
     would cost a fit per fold and predict with every fold's model, for
