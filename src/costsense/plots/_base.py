@@ -43,12 +43,16 @@ def positive_scores(y_score: ArrayLike, classes: NDArray[Any], pos_label: Any) -
     return score
 
 
+def estimator_proba(estimator: Any, X: Any, pos_label: Any) -> FloatArray:
+    """Return ``predict_proba``'s column of ``pos_label``."""
+    proba = np.asarray(estimator.predict_proba(X), dtype=np.float64)
+    return np.asarray(proba[:, list(estimator.classes_).index(pos_label)])
+
+
 def estimator_scores(estimator: Any, X: Any, pos_label: Any) -> FloatArray:
     """``predict_proba``'s column of ``pos_label``, else ``decision_function``."""
     if hasattr(estimator, "predict_proba"):
-        proba = np.asarray(estimator.predict_proba(X), dtype=np.float64)
-        column = list(estimator.classes_).index(pos_label)
-        return np.asarray(proba[:, column], dtype=np.float64)
+        return estimator_proba(estimator, X, pos_label)
     score = np.asarray(estimator.decision_function(X), dtype=np.float64)
     return score if estimator.classes_[1] == pos_label else -score
 

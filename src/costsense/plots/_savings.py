@@ -11,7 +11,14 @@ from numpy.typing import ArrayLike
 from costsense.costs import Costs, bayes_threshold
 from costsense.decision import capacity_curve, expected_costs
 
-from ._base import FloatArray, binary_labels, new_axes, outcome_costs, positive_scores
+from ._base import (
+    FloatArray,
+    binary_labels,
+    estimator_proba,
+    new_axes,
+    outcome_costs,
+    positive_scores,
+)
 
 __all__ = ["SavingsCurveDisplay"]
 
@@ -262,10 +269,9 @@ class SavingsCurveDisplay:
         SavingsCurveDisplay
         """
         y, _, pos_label = binary_labels(y, pos_label, costs)
-        column = list(estimator.classes_).index(pos_label)
         return cls.from_predictions(
             y,
-            np.asarray(estimator.predict_proba(X))[:, column],
+            estimator_proba(estimator, X, pos_label),
             costs=costs,
             pos_label=pos_label,
             name=type(estimator).__name__ if name is None else name,
