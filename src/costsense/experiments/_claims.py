@@ -2,8 +2,11 @@
 
 Each kind's keys and verdicts are in the README's table of claim kinds; a kind is
 one row of ``_KINDS``: its keys and its judge. The row kinds judge each
-comparison as held (+1), tied (0) or failed (-1) with a note; ``mean_change``
-and ``win_tie_loss`` have their own tally.
+comparison as held (+1), tied (0) or lost (-1) with a note; a verdict is never
+printed without its tally. Two algorithms' splits are compared by the paired
+t-test, corrected for overlapping training sets (Nadeau and Bengio 2003) unless
+the study says the paper used the plain one. ``mean_change``, ``win_tie_loss``
+and ``shift`` have their own tally.
 """
 
 from __future__ import annotations
@@ -15,15 +18,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from costsense.experiments._diagnostics import degenerate_reasons
+from costsense.experiments._diagnostics import cell_reasons
 from costsense.experiments._labels import cost_label, cost_order, sort_rows
 from costsense.experiments._scores import LOWER_IS_BETTER
-from costsense.experiments._stats import paired_interval, paired_t_test
+from costsense.experiments._stats import (
+    paired_interval,
+    paired_t_test,
+    welch_interval,
+)
 
 __all__ = ["ClaimCheck", "bootstrap_interval", "check_claims", "claim_problem"]
 
 _SHOWN = 6  # failing rows named in the evidence
-Judged = Iterator[tuple[int, str]]  # +1 held, 0 tied, -1 failed, and a note
+#: +1 held, 0 tied, -1 lost; a note; whether held against a model near one class
+Judged = Iterator[tuple[int, str, bool]]
 
 
 def named(claim: dict[str, Any]) -> list[str]:
@@ -49,6 +57,7 @@ class Rows:
     lower: bool  # the metric is better when lower
     alpha: float
     paired: bool
+    ratio: float  # n_test / n_train of the corrected t-test; 0: the plain test
     means: pd.DataFrame  # index (dataset, cost) of present rows; columns algorithms
     data: pd.DataFrame  # the cells of the claimed rows
     missing: list[str]  # one entry per claimed row without every algorithm
@@ -77,22 +86,44 @@ class Rows:
         pairs = self.matched(a, b, row)
         if len(pairs) < 2:
             return 0, f"{len(pairs)} matched split(s), no test"
-        test = paired_t_test(pairs.iloc[:, 0], pairs.iloc[:, 1], alpha=self.alpha)
+        test = paired_t_test(
+            pairs.iloc[:, 0],
+            pairs.iloc[:, 1],
+            alpha=self.alpha,
+            test_train_ratio=self.ratio,
+        )
         return test.outcome(self.lower), f"p = {test.pvalue:.2g}"
+
+    def one_class(self, name: str, row: Any) -> bool:
+        """Whether a fit of ``name`` on a row predicts one class, or nearly."""
+        data = self.data
+        here = data[
+            (data["algorithm"] == name)
+            & (data["dataset"].astype(str) == row[0])
+            & (data["cost"].astype(str) == row[1])
+        ]
+        if "diagnostics" not in here.columns or here.empty:
+            return False
+        return any(
+            reason.startswith(("predicts one class", "near one class"))
+            for reasons in cell_reasons(here)
+            for reason in reasons
+        )
 
 
 def claim_rows(
     results: pd.DataFrame,
     claim: dict[str, Any],
     rows: Sequence[tuple[str, str]],
-    how: tuple[bool, float, bool],
+    how: tuple[bool, float, bool, float],
 ) -> Rows:
     """Select a claim's study rows and average their cells (``how``: see Rows)."""
     metric, names = claim["metric"], named(claim)
+    sets = [claim["from"], claim["to"]] if claim["kind"] == "shift" else None
     claimed = [
         r
         for r in rows
-        if r[0] in claim.get("datasets", [r[0]])
+        if r[0] in (sets or claim.get("datasets", [r[0]]))
         and r[1] in {cost_label(c) for c in claim.get("costs", [r[1]])}
     ]
     empty = pd.DataFrame(columns=names, dtype=float)
@@ -124,7 +155,8 @@ def _best(r: Rows, row: Any, values: pd.Series) -> Judged:
     scores = values if r.lower else -values  # smaller is better
     if r.paired:
         ours = min(group, key=lambda a: scores[a])
-        tests = {a: r.test(ours, a, row) for a in r.claim["among"] if a not in group}
+        rivals = [a for a in r.claim["among"] if a not in group]
+        tests = {a: r.test(ours, a, row) for a in rivals}
         worse = [a for a, (k, _) in tests.items() if k < 0]
         level = [a for a, (k, _) in tests.items() if k == 0]
         listed = ", ".join(
@@ -133,22 +165,27 @@ def _best(r: Rows, row: Any, values: pd.Series) -> Judged:
             for a in worse or level
         )
         if worse:
-            yield -1, f"{row_name(row)}: {ours} significantly worse than {listed}"
+            yield (
+                -1,
+                f"{row_name(row)}: {ours} significantly worse than {listed}",
+                False,
+            )
         elif level:
-            yield 0, f"{row_name(row)}: {ours} not significantly better than {listed}"
+            note = f"{row_name(row)}: {ours} not significantly better than {listed}"
+            yield 0, note, False
         else:
-            yield 1, ""
+            yield 1, "", any(r.one_class(a, row) for a in rivals)
         return
     winners = {a for a, s in scores.items() if np.isclose(s, scores.min(), rtol=1e-12)}
     if winners <= set(group):
-        yield 1, ""
+        yield 1, "", False
     elif winners & set(group):
         others = ", ".join(sorted(winners - set(group)))
-        yield 0, f"{row_name(row)}: tied best with {others}"
+        yield 0, f"{row_name(row)}: tied best with {others}", False
     else:
         rank = int((scores < min(scores[a] for a in group)).sum()) + 1
         best = ", ".join(sorted(winners))
-        yield -1, f"{row_name(row)}: rank {rank} of {len(scores)}, best {best}"
+        yield -1, f"{row_name(row)}: rank {rank} of {len(scores)}, best {best}", False
 
 
 def _better(r: Rows, row: Any, values: pd.Series) -> Judged:
@@ -163,7 +200,8 @@ def _better(r: Rows, row: Any, values: pd.Series) -> Judged:
         else:
             outcome = 1 if (values[name] < values[rival]) == r.lower else -1
         word = {1: "", 0: "tie", -1: "worse"}[outcome]
-        yield outcome, f"{row_name(row)}: {word} ({means})" if word else ""
+        apart = outcome == 1 and r.paired and r.one_class(rival, row)
+        yield outcome, f"{row_name(row)}: {word} ({means})" if word else "", apart
 
 
 def _close(r: Rows, row: Any, values: pd.Series) -> Judged:
@@ -172,21 +210,24 @@ def _close(r: Rows, row: Any, values: pd.Series) -> Judged:
         if r.paired:
             pairs = r.matched(name, rival, row)
             if len(pairs) < 2:
-                yield 0, f"{row_name(row)}: {len(pairs)} matched split(s)"
+                yield 0, f"{row_name(row)}: {len(pairs)} matched split(s)", False
                 continue
             mean, low, high = paired_interval(
-                pairs.iloc[:, 0], pairs.iloc[:, 1], alpha=r.alpha
+                pairs.iloc[:, 0],
+                pairs.iloc[:, 1],
+                alpha=r.alpha,
+                test_train_ratio=r.ratio,
             )
             text = f"{name} - {rival} {mean:+.3g} [{low:+.3g}, {high:+.3g}]"
         else:
             mean = low = high = float(values[name] - values[rival])
             text = f"{name} - {rival} {mean:+.3g}"
         if -margin <= low and high <= margin:
-            yield 1, ""
+            yield 1, "", False
         elif low > margin or high < -margin:
-            yield -1, f"{row_name(row)}: apart ({text})"
+            yield -1, f"{row_name(row)}: apart ({text})", False
         else:
-            yield 0, f"{row_name(row)}: undecided ({text})"
+            yield 0, f"{row_name(row)}: undecided ({text})", False
 
 
 def _bound(r: Rows, row: Any, values: pd.Series) -> Judged:
@@ -194,7 +235,11 @@ def _bound(r: Rows, row: Any, values: pd.Series) -> Judged:
     for name in r.claim["algorithms"]:
         value = values[name]
         held = value >= bound if r.claim["kind"] == "at_least" else value <= bound
-        yield (1, "") if held else (-1, f"{name} {value:.4g} on {row_name(row)}")
+        yield (
+            (1, "", False)
+            if held
+            else (-1, f"{name} {value:.4g} on {row_name(row)}", False)
+        )
 
 
 def _unit(claim: dict[str, Any]) -> str:
@@ -206,67 +251,150 @@ def _unit(claim: dict[str, Any]) -> str:
     return f"{unit} ({relation} {float(claim['value']):g})" if relation else unit
 
 
-def judge(r: Rows) -> tuple[str, str, int]:
-    """Check a claim on its rows: (verdict, evidence, comparisons failed)."""
+def row_verdict(held: int, tied: int, lost: int, holds_on: str = "every") -> str:
+    """Turn a row kind's tally into a verdict.
+
+    "contradicted" when the losses outnumber the holds, "not reproduced" when
+    nothing held, "reproduced" when every comparison held (``holds_on="most"``:
+    more than half), "partly" otherwise; "not run" with nothing to count.
+
+    Examples
+    --------
+    >>> row_verdict(0, 1, 3), row_verdict(0, 4, 1), row_verdict(27, 20, 3)
+    ('contradicted', 'not reproduced', 'partly')
+    """
+    total = held + tied + lost
+    if total == 0:
+        return "not run"
+    if lost > held:
+        return "contradicted"
+    if held == 0:
+        return "not reproduced"
+    if held == total if holds_on == "every" else 2 * held > total:
+        return "reproduced"
+    return "partly"
+
+
+def judge(r: Rows) -> tuple[str, str, str, int]:
+    """Check a claim on its rows: (verdict, tally, evidence, comparisons lost)."""
     if r.present == 0:
-        verdict, parts, failing = "not run", ["no claimed row has results"], 0
+        verdict, tally, parts, failing = "not run", "no row", [], 0
+        parts = ["no claimed row has results"]
     else:
-        kinds = {"mean_change": _mean_change, "win_tie_loss": _win_tie_loss}
-        verdict, parts, failing = kinds.get(r.claim["kind"], _row_kind)(r)
+        kinds = {
+            "mean_change": _mean_change,
+            "win_tie_loss": _win_tie_loss,
+            "shift": _shift,
+        }
+        verdict, tally, parts, failing = kinds.get(r.claim["kind"], _row_kind)(r)
     if r.missing:
         if r.present:
             verdict = f"incomplete ({r.present} of {r.present + len(r.missing)} rows)"
         more = f" and {len(r.missing) - _SHOWN} more" if len(r.missing) > _SHOWN else ""
         parts.append(f"missing: {', '.join(r.missing[:_SHOWN])}{more}")
-    return verdict, "; ".join(parts), failing
+    return verdict, tally, "; ".join(parts), failing
 
 
-def _row_kind(r: Rows) -> tuple[str, list[str], int]:
+def _test_name(r: Rows) -> str:
+    if r.ratio:
+        return (
+            f"corrected resampled t-test (n_test/n_train {r.ratio:.3g}) at {r.alpha:g}"
+        )
+    return f"paired t-test at {r.alpha:g}"
+
+
+def _row_kind(r: Rows) -> tuple[str, str, list[str], int]:
     """Tally a row kind's comparisons into a verdict."""
     kind = r.claim["kind"]
     judged = [j for row, v in r.means.iterrows() for j in _KINDS[kind][2](r, row, v)]
-    outcomes, notes = [k for k, _ in judged], [note for _, note in judged if note]
-    held, tied, failed = (outcomes.count(k) for k in (1, 0, -1))
-    total = len(judged)
+    outcomes, notes = [k for k, _, _ in judged], [n for _, n, _ in judged if n]
+    held, tied, lost = (outcomes.count(k) for k in (1, 0, -1))
+    one_class = sum(apart for _, _, apart in judged)
     holds_on = r.claim.get("holds_on", "every")
-    if total == 0:
-        verdict = "not run"
-    elif held == total if holds_on == "every" else 2 * held > total:
-        verdict = "reproduced"
-    else:
-        verdict = "not reproduced" if held == tied == 0 else "partly"
-    evidence = f"holds in {held} of {total} {_unit(r.claim)}"
-    if tied:
-        evidence += f", {'undecided' if kind == 'close' else 'tied'} in {tied}"
-    if r.paired and kind in ("best", "better", "close"):
-        evidence += f" (paired t-test at {r.alpha:g} over the matched splits)"
+    verdict = row_verdict(held, tied, lost, holds_on)
+    tie = "undecided" if kind == "close" else "tied"
+    tally = f"held {held}, {tie} {tied}, lost {lost} of {len(judged)} {_unit(r.claim)}"
+    if one_class:
+        tally += f"; {one_class} of the holds against a model near one class"
     if holds_on == "most":
-        evidence += " (claimed: most)"
+        tally += " (claimed: most)"
+    evidence = []
+    if r.paired and kind in ("best", "better", "close"):
+        evidence.append(f"by the {_test_name(r)} over the matched splits")
     more = [f"and {len(notes) - _SHOWN} more"] if len(notes) > _SHOWN else []
-    return verdict, [evidence, *notes[:_SHOWN], *more], failed
+    return verdict, tally, [*evidence, *notes[:_SHOWN], *more], lost
 
 
 def bootstrap_interval(
-    a: np.ndarray, b: np.ndarray, average: str, alpha: float, seed: int = 0
+    a: np.ndarray,
+    b: np.ndarray,
+    average: str,
+    alpha: float,
+    seed: int = 0,
+    groups: Sequence[Any] | None = None,
 ) -> tuple[float, float, float]:
     """Change of ``a`` over ``b`` (mean ratio - 1, or ratio of the means - 1).
 
-    Returns (change, low, high), the interval by a seeded bootstrap of the rows.
+    Returns (change, low, high), the interval by a seeded bootstrap that draws
+    whole ``groups`` (a row's data set: its rows at several costs are not
+    independent) with replacement; None draws single rows.
     """
+    keys = np.arange(a.shape[0]) if groups is None else np.asarray(groups)
+    _, group = np.unique(keys, return_inverse=True)
+    n_groups = int(group.max()) + 1
+    ratio = a / b - 1.0 if average == "ratios" else np.zeros_like(a)
+    # per group: its sum of ratios, of a, of b, and its number of rows
+    sums = np.stack(
+        [np.bincount(group, weights=w, minlength=n_groups) for w in (ratio, a, b)]
+        + [np.bincount(group, minlength=n_groups).astype(float)]
+    )
 
-    def change(index: np.ndarray) -> np.ndarray:
+    def change(counts: np.ndarray) -> np.ndarray:
+        """Return the change per draw; ``counts`` is (groups, draws)."""
+        ratios, total_a, total_b, rows = sums @ counts
         if average == "ratios":
-            return np.mean(a[index] / b[index] - 1.0, axis=-1)
-        return np.mean(a[index], axis=-1) / np.mean(b[index], axis=-1) - 1.0
+            return np.asarray(ratios / rows)
+        return np.asarray(total_a / total_b - 1.0)
 
-    n = a.shape[0]
-    draws = np.random.default_rng(seed).integers(0, n, (4000, n))
-    low, high = np.quantile(change(draws), [alpha / 2, 1 - alpha / 2])
-    return float(change(np.arange(n))), float(low), float(high)
+    draws = np.random.default_rng(seed).integers(0, n_groups, (4000, n_groups))
+    counts = np.stack([np.bincount(d, minlength=n_groups) for d in draws], axis=1)
+    low, high = np.quantile(change(counts), [alpha / 2, 1 - alpha / 2])
+    return float(change(np.ones((n_groups, 1)))[0]), float(low), float(high)
 
 
-def _mean_change(r: Rows) -> tuple[str, list[str], int]:
-    """Check a claimed average change by its bootstrap interval and the rows' signs."""
+def size_verdict(point: float, low: float, high: float, claimed: float) -> str:
+    """Compare a measured change (and its interval) with a claimed one.
+
+    "reproduced" when the interval excludes 0 on the claimed side, holds the
+    claimed value and the point estimate is within the interval's half-width of
+    it; "smaller than claimed" or "larger than claimed" when the interval only
+    excludes 0 on the claimed side; "contradicted" when it lies on the other
+    side of 0; "not shown" otherwise.
+
+    Examples
+    --------
+    >>> size_verdict(0.06, 0.02, 0.10, 0.0668)
+    'reproduced'
+    >>> size_verdict(0.005, 0.001, 0.009, 0.0668)
+    'smaller than claimed'
+    >>> size_verdict(0.005, -0.03, 0.08, 0.0668)
+    'not shown'
+    """
+    shown = low > 0 if claimed > 0 else high < 0
+    against = high < 0 if claimed > 0 else low > 0
+    if against:
+        return "contradicted"
+    if not shown:
+        return "not shown"
+    if low <= claimed <= high and abs(point - claimed) <= (high - low) / 2:
+        return "reproduced"
+    return (
+        "smaller than claimed" if abs(point) < abs(claimed) else "larger than claimed"
+    )
+
+
+def _mean_change(r: Rows) -> tuple[str, str, list[str], int]:
+    """Check a claimed average change by its data-set bootstrap and the rows' signs."""
     name, base = r.claim["algorithm"], r.claim["baseline"]
     claimed = float(r.claim["value"])
     average = r.claim.get("average", "ratios")
@@ -274,66 +402,114 @@ def _mean_change(r: Rows) -> tuple[str, list[str], int]:
     a, b = r.means[name].to_numpy(float), r.means[base].to_numpy(float)
     agree = int(np.sum(np.sign(a - b) == direction)) if direction else 0
     against = int(np.sum(np.sign(a - b) == -direction)) if direction else 0
+    tally = (
+        f"{'better' if direction else 'changed'} on {agree}, against on {against} "
+        f"of {r.present} rows"
+    )
     usable = b != 0 if average == "ratios" else np.ones_like(b, dtype=bool)
     zero = [
         row_name(row) for row, ok in zip(r.means.index, usable, strict=True) if not ok
     ]
-    notes = [
-        f"{'better' if direction else 'changed'} in the claimed direction on "
-        f"{agree} of {r.present} rows",
-        *([f"no ratio where {base} is 0: {', '.join(zero)}"] if zero else []),
-    ]
+    notes = [f"no ratio where {base} is 0: {', '.join(zero)}"] if zero else []
     if int(usable.sum()) < 2:
         evidence = f"too few rows with a ratio ({int(usable.sum())})"
-        return "not shown", [evidence, *notes], against
+        return "not shown", tally, [evidence, *notes], against
     if average == "totals" and np.mean(b) == 0:
-        return "not shown", [f"{base}'s mean is 0"], against
-    point, low, high = bootstrap_interval(a[usable], b[usable], average, r.alpha)
+        return "not shown", tally, [f"{base}'s mean is 0"], against
+    sets = [row[0] for row in r.means.index[usable]]
+    point, low, high = bootstrap_interval(
+        a[usable], b[usable], average, r.alpha, groups=sets
+    )
     what = "change of the mean" if average == "totals" else "mean change"
     evidence = (
         f"{what} {100 * point:+.1f} % [{100 * low:+.1f}, {100 * high:+.1f}] "
-        f"over {int(usable.sum())} rows (claimed {100 * claimed:+.1f} %)"
+        f"over {int(usable.sum())} rows of {len(set(sets))} data sets, resampled by "
+        f"data set (claimed {100 * claimed:+.1f} %)"
     )
-    reaches = high >= claimed if claimed > 0 else low <= claimed
-    shown = low > 0 if claimed > 0 else high < 0
-    if reaches and shown and 2 * agree > r.present:
-        verdict = "reproduced"
-    else:
-        verdict = (
-            "contradicted" if (high < 0 if claimed > 0 else low > 0) else "not shown"
+    verdict = size_verdict(point, low, high, claimed)
+    if verdict == "reproduced" and 2 * agree <= r.present:
+        verdict = "not shown"
+        notes.append("the rows do not mostly change in the claimed direction")
+    return verdict, tally, [evidence, *notes], against
+
+
+def _shift(r: Rows) -> tuple[str, str, list[str], int]:
+    """Check one algorithm's claimed change from one data set to another, per cost."""
+    name, claimed = r.claim["algorithm"], float(r.claim["value"])
+    source, target = r.claim["from"], r.claim["to"]
+    metric, data = r.claim["metric"], r.data
+    verdicts, parts = [], []
+    costs = sort_rows({(source, str(c)) for c in r.means.index.get_level_values(1)})
+    for _, cost in costs:
+        values = [
+            data[
+                (data["algorithm"] == name)
+                & (data["dataset"].astype(str) == d)
+                & (data["cost"].astype(str) == cost)
+            ][metric].to_numpy(float)
+            for d in (target, source)
+        ]
+        if min(v.size for v in values) < 2:
+            verdicts.append("not shown")
+            parts.append(f"at {cost}: under 2 splits on a set")
+            continue
+        point, low, high = welch_interval(*values, alpha=r.alpha)
+        verdicts.append(size_verdict(point, low, high, claimed))
+        parts.append(
+            f"at {cost}: {name} {values[1].mean():.4g} on {source} -> "
+            f"{values[0].mean():.4g} on {target}, change {point:+.4g} "
+            f"[{low:+.4g}, {high:+.4g}] (Welch, {values[1].size} and "
+            f"{values[0].size} splits; claimed {claimed:+.4g}): {verdicts[-1]}"
         )
-    return verdict, [evidence, *notes], against
+    held = verdicts.count("reproduced")
+    lost = verdicts.count("contradicted")
+    verdict = (
+        verdicts[0]
+        if len(set(verdicts)) == 1
+        else row_verdict(held, len(verdicts) - held - lost, lost)
+    )
+    tally = f"reproduced at {held}, contradicted at {lost} of {len(verdicts)} costs"
+    return verdict, tally, parts, lost
 
 
-def _win_tie_loss(r: Rows) -> tuple[str, list[str], int]:
+def _wtl_verdict(wins: int, losses: int, claimed: tuple[int, int, int]) -> str:
+    """One rival's verdict: the claimed wins reached and losses not exceeded."""
+    c_win, _, c_loss = claimed
+    if wins >= c_win and losses <= c_loss:
+        return "reproduced"
+    if losses > wins and c_win >= c_loss:
+        return "contradicted"
+    return "not reproduced" if wins < c_win and losses > c_loss else "partly"
+
+
+def _win_tie_loss(r: Rows) -> tuple[str, str, list[str], int]:
     """Compare the paper's win/tie/loss counts per rival with our paired tests."""
-    outcomes, parts, beyond = set(), [], 0
+    verdicts, parts, beyond = [], [], 0
     name = r.claim["algorithm"]
-    for rival, (c_win, c_tie, c_loss) in zip(
-        r.claim["than"], r.claim["counts"], strict=True
-    ):
+    for rival, counts in zip(r.claim["than"], r.claim["counts"], strict=True):
         tests = [r.test(name, rival, row)[0] for row in r.means.index]
         wins, ties, losses = (tests.count(k) for k in (1, 0, -1))
-        beyond += max(0, losses - c_loss)
-        if wins >= c_win and losses <= c_loss:
-            outcomes.add("reproduced")
-        else:
-            outcomes.add(
-                "not reproduced" if wins < c_win and losses > c_loss else "partly"
-            )
+        beyond += max(0, losses - counts[2])
+        verdicts.append(_wtl_verdict(wins, losses, tuple(counts)))
         parts.append(
-            f"vs {rival} {wins}/{ties}/{losses} (paper {c_win}/{c_tie}/{c_loss})"
+            f"vs {rival} {wins}/{ties}/{losses} (paper {'/'.join(map(str, counts))})"
         )
-    verdict = outcomes.pop() if len(outcomes) == 1 else "partly"
-    return (
-        verdict,
-        [f"win/tie/loss, paired t-test at {r.alpha:g}: " + "; ".join(parts)],
-        beyond,
+    held = verdicts.count("reproduced")
+    lost = verdicts.count("contradicted")
+    if len(set(verdicts)) == 1:
+        verdict = verdicts[0]
+    else:
+        verdict = row_verdict(held, len(verdicts) - held - lost, lost)
+    tally = (
+        f"reproduced against {held}, contradicted against {lost} of "
+        f"{len(verdicts)} rivals"
     )
+    evidence = f"win/tie/loss by the {_test_name(r)}: " + "; ".join(parts)
+    return verdict, tally, [evidence], beyond
 
 
 _COMMON = {"text", "source", "kind", "metric"}
-_OPTIONAL = {"datasets", "costs", "inconsistency"}
+_OPTIONAL = {"datasets", "costs", "inconsistency", "choices"}
 #: kind -> (its keys, its optional keys, its judge of a row; None: its own tally)
 _KINDS: dict[str, tuple[str, str, Any]] = {
     "best": ("algorithm among", "holds_on", _best),
@@ -343,6 +519,7 @@ _KINDS: dict[str, tuple[str, str, Any]] = {
     "at_most": ("algorithms value", "holds_on", _bound),
     "mean_change": ("algorithm baseline value", "average", None),
     "win_tie_loss": ("algorithm than counts", "", None),
+    "shift": ("algorithm from to value", "", None),
 }
 _CHOICES = {"holds_on": ("every", "most"), "average": ("ratios", "totals")}
 
@@ -354,6 +531,8 @@ def claim_problem(claim: dict[str, Any], datasets: Sequence[str] | None = None) 
         return f"claim kind must be one of {sorted(_KINDS)}: {claim}"
     needed = _COMMON | set(_KINDS[kind][0].split())
     allowed = needed | _OPTIONAL | set(_KINDS[kind][1].split())
+    if kind == "shift":
+        allowed -= {"datasets"}
     if not needed <= set(claim) <= allowed:
         return (
             f"a {kind!r} claim needs the keys {sorted(needed)} (optional "
@@ -371,7 +550,10 @@ def claim_problem(claim: dict[str, Any], datasets: Sequence[str] | None = None) 
             "a win_tie_loss claim needs one [wins, ties, losses] in counts per "
             f"algorithm of than: {claim['text']!r}"
         )
-    stray = sorted(set(claim.get("datasets", [])) - set(datasets or []))
+    if kind == "shift" and claim["from"] == claim["to"]:
+        return f"a shift claim compares two data sets; from = to: {claim['text']!r}"
+    named_sets = [claim["from"], claim["to"]] if kind == "shift" else []
+    stray = sorted(set(claim.get("datasets", named_sets)) - set(datasets or []))
     if datasets is not None and stray:
         return (
             f"claim {claim['text']!r} names datasets {stray} the study does not "
@@ -385,22 +567,26 @@ class ClaimCheck:
     """One claim checked against results.
 
     ``verdict`` is "reproduced", "partly", "not reproduced", "contradicted",
-    "not shown", "incomplete (k of n rows)" or "not run", ``evidence`` the numbers
-    behind it; ``failing`` counts the comparisons where the statement fails
-    (``mean_change``: rows changing against the claim; ``win_tie_loss``: losses
-    beyond the claimed ones); ``degenerate`` names the degenerate fits it rests
-    on, ``inconsistency`` is the claim file's note that the paper's numbers
-    disagree, ``like_for_like`` a row claim's tally on the paper's own datasets.
+    "smaller than claimed", "larger than claimed", "not shown", "incomplete (k
+    of n rows)" or "not run", ``tally`` the count it rests on (printed beside
+    it), ``evidence`` the numbers behind it; ``failing`` counts the comparisons
+    lost (``mean_change``: rows changing against the claim; ``win_tie_loss``:
+    losses beyond the claimed ones); ``degenerate`` names the degenerate fits it
+    rests on, ``inconsistency`` is the claim file's note that the paper's
+    numbers disagree, ``choices`` its note on our choices that decide the
+    verdict, ``like_for_like`` a row claim's tally on the paper's own datasets.
     """
 
     text: str
     source: str
     verdict: str
+    tally: str
     evidence: str
     failing: int = 0
     degenerate: str = ""
     inconsistency: str = ""
     like_for_like: str = ""
+    choices: str = ""
 
 
 def _degenerate(r: Rows) -> str:
@@ -408,17 +594,20 @@ def _degenerate(r: Rows) -> str:
     if "diagnostics" not in r.data.columns:
         return ""
     cells: dict[tuple[str, str, str], list[list[str]]] = {}
-    columns = ["algorithm", "dataset", "cost", "diagnostics"]
-    for algorithm, dataset, cost, diagnostics in r.data[columns].itertuples(False):
+    columns = ["algorithm", "dataset", "cost"]
+    keys = r.data[columns].itertuples(False)
+    for (algorithm, dataset, cost), reasons in zip(
+        keys, cell_reasons(r.data), strict=True
+    ):
         key = (str(algorithm), str(dataset), str(cost))
-        cells.setdefault(key, []).append(degenerate_reasons(diagnostics or {}))
+        cells.setdefault(key, []).append(reasons)
     order = named(r.claim)
     items = []
     for key in sorted(
         (k for k, found in cells.items() if any(found)),
         key=lambda k: (order.index(k[0]), k[1], cost_order(k[2])),
     ):
-        reasons = [reason for found in cells[key] for reason in found]
+        reasons = [reason.split(" (")[0] for found in cells[key] for reason in found]
         # ties go to the reason seen first (a set's order varies per process)
         common = max(dict.fromkeys(reasons), key=reasons.count)
         bad = sum(map(bool, cells[key]))
@@ -437,6 +626,7 @@ def check_claims(
     *,
     alpha: float = 0.05,
     paired: bool = True,
+    test_train_ratio: float = 0.0,
     like_for_like: Sequence[str] = (),
 ) -> list[ClaimCheck]:
     """Check each claim against results.
@@ -458,6 +648,10 @@ def check_claims(
     paired : bool, default=True
         Compare by paired t-tests over the matched splits; False compares the
         means (a paper's printed means have no splits).
+    test_train_ratio : float, default=0.0
+        ``n_test / n_train`` of the splits for the corrected resampled t-test
+        (:attr:`costsense.experiments.Protocol.test_train_ratio`); 0 is the
+        plain paired t-test.
     like_for_like : sequence of str, default=()
         The paper's own datasets, on which each row claim is tallied apart.
 
@@ -471,23 +665,29 @@ def check_claims(
     rows = [(str(d), str(c)) for d, c in rows]
     checks = []
     for claim in claims:
-        how = (claim["metric"] in LOWER_IS_BETTER, alpha, paired)
+        how = (claim["metric"] in LOWER_IS_BETTER, alpha, paired, test_train_ratio)
         r = claim_rows(results, claim, rows, how)
         same = [d for d in like_for_like if d in claim.get("datasets", like_for_like)]
         own = ""
         if same and _KINDS[claim["kind"]][2] is not None:
             sub = claim_rows(results, {**claim, "datasets": same}, rows, how)
             if sub.present:
-                tally = judge(sub)[1].split("; ")[0]
-                own = f"{', '.join(row_name(row) for row in sub.means.index)}: {tally}"
+                verdict, tally = judge(sub)[:2]
+                rows_named = ", ".join(row_name(row) for row in sub.means.index)
+                own = f"{rows_named}: {verdict} ({tally})"
+        verdict, tally, evidence, failing = judge(r)
         checks.append(
             ClaimCheck(
                 claim["text"],
                 claim["source"],
-                *judge(r),
+                verdict,
+                tally,
+                evidence,
+                failing,
                 _degenerate(r),
                 claim.get("inconsistency", ""),
                 own,
+                claim.get("choices", ""),
             )
         )
     return checks

@@ -3,7 +3,9 @@
 A cell records the final estimator's ``fit_summary()`` (for scikit-learn's and
 imbalanced-learn's, ``rounds``, ``rounds_planned``, ``n_iter`` and ``converged``
 read from their attributes) and ``constant``, whether it predicted one class on
-the whole test part (the report and the claims flag such fits).
+the whole test part (the report and the claims flag such fits). A fit whose
+recall or specificity is at most ``NEAR_ONE_CLASS`` is flagged as near one
+class: it gives one class to at least 95 % of the other class's rows.
 """
 
 from __future__ import annotations
@@ -11,10 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from numpy.typing import NDArray
 from sklearn.pipeline import Pipeline
 
-__all__ = ["degenerate_reasons", "fit_diagnostics"]
+__all__ = ["NEAR_ONE_CLASS", "cell_reasons", "degenerate_reasons", "fit_diagnostics"]
+
+#: The recall or specificity at or below which a fit is near one class. Per class,
+#: not over all rows: on a set with under 5 % positives a perfect model predicts
+#: the negative class on over 95 % of its rows.
+NEAR_ONE_CLASS = 0.05
 
 
 def _peer_summary(final: Any) -> dict[str, Any]:
@@ -46,11 +54,24 @@ def fit_diagnostics(model: Any, prediction: NDArray[Any]) -> dict[str, Any]:
     return found
 
 
-def degenerate_reasons(diagnostics: dict[str, Any]) -> list[str]:
-    """Say why a fit is degenerate, as short phrases (empty when it is not)."""
+def degenerate_reasons(
+    diagnostics: dict[str, Any],
+    recall: float | None = None,
+    specificity: float | None = None,
+) -> list[str]:
+    """Say why a fit is degenerate, as short phrases (empty when it is not).
+
+    ``recall`` and ``specificity`` (a binary cell's test rates; None or NaN when
+    not recorded) flag a fit near one class.
+    """
     reasons = []
+    rates = {"recall": recall, "specificity": specificity}
+    low = {k: v for k, v in rates.items() if v is not None and v <= NEAR_ONE_CLASS}
     if diagnostics.get("constant"):
         reasons.append("predicts one class")
+    elif low:
+        said = ", ".join(f"{k} {v:.3f}" for k, v in low.items())
+        reasons.append(f"near one class ({said})")
     rounds, planned = diagnostics.get("rounds"), diagnostics.get("rounds_planned")
     if rounds == 0:
         reasons.append("no round kept")
@@ -62,3 +83,15 @@ def degenerate_reasons(diagnostics: dict[str, Any]) -> list[str]:
     if diagnostics.get("converged") is False:
         reasons.append("solver not converged")
     return reasons
+
+
+def cell_reasons(cells: pd.DataFrame) -> list[list[str]]:
+    """Return each cell's degenerate reasons, its recall and specificity read too."""
+    rates = [
+        cells[m] if m in cells.columns else pd.Series(np.nan, index=cells.index)
+        for m in ("recall", "specificity")
+    ]
+    return [
+        degenerate_reasons(d or {}, *(None if pd.isna(v) else float(v) for v in r))
+        for d, *r in zip(cells["diagnostics"], *rates, strict=True)
+    ]

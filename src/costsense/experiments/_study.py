@@ -68,6 +68,22 @@ class Protocol:
         """Test sets per repeat: ``n_splits`` for k-fold and time, 1 for holdout."""
         return 1 if self.kind == "holdout" else self.n_splits
 
+    @property
+    def test_train_ratio(self) -> float:
+        """``n_test / n_train`` of a split, for the corrected resampled t-test.
+
+        Every kind reuses training rows across splits, which the plain paired
+        t-test ignores (Nadeau and Bengio 2003). k-fold: ``1 / (k - 1)``;
+        holdout: ``test_size / (1 - test_size)``; forward chaining trains on
+        ``f + 1`` blocks and tests on one, so the mean over its folds,
+        ``H_k / k`` (``H_k`` the k-th harmonic number).
+        """
+        if self.kind == "holdout":
+            return self.test_size / (1.0 - self.test_size)
+        if self.kind == "time":
+            return sum(1.0 / (f + 1) for f in range(self.n_splits)) / self.n_splits
+        return 1.0 / (self.n_splits - 1)
+
 
 @dataclass(frozen=True)
 class Algorithm:
@@ -107,6 +123,11 @@ class ReportOptions:
         main metric is divided by (a ratio chart).
     sections : tuple of dict
         Declared sections (``[[sections]]``): kind, title, text, what to read.
+    fold_test, fold_test_source : str
+        How two algorithms' splits are compared: ``"corrected"``, the
+        corrected resampled t-test for overlapping training sets, or
+        ``"plain"``, the paired t-test, only where the paper used it (then
+        ``fold_test_source`` quotes where it says so).
     """
 
     title: str = ""
@@ -115,6 +136,8 @@ class ReportOptions:
     ratio_to: str | None = None
     notes: str = ""
     sections: tuple[dict[str, Any], ...] = ()
+    fold_test: str = "corrected"
+    fold_test_source: str = ""
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ STUDY_KEYS = (
     *"name seed datasets costs dataset_costs algorithms protocol".split(),
     *"gaussian_samples derived files quick title metrics reference ratio_to".split(),
     *"notes paper paper_notes claims paper_features paper_datasets sections".split(),
+    *"fold_test fold_test_source".split(),
 )
 #: The largest study file read (bytes): studies are a few kilobytes.
 MAX_STUDY_BYTES = 4 << 20
@@ -63,6 +64,7 @@ _RULES: dict[str, Any] = {
     "kind": ("kfold", "holdout"),
     "scale": tuple(SCALERS),
     "categorical": ("onehot", "ordinal"),
+    "fold_test": ("corrected", "plain"),
     **dict.fromkeys(("n_splits", "inner_splits", "gaussian_samples"), 2),
     **dict.fromkeys(("n_repeats", "early_round", "level"), 1),
     "test_size": float,
@@ -377,6 +379,14 @@ def _report(
     for claim in claims:
         if problem := claim_problem(claim, study_sets):
             _fail(problem)
+    for key in ("fold_test", "fold_test_source"):
+        if key in data:
+            _check_value("", key, data[key])
+    if data.get("fold_test") == "plain" and not data.get("fold_test_source"):
+        _fail(
+            'fold_test = "plain" needs fold_test_source: quote where the paper '
+            "says it used the plain paired t-test"
+        )
     report = ReportOptions(
         title=str(data.get("title", data["name"])),
         metrics=metrics,
@@ -384,6 +394,8 @@ def _report(
         ratio_to=data.get("ratio_to"),
         notes=str(data.get("notes", "")),
         sections=_check_sections(data.get("sections", []), names),
+        fold_test=str(data.get("fold_test", "corrected")),
+        fold_test_source=str(data.get("fold_test_source", "")),
     )
     return report, PaperReference(
         rows=tuple({**r, "cost": cost_label(r["cost"])} for r in data.get("paper", [])),

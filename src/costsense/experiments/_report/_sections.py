@@ -220,14 +220,20 @@ def claims(r: Report) -> list[Block]:
     level = f"{100 * (1 - alpha):g} %"
     intro = (
         "Each claim in the paper's words and place, checked on our results by "
-        "the kinds of the README's claims table. Row claims count the dataset x "
-        f"cost rows where they hold: 'best' and 'better' by a two-sided paired "
-        f"t-test at level {alpha:g} over the splits matched by repeat and fold "
-        "(a lead inside the noise is a tie), 'close' by the "
-        f"{level} t interval of the paired difference; a change claim gives its "
-        f"{level} bootstrap interval over rows. 'incomplete': a claimed row lacks "
-        "a cell. Flags: degenerate fits the verdict rests on (see 'How the fits "
-        "ended'), and claims the paper's own numbers do not support."
+        "the kinds of the README's claims table, its verdict beside the tally it "
+        "rests on. Row claims count the dataset x cost comparisons that held, "
+        f"tied or were lost: 'best' and 'better' by the {r.spec.fold_test} at "
+        f"level {alpha:g} over the splits matched by repeat and fold (a lead "
+        "inside the noise is a tie), 'close' by the "
+        f"{level} interval of that test; 'contradicted' when the losses "
+        "outnumber the holds, 'not reproduced' when nothing held. A change claim "
+        f"gives its {level} bootstrap interval, drawing whole data sets; "
+        "'reproduced' needs the claimed value inside it and the estimate within "
+        "its half-width of the claim. 'incomplete': a claimed row lacks a cell. "
+        "Flags: our choices that decide the verdict, degenerate fits it rests on "
+        "(a model predicting one class, or near one class: recall or "
+        "specificity at most 0.05; see 'How the fits ended'), and claims the "
+        "paper's own numbers do not support."
     )
     if own:
         intro += (
@@ -237,13 +243,16 @@ def claims(r: Report) -> list[Block]:
     rows = []
     for check in r.spec.claims:
         flags = {
+            "decided by our choice": check.choices,
             "rests on degenerate fits": check.degenerate,
             "the paper's own numbers disagree": check.inconsistency,
         }
-        rows.append([check.text, check.source, check.verdict, check.evidence])
+        rows.append(
+            [check.text, check.source, check.verdict, check.tally, check.evidence]
+        )
         rows[-1] += [check.like_for_like] if own else []
         rows[-1].append("; ".join(f"{k}: {v}" for k, v in flags.items() if v))
-    header = ["claim", "source", "verdict", "evidence"]
+    header = ["claim", "source", "verdict", "tally", "evidence"]
     header += [*(["like for like"] if own else []), "flags"]
     note = stopping_note(r.fits)
     return [
@@ -302,7 +311,12 @@ def comparison(r: Report) -> list[Block]:
                 if len(paired) >= 2:
                     pairs.append((paired[reference], paired[other]))
             lower = metric in r.spec.lower_is_better
-            counts = win_tie_loss(pairs, alpha=alpha, lower_is_better=lower)
+            counts = win_tie_loss(
+                pairs,
+                alpha=alpha,
+                lower_is_better=lower,
+                test_train_ratio=r.spec.test_train_ratio,
+            )
             a, b = summary.means[:, ref], summary.means[:, j]
             keep = ~(np.isnan(a) | np.isnan(b))
             wilcoxon = ["n/a", "n/a"]
@@ -316,7 +330,7 @@ def comparison(r: Report) -> list[Block]:
         Heading("Statistical comparison", 2),
         Paragraph(
             f"Wins, ties and losses of {reference} against each algorithm: "
-            f"two-sided paired t-test at level {alpha:g} over the folds of "
+            f"{r.spec.fold_test} at level {alpha:g} over the folds of "
             "each dataset x cost row, pairs matched by repeat and fold. "
             "Wilcoxon signed-rank test (two-sided) across rows on the row "
             "means."

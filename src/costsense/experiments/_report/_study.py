@@ -23,7 +23,7 @@ from costsense.experiments._report._sections import SECTIONS
 from costsense.experiments._report._tables import Report, ReportFiles, ReportSpec
 from costsense.experiments._scores import ALL_METRICS
 from costsense.experiments._store import ResultsStore
-from costsense.experiments._study import count_cells
+from costsense.experiments._study import Protocol, count_cells
 from costsense.experiments._study_file import check_record
 
 __all__ = ["ReportFiles", "ReportSpec", "report_study", "write_report"]
@@ -31,7 +31,7 @@ __all__ = ["ReportFiles", "ReportSpec", "report_study", "write_report"]
 #: What a study record declares for its report, under the spec's names.
 _DECLARED = (
     *"title metrics reference ratio_to notes paper_notes paper".split(),
-    *"paper_datasets paper_features sections".split(),
+    *"paper_datasets paper_features sections fold_test_source".split(),
 )
 #: The most a boundary grid file may unpack to (bytes): a run writes about 1 MB.
 MAX_GRID_BYTES = 256 << 20
@@ -159,14 +159,18 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     results = results.sort_values(
         "algorithm", key=lambda names: names.map(order), kind="stable"
     )
+    plain = study.get("fold_test") == "plain"
+    ratio = 0.0 if plain else Protocol(**study["protocol"]).test_train_ratio
     spec = ReportSpec(
         **{key: study[key] for key in _DECLARED if key in study},
         alpha=alpha,
+        test_train_ratio=ratio,
         claims=check_claims(
             results,
             study.get("claims", []),
             [tuple(row) for row in study.get("claim_rows", [])] or None,
             alpha=alpha,
+            test_train_ratio=ratio,
             like_for_like=study.get("paper_datasets", []),
         ),
         banner=_banner(study, len(results)),

@@ -18,7 +18,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from costsense.experiments._claims import ClaimCheck
-from costsense.experiments._diagnostics import degenerate_reasons
+from costsense.experiments._diagnostics import cell_reasons
 from costsense.experiments._labels import sort_rows
 from costsense.experiments._scores import LOWER_IS_BETTER
 from costsense.experiments._stats import describe
@@ -43,7 +43,10 @@ class ReportSpec:
     ``banner`` warns of a partial or ``--quick`` run; ``paper_features`` lists
     the paper's features per dataset (1-based), ``noise_columns`` the appended
     noise columns per dataset; ``sections`` are declared; ``warnings`` the fits'
-    lines; ``paper_datasets`` the paper's own (marked, claims tallied apart).
+    lines; ``paper_datasets`` the paper's own (marked, claims tallied apart);
+    ``test_train_ratio`` is ``n_test / n_train`` of the corrected resampled
+    t-test that decides wins (0: the plain paired t-test, as the paper says in
+    ``fold_test_source``).
     """
 
     title: str
@@ -62,6 +65,22 @@ class ReportSpec:
     sections: Sequence[Mapping[str, Any]] = ()
     warnings: Sequence[str] = ()
     paper_datasets: Sequence[str] = ()
+    test_train_ratio: float = 0.0
+    fold_test_source: str = ""
+
+    @property
+    def fold_test(self) -> str:
+        """Name the test that compares two algorithms' matched splits."""
+        if self.test_train_ratio:
+            return (
+                "two-sided corrected resampled t-test (Nadeau and Bengio 2003: the "
+                "variance of the differences times 1/J + n_test/n_train = "
+                f"{self.test_train_ratio:.3g}, J splits, as the training sets overlap)"
+            )
+        said = (
+            f", as the paper: {self.fold_test_source}" if self.fold_test_source else ""
+        )
+        return f"two-sided paired t-test{said}"
 
 
 @dataclass
@@ -129,7 +148,7 @@ def diagnostics(results: pd.DataFrame) -> pd.DataFrame | None:
     frame = frame.reindex(columns=[*frame, *(c for c in _READ if c not in frame)])
     for k, key in enumerate(("algorithm", "dataset", "cost")):
         frame.insert(k, key, recorded[key].astype(str))
-    frame["reasons"] = [degenerate_reasons(d) for d in recorded["diagnostics"]]
+    frame["reasons"] = cell_reasons(recorded)
     return frame
 
 
