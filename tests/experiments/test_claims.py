@@ -16,7 +16,8 @@ import pytest
 from scipy import stats
 
 from costsense.experiments import check_claims, load_study
-from costsense.experiments._claims import bootstrap_interval, claim_problem
+from costsense.experiments._claims import bootstrap_interval, claim_problem, row_verdict
+from costsense.experiments._stats import welch_interval
 
 SETS = [f"d{i}" for i in range(8)]
 
@@ -79,20 +80,27 @@ def test_a_mean_driven_by_one_outlier_is_not_shown():
     assert np.isclose(np.mean(changes), 0.05)
     result = check(change_results(changes), change_claim(0.05))
     assert result.verdict == "not shown"
-    assert "4 of 8 rows" in result.evidence and result.failing == 4
+    assert result.tally == "better on 4, against on 4 of 8 rows"
+    assert result.failing == 4
 
 
-def test_an_overshoot_is_reproduced_and_shows_its_size():
+def test_an_overshoot_is_larger_than_claimed_with_both_numbers():
     changes = list(np.linspace(0.29, 0.31, 8))
     result = check(change_results(changes), change_claim(0.067))
-    assert result.verdict == "reproduced"
+    assert result.verdict == "larger than claimed"
     assert "+30.0 %" in result.evidence and "claimed +6.7 %" in result.evidence
+    # the claimed size inside the interval and near the estimate: reproduced
+    changes = list(np.linspace(0.04, 0.09, 8))
+    assert check(change_results(changes), change_claim(0.067)).verdict == "reproduced"
 
 
-def test_a_small_gain_on_every_row_shows_the_direction_but_not_the_size():
+def test_a_small_gain_on_every_row_is_smaller_than_claimed():
     result = check(change_results([0.005] * 8), change_claim(0.067))
-    assert result.verdict == "not shown"
-    assert "+0.5 % [+0.5, +0.5]" in result.evidence and "8 of 8 rows" in result.evidence
+    assert result.verdict == "smaller than claimed"
+    assert (
+        "+0.5 % [+0.5, +0.5]" in result.evidence and "claimed +6.7 %" in result.evidence
+    )
+    assert result.tally == "better on 8, against on 0 of 8 rows"
 
 
 def test_an_interval_across_zero_does_not_show_the_change():
@@ -100,7 +108,7 @@ def test_an_interval_across_zero_does_not_show_the_change():
     # the claimed +6.7 % and 6 of 8 rows improve: still not shown
     changes = [0.01] * 5 + [-0.30, -0.20, 0.30]
     result = check(change_results(changes), change_claim(0.067))
-    assert "6 of 8 rows" in result.evidence
+    assert result.tally == "better on 6, against on 2 of 8 rows"
     low, high = (
         float(x) for x in result.evidence.split("[")[1].split("]")[0].split(",")
     )
@@ -122,7 +130,7 @@ def test_a_zero_baseline_is_reported_and_counted_in_the_direction_tally():
     values |= {d: {"A": 0.3, "B": 0.0} for d in SETS[6:]}
     result = check(cells(values), change_claim(0.1))
     assert "no ratio where B is 0: d6 at 1, d7 at 1" in result.evidence
-    assert "8 of 8 rows" in result.evidence  # the two rows improved too
+    assert result.tally.endswith("on 0 of 8 rows")  # the two rows improved too
     assert "over 6 rows" in result.evidence and result.verdict == "reproduced"
 
 
@@ -172,12 +180,12 @@ def best(algorithm, **extra):
 def test_a_tie_for_best_is_a_tie_not_a_win():
     result = by_means(three(), best("X"))
     assert result.verdict == "partly"
-    assert "holds in 1 of 2 rows, tied in 1" in result.evidence
+    assert result.tally == "held 1, tied 1, lost 0 of 2 rows"
     assert "a at 1: tied best with Z" in result.evidence
     # a tie inside a named group is the group's win
     assert by_means(three(), best(["X", "Z"])).verdict == "reproduced"
     result = by_means(three(), best("Y"))
-    assert result.verdict == "not reproduced" and result.failing == 2
+    assert result.verdict == "contradicted" and result.failing == 2
 
 
 def test_better_counts_each_rival_and_row_and_ties_apart():
@@ -186,23 +194,24 @@ def test_better_counts_each_rival_and_row_and_ties_apart():
     result = by_means(three(), claim)
     # X < Y on a and b, X < Z on b, X = Z on a
     assert result.verdict == "partly"
-    assert "holds in 3 of 4 comparisons, tied in 1" in result.evidence
+    assert result.tally == "held 3, tied 1, lost 0 of 4 comparisons"
     assert result.failing == 0
 
 
 def test_rates_are_better_when_higher():
     recall = three().rename(columns={"cost_total": "recall"})
     claim = best("Z", metric="recall")  # recall means: a Y 4 best; b Z 6 best
-    assert "holds in 1 of 2 rows" in by_means(recall, claim).evidence
+    assert by_means(recall, claim).tally == "held 1, tied 0, lost 1 of 2 rows"
 
 
 def test_bounds_and_most_rows():
     claim = {"text": "t", "source": "s", "kind": "at_most", "metric": "cost_total",
              "algorithms": ["X", "Z"], "value": 2.0}  # fmt: skip
     result = by_means(three(), claim)  # X 2, 1 hold; Z 2 holds, 6 fails
-    assert result.verdict == "partly" and "3 of 4 cases" in result.evidence
+    assert result.verdict == "partly"
+    assert result.tally == "held 3, tied 0, lost 1 of 4 cases (<= 2)"
     assert by_means(three(), {**claim, "holds_on": "most"}).verdict == "reproduced"
-    assert by_means(three(), {**claim, "value": 0.5}).verdict == "not reproduced"
+    assert by_means(three(), {**claim, "value": 0.5}).verdict == "contradicted"
 
 
 def test_rows_never_run_make_the_verdict_incomplete():
@@ -262,15 +271,15 @@ def test_a_paired_test_tie_band_turns_a_raw_mean_win_inside_the_noise_into_a_tie
     assert p > 0.05  # the premise: inside the noise
     assert by_means(results, better("A", ["B"])).verdict == "reproduced"
     result = check(results, better("A", ["B"]))
-    assert result.verdict == "partly" and result.failing == 0
-    assert "holds in 0 of 1 rows, tied in 1" in result.evidence
+    assert result.verdict == "not reproduced" and result.failing == 0
+    assert result.tally == "held 0, tied 1, lost 0 of 1 rows"
     assert f"p = {p:.2g}" in result.evidence
     # the same noise with a clear lead is a win; a clear deficit a loss
     results = cells({"d0": {"A": list(np.asarray(b) + 0.03), "B": b},
                      "d1": {"A": list(np.asarray(b) - 0.03), "B": b}},
                     metric="auc")  # fmt: skip
     result = check(results, better("A", ["B"]))
-    assert "holds in 1 of 2 rows" in result.evidence and result.failing == 1
+    assert result.tally == "held 1, tied 0, lost 1 of 2 rows" and result.failing == 1
     # a lower-is-better metric wins when lower
     costs = cells({"d0": {"A": list(np.asarray(b) - 0.03), "B": b}},
                   metric="cost_total")  # fmt: skip
@@ -292,15 +301,15 @@ def test_paired_best_needs_a_significant_lead_over_every_rival():
     claim = {"text": "t", "source": "s", "kind": "best", "metric": "auc",
              "algorithm": "X", "among": ["X", "Y", "Z"]}  # fmt: skip
     result = check(results, claim)
-    assert "holds in 1 of 3 rows, tied in 1" in result.evidence
+    assert result.tally == "held 1, tied 1, lost 1 of 3 rows"
     assert result.failing == 1 and result.verdict == "partly"
     assert "t at 1: X not significantly better than Y" in result.evidence
     assert "l at 1: X significantly worse than Y" in result.evidence
     # by the means, X's 0.001 lead is a win
-    assert "holds in 2 of 3 rows" in by_means(results, claim).evidence
+    assert by_means(results, claim).tally.startswith("held 2,")
     # a group: its member of best mean is tested against the others
     grouped = check(results, {**claim, "algorithm": ["X", "Y"]})
-    assert "holds in 3 of 3 rows" in grouped.evidence
+    assert grouped.tally == "held 3, tied 0, lost 0 of 3 rows"
 
 
 def close(value):
@@ -328,12 +337,12 @@ def test_close_holds_when_the_interval_of_the_difference_lies_within_the_margin(
     assert low["far"] > margin
     assert low["vague"] < margin < high["vague"]
     result = check(results, close(margin))
-    assert "holds in 1 of 3 rows (within 0.03), undecided in 1" in result.evidence
+    assert result.tally == "held 1, undecided 1, lost 1 of 3 rows (within 0.03)"
     assert result.failing == 1 and result.verdict == "partly"
     assert "far at 1: apart" in result.evidence
     assert "vague at 1: undecided" in result.evidence
     # by the means: |0.025| <= 0.03 holds, |0.08| does not
-    assert "holds in 2 of 3 rows" in by_means(results, close(margin)).evidence
+    assert by_means(results, close(margin)).tally.startswith("held 2,")
 
 
 def test_close_claims_are_validated():
@@ -361,9 +370,16 @@ def test_win_tie_loss_scores_each_row_by_a_paired_t_test():
              "algorithm": "A", "than": ["B"], "counts": [[2, 2, 0]]}  # fmt: skip
     result = check(results, claim)
     assert "vs B 2/1/1 (paper 2/2/0)" in result.evidence
-    assert result.verdict == "partly" and result.failing == 1  # one loss too many
+    assert result.verdict == "not reproduced" and result.failing == 1  # a loss more
+    assert result.tally == "reproduced against 0, contradicted against 0 of 1 rivals"
     assert check(results, {**claim, "counts": [[2, 1, 1]]}).verdict == "reproduced"
     assert check(results, {**claim, "counts": [[3, 1, 0]]}).verdict == "not reproduced"
+    # two rivals, one reproduced: partly; more losses than wins: contradicted
+    results = pd.concat([results, results.assign(algorithm="C")])
+    two = {**claim, "than": ["B", "C"], "counts": [[2, 1, 1], [3, 1, 0]]}
+    assert check(results, two).verdict == "partly"
+    flipped = results.assign(algorithm=results["algorithm"].map({"A": "B", "B": "A"}))
+    assert check(flipped, {**claim, "counts": [[2, 1, 1]]}).verdict == "contradicted"
 
 
 # ---------------------------------------------------------------- flags
@@ -472,3 +488,108 @@ def test_paper_002_table_3_is_encoded_as_win_tie_loss_claims():
     for claim in tables:
         # 15 data sets per rival, and the paper's CS-LDM never loses
         assert all(sum(c) == 15 and c[2] == 0 for c in claim["counts"])
+
+
+# ---------------------------------------------------------------- issue 43
+
+
+def test_a_tie_and_three_significant_losses_contradict_the_claim():
+    # the audit's example: A ties B on one set and is significantly worse on three
+    base = np.asarray(noisy(50.0, seed=7, sd=2.0, n=5))
+    jitter = np.asarray(noisy(0.0, seed=8, sd=0.3, n=5))
+    values = {"s0": {"A": list(base + jitter - jitter.mean()), "B": list(base)}}
+    values |= {f"s{i}": {"A": list(base + 8 + jitter), "B": list(base)}
+               for i in (1, 2, 3)}  # fmt: skip
+    claim = better("A", ["B"], "cost_total")
+    result = check(cells(values, metric="cost_total"), claim)
+    assert result.tally == "held 0, tied 1, lost 3 of 4 rows"
+    assert result.verdict == "contradicted" and result.failing == 3
+
+
+@pytest.mark.parametrize(
+    ("held", "tied", "lost", "verdict"),
+    [(5, 0, 0, "reproduced"), (0, 5, 0, "not reproduced"), (0, 4, 1, "contradicted"),
+     (2, 2, 2, "partly"), (2, 0, 3, "contradicted"), (14, 0, 14, "partly"),
+     (0, 0, 0, "not run")],
+)  # fmt: skip
+def test_row_verdicts_follow_the_tally(held, tied, lost, verdict):
+    assert row_verdict(held, tied, lost) == verdict
+
+
+def test_the_corrected_test_turns_a_plain_win_on_overlapping_folds_into_a_tie():
+    # five folds of one k-fold: the plain test's t is sqrt(1 + 5/4) = 1.5 times the
+    # corrected one (n_test / n_train = 1/4)
+    d = np.array([0.2, 1.6, 0.3, 1.5, 1.0])
+    b = np.asarray(noisy(10.0, seed=9, sd=1.0, n=5))
+    results = cells({"r": {"A": list(b - d), "B": list(b)}}, metric="cost_total")
+    t_plain = d.mean() / (d.std(ddof=1) / np.sqrt(5))
+    t_corrected = d.mean() / np.sqrt((1 / 5 + 1 / 4) * d.var(ddof=1))
+    assert t_plain / t_corrected == pytest.approx(1.5)
+    p_plain, p_corrected = (2 * stats.t.sf(t, 4) for t in (t_plain, t_corrected))
+    assert p_plain < 0.05 < p_corrected  # the premise
+    claim = better("A", ["B"], "cost_total")
+    assert check(results, claim).verdict == "reproduced"
+    corrected = check(results, claim, test_train_ratio=0.25)
+    assert f"p = {p_corrected:.2g}" in corrected.evidence
+    assert "corrected resampled t-test" in corrected.evidence
+    assert corrected.verdict == "not reproduced"
+
+
+def test_the_bootstrap_draws_whole_data_sets():
+    # two sets of three cost rows each: every draw holds each set 0, 1 or 2 times
+    # whole, so the change of a draw is one of the few mixtures of the two sets
+    a = np.array([2.0, 2.0, 2.0, 1.0, 1.0, 1.0])
+    b = np.ones(6)
+    groups = ["p", "p", "p", "q", "q", "q"]
+    point, low, high = bootstrap_interval(a, b, "ratios", 0.05, groups=groups)
+    assert point == pytest.approx(0.5)
+    # draws: both p (change 1), one each (0.5), both q (0): the 2.5 % and 97.5 %
+    # quantiles of draws of whole sets are 0 and 1; drawing rows would give more
+    assert (low, high) == (0.0, 1.0)
+    by_rows = bootstrap_interval(a, b, "ratios", 0.05)
+    assert 0.0 < by_rows[1] and by_rows[2] < 1.0
+
+
+def test_a_shift_across_two_data_sets_compares_one_algorithms_means():
+    clean = noisy(0.889, seed=10, sd=0.02, n=10)
+    noisy_set = noisy(0.647, seed=11, sd=0.05, n=10)
+    results = cells({"ionosphere": {"S": clean}, "ionosphere2": {"S": noisy_set}})
+    claim = {"text": "t", "source": "s", "kind": "shift", "metric": "f1",
+             "algorithm": "S", "from": "ionosphere", "to": "ionosphere2",
+             "value": -0.242}  # fmt: skip
+    assert claim_problem(claim, ["ionosphere", "ionosphere2"]) == ""
+    result = check(results, claim)
+    point, low, high = welch_interval(noisy_set, clean)
+    assert low < -0.242 < high and result.verdict == "reproduced"
+    assert f"{point:+.4g}" in result.evidence
+    # the same fall claimed twice as large is larger than measured
+    assert check(results, {**claim, "value": -0.5}).verdict == "smaller than claimed"
+    assert check(results, {**claim, "value": 0.1}).verdict == "contradicted"
+    assert "from = to" in claim_problem({**claim, "to": "ionosphere"})
+
+
+def near_one_class(recall):
+    results = three()
+    results["recall"] = [recall if (d, a) == ("b", "Z") else 0.7
+                         for d, a in zip(results["dataset"], results["algorithm"],
+                                         strict=True)]  # fmt: skip
+    results["specificity"] = 0.9
+    results["diagnostics"] = [{"constant": False}] * len(results)
+    return results
+
+
+def test_a_fit_near_one_class_is_flagged_and_holds_against_it_counted_apart():
+    # yeast4's OBPD-EFSBoost: recall 0.020, not constant
+    result = check(near_one_class(0.02), best("X"))
+    assert "Z on b at 1 (near one class; 2 of 2 cells)" in result.degenerate
+    claim = {"text": "t", "source": "s", "kind": "better", "metric": "cost_total",
+             "algorithm": "X", "than": ["Z"]}  # fmt: skip
+    apart = check(near_one_class(0.02), claim)
+    assert "1 of the holds against a model near one class" in apart.tally
+    assert check(near_one_class(0.06), best("X")).degenerate == ""
+    assert "near one class" not in check(near_one_class(0.06), claim).tally
+
+
+def test_our_choices_are_carried_beside_the_verdict():
+    claim = {**best("X"), "choices": "depth-3 regression trees (ours)"}
+    assert by_means(three(), claim).choices == "depth-3 regression trees (ours)"

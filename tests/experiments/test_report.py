@@ -747,8 +747,10 @@ def test_the_papers_own_sets_are_marked_and_tallied_apart(tmp_path):
     claim = {"text": "ref costs less than boost", "source": "s", "kind": "better",
              "metric": "cost_total", "algorithm": "ref", "than": ["boost"]}  # fmt: skip
     (checked,) = check_claims(results, [claim], like_for_like=["d1"])
-    assert checked.evidence.startswith("holds in 2 of 4 rows, tied in 1")
-    assert checked.like_for_like.startswith("d1 at 5, d1 at 10: holds in 2 of 2 rows")
+    assert checked.tally == "held 2, tied 1, lost 1 of 4 rows"
+    assert checked.like_for_like == (
+        "d1 at 5, d1 at 10: reproduced (held 2, tied 0, lost 0 of 2 rows)"
+    )
     spec = ReportSpec(
         title="Marked",
         metrics=["cost_total", "recall"],
@@ -762,8 +764,9 @@ def test_the_papers_own_sets_are_marked_and_tallied_apart(tmp_path):
             ["d1 (paper's set)"] * 2 + ["d2"] * 2
         )
     claims = _md_table(md, "## The paper's claims")
-    assert claims[0][4] == "like for like"
-    assert claims[1][4] == checked.like_for_like
+    assert claims[0][2:6] == ["verdict", "tally", "evidence", "like for like"]
+    assert claims[1][2:4] == ["**partly**", checked.tally]
+    assert claims[1][5] == checked.like_for_like
     assert "like-for-like" in md
     # without paper_datasets: no mark, no column
     plain = write_report(

@@ -14,6 +14,7 @@ from costsense.experiments._stats import (
     best_mask,
     describe,
     paired_interval,
+    welch_interval,
     wilcoxon_test,
 )
 
@@ -348,3 +349,35 @@ def test_paired_interval_is_the_t_interval_the_paired_test_inverts():
         assert (low > 0 or high < 0) == paired_t_test(a, b, alpha=0.05).significant
     # equal differences leave no spread: the point interval
     assert paired_interval([1.0, 2.0, 3.0], [0.5, 1.5, 2.5]) == (0.5, 0.5, 0.5)
+
+
+def test_the_corrected_interval_and_statistic_widen_by_the_same_factor():
+    a, b = _paired(0)
+    d = a - b
+    ratio = 1 / 4  # five-fold
+    test = paired_t_test(a, b, test_train_ratio=ratio)
+    by_hand = d.mean() / np.sqrt((1 / d.size + ratio) * d.var(ddof=1))
+    assert test.statistic == pytest.approx(by_hand)
+    assert test.pvalue == pytest.approx(2 * stats.t.sf(abs(by_hand), d.size - 1))
+    mean, low, high = paired_interval(a, b, test_train_ratio=ratio)
+    _, plain_low, plain_high = paired_interval(a, b)
+    widening = np.sqrt((1 / d.size + ratio) * d.size)
+    assert (high - low) == pytest.approx(widening * (plain_high - plain_low))
+    # the interval excludes 0 exactly when the corrected test is significant
+    assert (low > 0 or high < 0) == test.significant
+
+
+def test_welch_interval_against_a_hand_computation():
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(0.65, 0.05, 10), rng.normal(0.89, 0.02, 7)
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+    half = stats.t.ppf(0.975, df) * np.sqrt(va + vb)
+    point, low, high = welch_interval(a, b)
+    assert point == pytest.approx(a.mean() - b.mean())
+    assert (low, high) == pytest.approx((point - half, point + half))
+    # scipy's Welch test rejects at 5 % exactly when the interval excludes 0
+    p = stats.ttest_ind(a, b, equal_var=False).pvalue
+    assert (p < 0.05) == (high < 0 or low > 0)
+    with pytest.raises(ValueError, match="2 values a side"):
+        welch_interval([1.0], [1.0, 2.0])

@@ -212,3 +212,39 @@ def test_the_forest_study_runs_both_split_rules_and_marks_ionosphere():
         "RandomForest": 0.0,
         "BalancedRandomForest": 0.0,
     }
+
+
+@pytest.mark.parametrize(
+    ("protocol", "ratio"),
+    [({"kind": "kfold", "n_splits": 5}, 1 / 4),
+     ({"kind": "kfold", "n_splits": 10, "n_repeats": 3}, 1 / 9),
+     ({"kind": "holdout", "test_size": 0.3}, 0.3 / 0.7),
+     ({"kind": "holdout"}, 0.5)],
+)  # fmt: skip
+def test_the_corrected_tests_ratio_is_the_splits_test_over_training_rows(
+    protocol, ratio
+):
+    s = study({"name": "a", "method": "plain"}, protocol=protocol)
+    assert s.protocol.test_train_ratio == pytest.approx(ratio)
+    assert s.report.fold_test == "corrected"
+
+
+def test_forward_chaining_uses_the_mean_ratio_of_its_folds():
+    from costsense.experiments import Protocol
+
+    # fold f trains on f + 1 blocks and tests on one: ratios 1, 1/2, 1/3
+    protocol = Protocol(kind="time", n_splits=3)
+    assert protocol.test_train_ratio == pytest.approx((1 + 1 / 2 + 1 / 3) / 3)
+
+
+def test_the_plain_test_needs_the_papers_word_for_it():
+    plain = {"fold_test": "plain"}
+    with pytest.raises(ValueError, match="fold_test_source"):
+        study({"name": "a", "method": "plain"}, **plain)
+    with pytest.raises(ValueError, match="fold_test must be one of"):
+        study({"name": "a", "method": "plain"}, fold_test="student")
+    s = study({"name": "a", "method": "plain"}, **plain, fold_test_source="sect. 3")
+    assert (s.report.fold_test, s.report.fold_test_source) == ("plain", "sect. 3")
+    assert s.to_dict()["fold_test"] == "plain"
+    # a report key: the results (and the fingerprint) do not change
+    assert s.fingerprint() == study({"name": "a", "method": "plain"}).fingerprint()
