@@ -593,3 +593,32 @@ def test_a_fit_near_one_class_is_flagged_and_holds_against_it_counted_apart():
 def test_our_choices_are_carried_beside_the_verdict():
     claim = {**best("X"), "choices": "depth-3 regression trees (ours)"}
     assert by_means(three(), claim).choices == "depth-3 regression trees (ours)"
+
+
+def staged(falling, rising, splits=5):
+    """Curves of three rounds: F's test cost falls 0.3 -> 0.1, R's rises 0.1 -> 0.3."""
+    rng = np.random.default_rng(12)
+    rows = []
+    for name, (start, end) in (("F", falling), ("R", rising)):
+        for fold in range(splits):
+            noise = rng.normal(0, 0.01)
+            for stage, value in enumerate(np.linspace(start, end, 3), start=1):
+                rows.append(("p", "5", name, 0, fold, stage, "test", value + noise))
+    columns = ["dataset", "cost", "algorithm", "repeat", "fold", "stage", "split"]
+    return pd.DataFrame(rows, columns=[*columns, "value"])
+
+
+def test_a_falls_claim_compares_the_last_rounds_cost_with_the_first():
+    results = cells({"p": {"F": [0.1] * 5, "R": [0.3] * 5}}, metric="mean_cost")
+    results["cost"] = "5"
+    claim = {"text": "t", "source": "s", "kind": "falls", "metric": "mean_cost",
+             "algorithms": ["F", "R"], "split": "test"}  # fmt: skip
+    assert claim_problem(claim) == ""
+    assert "split" in claim_problem({**claim, "split": "valid"})
+    result = check(results, claim, curves=staged((0.3, 0.1), (0.1, 0.3)))
+    assert result.tally == "held 1, tied 0, lost 1 of 2 curves"
+    assert "R on p at 5: test cost per row" in result.evidence
+    assert result.verdict == "partly"
+    flat = check(results, claim, curves=staged((0.2, 0.2), (0.2, 0.2)))
+    assert flat.verdict == "not reproduced"
+    assert check(results, claim).tally == "held 0, tied 2, lost 0 of 2 curves"

@@ -61,6 +61,7 @@ class Rows:
     means: pd.DataFrame  # index (dataset, cost) of present rows; columns algorithms
     data: pd.DataFrame  # the cells of the claimed rows
     missing: list[str]  # one entry per claimed row without every algorithm
+    curves: pd.DataFrame | None = None  # staged costs per cell (``falls``)
 
     @property
     def present(self) -> int:
@@ -242,9 +243,43 @@ def _bound(r: Rows, row: Any, values: pd.Series) -> Judged:
         )
 
 
+def _falls(r: Rows, row: Any, values: pd.Series) -> Judged:
+    """Compare each algorithm's cost per row after its last round with its first."""
+    split = r.claim["split"]
+    curves = r.curves if r.curves is not None else pd.DataFrame()
+    for name in r.claim["algorithms"]:
+        here = (
+            curves[
+                (curves["algorithm"] == name)
+                & (curves["dataset"].astype(str) == row[0])
+                & (curves["cost"].astype(str) == row[1])
+                & (curves["split"] == split)
+            ]
+            if not curves.empty
+            else curves
+        )
+        if here.empty:
+            yield 0, f"{name} on {row_name(row)}: no staged costs recorded", False
+            continue
+        ends = here.sort_values("stage").groupby(["repeat", "fold"])["value"]
+        first, last = ends.first(), ends.last()
+        if len(first) < 2:
+            yield 0, f"{name} on {row_name(row)}: {len(first)} split(s), no test", False
+            continue
+        test = paired_t_test(last, first, alpha=r.alpha, test_train_ratio=r.ratio)
+        outcome = test.outcome(lower_is_better=True)
+        text = (
+            f"{name} on {row_name(row)}: {split} cost per row {first.mean():.4g} "
+            f"after round 1, {last.mean():.4g} after the last (p = {test.pvalue:.2g})"
+        )
+        yield outcome, "" if outcome == 1 else text, False
+
+
 def _unit(claim: dict[str, Any]) -> str:
     """Name what a row kind counts: rows, row x rival comparisons, or cases."""
     unit, rivals = "rows", claim.get("than", claim.get("algorithms", []))
+    if claim["kind"] == "falls":
+        return "curves" if len(rivals) > 1 else "rows"
     if claim["kind"] != "best" and len(rivals) > 1:
         unit = "comparisons" if "than" in claim else "cases"
     relation = {"close": "within", "at_least": ">=", "at_most": "<="}.get(claim["kind"])
@@ -522,6 +557,7 @@ _KINDS: dict[str, tuple[str, str, Any]] = {
     "mean_change": ("algorithm baseline value", "average", None),
     "win_tie_loss": ("algorithm than counts", "", None),
     "shift": ("algorithm from to value", "", None),
+    "falls": ("algorithms split", "holds_on", _falls),
 }
 _CHOICES = {"holds_on": ("every", "most"), "average": ("ratios", "totals")}
 
@@ -551,6 +587,14 @@ def claim_problem(claim: dict[str, Any], datasets: Sequence[str] | None = None) 
         return (
             "a win_tie_loss claim needs one [wins, ties, losses] in counts per "
             f"algorithm of than: {claim['text']!r}"
+        )
+    if kind == "falls" and (claim["metric"], claim["split"]) not in {
+        ("mean_cost", "train"),
+        ("mean_cost", "test"),
+    }:
+        return (
+            'a falls claim reads the staged cost curves: metric = "mean_cost" and '
+            f'split = "train" or "test": {claim["text"]!r}'
         )
     if kind == "shift" and claim["from"] == claim["to"]:
         return f"a shift claim compares two data sets; from = to: {claim['text']!r}"
@@ -630,6 +674,7 @@ def check_claims(
     paired: bool = True,
     test_train_ratio: float = 0.0,
     like_for_like: Sequence[str] = (),
+    curves: pd.DataFrame | None = None,
 ) -> list[ClaimCheck]:
     """Check each claim against results.
 
@@ -656,6 +701,9 @@ def check_claims(
         plain paired t-test.
     like_for_like : sequence of str, default=()
         The paper's own datasets, on which each row claim is tallied apart.
+    curves : pandas.DataFrame, default=None
+        The staged cost curves (:meth:`costsense.experiments.ResultsStore.curves`)
+        that ``falls`` claims read.
 
     Returns
     -------
@@ -669,10 +717,12 @@ def check_claims(
     for claim in claims:
         how = (claim["metric"] in LOWER_IS_BETTER, alpha, paired, test_train_ratio)
         r = claim_rows(results, claim, rows, how)
+        r.curves = curves
         same = [d for d in like_for_like if d in claim.get("datasets", like_for_like)]
         own = ""
         if same and _KINDS[claim["kind"]][2] is not None:
             sub = claim_rows(results, {**claim, "datasets": same}, rows, how)
+            sub.curves = curves
             if sub.present:
                 verdict, tally = judge(sub)[:2]
                 rows_named = ", ".join(row_name(row) for row in sub.means.index)

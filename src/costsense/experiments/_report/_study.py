@@ -159,6 +159,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
     results = results.sort_values(
         "algorithm", key=lambda names: names.map(order), kind="stable"
     )
+    curves = store.curves()
     plain = study.get("fold_test") == "plain"
     ratio = 0.0 if plain else Protocol(**study["protocol"]).test_train_ratio
     spec = ReportSpec(
@@ -172,6 +173,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
             alpha=alpha,
             test_train_ratio=ratio,
             like_for_like=study.get("paper_datasets", []),
+            curves=curves,
         ),
         banner=_banner(study, len(results)),
         noise_columns={
@@ -185,7 +187,7 @@ def report_study(out: str | Path, *, alpha: float = 0.05) -> ReportFiles:
         results,
         store.folder,
         spec,
-        curves=store.curves(),
+        curves=curves,
         boundaries=_boundaries(store, study),
         series=store.series(),
     )
