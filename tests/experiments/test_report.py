@@ -504,6 +504,9 @@ def test_features_kept_table_counts_the_fits_and_shows_the_paper():
     # feature 0 kept 4 times, 2 and 3 twice each (half the fits): 1-based
     assert text[4] == "1, 3, 4"
     assert text[5] == "2: 5, 7"
+    # counts 2, 2, 1, 3: mean 2, half-width t(0.975, 3) * 0.816 / 2 = 1.30
+    assert text[6] == "as the paper (2 of 4 fits keep 2)"
+    assert kept.header[-1] == "verdict"
     (noise_row,) = noise.rows
     text = noise_row
     assert text[2] == "5"  # the last column
@@ -511,6 +514,19 @@ def test_features_kept_table_counts_the_fits_and_shows_the_paper():
     assert text[4] == "2 of 4"  # rounds 1 and 2 are before round 4
     assert text[5] == "1 of 4"
     assert text[6] == "printed (unweighted)"  # the update that dropped it
+    # the paper: dropped before round 4; held in 2 fits, lost in 2 (one kept)
+    assert text[7] == "partly (held in 2, lost in 2 of 4 fits)"
+
+
+def test_a_count_far_from_the_papers_is_fewer_or_more_kept():
+    from costsense.experiments._report._sections import count_verdict
+
+    counts = np.array([2.0, 2.0, 3.0, 2.0, 3.0])
+    assert count_verdict(counts, 9).startswith("fewer kept (0 of 5")
+    assert count_verdict(counts, 1).startswith("more kept")
+    # equal counts on every fit: within half a feature only
+    assert count_verdict(np.full(4, 3.0), 3) == "as the paper (4 of 4 fits keep 3)"
+    assert count_verdict(np.full(4, 3.0), 4).startswith("fewer kept")
 
 
 def test_the_noise_table_names_each_update_and_older_stores_say_not_recorded():

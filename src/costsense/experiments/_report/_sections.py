@@ -15,7 +15,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
+from scipy import stats
 
+from costsense.experiments._claims import row_verdict
 from costsense.experiments._labels import normalise_label, sort_rows
 from costsense.experiments._report import _figures as fig
 from costsense.experiments._report._blocks import (
@@ -101,7 +104,28 @@ def _kept_row(fits: list[Any], listed: Any) -> list[str]:
         f"{counts.mean():.1f} ({counts.min():.0f}-{counts.max():.0f})",
         ", ".join(str(f + 1) for f in usual) or "none",
         "" if listed is None else f"{len(listed)}: " + ", ".join(map(str, listed)),
+        "" if listed is None else count_verdict(counts, len(listed)),
     ]
+
+
+def count_verdict(counts: NDArray[np.float64], paper: int) -> str:
+    """Compare the features our fits kept with the paper's count, with a tally.
+
+    "as the paper" when the paper's count lies in the 95 % t interval of our
+    mean count over the fits (or within half a feature of it), else "fewer
+    kept" or "more kept".
+    """
+    mean = float(counts.mean())
+    half = 0.5
+    if counts.size > 1 and counts.std() > 0:
+        se = float(counts.std(ddof=1)) / np.sqrt(counts.size)
+        half = max(half, float(stats.t.ppf(0.975, counts.size - 1)) * se)
+    if abs(mean - paper) <= half:
+        verdict = "as the paper"
+    else:
+        verdict = "fewer kept" if mean < paper else "more kept"
+    same = int(np.sum(counts == paper))
+    return f"{verdict} ({same} of {counts.size} fits keep {paper})"
 
 
 def _noise_rows(fits: list[Any], count: int, s: Mapping[str, Any]) -> list[list[str]]:
@@ -119,7 +143,10 @@ def _noise_rows(fits: list[Any], count: int, s: Mapping[str, Any]) -> list[list[
             else "never dropped"
         )
         counts = [f"{early} of {n}", f"{int(np.sum(dropped == -1))} of {n}"]
-        rows.append([str(n_features - offset + 1), spread, *counts, label])
+        # each fit is a case of the paper's claim: dropped before early_round
+        verdict = row_verdict(early, 0, n - early)
+        held = f"{verdict} (held in {early}, lost in {n - early} of {n} fits)"
+        rows.append([str(n_features - offset + 1), spread, *counts, label, held])
     return rows
 
 
@@ -140,7 +167,8 @@ def _per_fit(r: Report, s: Mapping[str, Any]) -> list[Block]:
             else:
                 found = _noise_rows(fits, r.spec.noise_columns.get(dataset, 0), s)
             rows += [[name, dataset, *row] for row in found]
-    return [*paragraphs(s["text"]), Table(list(s["header"]), rows)] if rows else []
+    header = [*s["header"], "verdict"]
+    return [*paragraphs(s["text"]), Table(header, rows)] if rows else []
 
 
 _KINDS = {"bounds": _bounds, "features": _per_fit, "noise": _per_fit}
