@@ -795,3 +795,30 @@ def test_a_section_of_an_unknown_kind_is_refused(tmp_path):
     spec = ReportSpec(title="x", metrics=["auc"], sections=[{"kind": "chart"}])
     with pytest.raises(ValueError, match="kind must be one of"):
         write_report(_results(), tmp_path, spec)
+
+
+def test_the_comparison_uses_the_corrected_test_and_counts_wins_over_one_class_apart(
+    tmp_path,
+):
+    results = _results()
+    # boost predicts one class on d1 (both costs): ref's two wins are there
+    results["diagnostics"] = [
+        {"constant": alg == "boost" and ds == "d1"}
+        for alg, ds in zip(results["algorithm"], results["dataset"], strict=True)
+    ]
+    spec = ReportSpec(
+        title="C", metrics=["cost_total"], reference="ref", test_train_ratio=0.25
+    )
+    md = write_report(results, tmp_path, spec).markdown.read_text(encoding="utf-8")
+    table = _md_table(md, "## Statistical comparison")
+    row = dict(zip(table[0], table[1], strict=False))
+    expected = win_tie_loss(
+        _pairs(results, "cost_total", "boost"),
+        alpha=0.05,
+        lower_is_better=True,
+        test_train_ratio=0.25,
+    )
+    assert row["algorithm"] == "boost"
+    assert row["wins"] == f"{expected[0]} ({expected[0]} vs one class)"
+    assert (int(row["ties"]), int(row["losses"])) == expected[1:]
+    assert "corrected resampled t-test" in md and "1/J + n_test/n_train = 0.25" in md

@@ -327,17 +327,19 @@ def comparison(r: Report) -> list[Block]:
     if reference is None:
         return []
     ref = r.algorithms.index(reference)
+    one_class = _one_class_rows(r.fits)
     body = []
     for metric in r.spec.metrics:
         summary = r.summary_of[metric]
         for j, other in enumerate(r.algorithms):
             if other == reference:
                 continue
-            pairs = []
+            pairs, apart = [], []
             for row in r.rows:
                 paired = summary.blocks[row][[reference, other]].dropna()
                 if len(paired) >= 2:
                     pairs.append((paired[reference], paired[other]))
+                    apart.append((other, *row) in one_class)
             lower = metric in r.spec.lower_is_better
             counts = win_tie_loss(
                 pairs,
@@ -345,6 +347,12 @@ def comparison(r: Report) -> list[Block]:
                 lower_is_better=lower,
                 test_train_ratio=r.spec.test_train_ratio,
             )
+            degenerate_wins = win_tie_loss(
+                [p for p, bad in zip(pairs, apart, strict=True) if bad],
+                alpha=alpha,
+                lower_is_better=lower,
+                test_train_ratio=r.spec.test_train_ratio,
+            )[0]
             a, b = summary.means[:, ref], summary.means[:, j]
             keep = ~(np.isnan(a) | np.isnan(b))
             wilcoxon = ["n/a", "n/a"]
@@ -352,19 +360,40 @@ def comparison(r: Report) -> list[Block]:
                 test = wilcoxon_test(a[keep], b[keep], alpha=alpha)
                 if math.isfinite(test.pvalue):
                     wilcoxon = [f"{test.statistic:g}", f"{test.pvalue:.3g}"]
-            body.append([metric, other, str(len(pairs)), *map(str, counts), *wilcoxon])
+            wins = f"{counts[0]}" + (
+                f" ({degenerate_wins} vs one class)" if degenerate_wins else ""
+            )
+            body.append(
+                [metric, other, str(len(pairs)), wins, *map(str, counts[1:])] + wilcoxon
+            )
     header = ["metric", "algorithm", "rows", "wins", "ties", "losses"]
     return [
         Heading("Statistical comparison", 2),
         Paragraph(
             f"Wins, ties and losses of {reference} against each algorithm: "
             f"{r.spec.fold_test} at level {alpha:g} over the folds of "
-            "each dataset x cost row, pairs matched by repeat and fold. "
+            "each dataset x cost row, pairs matched by repeat and fold; wins "
+            "against an algorithm that predicts one class, or nearly, on some "
+            "fit of the row are also counted apart. "
             "Wilcoxon signed-rank test (two-sided) across rows on the row "
             "means."
         ),
         Table([*header, "Wilcoxon statistic", "Wilcoxon p-value"], body),
     ]
+
+
+def _one_class_rows(fits: pd.DataFrame | None) -> set[tuple[str, str, str]]:
+    """(algorithm, dataset, cost) of the rows where some fit predicts one class."""
+    if fits is None:
+        return set()
+    bad = fits["reasons"].map(
+        lambda found: any(
+            reason.startswith(("predicts one class", "near one class"))
+            for reason in found
+        )
+    )
+    mine = fits[bad]
+    return set(zip(mine["algorithm"], mine["dataset"], mine["cost"], strict=True))
 
 
 def stopping_note(fits: pd.DataFrame | None) -> str:
