@@ -509,6 +509,21 @@ def test_calibrated_adaboost_thresholds_its_probability_at_the_bayes_threshold()
         assert_array_equal(model.predict(Z), (p > c2 / (c1 + c2)).astype(int))
 
 
+def test_calibrated_adaboost_passes_early_stopping_to_its_adaboost():
+    # labels that are noise: without stopping every planned round is kept
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(300, 2))
+    y = (rng.uniform(size=300) < 0.3).astype(int)
+    common = {"n_estimators": 15, "cost": 5.0, "pos_label": 1, "random_state": 0}
+    kept = CalibratedAdaBoostClassifier(
+        clone(STUMP), early_stopping=False, **common
+    ).fit(X, y)
+    assert len(kept.adaboost_.estimators_) == 15
+    assert kept.adaboost_.early_stopping is False
+    stopped = CalibratedAdaBoostClassifier(clone(STUMP), **common).fit(X, y)
+    assert stopped.adaboost_.early_stopping is True
+
+
 # ------------------------------------------------------ labels and orientation
 def every_estimator():
     for name in boosting.__all__:

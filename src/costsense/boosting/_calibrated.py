@@ -50,6 +50,9 @@ shape (2, 2), default=None
     cv : int, cross-validation generator or iterable, default=3
         Folds for the out-of-fold scores of the calibration: a number of shuffled
         stratified folds, or any scikit-learn splitter or list of splits.
+    early_stopping : bool, default=True
+        AdaBoost's: stop at the first round whose ``alpha`` is not positive;
+        False keeps such rounds (a study runs every boosting rule the same way).
     random_state : int, RandomState instance or None, default=None
         Seeds the folds and the weak learners.
 
@@ -81,6 +84,7 @@ shape (2, 2), default=None
         "cost": "no_validation",
         "pos_label": "no_validation",
         "cv": ["cv_object"],
+        "early_stopping": ["boolean"],
         "random_state": ["random_state"],
     }
     _degenerate_advice = (
@@ -100,6 +104,7 @@ shape (2, 2), default=None
         cost: Any = None,
         pos_label: Any = None,
         cv: int = 3,
+        early_stopping: bool = True,
         random_state: Any = None,
     ) -> None:
         self.estimator = estimator
@@ -108,6 +113,7 @@ shape (2, 2), default=None
         self.cost = cost
         self.pos_label = pos_label
         self.cv = cv
+        self.early_stopping = early_stopping
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=False)
@@ -145,6 +151,7 @@ shape (2, 2), default=None
             learning_rate=self.learning_rate,
             cost=1.0,
             pos_label=1,
+            early_stopping=self.early_stopping,
             random_state=self.random_state,
         )
         self.calibration_ = platt_scaling(
