@@ -622,3 +622,11 @@ def test_a_falls_claim_compares_the_last_rounds_cost_with_the_first():
     flat = check(results, claim, curves=staged((0.2, 0.2), (0.2, 0.2)))
     assert flat.verdict == "not reproduced"
     assert check(results, claim).tally == "held 0, tied 2, lost 0 of 2 curves"
+
+
+def test_a_shift_on_printed_means_is_the_change_of_the_means():
+    results = cells({"a": {"S": 0.8887}, "b": {"S": 0.6472}})
+    claim = {"text": "t", "source": "s", "kind": "shift", "metric": "f1",
+             "algorithm": "S", "from": "a", "to": "b", "value": -0.2415}  # fmt: skip
+    assert by_means(results, claim).verdict == "reproduced"
+    assert by_means(results, {**claim, "value": -0.1}).verdict == "larger than claimed"

@@ -486,11 +486,14 @@ def _shift(r: Rows) -> tuple[str, str, list[str], int]:
             ][metric].to_numpy(float)
             for d in (target, source)
         ]
-        if min(v.size for v in values) < 2:
+        if not r.paired:  # printed means: the change of the means, no interval
+            point = low = high = float(values[0].mean() - values[1].mean())
+        elif min(v.size for v in values) < 2:
             verdicts.append("not shown")
             parts.append(f"at {cost}: under 2 splits on a set")
             continue
-        point, low, high = welch_interval(*values, alpha=r.alpha)
+        else:
+            point, low, high = welch_interval(*values, alpha=r.alpha)
         verdicts.append(size_verdict(point, low, high, claimed))
         parts.append(
             f"at {cost}: {name} {values[1].mean():.4g} on {source} -> "
