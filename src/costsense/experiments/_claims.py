@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from costsense.experiments._diagnostics import cell_reasons
+from costsense.experiments._diagnostics import cell_reasons, one_class
 from costsense.experiments._labels import cost_label, cost_order, sort_rows
 from costsense.experiments._scores import LOWER_IS_BETTER
 from costsense.experiments._stats import (
@@ -105,11 +105,7 @@ class Rows:
         ]
         if "diagnostics" not in here.columns or here.empty:
             return False
-        return any(
-            reason.startswith(("predicts one class", "near one class"))
-            for reasons in cell_reasons(here)
-            for reason in reasons
-        )
+        return any(map(one_class, cell_reasons(here)))
 
 
 def claim_rows(

@@ -17,7 +17,13 @@ import pandas as pd
 from numpy.typing import NDArray
 from sklearn.pipeline import Pipeline
 
-__all__ = ["NEAR_ONE_CLASS", "cell_reasons", "degenerate_reasons", "fit_diagnostics"]
+__all__ = [
+    "NEAR_ONE_CLASS",
+    "cell_reasons",
+    "degenerate_reasons",
+    "fit_diagnostics",
+    "one_class",
+]
 
 #: The recall or specificity at or below which a fit is near one class. Per class,
 #: not over all rows: on a set with under 5 % positives a perfect model predicts
@@ -95,3 +101,8 @@ def cell_reasons(cells: pd.DataFrame) -> list[list[str]]:
         degenerate_reasons(d or {}, *(None if pd.isna(v) else float(v) for v in r))
         for d, *r in zip(cells["diagnostics"], *rates, strict=True)
     ]
+
+
+def one_class(reasons: list[str]) -> bool:
+    """Whether a cell's reasons say it predicts one class, or nearly."""
+    return any(r.startswith(("predicts one class", "near one class")) for r in reasons)

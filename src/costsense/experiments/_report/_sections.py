@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from costsense.experiments._claims import row_verdict
+from costsense.experiments._diagnostics import one_class
 from costsense.experiments._labels import normalise_label, sort_rows
 from costsense.experiments._report import _figures as fig
 from costsense.experiments._report._blocks import (
@@ -386,13 +387,7 @@ def _one_class_rows(fits: pd.DataFrame | None) -> set[tuple[str, str, str]]:
     """(algorithm, dataset, cost) of the rows where some fit predicts one class."""
     if fits is None:
         return set()
-    bad = fits["reasons"].map(
-        lambda found: any(
-            reason.startswith(("predicts one class", "near one class"))
-            for reason in found
-        )
-    )
-    mine = fits[bad]
+    mine = fits[fits["reasons"].map(one_class)]
     return set(zip(mine["algorithm"], mine["dataset"], mine["cost"], strict=True))
 
 
