@@ -528,7 +528,8 @@ def _win_tie_loss(r: Rows) -> tuple[str, str, list[str], int]:
         beyond += max(0, losses - counts[2])
         verdicts.append(_wtl_verdict(wins, losses, tuple(counts)))
         parts.append(
-            f"vs {rival} {wins}/{ties}/{losses} (paper {'/'.join(map(str, counts))})"
+            f"vs {rival} {wins}/{ties}/{losses} (paper "
+            f"{'/'.join(map(str, counts))}): {verdicts[-1]}"
         )
     held = verdicts.count("reproduced")
     lost = verdicts.count("contradicted")
@@ -536,12 +537,8 @@ def _win_tie_loss(r: Rows) -> tuple[str, str, list[str], int]:
         verdict = verdicts[0]
     else:
         verdict = row_verdict(held, len(verdicts) - held - lost, lost)
-    tally = (
-        f"reproduced against {held}, contradicted against {lost} of "
-        f"{len(verdicts)} rivals"
-    )
-    evidence = f"win/tie/loss by the {_test_name(r)}: " + "; ".join(parts)
-    return verdict, tally, [evidence], beyond
+    evidence = f"wins/ties/losses by the {_test_name(r)} per row"
+    return verdict, "; ".join(parts), [evidence], beyond
 
 
 _COMMON = {"text", "source", "kind", "metric"}
