@@ -560,7 +560,8 @@ def test_a_shift_across_two_data_sets_compares_one_algorithms_means():
     result = check(results, claim)
     point, low, high = welch_interval(noisy_set, clean)
     assert low < -0.242 < high and result.verdict == "reproduced"
-    assert f"{point:+.4g}" in result.evidence
+    interval = f"{point:+.4g} [{low:+.4g}, {high:+.4g}]"
+    assert result.tally == f"at 1: {interval}, claimed -0.242"
     # the same fall claimed twice as large is larger than measured
     assert check(results, {**claim, "value": -0.5}).verdict == "smaller than claimed"
     assert check(results, {**claim, "value": 0.1}).verdict == "contradicted"

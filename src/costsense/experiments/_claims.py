@@ -309,7 +309,7 @@ def row_verdict(held: int, tied: int, lost: int, holds_on: str = "every") -> str
 def judge(r: Rows) -> tuple[str, str, str, int]:
     """Check a claim on its rows: (verdict, tally, evidence, comparisons lost)."""
     if r.present == 0:
-        verdict, tally, parts, failing = "not run", "no row", [], 0
+        verdict, tally, failing = "not run", "no row", 0
         parts = ["no claimed row has results"]
     else:
         kinds = {
@@ -471,41 +471,44 @@ def _shift(r: Rows) -> tuple[str, str, list[str], int]:
     name, claimed = r.claim["algorithm"], float(r.claim["value"])
     source, target = r.claim["from"], r.claim["to"]
     metric, data = r.claim["metric"], r.data
-    verdicts, parts = [], []
+    verdicts, tallies, parts = [], [], []
     costs = sort_rows({(source, str(c)) for c in r.means.index.get_level_values(1)})
     for _, cost in costs:
-        values = [
+        after, before = (
             data[
                 (data["algorithm"] == name)
                 & (data["dataset"].astype(str) == d)
                 & (data["cost"].astype(str) == cost)
             ][metric].to_numpy(float)
             for d in (target, source)
-        ]
+        )
+        if min(after.size, before.size) == 0:
+            continue  # a set without this cost: the claim's missing rows say so
         if not r.paired:  # printed means: the change of the means, no interval
-            point = low = high = float(values[0].mean() - values[1].mean())
-        elif min(v.size for v in values) < 2:
+            point = low = high = float(after.mean() - before.mean())
+            how = "printed means"
+        elif min(after.size, before.size) < 2:
             verdicts.append("not shown")
-            parts.append(f"at {cost}: under 2 splits on a set")
+            tallies.append(f"at {cost}: under 2 splits on a set")
             continue
         else:
-            point, low, high = welch_interval(*values, alpha=r.alpha)
+            point, low, high = welch_interval(after, before, alpha=r.alpha)
+            how = f"Welch, {before.size} and {after.size} splits"
         verdicts.append(size_verdict(point, low, high, claimed))
+        tallies.append(
+            f"at {cost}: {point:+.4g} [{low:+.4g}, {high:+.4g}], claimed {claimed:+.4g}"
+        )
         parts.append(
-            f"at {cost}: {name} {values[1].mean():.4g} on {source} -> "
-            f"{values[0].mean():.4g} on {target}, change {point:+.4g} "
-            f"[{low:+.4g}, {high:+.4g}] (Welch, {values[1].size} and "
-            f"{values[0].size} splits; claimed {claimed:+.4g}): {verdicts[-1]}"
+            f"at {cost}: {name} {before.mean():.4g} on {source} -> "
+            f"{after.mean():.4g} on {target} ({how}): {verdicts[-1]}"
         )
     held = verdicts.count("reproduced")
     lost = verdicts.count("contradicted")
-    verdict = (
-        verdicts[0]
-        if len(set(verdicts)) == 1
-        else row_verdict(held, len(verdicts) - held - lost, lost)
-    )
-    tally = f"reproduced at {held}, contradicted at {lost} of {len(verdicts)} costs"
-    return verdict, tally, parts, lost
+    if len(set(verdicts)) == 1:
+        verdict = verdicts[0]
+    else:
+        verdict = row_verdict(held, len(verdicts) - held - lost, lost)
+    return verdict, "; ".join(tallies), parts, lost
 
 
 def _wtl_verdict(wins: int, losses: int, claimed: tuple[int, int, int]) -> str:
