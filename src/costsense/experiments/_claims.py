@@ -291,7 +291,7 @@ def row_verdict(held: int, tied: int, lost: int, holds_on: str = "every") -> str
 
     Examples
     --------
-    >>> row_verdict(0, 1, 3), row_verdict(0, 4, 1), row_verdict(27, 20, 3)
+    >>> row_verdict(0, 1, 3), row_verdict(0, 5, 0), row_verdict(27, 20, 3)
     ('contradicted', 'not reproduced', 'partly')
     """
     total = held + tied + lost
