@@ -501,8 +501,20 @@ def test_an_oversized_study_file_is_refused_unread(tmp_path):
         ({"metrics": ["cost_total", "stolen"]}, "unknown metrics ['stolen']"),
         ({"datasets": ["../../x"]}, "datasets[0] '../../x' is not an identifier"),
         ({"name": "/tmp/x"}, "name '/tmp/x' is not an identifier"),
+        # the corrected test divides by n_splits - 1 and by 1 - test_size
+        ({"protocol": {"kind": "kfold", "n_splits": 1}}, "n_splits must be a whole"),
+        ({"protocol": {"kind": "holdout", "test_size": 1.0}}, "test_size must be in"),
+        ({"fold_test": "lenient"}, "fold_test must be one of"),
     ],
-    ids=["no-metrics", "unknown-metric", "dataset", "name"],
+    ids=[
+        "no-metrics",
+        "unknown-metric",
+        "dataset",
+        "name",
+        "folds",
+        "test",
+        "test-kind",
+    ],
 )
 def test_report_refuses_a_forged_record_in_one_line(finished, capsys, change, said):
     before = (finished / "report.md").read_text()

@@ -123,6 +123,9 @@ def check_record(study: dict[str, Any], known: tuple[str, ...], where: str) -> N
         _check_metrics(study.get("metrics"), known)
         names = [a.get("name") for a in study.get("algorithms", [])]
         _check_sections(study.get("sections", []), names)
+        _protocol(study.get("protocol", {}))  # the report's tests read it
+        if study.get("fold_test", "corrected") not in _RULES["fold_test"]:
+            _fail(f"fold_test must be one of {_RULES['fold_test']}")
     except _Refused as error:
         raise ValueError(f"study {where}: {error}") from None
 
