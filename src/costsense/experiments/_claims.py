@@ -466,6 +466,18 @@ def _mean_change(r: Rows) -> tuple[str, str, list[str], int]:
     return verdict, tally, [evidence, *notes], against
 
 
+def combined(verdicts: list[str]) -> str:
+    """Combine the verdicts of a claim's parts (its costs, its rivals).
+
+    One verdict shared by every part is the claim's; otherwise the parts count
+    as a row kind's comparisons: reproduced ones held, contradicted ones lost.
+    """
+    if len(set(verdicts)) == 1:
+        return verdicts[0]
+    held, lost = verdicts.count("reproduced"), verdicts.count("contradicted")
+    return row_verdict(held, len(verdicts) - held - lost, lost)
+
+
 def _shift(r: Rows) -> tuple[str, str, list[str], int]:
     """Check one algorithm's claimed change from one data set to another, per cost."""
     name, claimed = r.claim["algorithm"], float(r.claim["value"])
@@ -502,13 +514,7 @@ def _shift(r: Rows) -> tuple[str, str, list[str], int]:
             f"at {cost}: {name} {before.mean():.4g} on {source} -> "
             f"{after.mean():.4g} on {target} ({how}): {verdicts[-1]}"
         )
-    held = verdicts.count("reproduced")
-    lost = verdicts.count("contradicted")
-    if len(set(verdicts)) == 1:
-        verdict = verdicts[0]
-    else:
-        verdict = row_verdict(held, len(verdicts) - held - lost, lost)
-    return verdict, "; ".join(tallies), parts, lost
+    return combined(verdicts), "; ".join(tallies), parts, verdicts.count("contradicted")
 
 
 def _wtl_verdict(wins: int, losses: int, claimed: tuple[int, int, int]) -> str:
@@ -534,14 +540,8 @@ def _win_tie_loss(r: Rows) -> tuple[str, str, list[str], int]:
             f"vs {rival} {wins}/{ties}/{losses} (paper "
             f"{'/'.join(map(str, counts))}): {verdicts[-1]}"
         )
-    held = verdicts.count("reproduced")
-    lost = verdicts.count("contradicted")
-    if len(set(verdicts)) == 1:
-        verdict = verdicts[0]
-    else:
-        verdict = row_verdict(held, len(verdicts) - held - lost, lost)
     evidence = f"wins/ties/losses by the {_test_name(r)} per row"
-    return verdict, "; ".join(parts), [evidence], beyond
+    return combined(verdicts), "; ".join(parts), [evidence], beyond
 
 
 _COMMON = {"text", "source", "kind", "metric"}
