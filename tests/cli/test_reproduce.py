@@ -133,7 +133,8 @@ def test_reproduce_help_names_the_built_in_studies(capsys):
     with pytest.raises(SystemExit):
         cli.main(["reproduce", "--help"])
     text = capsys.readouterr().out
-    for name in ("boosting", "margin", "oversampling", "forest", "rescaling"):
+    names = ("boosting", "boosting-gaussian", "margin", "oversampling", "forest")
+    for name in (*names, "rescaling", "recommended"):
         assert name in text
 
 
