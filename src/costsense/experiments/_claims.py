@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from costsense.experiments._diagnostics import cell_reasons, one_class
+from costsense.experiments._diagnostics import cell_reasons, one_class_rows
 from costsense.experiments._labels import cost_label, cost_order, sort_rows
 from costsense.experiments._scores import LOWER_IS_BETTER
 from costsense.experiments._stats import (
@@ -95,17 +96,10 @@ class Rows:
         )
         return test.outcome(self.lower), f"p = {test.pvalue:.2g}"
 
-    def one_class(self, name: str, row: Any) -> bool:
-        """Whether a fit of ``name`` on a row predicts one class, or nearly."""
-        data = self.data
-        here = data[
-            (data["algorithm"] == name)
-            & (data["dataset"].astype(str) == row[0])
-            & (data["cost"].astype(str) == row[1])
-        ]
-        if "diagnostics" not in here.columns or here.empty:
-            return False
-        return any(map(one_class, cell_reasons(here)))
+    @cached_property
+    def one_class(self) -> set[tuple[str, str, str]]:
+        """The (algorithm, dataset, cost) rows with a fit predicting one class."""
+        return one_class_rows(self.data)
 
 
 def claim_rows(
@@ -171,7 +165,7 @@ def _best(r: Rows, row: Any, values: pd.Series) -> Judged:
             note = f"{row_name(row)}: {ours} not significantly better than {listed}"
             yield 0, note, False
         else:
-            yield 1, "", any(r.one_class(a, row) for a in rivals)
+            yield 1, "", any((a, *row) in r.one_class for a in rivals)
         return
     winners = {a for a, s in scores.items() if np.isclose(s, scores.min(), rtol=1e-12)}
     if winners <= set(group):
@@ -197,7 +191,7 @@ def _better(r: Rows, row: Any, values: pd.Series) -> Judged:
         else:
             outcome = 1 if (values[name] < values[rival]) == r.lower else -1
         word = {1: "", 0: "tie", -1: "worse"}[outcome]
-        apart = outcome == 1 and r.paired and r.one_class(rival, row)
+        apart = outcome == 1 and r.paired and (rival, *row) in r.one_class
         yield outcome, f"{row_name(row)}: {word} ({means})" if word else "", apart
 
 
@@ -242,18 +236,17 @@ def _bound(r: Rows, row: Any, values: pd.Series) -> Judged:
 def _falls(r: Rows, row: Any, values: pd.Series) -> Judged:
     """Compare each algorithm's cost per row after its last round with its first."""
     split = r.claim["split"]
-    curves = r.curves if r.curves is not None else pd.DataFrame()
+    curves = r.curves
     for name in r.claim["algorithms"]:
-        here = (
-            curves[
-                (curves["algorithm"] == name)
-                & (curves["dataset"].astype(str) == row[0])
-                & (curves["cost"].astype(str) == row[1])
-                & (curves["split"] == split)
-            ]
-            if not curves.empty
-            else curves
-        )
+        if curves is None or curves.empty:
+            yield 0, f"{name} on {row_name(row)}: no staged costs recorded", False
+            continue
+        here = curves[
+            (curves["algorithm"] == name)
+            & (curves["dataset"].astype(str) == row[0])
+            & (curves["cost"].astype(str) == row[1])
+            & (curves["split"] == split)
+        ]
         if here.empty:
             yield 0, f"{name} on {row_name(row)}: no staged costs recorded", False
             continue

@@ -22,7 +22,7 @@ __all__ = [
     "cell_reasons",
     "degenerate_reasons",
     "fit_diagnostics",
-    "one_class",
+    "one_class_rows",
 ]
 
 #: The recall or specificity at or below which a fit is near one class. Per class,
@@ -103,6 +103,17 @@ def cell_reasons(cells: pd.DataFrame) -> list[list[str]]:
     ]
 
 
-def one_class(reasons: list[str]) -> bool:
-    """Whether a cell's reasons say it predicts one class, or nearly."""
-    return any(r.startswith(("predicts one class", "near one class")) for r in reasons)
+def one_class_rows(cells: pd.DataFrame) -> set[tuple[str, str, str]]:
+    """Return the (algorithm, dataset, cost) rows where some fit predicts one class.
+
+    Or nearly (:data:`NEAR_ONE_CLASS`): wins over such a model are counted apart.
+    """
+    if "diagnostics" not in cells.columns:
+        return set()
+    flagged = [
+        any(r.startswith(("predicts one class", "near one class")) for r in found)
+        for found in cell_reasons(cells)
+    ]
+    mine = cells[flagged]
+    keys = (mine[k].astype(str) for k in ("algorithm", "dataset", "cost"))
+    return set(zip(*keys, strict=True))

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from costsense.experiments._claims import row_verdict
-from costsense.experiments._diagnostics import one_class
+from costsense.experiments._diagnostics import one_class_rows
 from costsense.experiments._labels import normalise_label, sort_rows
 from costsense.experiments._report import _figures as fig
 from costsense.experiments._report._blocks import (
@@ -328,7 +328,7 @@ def comparison(r: Report) -> list[Block]:
     if reference is None:
         return []
     ref = r.algorithms.index(reference)
-    one_class = _one_class_rows(r.fits)
+    one_class = one_class_rows(r.data)
     body = []
     for metric in r.spec.metrics:
         summary = r.summary_of[metric]
@@ -381,14 +381,6 @@ def comparison(r: Report) -> list[Block]:
         ),
         Table([*header, "Wilcoxon statistic", "Wilcoxon p-value"], body),
     ]
-
-
-def _one_class_rows(fits: pd.DataFrame | None) -> set[tuple[str, str, str]]:
-    """(algorithm, dataset, cost) of the rows where some fit predicts one class."""
-    if fits is None:
-        return set()
-    mine = fits[fits["reasons"].map(one_class)]
-    return set(zip(mine["algorithm"], mine["dataset"], mine["cost"], strict=True))
 
 
 def stopping_note(fits: pd.DataFrame | None) -> str:
