@@ -226,11 +226,8 @@ def _bound(r: Rows, row: Any, values: pd.Series) -> Judged:
     for name in r.claim["algorithms"]:
         value = values[name]
         held = value >= bound if r.claim["kind"] == "at_least" else value <= bound
-        yield (
-            (1, "", False)
-            if held
-            else (-1, f"{name} {value:.4g} on {row_name(row)}", False)
-        )
+        note = "" if held else f"{name} {value:.4g} on {row_name(row)}"
+        yield (1 if held else -1), note, False
 
 
 def _falls(r: Rows, row: Any, values: pd.Series) -> Judged:
